@@ -1,0 +1,39 @@
+import { Link } from "react-router";
+import { formatPriceRange } from "~/lib/money";
+import type { ShopProduct } from "@server/catalog/index.server";
+
+export const DEFAULT_PRODUCT_IMAGE = "/images/products/default-bottle.svg";
+
+/** Spec §2 Shop card: image (default bottle if none), title and price; opens the detail with the product in navigation state. */
+export function ProductCard({ product, headingLevel = "h2" }: { product: ShopProduct; headingLevel?: "h2" | "h3" }) {
+  const Heading = headingLevel;
+  const price = formatPriceRange(product.minPriceCents, product.maxPriceCents);
+  return (
+    <article className="group relative flex h-full flex-col overflow-hidden rounded-3xl border border-slate-100 bg-white shadow-sm transition hover:-translate-y-1 hover:shadow-lg" data-testid="product-card">
+      <img
+        src={product.image ?? DEFAULT_PRODUCT_IMAGE}
+        alt=""
+        width={400}
+        height={400}
+        loading="lazy"
+        className="aspect-square w-full bg-sky-50 object-contain"
+      />
+      <div className="flex flex-1 flex-col gap-1 p-4">
+        <Heading className="font-semibold text-slate-900">
+          <Link
+            to={`/tienda/producto/${product.slug}`}
+            state={{ product }}
+            className="after:absolute after:inset-0 focus-visible:outline-none group-focus-within:underline"
+          >
+            {product.title}
+          </Link>
+        </Heading>
+        {price && (
+          <p className="mt-auto text-lg font-bold text-brand-800" data-testid="product-card-price">
+            {price}
+          </p>
+        )}
+      </div>
+    </article>
+  );
+}

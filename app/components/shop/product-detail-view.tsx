@@ -1,0 +1,116 @@
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { QuantityStepper } from "./quantity-stepper";
+import { DEFAULT_PRODUCT_IMAGE } from "./product-card";
+import { formatSoles } from "~/lib/money";
+import { useCart } from "~/lib/use-cart";
+import type { ProductDetail } from "@server/catalog/index.server";
+
+/** Spec §2 info table fixed texts, used when a product has no measurements of its own. */
+const FALLBACK_WEIGHT = "8kg";
+const FALLBACK_DIMENSIONS = "18.7 x 38.8 x 18.7cm";
+
+/** The selected variant comes from the URL so it works without JavaScript and can be shared. */
+export function selectedVariant(product: ProductDetail, variantParam: string | null) {
+  const requested = product.variants.find((variant) => String(variant.id) === variantParam);
+  return requested ?? product.variants[0] ?? null;
+}
+
+export function ProductDetailView({ product, variantParam }: { product: ProductDetail; variantParam: string | null }) {
+  const variant = selectedVariant(product, variantParam);
+  const [quantity, setQuantity] = useState(1);
+  const { add } = useCart();
+  const navigate = useNavigate();
+  const priceCents = variant?.priceCents ?? product.priceCents ?? 0;
+  const sku = variant?.sku ?? product.sku;
+
+  function addToCart() {
+    add({
+      productId: product.id,
+      variantId: variant?.id ?? null,
+      slug: product.slug,
+      title: product.title,
+      image: product.image,
+      price: priceCents,
+      variantTitle: variant?.title ?? null,
+      quantity,
+    });
+    navigate("/carrito");
+  }
+
+  return (
+    <div className="grid gap-10 md:grid-cols-2">
+      <img
+        src={product.image ?? DEFAULT_PRODUCT_IMAGE}
+        alt={product.title}
+        width={400}
+        height={400}
+        className="aspect-square w-full rounded-3xl bg-sky-50 object-contain"
+      />
+      <div className="flex flex-col gap-5">
+        <h1 className="text-3xl font-bold text-brand-900">{product.title}</h1>
+        <p className="text-3xl font-bold text-brand-800" data-testid="product-price">
+          {formatSoles(priceCents)}
+        </p>
+        <p className="leading-relaxed text-slate-700">{product.description}</p>
+
+        {product.variants.length > 0 && (
+          <div>
+            <p id="variant-label" className="mb-2 font-semibold">
+              Presentación
+            </p>
+            <ul className="flex flex-wrap gap-2" aria-labelledby="variant-label">
+              {product.variants.map((option) => {
+                const active = option.id === variant?.id;
+                return (
+                  <li key={option.id}>
+                    <Link
+                      to={`?variante=${option.id}`}
+                      replace
+                      preventScrollReset
+                      aria-current={active ? "true" : undefined}
+                      className={`block rounded-full border px-4 py-2 text-sm font-medium transition ${
+                        active ? "border-brand-700 bg-brand-700 text-white" : "border-slate-300 text-slate-800 hover:border-brand-600"
+                      }`}
+                    >
+                      {option.title}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        )}
+
+        <div className="flex flex-wrap items-center gap-4">
+          <QuantityStepper value={quantity} onChange={setQuantity} />
+          <button
+            type="button"
+            onClick={addToCart}
+            className="rounded-full bg-brand-700 px-8 py-3 font-semibold text-white shadow hover:bg-brand-800"
+          >
+            Añadir al carrito
+          </button>
+        </div>
+
+        <table className="mt-2 w-full text-left text-sm">
+          <caption className="sr-only">Información del producto</caption>
+          <tbody className="divide-y divide-slate-100">
+            <tr>
+              <th scope="row" className="py-2 pr-4 font-semibold text-slate-700">SKU</th>
+              <td className="py-2" data-testid="product-sku">{sku ?? "-"}</td>
+            </tr>
+            <tr>
+              <th scope="row" className="py-2 pr-4 font-semibold text-slate-700">Peso</th>
+              <td className="py-2">{product.weightLabel ?? FALLBACK_WEIGHT}</td>
+            </tr>
+            <tr>
+              <th scope="row" className="py-2 pr-4 font-semibold text-slate-700">Dimensiones</th>
+              <td className="py-2">{product.dimensionsLabel ?? FALLBACK_DIMENSIONS}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

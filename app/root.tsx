@@ -1,0 +1,67 @@
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { databaseMiddleware, dbContext } from "./db-context.server";
+import { siteInfo } from "./site-info.server";
+import { NotFoundPage } from "~/components/layout/not-found-page";
+import { pageMeta } from "~/lib/seo";
+
+export const middleware: Route.MiddlewareFunction[] = [databaseMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { site: await siteInfo(context.get(dbContext), request) };
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="es-PE">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0e7490" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-white font-sans text-slate-800 antialiased">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function meta({ loaderData, error }: Route.MetaArgs) {
+  if (!error) return [];
+  const site = loaderData?.site;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return pageMeta(site, {
+    title: notFound ? "Página no encontrada" : "Algo salió mal",
+    description: "La página que buscas no está disponible.",
+    robots: "noindex,follow",
+    path: "/",
+  });
+}
+
+/** Last-resort boundary: never shows a stack trace to a customer. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <main className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
+      <h1 className="text-3xl font-bold text-brand-800">Algo salió mal</h1>
+      <p>Tuvimos un problema al mostrar esta página. Por favor, inténtalo de nuevo en unos minutos.</p>
+      <a className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800" href="/">
+        Volver al inicio
+      </a>
+    </main>
+  );
+}

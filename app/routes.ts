@@ -1,0 +1,23 @@
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
+
+export default [
+  layout("routes/public-layout.tsx", [
+    index("routes/home.tsx"),
+    route("nosotros", "routes/nosotros.tsx"),
+    route("tienda", "routes/tienda.tsx"),
+    route("tienda/producto", "routes/product-from-state.tsx"),
+    route("tienda/producto/:slug", "routes/product-detail.tsx"),
+    route("carrito", "routes/carrito.tsx"),
+    route("terminos", "routes/terminos.tsx"),
+    route("privacidad", "routes/privacidad.tsx"),
+    route("*", "routes/not-found.tsx"),
+  ]),
+
+  // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).
+  route("productos", "routes/alias-redirect.ts", { id: "alias-productos" }),
+  route("terms", "routes/alias-redirect.ts", { id: "alias-terms" }),
+  route("privacy", "routes/alias-redirect.ts", { id: "alias-privacy" }),
+
+  route("sitemap.xml", "routes/sitemap-xml.ts"),
+  route("robots.txt", "routes/robots-txt.ts"),
+] satisfies RouteConfig;

@@ -1,0 +1,69 @@
+import { data, Link, useSearchParams } from "react-router";
+import type { Route } from "./+types/product-detail";
+import { findProductBySlug } from "@server/catalog/index.server";
+import { dbContext } from "~/db-context.server";
+import { NotFoundPage } from "~/components/layout/not-found-page";
+import { ProductDetailView } from "~/components/shop/product-detail-view";
+import { absoluteUrl, pageMeta, siteFromMatches } from "~/lib/seo";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const product = await findProductBySlug(context.get(dbContext), params.slug);
+  if (!product) return data({ product: null }, { status: 404 });
+  return { product };
+}
+
+export function headers() {
+  return { "Cache-Control": "public, max-age=60, stale-while-revalidate=300" };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
+  const site = siteFromMatches(matches);
+  const product = loaderData?.product;
+  if (!product) {
+    return pageMeta(site, { title: "Producto no encontrado", description: "Este producto no está disponible.", robots: "noindex,follow", path: location.pathname });
+  }
+  const path = `/tienda/producto/${product.slug}`;
+  const prices = product.variants.length > 0 ? product.variants.map((variant) => variant.priceCents) : [product.priceCents ?? 0];
+  const low = Math.min(...prices) / 100;
+  const high = Math.max(...prices) / 100;
+  const url = site ? absoluteUrl(site, path) : path;
+  const offers =
+    low === high
+      ? { "@type": "Offer", price: low.toFixed(2), priceCurrency: "PEN", availability: "https://schema.org/InStock", url }
+      : { "@type": "AggregateOffer", lowPrice: low.toFixed(2), highPrice: high.toFixed(2), offerCount: prices.length, priceCurrency: "PEN", availability: "https://schema.org/InStock", url };
+  return pageMeta(site, {
+    title: `${product.title} | Agua alcalina en Lima`,
+    description: product.description.slice(0, 160),
+    path,
+    image: product.image ?? undefined,
+    ogType: "product",
+    jsonLd: [
+      {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        name: product.title,
+        description: product.description,
+        sku: product.sku ?? undefined,
+        image: site ? absoluteUrl(site, product.image ?? "/images/products/default-bottle.svg") : undefined,
+        brand: { "@type": "Brand", name: site?.brandName ?? "Vida Alcalina" },
+        offers,
+      },
+    ],
+  });
+};
+
+export default function ProductDetailRoute({ loaderData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams();
+  if (!loaderData.product) return <NotFoundPage />;
+  return (
+    <main id="contenido" className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+      <nav aria-label="Ruta de navegación" className="mb-6 text-sm text-slate-600">
+        <Link to="/tienda" className="hover:text-brand-700 hover:underline">
+          Tienda
+        </Link>{" "}
+        / <span aria-current="page">{loaderData.product.title}</span>
+      </nav>
+      <ProductDetailView key={loaderData.product.id} product={loaderData.product} variantParam={searchParams.get("variante")} />
+    </main>
+  );
+}

@@ -1,0 +1,8 @@
+export {
+  findProductBySlug,
+  listProductSlugs,
+  listShopProducts,
+  type ProductDetail,
+  type ProductVariant,
+  type ShopProduct,
+} from "./products";

@@ -1,0 +1,148 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { products, productVariants } from "../db/schema";
+
+export interface ShopProduct {
+  id: number;
+  slug: string;
+  title: string;
+  image: string | null;
+  description: string;
+  /** Base price; a product with variants is priced by them (spec §3 cart item price rule). */
+  priceCents: number | null;
+  hasVariants: boolean;
+  minPriceCents: number | null;
+  maxPriceCents: number | null;
+}
+
+export interface ProductVariant {
+  id: number;
+  title: string;
+  priceCents: number;
+  sku: string | null;
+}
+
+export interface ProductDetail {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  image: string | null;
+  priceCents: number | null;
+  sku: string | null;
+  weightLabel: string | null;
+  dimensionsLabel: string | null;
+  variants: ProductVariant[];
+}
+
+/** Spec's `order`: ascending, products without one last; ties by id so the grid never shuffles. */
+const shopOrder = [sql`${products.sortOrder} asc nulls last`, asc(products.id)];
+
+/**
+ * The shop grid (spec §2 Shop). Error catalogue: a failed product read gives an empty list,
+ * a failed variant read gives products without price ranges.
+ */
+export async function listShopProducts(db: Database): Promise<ShopProduct[]> {
+  let rows;
+  try {
+    rows = await db
+      .select({
+        id: products.id,
+        slug: products.slug,
+        title: products.title,
+        image: products.image,
+        description: products.description,
+        priceCents: products.priceCents,
+      })
+      .from(products)
+      .where(eq(products.active, true))
+      .orderBy(...shopOrder);
+  } catch (error) {
+    console.error("Could not read products", error);
+    return [];
+  }
+
+  let ranges = new Map<number, { min: number; max: number }>();
+  try {
+    ranges = await activeVariantPriceRanges(
+      db,
+      rows.map((row) => row.id),
+    );
+  } catch (error) {
+    console.error("Could not read product variants", error);
+  }
+
+  return rows.map((row) => {
+    const range = ranges.get(row.id);
+    return {
+      ...row,
+      hasVariants: range !== undefined,
+      minPriceCents: range?.min ?? row.priceCents,
+      maxPriceCents: range?.max ?? row.priceCents,
+    };
+  });
+}
+
+async function activeVariantPriceRanges(db: Database, productIds: number[]) {
+  const ranges = new Map<number, { min: number; max: number }>();
+  if (productIds.length === 0) return ranges;
+  const rows = await db
+    .select({
+      productId: productVariants.productId,
+      // Aggregates come back as strings from node-postgres and numbers from PGlite (stack notes).
+      min: sql<string>`min(${productVariants.priceCents})`.mapWith(Number),
+      max: sql<string>`max(${productVariants.priceCents})`.mapWith(Number),
+    })
+    .from(productVariants)
+    .where(and(inArray(productVariants.productId, productIds), eq(productVariants.active, true)))
+    .groupBy(productVariants.productId);
+  for (const row of rows) ranges.set(row.productId, { min: Number(row.min), max: Number(row.max) });
+  return ranges;
+}
+
+/** Product page by its shareable slug; null when missing or withdrawn. */
+export async function findProductBySlug(db: Database, slug: string): Promise<ProductDetail | null> {
+  const [product] = await db
+    .select({
+      id: products.id,
+      slug: products.slug,
+      title: products.title,
+      description: products.description,
+      image: products.image,
+      priceCents: products.priceCents,
+      sku: products.sku,
+      weightLabel: products.weightLabel,
+      dimensionsLabel: products.dimensionsLabel,
+    })
+    .from(products)
+    .where(and(eq(products.slug, slug), eq(products.active, true)))
+    .limit(1);
+  if (!product) return null;
+
+  let variants: ProductVariant[] = [];
+  try {
+    variants = await db
+      .select({
+        id: productVariants.id,
+        title: productVariants.title,
+        priceCents: productVariants.priceCents,
+        sku: productVariants.sku,
+      })
+      .from(productVariants)
+      .where(and(eq(productVariants.productId, product.id), eq(productVariants.active, true)))
+      .orderBy(asc(productVariants.id));
+  } catch (error) {
+    // Error catalogue: a failed variant read on the detail page gives an empty variant list.
+    console.error("Could not read variants of product", product.id, error);
+  }
+  return { ...product, variants };
+}
+
+/** Slugs and last change of every active product, for the sitemap. */
+export async function listProductSlugs(db: Database) {
+  return db
+    .select({ slug: products.slug, updatedAt: products.updatedAt })
+    .from(products)
+    .where(eq(products.active, true))
+    .orderBy(...shopOrder);
+}

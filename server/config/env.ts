@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable the shop reads, validated once at boot so a typo fails loudly
+ * with a message that names the variable instead of surfacing later as a broken page.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "debe empezar con postgres:// o postgresql://")
+    .optional(),
+  PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
+  SITE_URL: z.url({ message: "debe ser una URL completa, p. ej. https://vidaalcalina.pe" }).optional(),
+  SEED_DEMO_DATA: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class InvalidEnvironmentError extends Error {
+  override name = "InvalidEnvironmentError";
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings are how shells and .env files say "unset".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
+    throw new InvalidEnvironmentError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

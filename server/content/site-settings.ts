@@ -1,0 +1,24 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { siteSettings } from "../db/schema";
+
+export type SiteSettings = Omit<typeof siteSettings.$inferSelect, "id" | "updatedAt">;
+
+/** Used only if the settings row is missing (a database created with SEED_DEMO_DATA=false). */
+const fallbackSettings: SiteSettings = {
+  brandName: "Vida Alcalina",
+  whatsappNumber: "51987654321",
+  whatsappGreeting: "¡Hola! Quisiera información sobre el agua alcalina.",
+  contactEmail: "hola@vidaalcalina.pe",
+  instagramUrl: null,
+  facebookUrl: null,
+  tiktokUrl: null,
+  closingCtaLabel: "Compra ahora",
+};
+
+export async function getSiteSettings(db: Database): Promise<SiteSettings> {
+  const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
+  if (!row) return fallbackSettings;
+  const { id: _id, updatedAt: _updatedAt, ...settings } = row;
+  return settings;
+}

@@ -1,0 +1,77 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema";
+
+/** The one database type domains see: identical on PGlite and on a PostgreSQL server. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseTarget["kind"];
+  /**
+   * Applies the committed migrations, then runs `afterMigrate` (the seed), while holding a
+   * PostgreSQL advisory lock so two server processes starting together never race.
+   */
+  migrate(afterMigrate?: (db: Database) => Promise<void>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Migrations are read from the source tree: the server always runs from the project root. */
+export const migrationsFolder = path.resolve(process.cwd(), "server/db/migrations");
+const MIGRATION_LOCK_KEY = 7_212_025;
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir);
+}
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Fail at boot rather than on the first request when the server is unreachable.
+  await pool.query("select 1");
+  const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: "postgres",
+    async migrate(afterMigrate) {
+      // The advisory lock belongs to one connection, so everything runs on that connection.
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        const locked = drizzleNodePg(client, { schema });
+        await migrateNodePg(locked, { migrationsFolder });
+        await afterMigrate?.(locked as unknown as Database);
+      } finally {
+        await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  // PGlite does not create parent folders of its data directory (stack notes).
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  const pgliteDb = drizzlePglite(client, { schema });
+  const db = pgliteDb as unknown as Database;
+  return {
+    db,
+    kind: "pglite",
+    async migrate(afterMigrate) {
+      // One embedded database belongs to one process: no lock needed.
+      await migratePglite(pgliteDb, { migrationsFolder });
+      await afterMigrate?.(db);
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,44 @@
+import { date, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/** Spec's organizaciones: social causes a subscription can support. */
+export const organizations = pgTable("organizations", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  title: text("title").notNull(),
+  description: text("description").notNull(),
+  image: text("image"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Spec's historia: slides of the about page's history carousel. */
+export const historyEntries = pgTable("history_entries", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  title: text("title").notNull(),
+  description: text("description").notNull(),
+  image: text("image"),
+  /** Spec's `orden`: ascending, nulls last, then by creation time. */
+  sortOrder: integer("sort_order"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Spec's textos: legal pages as HTML, sanitized again when rendered. */
+export const legalTexts = pgTable("legal_texts", {
+  slug: text("slug").primaryKey(),
+  title: text("title").notNull(),
+  contentHtml: text("content_html").notNull(),
+  updatedOn: date("updated_on", { mode: "string" }).notNull(),
+});
+
+/** One row (id = 1) of settings the staff can change without a deploy. */
+export const siteSettings = pgTable("site_settings", {
+  id: integer("id").primaryKey().default(1),
+  brandName: text("brand_name").notNull(),
+  whatsappNumber: text("whatsapp_number").notNull(),
+  whatsappGreeting: text("whatsapp_greeting").notNull(),
+  contactEmail: text("contact_email").notNull(),
+  instagramUrl: text("instagram_url"),
+  facebookUrl: text("facebook_url"),
+  tiktokUrl: text("tiktok_url"),
+  /** Label of the home page's closing call-to-action button (spec §2 Home). */
+  closingCtaLabel: text("closing_cta_label").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,22 @@
+import { boolean, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+
+/** Lima and Callao districts (shared/reference/lima-districts.csv); only `served` ones are offered. */
+export const districts = pgTable("districts", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  ubigeo: text("ubigeo").notNull().unique(),
+  name: text("name").notNull(),
+  province: text("province").notNull(),
+  served: boolean("served").notNull().default(false),
+});
+
+/** Spec's district_days: the weekdays a district receives deliveries. Day number 1 = lunes … 7 = domingo. */
+export const districtDeliveryDays = pgTable(
+  "district_delivery_days",
+  {
+    districtId: integer("district_id")
+      .notNull()
+      .references(() => districts.id, { onDelete: "cascade" }),
+    dayNumber: integer("day_number").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.districtId, table.dayNumber] })],
+);

@@ -1,0 +1,59 @@
+import { count } from "drizzle-orm";
+import type { Database } from "../client";
+import {
+  districtDeliveryDays,
+  districts,
+  historyEntries,
+  legalTexts,
+  organizations,
+  products,
+  productVariants,
+  siteSettings,
+} from "../schema";
+import { seedProducts } from "./catalog-data";
+import { LEGAL_UPDATED_ON, seedHistoryEntries, seedOrganizations, seedSiteSettings } from "./content-data";
+import { readSeedDistricts } from "./districts-data";
+import { privacyHtml, termsHtml } from "./legal-texts";
+
+export const LEGAL_SLUGS = { terms: "terminos-condiciones", privacy: "politica-privacidad" } as const;
+
+/**
+ * Fills an empty database with the demo shop. The settings row marks a seeded database, so a
+ * restart never duplicates rows; everything is one transaction, so a crash leaves it empty.
+ */
+export async function seedDemoData(db: Database): Promise<{ seeded: boolean }> {
+  const [existing] = await db.select({ n: count() }).from(siteSettings);
+  if (Number(existing?.n ?? 0) > 0) return { seeded: false };
+
+  await db.transaction(async (tx) => {
+    await tx.insert(siteSettings).values(seedSiteSettings);
+
+    for (const product of seedProducts) {
+      const { variants, ...row } = product;
+      const [inserted] = await tx.insert(products).values(row).returning({ id: products.id });
+      if (variants.length > 0) {
+        await tx
+          .insert(productVariants)
+          .values(variants.map((variant) => ({ ...variant, productId: inserted!.id })));
+      }
+    }
+
+    for (const district of readSeedDistricts()) {
+      const { dayNumbers, ...row } = district;
+      const [inserted] = await tx.insert(districts).values(row).returning({ id: districts.id });
+      if (dayNumbers.length > 0) {
+        await tx
+          .insert(districtDeliveryDays)
+          .values(dayNumbers.map((dayNumber) => ({ districtId: inserted!.id, dayNumber })));
+      }
+    }
+
+    await tx.insert(organizations).values(seedOrganizations);
+    await tx.insert(historyEntries).values(seedHistoryEntries);
+    await tx.insert(legalTexts).values([
+      { slug: LEGAL_SLUGS.terms, title: "Términos y Condiciones", contentHtml: termsHtml, updatedOn: LEGAL_UPDATED_ON },
+      { slug: LEGAL_SLUGS.privacy, title: "Política de Privacidad", contentHtml: privacyHtml, updatedOn: LEGAL_UPDATED_ON },
+    ]);
+  });
+  return { seeded: true };
+}
