@@ -12,7 +12,10 @@ import * as schema from "./schema";
 /** The one database type domains see: identical on PGlite and on a PostgreSQL server. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+export type DatabaseTarget =
+  | { kind: "postgres"; url: string }
+  /** `loadDataDir` starts the embedded database from a dump (how tests get a fresh copy fast). */
+  | { kind: "pglite"; dataDir: string; loadDataDir?: Blob };
 
 export interface DatabaseHandle {
   db: Database;
@@ -23,6 +26,8 @@ export interface DatabaseHandle {
    */
   migrate(afterMigrate?: (db: Database) => Promise<void>): Promise<void>;
   close(): Promise<void>;
+  /** Embedded only: the whole data directory as a tarball, to start copies from. */
+  dump?: () => Promise<Blob>;
 }
 
 /** Migrations are read from the source tree: the server always runs from the project root. */
@@ -30,7 +35,7 @@ export const migrationsFolder = path.resolve(process.cwd(), "server/db/migration
 const MIGRATION_LOCK_KEY = 7_212_025;
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
-  return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir);
+  return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir, target.loadDataDir);
 }
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {
@@ -58,10 +63,10 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   };
 }
 
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
   // PGlite does not create parent folders of its data directory (stack notes).
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create({ dataDir, loadDataDir });
   const pgliteDb = drizzlePglite(client, { schema });
   const db = pgliteDb as unknown as Database;
   return {
@@ -73,5 +78,6 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       await afterMigrate?.(db);
     },
     close: () => client.close(),
+    dump: () => client.dumpDataDir("none"),
   };
 }

@@ -1,0 +1,31 @@
+// Builds the production bundle when it is missing or older than the sources; shared by
+// `npm start` and the browser tests so neither ever serves stale code.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+export const projectRoot = path.resolve(import.meta.dirname, "..");
+export const buildEntry = path.join(projectRoot, "build/server/index.js");
+const sources = ["app", "server", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stats = statSync(target);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(target).reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stats.mtimeMs);
+}
+
+export function buildIfStale({ quiet = false } = {}) {
+  const builtAt = existsSync(buildEntry) ? statSync(buildEntry).mtimeMs : 0;
+  const sourcesAt = Math.max(...sources.map((source) => newestMtime(path.join(projectRoot, source))));
+  if (builtAt >= sourcesAt) return;
+  if (!quiet) console.log(builtAt === 0 ? "No production build yet: building…" : "Sources changed since the last build: rebuilding…");
+  const build = spawnSync(path.join(projectRoot, "node_modules/.bin/react-router"), ["build"], {
+    cwd: projectRoot,
+    stdio: quiet ? "pipe" : "inherit",
+  });
+  if (build.status !== 0) {
+    if (quiet) process.stderr.write(build.stdout + build.stderr);
+    throw new Error("The production build failed");
+  }
+}

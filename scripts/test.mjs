@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// `npm test`: every suite (unit, db, e2e) in one Vitest run, closed by the plain
+// `N passed, N failed` line CI reads. Extra arguments go to Vitest (e.g. `-- --project unit`).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { projectRoot } from "./build-if-stale.mjs";
+
+const reportDir = mkdtempSync(path.join(tmpdir(), "shop-test-report-"));
+const reportFile = path.join(reportDir, "report.json");
+const run = spawnSync(
+  path.join(projectRoot, "node_modules/.bin/vitest"),
+  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`, ...process.argv.slice(2)],
+  { cwd: projectRoot, stdio: "inherit" },
+);
+
+let passed = 0;
+let failed = 0;
+try {
+  const report = JSON.parse(readFileSync(reportFile, "utf8"));
+  passed = report.numPassedTests;
+  // Tests that never ran because their file crashed count as failures, not as silence.
+  const crashedFiles = report.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0);
+  for (const file of crashedFiles) console.log(`Test file failed before running its tests: ${path.relative(projectRoot, file.name)}`);
+  failed = report.numFailedTests + crashedFiles.length;
+  if (report.numPendingTests || report.numTodoTests) {
+    console.log(`${report.numPendingTests + report.numTodoTests} tests were skipped or todo: not allowed here.`);
+    failed += report.numPendingTests + report.numTodoTests;
+  }
+} catch {
+  failed = Math.max(failed, 1);
+  console.log("No test report was written: the run crashed before finishing.");
+} finally {
+  rmSync(reportDir, { recursive: true, force: true });
+}
+if (passed + failed === 0) {
+  console.log("No test ran.");
+  failed = 1;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(run.status === 0 && failed === 0 ? 0 : 1);

@@ -1,0 +1,43 @@
+/**
+ * Real Chromium (Debian's, driven by playwright-core) for the browser tests. Every page records
+ * console errors and uncaught exceptions so a test can insist there were none.
+ */
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export const MOBILE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
+
+export interface TrackedPage {
+  page: Page;
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh context per test; reduced motion unless a test is about motion. */
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<TrackedPage> {
+  const context = await browser.newContext({ ...DESKTOP, reducedMotion: "reduce", locale: "es-PE", ...options });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+  });
+  return { page, errors, close: () => context.close() };
+}

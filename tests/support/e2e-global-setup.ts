@@ -1,0 +1,18 @@
+import type { TestProject } from "vitest/node";
+// @ts-expect-error: plain ES module shared with npm start
+import { buildIfStale } from "../../scripts/build-if-stale.mjs";
+import { startShopServer } from "./shop-server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    shopBaseURL: string;
+  }
+}
+
+/** One production build and one seeded shop server shared by the browser tests. */
+export default async function setup(project: TestProject) {
+  buildIfStale({ quiet: true });
+  const server = await startShopServer();
+  project.provide("shopBaseURL", server.baseURL);
+  return () => server.stop();
+}

@@ -1,0 +1,113 @@
+/**
+ * Starts the real production server (react-router-serve on the built app) on a free port, with a
+ * database of its own that the server creates, migrates and seeds exactly as on a first start.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { adminQuery, withDatabase } from "./test-database";
+
+export interface ShopServer {
+  baseURL: string;
+  /** What the server printed, for diagnosing a failed start. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface ShopServerOptions {
+  seed?: boolean;
+  env?: Record<string, string>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export async function startShopServer({ seed = true, env = {} }: ShopServerOptions = {}): Promise<ShopServer> {
+  const root = process.cwd();
+  const port = await freePort();
+  const cleanups: (() => Promise<void>)[] = [];
+  const databaseEnv: Record<string, string> = {};
+
+  const adminUrl = process.env.DATABASE_URL;
+  if (adminUrl) {
+    const name = `shop_e2e_${randomBytes(5).toString("hex")}`;
+    await adminQuery(adminUrl, `create database ${name}`);
+    databaseEnv.DATABASE_URL = withDatabase(adminUrl, name);
+    cleanups.push(() => adminQuery(adminUrl, `drop database if exists ${name} with (force)`));
+  } else {
+    const dir = await mkdtemp(path.join(tmpdir(), "shop-e2e-"));
+    databaseEnv.PGLITE_DATA_DIR = path.join(dir, "pglite");
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  }
+
+  const child = spawn(path.join(root, "node_modules/.bin/react-router-serve"), [path.join(root, "build/server/index.js")], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      NODE_ENV: "production",
+      PORT: String(port),
+      SEED_DEMO_DATA: seed ? "true" : "false",
+      ...databaseEnv,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+
+  const baseURL = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilServing(baseURL, child, () => output);
+  } catch (error) {
+    child.kill("SIGKILL");
+    for (const cleanup of cleanups) await cleanup();
+    throw error;
+  }
+
+  return {
+    baseURL,
+    output: () => output,
+    async stop() {
+      await stopProcess(child);
+      for (const cleanup of cleanups) await cleanup();
+    },
+  };
+}
+
+/** Readiness is the server answering a real page, polled against a deadline. */
+async function waitUntilServing(baseURL: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The shop server exited during start:\n${output()}`);
+    try {
+      const response = await fetch(`${baseURL}/robots.txt`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The shop server did not start in 90 s:\n${output()}`);
+}
+
+async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}

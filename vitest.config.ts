@@ -1,0 +1,47 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const alias = {
+  "~": fileURLToPath(new URL("./app", import.meta.url)),
+  "@server": fileURLToPath(new URL("./server", import.meta.url)),
+};
+
+/**
+ * Three suites: pure rules (unit), domains against a real database (db), and user journeys in
+ * real Chromium against the real server (e2e). `npm test` runs all three; CI runs db and e2e a
+ * second time against PostgreSQL.
+ */
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], setupFiles: ["tests/support/fail-on-console-error.ts"] },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "db",
+          include: ["tests/integration/**/*.test.ts"],
+          globalSetup: ["tests/support/global-setup.ts"],
+          setupFiles: ["tests/support/fail-on-console-error.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-global-setup.ts"],
+          // Two cores: one browser and one server at a time keeps timings steady.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
