@@ -31,6 +31,9 @@ export default function handleRequest(
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      // React outlines large finished Suspense boundaries behind a swap script by default, which
+      // leaves visitors without JavaScript looking at the fallback; this keeps them inline.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       onAllReady() {
         const body = new PassThrough({
           final(callback) {

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 export function NotFoundPage() {
   return (
     <main id="contenido" className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-6 py-16 text-center">
-      <p className="text-6xl font-black text-brand-200" aria-hidden="true">
+      <p className="text-6xl font-black text-brand-700" aria-hidden="true">
         404
       </p>
       <h1 className="text-3xl font-bold text-brand-800">Página no encontrada</h1>

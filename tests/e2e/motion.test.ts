@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { useBrowser, waitForHydration } from "../support/e2e";
+
+describe("loading splash and scroll reveal", () => {
+  const shop = useBrowser();
+
+  it("shows the splash for 800 ms, then fades the page in 100 ms later over 1 s rising 16 px", async () => {
+    const { page, close } = await shop.open({ reducedMotion: "no-preference" });
+    await page.goto(`${shop.baseURL()}/`);
+    const splash = page.getByTestId("splash");
+    expect(await splash.getByText("Cargando experiencia...").count()).toBe(1);
+    expect(await splash.getByText("Vida Alcalina").count()).toBe(1);
+    const timing = await page.evaluate(() => {
+      const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
+      return {
+        splash: style(".splash").animationDelay,
+        progress: style(".splash-progress").animationDuration,
+        contentDelay: style(".splash-content").animationDelay,
+        contentDuration: style(".splash-content").animationDuration,
+      };
+    });
+    expect(timing).toEqual({ splash: "0.8s", progress: "0.8s", contentDelay: "0.9s", contentDuration: "1s" });
+    const from = await page.evaluate(() => {
+      const rule = [...document.styleSheets]
+        .flatMap((sheet) => [...sheet.cssRules])
+        .find((candidate) => candidate instanceof CSSKeyframesRule && candidate.name === "content-in") as CSSKeyframesRule;
+      return (rule.cssRules[0] as CSSKeyframeRule).style.transform;
+    });
+    expect(from).toBe("translateY(16px)");
+    await splash.waitFor({ state: "hidden" });
+    await close();
+  });
+
+  it("skips the splash entirely under reduced motion", async () => {
+    const { page, close } = await shop.open({ reducedMotion: "reduce" });
+    await page.goto(`${shop.baseURL()}/`);
+    expect(await page.getByTestId("splash").evaluate((element) => getComputedStyle(element).display)).toBe("none");
+    expect(await page.locator(".splash-content").evaluate((element) => getComputedStyle(element).animationName)).toBe("none");
+    await close();
+  });
+
+  it("hides sections below the fold until they scroll into view, never the first screen", async () => {
+    const { page, expectClean, close } = await shop.open({ reducedMotion: "no-preference", viewport: { width: 1280, height: 700 } });
+    await page.goto(`${shop.baseURL()}/`);
+    await waitForHydration(page);
+    const closing = page.locator("[data-reveal]").last();
+    await closing.and(page.locator('[data-reveal="hidden"]')).waitFor({ state: "attached" });
+    expect(await page.locator("h1").evaluate((h1) => h1.closest("[data-reveal]"))).toBeNull();
+    await closing.scrollIntoViewIfNeeded();
+    await closing.and(page.locator('[data-reveal="shown"]')).waitFor({ state: "attached" });
+    expectClean();
+    await close();
+  });
+
+  it("hides nothing under reduced motion", async () => {
+    const { page, close } = await shop.open({ reducedMotion: "reduce" });
+    await page.goto(`${shop.baseURL()}/`);
+    await waitForHydration(page);
+    expect(await page.locator('[data-reveal="hidden"]').count()).toBe(0);
+    await close();
+  });
+});
