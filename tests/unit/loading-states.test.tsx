@@ -12,7 +12,9 @@ import Nosotros from "~/routes/nosotros";
 import Tienda from "~/routes/tienda";
 
 const pending = <T,>() => new Promise<T>(() => {});
-const routeProps = { params: {}, matches: [] } as never;
+// Route components also receive params and matches, which these pages do not read.
+const TiendaPage = Tienda as unknown as React.ComponentType<{ loaderData: { products: Promise<never> } }>;
+const NosotrosPage = Nosotros as unknown as React.ComponentType<{ loaderData: { organizations: Promise<never>; history: Promise<never> } }>;
 
 const site: SiteInfo = {
   siteUrl: "http://localhost",
@@ -31,13 +33,13 @@ function render(element: React.ReactElement) {
 
 describe("loading states", () => {
   it("shows 'Cargando productos…' while the shop's products load", () => {
-    const html = render(<Tienda {...routeProps} loaderData={{ products: pending() }} />);
+    const html = render(<TiendaPage loaderData={{ products: pending() }} />);
     expect(html).toContain("Cargando productos…");
     expect(html).toContain("(Mínimo de compra S/50)");
   });
 
   it("shows three skeleton cards while the organisations load", () => {
-    const html = render(<Nosotros {...routeProps} loaderData={{ organizations: pending(), history: pending() }} />);
+    const html = render(<NosotrosPage loaderData={{ organizations: pending(), history: pending() }} />);
     expect(html).toContain('data-testid="organization-skeletons"');
     expect(html.match(/animate-pulse rounded-3xl/g)).toHaveLength(3);
   });

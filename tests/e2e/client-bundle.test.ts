@@ -1,0 +1,20 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/** The browser bundle (built by the e2e global setup) must carry no database, server or secret code. */
+describe("client bundle", () => {
+  const assets = path.resolve("build/client/assets");
+  const scripts = readdirSync(assets).filter((name) => name.endsWith(".js"));
+
+  it("contains no database driver, server module or environment secret", () => {
+    expect(scripts.length).toBeGreaterThan(0);
+    const forbidden = [/drizzle-orm/, /@electric-sql\/pglite/, /PGlite/, /DATABASE_URL/, /pg_advisory_lock/, /sanitize-html/, /node:fs/, /seedDemoData/];
+    const found: string[] = [];
+    for (const name of scripts) {
+      const source = readFileSync(path.join(assets, name), "utf8");
+      for (const pattern of forbidden) if (pattern.test(source)) found.push(`${name}: ${pattern}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
