@@ -9,10 +9,10 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, "debe empezar con postgres:// o postgresql://")
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
-  SITE_URL: z.url({ message: "debe ser una URL completa, p. ej. https://vidaalcalina.pe" }).optional(),
+  SITE_URL: z.url({ message: "must be a full URL, e.g. https://vidaalcalina.pe" }).optional(),
   SEED_DEMO_DATA: z
     .enum(["true", "false"])
     .default("true")

@@ -14,7 +14,8 @@ export interface ShopServer {
   baseURL: string;
   /** What the server printed, for diagnosing a failed start. */
   output(): string;
-  stop(): Promise<void>;
+  /** SIGTERM, as Ctrl-C or a process manager would; `forced` if it had to be killed after 10 s. */
+  stop(): Promise<{ code: number | null; forced: boolean }>;
 }
 
 export interface ShopServerOptions {
@@ -81,8 +82,9 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
     baseURL,
     output: () => output,
     async stop() {
-      await stopProcess(child);
+      const result = await stopProcess(child);
       for (const cleanup of cleanups) await cleanup();
+      return result;
     },
   };
 }
@@ -103,11 +105,16 @@ async function waitUntilServing(baseURL: string, child: ChildProcess, output: ()
   throw new Error(`The shop server did not start in 90 s:\n${output()}`);
 }
 
-async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+async function stopProcess(child: ChildProcess): Promise<{ code: number | null; forced: boolean }> {
+  if (child.exitCode !== null) return { code: child.exitCode, forced: false };
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let forced = false;
   child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
+  const timer = setTimeout(() => {
+    forced = true;
+    child.kill("SIGKILL");
+  }, 10_000);
+  const code = await exited;
   clearTimeout(timer);
+  return { code, forced };
 }

@@ -1,0 +1,56 @@
+// First-load JavaScript: what a visitor's browser downloads before the page is interactive.
+//
+// We measure it in a real browser rather than by reading the build manifest, because the set of
+// modules a page pulls in (entry, route chunks, shared chunks, modulepreloads) is decided at run
+// time by React Router and the browser, and that is the set a visitor pays for.
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+import { CHROME_FLAGS } from "./lighthouse.mjs";
+
+const isJavaScript = (url, contentType) => /\.m?js(\?|$)/.test(new URL(url).pathname) || /javascript|ecmascript/.test(contentType ?? "");
+
+/**
+ * Loads each URL in a fresh browser context (empty cache) and sums the gzip size of every
+ * JavaScript response. We gzip the bodies ourselves (zlib default level, like Vite's size
+ * report) so the number does not depend on whether or how the server compressed them.
+ */
+export async function measureFirstLoadJs(urls, { chromePath }) {
+  // Playwright adds its own headless flag; passing --headless=new again would be redundant.
+  const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS.filter((flag) => !flag.startsWith("--headless")) });
+  const pages = [];
+  try {
+    for (const url of urls) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const pending = [];
+      page.on("response", (response) => {
+        const contentType = response.headers()["content-type"];
+        if (!isJavaScript(response.url(), contentType)) return;
+        // Read bodies as they arrive; once the context closes they are gone.
+        pending.push(
+          response.body().then(
+            (body) => ({ url: response.url(), status: response.status(), raw: body.length, gzip: gzipSync(body).length, wireEncoding: response.headers()["content-encoding"] ?? "identity" }),
+            (error) => ({ url: response.url(), status: response.status(), raw: 0, gzip: 0, error: String(error) }),
+          ),
+        );
+      });
+      await page.goto(url, { waitUntil: "load", timeout: 30_000 });
+      // Hydration can still import route modules after `load`; wait (bounded) until the network is
+      // quiet so those count too. A page that never goes quiet still gets measured.
+      await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
+      const files = (await Promise.all(pending)).sort((a, b) => b.gzip - a.gzip);
+      await context.close();
+      pages.push({
+        url,
+        files: files.map((file) => ({ ...file, path: new URL(file.url).pathname })),
+        count: files.length,
+        gzip: files.reduce((sum, file) => sum + file.gzip, 0),
+        raw: files.reduce((sum, file) => sum + file.raw, 0),
+      });
+      console.log(`  ${url}: ${files.length} JS files, ${(pages.at(-1).gzip / 1000).toFixed(1)} KB gzip`);
+    }
+  } finally {
+    await browser.close();
+  }
+  return pages;
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// Benchmark of the shop's production build: Lighthouse mobile, first-load JavaScript and server
+// latency/throughput. Run from bench/ with `npm run bench`, or from the repository root with
+// `npm --prefix bench run bench` (after `npm --prefix bench install`).
+//
+// Flags:
+//   --quick     1 Lighthouse run per page and short load runs, for checking the script itself;
+//               results go to bench/.tmp/RESULTS.quick.md so RESULTS.md only ever holds full runs.
+//   --only=lighthouse,js,load   run a subset (also written to bench/.tmp, never to RESULTS.md).
+//   --rebuild   run `npm run build` first even when build/ is current.
+//   --no-build  measure build/ as it is, even if stale or a development build (still reported).
+//               By default build/ is rebuilt when missing, older than the sources, or carrying
+//               development React (a build made under NODE_ENV=test, e.g. by the test suite).
+//
+// Numbers are only meaningful on an otherwise idle machine: Lighthouse's simulated throttling
+// scales with the host CPU and the load test shares the same cores as the server. The load
+// average at start is recorded so a disturbed run can be recognised afterwards.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { auditPage } from "./lib/lighthouse.mjs";
+import { measureFirstLoadJs } from "./lib/first-load-js.mjs";
+import { measureServer } from "./lib/load.mjs";
+import { ensureBuild, startServer } from "./lib/server.mjs";
+import { renderResults, GENERATED_START, DEFAULT_INTRO } from "./lib/report.mjs";
+
+const BENCH_DIR = import.meta.dirname;
+const ROOT = path.resolve(BENCH_DIR, "..");
+const TMP_DIR = path.join(BENCH_DIR, ".tmp");
+const CHROME_PATH = process.env.CHROME_PATH || "/usr/bin/chromium";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const onlyArg = args.find((arg) => arg.startsWith("--only="));
+const only = onlyArg ? new Set(onlyArg.slice("--only=".length).split(",")) : null;
+const wants = (part) => !only || only.has(part);
+const partial = quick || Boolean(only);
+
+const PAGES = [
+  { slug: "home", path: "/" },
+  { slug: "tienda", path: "/tienda" },
+  { slug: "producto", path: "/tienda/producto/agua-alcalina-personal-625ml" },
+];
+// The load test covers the two pages every visitor funnel goes through; both render from the
+// database on each request (no HTML cache), so they show the server's real per-request cost.
+const LOAD_PATHS = ["/", "/tienda"];
+
+const SETTINGS = quick
+  ? { lighthouseRuns: 1, load: { warmupS: 1, fixedRate: 100, fixedS: 3, fixedConnections: 10, maxConnections: 10, maxS: 3 } }
+  : { lighthouseRuns: 3, load: { warmupS: 3, fixedRate: 100, fixedS: 20, fixedConnections: 10, maxConnections: 10, maxS: 15 } };
+
+function commandOutput(command, commandArgs, options = {}) {
+  try {
+    return execFileSync(command, commandArgs, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], ...options }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+function machineInfo() {
+  const cpus = os.cpus();
+  let commit = commandOutput("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT });
+  if (commit !== "unknown" && commandOutput("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: ROOT })) commit += " (with uncommitted changes)";
+  return {
+    cpuModel: cpus[0]?.model ?? "unknown",
+    cores: cpus.length,
+    totalMemoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    // Debian's /usr/bin/chromium is a wrapper script that prints a harmless shell warning on
+    // stderr; only stdout carries the version.
+    chromium: commandOutput(CHROME_PATH, ["--version"]),
+    loadAverageAtStart: os.loadavg().map((value) => Math.round(value * 100) / 100),
+    commit,
+  };
+}
+
+async function main() {
+  mkdirSync(TMP_DIR, { recursive: true });
+  const startedAt = new Date();
+  const machine = machineInfo();
+  console.log(`Machine: ${machine.cpuModel}, ${machine.cores} cores, load average ${machine.loadAverageAtStart.join(" ")}`);
+
+  const build = ensureBuild(ROOT, { force: args.includes("--rebuild"), skip: args.includes("--no-build") });
+  if (build.stale) console.warn("Warning: measuring a build/ older than the sources (--no-build).");
+  if (build.development) console.warn("Warning: measuring a build/ with development React (--no-build).");
+
+  const server = await startServer({ root: ROOT, entry: build.entry, tmpDir: TMP_DIR });
+  console.log(`Server ready at ${server.origin} (pid ${server.pid})`);
+  // Ctrl-C must not leave a server holding a port and a temp database behind.
+  const interrupt = async () => {
+    await server.stop();
+    process.exit(130);
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+
+  const results = { startedAt: startedAt.toISOString(), machine, build: { builtAt: build.builtAt.toISOString(), stale: build.stale, development: build.development, rebuilt: build.rebuilt }, settings: SETTINGS, quick };
+  try {
+    if (wants("lighthouse")) {
+      console.log(`Lighthouse (mobile, ${SETTINGS.lighthouseRuns} run(s) per page)…`);
+      results.lighthouse = [];
+      for (const page of PAGES) {
+        const summary = await auditPage(server.origin + page.path, { runs: SETTINGS.lighthouseRuns, chromePath: CHROME_PATH, saveDir: path.join(TMP_DIR, "lighthouse"), slug: page.slug });
+        results.lighthouse.push({ path: page.path, ...summary });
+      }
+    }
+    if (wants("js")) {
+      console.log("First-load JavaScript…");
+      const measured = await measureFirstLoadJs(PAGES.map((page) => server.origin + page.path), { chromePath: CHROME_PATH });
+      results.firstLoadJs = measured.map((entry, index) => ({ ...entry, path: PAGES[index].path }));
+    }
+    if (wants("load")) {
+      console.log("Server latency and throughput…");
+      results.server = await measureServer(server.origin, LOAD_PATHS, SETTINGS.load);
+    }
+  } finally {
+    await server.stop();
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+  }
+  results.finishedAt = new Date().toISOString();
+
+  writeFileSync(path.join(TMP_DIR, partial ? "results.partial.json" : "results.json"), JSON.stringify(results, null, 2));
+  // A full run replaces the generated part of RESULTS.md and keeps whatever intro precedes it.
+  const target = partial ? path.join(TMP_DIR, "RESULTS.quick.md") : path.join(BENCH_DIR, "RESULTS.md");
+  const existing = existsSync(path.join(BENCH_DIR, "RESULTS.md")) ? readFileSync(path.join(BENCH_DIR, "RESULTS.md"), "utf8") : "";
+  const intro = existing.includes(GENERATED_START) ? existing.slice(0, existing.indexOf(GENERATED_START)).trimEnd() : DEFAULT_INTRO;
+  writeFileSync(target, `${intro}\n\n${renderResults(results)}`);
+  console.log(`Wrote ${path.relative(ROOT, target)}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
