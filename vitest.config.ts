@@ -24,6 +24,8 @@ export default defineConfig({
         test: {
           name: "db",
           include: ["tests/integration/**/*.test.ts"],
+          // Domains are tested against the database itself; the read cache has its own test.
+          env: { STOREFRONT_CACHE_SECONDS: "0" },
           globalSetup: ["tests/support/global-setup.ts"],
           setupFiles: ["tests/support/fail-on-console-error.ts"],
           testTimeout: 30_000,

@@ -9,8 +9,9 @@
 //   --only=lighthouse,js,load   run a subset (also written to bench/.tmp, never to RESULTS.md).
 //   --rebuild   run `npm run build` first even when build/ is current.
 //   --no-build  measure build/ as it is, even if stale or a development build (still reported).
-//               By default build/ is rebuilt when missing, older than the sources, or carrying
-//               development React (a build made under NODE_ENV=test, e.g. by the test suite).
+//               By default build/ is rebuilt when missing, older than the sources, carrying
+//               development React (a build made under NODE_ENV=test, e.g. by the test suite), or
+//               when its server half refers to client assets that are not there.
 //
 // Numbers are only meaningful on an otherwise idle machine: Lighthouse's simulated throttling
 // scales with the host CPU and the load test shares the same cores as the server. The load
@@ -22,7 +23,7 @@ import path from "node:path";
 import { auditPage } from "./lib/lighthouse.mjs";
 import { measureFirstLoadJs } from "./lib/first-load-js.mjs";
 import { measureServer } from "./lib/load.mjs";
-import { ensureBuild, startServer } from "./lib/server.mjs";
+import { buildFingerprint, ensureBuild, startServer } from "./lib/server.mjs";
 import { renderResults, GENERATED_START, DEFAULT_INTRO } from "./lib/report.mjs";
 
 const BENCH_DIR = import.meta.dirname;
@@ -42,13 +43,13 @@ const PAGES = [
   { slug: "tienda", path: "/tienda" },
   { slug: "producto", path: "/tienda/producto/agua-alcalina-personal-625ml" },
 ];
-// The load test covers the two pages every visitor funnel goes through; both render from the
-// database on each request (no HTML cache), so they show the server's real per-request cost.
+// The load test covers the two pages every visitor funnel goes through; both are rendered on the
+// server for every request, so they show the server's real per-request cost.
 const LOAD_PATHS = ["/", "/tienda"];
 
 const SETTINGS = quick
-  ? { lighthouseRuns: 1, load: { warmupS: 1, fixedRate: 100, fixedS: 3, fixedConnections: 10, maxConnections: 10, maxS: 3 } }
-  : { lighthouseRuns: 3, load: { warmupS: 3, fixedRate: 100, fixedS: 20, fixedConnections: 10, maxConnections: 10, maxS: 15 } };
+  ? { lighthouseRuns: 1, load: { warmupS: 1, lightRate: 10, lightS: 2, fixedRate: 100, fixedS: 3, fixedConnections: 10, maxConnections: 10, maxS: 3 } }
+  : { lighthouseRuns: 3, load: { warmupS: 3, lightRate: 10, lightS: 10, fixedRate: 100, fixedS: 20, fixedConnections: 10, maxConnections: 10, maxS: 15 } };
 
 function commandOutput(command, commandArgs, options = {}) {
   try {
@@ -75,6 +76,26 @@ function machineInfo() {
   };
 }
 
+/**
+ * Before measuring: every page answers 200 and every script or stylesheet it references loads.
+ * Catches a server and client from different builds, which would otherwise produce flattering
+ * numbers (no JavaScript to run) rather than an error.
+ */
+async function preflight(origin) {
+  for (const page of PAGES) {
+    const response = await fetch(origin + page.path, { signal: AbortSignal.timeout(10_000) });
+    const html = await response.text();
+    if (response.status !== 200) throw new Error(`Preflight: ${page.path} answered ${response.status}`);
+    const assets = new Set(html.match(/\/assets\/[\w.-]+\.(?:js|css)/g) ?? []);
+    if (assets.size === 0) throw new Error(`Preflight: ${page.path} references no /assets/ files`);
+    for (const asset of assets) {
+      const assetResponse = await fetch(origin + asset, { signal: AbortSignal.timeout(10_000) });
+      await assetResponse.arrayBuffer();
+      if (assetResponse.status !== 200) throw new Error(`Preflight: ${asset} (from ${page.path}) answered ${assetResponse.status}; is build/ inconsistent?`);
+    }
+  }
+}
+
 async function main() {
   mkdirSync(TMP_DIR, { recursive: true });
   const startedAt = new Date();
@@ -85,6 +106,7 @@ async function main() {
   if (build.stale) console.warn("Warning: measuring a build/ older than the sources (--no-build).");
   if (build.development) console.warn("Warning: measuring a build/ with development React (--no-build).");
 
+  const fingerprint = buildFingerprint(ROOT);
   const server = await startServer({ root: ROOT, entry: build.entry, tmpDir: TMP_DIR });
   console.log(`Server ready at ${server.origin} (pid ${server.pid})`);
   // Ctrl-C must not leave a server holding a port and a temp database behind.
@@ -97,6 +119,7 @@ async function main() {
 
   const results = { startedAt: startedAt.toISOString(), machine, build: { builtAt: build.builtAt.toISOString(), stale: build.stale, development: build.development, rebuilt: build.rebuilt }, settings: SETTINGS, quick };
   try {
+    await preflight(server.origin);
     if (wants("lighthouse")) {
       console.log(`Lighthouse (mobile, ${SETTINGS.lighthouseRuns} run(s) per page)…`);
       results.lighthouse = [];
@@ -120,6 +143,12 @@ async function main() {
     process.off("SIGTERM", interrupt);
   }
   results.finishedAt = new Date().toISOString();
+  // The server loaded its code at start, but it serves client assets from disk all along: if
+  // build/ was replaced meanwhile, part of what we measured was another build. Don't report it.
+  if (buildFingerprint(ROOT) !== fingerprint) {
+    writeFileSync(path.join(TMP_DIR, "results.discarded.json"), JSON.stringify(results, null, 2));
+    throw new Error("build/ changed during the run (rebuilt by someone else?); results discarded to bench/.tmp/results.discarded.json. Re-run on a quiet machine.");
+  }
 
   writeFileSync(path.join(TMP_DIR, partial ? "results.partial.json" : "results.json"), JSON.stringify(results, null, 2));
   // A full run replaces the generated part of RESULTS.md and keeps whatever intro precedes it.

@@ -15,14 +15,22 @@ function newestMtime(target) {
   return readdirSync(target).reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stats.mtimeMs);
 }
 
-export function buildIfStale({ quiet = false } = {}) {
+/** When build/ was made (0 if never) and whether any source is newer. */
+export function buildState() {
   const builtAt = existsSync(buildEntry) ? statSync(buildEntry).mtimeMs : 0;
   const sourcesAt = Math.max(...sources.map((source) => newestMtime(path.join(projectRoot, source))));
-  if (builtAt >= sourcesAt) return;
+  return { builtAt, stale: sourcesAt > builtAt };
+}
+
+export function buildIfStale({ quiet = false } = {}) {
+  const { builtAt, stale } = buildState();
+  if (!stale) return;
   if (!quiet) console.log(builtAt === 0 ? "No production build yet: building…" : "Sources changed since the last build: rebuilding…");
   const build = spawnSync(path.join(projectRoot, "node_modules/.bin/react-router"), ["build"], {
     cwd: projectRoot,
     stdio: quiet ? "pipe" : "inherit",
+    // Vitest runs with NODE_ENV=test, which would make Vite bundle development React.
+    env: { ...process.env, NODE_ENV: "production" },
   });
   if (build.status !== 0) {
     if (quiet) process.stderr.write(build.stdout + build.stderr);

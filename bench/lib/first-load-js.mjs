@@ -40,6 +40,9 @@ export async function measureFirstLoadJs(urls, { chromePath }) {
       await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
       const files = (await Promise.all(pending)).sort((a, b) => b.gzip - a.gzip);
       await context.close();
+      // A 404 body would count as a few bytes and make the page look lean; refuse instead.
+      const broken = files.filter((file) => file.error || file.status !== 200);
+      if (broken.length) throw new Error(`JS responses failed on ${url}: ${broken.map((file) => `${file.status} ${file.url}`).join(", ")}`);
       pages.push({
         url,
         files: files.map((file) => ({ ...file, path: new URL(file.url).pathname })),

@@ -83,6 +83,7 @@ function summarize(lhr) {
     bestPracticesFailures: failedAudits(lhr, "best-practices"),
     seoFailures: failedAudits(lhr, "seo"),
     runWarnings: lhr.runWarnings ?? [],
+    failedRequests: (lhr.audits["network-requests"]?.details?.items ?? []).filter((item) => item.statusCode >= 400 || item.statusCode === -1).map((item) => `${item.statusCode} ${item.url}`),
     lighthouseVersion: lhr.lighthouseVersion,
     benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
   };
@@ -106,6 +107,8 @@ export async function auditPage(url, { runs, chromePath, saveDir, slug }) {
       // Full reports stay in bench/.tmp for digging deeper (open them in the Lighthouse viewer).
       writeFileSync(path.join(saveDir, `${slug}-run${run}.json`), result.report);
       const summary = summarize(result.lhr);
+      // A page whose scripts 404 (e.g. build/ replaced mid-run) scores *better*, so never report it.
+      if (summary.failedRequests.length) throw new Error(`Lighthouse saw failed requests on ${url}: ${summary.failedRequests.join(", ")}`);
       summary.run = run;
       summaries.push(summary);
       console.log(`  ${url} run ${run}/${runs}: performance ${summary.scores.performance}, LCP ${Math.round(summary.metrics.lcp)} ms`);

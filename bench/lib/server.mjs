@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { buildState } from "../../scripts/build-if-stale.mjs";
 
 export const HOST = "127.0.0.1";
 
@@ -23,16 +24,6 @@ export async function freePort() {
       probe.close(() => resolve(port));
     });
   });
-}
-
-// Same source list as scripts/build-if-stale.mjs: anything here changing makes build/ outdated.
-const SOURCES = ["app", "server", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
-
-function newestMtime(target) {
-  if (!existsSync(target)) return 0;
-  const stats = statSync(target);
-  if (!stats.isDirectory()) return stats.mtimeMs;
-  return readdirSync(target).reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stats.mtimeMs);
 }
 
 // Strings that only React's development bundles contain. A build made with NODE_ENV set to
@@ -52,20 +43,42 @@ function isDevelopmentBuild(root) {
 }
 
 /**
+ * Asset files the server build refers to (its embedded manifest) that are missing from
+ * build/client. Two builds writing build/ at once (say a developer's and a test run's) can leave
+ * the server half of one and the client half of the other; pages then load with 404 scripts,
+ * which makes Lighthouse look great and every number wrong.
+ */
+export function missingAssets(root) {
+  const entry = path.join(root, "build/server/index.js");
+  if (!existsSync(entry)) return [];
+  const referenced = new Set(readFileSync(entry, "utf8").match(/\/assets\/[\w.-]+\.(?:js|css)(?=["'])/g) ?? []);
+  return [...referenced].filter((asset) => !existsSync(path.join(root, "build/client", asset)));
+}
+
+/** Identifies the build on disk, to notice if someone rebuilds while we measure. */
+export function buildFingerprint(root) {
+  const entry = path.join(root, "build/server/index.js");
+  const assets = path.join(root, "build/client/assets");
+  if (!existsSync(entry) || !existsSync(assets)) return "missing";
+  const { mtimeMs, size } = statSync(entry);
+  return `${mtimeMs}:${size}:${readdirSync(assets).sort().join(",")}`;
+}
+
+/**
  * Makes sure build/ is a current production build: builds when it is missing, older than the
- * sources, or carries development React. `npm run build` runs with NODE_ENV=production forced so
- * an inherited NODE_ENV cannot produce a development bundle. With `skip`, the existing build is
- * measured as it is and its state is reported instead.
+ * sources, carries development React, or is inconsistent. `npm run build` runs with
+ * NODE_ENV=production forced so an inherited NODE_ENV cannot produce a development bundle.
+ * With `skip`, an existing build is measured as it is and its state is reported instead
+ * (an inconsistent one is still refused: its numbers would be wrong, not just old).
  */
 export function ensureBuild(root, { force = false, skip = false } = {}) {
   const entry = path.join(root, "build/server/index.js");
   const state = () => {
-    const builtAt = existsSync(entry) ? statSync(entry).mtimeMs : 0;
-    const sourcesAt = Math.max(...SOURCES.map((source) => newestMtime(path.join(root, source))));
-    return { missing: builtAt === 0, builtAt, stale: sourcesAt > builtAt, development: isDevelopmentBuild(root) };
+    const { builtAt, stale } = buildState();
+    return { missing: builtAt === 0, builtAt, stale, development: isDevelopmentBuild(root), missingAssets: missingAssets(root) };
   };
   let current = state();
-  const reason = current.missing ? "no build/ yet" : force ? "--rebuild" : current.stale ? "build/ is older than the sources" : current.development ? "build/ contains development React" : null;
+  const reason = current.missing ? "no build/ yet" : force ? "--rebuild" : current.stale ? "build/ is older than the sources" : current.development ? "build/ contains development React" : current.missingAssets.length ? `build/server refers to ${current.missingAssets.length} missing client assets` : null;
   const rebuild = Boolean(reason && (current.missing || !skip));
   if (rebuild) {
     console.log(`Running \`npm run build\` (${reason})…`);
@@ -73,6 +86,7 @@ export function ensureBuild(root, { force = false, skip = false } = {}) {
     if (result.status !== 0) throw new Error("`npm run build` failed");
     current = state();
   }
+  if (current.missingAssets.length) throw new Error(`build/ is inconsistent (missing ${current.missingAssets.join(", ")}); was it rebuilt concurrently? Re-run, or pass --rebuild.`);
   return { entry, builtAt: new Date(current.builtAt), stale: current.stale, development: current.development, rebuilt: rebuild };
 }
 

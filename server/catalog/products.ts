@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { cachedRead } from "../db/read-cache";
 import { products, productVariants } from "../db/schema";
 
 export interface ShopProduct {
@@ -38,6 +39,35 @@ export interface ProductDetail {
 /** Spec's `order`: ascending, products without one last; ties by id so the grid never shuffles. */
 const shopOrder = [sql`${products.sortOrder} asc nulls last`, asc(products.id)];
 
+const readActiveProducts = cachedRead((db: Database) =>
+  db
+    .select({
+      id: products.id,
+      slug: products.slug,
+      title: products.title,
+      image: products.image,
+      description: products.description,
+      priceCents: products.priceCents,
+    })
+    .from(products)
+    .where(eq(products.active, true))
+    .orderBy(...shopOrder),
+);
+
+const readActiveVariantPriceRanges = cachedRead(async (db: Database) => {
+  const rows = await db
+    .select({
+      productId: productVariants.productId,
+      // Aggregates come back as strings from node-postgres and numbers from PGlite (stack notes).
+      min: sql<string>`min(${productVariants.priceCents})`.mapWith(Number),
+      max: sql<string>`max(${productVariants.priceCents})`.mapWith(Number),
+    })
+    .from(productVariants)
+    .where(eq(productVariants.active, true))
+    .groupBy(productVariants.productId);
+  return new Map(rows.map((row) => [row.productId, { min: Number(row.min), max: Number(row.max) }]));
+});
+
 /**
  * The shop grid (spec §2 Shop). Error catalogue: a failed product read gives an empty list,
  * a failed variant read gives products without price ranges.
@@ -45,18 +75,7 @@ const shopOrder = [sql`${products.sortOrder} asc nulls last`, asc(products.id)];
 export async function listShopProducts(db: Database): Promise<ShopProduct[]> {
   let rows;
   try {
-    rows = await db
-      .select({
-        id: products.id,
-        slug: products.slug,
-        title: products.title,
-        image: products.image,
-        description: products.description,
-        priceCents: products.priceCents,
-      })
-      .from(products)
-      .where(eq(products.active, true))
-      .orderBy(...shopOrder);
+    rows = await readActiveProducts(db);
   } catch (error) {
     console.error("Could not read products", error);
     return [];
@@ -64,10 +83,7 @@ export async function listShopProducts(db: Database): Promise<ShopProduct[]> {
 
   let ranges = new Map<number, { min: number; max: number }>();
   try {
-    ranges = await activeVariantPriceRanges(
-      db,
-      rows.map((row) => row.id),
-    );
+    ranges = await readActiveVariantPriceRanges(db);
   } catch (error) {
     console.error("Could not read product variants", error);
   }
@@ -83,25 +99,7 @@ export async function listShopProducts(db: Database): Promise<ShopProduct[]> {
   });
 }
 
-async function activeVariantPriceRanges(db: Database, productIds: number[]) {
-  const ranges = new Map<number, { min: number; max: number }>();
-  if (productIds.length === 0) return ranges;
-  const rows = await db
-    .select({
-      productId: productVariants.productId,
-      // Aggregates come back as strings from node-postgres and numbers from PGlite (stack notes).
-      min: sql<string>`min(${productVariants.priceCents})`.mapWith(Number),
-      max: sql<string>`max(${productVariants.priceCents})`.mapWith(Number),
-    })
-    .from(productVariants)
-    .where(and(inArray(productVariants.productId, productIds), eq(productVariants.active, true)))
-    .groupBy(productVariants.productId);
-  for (const row of rows) ranges.set(row.productId, { min: Number(row.min), max: Number(row.max) });
-  return ranges;
-}
-
-/** Product page by its shareable slug; null when missing or withdrawn. */
-export async function findProductBySlug(db: Database, slug: string): Promise<ProductDetail | null> {
+const readProductBySlug = cachedRead(async (db: Database, slug: string) => {
   const [product] = await db
     .select({
       id: products.id,
@@ -117,20 +115,29 @@ export async function findProductBySlug(db: Database, slug: string): Promise<Pro
     .from(products)
     .where(and(eq(products.slug, slug), eq(products.active, true)))
     .limit(1);
-  if (!product) return null;
+  return product ?? null;
+});
 
+const readActiveVariants = cachedRead((db: Database, productId: number) =>
+  db
+    .select({
+      id: productVariants.id,
+      title: productVariants.title,
+      priceCents: productVariants.priceCents,
+      sku: productVariants.sku,
+    })
+    .from(productVariants)
+    .where(and(eq(productVariants.productId, productId), eq(productVariants.active, true)))
+    .orderBy(asc(productVariants.id)),
+);
+
+/** Product page by its shareable slug; null when missing or withdrawn. */
+export async function findProductBySlug(db: Database, slug: string): Promise<ProductDetail | null> {
+  const product = await readProductBySlug(db, slug);
+  if (!product) return null;
   let variants: ProductVariant[] = [];
   try {
-    variants = await db
-      .select({
-        id: productVariants.id,
-        title: productVariants.title,
-        priceCents: productVariants.priceCents,
-        sku: productVariants.sku,
-      })
-      .from(productVariants)
-      .where(and(eq(productVariants.productId, product.id), eq(productVariants.active, true)))
-      .orderBy(asc(productVariants.id));
+    variants = await readActiveVariants(db, product.id);
   } catch (error) {
     // Error catalogue: a failed variant read on the detail page gives an empty variant list.
     console.error("Could not read variants of product", product.id, error);

@@ -1,5 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { cachedRead } from "../db/read-cache";
 import { districtDeliveryDays, districts } from "../db/schema";
 
 export interface ServedDistrict {
@@ -10,7 +11,7 @@ export interface ServedDistrict {
 }
 
 /** Districts the shop delivers to, by name (spec §7: district ordered by name). */
-export async function listServedDistricts(db: Database): Promise<ServedDistrict[]> {
+export const listServedDistricts = cachedRead(async (db: Database): Promise<ServedDistrict[]> => {
   const rows = await db
     .select({ id: districts.id, name: districts.name, dayNumber: districtDeliveryDays.dayNumber })
     .from(districts)
@@ -26,4 +27,4 @@ export async function listServedDistricts(db: Database): Promise<ServedDistrict[
   }
   // Spanish collation is not guaranteed on every server; sort accents correctly here.
   return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name, "es"));
-}
+});

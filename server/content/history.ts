@@ -1,5 +1,6 @@
 import { asc, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { cachedRead } from "../db/read-cache";
 import { historyEntries } from "../db/schema";
 
 export interface HistorySlide {
@@ -32,17 +33,21 @@ export const fallbackHistorySlides: HistorySlide[] = [
 ];
 
 /** Spec §7: ordered by `orden` ascending (nulls last), then created_at ascending. */
+const readHistoryEntries = cachedRead((db: Database) =>
+  db
+    .select({
+      id: historyEntries.id,
+      title: historyEntries.title,
+      description: historyEntries.description,
+      image: historyEntries.image,
+    })
+    .from(historyEntries)
+    .orderBy(sql`${historyEntries.sortOrder} asc nulls last`, asc(historyEntries.createdAt), asc(historyEntries.id)),
+);
+
 export async function listHistorySlides(db: Database): Promise<HistorySlide[]> {
   try {
-    const rows = await db
-      .select({
-        id: historyEntries.id,
-        title: historyEntries.title,
-        description: historyEntries.description,
-        image: historyEntries.image,
-      })
-      .from(historyEntries)
-      .orderBy(sql`${historyEntries.sortOrder} asc nulls last`, asc(historyEntries.createdAt), asc(historyEntries.id));
+    const rows = await readHistoryEntries(db);
     if (rows.length === 0) return fallbackHistorySlides;
     return rows.map((row) => ({ ...row, id: String(row.id) }));
   } catch (error) {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Database } from "../db/client";
+import { cachedRead } from "../db/read-cache";
 import { legalTexts } from "../db/schema";
 
 export type LegalTextSlug = "terminos-condiciones" | "politica-privacidad";
@@ -25,11 +26,16 @@ export function sanitizeLegalHtml(html: string): string {
 }
 
 /** Null when the text is missing or unreadable: the page shows 'No se pudo cargar el contenido'. */
+// Sanitizing ~10 KB of HTML costs more than the query, so the sanitized text is what is cached.
+const readLegalText = cachedRead(async (db: Database, slug: LegalTextSlug): Promise<LegalText | null> => {
+  const [row] = await db.select().from(legalTexts).where(eq(legalTexts.slug, slug)).limit(1);
+  if (!row) return null;
+  return { title: row.title, html: sanitizeLegalHtml(row.contentHtml), updatedOn: row.updatedOn };
+});
+
 export async function findLegalText(db: Database, slug: LegalTextSlug): Promise<LegalText | null> {
   try {
-    const [row] = await db.select().from(legalTexts).where(eq(legalTexts.slug, slug)).limit(1);
-    if (!row) return null;
-    return { title: row.title, html: sanitizeLegalHtml(row.contentHtml), updatedOn: row.updatedOn };
+    return await readLegalText(db, slug);
   } catch (error) {
     console.error("Could not read legal text", slug, error);
     return null;

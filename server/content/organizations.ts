@@ -1,5 +1,6 @@
 import { asc } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { cachedRead } from "../db/read-cache";
 import { organizations } from "../db/schema";
 
 export interface Organization {
@@ -10,17 +11,21 @@ export interface Organization {
 }
 
 /** Spec §7: all rows by created_at ascending. Error catalogue: a failed read gives an empty list. */
+const readOrganizations = cachedRead((db: Database) =>
+  db
+    .select({
+      id: organizations.id,
+      title: organizations.title,
+      description: organizations.description,
+      image: organizations.image,
+    })
+    .from(organizations)
+    .orderBy(asc(organizations.createdAt), asc(organizations.id)),
+);
+
 export async function listOrganizations(db: Database): Promise<Organization[]> {
   try {
-    return await db
-      .select({
-        id: organizations.id,
-        title: organizations.title,
-        description: organizations.description,
-        image: organizations.image,
-      })
-      .from(organizations)
-      .orderBy(asc(organizations.createdAt), asc(organizations.id));
+    return await readOrganizations(db);
   } catch (error) {
     console.error("Could not read organizations", error);
     return [];

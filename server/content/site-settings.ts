@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { cachedRead } from "../db/read-cache";
 import { siteSettings } from "../db/schema";
 
 export type SiteSettings = Omit<typeof siteSettings.$inferSelect, "id" | "updatedAt">;
@@ -16,9 +17,9 @@ const fallbackSettings: SiteSettings = {
   closingCtaLabel: "Compra ahora",
 };
 
-export async function getSiteSettings(db: Database): Promise<SiteSettings> {
+export const getSiteSettings = cachedRead(async (db: Database): Promise<SiteSettings> => {
   const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
   if (!row) return fallbackSettings;
   const { id: _id, updatedAt: _updatedAt, ...settings } = row;
   return settings;
-}
+});

@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
@@ -7,6 +6,7 @@ import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { migrationsFolder } from "./project-files";
 import * as schema from "./schema";
 
 /** The one database type domains see: identical on PGlite and on a PostgreSQL server. */
@@ -30,8 +30,6 @@ export interface DatabaseHandle {
   dump?: () => Promise<Blob>;
 }
 
-/** Migrations are read from the source tree: the server always runs from the project root. */
-export const migrationsFolder = path.resolve(process.cwd(), "server/db/migrations");
 const MIGRATION_LOCK_KEY = 7_212_025;
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {

@@ -17,4 +17,9 @@ describe("client bundle", () => {
     }
     expect(found).toEqual([]);
   });
+
+  it("is a production build (the browser tests and npm start serve what customers get)", () => {
+    const sources = scripts.map((name) => readFileSync(path.join(assets, name), "utf8")).join("\n");
+    expect(sources).not.toMatch(/jsxDEV/);
+  });
 });

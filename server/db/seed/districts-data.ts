@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
+import { districtsCsvPath } from "../project-files";
 
 /** Spanish weekday names as the spec matches them; number 7 is Sunday (spec §5). */
 export const weekdayNumbers: Record<string, number> = {
@@ -22,7 +22,7 @@ export interface SeedDistrict {
 
 /** Reads the 43 + 7 districts of Lima and Callao with the demo delivery weekdays. */
 export function readSeedDistricts(): SeedDistrict[] {
-  const csv = readFileSync(path.resolve(process.cwd(), "server/db/seed/lima-districts.csv"), "utf8");
+  const csv = readFileSync(districtsCsvPath, "utf8");
   const [, ...rows] = csv.trim().split(/\r?\n/);
   return rows.map((row) => {
     const [ubigeo = "", name = "", province = "", served = "", weekdays = ""] = row.split(",");
