@@ -1,5 +1,4 @@
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
 import { getDatabase } from "@server/db/index.server";
@@ -13,9 +12,10 @@ getDatabase().catch((error: unknown) => {
 });
 
 /**
- * Every document waits for all its data before the first byte (onAllReady), so crawlers and
- * visitors without JavaScript get complete pages; deferred data still streams on client-side
- * navigations, where the spec's loading states show. See docs/decisions/0006.
+ * Every document waits for all its data and is sent as one body (onAllReady), so crawlers and
+ * visitors without JavaScript get complete pages, and compression works on one buffer instead of
+ * hundreds of small chunks. Deferred data still streams on client-side navigations, where the
+ * spec's loading states show. See docs/decisions/0006.
  */
 export default function handleRequest(
   request: Request,
@@ -28,25 +28,25 @@ export default function handleRequest(
   }
 
   return new Promise<Response>((resolve, reject) => {
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
-
+    const timeout = setTimeout(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
       // React outlines large finished Suspense boundaries behind a swap script by default, which
       // leaves visitors without JavaScript looking at the fallback; this keeps them inline.
       progressiveChunkSize: Number.POSITIVE_INFINITY,
       onAllReady() {
-        const body = new PassThrough({
-          final(callback) {
-            clearTimeout(timeoutId);
-            timeoutId = undefined;
-            callback();
-          },
+        const chunks: Buffer[] = [];
+        const body = new PassThrough();
+        body.on("data", (chunk: Buffer) => chunks.push(chunk));
+        body.on("end", () => {
+          clearTimeout(timeout);
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
         });
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        body.on("error", reject);
         pipe(body);
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
       },
       onShellError(error: unknown) {
+        clearTimeout(timeout);
         reject(error);
       },
       onError(error: unknown) {

@@ -3,7 +3,7 @@
 // the sources (decisions.md, Running). The server migrates and seeds the database on boot.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { buildEntry, buildIfStale, projectRoot } from "./build-if-stale.mjs";
+import { buildIfStale, projectRoot } from "./build-if-stale.mjs";
 
 try {
   buildIfStale();
@@ -14,7 +14,7 @@ try {
 
 const port = process.env.PORT || "3000";
 console.log(`Starting the shop on http://localhost:${port}`);
-const server = spawn(path.join(projectRoot, "node_modules/.bin/react-router-serve"), [buildEntry], {
+const server = spawn(process.execPath, [path.join(projectRoot, "scripts/serve.mjs")], {
   cwd: projectRoot,
   stdio: "inherit",
   env: { ...process.env, NODE_ENV: process.env.NODE_ENV || "production", PORT: port },

@@ -15,6 +15,3 @@ export function formatPriceRange(minCents: number | null, maxCents: number | nul
   if (maxCents === null || maxCents === minCents) return formatSoles(minCents);
   return `${formatSoles(minCents)} - ${formatSoles(maxCents)}`;
 }
-
-/** Spec §5 and §9: the minimum order subtotal, for one-time purchases and subscriptions alike. */
-export const MINIMUM_ORDER_CENTS = 5000;

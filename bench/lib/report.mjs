@@ -14,7 +14,7 @@ export const TARGETS = {
 
 export const DEFAULT_INTRO = `# Benchmark results
 
-Produced by \`bench/run.mjs\` against the production build (\`react-router-serve build/server/index.js\`)
+Produced by \`bench/run.mjs\` against the production build (\`node scripts/serve.mjs\` on \`build/\`)
 on a fresh embedded database, over loopback. Run it on an idle machine:
 
 \`\`\`sh

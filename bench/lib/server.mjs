@@ -1,6 +1,6 @@
 // Starting and stopping the shop's production server for a benchmark run.
 //
-// We run the real production entry (react-router-serve on build/) rather than the dev server,
+// We run the real production entry (scripts/serve.mjs on build/) rather than the dev server,
 // because dev mode (Vite middleware, unminified modules, no compression) says nothing about
 // what visitors get. Each run gets its own empty PGlite directory so that numbers never depend
 // on data left behind by an earlier run, tests, or a developer's local shop.
@@ -90,14 +90,14 @@ export function ensureBuild(root, { force = false, skip = false } = {}) {
   return { entry, builtAt: new Date(current.builtAt), stale: current.stale, development: current.development, rebuilt: rebuild };
 }
 
-/** Starts react-router-serve on a fresh database and resolves once it answers. */
+/** Starts the production server on a fresh database and resolves once it answers. */
 export async function startServer({ root, entry, tmpDir, readyTimeoutMs = 60_000 }) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpDir, "pglite-"));
   const logs = [];
-  const child = spawn(path.join(root, "node_modules/.bin/react-router-serve"), [entry], {
+  const child = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
     cwd: root,
-    // HOST keeps the server on loopback only; by default react-router-serve listens on all interfaces.
+    // HOST keeps the server on loopback only; by default it listens on all interfaces.
     env: { ...process.env, PORT: String(port), HOST, PGLITE_DATA_DIR: dataDir, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });

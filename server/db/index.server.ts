@@ -33,8 +33,8 @@ export function getDatabase(): Promise<Database> {
 }
 
 /**
- * An open PGlite keeps the process alive and makes react-router-serve ignore the first SIGTERM
- * (stack notes), so the database is closed and the process exits on the first signal.
+ * An open PGlite keeps the process alive and makes the server ignore the first SIGTERM (stack
+ * notes), so the database is closed and the process exits on the first signal.
  */
 function closeOnShutdown(handle: DatabaseHandle) {
   let closing = false;

@@ -1,5 +1,4 @@
 import type { TestProject } from "vitest/node";
-// @ts-expect-error: plain ES module shared with npm start
 import { buildIfStale } from "../../scripts/build-if-stale.mjs";
 import { startShopServer } from "./shop-server";
 

@@ -1,5 +1,5 @@
 /**
- * Starts the real production server (react-router-serve on the built app) on a free port, with a
+ * Starts the real production server (scripts/serve.mjs on the built app) on a free port, with a
  * database of its own that the server creates, migrates and seeds exactly as on a first start.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -52,13 +52,14 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
   }
 
-  const child = spawn(path.join(root, "node_modules/.bin/react-router-serve"), [path.join(root, "build/server/index.js")], {
+  const child = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
       NODE_ENV: "production",
       PORT: String(port),
+      HOST: "127.0.0.1",
       SEED_DEMO_DATA: seed ? "true" : "false",
       ...databaseEnv,
       ...env,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPriceRange, formatSoles, MINIMUM_ORDER_CENTS } from "~/lib/money";
+import { formatPriceRange, formatSoles } from "~/lib/money";
 
 describe("money", () => {
   it("formats céntimos as soles with two decimals", () => {
@@ -13,9 +13,5 @@ describe("money", () => {
     expect(formatPriceRange(3000, 10500)).toBe("S/ 30.00 - S/ 105.00");
     expect(formatPriceRange(5990, 5990)).toBe("S/ 59.90");
     expect(formatPriceRange(null, null)).toBeNull();
-  });
-
-  it("keeps the spec's minimum order of S/50", () => {
-    expect(MINIMUM_ORDER_CENTS).toBe(5000);
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * Calendar dates in Lima. A date is a `YYYY-MM-DD` string computed in America/Lima, whatever the
+ * server's or the browser's own time zone (decisions.md: Money, time, locale).
+ */
+export const LIMA_TIME_ZONE = "America/Lima";
+
+const limaDateFormat = new Intl.DateTimeFormat("en-CA", {
+  timeZone: LIMA_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** Today's date in Lima at the instant `now`. */
+export function limaToday(now: Date): string {
+  return limaDateFormat.format(now);
+}
+
+export function isIsoDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [year, month, day] = value.split("-").map(Number);
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
+}
+
+export function addDays(isoDate: string, days: number): string {
+  const [year, month, day] = isoDate.split("-").map(Number);
+  return new Date(Date.UTC(year!, month! - 1, day! + days)).toISOString().slice(0, 10);
+}
+
+/** 1 = lunes … 7 = domingo (spec §5: weekday 7 is Sunday). */
+export function isoWeekday(isoDate: string): number {
+  const [year, month, day] = isoDate.split("-").map(Number);
+  const weekday = new Date(Date.UTC(year!, month! - 1, day!)).getUTCDay();
+  return weekday === 0 ? 7 : weekday;
+}
+
+export const weekdayNames: Record<number, string> = {
+  1: "Lunes",
+  2: "Martes",
+  3: "Miércoles",
+  4: "Jueves",
+  5: "Viernes",
+  6: "Sábado",
+  7: "Domingo",
+};
+
+/**
+ * Spec §5: the next two dates of the chosen weekday starting tomorrow in Lima, within a 730-day
+ * scan (the scan only matters for a weekday number outside 1–7, which finds nothing).
+ */
+export function nextDeliveryDates(dayNumber: number, now: Date, count = 2): string[] {
+  const dates: string[] = [];
+  let candidate = addDays(limaToday(now), 1);
+  for (let scanned = 0; scanned < 730 && dates.length < count; scanned += 1) {
+    if (isoWeekday(candidate) === dayNumber) dates.push(candidate);
+    candidate = addDays(candidate, 1);
+  }
+  return dates;
+}
+
+/** Spec §5: a delivery needs at least one day's notice, counted in Lima. */
+export function isAtLeastTomorrow(isoDate: string, now: Date): boolean {
+  return isoDate > limaToday(now);
+}
+
+/** 'martes 24 de noviembre' for a `YYYY-MM-DD`. */
+export function formatLimaDate(isoDate: string, options: Intl.DateTimeFormatOptions = { weekday: "long", day: "numeric", month: "long" }): string {
+  const [year, month, day] = isoDate.split("-").map(Number);
+  return new Intl.DateTimeFormat("es-PE", { ...options, timeZone: "UTC" }).format(new Date(Date.UTC(year!, month! - 1, day!)));
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// The production HTTP server: the built React Router app behind Express. Ours rather than
+// react-router-serve so we choose what each request costs and how responses are cached; see
+// docs/decisions/0011-production-server.md and bench/RESULTS.md.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import compression from "compression";
+import express from "express";
+import { createRequestHandler } from "react-router";
+import { createMicroCache } from "./micro-cache.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+const clientDir = path.join(root, "build/client");
+const port = Number(process.env.PORT || 3000);
+const host = process.env.HOST || undefined;
+const logRequests = process.env.LOG_REQUESTS === "true";
+
+const build = await import(pathToFileURL(path.join(root, "build/server/index.js")).href);
+const handleRequest = createRequestHandler(build, "production");
+const microCache = createMicroCache({ seconds: Number(process.env.PAGE_CACHE_SECONDS ?? 10) });
+
+const app = express();
+app.disable("x-powered-by");
+// Level 4 keeps most of gzip's saving at about half the CPU of the default level 6.
+app.use(compression({ level: 4 }));
+
+if (logRequests) {
+  app.use((request, response, next) => {
+    const started = process.hrtime.bigint();
+    response.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      console.log(`${request.method} ${request.originalUrl} ${response.statusCode} ${ms.toFixed(1)} ms`);
+    });
+    next();
+  });
+}
+
+// Fingerprinted bundles never change: cache them for a year.
+app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
+// Images, logo, favicon: an hour. Paths without a file extension are pages and skip the disk.
+const publicFiles = express.static(clientDir, { maxAge: "1h", index: false, redirect: false });
+app.use((request, response, next) => (path.extname(request.path) ? publicFiles(request, response, next) : next()));
+
+app.all("*", async (request, response, next) => {
+  try {
+    const fetchRequest = toFetchRequest(request, response);
+    const fetchResponse = await microCache.serve(fetchRequest, () => handleRequest(fetchRequest));
+    await sendFetchResponse(response, fetchResponse);
+  } catch (error) {
+    next(error);
+  }
+});
+
+const server = app.listen(port, host, () => console.log(`Shop listening on http://${host ?? "localhost"}:${port}`));
+
+// Stop taking connections at once; the database module closes the database and exits the
+// process on the same signal (server/db/index.server.ts).
+for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => server.close());
+
+/** Express request → Fetch Request, as @react-router/express does. */
+function toFetchRequest(request, response) {
+  const url = new URL(`${request.protocol}://${request.get("host") ?? "localhost"}${request.originalUrl}`);
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(request.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(key, item);
+    else if (value !== undefined) headers.set(key, value);
+  }
+  const controller = new AbortController();
+  response.on("close", () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  const init = { method: request.method, headers, signal: controller.signal };
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(request);
+    init.duplex = "half";
+  }
+  return new Request(url, init);
+}
+
+async function sendFetchResponse(response, fetchResponse) {
+  response.status(fetchResponse.status);
+  for (const [key, value] of fetchResponse.headers.entries()) response.append(key, value);
+  if (!fetchResponse.body) return void response.end();
+  await writeReadableStreamToWritable(fetchResponse.body, response);
+}

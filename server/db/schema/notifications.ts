@@ -1,0 +1,53 @@
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * Every email the shop sends goes through this outbox. `dedupeKey` makes "send once" a database
+ * fact (an order's confirmation, one recovery email per cart); the sender delivers pending rows by
+ * SMTP, or leaves them here as the local outbox when no SMTP server is configured.
+ */
+export const outboxEmails = pgTable(
+  "outbox_emails",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    dedupeKey: text("dedupe_key").notNull().unique(),
+    kind: text("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+  },
+  (table) => [index("outbox_emails_pending_idx").on(table.sentAt)],
+);
+
+export interface SavedCartItem {
+  productId: number;
+  variantId: number | null;
+  quantity: number;
+}
+
+/**
+ * The cart of someone who typed an email at checkout (one row per email, updated on every save).
+ * An hour without an order sends one recovery email with a random token, kept here only hashed.
+ */
+export const abandonedCarts = pgTable(
+  "abandoned_carts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull().unique(),
+    items: jsonb("items").$type<SavedCartItem[]>().notNull(),
+    subtotalCents: integer("subtotal_cents").notNull(),
+    /** SHA-256 of the token in the email link; the token itself is never stored. */
+    tokenHash: text("token_hash").unique(),
+    tokenExpiresAt: timestamp("token_expires_at", { withTimezone: true }),
+    origin: text("origin"),
+    recoveredOrderId: uuid("recovered_order_id"),
+    reminderSentAt: timestamp("reminder_sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("abandoned_carts_due_idx").on(table.reminderSentAt, table.updatedAt)],
+);

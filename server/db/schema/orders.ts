@@ -1,0 +1,128 @@
+import { sql } from "drizzle-orm";
+import { date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { productVariants, products } from "./catalog";
+import { districts } from "./districts";
+
+export const orderNumberSequence = pgSequence("order_number_seq", { startWith: 1001 });
+export const deliveryNumberSequence = pgSequence("delivery_number_seq", { startWith: 1001 });
+
+/**
+ * An order as the server priced it. Customer and address are copied in, so the order keeps
+ * saying what was bought and where it went whatever happens to the account later.
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderNumber: text("order_number")
+      .notNull()
+      .unique()
+      .default(sql`'VA-' || lpad(nextval('order_number_seq')::text, 6, '0')`),
+    /** Sent by the checkout form; a repeated submit finds the order it already created. */
+    checkoutKey: text("checkout_key").unique(),
+    userId: text("user_id"),
+    status: text("status").notNull().default("pending"),
+    orderType: text("order_type").notNull(),
+    subscriptionFrequency: text("subscription_frequency"),
+    customerFirstName: text("customer_first_name").notNull(),
+    customerLastName: text("customer_last_name").notNull(),
+    customerEmail: text("customer_email").notNull(),
+    customerPhone: text("customer_phone").notNull(),
+    documentType: text("document_type").notNull(),
+    documentNumber: text("document_number").notNull(),
+    ruc: text("ruc"),
+    businessName: text("business_name"),
+    districtId: integer("district_id")
+      .notNull()
+      .references(() => districts.id),
+    districtName: text("district_name").notNull(),
+    address: text("address").notNull(),
+    deliveryDate: date("delivery_date", { mode: "string" }).notNull(),
+    deliveryWindow: text("delivery_window").notNull(),
+    deliveryNotes: text("delivery_notes"),
+    subtotalCents: integer("subtotal_cents").notNull(),
+    discountCents: integer("discount_cents").notNull(),
+    shippingCents: integer("shipping_cents").notNull().default(0),
+    totalCents: integer("total_cents").notNull(),
+    paymentProvider: text("payment_provider").notNull(),
+    paymentMethod: text("payment_method"),
+    /** An unpaid order stops being payable at this instant and is marked expired/cancelled. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("orders_email_idx").on(table.customerEmail), index("orders_status_expires_idx").on(table.status, table.expiresAt)],
+);
+
+export const orderItems = pgTable(
+  "order_items",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    variantId: integer("variant_id").references(() => productVariants.id),
+    title: text("title").notNull(),
+    variantTitle: text("variant_title"),
+    sku: text("sku"),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    quantity: integer("quantity").notNull(),
+    lineTotalCents: integer("line_total_cents").notNull(),
+  },
+  (table) => [index("order_items_order_idx").on(table.orderId)],
+);
+
+/** Every status change of an order, with who made it (decisions.md: state machine). */
+export const orderStatusChanges = pgTable(
+  "order_status_changes",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    actor: text("actor").notNull(),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("order_status_changes_order_idx").on(table.orderId)],
+);
+
+export interface DeliveryStatusEntry {
+  status: string;
+  timestamp: string;
+  note: string | null;
+}
+
+export const deliveries = pgTable(
+  "deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    deliveryNumber: text("delivery_number")
+      .notNull()
+      .unique()
+      .default(sql`'ENV-' || lpad(nextval('delivery_number_seq')::text, 6, '0')`),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    districtId: integer("district_id")
+      .notNull()
+      .references(() => districts.id),
+    districtName: text("district_name").notNull(),
+    address: text("address").notNull(),
+    deliveryDate: date("delivery_date", { mode: "string" }).notNull(),
+    deliveryWindow: text("delivery_window").notNull(),
+    status: text("status").notNull().default("pending"),
+    statusHistory: jsonb("status_history").$type<DeliveryStatusEntry[]>().notNull().default([]),
+    trackingCode: text("tracking_code"),
+    notes: text("notes"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("deliveries_order_idx").on(table.orderId), index("deliveries_date_idx").on(table.deliveryDate)],
+);

@@ -1,0 +1,42 @@
+import { index, integer, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { orders } from "./orders";
+
+/**
+ * One attempt to collect an order's money through a provider: a card charge, a cash/Yape code
+ * (Culqi order) or a sandbox payment. The provider's own id is unique, so a replayed
+ * confirmation finds the row it already settled.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    /** card | yape | cash (PagoEfectivo / banca móvil / agentes / billeteras) */
+    method: text("method"),
+    status: text("status").notNull().default("created"),
+    amountCents: integer("amount_cents").notNull(),
+    providerReference: text("provider_reference"),
+    /** CIP or cash code the customer pays with, when there is one. */
+    paymentCode: text("payment_code"),
+    failureMessage: text("failure_message"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("payments_order_idx").on(table.orderId), unique("payments_provider_reference_unique").on(table.provider, table.providerReference)],
+);
+
+/** Webhook events already applied, so the same event delivered twice changes nothing the second time. */
+export const processedWebhookEvents = pgTable(
+  "processed_webhook_events",
+  {
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    processedAt: timestamp("processed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+);

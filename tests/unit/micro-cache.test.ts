@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createMicroCache } from "../../scripts/micro-cache.mjs";
+
+function page(body: string, cacheControl: string | null, init: { status?: number; setCookie?: boolean } = {}) {
+  const headers = new Headers({ "content-type": "text/html" });
+  if (cacheControl) headers.set("cache-control", cacheControl);
+  if (init.setCookie) headers.set("set-cookie", "a=b");
+  return new Response(body, { status: init.status ?? 200, headers });
+}
+
+describe("page micro-cache", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("serves a public page from memory until it expires", async () => {
+    vi.useFakeTimers();
+    const cache = createMicroCache({ seconds: 10 });
+    let renders = 0;
+    const render = async () => page(`render ${++renders}`, "public, max-age=60");
+    const get = () => cache.serve(new Request("http://shop.test/tienda"), render);
+    expect(await (await get()).text()).toBe("render 1");
+    expect(await (await get()).text()).toBe("render 1");
+    vi.advanceTimersByTime(10_001);
+    expect(await (await get()).text()).toBe("render 2");
+  });
+
+  it("never stores private pages, errors, responses that set cookies, or requests that carry cookies", async () => {
+    const cache = createMicroCache({ seconds: 10 });
+    let renders = 0;
+    const cases: [Request, () => Response][] = [
+      [new Request("http://shop.test/checkout"), () => page("x", null)],
+      [new Request("http://shop.test/privado"), () => page("x", "private, max-age=60")],
+      [new Request("http://shop.test/no-existe"), () => page("x", "public, max-age=60", { status: 404 })],
+      [new Request("http://shop.test/login"), () => page("x", "public, max-age=60", { setCookie: true })],
+      [new Request("http://shop.test/tienda", { headers: { cookie: "session=1" } }), () => page("x", "public, max-age=60")],
+      [new Request("http://shop.test/tienda", { method: "POST", body: "a" }), () => page("x", "public, max-age=60")],
+    ];
+    for (const [request, response] of cases) {
+      for (let i = 0; i < 2; i++) await cache.serve(request.clone(), async () => (renders++, response()));
+    }
+    expect(renders).toBe(cases.length * 2);
+  });
+
+  it("keeps pages apart by full URL and does nothing when turned off", async () => {
+    const cache = createMicroCache({ seconds: 10 });
+    const render = (body: string) => async () => page(body, "public, max-age=60");
+    await cache.serve(new Request("http://shop.test/tienda/producto/a"), render("a"));
+    expect(await (await cache.serve(new Request("http://shop.test/tienda/producto/a?variante=2"), render("a2"))).text()).toBe("a2");
+    const off = createMicroCache({ seconds: 0 });
+    await off.serve(new Request("http://shop.test/"), render("one"));
+    expect(await (await off.serve(new Request("http://shop.test/"), render("two"))).text()).toBe("two");
+  });
+});
