@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
 import { getDatabase } from "@server/db/index.server";
+import { withSplash } from "./splash-html.server";
 
 export const streamTimeout = 5_000;
 
@@ -40,7 +41,9 @@ export default function handleRequest(
         body.on("end", () => {
           clearTimeout(timeout);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+          const html = Buffer.concat(chunks).toString("utf8");
+          const page = usesPublicLayout(routerContext) ? withSplash(html, brandName(routerContext)) : html;
+          resolve(new Response(page, { headers: responseHeaders, status: responseStatusCode }));
         });
         body.on("error", reject);
         pipe(body);
@@ -55,4 +58,14 @@ export default function handleRequest(
       },
     });
   });
+}
+
+/** The splash belongs to the public layout's pages (spec §2), not to bare error pages. */
+function usesPublicLayout(context: EntryContext): boolean {
+  return context.staticHandlerContext.matches.some((match) => match.route.id === "routes/public-layout");
+}
+
+function brandName(context: EntryContext): string {
+  const root = context.staticHandlerContext.loaderData.root as { site?: { brandName?: string } } | undefined;
+  return root?.site?.brandName ?? "Vida Alcalina";
 }

@@ -4,7 +4,6 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { databaseMiddleware, dbContext } from "./db-context.server";
 import { siteInfo } from "./site-info.server";
-import { NotFoundPage } from "~/components/layout/not-found-page";
 import { pageMeta } from "~/lib/seo";
 
 export const middleware: Route.MiddlewareFunction[] = [databaseMiddleware];
@@ -56,14 +55,17 @@ export function meta({ loaderData, error }: Route.MetaArgs) {
   });
 }
 
-/** Last-resort boundary: never shows a stack trace to a customer. */
+/**
+ * Last-resort boundary: never shows a stack trace to a customer. Unknown pages are answered by
+ * the public layout's own 404 route; this one only sees what happens outside it.
+ */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <main className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
-      <h1 className="text-3xl font-bold text-brand-800">Algo salió mal</h1>
-      <p>Tuvimos un problema al mostrar esta página. Por favor, inténtalo de nuevo en unos minutos.</p>
+      <h1 className="text-3xl font-bold text-brand-800">{notFound ? "Página no encontrada" : "Algo salió mal"}</h1>
+      <p>{notFound ? "La página que buscas no existe o fue movida." : "Tuvimos un problema al mostrar esta página. Por favor, inténtalo de nuevo en unos minutos."}</p>
       <a className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800" href="/">
         Volver al inicio
       </a>

@@ -5,7 +5,6 @@ import { dbContext } from "~/db-context.server";
 import { ChatButton } from "~/components/layout/chat-button";
 import { SiteFooter } from "~/components/layout/site-footer";
 import { SiteHeader } from "~/components/layout/site-header";
-import { Splash } from "~/components/layout/splash";
 import type { loader as rootLoader } from "~/root";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -25,7 +24,6 @@ export default function PublicLayout({ loaderData }: Route.ComponentProps) {
       <a href="#contenido" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
         Saltar al contenido
       </a>
-      <Splash brandName={site.brandName} />
       <SiteHeader brandName={site.brandName} />
       <div className="splash-content">
         <Outlet />

@@ -6,3 +6,4 @@ export {
   type ProductVariant,
   type ShopProduct,
 } from "./products";
+export { priceCartLines, type CartLineRequest, type PricedCart, type PricedCartLine } from "./cart-pricing";

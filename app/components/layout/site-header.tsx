@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { CartIcon, MenuIcon, UserIcon } from "~/components/ui/icons";
+import { LogoMark } from "~/components/ui/logo-mark";
 import { cartItemCount } from "~/lib/cart";
 import { useCart } from "~/lib/use-cart";
 
@@ -29,7 +30,7 @@ export function SiteHeader({ brandName }: { brandName: string }) {
     <header className="no-print sticky top-0 z-30 border-b border-slate-100 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link to="/" className="flex items-center gap-2 font-bold text-brand-800" aria-label={`${brandName}, inicio`}>
-          <img src="/logo.svg" alt="" width={36} height={36} className="h-9 w-9" />
+          <LogoMark className="h-9 w-9" />
           <span className="text-lg">{brandName}</span>
         </Link>
 

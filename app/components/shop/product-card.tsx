@@ -30,7 +30,13 @@ export function ProductCard({ product, headingLevel = "h2" }: { product: ShopPro
         </Heading>
         {price && (
           <p className="mt-auto text-lg font-bold text-brand-800" data-testid="product-card-price">
-            {price}
+            {/* Each amount stays on one line; a range may wrap only at its dash. */}
+            {price.split(" - ").map((amount, index) => (
+              <span key={amount} className="whitespace-nowrap">
+                {index > 0 && " - "}
+                {amount}
+              </span>
+            ))}
           </p>
         )}
       </div>

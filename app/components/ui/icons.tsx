@@ -38,10 +38,12 @@ export function ChevronIcon({ className = "h-5 w-5", direction = "right" }: Icon
   );
 }
 
+/** A speech bubble with a handset: WhatsApp's shape, drawn with few points to stay light. */
 export function WhatsAppIcon({ className = "h-7 w-7" }: IconProps) {
   return (
-    <svg viewBox="0 0 24 24" className={className} fill="currentColor" aria-hidden="true">
-      <path d="M12 2a10 10 0 0 0-8.6 15.1L2 22l5-1.3A10 10 0 1 0 12 2Zm0 18.2a8.2 8.2 0 0 1-4.2-1.2l-.3-.2-3 .8.8-2.9-.2-.3A8.2 8.2 0 1 1 12 20.2Zm4.5-6.1c-.2-.1-1.5-.7-1.7-.8-.2-.1-.4-.1-.6.1l-.8 1c-.1.2-.3.2-.5.1a6.7 6.7 0 0 1-3.3-2.9c-.3-.4.3-.4.7-1.4.1-.2 0-.3 0-.4l-.8-1.8c-.2-.5-.4-.4-.6-.4h-.5a1 1 0 0 0-.7.3 3 3 0 0 0-.9 2.2 5.2 5.2 0 0 0 1.1 2.7 11.8 11.8 0 0 0 4.5 4c1.7.7 2.3.8 3.2.6.5-.1 1.5-.6 1.7-1.2.2-.6.2-1.1.1-1.2l-.7-.3Z" />
+    <svg viewBox="0 0 24 24" className={className} {...base}>
+      <path d="M3 21l1.7-4.6A9 9 0 1 1 8 19.6z" />
+      <path d="M9 8.5c0 3.5 3 6.5 6.5 6.5l1-1.8-2.2-1-1 .9a4.5 4.5 0 0 1-2.4-2.4l.9-1-1-2.2z" />
     </svg>
   );
 }

@@ -1,0 +1,76 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { products, productVariants } from "../db/schema";
+
+export interface CartLineRequest {
+  productId: number;
+  variantId: number | null;
+  quantity: number;
+}
+
+export interface PricedCartLine {
+  productId: number;
+  variantId: number | null;
+  slug: string;
+  title: string;
+  variantTitle: string | null;
+  sku: string | null;
+  image: string | null;
+  unitPriceCents: number;
+  quantity: number;
+  lineTotalCents: number;
+}
+
+export interface PricedCart {
+  lines: PricedCartLine[];
+  /** Lines whose product or variant is gone or withdrawn. */
+  unavailable: CartLineRequest[];
+  subtotalCents: number;
+}
+
+/**
+ * Prices cart lines from the catalogue as it is now, straight from the database (never from the
+ * storefront cache): the only prices an order is ever built from. A product with active variants
+ * must be bought as one of them; one without variants at its own price.
+ */
+export async function priceCartLines(db: Database, requested: CartLineRequest[]): Promise<PricedCart> {
+  const productIds = [...new Set(requested.map((line) => line.productId))];
+  if (productIds.length === 0) return { lines: [], unavailable: [], subtotalCents: 0 };
+
+  const productRows = await db
+    .select({ id: products.id, slug: products.slug, title: products.title, image: products.image, priceCents: products.priceCents, sku: products.sku })
+    .from(products)
+    .where(and(inArray(products.id, productIds), eq(products.active, true)));
+  const variantRows = await db
+    .select({ id: productVariants.id, productId: productVariants.productId, title: productVariants.title, priceCents: productVariants.priceCents, sku: productVariants.sku })
+    .from(productVariants)
+    .where(and(inArray(productVariants.productId, productIds), eq(productVariants.active, true)));
+
+  const productsById = new Map(productRows.map((row) => [row.id, row]));
+  const lines: PricedCartLine[] = [];
+  const unavailable: CartLineRequest[] = [];
+  for (const line of requested) {
+    const product = productsById.get(line.productId);
+    const variants = variantRows.filter((variant) => variant.productId === line.productId);
+    const variant = line.variantId === null ? null : variants.find((candidate) => candidate.id === line.variantId);
+    const sellable = product && (line.variantId === null ? variants.length === 0 && product.priceCents !== null : variant !== undefined);
+    if (!product || !sellable) {
+      unavailable.push(line);
+      continue;
+    }
+    const unitPriceCents = variant ? variant.priceCents : product.priceCents!;
+    lines.push({
+      productId: product.id,
+      variantId: variant?.id ?? null,
+      slug: product.slug,
+      title: product.title,
+      variantTitle: variant?.title ?? null,
+      sku: variant?.sku ?? product.sku,
+      image: product.image,
+      unitPriceCents,
+      quantity: line.quantity,
+      lineTotalCents: unitPriceCents * line.quantity,
+    });
+  }
+  return { lines, unavailable, subtotalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0) };
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { deliveryScheduleError } from "~/lib/delivery-schedule";
+import { addDays, isIsoDate, isoWeekday, limaToday, nextDeliveryDates } from "~/lib/lima-dates";
+
+// 2026-11-24 is a Tuesday. 04:30 UTC on the 25th is still 23:30 of the 24th in Lima (UTC-5).
+const lateTuesdayInLima = new Date("2026-11-25T04:30:00Z");
+const earlyWednesdayInLima = new Date("2026-11-25T05:30:00Z");
+
+describe("Lima calendar", () => {
+  it("computes today in Lima whatever the server's clock zone", () => {
+    expect(limaToday(lateTuesdayInLima)).toBe("2026-11-24");
+    expect(limaToday(earlyWednesdayInLima)).toBe("2026-11-25");
+  });
+
+  it("numbers weekdays 1 (lunes) to 7 (domingo)", () => {
+    expect(isoWeekday("2026-11-23")).toBe(1);
+    expect(isoWeekday("2026-11-29")).toBe(7);
+    expect(addDays("2026-12-31", 1)).toBe("2027-01-01");
+  });
+
+  it("offers the next two dates of the weekday, starting tomorrow in Lima", () => {
+    // Tuesday late evening in Lima: Wednesday is tomorrow, so the next Wednesday is offered first.
+    expect(nextDeliveryDates(3, lateTuesdayInLima)).toEqual(["2026-11-25", "2026-12-02"]);
+    // An hour later it is Wednesday in Lima: Wednesday is today, no longer bookable.
+    expect(nextDeliveryDates(3, earlyWednesdayInLima)).toEqual(["2026-12-02", "2026-12-09"]);
+    expect(nextDeliveryDates(7, lateTuesdayInLima)).toEqual(["2026-11-29", "2026-12-06"]);
+    expect(nextDeliveryDates(8, lateTuesdayInLima)).toEqual([]);
+  });
+
+  it("recognises real calendar dates only", () => {
+    expect(isIsoDate("2026-02-28")).toBe(true);
+    expect(isIsoDate("2026-02-29")).toBe(false);
+    expect(isIsoDate("28/02/2026")).toBe(false);
+  });
+});
+
+describe("delivery schedule rules", () => {
+  const miraflores = [1, 3, 5];
+
+  it("accepts a served weekday from tomorrow on", () => {
+    expect(deliveryScheduleError({ districtDays: miraflores, dayNumber: 3, date: "2026-11-25", now: lateTuesdayInLima })).toBeNull();
+  });
+
+  it("refuses a weekday the district is not served on", () => {
+    expect(deliveryScheduleError({ districtDays: miraflores, dayNumber: 2, date: "2026-12-01", now: lateTuesdayInLima })).toEqual({
+      field: "diaHabil",
+      message: "Selecciona un día habilitado",
+    });
+  });
+
+  it("needs at least one day's notice, counted in Lima", () => {
+    expect(deliveryScheduleError({ districtDays: miraflores, dayNumber: 3, date: "2026-11-25", now: earlyWednesdayInLima })).toEqual({
+      field: "fecha",
+      message: "Requiere mínimo 1 día de anticipación",
+    });
+  });
+
+  it("refuses a date that is not on the chosen weekday", () => {
+    expect(deliveryScheduleError({ districtDays: miraflores, dayNumber: 3, date: "2026-11-26", now: lateTuesdayInLima })).toEqual({
+      field: "fecha",
+      message: "La fecha no coincide con el día seleccionado (Miércoles)",
+    });
+  });
+
+  it("refuses a date too far ahead", () => {
+    expect(deliveryScheduleError({ districtDays: miraflores, dayNumber: 3, date: "2027-03-03", now: lateTuesdayInLima })?.field).toBe("fecha");
+  });
+});
