@@ -18,6 +18,8 @@ export default [
   route("terms", "routes/alias-redirect.ts", { id: "alias-terms" }),
   route("privacy", "routes/alias-redirect.ts", { id: "alias-privacy" }),
 
+  route("api/carrito/precios", "routes/api.cart-prices.ts"),
+
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),
 ] satisfies RouteConfig;

@@ -1,10 +1,16 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/carrito";
-import { QuantityStepper } from "~/components/shop/quantity-stepper";
+import { MinimumOrderModal } from "~/components/shop/minimum-order-modal";
+import { OrderSummaryBox } from "~/components/shop/order-summary";
 import { DEFAULT_PRODUCT_IMAGE } from "~/components/shop/product-card";
+import { PurchaseOptionsPicker } from "~/components/shop/purchase-options-picker";
+import { QuantityStepper } from "~/components/shop/quantity-stepper";
 import { cartSubtotalCents } from "~/lib/cart";
+import { correctCart, type CurrentLine } from "~/lib/cart-corrections";
 import { formatSoles } from "~/lib/money";
+import { minimumOrderShortfall } from "~/lib/pricing";
+import { usePurchaseOptions } from "~/lib/purchase-options";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -12,28 +18,61 @@ import { useHydrated } from "~/lib/use-hydrated";
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), {
     title: "Carrito de compras",
-    description: "Revisa los productos de tu carrito.",
+    description: "Revisa los productos de tu carrito, elige compra única o suscripción y realiza tu pedido.",
     robots: "noindex,follow",
     path: "/carrito",
   });
 
-/**
- * The cart lives in the browser (spec §3), so this page is drawn there. The checkout, the
- * purchase options and the minimum-order modal arrive with the checkout work (issue 3).
- */
+/** The cart lives in the browser (spec §3), so this page is drawn there and checked against the server's prices. */
 export default function Carrito() {
   const hydrated = useHydrated();
-  const { items, setQuantity, remove } = useCart();
+  const { items, setQuantity, remove, replace } = useCart();
+  const options = usePurchaseOptions();
   const navigate = useNavigate();
+  const [notes, setNotes] = useState<string[]>([]);
+  const [showMinimum, setShowMinimum] = useState(false);
+  const subtotal = cartSubtotalCents(items);
 
-  // Spec §2: an empty cart sends the visitor to /tienda.
+  // Spec §2: an empty cart sends the visitor to /tienda (unless we just emptied it with a note to read).
   useEffect(() => {
-    if (hydrated && items.length === 0) navigate("/tienda", { replace: true });
-  }, [hydrated, items.length, navigate]);
+    if (hydrated && items.length === 0 && notes.length === 0) navigate("/tienda", { replace: true });
+  }, [hydrated, items.length, notes.length, navigate]);
+
+  // Ask the server for today's prices when lines are added or removed; corrections come with a note.
+  const lineSignature = items.map((item) => item.key).join(",");
+  useEffect(() => {
+    if (!hydrated || items.length === 0) return;
+    let cancelled = false;
+    const lines = items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity }));
+    fetch("/api/carrito/precios", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ items: lines }) })
+      .then((response) => (response.ok ? (response.json() as Promise<{ lines: CurrentLine[] }>) : null))
+      .then((current) => {
+        if (cancelled || !current) return;
+        const correction = correctCart(items, current.lines);
+        if (!correction) return;
+        replace(correction.items);
+        setNotes((previous) => [...previous, ...correction.notes]);
+      })
+      // Without an answer the cart stays as it is; the checkout prices everything again anyway.
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+    // Quantity changes do not need a new check, only added or removed lines.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hydrated, lineSignature]);
+
+  function placeOrder() {
+    if (minimumOrderShortfall(subtotal) > 0) {
+      setShowMinimum(true);
+      return;
+    }
+    navigate("/checkout", { state: { purchaseType: options.purchaseType, subscriptionFrequency: options.subscriptionFrequency } });
+  }
 
   if (!hydrated) {
     return (
-      <main id="contenido" className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+      <main id="contenido" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
         <h1 className="text-3xl font-bold text-brand-900">Tu carrito</h1>
         <p className="mt-6 text-slate-600">Cargando tu carrito…</p>
         <noscript>
@@ -44,55 +83,81 @@ export default function Carrito() {
   }
 
   return (
-    <main id="contenido" className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+    <main id="contenido" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold text-brand-900">Tu carrito</h1>
-      <div className="mt-8 overflow-x-auto">
-        <table className="w-full text-left">
-          <thead className="border-b border-slate-200 text-sm text-slate-600">
-            <tr>
-              <th scope="col" className="py-3">Producto</th>
-              <th scope="col" className="py-3">Precio</th>
-              <th scope="col" className="py-3">Cantidad</th>
-              <th scope="col" className="py-3">Total</th>
-              <th scope="col" className="py-3"><span className="sr-only">Acciones</span></th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {items.map((item) => (
-              <tr key={item.key} data-testid="cart-line">
-                <td className="py-4">
-                  <div className="flex items-center gap-3">
-                    <img src={item.image ?? DEFAULT_PRODUCT_IMAGE} alt="" width={64} height={64} className="h-16 w-16 rounded-xl bg-sky-50" />
-                    <div>
-                      {item.slug ? (
-                        <Link to={`/tienda/producto/${item.slug}`} className="font-semibold hover:underline">
-                          {item.title}
-                        </Link>
-                      ) : (
-                        <span className="font-semibold">{item.title}</span>
-                      )}
-                      {item.variantTitle && <p className="text-sm text-slate-600">{item.variantTitle}</p>}
-                    </div>
-                  </div>
-                </td>
-                <td className="py-4">{formatSoles(item.price)}</td>
-                <td className="py-4">
-                  <QuantityStepper value={item.quantity} onChange={(next) => setQuantity(item.key, next)} label={`Cantidad de ${item.title}`} />
-                </td>
-                <td className="py-4 font-semibold" data-testid="cart-line-total">{formatSoles(item.price * item.quantity)}</td>
-                <td className="py-4">
-                  <button type="button" onClick={() => remove(item.key)} className="text-sm font-medium text-red-700 hover:underline">
-                    Quitar
-                  </button>
-                </td>
-              </tr>
+      <div role="status" aria-live="polite">
+        {notes.length > 0 && (
+          <ul className="mt-6 space-y-1 rounded-2xl border border-amber-200 bg-amber-50 p-4 text-amber-900" data-testid="cart-notes">
+            {notes.map((note) => (
+              <li key={note}>{note}</li>
             ))}
-          </tbody>
-        </table>
+          </ul>
+        )}
       </div>
-      <p className="mt-8 text-right text-xl">
-        Subtotal: <strong data-testid="cart-subtotal">{formatSoles(cartSubtotalCents(items))}</strong>
-      </p>
+      {items.length === 0 ? (
+        <p className="mt-8">
+          Tu carrito quedó vacío.{" "}
+          <Link to="/tienda" className="font-semibold text-brand-700 underline">
+            Ver productos
+          </Link>
+        </p>
+      ) : (
+        <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
+          <div className="overflow-x-auto">
+            <table className="w-full text-left">
+              <thead className="border-b border-slate-200 text-sm text-slate-600">
+                <tr>
+                  <th scope="col" className="py-3">Producto</th>
+                  <th scope="col" className="py-3">Precio</th>
+                  <th scope="col" className="py-3">Cantidad</th>
+                  <th scope="col" className="py-3">Total</th>
+                  <th scope="col" className="py-3"><span className="sr-only">Acciones</span></th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {items.map((item) => (
+                  <tr key={item.key} data-testid="cart-line">
+                    <td className="py-4 pr-3">
+                      <div className="flex items-center gap-3">
+                        <img src={item.image ?? DEFAULT_PRODUCT_IMAGE} alt="" width={64} height={64} className="h-16 w-16 rounded-xl bg-sky-50" />
+                        <div>
+                          {item.slug ? (
+                            <Link to={`/tienda/producto/${item.slug}`} className="font-semibold hover:underline">
+                              {item.title}
+                            </Link>
+                          ) : (
+                            <span className="font-semibold">{item.title}</span>
+                          )}
+                          {item.variantTitle && <p className="text-sm text-slate-600">{item.variantTitle}</p>}
+                        </div>
+                      </div>
+                    </td>
+                    <td className="py-4 pr-3 whitespace-nowrap" data-testid="cart-line-price">{formatSoles(item.price)}</td>
+                    <td className="py-4 pr-3">
+                      <QuantityStepper value={item.quantity} onChange={(next) => setQuantity(item.key, next)} label={`Cantidad de ${item.title}`} />
+                    </td>
+                    <td className="py-4 pr-3 font-semibold whitespace-nowrap" data-testid="cart-line-total">{formatSoles(item.price * item.quantity)}</td>
+                    <td className="py-4">
+                      <button type="button" onClick={() => remove(item.key)} className="text-sm font-medium text-red-700 hover:underline">
+                        Quitar
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="space-y-6">
+            <PurchaseOptionsPicker value={options} onChange={options.update} />
+            <OrderSummaryBox cartSubtotalCents={subtotal} purchaseType={options.purchaseType} frequency={options.subscriptionFrequency}>
+              <button type="button" onClick={placeOrder} className="mt-6 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800">
+                Realizar pedido
+              </button>
+            </OrderSummaryBox>
+          </div>
+        </div>
+      )}
+      <MinimumOrderModal open={showMinimum} onClose={() => setShowMinimum(false)} subtotalCents={subtotal} />
     </main>
   );
 }

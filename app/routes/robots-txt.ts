@@ -4,7 +4,7 @@ import { siteInfo } from "~/site-info.server";
 import { absoluteUrl } from "~/lib/seo";
 
 /** Private and transactional pages are kept out of search engines. */
-const disallowed = ["/carrito", "/checkout", "/dashboard", "/mi-cuenta", "/orden/", "/success", "/pago-error", "/resume-cart", "/reset-password"];
+const disallowed = ["/api/", "/pago/", "/carrito", "/checkout", "/dashboard", "/mi-cuenta", "/orden/", "/success", "/pago-error", "/resume-cart", "/reset-password"];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const site = await siteInfo(context.get(dbContext), request);

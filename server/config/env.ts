@@ -13,6 +13,8 @@ const envSchema = z.object({
     .optional(),
   PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
   SITE_URL: z.url({ message: "must be a full URL, e.g. https://vidaalcalina.pe" }).optional(),
+  /** Signs cookies and emailed links; generated into .data/app-secret when unset. */
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** How long storefront reads are reused in memory; 0 turns the cache off. */
   STOREFRONT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   SEED_DEMO_DATA: z

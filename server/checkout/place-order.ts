@@ -1,0 +1,132 @@
+import { and, eq } from "drizzle-orm";
+import type { CheckoutInput } from "~/lib/checkout-schema";
+import { deliveryScheduleError } from "~/lib/delivery-schedule";
+import { minimumOrderShortfall, orderSummary } from "~/lib/pricing";
+import { priceCartLines, type PricedCartLine } from "../catalog/cart-pricing";
+import type { Database } from "../db/client";
+import { deliveries, districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, payments } from "../db/schema";
+
+/** A card attempt that is not completed in this window stops being payable (issue 3: expiry). */
+export const CARD_PAYMENT_WINDOW_MINUTES = 30;
+
+export type PlaceOrderResult =
+  | { ok: true; orderId: string; orderNumber: string; paymentId: string; nextStep: "process_payment"; created: boolean }
+  | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> }
+  | { ok: false; reason: "cart_changed"; lines: PricedCartLine[]; unavailable: CheckoutInput["items"] }
+  | { ok: false; reason: "minimum"; shortfallCents: number; subtotalCents: number }
+  | { ok: false; reason: "subscriptions_unavailable" };
+
+/**
+ * Creates the order of a checkout: validates the delivery in Lima time, prices every line from the
+ * catalogue (the browser's subtotal is only compared), and writes order, items, delivery, status
+ * record and payment attempt in one transaction. The checkout key makes a repeated submit return
+ * the order it already created.
+ */
+export async function placeOrder(db: Database, input: CheckoutInput, options: { now: Date; provider: string }): Promise<PlaceOrderResult> {
+  const existing = await findByCheckoutKey(db, input.checkoutKey);
+  if (existing) return existing;
+
+  const [district] = await db
+    .select({ id: districts.id, name: districts.name })
+    .from(districts)
+    .where(and(eq(districts.id, input.districtId), eq(districts.served, true)));
+  if (!district) return { ok: false, reason: "invalid", fieldErrors: { districtId: "Busca tu distrito" } };
+  const days = await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, district.id));
+  const scheduleError = deliveryScheduleError({ districtDays: days.map((row) => row.day), dayNumber: input.diaHabil, date: input.fecha, now: options.now });
+  if (scheduleError) return { ok: false, reason: "invalid", fieldErrors: { [scheduleError.field]: scheduleError.message } };
+
+  const priced = await priceCartLines(db, input.items);
+  if (priced.unavailable.length > 0 || priced.subtotalCents !== input.clientSubtotalCents) {
+    return { ok: false, reason: "cart_changed", lines: priced.lines, unavailable: priced.unavailable };
+  }
+  const shortfallCents = minimumOrderShortfall(priced.subtotalCents);
+  if (shortfallCents > 0) return { ok: false, reason: "minimum", shortfallCents, subtotalCents: priced.subtotalCents };
+  // Subscriptions are signed up with a saved card, which arrives with the subscriptions work.
+  if (input.purchaseType === "subscription") return { ok: false, reason: "subscriptions_unavailable" };
+
+  const summary = orderSummary(priced.subtotalCents, input.purchaseType, input.subscriptionFrequency);
+  const expiresAt = new Date(options.now.getTime() + CARD_PAYMENT_WINDOW_MINUTES * 60_000);
+  try {
+    return await db.transaction(async (tx) => {
+      const [order] = await tx
+        .insert(orders)
+        .values({
+          checkoutKey: input.checkoutKey,
+          status: "pending",
+          orderType: input.purchaseType,
+          subscriptionFrequency: null,
+          customerFirstName: input.nombre,
+          customerLastName: input.apellido,
+          customerEmail: input.correo,
+          customerPhone: input.telefono,
+          documentType: input.tipo_documento,
+          documentNumber: input.dni,
+          ruc: input.ruc ?? null,
+          businessName: input.ruc ? (input.razonSocial ?? null) : null,
+          districtId: district.id,
+          districtName: district.name,
+          address: input.direccion,
+          deliveryDate: input.fecha,
+          deliveryWindow: input.rangoHorario,
+          deliveryNotes: input.referencia || null,
+          subtotalCents: summary.subtotalCents,
+          discountCents: summary.discountCents,
+          shippingCents: 0,
+          totalCents: summary.totalCents,
+          paymentProvider: options.provider,
+          expiresAt,
+          createdAt: options.now,
+          updatedAt: options.now,
+        })
+        .returning({ id: orders.id, orderNumber: orders.orderNumber });
+      await tx.insert(orderItems).values(
+        priced.lines.map((line) => ({
+          orderId: order!.id,
+          productId: line.productId,
+          variantId: line.variantId,
+          title: line.title,
+          variantTitle: line.variantTitle,
+          sku: line.sku,
+          unitPriceCents: line.unitPriceCents,
+          quantity: line.quantity,
+          lineTotalCents: line.lineTotalCents,
+        })),
+      );
+      await tx.insert(deliveries).values({
+        orderId: order!.id,
+        districtId: district.id,
+        districtName: district.name,
+        address: input.direccion,
+        deliveryDate: input.fecha,
+        deliveryWindow: input.rangoHorario,
+        status: "pending",
+        statusHistory: [{ status: "pending", timestamp: options.now.toISOString(), note: null }],
+        notes: input.referencia || null,
+        createdAt: options.now,
+        updatedAt: options.now,
+      });
+      await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: null, toStatus: "pending", actor: "customer", createdAt: options.now });
+      const [payment] = await tx
+        .insert(payments)
+        .values({ orderId: order!.id, provider: options.provider, status: "created", amountCents: summary.totalCents, expiresAt, createdAt: options.now, updatedAt: options.now })
+        .returning({ id: payments.id });
+      return { ok: true as const, orderId: order!.id, orderNumber: order!.orderNumber, paymentId: payment!.id, nextStep: "process_payment" as const, created: true };
+    });
+  } catch (error) {
+    // Two submits raced past the first lookup: the unique checkout key let one through.
+    const raced = await findByCheckoutKey(db, input.checkoutKey);
+    if (raced) return raced;
+    throw error;
+  }
+}
+
+async function findByCheckoutKey(db: Database, checkoutKey: string): Promise<PlaceOrderResult | null> {
+  const [row] = await db
+    .select({ orderId: orders.id, orderNumber: orders.orderNumber, paymentId: payments.id })
+    .from(orders)
+    .innerJoin(payments, eq(payments.orderId, orders.id))
+    .where(eq(orders.checkoutKey, checkoutKey))
+    .orderBy(payments.createdAt)
+    .limit(1);
+  return row ? { ok: true, ...row, nextStep: "process_payment", created: false } : null;
+}

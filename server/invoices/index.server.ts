@@ -1,0 +1,1 @@
+export { formatInvoiceNumber, invoiceSeriesFor, issueInvoiceForPaidOrder, type InvoiceableOrder } from "./issue-invoice";

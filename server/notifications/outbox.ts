@@ -1,0 +1,25 @@
+import { outboxEmails } from "../db/schema";
+import type { DatabaseOrTransaction } from "../orders/transition";
+
+export interface EmailMessage {
+  /** One email per key, ever: enqueueing the same key again does nothing. */
+  dedupeKey: string;
+  kind: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/**
+ * Queues an email in the same transaction as the change it reports (outbox pattern), so a
+ * rolled-back payment sends nothing and a replayed one sends nothing twice.
+ */
+export async function enqueueEmail(db: DatabaseOrTransaction, message: EmailMessage, now: Date): Promise<boolean> {
+  const inserted = await db
+    .insert(outboxEmails)
+    .values({ dedupeKey: message.dedupeKey, kind: message.kind, toAddress: message.to, subject: message.subject, html: message.html, text: message.text, createdAt: now })
+    .onConflictDoNothing({ target: outboxEmails.dedupeKey })
+    .returning({ id: outboxEmails.id });
+  return inserted.length > 0;
+}

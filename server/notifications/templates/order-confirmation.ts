@@ -1,0 +1,48 @@
+import { formatSoles } from "~/lib/money";
+import { deliveryWindowLabels } from "~/lib/delivery-schedule";
+import { formatLimaDate } from "~/lib/lima-dates";
+import { button, emailLayout, escapeHtml } from "./layout";
+
+export interface OrderConfirmationData {
+  brandName: string;
+  orderNumber: string;
+  invoiceNumber: string;
+  firstName: string;
+  totalCents: number;
+  items: { title: string; variantTitle: string | null; quantity: number; lineTotalCents: number }[];
+  address: string;
+  districtName: string;
+  deliveryDate: string;
+  deliveryWindow: string;
+  receiptUrl: string;
+}
+
+export function orderConfirmationEmail(data: OrderConfirmationData) {
+  const subject = `Pedido ${data.orderNumber} confirmado`;
+  const delivery = `${formatLimaDate(data.deliveryDate)}, ${deliveryWindowLabels[data.deliveryWindow] ?? data.deliveryWindow}`;
+  const rows = data.items
+    .map(
+      (item) =>
+        `<tr><td style="padding:6px 0">${item.quantity} × ${escapeHtml(item.title)}${item.variantTitle ? ` (${escapeHtml(item.variantTitle)})` : ""}</td><td align="right">${formatSoles(item.lineTotalCents)}</td></tr>`,
+    )
+    .join("");
+  const html = emailLayout({
+    brandName: data.brandName,
+    title: subject,
+    body: `<h1 style="font-size:22px;color:#164e63;margin:0 0 12px">¡Gracias por tu compra, ${escapeHtml(data.firstName)}!</h1>
+<p>Recibimos el pago de tu pedido <strong>${escapeHtml(data.orderNumber)}</strong>. Tu comprobante es el <strong>${escapeHtml(data.invoiceNumber)}</strong>.</p>
+<table role="presentation" width="100%" style="border-top:1px solid #e2e8f0;border-bottom:1px solid #e2e8f0;margin:16px 0">${rows}
+<tr><td style="padding:8px 0;font-weight:bold">Total</td><td align="right" style="font-weight:bold">${formatSoles(data.totalCents)}</td></tr></table>
+<p><strong>Entrega:</strong> ${escapeHtml(delivery)}<br>${escapeHtml(data.address)}, ${escapeHtml(data.districtName)}</p>
+<p style="margin:24px 0">${button(data.receiptUrl, "Ver mi pedido")}</p>`,
+  });
+  const text = [
+    `¡Gracias por tu compra, ${data.firstName}!`,
+    `Pedido ${data.orderNumber} pagado. Comprobante ${data.invoiceNumber}.`,
+    ...data.items.map((item) => `${item.quantity} x ${item.title}${item.variantTitle ? ` (${item.variantTitle})` : ""}: ${formatSoles(item.lineTotalCents)}`),
+    `Total: ${formatSoles(data.totalCents)}`,
+    `Entrega: ${delivery}, ${data.address}, ${data.districtName}`,
+    `Ver tu pedido: ${data.receiptUrl}`,
+  ].join("\n");
+  return { subject, html, text };
+}

@@ -1,0 +1,92 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { orderItems, orders, payments, siteSettings } from "../db/schema";
+import { issueInvoiceForPaidOrder } from "../invoices/issue-invoice";
+import { enqueueEmail } from "../notifications/outbox";
+import { orderConfirmationEmail } from "../notifications/templates/order-confirmation";
+import { receiptToken } from "../orders/receipt-access";
+import { transitionOrder } from "../orders/transition";
+
+export type PaymentMethod = "card" | "yape" | "cash";
+
+export class PaymentNotFoundError extends Error {
+  override name = "PaymentNotFoundError";
+}
+
+/**
+ * A payment succeeded: in one transaction the payment is settled, the order marked paid, its
+ * invoice numbered and its confirmation email queued. The payment row is locked first, so a
+ * replayed confirmation (double click, retried webhook, two workers) finds it settled and changes
+ * nothing.
+ */
+export async function recordPaymentSucceeded(
+  db: Database,
+  paymentId: string,
+  details: { now: Date; method: PaymentMethod; actor: string; siteUrl: string; providerReference?: string },
+): Promise<{ orderId: string; alreadySettled: boolean }> {
+  return db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+    if (!payment) throw new PaymentNotFoundError(paymentId);
+    if (payment.status === "succeeded") return { orderId: payment.orderId, alreadySettled: true };
+
+    await tx
+      .update(payments)
+      .set({ status: "succeeded", method: details.method, settledAt: details.now, updatedAt: details.now, providerReference: details.providerReference ?? payment.providerReference })
+      .where(eq(payments.id, paymentId));
+    await transitionOrder(tx, payment.orderId, "paid", {
+      actor: details.actor,
+      now: details.now,
+      set: { paidAt: details.now, paymentMethod: details.method, expiresAt: null },
+    });
+    const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId));
+    const invoice = await issueInvoiceForPaidOrder(tx, order!, details.now);
+    const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id));
+    const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+    const email = orderConfirmationEmail({
+      brandName: settings?.brandName ?? "Vida Alcalina",
+      orderNumber: order!.orderNumber,
+      invoiceNumber: invoice.invoiceNumber,
+      firstName: order!.customerFirstName,
+      totalCents: order!.totalCents,
+      items,
+      address: order!.address,
+      districtName: order!.districtName,
+      deliveryDate: order!.deliveryDate,
+      deliveryWindow: order!.deliveryWindow,
+      receiptUrl: new URL(`/orden/${order!.id}?token=${receiptToken(order!.id)}`, details.siteUrl).toString(),
+    });
+    await enqueueEmail(tx, { dedupeKey: `order-confirmation:${order!.id}`, kind: "order-confirmation", to: order!.customerEmail, ...email }, details.now);
+    return { orderId: payment.orderId, alreadySettled: false };
+  });
+}
+
+/** A payment was declined: the attempt and its order end as failed (a settled payment is never undone here). */
+export async function recordPaymentFailed(db: Database, paymentId: string, details: { now: Date; actor: string; message: string }) {
+  return db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+    if (!payment) throw new PaymentNotFoundError(paymentId);
+    if (payment.status === "succeeded" || payment.status === "failed") return { orderId: payment.orderId, changed: false };
+    await tx.update(payments).set({ status: "failed", failureMessage: details.message, updatedAt: details.now }).where(eq(payments.id, paymentId));
+    await transitionOrder(tx, payment.orderId, "failed", { actor: details.actor, now: details.now, note: details.message });
+    return { orderId: payment.orderId, changed: true };
+  });
+}
+
+/** A cash/Yape code was handed to the customer: the order waits for it until it expires. */
+export async function recordPaymentCodeIssued(
+  db: Database,
+  paymentId: string,
+  details: { now: Date; actor: string; code: string; expiresAt: Date; method: PaymentMethod; providerReference?: string },
+) {
+  return db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+    if (!payment) throw new PaymentNotFoundError(paymentId);
+    if (payment.status !== "created") return { orderId: payment.orderId, code: payment.paymentCode };
+    await tx
+      .update(payments)
+      .set({ status: "pending", method: details.method, paymentCode: details.code, expiresAt: details.expiresAt, providerReference: details.providerReference ?? null, updatedAt: details.now })
+      .where(eq(payments.id, paymentId));
+    await transitionOrder(tx, payment.orderId, "payment_created", { actor: details.actor, now: details.now, set: { expiresAt: details.expiresAt } });
+    return { orderId: payment.orderId, code: details.code };
+  });
+}
