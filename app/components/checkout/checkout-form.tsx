@@ -1,0 +1,272 @@
+import { useEffect, useMemo, useState } from "react";
+import { useFetcher, useLocation, useNavigate } from "react-router";
+import { MinimumOrderModal } from "~/components/shop/minimum-order-modal";
+import { OrderSummaryBox } from "~/components/shop/order-summary";
+import { cartSubtotalCents } from "~/lib/cart";
+import { checkoutSchema, fieldErrors, SHIPPING_INCOMPLETE } from "~/lib/checkout-schema";
+import { deliveryWindows, type DeliveryWindow } from "~/lib/delivery-schedule";
+import { documentTypeLabels, type DocumentType } from "~/lib/documents";
+import { formatLimaDate, nextDeliveryDates, weekdayNames } from "~/lib/lima-dates";
+import { minimumOrderShortfall, type PurchaseType, type SubscriptionFrequency } from "~/lib/pricing";
+import { usePurchaseOptions } from "~/lib/purchase-options";
+import { useCart } from "~/lib/use-cart";
+import { useHydrated } from "~/lib/use-hydrated";
+import { Field, inputClass } from "./field";
+
+/** What the checkout action answers when it cannot create the order (success redirects to the payment page). */
+export type CheckoutActionData = { ok: false; fieldErrors?: Record<string, string>; message?: string; inlineError?: string; cartChanged?: boolean; minimumShortfallCents?: number };
+
+interface District {
+  id: number;
+  name: string;
+  dayNumbers: number[];
+}
+
+const emptyForm = {
+  nombre: "",
+  apellido: "",
+  correo: "",
+  telefono: "",
+  tipo_documento: "dni" as DocumentType,
+  dni: "",
+  wantsInvoice: false,
+  ruc: "",
+  razonSocial: "",
+  districtName: "",
+  direccion: "",
+  referencia: "",
+  diaHabil: "",
+  fecha: "",
+  rangoHorario: "" as DeliveryWindow | "",
+};
+
+export function CheckoutForm({ districts, today }: { districts: District[]; today: string }) {
+  const hydrated = useHydrated();
+  const { items } = useCart();
+  const stored = usePurchaseOptions();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const fetcher = useFetcher<CheckoutActionData>();
+  const [form, setForm] = useState(emptyForm);
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [checkoutKey] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : ""));
+  const [minimumDismissed, setMinimumDismissed] = useState(false);
+
+  const navigationOptions = location.state as { purchaseType?: PurchaseType; subscriptionFrequency?: SubscriptionFrequency } | null;
+  const purchaseType = navigationOptions?.purchaseType ?? stored.purchaseType;
+  const frequency = navigationOptions?.subscriptionFrequency ?? stored.subscriptionFrequency;
+  const subtotal = cartSubtotalCents(items);
+
+  const district = districts.find((candidate) => candidate.name.toLocaleLowerCase("es") === form.districtName.trim().toLocaleLowerCase("es"));
+  // Dates count from the server's "today" in Lima: noon of that day is safely inside it in any zone.
+  const dates = useMemo(() => (form.diaHabil ? nextDeliveryDates(Number(form.diaHabil), new Date(`${today}T17:00:00Z`)) : []), [form.diaHabil, today]);
+
+  useEffect(() => {
+    if (hydrated && items.length === 0) navigate("/tienda", { replace: true });
+  }, [hydrated, items.length, navigate]);
+
+  const payload = {
+    checkoutKey,
+    purchaseType,
+    subscriptionFrequency: frequency,
+    nombre: form.nombre,
+    apellido: form.apellido,
+    correo: form.correo,
+    telefono: form.telefono,
+    tipo_documento: form.tipo_documento,
+    dni: form.dni,
+    ruc: form.wantsInvoice ? form.ruc : undefined,
+    razonSocial: form.wantsInvoice ? form.razonSocial : undefined,
+    districtId: district?.id ?? 0,
+    direccion: form.direccion,
+    referencia: form.referencia,
+    diaHabil: form.diaHabil ? Number(form.diaHabil) : 0,
+    fecha: form.fecha,
+    rangoHorario: form.rangoHorario,
+    items: items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity })),
+    clientSubtotalCents: subtotal,
+  };
+  const parsed = checkoutSchema.safeParse(payload);
+  const clientErrors = parsed.success ? {} : fieldErrors(parsed.error);
+  const serverErrors = fetcher.data?.fieldErrors ?? {};
+  const errorFor = (field: string) => (touched[field] || touched.submit ? (clientErrors[field] ?? serverErrors[field]) : serverErrors[field]);
+  const shippingFields = ["districtId", "direccion", "diaHabil", "fecha", "rangoHorario"];
+  const shippingInvalid = shippingFields.some((field) => clientErrors[field]);
+  const submitting = fetcher.state !== "idle";
+
+  function update<K extends keyof typeof form>(field: K, value: (typeof form)[K]) {
+    setForm((previous) => {
+      const next = { ...previous, [field]: value };
+      // Spec §4: changing district clears day and date; changing day clears date.
+      if (field === "districtName") Object.assign(next, { diaHabil: "", fecha: "" });
+      if (field === "diaHabil") next.fecha = "";
+      return next;
+    });
+  }
+  const touch = (field: string) => () => setTouched((previous) => ({ ...previous, [field]: true }));
+
+  function submit(event: React.FormEvent) {
+    event.preventDefault();
+    setTouched((previous) => ({ ...previous, submit: true }));
+    if (!parsed.success || minimumOrderShortfall(subtotal) > 0) return;
+    fetcher.submit(parsed.data as never, { method: "post", encType: "application/json" });
+  }
+
+  if (!hydrated) {
+    return (
+      <main id="contenido" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+        <h1 className="text-3xl font-bold text-brand-900">Finalizar compra</h1>
+        <p className="mt-6 text-slate-600">Cargando tu pedido…</p>
+      </main>
+    );
+  }
+
+  const showMinimum = items.length > 0 && minimumOrderShortfall(subtotal) > 0 && !minimumDismissed;
+  const result = fetcher.data ?? null;
+
+  return (
+    <main id="contenido" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+      <h1 className="text-3xl font-bold text-brand-900">Finalizar compra</h1>
+      <form noValidate onSubmit={submit} className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
+        <div className="space-y-8">
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-3 text-xl font-bold text-brand-900">Datos personales</legend>
+            <Field label="Nombre" error={errorFor("nombre")}>
+              {(props) => <input {...props} className={inputClass} autoComplete="given-name" value={form.nombre} onChange={(e) => update("nombre", e.target.value)} onBlur={touch("nombre")} />}
+            </Field>
+            <Field label="Apellido" error={errorFor("apellido")}>
+              {(props) => <input {...props} className={inputClass} autoComplete="family-name" value={form.apellido} onChange={(e) => update("apellido", e.target.value)} onBlur={touch("apellido")} />}
+            </Field>
+            <Field label="Correo electrónico" error={errorFor("correo")}>
+              {(props) => <input {...props} type="email" className={inputClass} autoComplete="email" value={form.correo} onChange={(e) => update("correo", e.target.value)} onBlur={touch("correo")} />}
+            </Field>
+            <Field label="Celular" error={errorFor("telefono")}>
+              {(props) => <input {...props} type="tel" inputMode="tel" className={inputClass} autoComplete="tel" placeholder="987 654 321" value={form.telefono} onChange={(e) => update("telefono", e.target.value)} onBlur={touch("telefono")} />}
+            </Field>
+            <Field label="Tipo de documento" error={errorFor("tipo_documento")}>
+              {(props) => (
+                <select {...props} className={inputClass} value={form.tipo_documento} onChange={(e) => update("tipo_documento", e.target.value as DocumentType)}>
+                  {Object.entries(documentTypeLabels).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Número de documento" error={errorFor("dni")}>
+              {(props) => <input {...props} className={inputClass} value={form.dni} onChange={(e) => update("dni", e.target.value)} onBlur={touch("dni")} />}
+            </Field>
+            <label className="flex items-center gap-2 sm:col-span-2">
+              <input type="checkbox" checked={form.wantsInvoice} onChange={(e) => update("wantsInvoice", e.target.checked)} className="accent-brand-700" />
+              Necesito factura (RUC)
+            </label>
+            {form.wantsInvoice && (
+              <>
+                <Field label="RUC" error={errorFor("ruc")}>
+                  {(props) => <input {...props} inputMode="numeric" className={inputClass} value={form.ruc} onChange={(e) => update("ruc", e.target.value)} onBlur={touch("ruc")} />}
+                </Field>
+                <Field label="Razón social" error={errorFor("razonSocial")}>
+                  {(props) => <input {...props} className={inputClass} value={form.razonSocial} onChange={(e) => update("razonSocial", e.target.value)} onBlur={touch("razonSocial")} />}
+                </Field>
+              </>
+            )}
+          </fieldset>
+
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-3 text-xl font-bold text-brand-900">Datos de envío</legend>
+            <p className="text-sm text-slate-600 sm:col-span-2">Región: Lima</p>
+            <Field label="Distrito" error={errorFor("districtId")}>
+              {(props) => (
+                <>
+                  <input {...props} list="served-districts" className={inputClass} placeholder="Busca tu distrito" autoComplete="off" value={form.districtName} onChange={(e) => update("districtName", e.target.value)} onBlur={touch("districtId")} />
+                  <datalist id="served-districts">
+                    {districts.map((option) => (
+                      <option key={option.id} value={option.name} />
+                    ))}
+                  </datalist>
+                </>
+              )}
+            </Field>
+            <Field label="Dirección" error={errorFor("direccion")}>
+              {(props) => <input {...props} className={inputClass} autoComplete="street-address" value={form.direccion} onChange={(e) => update("direccion", e.target.value)} onBlur={touch("direccion")} />}
+            </Field>
+            <Field label="Referencia (opcional)">
+              {(props) => <input {...props} className={inputClass} value={form.referencia} onChange={(e) => update("referencia", e.target.value)} />}
+            </Field>
+            <Field label="Día de entrega" error={errorFor("diaHabil")}>
+              {(props) => (
+                <select {...props} className={inputClass} disabled={!district} value={form.diaHabil} onChange={(e) => update("diaHabil", e.target.value)} onBlur={touch("diaHabil")}>
+                  <option value="">{district ? "Selecciona un día" : "Primero elige tu distrito"}</option>
+                  {district?.dayNumbers.map((day) => (
+                    <option key={day} value={day}>
+                      {weekdayNames[day]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <fieldset className="sm:col-span-2">
+              <legend className="mb-1 font-semibold">Fecha</legend>
+              <p className="mb-2 text-sm text-slate-600">Requiere mínimo 1 día de anticipación</p>
+              {dates.length === 0 ? (
+                <p className="text-sm text-slate-500">Elige el día de entrega para ver las fechas disponibles.</p>
+              ) : (
+                <div className="flex flex-wrap gap-3">
+                  {dates.map((date) => (
+                    <label key={date} className="flex cursor-pointer items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+                      <input type="radio" name="fecha" value={date} checked={form.fecha === date} onChange={() => update("fecha", date)} className="accent-brand-700" />
+                      <span className="first-letter:uppercase">{formatLimaDate(date)}</span>
+                    </label>
+                  ))}
+                </div>
+              )}
+              {errorFor("fecha") && form.diaHabil && <p className="mt-1 text-sm text-red-700">{errorFor("fecha")}</p>}
+            </fieldset>
+            <fieldset className="sm:col-span-2">
+              <legend className="mb-2 font-semibold">
+                Rango horario <span className="text-sm font-normal text-slate-600">(Referencial)</span>
+              </legend>
+              <div className="flex flex-wrap gap-3">
+                {(Object.keys(deliveryWindows) as DeliveryWindow[]).map((window) => (
+                  <label key={window} className="flex cursor-pointer items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+                    <input type="radio" name="rangoHorario" value={window} checked={form.rangoHorario === window} onChange={() => update("rangoHorario", window)} className="accent-brand-700" />
+                    {deliveryWindows[window].label} ({deliveryWindows[window].hours})
+                  </label>
+                ))}
+              </div>
+              {errorFor("rangoHorario") && <p className="mt-1 text-sm text-red-700">{errorFor("rangoHorario")}</p>}
+            </fieldset>
+          </fieldset>
+        </div>
+
+        <div className="space-y-4">
+          <OrderSummaryBox cartSubtotalCents={subtotal} purchaseType={purchaseType} frequency={frequency}>
+            <div role="alert" className="mt-4 space-y-2 text-sm">
+              {shippingInvalid && touched.submit && <p className="text-red-700">{SHIPPING_INCOMPLETE}</p>}
+              {result?.message && <p className="rounded-xl bg-red-50 p-3 text-red-800">{result.message}</p>}
+              {result?.inlineError && <p className="text-red-700">{result.inlineError}</p>}
+            </div>
+            <button
+              type="submit"
+              disabled={shippingInvalid || !form.correo.trim() || submitting}
+              className="mt-4 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400"
+            >
+              {submitting ? "Procesando…" : "Finalizar compra"}
+            </button>
+            {shippingInvalid && !touched.submit && <p className="mt-2 text-sm text-slate-600">{SHIPPING_INCOMPLETE}</p>}
+          </OrderSummaryBox>
+        </div>
+      </form>
+      <MinimumOrderModal
+        open={showMinimum}
+        onClose={() => {
+          setMinimumDismissed(true);
+          navigate("/carrito");
+        }}
+        subtotalCents={subtotal}
+        orderKind={purchaseType === "subscription" ? "suscripción" : "único"}
+      />
+    </main>
+  );
+}

@@ -1,0 +1,114 @@
+import { Link } from "react-router";
+import type { OrderReceipt } from "@server/orders/index.server";
+import { deliveryWindowLabels } from "~/lib/delivery-schedule";
+import { formatLimaDate } from "~/lib/lima-dates";
+import { formatSoles } from "~/lib/money";
+
+/** Spec §4 labels and receipt colours: paid green, failed or cancelled red, anything else yellow. */
+const statusLabels: Record<string, string> = {
+  pending: "Pendiente",
+  payment_created: "Pago iniciado",
+  paid: "Pagado",
+  processing: "Procesando",
+  shipped: "En camino",
+  delivered: "Entregado",
+  failed: "Fallido",
+  cancelled: "Cancelado",
+  canceled: "Cancelado",
+  refunded: "Reembolsado",
+};
+const paymentLabels: Record<string, string> = { card: "Tarjeta", yape: "Yape", cash: "Pago en efectivo", credit_card: "Tarjeta de crédito", debit_card: "Tarjeta de débito", pago_efectivo: "Pago en efectivo" };
+
+export function statusTone(status: string): string {
+  if (status === "paid") return "bg-green-100 text-green-900";
+  if (status === "failed" || status === "cancelled" || status === "canceled") return "bg-red-100 text-red-900";
+  return "bg-amber-100 text-amber-900";
+}
+
+export function OrderStatusBadge({ status }: { status: string }) {
+  return (
+    <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold ${statusTone(status)}`} data-testid="order-status">
+      {statusLabels[status] ?? "Desconocido"}
+    </span>
+  );
+}
+
+export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
+  const details = receipt.details;
+  return (
+    <article className="rounded-3xl border border-slate-100 bg-white p-6 shadow-sm print:border-0 print:shadow-none" data-testid="receipt">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-xl font-bold text-brand-900">Pedido {receipt.orderNumber}</h2>
+        <OrderStatusBadge status={receipt.status} />
+      </div>
+      {details ? (
+        <>
+          <p className="mt-1 text-sm text-slate-600">
+            {details.customerName} · {details.customerEmail}
+            {details.invoiceNumber && <> · Comprobante {details.invoiceNumber}</>}
+          </p>
+          <table className="mt-4 w-full text-left text-sm">
+            <thead className="text-slate-600">
+              <tr>
+                <th scope="col" className="py-2">Producto</th>
+                <th scope="col" className="py-2 text-right">Cantidad</th>
+                <th scope="col" className="py-2 text-right">Total</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {details.items.map((item, index) => (
+                <tr key={index}>
+                  <td className="py-2">
+                    {item.title}
+                    {item.variantTitle && <span className="text-slate-600"> · {item.variantTitle}</span>}
+                  </td>
+                  <td className="py-2 text-right">{item.quantity}</td>
+                  <td className="py-2 text-right">{formatSoles(item.lineTotalCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <dl className="mt-4 space-y-1 border-t border-slate-100 pt-3 text-sm">
+            <div className="flex justify-between">
+              <dt>Subtotal</dt>
+              <dd>{formatSoles(details.subtotalCents)}</dd>
+            </div>
+            {details.discountCents > 0 && (
+              <div className="flex justify-between">
+                <dt>Descuento</dt>
+                <dd>- {formatSoles(details.discountCents)}</dd>
+              </div>
+            )}
+            <div className="flex justify-between">
+              <dt>Envío</dt>
+              <dd>{details.shippingCents === 0 ? "Gratis" : formatSoles(details.shippingCents)}</dd>
+            </div>
+            <div className="flex justify-between text-base font-bold">
+              <dt>Total</dt>
+              <dd data-testid="receipt-total">{formatSoles(details.totalCents)}</dd>
+            </div>
+            {details.paymentMethod && (
+              <div className="flex justify-between text-slate-600">
+                <dt>Medio de pago</dt>
+                <dd>{paymentLabels[details.paymentMethod] ?? details.paymentMethod}</dd>
+              </div>
+            )}
+          </dl>
+          <p className="mt-4 text-sm">
+            <strong>Entrega:</strong> <span className="inline-block first-letter:uppercase">{formatLimaDate(details.deliveryDate)}</span>, {deliveryWindowLabels[details.deliveryWindow] ?? details.deliveryWindow} · {details.address}, {details.districtName}
+          </p>
+        </>
+      ) : (
+        <p className="mt-3 text-sm text-slate-600">Para ver el detalle, abre el enlace que te enviamos por correo.</p>
+      )}
+    </article>
+  );
+}
+
+export function ShopLinks() {
+  return (
+    <Link to="/tienda" className="no-print rounded-full border border-brand-700 px-5 py-2.5 font-semibold text-brand-800 hover:bg-brand-50">
+      Volver a la tienda
+    </Link>
+  );
+}

@@ -1,0 +1,67 @@
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/checkout";
+import { placeOrder } from "@server/checkout/index.server";
+import { listServedDistricts } from "@server/content/index.server";
+import { activePaymentProvider } from "@server/payments/index.server";
+import { dbContext } from "~/db-context.server";
+import { CheckoutForm, type CheckoutActionData } from "~/components/checkout/checkout-form";
+import { checkoutSchema, fieldErrors } from "~/lib/checkout-schema";
+import { limaToday } from "~/lib/lima-dates";
+import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { orderCookie } from "~/order-cookie.server";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const districts = await listServedDistricts(context.get(dbContext));
+  // The server's idea of "today in Lima" seeds the date choices, so server and browser agree.
+  return { districts, today: limaToday(new Date()) };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(siteFromMatches(matches), {
+    title: "Finalizar compra",
+    description: "Completa tus datos y programa la entrega de tu agua alcalina en Lima.",
+    robots: "noindex,follow",
+    path: "/checkout",
+  });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = checkoutSchema.safeParse(await request.json().catch(() => null));
+  if (!parsed.success) {
+    return data<CheckoutActionData>({ ok: false, fieldErrors: fieldErrors(parsed.error) }, { status: 400 });
+  }
+  const provider = activePaymentProvider();
+  try {
+    const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id });
+    if (result.ok) {
+      // nextStep process_payment: the provider's payment page takes over (a redirect from a
+      // fetcher action navigates the app, and works the same for a repeated submit).
+      return redirect(provider.paymentPath(result.paymentId), { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });
+    }
+    switch (result.reason) {
+      case "invalid":
+        return data<CheckoutActionData>({ ok: false, fieldErrors: result.fieldErrors }, { status: 400 });
+      case "cart_changed":
+        return data<CheckoutActionData>(
+          { ok: false, message: "Los productos o precios de tu carrito cambiaron. Revisa tu carrito antes de continuar.", cartChanged: true },
+          { status: 409 },
+        );
+      case "minimum":
+        return data<CheckoutActionData>({ ok: false, minimumShortfallCents: result.shortfallCents }, { status: 400 });
+      case "subscriptions_unavailable":
+        return data<CheckoutActionData>(
+          { ok: false, message: "Las suscripciones en línea estarán disponibles muy pronto. Por ahora puedes hacer una compra única o escribirnos por WhatsApp." },
+          { status: 400 },
+        );
+    }
+  } catch (error) {
+    console.error("Checkout failed", error);
+    return data<CheckoutActionData>(
+      { ok: false, message: "No pudimos iniciar tu pago. Intenta nuevamente.", inlineError: "Ocurrió un error al generar tu orden. Intenta nuevamente." },
+      { status: 500 },
+    );
+  }
+}
+
+export default function Checkout({ loaderData }: Route.ComponentProps) {
+  return <CheckoutForm districts={loaderData.districts} today={loaderData.today} />;
+}

@@ -1,0 +1,62 @@
+import { Link, useRevalidator } from "react-router";
+import type { Route } from "./+types/order-status";
+import { dbContext } from "~/db-context.server";
+import { ReceiptView } from "~/components/orders/receipt-view";
+import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { loadReceipt, privatePageHeaders } from "~/order-receipt.server";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  return {
+    receipt: await loadReceipt(context.get(dbContext), request, params.orderId),
+    message: url.searchParams.get("message"),
+    isSubscription: url.searchParams.get("isSubscription") === "true",
+  };
+}
+
+export const headers = () => privatePageHeaders;
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(siteFromMatches(matches), { title: "Detalle de tu pedido", description: "Estado de tu pedido.", robots: "noindex,nofollow", path: "/orden" });
+
+function Actions() {
+  const revalidator = useRevalidator();
+  return (
+    <div className="mt-6 flex flex-wrap gap-3">
+      <Link to="/tienda" className="rounded-full border border-brand-700 px-5 py-2.5 font-semibold text-brand-800 hover:bg-brand-50">
+        Volver a la tienda
+      </Link>
+      <button type="button" onClick={() => revalidator.revalidate()} className="rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800">
+        Reintentar
+      </button>
+    </div>
+  );
+}
+
+export default function OrderStatus({ loaderData }: Route.ComponentProps) {
+  return (
+    <main id="contenido" className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
+      <h1 className="text-3xl font-bold text-brand-900">{loaderData.isSubscription ? "Tu suscripción" : "Tu pedido"}</h1>
+      {loaderData.message && (
+        <p role="status" className="mt-4 rounded-xl bg-brand-50 p-4 text-brand-900">
+          {loaderData.message}
+        </p>
+      )}
+      <div className="mt-6">
+        <ReceiptView receipt={loaderData.receipt} />
+      </div>
+      <Actions />
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <main id="contenido" className="mx-auto max-w-2xl px-4 py-12">
+      <p role="alert" className="rounded-xl bg-red-50 p-4 text-red-800">
+        No se pudo cargar los detalles del pedido
+      </p>
+      <Actions />
+    </main>
+  );
+}

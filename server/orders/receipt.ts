@@ -1,0 +1,62 @@
+import { asc, eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { invoices, orderItems, orders } from "../db/schema";
+
+export interface OrderReceipt {
+  id: string;
+  orderNumber: string;
+  status: string;
+  orderType: string;
+  /** Only for the order's owner (decisions.md): everyone else sees number and status. */
+  details: {
+    customerName: string;
+    customerEmail: string;
+    address: string;
+    districtName: string;
+    deliveryDate: string;
+    deliveryWindow: string;
+    subtotalCents: number;
+    discountCents: number;
+    shippingCents: number;
+    totalCents: number;
+    paymentMethod: string | null;
+    invoiceNumber: string | null;
+    createdAt: string;
+    items: { title: string; variantTitle: string | null; quantity: number; unitPriceCents: number; lineTotalCents: number }[];
+  } | null;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findOrderReceipt(db: Database, orderId: string, options: { owner: boolean }): Promise<OrderReceipt | null> {
+  if (!uuidPattern.test(orderId)) return null;
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) return null;
+  const base = { id: order.id, orderNumber: order.orderNumber, status: order.status, orderType: order.orderType };
+  if (!options.owner) return { ...base, details: null };
+  const items = await db
+    .select({ title: orderItems.title, variantTitle: orderItems.variantTitle, quantity: orderItems.quantity, unitPriceCents: orderItems.unitPriceCents, lineTotalCents: orderItems.lineTotalCents })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order.id))
+    .orderBy(asc(orderItems.id));
+  const [invoice] = await db.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(eq(invoices.orderId, order.id));
+  return {
+    ...base,
+    details: {
+      customerName: `${order.customerFirstName} ${order.customerLastName}`,
+      customerEmail: order.customerEmail,
+      address: order.address,
+      districtName: order.districtName,
+      deliveryDate: order.deliveryDate,
+      deliveryWindow: order.deliveryWindow,
+      subtotalCents: order.subtotalCents,
+      discountCents: order.discountCents,
+      shippingCents: order.shippingCents,
+      totalCents: order.totalCents,
+      paymentMethod: order.paymentMethod,
+      invoiceNumber: invoice?.invoiceNumber ?? null,
+      createdAt: order.createdAt.toISOString(),
+      items,
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { MOBILE } from "../support/browser";
+import { useBrowser, waitForHydration } from "../support/e2e";
+
+const box = { key: "6", productId: 6, variantId: null, slug: "caja-20l-con-dispensador", title: "Caja de 20 L con dispensador", image: null, price: 5990, variantTitle: null, quantity: 1 };
+
+async function startCheckout(page: Page, baseURL: string, items: unknown[] = [box]) {
+  await page.goto(`${baseURL}/tienda`);
+  await page.evaluate((stored) => window.localStorage.setItem("va-cart:v1", JSON.stringify(stored)), items);
+  await page.goto(`${baseURL}/checkout`);
+  await waitForHydration(page);
+  await page.getByLabel("Nombre", { exact: true }).waitFor();
+}
+
+async function fillCheckout(page: Page) {
+  await page.getByLabel("Nombre", { exact: true }).fill("Rosa");
+  await page.getByLabel("Apellido").fill("Quispe");
+  await page.getByLabel("Correo electrónico").fill("rosa@example.pe");
+  await page.getByLabel("Celular").fill("987654321");
+  await page.getByLabel("Número de documento").fill("45678912");
+  await page.getByLabel("Distrito").fill("miraflores");
+  await page.getByLabel("Dirección", { exact: true }).fill("Av. Larco 123");
+  await page.getByLabel("Día de entrega").selectOption({ label: "Miércoles" });
+  await page.locator('input[name="fecha"]').first().check();
+  await page.getByLabel(/^Mañana/).check();
+}
+
+describe("checkout with the sandbox provider", () => {
+  const shop = useBrowser();
+
+  it("lets a guest pay by card and shows the confirmed receipt, clearing the cart once", async () => {
+    const { page, expectClean, close } = await shop.open();
+    await startCheckout(page, shop.baseURL());
+    await fillCheckout(page);
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await page.getByRole("heading", { name: /Pagar pedido VA-\d{6}/ }).waitFor();
+    expect(await page.getByTestId("sandbox-amount").textContent()).toBe("S/ 59.90");
+    await page.getByRole("button", { name: "Simular pago exitoso" }).click();
+    await page.getByRole("heading", { name: "Pago confirmado" }).waitFor();
+    expect(await page.getByTestId("order-status").textContent()).toBe("Pagado");
+    expect(await page.getByTestId("receipt").textContent()).toContain("Rosa Quispe");
+    expect(await page.getByTestId("receipt").textContent()).toMatch(/Comprobante B001-\d{8}/);
+    expect(await page.getByTestId("receipt-total").textContent()).toBe("S/ 59.90");
+    await page.getByTestId("cart-count").waitFor({ state: "detached" });
+    expect(await page.evaluate(() => window.localStorage.getItem("va-cart:v1"))).toBe("[]");
+    expectClean();
+    await close();
+  });
+
+  it("sends a declined card to /pago-error and keeps the cart", async () => {
+    const { page, close } = await shop.open(MOBILE);
+    await startCheckout(page, shop.baseURL());
+    await fillCheckout(page);
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await page.getByRole("button", { name: "Simular pago rechazado" }).click();
+    await page.getByRole("heading", { name: "No pudimos procesar tu pago" }).waitFor();
+    expect(await page.getByText("Tu compra no se completó. Puedes volver al carrito y reintentar.").count()).toBe(1);
+    expect(await page.getByTestId("cart-count").textContent()).toBe("1");
+    await close();
+  });
+
+  it("issues a cash code that, once paid, confirms the order", async () => {
+    const { page, close } = await shop.open();
+    await startCheckout(page, shop.baseURL());
+    await fillCheckout(page);
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await page.getByRole("button", { name: "Generar código de pago" }).click();
+    const code = await page.getByTestId("payment-code").textContent();
+    expect(code).toMatch(/^\d{8}$/);
+    await page.getByRole("button", { name: "Simular pago del código" }).click();
+    await page.getByRole("heading", { name: "Pago confirmado" }).waitFor();
+    expect(await page.getByTestId("receipt").textContent()).toContain("Pago en efectivo");
+    await close();
+  });
+
+  it("shows only the status of an order to a browser that did not place it", async () => {
+    const { page, close } = await shop.open();
+    await startCheckout(page, shop.baseURL());
+    await fillCheckout(page);
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await page.getByRole("button", { name: "Simular pago exitoso" }).click();
+    await page.getByRole("heading", { name: "Pago confirmado" }).waitFor();
+    const orderId = new URL(page.url()).searchParams.get("orderId")!;
+    const stranger = await shop.open();
+    await stranger.page.goto(`${shop.baseURL()}/orden/${orderId}`);
+    expect(await stranger.page.getByTestId("order-status").textContent()).toBe("Pagado");
+    expect(await stranger.page.getByTestId("receipt").textContent()).not.toContain("Rosa");
+    expect(await stranger.page.getByTestId("receipt").textContent()).not.toContain("Larco");
+    await stranger.close();
+    await close();
+  });
+
+  it("shows the spec's messages and keeps what was typed", async () => {
+    const { page, close } = await shop.open();
+    await startCheckout(page, shop.baseURL());
+    const submit = page.getByRole("button", { name: "Finalizar compra" });
+    expect(await submit.isDisabled()).toBe(true);
+    expect(await page.getByText("Completa los datos de envío").count()).toBeGreaterThan(0);
+    await page.getByLabel("Correo electrónico").fill("rosa@");
+    await page.getByLabel("Correo electrónico").blur();
+    await page.getByText("Ingresa un correo válido").waitFor();
+    await page.getByLabel("Distrito").fill("MIRAFLORES");
+    expect(await page.getByLabel("Día de entrega").isDisabled()).toBe(false);
+    // Changing the district clears the day and the date.
+    await page.getByLabel("Día de entrega").selectOption({ label: "Lunes" });
+    await page.locator('input[name="fecha"]').first().check();
+    await page.getByLabel("Distrito").fill("San Isidro");
+    expect(await page.getByLabel("Día de entrega").inputValue()).toBe("");
+    expect(await page.locator('input[name="fecha"]').count()).toBe(0);
+    await page.getByLabel("Día de entrega").selectOption({ label: "Viernes" });
+    const dates = await page.locator('input[name="fecha"]').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    expect(dates).toHaveLength(2);
+    for (const date of dates) expect(new Date(`${date}T12:00:00Z`).getUTCDay()).toBe(5);
+    await page.getByLabel("Dirección", { exact: true }).fill("Calle Las Flores 456");
+    await page.getByLabel(/^Tarde/).check();
+    await page.locator('input[name="fecha"]').first().check();
+    await page.getByLabel("Número de documento").fill("123");
+    await page.getByLabel("Correo electrónico").fill("rosa@example.pe");
+    await page.getByLabel("Nombre", { exact: true }).fill("Rosa");
+    await page.getByLabel("Apellido").fill("Quispe");
+    await page.getByLabel("Celular").fill("12345");
+    await submit.click();
+    await page.getByText("El DNI debe tener 8 dígitos").waitFor();
+    await page.getByText("Ingresa un celular válido de 9 dígitos que empiece con 9").waitFor();
+    expect(await page.getByLabel("Dirección", { exact: true }).inputValue()).toBe("Calle Las Flores 456");
+    expect(new URL(page.url()).pathname).toBe("/checkout");
+    await close();
+  });
+
+  it("opens the minimum-order modal for a small cart", async () => {
+    const { page, close } = await shop.open();
+    await startCheckout(page, shop.baseURL(), [{ ...box, key: "3__v_7", productId: 3, variantId: 7, price: 1590, title: "Agua alcalina familiar 8 L", variantTitle: "1 unidad" }]);
+    const dialog = page.getByRole("dialog", { name: "Pedido Mínimo Requerido" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("El pedido mínimo único es de S/ 50.00.");
+    expect(await dialog.textContent()).toContain("Te faltan: S/ 34.10");
+    await dialog.getByRole("button", { name: "Cerrar" }).click();
+    await page.getByRole("heading", { name: "Tu carrito" }).waitFor();
+    await close();
+  });
+});
