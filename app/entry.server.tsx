@@ -2,15 +2,19 @@ import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
 import { getDatabase } from "@server/db/index.server";
+import { startJobScheduler } from "@server/jobs/index.server";
 import { withSplash } from "./splash-html.server";
 
 export const streamTimeout = 5_000;
 
-// Open, migrate and seed the database as the server boots, not on the first visitor's request.
-getDatabase().catch((error: unknown) => {
-  console.error("The database could not be prepared:", error);
-  process.exit(1);
-});
+// Open, migrate and seed the database as the server boots, not on the first visitor's request,
+// then start the in-process jobs (email delivery, expiry of unpaid orders).
+getDatabase()
+  .then((db) => startJobScheduler(db))
+  .catch((error: unknown) => {
+    console.error("The database could not be prepared:", error);
+    process.exit(1);
+  });
 
 /**
  * Every document waits for all its data and is sent as one body (onAllReady), so crawlers and

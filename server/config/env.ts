@@ -15,6 +15,13 @@ const envSchema = z.object({
   SITE_URL: z.url({ message: "must be a full URL, e.g. https://vidaalcalina.pe" }).optional(),
   /** Signs cookies and emailed links; generated into .data/app-secret when unset. */
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** SMTP server for outgoing email, e.g. smtp://user:pass@mail.example.com:587; unset keeps email in the local outbox. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+  MAIL_FROM: z.string().min(3).default("Vida Alcalina <hola@vidaalcalina.pe>"),
+  /** Where emails are written when SMTP_URL is unset: one .eml and one .html file per email. */
+  OUTBOX_DIR: z.string().min(1).default(".data/outbox"),
+  /** How often the in-process jobs (email delivery, order expiry, cart reminders) run; 0 turns them off. */
+  JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
   /** How long storefront reads are reused in memory; 0 turns the cache off. */
   STOREFRONT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   SEED_DEMO_DATA: z

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { MOBILE } from "../support/browser";
-import { useBrowser, waitForHydration } from "../support/e2e";
+import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 
 const box = { key: "6", productId: 6, variantId: null, slug: "caja-20l-con-dispensador", title: "Caja de 20 L con dispensador", image: null, price: 5990, variantTitle: null, quantity: 1 };
 
@@ -44,6 +44,16 @@ describe("checkout with the sandbox provider", () => {
     expect(await page.getByTestId("receipt-total").textContent()).toBe("S/ 59.90");
     await page.getByTestId("cart-count").waitFor({ state: "detached" });
     expect(await page.evaluate(() => window.localStorage.getItem("va-cart:v1"))).toBe("[]");
+
+    // The confirmation email reaches the local outbox, with a link that shows the whole order.
+    const orderNumber = (await page.getByRole("heading", { name: /Pedido VA-/ }).textContent())!.replace("Pedido ", "");
+    const email = await waitForEmail(shop.outboxDir(), (candidate) => candidate.subject === `Pedido ${orderNumber} confirmado`);
+    expect(email.to).toBe("rosa@example.pe");
+    const link = /Ver tu pedido: (\S+)/.exec(email.text)![1]!;
+    const stranger = await shop.open();
+    await stranger.page.goto(link.replace(/^https?:\/\/[^/]+/, shop.baseURL()));
+    expect(await stranger.page.getByTestId("receipt").textContent()).toContain("Rosa Quispe");
+    await stranger.close();
     expectClean();
     await close();
   });

@@ -5,6 +5,7 @@ import { startShopServer } from "./shop-server";
 declare module "vitest" {
   export interface ProvidedContext {
     shopBaseURL: string;
+    shopOutboxDir: string;
   }
 }
 
@@ -13,5 +14,6 @@ export default async function setup(project: TestProject) {
   buildIfStale({ quiet: true });
   const server = await startShopServer();
   project.provide("shopBaseURL", server.baseURL);
+  project.provide("shopOutboxDir", server.outboxDir);
   return () => server.stop();
 }

@@ -12,6 +12,8 @@ import { adminQuery, withDatabase } from "./test-database";
 
 export interface ShopServer {
   baseURL: string;
+  /** The local outbox folder this server writes its emails to. */
+  outboxDir: string;
   /** What the server printed, for diagnosing a failed start. */
   output(): string;
   /** SIGTERM, as Ctrl-C or a process manager would; `forced` if it had to be killed after 10 s. */
@@ -40,6 +42,10 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
   const cleanups: (() => Promise<void>)[] = [];
   const databaseEnv: Record<string, string> = {};
 
+  const outboxParent = await mkdtemp(path.join(tmpdir(), "shop-outbox-"));
+  const outboxDir = path.join(outboxParent, "outbox");
+  cleanups.push(() => rm(outboxParent, { recursive: true, force: true }));
+
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
     const name = `shop_e2e_${randomBytes(5).toString("hex")}`;
@@ -61,6 +67,8 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
       PORT: String(port),
       HOST: "127.0.0.1",
       SEED_DEMO_DATA: seed ? "true" : "false",
+      OUTBOX_DIR: outboxDir,
+      JOBS_INTERVAL_SECONDS: "1",
       ...databaseEnv,
       ...env,
     },
@@ -81,6 +89,7 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
 
   return {
     baseURL,
+    outboxDir,
     output: () => output,
     async stop() {
       const result = await stopProcess(child);

@@ -1,0 +1,30 @@
+import { and, eq, inArray, lte } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { orders, payments } from "../db/schema";
+import { transitionOrder } from "./transition";
+
+/**
+ * Unpaid orders stop being payable at `expiresAt` (a card attempt after its short window, a cash
+ * code after its expiry): they are cancelled and their open payment attempts marked expired.
+ * Each order is claimed with SKIP LOCKED, so concurrent runs never process one twice.
+ */
+export async function expireUnpaidOrders(db: Database, now: Date): Promise<number> {
+  let expired = 0;
+  await db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(inArray(orders.status, ["pending", "payment_created"]), lte(orders.expiresAt, now)))
+      .limit(100)
+      .for("update", { skipLocked: true });
+    for (const order of due) {
+      const changed = await transitionOrder(tx, order.id, "cancelled", { actor: "system", now, note: "Pago no completado a tiempo" });
+      await tx
+        .update(payments)
+        .set({ status: "expired", updatedAt: now })
+        .where(and(eq(payments.orderId, order.id), inArray(payments.status, ["created", "pending"])));
+      if (changed) expired += 1;
+    }
+  });
+  return expired;
+}
