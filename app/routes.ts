@@ -14,6 +14,7 @@ export default [
     route("pago-error", "routes/pago-error.tsx"),
     route("orden/:orderId", "routes/order-status.tsx"),
     route("gracias", "routes/gracias.tsx"),
+    route("resume-cart", "routes/resume-cart.tsx"),
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),
     route("*", "routes/not-found.tsx"),
@@ -25,6 +26,7 @@ export default [
   route("privacy", "routes/alias-redirect.ts", { id: "alias-privacy" }),
 
   route("api/carrito/precios", "routes/api.cart-prices.ts"),
+  route("api/carrito/abandonado", "routes/api.abandoned-cart.ts"),
 
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { CheckoutInput } from "~/lib/checkout-schema";
 import { deliveryScheduleError } from "~/lib/delivery-schedule";
 import { minimumOrderShortfall, orderSummary } from "~/lib/pricing";
+import { markCartRecovered } from "../cart/abandoned-carts";
 import { priceCartLines, type PricedCartLine } from "../catalog/cart-pricing";
 import type { Database } from "../db/client";
 import { deliveries, districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, payments } from "../db/schema";
@@ -106,6 +107,7 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
         updatedAt: options.now,
       });
       await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: null, toStatus: "pending", actor: "customer", createdAt: options.now });
+      await markCartRecovered(tx, input.correo, order!.id);
       const [payment] = await tx
         .insert(payments)
         .values({ orderId: order!.id, provider: options.provider, status: "created", amountCents: summary.totalCents, expiresAt, createdAt: options.now, updatedAt: options.now })

@@ -53,3 +53,9 @@ export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
 }
+
+/** The shop's public origin for links in emails: SITE_URL, or this machine's own address. */
+export function publicSiteUrl(): string {
+  const config = env();
+  return config.SITE_URL ?? `http://localhost:${config.PORT}`;
+}

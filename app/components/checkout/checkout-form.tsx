@@ -105,6 +105,14 @@ export function CheckoutForm({ districts, today }: { districts: District[]; toda
   }
   const touch = (field: string) => () => setTouched((previous) => ({ ...previous, [field]: true }));
 
+  /** Spec §7: the cart is saved when the email field loses focus; failures are ignored. */
+  function saveCartForRecovery() {
+    setTouched((previous) => ({ ...previous, correo: true }));
+    if (clientErrors.correo || !form.correo.trim() || items.length === 0) return;
+    const lines = items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity }));
+    fetch("/api/carrito/abandonado", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: form.correo.trim(), items: lines, origin: "checkout" }) }).catch(() => {});
+  }
+
   function submit(event: React.FormEvent) {
     event.preventDefault();
     setTouched((previous) => ({ ...previous, submit: true }));
@@ -138,7 +146,7 @@ export function CheckoutForm({ districts, today }: { districts: District[]; toda
               {(props) => <input {...props} className={inputClass} autoComplete="family-name" value={form.apellido} onChange={(e) => update("apellido", e.target.value)} onBlur={touch("apellido")} />}
             </Field>
             <Field label="Correo electrónico" error={errorFor("correo")}>
-              {(props) => <input {...props} type="email" className={inputClass} autoComplete="email" value={form.correo} onChange={(e) => update("correo", e.target.value)} onBlur={touch("correo")} />}
+              {(props) => <input {...props} type="email" className={inputClass} autoComplete="email" value={form.correo} onChange={(e) => update("correo", e.target.value)} onBlur={saveCartForRecovery} />}
             </Field>
             <Field label="Celular" error={errorFor("telefono")}>
               {(props) => <input {...props} type="tel" inputMode="tel" className={inputClass} autoComplete="tel" placeholder="987 654 321" value={form.telefono} onChange={(e) => update("telefono", e.target.value)} onBlur={touch("telefono")} />}

@@ -1,0 +1,87 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, isNull, lte } from "drizzle-orm";
+import { priceCartLines, type CartLineRequest } from "../catalog/cart-pricing";
+import type { Database } from "../db/client";
+import { abandonedCarts, orders, siteSettings } from "../db/schema";
+import { enqueueEmail } from "../notifications/outbox";
+import type { DatabaseOrTransaction } from "../orders/transition";
+import { abandonedCartEmail } from "../notifications/templates/abandoned-cart";
+
+/** Issue 3: a cart left for an hour without an order gets one recovery email. */
+export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+export const RECOVERY_LINK_DAYS = 7;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Keeps the cart of someone who typed their email at checkout (spec §7 save-abandoned-cart). One
+ * row per email; saving again replaces the lines and restarts the hour before a reminder.
+ */
+export async function saveAbandonedCart(db: Database, input: { email: string; items: CartLineRequest[]; origin?: string }, now: Date) {
+  const priced = await priceCartLines(db, input.items);
+  if (priced.lines.length === 0) return;
+  const items = priced.lines.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity }));
+  await db
+    .insert(abandonedCarts)
+    .values({ email: input.email, items, subtotalCents: priced.subtotalCents, origin: input.origin ?? null, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: abandonedCarts.email,
+      set: { items, subtotalCents: priced.subtotalCents, origin: input.origin ?? null, updatedAt: now, reminderSentAt: null, tokenHash: null, tokenExpiresAt: null, recoveredOrderId: null },
+    });
+}
+
+/** The cart turned into an order: no reminder for it. */
+export async function markCartRecovered(db: DatabaseOrTransaction, email: string, orderId: string) {
+  await db.update(abandonedCarts).set({ recoveredOrderId: orderId }).where(eq(abandonedCarts.email, email));
+}
+
+/**
+ * Sends the recovery email to every cart left for an hour without an order, once: the cart is
+ * claimed with SKIP LOCKED and marked in the same transaction that queues its email.
+ */
+export async function sendAbandonedCartReminders(db: Database, now: Date, siteUrl: string): Promise<number> {
+  let sent = 0;
+  await db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(abandonedCarts)
+      .where(and(isNull(abandonedCarts.reminderSentAt), isNull(abandonedCarts.recoveredOrderId), lte(abandonedCarts.updatedAt, new Date(now.getTime() - ABANDONED_AFTER_MS))))
+      .limit(50)
+      .for("update", { skipLocked: true });
+    const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+    for (const cart of due) {
+      const [ordered] = await tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.customerEmail, cart.email), gt(orders.createdAt, cart.updatedAt)))
+        .limit(1);
+      if (ordered) {
+        await tx.update(abandonedCarts).set({ recoveredOrderId: ordered.id }).where(eq(abandonedCarts.id, cart.id));
+        continue;
+      }
+      const token = randomBytes(32).toString("base64url");
+      await tx
+        .update(abandonedCarts)
+        .set({ reminderSentAt: now, tokenHash: hashToken(token), tokenExpiresAt: new Date(now.getTime() + RECOVERY_LINK_DAYS * 86_400_000) })
+        .where(eq(abandonedCarts.id, cart.id));
+      const email = abandonedCartEmail({
+        brandName: settings?.brandName ?? "Vida Alcalina",
+        resumeUrl: new URL(`/resume-cart?token=${token}`, siteUrl).toString(),
+        subtotalCents: cart.subtotalCents,
+      });
+      await enqueueEmail(tx, { dedupeKey: `abandoned-cart:${cart.id}:${cart.updatedAt.toISOString()}`, kind: "abandoned-cart", to: cart.email, ...email }, now);
+      sent += 1;
+    }
+  });
+  return sent;
+}
+
+export type ResumeCartResult = { ok: true; items: CartLineRequest[] } | { ok: false; reason: "invalid_token" | "not_found" };
+
+/** Opens the one cart a recovery token belongs to, while the token is valid. */
+export async function findCartByRecoveryToken(db: Database, token: string | null, now: Date): Promise<ResumeCartResult> {
+  if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { ok: false, reason: "invalid_token" };
+  const [cart] = await db.select().from(abandonedCarts).where(eq(abandonedCarts.tokenHash, hashToken(token)));
+  if (!cart || !cart.tokenExpiresAt || cart.tokenExpiresAt <= now) return { ok: false, reason: "not_found" };
+  return { ok: true, items: cart.items };
+}
