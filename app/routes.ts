@@ -10,6 +10,7 @@ export default [
     route("carrito", "routes/carrito.tsx"),
     route("checkout", "routes/checkout.tsx"),
     route("pago/sandbox/:paymentId", "routes/sandbox-payment.tsx"),
+    route("pago/culqi/:paymentId", "routes/culqi-payment.tsx"),
     route("success", "routes/success.tsx"),
     route("pago-error", "routes/pago-error.tsx"),
     route("orden/:orderId", "routes/order-status.tsx"),
@@ -27,6 +28,7 @@ export default [
 
   route("api/carrito/precios", "routes/api.cart-prices.ts"),
   route("api/carrito/abandonado", "routes/api.abandoned-cart.ts"),
+  route("api/pagos/culqi/webhook", "routes/api.culqi-webhook.ts"),
 
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/checkout";
 import { placeOrder } from "@server/checkout/index.server";
 import { listServedDistricts } from "@server/content/index.server";
-import { activePaymentProvider } from "@server/payments/index.server";
+import { activePaymentProvider, createCulqiOrderForPayment, culqiClient } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
 import { CheckoutForm, type CheckoutActionData } from "~/components/checkout/checkout-form";
 import { checkoutSchema, fieldErrors } from "~/lib/checkout-schema";
@@ -33,6 +33,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id });
     if (result.ok) {
+      // Banca móvil, agentes and billeteras need a Culqi order before its checkout opens; if
+      // Culqi cannot create one now, cards and Yape still work.
+      if (provider.id === "culqi") await createCulqiOrderForPayment(context.get(dbContext), culqiClient(), { paymentId: result.paymentId, now: new Date() }).catch(() => null);
       // nextStep process_payment: the provider's payment page takes over (a redirect from a
       // fetcher action navigates the app, and works the same for a repeated submit).
       return redirect(provider.paymentPath(result.paymentId), { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });

@@ -22,6 +22,12 @@ const envSchema = z.object({
   OUTBOX_DIR: z.string().min(1).default(".data/outbox"),
   /** How often the in-process jobs (email delivery, order expiry, cart reminders) run; 0 turns them off. */
   JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
+  /** Culqi: both keys select Culqi as the payment provider; without them the offline sandbox is used. */
+  CULQI_PUBLIC_KEY: z.string().regex(/^pk_(test|live)_/, "must start with pk_test_ or pk_live_").optional(),
+  CULQI_SECRET_KEY: z.string().regex(/^sk_(test|live)_/, "must start with sk_test_ or sk_live_").optional(),
+  CULQI_API_BASE: z.url().default("https://api.culqi.com/v2"),
+  /** Basic auth credentials configured for the webhook in CulqiPanel, as user:password (optional there, recommended). */
+  CULQI_WEBHOOK_AUTH: z.string().regex(/^[^:]+:.+$/, "must be user:password").optional(),
   /** How long storefront reads are reused in memory; 0 turns the cache off. */
   STOREFRONT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   SEED_DEMO_DATA: z

@@ -1,0 +1,120 @@
+/**
+ * A small client for Culqi's API v2 (shared/reference/payments.md, section A): Bearer keys,
+ * amounts in céntimos, charges, orders. Every call has a timeout; answers are classified here so
+ * the rest of the shop never reads raw HTTP codes.
+ */
+export interface CulqiConfig {
+  secretKey: string;
+  apiBase: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+export interface CulqiCharge {
+  id: string;
+  amount: number;
+  currency_code: string;
+  email: string;
+  outcome?: { type?: string; code?: string; user_message?: string };
+  metadata?: Record<string, string>;
+  source?: { id?: string; type?: string };
+}
+
+export interface CulqiOrder {
+  id: string;
+  amount: number;
+  state: "created" | "pending" | "paid" | "expired" | "deleted" | string;
+  payment_code?: string | null;
+  order_number?: string;
+  expiration_date?: number;
+  metadata?: Record<string, string> | null;
+}
+
+export type ChargeAnswer =
+  | { kind: "paid"; charge: CulqiCharge }
+  | { kind: "review"; body: unknown }
+  | { kind: "declined"; userMessage: string; code: string | null; chargeId: string | null }
+  | { kind: "unavailable"; reason: string };
+
+/** payments.md A.4: paid means HTTP 201 and outcome venta_exitosa; nothing else counts. */
+export function isSuccessfulCharge(status: number, body: unknown): body is CulqiCharge {
+  const outcome = (body as CulqiCharge | null)?.outcome;
+  return status === 201 && outcome?.type === "venta_exitosa";
+}
+
+const GENERIC_DECLINE = "Hubo un problema procesando tu pago. Intenta nuevamente.";
+
+export function createCulqiClient(config: CulqiConfig) {
+  const doFetch = config.fetch ?? fetch;
+
+  async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+    const response = await doFetch(`${config.apiBase}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${config.secretKey}`, "Content-Type": "application/json", Accept: "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(config.timeoutMs),
+    });
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, body: parsed };
+  }
+
+  return {
+    async createCharge(input: { amount: number; email: string; sourceId: string; description: string; metadata: Record<string, string>; authentication3DS?: Record<string, string> }): Promise<ChargeAnswer> {
+      let answer;
+      try {
+        answer = await call("POST", "/charges", {
+          amount: input.amount,
+          currency_code: "PEN",
+          email: input.email,
+          source_id: input.sourceId,
+          capture: true,
+          description: input.description.slice(0, 80),
+          installments: 0,
+          metadata: input.metadata,
+          ...(input.authentication3DS ? { authentication_3DS: input.authentication3DS } : {}),
+        });
+      } catch (error) {
+        return { kind: "unavailable", reason: error instanceof Error ? error.name : "error" };
+      }
+      if (isSuccessfulCharge(answer.status, answer.body)) return { kind: "paid", charge: answer.body };
+      const body = answer.body as { action_code?: string; user_message?: string; code?: string; charge_id?: string } | null;
+      if (answer.status === 200 && body?.action_code === "REVIEW") return { kind: "review", body };
+      if (answer.status === 402 || answer.status === 400 || answer.status === 422) {
+        return { kind: "declined", userMessage: body?.user_message || GENERIC_DECLINE, code: body?.code ?? null, chargeId: body?.charge_id ?? null };
+      }
+      return { kind: "unavailable", reason: `HTTP ${answer.status}` };
+    },
+
+    async getCharge(id: string): Promise<CulqiCharge | null> {
+      const answer = await call("GET", `/charges/${encodeURIComponent(id)}`);
+      return answer.status === 200 ? (answer.body as CulqiCharge) : null;
+    },
+
+    async createOrder(input: { amount: number; description: string; orderNumber: string; client: { first_name: string; last_name: string; email: string; phone_number: string }; expiresAt: Date; metadata: Record<string, string> }): Promise<CulqiOrder | null> {
+      const answer = await call("POST", "/orders", {
+        amount: input.amount,
+        currency_code: "PEN",
+        description: input.description.slice(0, 80),
+        order_number: input.orderNumber,
+        client_details: input.client,
+        expiration_date: Math.floor(input.expiresAt.getTime() / 1000),
+        confirm: false,
+        metadata: input.metadata,
+      });
+      return answer.status === 201 || answer.status === 200 ? (answer.body as CulqiOrder) : null;
+    },
+
+    async getOrder(id: string): Promise<CulqiOrder | null> {
+      const answer = await call("GET", `/orders/${encodeURIComponent(id)}`);
+      return answer.status === 200 ? (answer.body as CulqiOrder) : null;
+    },
+  };
+}
+
+export type CulqiClient = ReturnType<typeof createCulqiClient>;

@@ -1,0 +1,176 @@
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { orders, payments, processedWebhookEvents } from "../../db/schema";
+import { transitionOrder } from "../../orders/transition";
+import { recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded } from "../settle";
+import type { CulqiClient, CulqiCharge, CulqiOrder } from "./client";
+
+export const CULQI_CODE_HOURS = 24;
+const TRY_AGAIN = "Hubo un problema procesando tu pago. Intenta nuevamente.";
+
+async function paymentWithOrder(db: Database, paymentId: string) {
+  const [row] = await db
+    .select({ payment: payments, order: orders })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(and(eq(payments.id, paymentId), eq(payments.provider, "culqi")));
+  return row ?? null;
+}
+
+export type CulqiChargeOutcome =
+  | { outcome: "paid"; orderId: string }
+  | { outcome: "review"; orderId: string }
+  | { outcome: "declined"; orderId: string; message: string }
+  | { outcome: "unavailable"; orderId: string; message: string }
+  | { outcome: "not_payable"; message: string };
+
+/**
+ * Charges the token the Culqi checkout returned (card `tkn_` or Yape `ype_`). Paid only on 201 +
+ * venta_exitosa; a 3DS review goes back to the browser; a decline fails the order with Culqi's
+ * message for the customer. A timeout leaves the attempt open: Culqi's webhook settles it if the
+ * charge did happen, since the charge carries our payment id in its metadata.
+ */
+export async function chargeCulqiToken(
+  db: Database,
+  client: CulqiClient,
+  input: { paymentId: string; token: string; now: Date; siteUrl: string; authentication3DS?: Record<string, string> },
+): Promise<CulqiChargeOutcome> {
+  const row = await paymentWithOrder(db, input.paymentId);
+  if (!row) return { outcome: "not_payable", message: "No encontramos este pago." };
+  const { payment, order } = row;
+  if (payment.status === "succeeded") return { outcome: "paid", orderId: order.id };
+  if (payment.status !== "created" || (payment.expiresAt && payment.expiresAt <= input.now)) {
+    return { outcome: "not_payable", message: "Este pedido ya no se puede pagar. Vuelve al carrito para generar uno nuevo." };
+  }
+  const answer = await client.createCharge({
+    amount: payment.amountCents,
+    email: order.customerEmail,
+    sourceId: input.token,
+    description: `Pedido ${order.orderNumber}`,
+    metadata: { order_id: order.id, payment_id: payment.id, order_number: order.orderNumber },
+    authentication3DS: input.authentication3DS,
+  });
+  switch (answer.kind) {
+    case "paid":
+      await recordPaymentSucceeded(db, payment.id, {
+        now: input.now,
+        method: input.token.startsWith("ype_") ? "yape" : "card",
+        actor: "culqi",
+        siteUrl: input.siteUrl,
+        providerReference: answer.charge.id,
+      });
+      return { outcome: "paid", orderId: order.id };
+    case "review":
+      return { outcome: "review", orderId: order.id };
+    case "declined":
+      await recordPaymentFailed(db, payment.id, { now: input.now, actor: "culqi", message: answer.userMessage });
+      return { outcome: "declined", orderId: order.id, message: answer.userMessage };
+    case "unavailable":
+      return { outcome: "unavailable", orderId: order.id, message: TRY_AGAIN };
+  }
+}
+
+/**
+ * Banca móvil, agentes and billeteras need a Culqi order created first (payments.md A.6). One per
+ * payment attempt: a repeated call returns the one already created.
+ */
+export async function createCulqiOrderForPayment(db: Database, client: CulqiClient, input: { paymentId: string; now: Date }): Promise<string | null> {
+  const row = await paymentWithOrder(db, input.paymentId);
+  if (!row || row.payment.status === "succeeded" || row.payment.status === "failed") return null;
+  if (row.payment.providerReference?.startsWith("ord_")) return row.payment.providerReference;
+  const { order } = row;
+  const created = await client.createOrder({
+    amount: row.payment.amountCents,
+    description: `Pedido ${order.orderNumber}`,
+    orderNumber: order.orderNumber,
+    client: { first_name: order.customerFirstName, last_name: order.customerLastName, email: order.customerEmail, phone_number: `+51${order.customerPhone}` },
+    expiresAt: new Date(input.now.getTime() + CULQI_CODE_HOURS * 3_600_000),
+    metadata: { order_id: order.id, payment_id: row.payment.id },
+  });
+  if (!created) return null;
+  await db.update(payments).set({ providerReference: created.id, updatedAt: input.now }).where(eq(payments.id, row.payment.id));
+  return created.id;
+}
+
+/** The customer confirmed a Culqi order in the checkout: keep its payment code and wait for payment. */
+export async function recordCulqiOrderCode(db: Database, client: CulqiClient, input: { paymentId: string; now: Date }) {
+  const row = await paymentWithOrder(db, input.paymentId);
+  const reference = row?.payment.providerReference;
+  if (!row || !reference?.startsWith("ord_")) return null;
+  const culqiOrder = await client.getOrder(reference);
+  if (!culqiOrder?.payment_code) return null;
+  const expiresAt = culqiOrder.expiration_date ? new Date(culqiOrder.expiration_date * (culqiOrder.expiration_date > 1e12 ? 1 : 1000)) : new Date(input.now.getTime() + CULQI_CODE_HOURS * 3_600_000);
+  return recordPaymentCodeIssued(db, row.payment.id, { now: input.now, actor: "culqi", method: "cash", code: culqiOrder.payment_code, expiresAt, providerReference: reference });
+}
+
+export type WebhookOutcome = { status: number; applied: boolean };
+
+/** payments.md A.9: `data` arrives as a JSON string (sometimes an object); be lenient. */
+function parseEvent(rawBody: string): { id: string; type: string; data: Record<string, unknown> } | null {
+  try {
+    const envelope = JSON.parse(rawBody) as { id?: unknown; type?: unknown; data?: unknown };
+    const data = typeof envelope.data === "string" ? JSON.parse(envelope.data) : envelope.data;
+    if (typeof envelope.id !== "string" || typeof envelope.type !== "string" || typeof data !== "object" || data === null) return null;
+    return { id: envelope.id, type: envelope.type, data: data as Record<string, unknown> };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Culqi's webhook. Optional Basic auth is checked; the event is only a hint: the charge or order
+ * it names is fetched again from Culqi with the secret key before anything changes. Settling is
+ * idempotent and the event id is recorded, so a replayed event changes nothing.
+ */
+export async function handleCulqiWebhook(
+  db: Database,
+  client: CulqiClient,
+  input: { rawBody: string; authorization: string | null; expectedAuthorization: string | null; now: Date; siteUrl: string },
+): Promise<WebhookOutcome> {
+  if (input.expectedAuthorization && input.authorization !== input.expectedAuthorization) return { status: 401, applied: false };
+  const event = parseEvent(input.rawBody);
+  if (!event) return { status: 400, applied: false };
+  const [seen] = await db
+    .select()
+    .from(processedWebhookEvents)
+    .where(and(eq(processedWebhookEvents.provider, "culqi"), eq(processedWebhookEvents.eventId, event.id)));
+  if (seen) return { status: 200, applied: false };
+
+  const resourceId = String(event.data.id ?? event.data.chargeId ?? event.data.charge_id ?? "");
+  let applied = false;
+  if (resourceId.startsWith("chr_")) applied = await applyCharge(db, await client.getCharge(resourceId), input);
+  else if (resourceId.startsWith("ord_")) applied = await applyOrder(db, await client.getOrder(resourceId), input);
+
+  await db.insert(processedWebhookEvents).values({ provider: "culqi", eventId: event.id, processedAt: input.now }).onConflictDoNothing();
+  return { status: 200, applied };
+}
+
+async function applyCharge(db: Database, charge: CulqiCharge | null, input: { now: Date; siteUrl: string }): Promise<boolean> {
+  const paymentId = charge?.metadata?.payment_id;
+  if (!charge || !paymentId || charge.outcome?.type !== "venta_exitosa") return false;
+  const result = await recordPaymentSucceeded(db, paymentId, {
+    now: input.now,
+    method: charge.source?.id?.startsWith("ype_") ? "yape" : "card",
+    actor: "culqi-webhook",
+    siteUrl: input.siteUrl,
+    providerReference: charge.id,
+  }).catch(() => null);
+  return Boolean(result && !result.alreadySettled);
+}
+
+async function applyOrder(db: Database, culqiOrder: CulqiOrder | null, input: { now: Date; siteUrl: string }): Promise<boolean> {
+  if (!culqiOrder) return false;
+  const [payment] = await db.select().from(payments).where(and(eq(payments.provider, "culqi"), eq(payments.providerReference, culqiOrder.id)));
+  if (!payment) return false;
+  if (culqiOrder.state === "paid") {
+    const result = await recordPaymentSucceeded(db, payment.id, { now: input.now, method: "cash", actor: "culqi-webhook", siteUrl: input.siteUrl });
+    return !result.alreadySettled;
+  }
+  if (culqiOrder.state === "expired" || culqiOrder.state === "deleted") {
+    return db.transaction(async (tx) => {
+      await tx.update(payments).set({ status: "expired", updatedAt: input.now }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
+      return transitionOrder(tx, payment.orderId, "cancelled", { actor: "culqi-webhook", now: input.now, note: "Código de pago vencido" }).catch(() => false);
+    });
+  }
+  return false;
+}

@@ -1,0 +1,137 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeOrder } from "@server/checkout/index.server";
+import { invoices, orders, payments } from "@server/db/schema";
+import { chargeCulqiToken, createCulqiClient, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode, type CulqiClient } from "@server/payments/culqi";
+import { checkoutSchema } from "~/lib/checkout-schema";
+import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+const now = new Date("2026-11-24T15:00:00Z");
+const siteUrl = "http://shop.test";
+const basicAuth = `Basic ${Buffer.from("culqi:s3creto").toString("base64")}`;
+
+describe("Culqi adapter against a local Culqi API", () => {
+  let test: TestDatabase;
+  let culqi: CulqiMock;
+  let client: CulqiClient;
+
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+    culqi = await startCulqiMock();
+    client = createCulqiClient({ secretKey: culqi.secretKey, apiBase: culqi.apiBase, timeoutMs: 1000 });
+  });
+  afterAll(async () => {
+    await culqi.close();
+    await test.close();
+  });
+
+  async function newPayment() {
+    const placed = await placeOrder(
+      test.db,
+      checkoutSchema.parse({
+        checkoutKey: randomUUID(),
+        purchaseType: "one-time",
+        subscriptionFrequency: "mensual",
+        nombre: "Marta",
+        apellido: "Paredes",
+        correo: "marta@example.pe",
+        telefono: "955443322",
+        tipo_documento: "dni",
+        dni: "11223344",
+        districtId: 22,
+        direccion: "Av. Pardo 500",
+        diaHabil: 3,
+        fecha: "2026-11-25",
+        rangoHorario: "tarde",
+        items: [{ productId: 6, variantId: null, quantity: 1 }],
+        clientSubtotalCents: 5990,
+      }),
+      { now, provider: "culqi" },
+    );
+    if (!placed.ok) throw new Error("order not placed");
+    return placed;
+  }
+  const orderStatus = async (orderId: string) => (await test.db.select().from(orders).where(eq(orders.id, orderId)))[0]!;
+  const webhook = (body: unknown, authorization: string | null = basicAuth) =>
+    handleCulqiWebhook(test.db, client, { rawBody: JSON.stringify(body), authorization, expectedAuthorization: basicAuth, now, siteUrl });
+
+  it("marks the order paid on 201 venta_exitosa, charging the server's amount with our ids in metadata", async () => {
+    const placed = await newPayment();
+    const result = await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token: await culqi.tokenize("4111111111111111"), now, siteUrl });
+    expect(result).toEqual({ outcome: "paid", orderId: placed.orderId });
+    expect(await orderStatus(placed.orderId)).toMatchObject({ status: "paid", paymentMethod: "card" });
+    const [payment] = await test.db.select().from(payments).where(eq(payments.id, placed.paymentId));
+    const charge = culqi.charges.get(payment!.providerReference!)!;
+    expect(charge).toMatchObject({ amount: 5990, currency_code: "PEN", metadata: { order_id: placed.orderId, payment_id: placed.paymentId } });
+    expect(await test.db.select().from(invoices).where(eq(invoices.orderId, placed.orderId))).toHaveLength(1);
+  });
+
+  it("accepts Yape tokens as Yape payments", async () => {
+    const placed = await newPayment();
+    expect((await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token: await culqi.yapeToken(), now, siteUrl })).outcome).toBe("paid");
+    expect((await orderStatus(placed.orderId)).paymentMethod).toBe("yape");
+  });
+
+  it("fails the order on a decline and hands back Culqi's message for the customer", async () => {
+    const placed = await newPayment();
+    const result = await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token: await culqi.tokenize("4000040000000008"), now, siteUrl });
+    expect(result).toMatchObject({ outcome: "declined" });
+    expect(result.outcome === "declined" && result.message).toContain("no tiene fondos suficientes");
+    expect((await orderStatus(placed.orderId)).status).toBe("failed");
+  });
+
+  it("sends a 3DS review back to the browser and pays once authenticated", async () => {
+    const placed = await newPayment();
+    const token = await culqi.tokenize("4456530000001096");
+    expect((await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl })).outcome).toBe("review");
+    expect((await orderStatus(placed.orderId)).status).toBe("pending");
+    const authenticated = await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl, authentication3DS: { eci: "05", xid: "x", cavv: "c", protocolVersion: "2.1.0", directoryServerTransactionId: "d" } });
+    expect(authenticated.outcome).toBe("paid");
+  });
+
+  it("leaves a timed-out charge open, then settles it once from the webhook, however often it is replayed", async () => {
+    const placed = await newPayment();
+    culqi.delayNextCharge(1500);
+    const result = await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token: await culqi.tokenize("5111111111111118"), now, siteUrl });
+    expect(result.outcome).toBe("unavailable");
+    expect((await orderStatus(placed.orderId)).status).toBe("pending");
+
+    const event = culqi.events.findLast((candidate) => candidate.type === "charge.creation.succeeded")!;
+    expect(await webhook(event)).toEqual({ status: 200, applied: true });
+    expect(await webhook(event)).toEqual({ status: 200, applied: false });
+    // The same charge announced again under another event id also changes nothing.
+    expect(await webhook({ ...event, id: "evt_test_again0000000000" })).toEqual({ status: 200, applied: false });
+    expect((await orderStatus(placed.orderId)).status).toBe("paid");
+    expect(await test.db.select().from(invoices).where(eq(invoices.orderId, placed.orderId))).toHaveLength(1);
+  });
+
+  it("refuses webhooks without the configured Basic auth and never trusts the event's own claims", async () => {
+    const placed = await newPayment();
+    const forged = { object: "event", id: "evt_test_forged000000000", type: "charge.creation.succeeded", data: JSON.stringify({ id: "chr_test_doesnotexist0000", outcome: { type: "venta_exitosa" }, metadata: { payment_id: placed.paymentId } }) };
+    expect(await webhook(forged, null)).toEqual({ status: 401, applied: false });
+    expect(await webhook(forged, `Basic ${Buffer.from("culqi:otra").toString("base64")}`)).toEqual({ status: 401, applied: false });
+    expect(await webhook(forged)).toEqual({ status: 200, applied: false });
+    expect(await webhook("not json")).toEqual({ status: 400, applied: false });
+    expect((await orderStatus(placed.orderId)).status).toBe("pending");
+  });
+
+  it("pays with a Culqi order: code issued, then the paid webhook confirms the order", async () => {
+    const placed = await newPayment();
+    const culqiOrderId = await createCulqiOrderForPayment(test.db, client, { paymentId: placed.paymentId, now });
+    expect(culqiOrderId).toMatch(/^ord_test_/);
+    expect(await createCulqiOrderForPayment(test.db, client, { paymentId: placed.paymentId, now })).toBe(culqiOrderId);
+    await culqi.confirmOrder(culqiOrderId!);
+    await recordCulqiOrderCode(test.db, client, { paymentId: placed.paymentId, now });
+    const [pending] = await test.db.select().from(payments).where(eq(payments.id, placed.paymentId));
+    expect(pending).toMatchObject({ status: "pending", method: "cash" });
+    expect(pending!.paymentCode).toMatch(/^\d{8}$/);
+    expect((await orderStatus(placed.orderId)).status).toBe("payment_created");
+
+    const paid = culqi.payOrder(culqiOrderId!);
+    expect(await webhook(paid)).toEqual({ status: 200, applied: true });
+    expect(await webhook(paid)).toEqual({ status: 200, applied: false });
+    expect(await orderStatus(placed.orderId)).toMatchObject({ status: "paid", paymentMethod: "cash" });
+  });
+});

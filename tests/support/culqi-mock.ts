@@ -1,0 +1,174 @@
+/**
+ * A local HTTP server that speaks Culqi's API v2 as payments.md documents it (A.3–A.12, A.16):
+ * Bearer keys (pk_ for tokens and order confirmation, sk_ for the rest), test cards that succeed,
+ * decline or ask for 3DS, Yape tokens, orders with payment codes, and webhook events whose `data`
+ * is a JSON string. Test hooks: pay an order, delay the next charge (to time the client out).
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+const id = (prefix: string) => `${prefix}_test_${randomBytes(8).toString("hex").slice(0, 16)}`;
+
+const declines: Record<string, [string, string]> = {
+  "4000020000000000": ["stolen_card", "Tu tarjeta fue reportada como robada. Comunícate con tu banco."],
+  "4000030000000009": ["lost_card", "Tu tarjeta fue reportada como perdida. Comunícate con tu banco."],
+  "4000040000000008": ["insufficient_funds", "Su tarjeta no tiene fondos suficientes. Para realizar la compra, verifica tus fondos disponibles con el banco emisor o inténta nuevamente con otra tarjeta."],
+  "5400000000000005": ["contact_issuer", "Tu banco rechazó la operación. Comunícate con tu banco."],
+};
+const threeDsCards = new Set(["4456530000001096", "4456530000001005"]);
+
+export interface CulqiEvent {
+  object: "event";
+  id: string;
+  type: string;
+  creation_date: number;
+  data: string;
+}
+
+export interface CulqiMock {
+  apiBase: string;
+  secretKey: string;
+  publicKey: string;
+  /** Tokenizes a test card as Culqi's browser checkout would. */
+  tokenize(cardNumber: string, email?: string): Promise<string>;
+  yapeToken(phone?: string): Promise<string>;
+  /** The next charge is processed but answered only after this delay. */
+  delayNextCharge(ms: number): void;
+  confirmOrder(orderId: string): Promise<void>;
+  payOrder(orderId: string): CulqiEvent;
+  events: CulqiEvent[];
+  charges: Map<string, Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  let body = "";
+  for await (const chunk of request) body += chunk;
+  return body ? (JSON.parse(body) as Record<string, unknown>) : {};
+}
+
+export async function startCulqiMock(): Promise<CulqiMock> {
+  const secretKey = "sk_test_mockmockmockmock";
+  const publicKey = "pk_test_mockmockmockmock";
+  const tokens = new Map<string, { card: string; used: boolean; email: string }>();
+  const charges = new Map<string, Record<string, unknown>>();
+  const orders = new Map<string, Record<string, unknown>>();
+  const events: CulqiEvent[] = [];
+  let nextChargeDelay = 0;
+
+  const emit = (type: string, data: Record<string, unknown>) => {
+    const event: CulqiEvent = { object: "event", id: id("evt"), type, creation_date: Date.now(), data: JSON.stringify(data) };
+    events.push(event);
+    return event;
+  };
+
+  const server: Server = createServer(async (request, response) => {
+    const send = (status: number, body: unknown) => {
+      response.writeHead(status, { "Content-Type": "application/json" });
+      response.end(JSON.stringify(body));
+    };
+    const url = new URL(request.url ?? "/", "http://mock");
+    const key = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+    const publicRoute = url.pathname.startsWith("/v2/tokens") || url.pathname.endsWith("/confirm");
+    if (!url.pathname.startsWith("/__mock") && key !== (publicRoute ? publicKey : secretKey)) {
+      return send(401, { object: "error", type: "authentication_error", merchant_message: "Llave inválida", user_message: "No autorizado" });
+    }
+    const body = request.method === "POST" ? await readJson(request) : {};
+
+    if (request.method === "POST" && url.pathname === "/v2/tokens") {
+      const token = id("tkn");
+      tokens.set(token, { card: String(body.card_number), used: false, email: String(body.email ?? "") });
+      return send(201, { object: "token", id: token, type: "card", email: body.email, card_number: `${String(body.card_number).slice(0, 6)}******${String(body.card_number).slice(-4)}`, active: true });
+    }
+    if (request.method === "POST" && url.pathname === "/v2/tokens/yape") {
+      if (body.number_phone !== "900000001") return send(400, { object: "error", type: "invalid_request_error", user_message: "Número Yape inválido" });
+      const token = id("ype");
+      tokens.set(token, { card: "yape", used: false, email: "" });
+      return send(201, { object: "token", id: token, type: "yape" });
+    }
+    if (request.method === "POST" && url.pathname === "/v2/charges") {
+      const source = tokens.get(String(body.source_id));
+      if (!source || source.used) return send(400, { object: "error", type: "invalid_request_error", user_message: "Token inválido o ya usado" });
+      const needs3ds = threeDsCards.has(source.card) && !body.authentication_3DS;
+      if (needs3ds) return send(200, { action_code: "REVIEW", user_message: "Se requiere autenticación 3DS" });
+      source.used = true;
+      const chargeId = id("chr");
+      const decline = declines[source.card];
+      if (decline) {
+        const error = { object: "error", type: "card_error", charge_id: chargeId, code: "card_declined", decline_code: decline[0], merchant_message: decline[1], user_message: decline[1] };
+        charges.set(chargeId, { id: chargeId, outcome: { type: "venta_denegada", code: decline[0] }, metadata: body.metadata });
+        emit("charge.failed", { id: chargeId, outcome: { type: "venta_denegada" } });
+        return send(402, error);
+      }
+      const charge = {
+        object: "charge",
+        id: chargeId,
+        amount: body.amount,
+        currency_code: body.currency_code,
+        email: body.email,
+        source: { object: "token", id: body.source_id, type: source.card === "yape" ? "yape" : "card" },
+        outcome: { type: "venta_exitosa", code: "AUT0000", merchant_message: "La operación de venta ha sido autorizada exitosamente", user_message: "Su compra ha sido exitosa." },
+        metadata: body.metadata,
+        capture: body.capture,
+        paid: false,
+        creation_date: Date.now(),
+      };
+      charges.set(chargeId, charge);
+      emit("charge.creation.succeeded", charge);
+      const delay = nextChargeDelay;
+      nextChargeDelay = 0;
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+      return send(201, charge);
+    }
+    const chargeMatch = /^\/v2\/charges\/([\w]+)$/.exec(url.pathname);
+    if (request.method === "GET" && chargeMatch) {
+      const charge = charges.get(chargeMatch[1]!);
+      return charge ? send(200, charge) : send(404, { object: "error", type: "resource_error", user_message: "No encontrado" });
+    }
+    if (request.method === "POST" && url.pathname === "/v2/orders") {
+      const order = { object: "order", id: id("ord"), amount: body.amount, currency_code: "PEN", order_number: body.order_number, state: "created", payment_code: null, expiration_date: body.expiration_date, metadata: body.metadata };
+      orders.set(order.id, order);
+      return send(201, order);
+    }
+    const confirmMatch = /^\/v2\/orders\/([\w]+)\/confirm$/.exec(url.pathname);
+    if (request.method === "POST" && confirmMatch) {
+      const order = orders.get(confirmMatch[1]!);
+      if (!order || order.state !== "created") return send(400, { object: "error", type: "invalid_request_error", user_message: "Orden no confirmable" });
+      Object.assign(order, { state: "pending", payment_code: String(randomInt(10_000_000, 100_000_000)) });
+      return send(200, order);
+    }
+    const orderMatch = /^\/v2\/orders\/([\w]+)$/.exec(url.pathname);
+    if (request.method === "GET" && orderMatch) {
+      const order = orders.get(orderMatch[1]!);
+      return order ? send(200, order) : send(404, { object: "error", type: "resource_error", user_message: "No encontrado" });
+    }
+    send(404, { object: "error", type: "resource_error", user_message: "Ruta inválida" });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
+
+  const post = async (path: string, key: string, body: unknown) => {
+    const response = await fetch(`${apiBase}${path}`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    return (await response.json()) as { id: string };
+  };
+
+  return {
+    apiBase,
+    secretKey,
+    publicKey,
+    events,
+    charges,
+    tokenize: async (card, email = "cliente@example.pe") => (await post("/tokens", publicKey, { card_number: card, cvv: "123", expiration_month: 12, expiration_year: 2030, email })).id,
+    yapeToken: async (phone = "900000001") => (await post("/tokens/yape", publicKey, { amount: 5990, number_phone: phone, otp: "425251" })).id,
+    delayNextCharge: (ms) => void (nextChargeDelay = ms),
+    confirmOrder: async (orderId) => void (await post(`/orders/${orderId}/confirm`, publicKey, {})),
+    payOrder(orderId) {
+      const order = orders.get(orderId);
+      if (!order) throw new Error(`Unknown order ${orderId}`);
+      order.state = "paid";
+      return emit("order.status.changed", order);
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
