@@ -22,6 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { auditPage } from "./lib/lighthouse.mjs";
 import { measureFirstLoadJs } from "./lib/first-load-js.mjs";
+import { measureCheckout } from "./lib/checkout.mjs";
 import { measureServer } from "./lib/load.mjs";
 import { buildFingerprint, ensureBuild, startServer } from "./lib/server.mjs";
 import { renderResults, GENERATED_START, DEFAULT_INTRO } from "./lib/report.mjs";
@@ -136,6 +137,12 @@ async function main() {
     if (wants("load")) {
       console.log("Server latency and throughput…");
       results.server = await measureServer(server.origin, LOAD_PATHS, SETTINGS.load);
+    }
+    // Last: it writes hundreds of orders into this run's throwaway database.
+    if (wants("checkout")) {
+      console.log("Checkout submission…");
+      results.checkout = await measureCheckout(server.origin, quick ? { sequential: 5, concurrentS: 2 } : {});
+      console.log(`  sequential p50 ${results.checkout.sequential.p50} ms, p95 ${results.checkout.sequential.p95} ms; ${results.checkout.concurrent.ordersPerSecond} orders/s with ${results.checkout.concurrent.connections} connections`);
     }
   } finally {
     await server.stop();

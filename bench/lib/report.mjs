@@ -130,6 +130,17 @@ function serverSection(results, settings) {
 }
 
 /** A one-glance list of every target with its verdict. */
+function checkoutSection({ sequential, concurrent }) {
+  return [
+    "### Checkout submission (the checkout action on the embedded database: validation, repricing, one transaction)",
+    "",
+    "| Mode | Orders | Orders/s | p50 | p95 | Failures |",
+    "| --- | --- | --- | --- | --- | --- |",
+    `| one at a time | ${sequential.count} | — | ${sequential.p50} ms | ${sequential.p95} ms | ${sequential.failures} |`,
+    `| ${concurrent.connections} concurrent for ${concurrent.seconds} s | ${concurrent.orders} | ${concurrent.ordersPerSecond} | ${concurrent.p50} ms | ${concurrent.p95} ms | ${concurrent.failures} |`,
+  ];
+}
+
 function targetsSection(results) {
   const rows = [];
   for (const page of results.lighthouse ?? []) {
@@ -165,5 +176,6 @@ export function renderResults(results) {
   if (results.lighthouse) lines.push(...lighthouseSection(results.lighthouse, results.settings.lighthouseRuns), "");
   if (results.firstLoadJs) lines.push(...firstLoadJsSection(results.firstLoadJs), "");
   if (results.server) lines.push(...serverSection(results.server, results.settings), "");
+  if (results.checkout) lines.push(...checkoutSection(results.checkout), "");
   return lines.join("\n");
 }

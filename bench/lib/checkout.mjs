@@ -1,0 +1,76 @@
+// Checkout submission: the real checkout action (what the "Finalizar compra" button posts), each
+// with its own checkout key, so every request creates one order with its items, delivery and
+// payment attempt in one transaction. Loopback only; bounded by count and time.
+import { randomUUID } from "node:crypto";
+import { percentile } from "./load.mjs";
+
+const limaDate = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima", year: "numeric", month: "2-digit", day: "2-digit" });
+
+/** The next Wednesday after today in Lima: a date Miraflores (served Mon/Wed/Fri) accepts. */
+function nextWednesday() {
+  const [year, month, day] = limaDate.format(new Date()).split("-").map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day + 1));
+  while (date.getUTCDay() !== 3) date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+function body(date) {
+  return JSON.stringify({
+    checkoutKey: randomUUID(),
+    purchaseType: "one-time",
+    subscriptionFrequency: "mensual",
+    nombre: "Bench",
+    apellido: "Cliente",
+    correo: `bench-${randomUUID().slice(0, 8)}@example.pe`,
+    telefono: "987654321",
+    tipo_documento: "dni",
+    dni: "12345678",
+    districtId: 22,
+    direccion: "Av. Larco 123",
+    diaHabil: 3,
+    fecha: date,
+    rangoHorario: "manana",
+    items: [{ productId: 6, variantId: null, quantity: 1 }, { productId: 1, variantId: 1, quantity: 2 }],
+    clientSubtotalCents: 11990,
+  });
+}
+
+async function submit(origin, date) {
+  const started = performance.now();
+  const response = await fetch(`${origin}/checkout.data`, { method: "POST", headers: { "Content-Type": "application/json" }, body: body(date), redirect: "manual" });
+  await response.arrayBuffer();
+  // A created order answers with the redirect to the payment page (as single-fetch data).
+  const ok = response.status < 400;
+  return { ms: performance.now() - started, ok };
+}
+
+export async function measureCheckout(origin, { sequential = 40, concurrentS = 10, connections = 8 } = {}) {
+  const date = nextWednesday();
+  for (let i = 0; i < 5; i++) await submit(origin, date); // warm-up
+  const one = [];
+  let failures = 0;
+  for (let i = 0; i < sequential; i++) {
+    const result = await submit(origin, date);
+    one.push(result.ms);
+    if (!result.ok) failures += 1;
+  }
+  const sorted = Float64Array.from(one).sort();
+  const deadline = performance.now() + concurrentS * 1000;
+  const latencies = [];
+  let concurrentFailures = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const result = await submit(origin, date);
+        latencies.push(result.ms);
+        if (!result.ok) concurrentFailures += 1;
+      }
+    }),
+  );
+  const concurrent = Float64Array.from(latencies).sort();
+  const round = (value) => Math.round(value * 100) / 100;
+  return {
+    sequential: { count: sequential, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), failures },
+    concurrent: { connections, seconds: concurrentS, orders: latencies.length, ordersPerSecond: round(latencies.length / concurrentS), p50: round(percentile(concurrent, 50)), p95: round(percentile(concurrent, 95)), failures: concurrentFailures },
+  };
+}
