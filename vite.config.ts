@@ -16,20 +16,26 @@ export default defineConfig({
     external: ["@electric-sql/pglite", "pg"],
   },
   optimizeDeps: { exclude: ["@electric-sql/pglite"] },
+  environments: {
+    client: {
+      build: {
+        rollupOptions: {
+          output: {
+            // The small modules every storefront page needs travel as one chunk: each chunk
+            // costs its own wrapper and compresses alone, which the 120 KB first-load budget feels.
+            manualChunks(id) {
+              const storefrontCore = ["/app/lib/money.ts", "/app/lib/seo.ts", "/app/lib/cart.ts", "/app/lib/use-cart.ts", "/app/components/ui/icons.tsx", "/app/components/shop/product-card.tsx"];
+              if (storefrontCore.some((file) => id.endsWith(file))) return "storefront";
+            },
+          },
+        },
+      },
+    },
+  },
   build: {
     // Terser squeezes ~3% more than esbuild out of the first-load JavaScript (bench/RESULTS.md).
     minify: "terser",
     terserOptions: { compress: { passes: 2 }, format: { comments: false } },
-    rollupOptions: {
-      output: {
-        // The small modules every storefront page needs travel as one chunk: each chunk costs
-        // its own wrapper and compresses alone, which the 120 KB first-load budget feels.
-        manualChunks(id) {
-          const storefrontCore = ["/app/lib/money.ts", "/app/lib/seo.ts", "/app/lib/cart.ts", "/app/lib/use-cart.ts", "/app/components/ui/icons.tsx", "/app/components/shop/product-card.tsx"];
-          if (storefrontCore.some((file) => id.endsWith(file))) return "storefront";
-        },
-      },
-    },
     target: "es2022",
   },
 });
