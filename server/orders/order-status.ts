@@ -22,23 +22,7 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
   return allowed[from].includes(to);
 }
 
-/** Spec §4 labels. */
-export const orderStatusLabels: Record<string, string> = {
-  pending: "Pendiente",
-  payment_created: "Pago iniciado",
-  paid: "Pagado",
-  processing: "Procesando",
-  shipped: "En camino",
-  delivered: "Entregado",
-  failed: "Fallido",
-  cancelled: "Cancelado",
-  canceled: "Cancelado",
-  refunded: "Reembolsado",
-};
-
-export function orderStatusLabel(status: string): string {
-  return orderStatusLabels[status] ?? "Desconocido";
-}
+export { orderStatusLabel, orderStatusLabels } from "~/lib/order-labels";
 
 export class InvalidOrderTransitionError extends Error {
   override name = "InvalidOrderTransitionError";

@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findCartByRecoveryToken, saveAbandonedCart, sendAbandonedCartReminders } from "@server/cart/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { outboxEmails } from "@server/db/schema";
-import { checkoutSchema } from "~/lib/checkout-schema";
+import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const start = new Date("2026-11-24T15:00:00Z");
@@ -50,24 +49,7 @@ describe("abandoned cart recovery", () => {
     await saveAbandonedCart(test.db, { email: "dario@example.pe", items: lines }, start);
     const placed = await placeOrder(
       test.db,
-      checkoutSchema.parse({
-        checkoutKey: randomUUID(),
-        purchaseType: "one-time",
-        subscriptionFrequency: "mensual",
-        nombre: "Darío",
-        apellido: "Rojas",
-        correo: "dario@example.pe",
-        telefono: "998877665",
-        tipo_documento: "dni",
-        dni: "87654321",
-        districtId: 22,
-        direccion: "Jr. Uno 1",
-        diaHabil: 3,
-        fecha: "2026-11-25",
-        rangoHorario: "manana",
-        items: lines,
-        clientSubtotalCents: 11980,
-      }),
+      checkoutInput({ correo: "dario@example.pe", items: lines, clientSubtotalCents: 11980 }),
       { now: later(10), provider: "sandbox" },
     );
     expect(placed.ok).toBe(true);

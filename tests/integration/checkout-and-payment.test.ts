@@ -1,33 +1,18 @@
-import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, invoices, orderItems, orders, orderStatusChanges, outboxEmails, payments } from "@server/db/schema";
 import { applySandboxAction, recordPaymentSucceeded } from "@server/payments/index.server";
-import { checkoutSchema, type CheckoutInput } from "~/lib/checkout-schema";
+import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 // Tuesday 2026-11-24, 10:00 in Lima. Miraflores (id 22 in the seed) is served on 1, 3, 5.
 const now = new Date("2026-11-24T15:00:00Z");
 const siteUrl = "http://shop.test";
 
-function checkout(overrides: Partial<Record<keyof CheckoutInput, unknown>> = {}): CheckoutInput {
-  return checkoutSchema.parse({
-    checkoutKey: randomUUID(),
-    purchaseType: "one-time",
-    subscriptionFrequency: "mensual",
-    nombre: "Rosa",
-    apellido: "Quispe",
-    correo: "rosa@example.pe",
-    telefono: "987654321",
-    tipo_documento: "dni",
-    dni: "45678912",
-    districtId: 22,
-    direccion: "Av. Larco 123",
-    diaHabil: 3,
-    fecha: "2026-11-25",
-    rangoHorario: "manana",
-    // Caja 20 L (S/ 59.90) + 2 × Pack x 12 of 625 ml (S/ 30.00) = S/ 119.90
+/** Caja 20 L (S/ 59.90) + 2 × Pack x 12 of 625 ml (S/ 30.00) = S/ 119.90 */
+function checkout(overrides: Parameters<typeof checkoutInput>[0] = {}) {
+  return checkoutInput({
     items: [
       { productId: 6, variantId: null, quantity: 1 },
       { productId: 1, variantId: 1, quantity: 2 },

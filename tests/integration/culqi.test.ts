@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { invoices, orders, payments } from "@server/db/schema";
 import { chargeCulqiToken, createCulqiClient, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode, type CulqiClient } from "@server/payments/culqi";
-import { checkoutSchema } from "~/lib/checkout-schema";
+import { checkoutInput } from "../support/checkout-fixture";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -30,24 +29,7 @@ describe("Culqi adapter against a local Culqi API", () => {
   async function newPayment() {
     const placed = await placeOrder(
       test.db,
-      checkoutSchema.parse({
-        checkoutKey: randomUUID(),
-        purchaseType: "one-time",
-        subscriptionFrequency: "mensual",
-        nombre: "Marta",
-        apellido: "Paredes",
-        correo: "marta@example.pe",
-        telefono: "955443322",
-        tipo_documento: "dni",
-        dni: "11223344",
-        districtId: 22,
-        direccion: "Av. Pardo 500",
-        diaHabil: 3,
-        fecha: "2026-11-25",
-        rangoHorario: "tarde",
-        items: [{ productId: 6, variantId: null, quantity: 1 }],
-        clientSubtotalCents: 5990,
-      }),
+      checkoutInput({ correo: "marta@example.pe" }),
       { now, provider: "culqi" },
     );
     if (!placed.ok) throw new Error("order not placed");

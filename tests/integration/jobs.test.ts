@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,29 +9,11 @@ import { runDueJobs } from "@server/jobs/index.server";
 import { deliverPendingEmails, folderTransport, type MailTransport } from "@server/notifications/deliver";
 import { enqueueEmail } from "@server/notifications/index.server";
 import { applySandboxAction } from "@server/payments/index.server";
-import { checkoutSchema } from "~/lib/checkout-schema";
+import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const now = new Date("2026-11-24T15:00:00Z");
-const order = () =>
-  checkoutSchema.parse({
-    checkoutKey: randomUUID(),
-    purchaseType: "one-time",
-    subscriptionFrequency: "mensual",
-    nombre: "Luis",
-    apellido: "Torres",
-    correo: "luis@example.pe",
-    telefono: "912345678",
-    tipo_documento: "dni",
-    dni: "12345678",
-    districtId: 22,
-    direccion: "Calle 1",
-    diaHabil: 3,
-    fecha: "2026-11-25",
-    rangoHorario: "tarde",
-    items: [{ productId: 6, variantId: null, quantity: 1 }],
-    clientSubtotalCents: 5990,
-  });
+const order = () => checkoutInput({ correo: "luis@example.pe", rangoHorario: "tarde" });
 
 describe("time-driven jobs", () => {
   let test: TestDatabase;

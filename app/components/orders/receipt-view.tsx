@@ -3,22 +3,9 @@ import type { OrderReceipt } from "@server/orders/index.server";
 import { deliveryWindowLabels } from "~/lib/delivery-schedule";
 import { formatLimaDate } from "~/lib/lima-dates";
 import { formatSoles } from "~/lib/money";
+import { orderStatusLabel, paymentMethodLabels } from "~/lib/order-labels";
 
-/** Spec §4 labels and receipt colours: paid green, failed or cancelled red, anything else yellow. */
-const statusLabels: Record<string, string> = {
-  pending: "Pendiente",
-  payment_created: "Pago iniciado",
-  paid: "Pagado",
-  processing: "Procesando",
-  shipped: "En camino",
-  delivered: "Entregado",
-  failed: "Fallido",
-  cancelled: "Cancelado",
-  canceled: "Cancelado",
-  refunded: "Reembolsado",
-};
-const paymentLabels: Record<string, string> = { card: "Tarjeta", yape: "Yape", cash: "Pago en efectivo", credit_card: "Tarjeta de crédito", debit_card: "Tarjeta de débito", pago_efectivo: "Pago en efectivo" };
-
+/** Spec §4 receipt colours: paid green, failed or cancelled red, anything else yellow. */
 export function statusTone(status: string): string {
   if (status === "paid") return "bg-green-100 text-green-900";
   if (status === "failed" || status === "cancelled" || status === "canceled") return "bg-red-100 text-red-900";
@@ -28,7 +15,7 @@ export function statusTone(status: string): string {
 export function OrderStatusBadge({ status }: { status: string }) {
   return (
     <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold ${statusTone(status)}`} data-testid="order-status">
-      {statusLabels[status] ?? "Desconocido"}
+      {orderStatusLabel(status)}
     </span>
   );
 }
@@ -90,7 +77,7 @@ export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
             {details.paymentMethod && (
               <div className="flex justify-between text-slate-600">
                 <dt>Medio de pago</dt>
-                <dd>{paymentLabels[details.paymentMethod] ?? details.paymentMethod}</dd>
+                <dd>{paymentMethodLabels[details.paymentMethod] ?? details.paymentMethod}</dd>
               </div>
             )}
           </dl>

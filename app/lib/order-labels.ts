@@ -1,0 +1,26 @@
+/** Spec §4 and §9 labels for order statuses and payment methods, shared by the server and the pages. */
+export const orderStatusLabels: Record<string, string> = {
+  pending: "Pendiente",
+  payment_created: "Pago iniciado",
+  paid: "Pagado",
+  processing: "Procesando",
+  shipped: "En camino",
+  delivered: "Entregado",
+  failed: "Fallido",
+  cancelled: "Cancelado",
+  canceled: "Cancelado",
+  refunded: "Reembolsado",
+};
+
+export function orderStatusLabel(status: string): string {
+  return orderStatusLabels[status] ?? "Desconocido";
+}
+
+export const paymentMethodLabels: Record<string, string> = {
+  card: "Tarjeta",
+  yape: "Yape",
+  cash: "Pago en efectivo",
+  credit_card: "Tarjeta de crédito",
+  debit_card: "Tarjeta de débito",
+  pago_efectivo: "Pago en efectivo",
+};
