@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { MOBILE } from "../support/browser";
@@ -135,6 +136,36 @@ describe("checkout with the sandbox provider", () => {
     await page.getByText("Ingresa un celular válido de 9 dígitos que empiece con 9").waitFor();
     expect(await page.getByLabel("Dirección", { exact: true }).inputValue()).toBe("Calle Las Flores 456");
     expect(new URL(page.url()).pathname).toBe("/checkout");
+    await close();
+  });
+
+  it("has no serious or critical axe violations on the cart, checkout, payment and receipt pages", async () => {
+    const { page, close } = await shop.open(MOBILE);
+    const found: string[] = [];
+    const audit = async (label: string) => {
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+      for (const violation of results.violations) {
+        if (violation.impact === "serious" || violation.impact === "critical") found.push(`${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+      }
+    };
+    await startCheckout(page, shop.baseURL());
+    await page.goto(`${shop.baseURL()}/carrito`);
+    await waitForHydration(page);
+    await page.getByTestId("cart-line").waitFor();
+    await audit("/carrito");
+    await page.getByRole("button", { name: "Realizar pedido" }).click();
+    await page.getByLabel("Nombre", { exact: true }).waitFor();
+    await fillCheckout(page);
+    await audit("/checkout");
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await page.getByRole("button", { name: "Simular pago exitoso" }).waitFor();
+    await audit("/pago/sandbox");
+    await page.getByRole("button", { name: "Simular pago exitoso" }).click();
+    await page.getByRole("heading", { name: "Pago confirmado" }).waitFor();
+    await audit("/success");
+    await page.goto(`${shop.baseURL()}/pago-error`);
+    await audit("/pago-error");
+    expect(found).toEqual([]);
     await close();
   });
 
