@@ -1,38 +1,15 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { MOBILE } from "../support/browser";
+import { boxLine, fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
-
-const box = { key: "6", productId: 6, variantId: null, slug: "caja-20l-con-dispensador", title: "Caja de 20 L con dispensador", image: null, price: 5990, variantTitle: null, quantity: 1 };
-
-async function startCheckout(page: Page, baseURL: string, items: unknown[] = [box]) {
-  await page.goto(`${baseURL}/tienda`);
-  await page.evaluate((stored) => window.localStorage.setItem("va-cart:v1", JSON.stringify(stored)), items);
-  await page.goto(`${baseURL}/checkout`);
-  await waitForHydration(page);
-  await page.getByLabel("Nombre", { exact: true }).waitFor();
-}
-
-async function fillCheckout(page: Page) {
-  await page.getByLabel("Nombre", { exact: true }).fill("Rosa");
-  await page.getByLabel("Apellido").fill("Quispe");
-  await page.getByLabel("Correo electrónico").fill("rosa@example.pe");
-  await page.getByLabel("Celular").fill("987654321");
-  await page.getByLabel("Número de documento").fill("45678912");
-  await page.getByLabel("Distrito").fill("miraflores");
-  await page.getByLabel("Dirección", { exact: true }).fill("Av. Larco 123");
-  await page.getByLabel("Día de entrega").selectOption({ label: "Miércoles" });
-  await page.locator('input[name="fecha"]').first().check();
-  await page.getByLabel(/^Mañana/).check();
-}
 
 describe("checkout with the sandbox provider", () => {
   const shop = useBrowser();
 
   it("lets a guest pay by card and shows the confirmed receipt, clearing the cart once", async () => {
     const { page, expectClean, close } = await shop.open();
-    await startCheckout(page, shop.baseURL());
+    await openCheckoutWithCart(page, shop.baseURL());
     await fillCheckout(page);
     await page.getByRole("button", { name: "Finalizar compra" }).click();
     await page.getByRole("heading", { name: /Pagar pedido VA-\d{6}/ }).waitFor();
@@ -61,7 +38,7 @@ describe("checkout with the sandbox provider", () => {
 
   it("sends a declined card to /pago-error and keeps the cart", async () => {
     const { page, close } = await shop.open(MOBILE);
-    await startCheckout(page, shop.baseURL());
+    await openCheckoutWithCart(page, shop.baseURL());
     await fillCheckout(page);
     await page.getByRole("button", { name: "Finalizar compra" }).click();
     await page.getByRole("button", { name: "Simular pago rechazado" }).click();
@@ -73,7 +50,7 @@ describe("checkout with the sandbox provider", () => {
 
   it("issues a cash code that, once paid, confirms the order", async () => {
     const { page, close } = await shop.open();
-    await startCheckout(page, shop.baseURL());
+    await openCheckoutWithCart(page, shop.baseURL());
     await fillCheckout(page);
     await page.getByRole("button", { name: "Finalizar compra" }).click();
     await page.getByRole("button", { name: "Generar código de pago" }).click();
@@ -87,7 +64,7 @@ describe("checkout with the sandbox provider", () => {
 
   it("shows only the status of an order to a browser that did not place it", async () => {
     const { page, close } = await shop.open();
-    await startCheckout(page, shop.baseURL());
+    await openCheckoutWithCart(page, shop.baseURL());
     await fillCheckout(page);
     await page.getByRole("button", { name: "Finalizar compra" }).click();
     await page.getByRole("button", { name: "Simular pago exitoso" }).click();
@@ -104,7 +81,7 @@ describe("checkout with the sandbox provider", () => {
 
   it("shows the spec's messages and keeps what was typed", async () => {
     const { page, close } = await shop.open();
-    await startCheckout(page, shop.baseURL());
+    await openCheckoutWithCart(page, shop.baseURL());
     const submit = page.getByRole("button", { name: "Finalizar compra" });
     expect(await submit.isDisabled()).toBe(true);
     expect(await page.getByText("Completa los datos de envío").count()).toBeGreaterThan(0);
@@ -148,7 +125,7 @@ describe("checkout with the sandbox provider", () => {
         if (violation.impact === "serious" || violation.impact === "critical") found.push(`${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
       }
     };
-    await startCheckout(page, shop.baseURL());
+    await openCheckoutWithCart(page, shop.baseURL());
     await page.goto(`${shop.baseURL()}/carrito`);
     await waitForHydration(page);
     await page.getByTestId("cart-line").waitFor();
@@ -171,7 +148,7 @@ describe("checkout with the sandbox provider", () => {
 
   it("opens the minimum-order modal for a small cart", async () => {
     const { page, close } = await shop.open();
-    await startCheckout(page, shop.baseURL(), [{ ...box, key: "3__v_7", productId: 3, variantId: 7, price: 1590, title: "Agua alcalina familiar 8 L", variantTitle: "1 unidad" }]);
+    await openCheckoutWithCart(page, shop.baseURL(), [{ ...boxLine, key: "3__v_7", productId: 3, variantId: 7, price: 1590, title: "Agua alcalina familiar 8 L", variantTitle: "1 unidad" }]);
     const dialog = page.getByRole("dialog", { name: "Pedido Mínimo Requerido" });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("El pedido mínimo único es de S/ 50.00.");

@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage } from "../support/browser";
+import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
@@ -32,22 +33,8 @@ describe("paying through Culqi", () => {
     const tracked = await openPage(browser);
     const { page } = tracked;
     await page.route("https://js.culqi.com/**", (route) => route.abort());
-    await page.goto(`${server.baseURL}/tienda`);
-    await page.evaluate(() =>
-      window.localStorage.setItem("va-cart:v1", JSON.stringify([{ key: "6", productId: 6, variantId: null, slug: "caja-20l-con-dispensador", title: "Caja de 20 L con dispensador", image: null, price: 5990, variantTitle: null, quantity: 1 }])),
-    );
-    await page.goto(`${server.baseURL}/checkout`);
-    await page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
-    await page.getByLabel("Nombre", { exact: true }).fill("Rosa");
-    await page.getByLabel("Apellido").fill("Quispe");
-    await page.getByLabel("Correo electrónico").fill("rosa@example.pe");
-    await page.getByLabel("Celular").fill("987654321");
-    await page.getByLabel("Número de documento").fill("45678912");
-    await page.getByLabel("Distrito").fill("Miraflores");
-    await page.getByLabel("Dirección", { exact: true }).fill("Av. Larco 123");
-    await page.getByLabel("Día de entrega").selectOption({ label: "Miércoles" });
-    await page.locator('input[name="fecha"]').first().check();
-    await page.getByLabel(/^Mañana/).check();
+    await openCheckoutWithCart(page, server.baseURL);
+    await fillCheckout(page);
     await page.getByRole("button", { name: "Finalizar compra" }).click();
     await page.getByRole("heading", { name: /Pagar pedido VA-/ }).waitFor();
     return tracked;

@@ -1,0 +1,26 @@
+/** Browser steps shared by the checkout journeys: a stored cart, then the checkout form filled in. */
+import type { Page } from "playwright-core";
+
+export const boxLine = { key: "6", productId: 6, variantId: null, slug: "caja-20l-con-dispensador", title: "Caja de 20 L con dispensador", image: null, price: 5990, variantTitle: null, quantity: 1 };
+
+export async function openCheckoutWithCart(page: Page, baseURL: string, items: unknown[] = [boxLine]) {
+  await page.goto(`${baseURL}/tienda`);
+  await page.evaluate((stored) => window.localStorage.setItem("va-cart:v1", JSON.stringify(stored)), items);
+  await page.goto(`${baseURL}/checkout`);
+  await page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
+  await page.getByLabel("Nombre", { exact: true }).waitFor();
+}
+
+/** A guest in Miraflores, delivery on the first Wednesday offered, in the morning. */
+export async function fillCheckout(page: Page) {
+  await page.getByLabel("Nombre", { exact: true }).fill("Rosa");
+  await page.getByLabel("Apellido").fill("Quispe");
+  await page.getByLabel("Correo electrónico").fill("rosa@example.pe");
+  await page.getByLabel("Celular").fill("987654321");
+  await page.getByLabel("Número de documento").fill("45678912");
+  await page.getByLabel("Distrito").fill("Miraflores");
+  await page.getByLabel("Dirección", { exact: true }).fill("Av. Larco 123");
+  await page.getByLabel("Día de entrega").selectOption({ label: "Miércoles" });
+  await page.locator('input[name="fecha"]').first().check();
+  await page.getByLabel(/^Mañana/).check();
+}
