@@ -2,11 +2,12 @@ import { useEffect } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
+import { sameOriginMiddleware } from "./csrf.server";
 import { databaseMiddleware, dbContext } from "./db-context.server";
 import { siteInfo } from "./site-info.server";
 import { pageMeta } from "~/lib/seo";
 
-export const middleware: Route.MiddlewareFunction[] = [databaseMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [sameOriginMiddleware, databaseMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { site: await siteInfo(context.get(dbContext), request) };

@@ -21,13 +21,44 @@ export default [
     route("*", "routes/not-found.tsx"),
   ]),
 
+  // Outside any layout (spec §2 route table).
+  route("login", "routes/login.tsx"),
+  route("register", "routes/register.tsx"),
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
+  route("verificar-correo", "routes/verify-email.tsx"),
+  route("logout", "routes/logout.ts"),
+
+  // The account area: every page below needs a session (spec §6).
+  layout("routes/account-layout.tsx", [
+    route("dashboard", "routes/dashboard.tsx"),
+    route("dashboard/pedidos", "routes/dashboard.orders.tsx"),
+    route("dashboard/pedidos/:orderId", "routes/dashboard.order-detail.tsx"),
+    route("dashboard/perfil", "routes/dashboard.profile.tsx"),
+    route("dashboard/suscripcion", "routes/dashboard.subscription.tsx"),
+    route("dashboard/suscripciones/:subscriptionId", "routes/dashboard.subscription-detail.tsx"),
+    route("dashboard/facturas", "routes/dashboard.invoices.tsx"),
+    route("dashboard/facturas/:invoiceId", "routes/dashboard.invoice-detail.tsx"),
+    route("dashboard/envios", "routes/dashboard.deliveries.tsx"),
+    route("dashboard/envios/:deliveryId", "routes/dashboard.delivery-detail.tsx"),
+  ]),
+  // Files of the account area: same guard, no page around them.
+  route("dashboard/facturas/:invoiceId/pdf", "routes/invoice-pdf.ts"),
+  route("dashboard/facturas/descargar-todas", "routes/invoices-archive.ts"),
+
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).
   route("productos", "routes/alias-redirect.ts", { id: "alias-productos" }),
   route("terms", "routes/alias-redirect.ts", { id: "alias-terms" }),
   route("privacy", "routes/alias-redirect.ts", { id: "alias-privacy" }),
+  route("mi-cuenta/pedidos", "routes/alias-redirect.ts", { id: "alias-orders" }),
+  route("mi-cuenta/envios", "routes/alias-redirect.ts", { id: "alias-deliveries" }),
+  route("mi-cuenta/envios/:deliveryId", "routes/alias-redirect.ts", { id: "alias-delivery" }),
+  route("mi-cuenta/suscripcion", "routes/alias-redirect.ts", { id: "alias-subscription" }),
+  route("mi-cuenta/facturas", "routes/alias-redirect.ts", { id: "alias-invoices" }),
 
   route("api/carrito/precios", "routes/api.cart-prices.ts"),
   route("api/carrito/abandonado", "routes/api.abandoned-cart.ts"),
+  route("api/cuenta/correo-registrado", "routes/api.email-registered.ts"),
   route("api/pagos/culqi/webhook", "routes/api.culqi-webhook.ts"),
 
   route("sitemap.xml", "routes/sitemap-xml.ts"),

@@ -18,10 +18,14 @@ const logRequests = process.env.LOG_REQUESTS === "true";
 
 const build = await import(pathToFileURL(path.join(root, "build/server/index.js")).href);
 const handleRequest = createRequestHandler(build, "production");
+const trustProxy = process.env.TRUST_PROXY === "true";
 const microCache = createMicroCache({ seconds: Number(process.env.PAGE_CACHE_SECONDS ?? 10) });
 
 const app = express();
 app.disable("x-powered-by");
+// Behind a TLS proxy the request URL must say https, or React Router's own origin check refuses
+// every form post (the browser's Origin is https://…).
+if (trustProxy) app.set("trust proxy", true);
 // Level 4 keeps most of gzip's saving at about half the CPU of the default level 6.
 app.use(compression({ level: 4 }));
 
@@ -66,6 +70,9 @@ function toFetchRequest(request, response) {
     if (Array.isArray(value)) for (const item of value) headers.append(key, item);
     else if (value !== undefined) headers.set(key, value);
   }
+  // Per-client rate limits key on this (app/session.server.ts). Set here, never taken from the
+  // client; with TRUST_PROXY the proxy's X-Forwarded-For is believed instead.
+  headers.set("x-client-address", clientAddress(request));
   const controller = new AbortController();
   response.on("close", () => {
     if (!response.writableFinished) controller.abort();
@@ -76,6 +83,14 @@ function toFetchRequest(request, response) {
     init.duplex = "half";
   }
   return new Request(url, init);
+}
+
+function clientAddress(request) {
+  if (trustProxy) {
+    const forwarded = request.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return request.socket.remoteAddress ?? "unknown";
 }
 
 async function sendFetchResponse(response, fetchResponse) {

@@ -11,7 +11,7 @@ export const SHIPPING_INCOMPLETE = "Completa los datos de envío";
 export const INVALID_EMAIL = "Ingresa un correo válido";
 
 /** Spec §5: "a simple address pattern". */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const checkoutLineSchema = z.object({
   productId: z.coerce.number().int().positive(),

@@ -22,6 +22,11 @@ const envSchema = z.object({
   OUTBOX_DIR: z.string().min(1).default(".data/outbox"),
   /** How often the in-process jobs (email delivery, order expiry, cart reminders) run; 0 turns them off. */
   JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
+  /**
+   * Multiplies the per-client limits of login, sign-up, recovery and the guest email check. The
+   * browser tests share one address, so they raise it; per-address limits are never scaled.
+   */
+  CLIENT_RATE_LIMIT_FACTOR: z.coerce.number().int().min(1).max(10_000).default(1),
   /** Culqi: both keys select Culqi as the payment provider; without them the offline sandbox is used. */
   CULQI_PUBLIC_KEY: z.string().regex(/^pk_(test|live)_/, "must start with pk_test_ or pk_live_").optional(),
   CULQI_SECRET_KEY: z.string().regex(/^sk_(test|live)_/, "must start with sk_test_ or sk_live_").optional(),

@@ -1,6 +1,6 @@
 import { env } from "../config/env";
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from "./client";
-import { seedDemoData } from "./seed/seed";
+import { seedDemoShop } from "./seed/seed";
 
 export type { Database } from "./client";
 
@@ -21,7 +21,7 @@ export function getDatabase(): Promise<Database> {
   opening ??= (async () => {
     const handle = await openDatabase(databaseTarget());
     await handle.migrate(async (db) => {
-      if (env().SEED_DEMO_DATA) await seedDemoData(db);
+      if (env().SEED_DEMO_DATA) await seedDemoShop(db);
     });
     closeOnShutdown(handle);
     return handle;

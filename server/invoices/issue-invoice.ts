@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { limaToday } from "~/lib/lima-dates";
 import { igvBreakdown } from "~/lib/pricing";
 import { invoices, invoiceSeries } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";
@@ -38,7 +39,7 @@ export async function issueInvoiceForPaidOrder(tx: DatabaseOrTransaction, order:
     .returning({ number: invoiceSeries.lastNumber });
   const number = counter!.number;
   const { taxableCents, igvCents } = igvBreakdown(order.totalCents);
-  const today = now.toISOString().slice(0, 10);
+  const today = limaToday(now);
   const [invoice] = await tx
     .insert(invoices)
     .values({

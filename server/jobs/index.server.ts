@@ -1,2 +1,2 @@
 export { runDueJobs, type JobsReport } from "./run-due-jobs";
-export { startJobScheduler } from "./scheduler";
+export { runJobsSoon, startJobScheduler } from "./scheduler";

@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { runDueJobs } from "./run-due-jobs";
 
 let timer: NodeJS.Timeout | undefined;
+let runNow: (() => Promise<void>) | undefined;
 
 /**
  * Runs the due jobs in this process every JOBS_INTERVAL_SECONDS (decisions.md: renewals and
@@ -23,7 +24,16 @@ export function startJobScheduler(db: Database): void {
       running = false;
     }
   };
+  runNow = tick;
   timer = setInterval(tick, seconds * 1000);
   timer.unref();
   void tick();
+}
+
+/**
+ * Runs the due jobs now instead of at the next tick: called after queueing an email the customer
+ * is waiting for (a reset link), once the transaction that queued it has committed.
+ */
+export function runJobsSoon(): void {
+  if (runNow) setImmediate(() => void runNow?.());
 }

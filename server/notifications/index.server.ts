@@ -1,2 +1,3 @@
 export { enqueueEmail, type EmailMessage } from "./outbox";
 export { orderConfirmationEmail, type OrderConfirmationData } from "./templates/order-confirmation";
+export { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from "./templates/account-emails";

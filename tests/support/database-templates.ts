@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openDatabase } from "@server/db/client";
-import { seedDemoData } from "@server/db/seed/seed";
+import { seedDemoShop } from "@server/db/seed/seed";
 import { adminQuery, withDatabase } from "./test-database";
 
 export type DatabaseTemplates =
@@ -25,7 +25,7 @@ export async function buildDatabaseTemplates(): Promise<{ templates: DatabaseTem
       await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
       await adminQuery(adminUrl, `create database ${name}`);
       const handle = await openDatabase({ kind: "postgres", url: withDatabase(adminUrl, name) });
-      await handle.migrate(kind === "seeded" ? (db) => seedDemoData(db).then(() => {}) : undefined);
+      await handle.migrate(kind === "seeded" ? seedDemoShop : undefined);
       await handle.close();
     }
     return {
@@ -42,7 +42,7 @@ export async function buildDatabaseTemplates(): Promise<{ templates: DatabaseTem
   const handle = await openDatabase({ kind: "pglite", dataDir: "memory://" });
   await handle.migrate();
   await writeFile(files.empty, Buffer.from(await (await handle.dump!()).arrayBuffer()));
-  await seedDemoData(handle.db);
+  await seedDemoShop(handle.db);
   await writeFile(files.seeded, Buffer.from(await (await handle.dump!()).arrayBuffer()));
   await handle.close();
   return { templates: { kind: "pglite", ...files }, cleanup: () => rm(dir, { recursive: true, force: true }) };

@@ -69,6 +69,8 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
       SEED_DEMO_DATA: seed ? "true" : "false",
       OUTBOX_DIR: outboxDir,
       JOBS_INTERVAL_SECONDS: "1",
+      // Every browser test comes from 127.0.0.1: one "client" for the per-client limits.
+      CLIENT_RATE_LIMIT_FACTOR: "100",
       ...databaseEnv,
       ...env,
     },

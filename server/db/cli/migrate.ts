@@ -2,6 +2,7 @@
 import { env } from "../../config/env";
 import { openDatabase } from "../client";
 import { databaseTarget } from "../index.server";
+import { seedDemoAccounts } from "../seed/demo-accounts";
 import { seedDemoData } from "../seed/seed";
 
 const handle = await openDatabase(databaseTarget());
@@ -10,6 +11,8 @@ try {
     if (!env().SEED_DEMO_DATA) return;
     const { seeded } = await seedDemoData(db);
     console.log(seeded ? "Demo data seeded." : "Database already has data; seed skipped.");
+    const accounts = await seedDemoAccounts(db);
+    if (accounts.seeded) console.log("Demo accounts seeded.");
   });
   console.log(`Migrations applied on ${handle.kind}.`);
 } finally {

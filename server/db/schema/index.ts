@@ -5,3 +5,5 @@ export * from "./orders";
 export * from "./payments";
 export * from "./invoices";
 export * from "./notifications";
+export * from "./accounts";
+export * from "./subscriptions";

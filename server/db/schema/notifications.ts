@@ -1,5 +1,10 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
+export interface EmailAttachmentRef {
+  kind: "invoice_pdf";
+  id: string;
+}
+
 /**
  * Every email the shop sends goes through this outbox. `dedupeKey` makes "send once" a database
  * fact (an order's confirmation, one recovery email per cart); the sender delivers pending rows by
@@ -15,6 +20,8 @@ export const outboxEmails = pgTable(
     subject: text("subject").notNull(),
     html: text("html").notNull(),
     text: text("text").notNull(),
+    /** Files made when the email is sent (e.g. invoice PDFs), referenced rather than stored. */
+    attachments: jsonb("attachments").$type<EmailAttachmentRef[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
     attempts: integer("attempts").notNull().default(0),

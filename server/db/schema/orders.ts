@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { productVariants, products } from "./catalog";
 import { districts } from "./districts";
+import { users } from "./accounts";
 
 export const orderNumberSequence = pgSequence("order_number_seq", { startWith: 1001 });
 export const deliveryNumberSequence = pgSequence("delivery_number_seq", { startWith: 1001 });
@@ -20,7 +21,10 @@ export const orders = pgTable(
       .default(sql`'VA-' || lpad(nextval('order_number_seq')::text, 6, '0')`),
     /** Sent by the checkout form; a repeated submit finds the order it already created. */
     checkoutKey: text("checkout_key").unique(),
-    userId: text("user_id"),
+    /** The account the order belongs to: the buyer's, or (decisions.md) the verified account of the guest's email. */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Set on a subscription's orders (its first order and each renewal). */
+    subscriptionId: uuid("subscription_id"),
     status: text("status").notNull().default("pending"),
     orderType: text("order_type").notNull(),
     subscriptionFrequency: text("subscription_frequency"),
@@ -52,7 +56,12 @@ export const orders = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("orders_email_idx").on(table.customerEmail), index("orders_status_expires_idx").on(table.status, table.expiresAt)],
+  (table) => [
+    index("orders_email_idx").on(table.customerEmail),
+    index("orders_status_expires_idx").on(table.status, table.expiresAt),
+    index("orders_user_created_idx").on(table.userId, table.createdAt),
+    index("orders_subscription_idx").on(table.subscriptionId),
+  ],
 );
 
 export const orderItems = pgTable(

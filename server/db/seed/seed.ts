@@ -13,6 +13,7 @@ import {
 import { seedProducts } from "./catalog-data";
 import { LEGAL_UPDATED_ON, seedHistoryEntries, seedOrganizations, seedSiteSettings } from "./content-data";
 import { readSeedDistricts } from "./districts-data";
+import { seedDemoAccounts } from "./demo-accounts";
 import { privacyHtml, termsHtml } from "./legal-texts";
 
 export const LEGAL_SLUGS = { terms: "terminos-condiciones", privacy: "politica-privacidad" } as const;
@@ -56,4 +57,10 @@ export async function seedDemoData(db: Database): Promise<{ seeded: boolean }> {
     ]);
   });
   return { seeded: true };
+}
+
+/** Everything the demo needs: the shop, then the demo accounts with their history. */
+export async function seedDemoShop(db: Database): Promise<void> {
+  await seedDemoData(db);
+  await seedDemoAccounts(db);
 }

@@ -1,0 +1,22 @@
+import { data } from "react-router";
+import type { Route } from "./+types/api.email-registered";
+import { consumeRateLimit, getSignedInUser, isEmailRegistered, RATE_LIMITS } from "@server/accounts/index.server";
+import { dbContext } from "~/db-context.server";
+import { EMAIL_PATTERN } from "~/lib/checkout-schema";
+import { clientKey } from "~/session.server";
+
+/**
+ * Spec §7 check-user-email: whether a guest's checkout email has an account, so the checkout can
+ * say the order will be attached to it. Rate-limited per client: it must not become a way to
+ * test thousands of addresses.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const db = context.get(dbContext);
+  const body = (await request.json().catch(() => null)) as { email?: unknown } | null;
+  const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
+  if (!EMAIL_PATTERN.test(email)) return data({ exists: false }, { status: 400 });
+  if (await getSignedInUser(db, request)) return { exists: false };
+  const limit = await consumeRateLimit(db, `email-check:${clientKey(request)}`, RATE_LIMITS.emailCheckPerClient);
+  if (!limit.allowed) return data({ exists: false }, { status: 429 });
+  return { exists: await isEmailRegistered(db, email) };
+}

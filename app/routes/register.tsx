@@ -1,0 +1,73 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/register";
+import { getSignedInUser, register } from "@server/accounts/index.server";
+import { runJobsSoon } from "@server/jobs/index.server";
+import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
+import { PasswordInput } from "~/components/account/password-input";
+import { PasswordHints } from "~/components/account/password-hints";
+import { Field, inputClass } from "~/components/checkout/field";
+import { redirectWithAuthCookies } from "~/auth-response.server";
+import { dbContext } from "~/db-context.server";
+import { fieldErrors, registerSchema } from "~/lib/account-schemas";
+import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { privatePageHeaders } from "~/order-receipt.server";
+import { clientKey } from "~/session.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (await getSignedInUser(context.get(dbContext), request)) throw redirect("/dashboard");
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const typed = { firstName: String(form.firstName ?? ""), lastName: String(form.lastName ?? ""), email: String(form.email ?? "") };
+  const parsed = registerSchema.safeParse(form);
+  if (!parsed.success) return data({ typed, fieldErrors: fieldErrors(parsed.error), message: null }, { status: 400 });
+  const result = await register(context.get(dbContext), { ...parsed.data, client: clientKey(request) });
+  if (!result.ok) {
+    const fieldErrors: Record<string, string> = result.field ? { [result.field]: result.message } : {};
+    return data({ typed, fieldErrors, message: result.field ? null : result.message }, { status: 400 });
+  }
+  runJobsSoon();
+  return redirectWithAuthCookies("/dashboard?bienvenida=1", result.headers);
+}
+
+export const headers = () => privatePageHeaders;
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(siteFromMatches(matches), { title: "Crear cuenta", description: "Crea tu cuenta para seguir tus pedidos, facturas y envíos.", path: "/register", robots: "noindex,follow" });
+
+export default function Register({ actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state !== "idle";
+  const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {};
+  return (
+    <AuthShell title="Crear cuenta" subtitle="Sigue tus pedidos y administra tu suscripción.">
+      <Form method="post" className="space-y-4" noValidate>
+        {actionData?.message && <FormAlert>{actionData.message}</FormAlert>}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Nombre" error={errors.firstName}>
+            {(props) => <input {...props} name="firstName" autoComplete="given-name" required defaultValue={actionData?.typed.firstName} className={inputClass} />}
+          </Field>
+          <Field label="Apellido" error={errors.lastName}>
+            {(props) => <input {...props} name="lastName" autoComplete="family-name" required defaultValue={actionData?.typed.lastName} className={inputClass} />}
+          </Field>
+        </div>
+        <Field label="Correo electrónico" error={errors.email}>
+          {(props) => <input {...props} name="email" type="email" autoComplete="email" required defaultValue={actionData?.typed.email} className={inputClass} />}
+        </Field>
+        <PasswordInput label="Contraseña" name="password" autoComplete="new-password" error={errors.password} />
+        <PasswordInput label="Confirmar contraseña" name="confirmPassword" autoComplete="new-password" error={errors.confirmPassword} />
+        <PasswordHints />
+        <button type="submit" className={primaryButtonClass} disabled={busy}>
+          {busy ? "Creando cuenta..." : "Crear cuenta"}
+        </button>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        ¿Ya tienes cuenta?{" "}
+        <Link to="/login" className="font-semibold text-brand-800 underline">
+          Inicia sesión
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,33 @@
+import { createContext, redirect, type MiddlewareFunction } from "react-router";
+import { getSignedInUser, type SignedInUser } from "@server/accounts/index.server";
+import { dbContext } from "./db-context.server";
+
+/** The signed-in customer, set by the account area's middleware for every loader and action below it. */
+export const userContext = createContext<SignedInUser>();
+
+/** Spec §6: account pages need a session; without one, /login, and back here afterwards. */
+export const requireUserMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const user = await getSignedInUser(context.get(dbContext), request);
+  if (!user) throw redirect(loginUrlFor(request));
+  context.set(userContext, user);
+  return next();
+};
+
+export function loginUrlFor(request: Request): string {
+  const url = new URL(request.url);
+  return `/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`;
+}
+
+/** Only paths on this site: an open redirect after login would hand the session page to anyone. */
+export function safeRedirectPath(value: string | null | undefined, fallback = "/dashboard"): string {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  return value;
+}
+
+/**
+ * Who is asking, for per-client rate limits. scripts/serve.mjs writes the socket address into
+ * this header (overwriting whatever the client sent); behind a proxy, the proxy's own header.
+ */
+export function clientKey(request: Request): string {
+  return request.headers.get("x-client-address") ?? "local";
+}

@@ -1,0 +1,148 @@
+import { APIError } from "better-auth/api";
+import { and, eq, ne } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { sessions } from "../db/schema";
+import { authFor, sendPasswordChangedEmail } from "./auth";
+import { sessionHeaders } from "./current-user";
+import { RATE_LIMITS, consumeRateLimit, isRateLimited, rateLimitMessage } from "./rate-limit";
+
+export type AuthResult = { ok: true; headers: Headers } | { ok: false; message: string; field?: string };
+
+const LOGIN_FAILED = "Correo o contraseña incorrectos";
+
+function failure(message: string, field?: string): AuthResult {
+  return field ? { ok: false, message, field } : { ok: false, message };
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (error instanceof APIError) return (error.body as { code?: string } | undefined)?.code;
+  return undefined;
+}
+
+/**
+ * Sign-in with the issue's limits: a client gets 30 tries in 15 minutes, and an address that
+ * failed 5 times is refused, right password or not, until its window ends.
+ */
+export async function signIn(db: Database, input: { email: string; password: string; remember: boolean; client: string }): Promise<AuthResult> {
+  const emailKey = `login-failures:${input.email}`;
+  const byClient = await consumeRateLimit(db, `login:${input.client}`, RATE_LIMITS.loginPerClient);
+  if (!byClient.allowed) return failure(rateLimitMessage(byClient.retryAfterSeconds));
+  const byEmail = await isRateLimited(db, emailKey, RATE_LIMITS.loginFailuresPerEmail);
+  if (!byEmail.allowed) return failure(rateLimitMessage(byEmail.retryAfterSeconds));
+  try {
+    const { headers } = await authFor(db).api.signInEmail({
+      body: { email: input.email, password: input.password, rememberMe: input.remember },
+      headers: new Headers(),
+      returnHeaders: true,
+    });
+    return { ok: true, headers };
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "INVALID_EMAIL_OR_PASSWORD" || code === "INVALID_PASSWORD" || code === "CREDENTIAL_ACCOUNT_NOT_FOUND") {
+      await consumeRateLimit(db, emailKey, RATE_LIMITS.loginFailuresPerEmail);
+      return failure(LOGIN_FAILED);
+    }
+    if (error instanceof APIError) return failure("Error al iniciar sesión");
+    throw error;
+  }
+}
+
+export async function register(
+  db: Database,
+  input: { firstName: string; lastName: string; email: string; password: string; client: string },
+): Promise<AuthResult> {
+  const limit = await consumeRateLimit(db, `register:${input.client}`, RATE_LIMITS.registerPerClient);
+  if (!limit.allowed) return failure(rateLimitMessage(limit.retryAfterSeconds));
+  try {
+    const { headers } = await authFor(db).api.signUpEmail({
+      body: { name: `${input.firstName} ${input.lastName}`, email: input.email, password: input.password, firstName: input.firstName, lastName: input.lastName, rememberMe: false },
+      headers: new Headers(),
+      returnHeaders: true,
+    });
+    return { ok: true, headers };
+  } catch (error) {
+    const code = errorCode(error);
+    if (code?.startsWith("USER_ALREADY_EXISTS")) return failure("Ya existe una cuenta con este correo. Inicia sesión o recupera tu contraseña.", "email");
+    if (error instanceof APIError) return failure("No se pudo crear la cuenta. Intenta nuevamente.");
+    throw error;
+  }
+}
+
+export async function signOut(db: Database, request: Request): Promise<Headers> {
+  try {
+    const { headers } = await authFor(db).api.signOut({ headers: sessionHeaders(request), returnHeaders: true });
+    return headers;
+  } catch (error) {
+    if (error instanceof APIError) return new Headers();
+    throw error;
+  }
+}
+
+/**
+ * decisions.md: the answer never says whether the address has an account. Over the limit the
+ * request is dropped silently for the same reason, unless the client itself is flooding.
+ */
+export async function requestPasswordReset(db: Database, input: { email: string; client: string }): Promise<AuthResult> {
+  const byClient = await consumeRateLimit(db, `recovery:${input.client}`, RATE_LIMITS.recoveryPerClient);
+  if (!byClient.allowed) return failure(rateLimitMessage(byClient.retryAfterSeconds));
+  const byEmail = await consumeRateLimit(db, `recovery-email:${input.email}`, RATE_LIMITS.recoveryPerEmail);
+  if (byEmail.allowed) await authFor(db).api.requestPasswordReset({ body: { email: input.email } });
+  return { ok: true, headers: new Headers() };
+}
+
+export async function isResetTokenValid(db: Database, token: string): Promise<boolean> {
+  if (!token) return false;
+  const context = await authFor(db).$context;
+  const verification = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
+  return Boolean(verification && verification.expiresAt > new Date());
+}
+
+export const INVALID_RESET_LINK = "El enlace de recuperación no es válido o ha expirado.";
+
+/** Single use: better-auth consumes the token in the same transaction that saves the password. */
+export async function resetPassword(db: Database, input: { token: string; password: string }): Promise<AuthResult> {
+  try {
+    await authFor(db).api.resetPassword({ body: { token: input.token, newPassword: input.password } });
+    return { ok: true, headers: new Headers() };
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "INVALID_TOKEN" || code === "USER_NOT_FOUND") return failure(INVALID_RESET_LINK);
+    if (error instanceof APIError) return failure("No se pudo actualizar la contraseña");
+    throw error;
+  }
+}
+
+/** Checks the current password, saves the new one and ends every other session (issue 4). */
+export async function changePassword(db: Database, request: Request, input: { currentPassword: string; newPassword: string }): Promise<AuthResult> {
+  const auth = authFor(db);
+  try {
+    const { headers, response } = await auth.api.changePassword({
+      body: { currentPassword: input.currentPassword, newPassword: input.newPassword, revokeOtherSessions: true },
+      headers: sessionHeaders(request),
+      returnHeaders: true,
+    });
+    await sendPasswordChangedEmail(db, response.user as { id: string; email: string; name: string; firstName?: unknown });
+    return { ok: true, headers };
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "INVALID_PASSWORD") return failure("La contraseña actual es incorrecta", "currentPassword");
+    if (error instanceof APIError) return failure("Error al cambiar la contraseña");
+    throw error;
+  }
+}
+
+export async function verifyEmail(db: Database, token: string): Promise<boolean> {
+  try {
+    await authFor(db).api.verifyEmail({ query: { token } });
+    return true;
+  } catch (error) {
+    if (error instanceof APIError) return false;
+    throw error;
+  }
+}
+
+/** How many sessions a user has besides this one (tests and the profile's security note). */
+export async function countOtherSessions(db: Database, userId: string, sessionId: string): Promise<number> {
+  const rows = await db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, sessionId)));
+  return rows.length;
+}

@@ -1,0 +1,32 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import type { DatabaseOrTransaction } from "../orders/transition";
+import { orders, users } from "../db/schema";
+
+/**
+ * decisions.md: a guest's orders attach to the account of their email. Only once that email is
+ * verified: otherwise anyone could register a stranger's address and read the stranger's orders.
+ */
+export async function attachGuestOrders(db: Database, account: { userId: string; email: string }): Promise<number> {
+  const attached = await db
+    .update(orders)
+    .set({ userId: account.userId, updatedAt: new Date() })
+    .where(and(isNull(orders.userId), sql`lower(${orders.customerEmail}) = ${account.email.toLowerCase()}`))
+    .returning({ id: orders.id });
+  return attached.length;
+}
+
+/** The verified account a guest checkout with this email belongs to, if any. */
+export async function findVerifiedAccountIdByEmail(db: DatabaseOrTransaction, email: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, email.trim().toLowerCase()), eq(users.emailVerified, true)));
+  return row?.id ?? null;
+}
+
+/** Whether an account exists for the email (the checkout's guest notice, spec §5). */
+export async function isEmailRegistered(db: Database, email: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  return Boolean(row);
+}

@@ -1,0 +1,18 @@
+export { getSignedInUser, type SignedInUser } from "./current-user";
+export {
+  signIn,
+  register,
+  signOut,
+  requestPasswordReset,
+  isResetTokenValid,
+  resetPassword,
+  changePassword,
+  verifyEmail,
+  countOtherSessions,
+  INVALID_RESET_LINK,
+  type AuthResult,
+} from "./auth-actions";
+export { consumeRateLimit, RATE_LIMITS, rateLimitMessage } from "./rate-limit";
+export { attachGuestOrders, findVerifiedAccountIdByEmail, isEmailRegistered } from "./guest-orders";
+export { getProfile, updateProfile, type Profile } from "./profile";
+export { hashPassword } from "./password-hash";

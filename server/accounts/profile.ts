@@ -1,0 +1,59 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { districts, users } from "../db/schema";
+
+export interface Profile {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  documentType: string | null;
+  documentNumber: string | null;
+  phone: string | null;
+  address: string | null;
+  districtId: number | null;
+  districtName: string | null;
+  createdAt: string;
+}
+
+export async function getProfile(db: Database, userId: string): Promise<Profile | null> {
+  const [row] = await db
+    .select({ user: users, districtName: districts.name })
+    .from(users)
+    .leftJoin(districts, eq(districts.id, users.districtId))
+    .where(eq(users.id, userId));
+  if (!row) return null;
+  const { user } = row;
+  return {
+    id: user.id,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    fullName: `${user.firstName} ${user.lastName}`.trim(),
+    documentType: user.documentType,
+    documentNumber: user.documentNumber,
+    phone: user.phone,
+    address: user.address,
+    districtId: user.districtId,
+    districtName: row.districtName,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export type ProfileUpdate = Pick<Profile, "firstName" | "lastName" | "documentType" | "documentNumber" | "phone" | "address" | "districtId">;
+
+/** The email is not part of the update: spec §5, 'El correo no se puede modificar'. */
+export async function updateProfile(db: Database, userId: string, update: ProfileUpdate): Promise<{ ok: true } | { ok: false; message: string }> {
+  if (update.districtId !== null) {
+    const [district] = await db.select({ id: districts.id }).from(districts).where(eq(districts.id, update.districtId));
+    if (!district) return { ok: false, message: "Selecciona un distrito de la lista" };
+  }
+  await db
+    .update(users)
+    .set({ ...update, name: `${update.firstName} ${update.lastName}`, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+  return { ok: true };
+}
