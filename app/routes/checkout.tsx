@@ -1,19 +1,36 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/checkout";
+import { getProfile, getSignedInUser, type Profile } from "@server/accounts/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { listServedDistricts } from "@server/content/index.server";
 import { activePaymentProvider, createCulqiOrderForPayment, culqiClient } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
-import { CheckoutForm, type CheckoutActionData } from "~/components/checkout/checkout-form";
+import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/components/checkout/checkout-form";
 import { checkoutSchema, fieldErrors } from "~/lib/checkout-schema";
 import { limaToday } from "~/lib/lima-dates";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { orderCookie } from "~/order-cookie.server";
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const districts = await listServedDistricts(context.get(dbContext));
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const db = context.get(dbContext);
+  const [districts, user] = await Promise.all([listServedDistricts(db), getSignedInUser(db, request)]);
+  const profile = user ? await getProfile(db, user.id) : null;
   // The server's idea of "today in Lima" seeds the date choices, so server and browser agree.
-  return { districts, today: limaToday(new Date()) };
+  return { districts, today: limaToday(new Date()), customer: profile ? checkoutPrefill(profile) : null };
+}
+
+/** Issue 4: a signed-in customer's stored data fills the form once; every field stays editable. */
+function checkoutPrefill(profile: Profile): CheckoutPrefill {
+  return {
+    nombre: profile.firstName,
+    apellido: profile.lastName,
+    correo: profile.email,
+    telefono: profile.phone ?? "",
+    tipo_documento: (profile.documentType as CheckoutPrefill["tipo_documento"] | null) ?? "dni",
+    dni: profile.documentNumber ?? "",
+    districtName: profile.districtName ?? "",
+    direccion: profile.address ?? "",
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -31,7 +48,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const provider = activePaymentProvider();
   try {
-    const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id });
+    const user = await getSignedInUser(context.get(dbContext), request);
+    const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id, userId: user?.id ?? null });
     if (result.ok) {
       // Banca móvil, agentes and billeteras need a Culqi order before its checkout opens; if
       // Culqi cannot create one now, cards and Yape still work.
@@ -66,5 +84,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData }: Route.ComponentProps) {
-  return <CheckoutForm districts={loaderData.districts} today={loaderData.today} />;
+  return <CheckoutForm districts={loaderData.districts} today={loaderData.today} customer={loaderData.customer} />;
 }

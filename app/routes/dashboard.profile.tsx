@@ -1,4 +1,89 @@
-/** Placeholder while the page is built (issue 4). */
-export default function Page() {
-  return <h1 className="text-2xl font-bold">En construcción</h1>;
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/dashboard.profile";
+import { changePassword, getProfile, updateProfile } from "@server/accounts/index.server";
+import { listServedDistricts } from "@server/content/index.server";
+import { runJobsSoon } from "@server/jobs/index.server";
+import { AccountError } from "~/components/account/account-error";
+import { ProfileView, ProfileEditForm } from "~/components/account/profile-forms";
+import { ChangePasswordDialog } from "~/components/account/change-password-dialog";
+import { dbContext } from "~/db-context.server";
+import { changePasswordSchema, fieldErrors, profileSchema } from "~/lib/account-schemas";
+import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { privatePageHeaders } from "~/order-receipt.server";
+import { userContext } from "~/session.server";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const db = context.get(dbContext);
+  const profile = await getProfile(db, context.get(userContext).id);
+  if (!profile) throw new Error("No se pudo cargar el perfil del usuario");
+  const params = new URL(request.url).searchParams;
+  return { profile, districts: await listServedDistricts(db), editing: params.has("editar"), saved: params.has("actualizado") };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const db = context.get(dbContext);
+  const user = context.get(userContext);
+  const form = Object.fromEntries(await request.formData());
+  if (form.intent === "password") {
+    const parsed = changePasswordSchema.safeParse(form);
+    if (!parsed.success) {
+      const errors = fieldErrors(parsed.error);
+      // Spec §5: one message for missing fields, whatever field is missing.
+      const message = Object.values(errors).find((text) => text === "Por favor, completa todos los campos") ?? null;
+      return data({ intent: "password" as const, ok: false, message, fieldErrors: message ? {} : errors }, { status: 400 });
+    }
+    const result = await changePassword(db, request, parsed.data);
+    if (!result.ok) {
+      return data({ intent: "password" as const, ok: false, message: result.field ? null : result.message, fieldErrors: result.field ? { [result.field]: result.message } : {} }, { status: 400 });
+    }
+    runJobsSoon();
+    const headers = new Headers();
+    for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+    return data({ intent: "password" as const, ok: true, message: "Contraseña actualizada correctamente", fieldErrors: {} }, { headers });
+  }
+
+  const parsed = profileSchema.safeParse(form);
+  if (!parsed.success) return data({ intent: "profile" as const, ok: false, message: null, fieldErrors: fieldErrors(parsed.error), typed: form }, { status: 400 });
+  const result = await updateProfile(db, user.id, parsed.data).catch((error: unknown) => {
+    console.error("Profile update failed", error);
+    return { ok: false as const, message: null };
+  });
+  if (!result.ok && !result.message) {
+    return data({ intent: "profile" as const, ok: false, message: "Error al guardar los cambios: no se pudo conectar con el servidor. Por favor, inténtalo de nuevo.", fieldErrors: {}, typed: form }, { status: 500 });
+  }
+  if (!result.ok) return data({ intent: "profile" as const, ok: false, message: null, fieldErrors: { districtId: result.message }, typed: form }, { status: 400 });
+  return redirect("/dashboard/perfil?actualizado=1");
+}
+
+export const headers = () => privatePageHeaders;
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(siteFromMatches(matches), { title: "Mi perfil", description: "Tus datos de contacto y entrega.", path: "/dashboard/perfil", robots: "noindex,nofollow" });
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AccountError error={error} fallback="No se pudo cargar el perfil del usuario" />;
+}
+
+export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
+  const profileErrors = actionData?.intent === "profile" ? actionData : null;
+  const editing = loaderData.editing || Boolean(profileErrors);
+  return (
+    <div className="space-y-6">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Mi perfil</h1>
+        <ChangePasswordDialog />
+      </header>
+      {editing ? (
+        <ProfileEditForm
+          profile={loaderData.profile}
+          districts={loaderData.districts}
+          errors={profileErrors?.fieldErrors ?? {}}
+          message={profileErrors?.message ?? null}
+          typed={profileErrors && "typed" in profileErrors ? (profileErrors.typed as Record<string, string>) : null}
+        />
+      ) : (
+        <ProfileView profile={loaderData.profile} saved={loaderData.saved} />
+      )}
+    </div>
+  );
 }

@@ -1,4 +1,61 @@
-/** Placeholder while the page is built (issue 4). */
-export default function Page() {
-  return <h1 className="text-2xl font-bold">En construcción</h1>;
+import type { Route } from "./+types/dashboard.subscription";
+import { listSubscriptionsForUser } from "@server/subscriptions/index.server";
+import { AccountError } from "~/components/account/account-error";
+import { SubscriptionHistory, SubscriptionSummary } from "~/components/account/subscription-card";
+import { LinkButton } from "~/components/ui/link-button";
+import { dbContext } from "~/db-context.server";
+import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { privatePageHeaders } from "~/order-receipt.server";
+import { userContext } from "~/session.server";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const subscriptions = await listSubscriptionsForUser(context.get(dbContext), context.get(userContext).id);
+  return { subscriptions };
+}
+
+export const headers = () => privatePageHeaders;
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(siteFromMatches(matches), { title: "Mi suscripción", description: "Tu plan, próximas entregas y cobros.", path: "/dashboard/suscripcion", robots: "noindex,nofollow" });
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AccountError error={error} fallback="No se pudo cargar la suscripción" />;
+}
+
+/** decisions.md: the customer's real subscriptions, not the spec's hard-coded sample plans. */
+export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
+  const current = loaderData.subscriptions.filter((subscription) => subscription.status !== "cancelled");
+  const past = loaderData.subscriptions.filter((subscription) => subscription.status === "cancelled");
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Mi suscripción</h1>
+      {loaderData.subscriptions.length === 0 ? (
+        <section className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-100">
+          <p className="text-slate-700">Aún no tienes una suscripción. Suscríbete y ahorra hasta 15% en cada entrega, con agua en tu puerta cada mes.</p>
+          <LinkButton to="/tienda" className="mt-4">
+            Ver productos
+          </LinkButton>
+        </section>
+      ) : (
+        <>
+          {current.map((subscription) => (
+            <div key={subscription.id} className="space-y-4">
+              <SubscriptionSummary subscription={subscription} detailLink />
+              <SubscriptionHistory history={subscription.history.slice(0, 5)} />
+            </div>
+          ))}
+          {past.length > 0 && (
+            <section aria-labelledby="past-subscriptions" className="space-y-4">
+              <h2 id="past-subscriptions" className="text-lg font-bold">
+                Suscripciones anteriores
+              </h2>
+              {past.map((subscription) => (
+                <SubscriptionSummary key={subscription.id} subscription={subscription} detailLink />
+              ))}
+            </section>
+          )}
+        </>
+      )}
+    </div>
+  );
 }

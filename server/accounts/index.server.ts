@@ -16,3 +16,4 @@ export { consumeRateLimit, RATE_LIMITS, rateLimitMessage } from "./rate-limit";
 export { attachGuestOrders, findVerifiedAccountIdByEmail, isEmailRegistered } from "./guest-orders";
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
+export { getDashboardSummary, type DashboardSummary } from "./dashboard-summary";

@@ -5,6 +5,7 @@ import { minimumOrderShortfall, orderSummary } from "~/lib/pricing";
 import { markCartRecovered } from "../cart/abandoned-carts";
 import { priceCartLines, type PricedCartLine } from "../catalog/cart-pricing";
 import type { Database } from "../db/client";
+import { findVerifiedAccountIdByEmail } from "../accounts/guest-orders";
 import { deliveries, districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, payments } from "../db/schema";
 
 /** A card attempt that is not completed in this window stops being payable (issue 3: expiry). */
@@ -23,7 +24,7 @@ export type PlaceOrderResult =
  * record and payment attempt in one transaction. The checkout key makes a repeated submit return
  * the order it already created.
  */
-export async function placeOrder(db: Database, input: CheckoutInput, options: { now: Date; provider: string }): Promise<PlaceOrderResult> {
+export async function placeOrder(db: Database, input: CheckoutInput, options: { now: Date; provider: string; userId?: string | null }): Promise<PlaceOrderResult> {
   const existing = await findByCheckoutKey(db, input.checkoutKey);
   if (existing) return existing;
 
@@ -47,12 +48,15 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
 
   const summary = orderSummary(priced.subtotalCents, input.purchaseType, input.subscriptionFrequency);
   const expiresAt = new Date(options.now.getTime() + CARD_PAYMENT_WINDOW_MINUTES * 60_000);
+  // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
+  const userId = options.userId ?? (await findVerifiedAccountIdByEmail(db, input.correo));
   try {
     return await db.transaction(async (tx) => {
       const [order] = await tx
         .insert(orders)
         .values({
           checkoutKey: input.checkoutKey,
+          userId,
           status: "pending",
           orderType: input.purchaseType,
           subscriptionFrequency: null,

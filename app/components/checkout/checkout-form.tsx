@@ -40,14 +40,18 @@ const emptyForm = {
   rangoHorario: "" as DeliveryWindow | "",
 };
 
-export function CheckoutForm({ districts, today }: { districts: District[]; today: string }) {
+/** What a signed-in customer's profile puts in the form (issue 4). */
+export type CheckoutPrefill = Pick<typeof emptyForm, "nombre" | "apellido" | "correo" | "telefono" | "tipo_documento" | "dni" | "districtName" | "direccion">;
+
+export function CheckoutForm({ districts, today, customer }: { districts: District[]; today: string; customer: CheckoutPrefill | null }) {
   const hydrated = useHydrated();
   const { items } = useCart();
   const stored = usePurchaseOptions();
   const location = useLocation();
   const navigate = useNavigate();
   const fetcher = useFetcher<CheckoutActionData>();
-  const [form, setForm] = useState(emptyForm);
+  const [form, setForm] = useState(() => ({ ...emptyForm, ...customer }));
+  const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [checkoutKey] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : ""));
   const [minimumDismissed, setMinimumDismissed] = useState(false);
@@ -111,6 +115,14 @@ export function CheckoutForm({ districts, today }: { districts: District[]; toda
     if (clientErrors.correo || !form.correo.trim() || items.length === 0) return;
     const lines = items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity }));
     fetch("/api/carrito/abandonado", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: form.correo.trim(), items: lines, origin: "checkout" }) }).catch(() => {});
+    if (!customer) void checkRegisteredEmail(form.correo.trim());
+  }
+
+  /** Spec §5: a guest whose email has an account is told the order will be attached to it. */
+  async function checkRegisteredEmail(email: string) {
+    const response = await fetch("/api/cuenta/correo-registrado", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email }) }).catch(() => null);
+    const answer = response?.ok ? ((await response.json().catch(() => null)) as { exists?: boolean } | null) : null;
+    setRegisteredEmail(answer?.exists ? email : null);
   }
 
   function submit(event: React.FormEvent) {
@@ -148,6 +160,11 @@ export function CheckoutForm({ districts, today }: { districts: District[]; toda
             <Field label="Correo electrónico" error={errorFor("correo")}>
               {(props) => <input {...props} type="email" className={inputClass} autoComplete="email" value={form.correo} onChange={(e) => update("correo", e.target.value)} onBlur={saveCartForRecovery} />}
             </Field>
+            {registeredEmail && registeredEmail === form.correo.trim() && (
+              <p role="status" className="rounded-xl border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-brand-900 sm:col-span-2">
+                Este correo ya está registrado. Tu pedido se asignará automáticamente a tu cuenta existente.
+              </p>
+            )}
             <Field label="Celular" error={errorFor("telefono")}>
               {(props) => <input {...props} type="tel" inputMode="tel" className={inputClass} autoComplete="tel" placeholder="987 654 321" value={form.telefono} onChange={(e) => update("telefono", e.target.value)} onBlur={touch("telefono")} />}
             </Field>

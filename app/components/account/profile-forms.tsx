@@ -1,0 +1,132 @@
+import { useEffect, useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import type { Profile } from "@server/accounts/index.server";
+import type { ServedDistrict } from "@server/content/index.server";
+import { FormAlert } from "~/components/account/auth-shell";
+import { Field, inputClass } from "~/components/checkout/field";
+import { documentTypeLabels } from "~/lib/documents";
+
+/** Spec §4: 'Perfil actualizado correctamente' hides after 3 s. */
+const SAVED_MESSAGE_MS = 3000;
+
+export function ProfileView({ profile, saved }: { profile: Profile; saved: boolean }) {
+  const [showSaved, setShowSaved] = useState(saved);
+  useEffect(() => {
+    if (!saved) return;
+    const timer = setTimeout(() => setShowSaved(false), SAVED_MESSAGE_MS);
+    return () => clearTimeout(timer);
+  }, [saved]);
+  const rows: [string, string | null][] = [
+    ["Nombre", profile.firstName],
+    ["Apellido", profile.lastName],
+    ["Correo electrónico", profile.email],
+    ["Celular", profile.phone],
+    ["Documento", profile.documentType ? `${documentTypeLabels[profile.documentType as keyof typeof documentTypeLabels] ?? profile.documentType} ${profile.documentNumber ?? ""}` : null],
+    ["Distrito", profile.districtName],
+    ["Dirección", profile.address],
+  ];
+  return (
+    <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby="profile-data">
+      {showSaved && <FormAlert tone="success">Perfil actualizado correctamente</FormAlert>}
+      <div className="mt-2 flex items-center justify-between">
+        <h2 id="profile-data" className="text-lg font-bold">
+          Datos personales
+        </h2>
+        <Link to="?editar=1" className="rounded-full border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50">
+          Editar
+        </Link>
+      </div>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-sm text-slate-500">{label}</dt>
+            <dd className="font-medium break-words">{value || "—"}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+export function ProfileEditForm({
+  profile,
+  districts,
+  errors,
+  message,
+  typed,
+}: {
+  profile: Profile;
+  districts: ServedDistrict[];
+  errors: Record<string, string>;
+  message: string | null;
+  typed: Record<string, string> | null;
+}) {
+  const busy = useNavigation().state === "submitting";
+  // After a refused save the form shows what was typed, not what is stored.
+  const value = (field: keyof Profile & string) => (typed ? (typed[field] ?? "") : String(profile[field] ?? ""));
+  const summary = message ?? errors.firstName ?? errors.lastName;
+  return (
+    <Form method="post" className="space-y-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" noValidate>
+      <input type="hidden" name="intent" value="profile" />
+      {summary && <FormAlert>{summary}</FormAlert>}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Nombre" error={errors.firstName}>
+          {(props) => <input {...props} name="firstName" autoComplete="given-name" defaultValue={value("firstName")} className={inputClass} />}
+        </Field>
+        <Field label="Apellido" error={errors.lastName}>
+          {(props) => <input {...props} name="lastName" autoComplete="family-name" defaultValue={value("lastName")} className={inputClass} />}
+        </Field>
+        <Field label="Correo electrónico">
+          {(props) => (
+            <>
+              <input {...props} value={profile.email} readOnly disabled className={inputClass} />
+              <span className="mt-1 block text-xs text-slate-500">El correo no se puede modificar</span>
+            </>
+          )}
+        </Field>
+        <Field label="Celular" error={errors.phone}>
+          {(props) => <input {...props} name="phone" type="tel" inputMode="numeric" autoComplete="tel-national" defaultValue={value("phone")} className={inputClass} />}
+        </Field>
+        <Field label="Tipo de documento" error={errors.documentType}>
+          {(props) => (
+            <select {...props} name="documentType" defaultValue={value("documentType")} className={inputClass}>
+              <option value="">Sin documento</option>
+              {Object.entries(documentTypeLabels).map(([key, label]) => (
+                <option key={key} value={key}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Número de documento" error={errors.documentNumber}>
+          {(props) => <input {...props} name="documentNumber" defaultValue={value("documentNumber")} className={inputClass} />}
+        </Field>
+        <Field label="Distrito" error={errors.districtId}>
+          {(props) => (
+            <select {...props} name="districtId" defaultValue={value("districtId")} className={inputClass}>
+              <option value="">Selecciona tu distrito</option>
+              {districts.length === 0 && <option disabled>No hay distritos disponibles</option>}
+              {districts.map((district) => (
+                <option key={district.id} value={district.id}>
+                  {district.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Dirección" error={errors.address}>
+          {(props) => <input {...props} name="address" autoComplete="street-address" defaultValue={value("address")} className={inputClass} />}
+        </Field>
+      </div>
+      <div className="flex flex-wrap gap-3">
+        <button type="submit" disabled={busy} className="rounded-full bg-brand-700 px-6 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-60">
+          {busy ? "Guardando..." : "Guardar cambios"}
+        </button>
+        <Link to="/dashboard/perfil" className="rounded-full border border-slate-300 px-6 py-2.5 font-semibold text-slate-700 hover:bg-slate-50">
+          Cancelar
+        </Link>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,87 @@
+import { Link } from "react-router";
+import type { SubscriptionView } from "@server/subscriptions/index.server";
+import { StatusBadge } from "~/components/account/status-badge";
+import { deliveryWindowLabels } from "~/lib/delivery-schedule";
+import { formatLimaDate, limaToday } from "~/lib/lima-dates";
+import { formatSoles } from "~/lib/money";
+import { frequencyLabel, subscriptionStatusLabel } from "~/lib/subscription-labels";
+
+const dateOrDash = (date: string | null) => (date ? formatLimaDate(date, { weekday: "long", day: "numeric", month: "long", year: "numeric" }) : "—");
+
+/** A subscription as it stands: plan, amounts, next dates, delivery, card and the supported cause. */
+export function SubscriptionSummary({ subscription, detailLink }: { subscription: SubscriptionView; detailLink?: boolean }) {
+  const discount = subscription.discountRateBasisPoints / 100;
+  const rows: [string, string][] = [
+    ["Plan", `${frequencyLabel(subscription.frequency)} (${discount}% de descuento)`],
+    [subscription.frequency === "anual" ? "Cobro anual" : "Cobro mensual", formatSoles(subscription.amountCents)],
+    ["Próximo cobro", dateOrDash(subscription.nextBillingDate)],
+    ["Próxima entrega", dateOrDash(subscription.nextDeliveryDate)],
+    ["Entrega", `${subscription.address}, ${subscription.districtName} · ${deliveryWindowLabels[subscription.deliveryWindow] ?? subscription.deliveryWindow}`],
+    ["Tarjeta", subscription.cardLast4 ? `${subscription.cardBrand ?? "Tarjeta"} terminada en ${subscription.cardLast4}` : "Sin tarjeta registrada"],
+    ["Organización que apoyas", subscription.organization?.title ?? "Sin elegir"],
+  ];
+  if (subscription.pausedUntil) rows.splice(2, 0, ["Pausada hasta", dateOrDash(subscription.pausedUntil)]);
+  return (
+    <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby={`subscription-${subscription.id}`}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id={`subscription-${subscription.id}`} className="text-lg font-bold">
+          Suscripción {subscription.subscriptionNumber}
+        </h2>
+        <StatusBadge label={subscriptionStatusLabel(subscription.status)} tone={subscription.status === "active" ? "green" : subscription.status === "cancelled" ? "red" : "yellow"} />
+      </div>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-sm text-slate-500">{label}</dt>
+            <dd className="font-medium">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3 className="mt-6 font-semibold">Productos de cada entrega</h3>
+      <ul className="mt-2 divide-y divide-slate-100">
+        {subscription.items.map((item) => (
+          <li key={item.id} className="flex justify-between gap-3 py-2 text-sm">
+            <span>
+              {item.quantity} × {item.title}
+              {item.variantTitle ? ` — ${item.variantTitle}` : ""}
+            </span>
+            <span className="font-medium">{formatSoles(item.unitPriceCents * item.quantity)}</span>
+          </li>
+        ))}
+        <li className="flex justify-between gap-3 py-2 text-sm text-slate-600">
+          <span>Subtotal mensual sin descuento</span>
+          <span>{formatSoles(subscription.baseAmountCents)}</span>
+        </li>
+      </ul>
+      {detailLink && (
+        <Link to={`/dashboard/suscripciones/${subscription.id}`} className="mt-4 inline-block font-semibold text-brand-800 underline">
+          Ver detalle e historial
+        </Link>
+      )}
+    </section>
+  );
+}
+
+export function SubscriptionHistory({ history }: { history: SubscriptionView["history"] }) {
+  return (
+    <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby="subscription-history">
+      <h2 id="subscription-history" className="text-lg font-bold">
+        Historial
+      </h2>
+      {history.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-600">Sin cambios todavía.</p>
+      ) : (
+        <ol className="mt-3 space-y-2 text-sm">
+          {history.map((event) => (
+            <li key={event.id} className="flex flex-wrap justify-between gap-2">
+              <span>{event.description}</span>
+              <time dateTime={event.createdAt} className="text-slate-500">
+                {formatLimaDate(limaToday(new Date(event.createdAt)), { day: "numeric", month: "short", year: "numeric" })}
+              </time>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

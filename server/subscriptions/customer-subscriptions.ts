@@ -1,0 +1,75 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { organizations, subscriptionEvents, subscriptionItems, subscriptions } from "../db/schema";
+
+export interface SubscriptionView {
+  id: string;
+  subscriptionNumber: string;
+  status: string;
+  frequency: string;
+  discountRateBasisPoints: number;
+  baseAmountCents: number;
+  amountCents: number;
+  districtName: string;
+  address: string;
+  deliveryWindow: string;
+  startDate: string | null;
+  nextBillingDate: string | null;
+  nextDeliveryDate: string | null;
+  pausedUntil: string | null;
+  cancelReason: string | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  organization: { id: number; title: string } | null;
+  items: { id: number; title: string; variantTitle: string | null; unitPriceCents: number; quantity: number }[];
+  history: { id: number; description: string; createdAt: string }[];
+  createdAt: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The customer's subscriptions, newest first (the account's subscription page). */
+export async function listSubscriptionsForUser(db: Database, userId: string): Promise<SubscriptionView[]> {
+  const rows = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt));
+  const views = await Promise.all(rows.map((row) => findSubscriptionForUser(db, userId, row.id)));
+  return views.filter((view): view is SubscriptionView => view !== null);
+}
+
+/** One subscription of this customer; null for another customer's, an unknown or a malformed id. */
+export async function findSubscriptionForUser(db: Database, userId: string, subscriptionId: string): Promise<SubscriptionView | null> {
+  if (!UUID.test(subscriptionId)) return null;
+  const [row] = await db
+    .select({ subscription: subscriptions, organizationTitle: organizations.title })
+    .from(subscriptions)
+    .leftJoin(organizations, eq(organizations.id, subscriptions.organizationId))
+    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)));
+  if (!row) return null;
+  const { subscription } = row;
+  const [items, history] = await Promise.all([
+    db.select().from(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscription.id)).orderBy(asc(subscriptionItems.id)),
+    db.select().from(subscriptionEvents).where(eq(subscriptionEvents.subscriptionId, subscription.id)).orderBy(desc(subscriptionEvents.createdAt), desc(subscriptionEvents.id)),
+  ]);
+  return {
+    id: subscription.id,
+    subscriptionNumber: subscription.subscriptionNumber,
+    status: subscription.status,
+    frequency: subscription.frequency,
+    discountRateBasisPoints: subscription.discountRateBasisPoints,
+    baseAmountCents: subscription.baseAmountCents,
+    amountCents: subscription.amountCents,
+    districtName: subscription.districtName,
+    address: subscription.address,
+    deliveryWindow: subscription.deliveryWindow,
+    startDate: subscription.startDate,
+    nextBillingDate: subscription.nextBillingDate,
+    nextDeliveryDate: subscription.nextDeliveryDate,
+    pausedUntil: subscription.pausedUntil,
+    cancelReason: subscription.cancelReason,
+    cardBrand: subscription.cardBrand,
+    cardLast4: subscription.cardLast4,
+    organization: subscription.organizationId && row.organizationTitle ? { id: subscription.organizationId, title: row.organizationTitle } : null,
+    items: items.map((item) => ({ id: item.id, title: item.title, variantTitle: item.variantTitle, unitPriceCents: item.unitPriceCents, quantity: item.quantity })),
+    history: history.map((event) => ({ id: event.id, description: event.description, createdAt: event.createdAt.toISOString() })),
+    createdAt: subscription.createdAt.toISOString(),
+  };
+}

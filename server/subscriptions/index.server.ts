@@ -1,0 +1,1 @@
+export { findSubscriptionForUser, listSubscriptionsForUser, type SubscriptionView } from "./customer-subscriptions";
