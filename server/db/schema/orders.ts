@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { productVariants, products } from "./catalog";
 import { districts } from "./districts";
 import { users } from "./accounts";
@@ -130,8 +130,15 @@ export const deliveries = pgTable(
     statusHistory: jsonb("status_history").$type<DeliveryStatusEntry[]>().notNull().default([]),
     trackingCode: text("tracking_code"),
     notes: text("notes"),
+    /** A subscription's deliveries are numbered 1, 2, 3… so each month's is created exactly once. */
+    subscriptionId: uuid("subscription_id"),
+    subscriptionSequence: integer("subscription_sequence"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("deliveries_order_idx").on(table.orderId), index("deliveries_date_idx").on(table.deliveryDate)],
+  (table) => [
+    index("deliveries_order_idx").on(table.orderId),
+    index("deliveries_date_idx").on(table.deliveryDate),
+    unique("deliveries_subscription_sequence_unique").on(table.subscriptionId, table.subscriptionSequence),
+  ],
 );

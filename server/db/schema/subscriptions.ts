@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { productVariants, products } from "./catalog";
 import { organizations } from "./content";
 import { districts } from "./districts";
@@ -46,6 +46,16 @@ export const subscriptions = pgTable(
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     cancelReason: text("cancel_reason"),
     paymentProvider: text("payment_provider"),
+    /** The saved card renewals charge; null for customers who pay each period by link (Yape). */
+    paymentMethodId: uuid("payment_method_id"),
+    /** card (renewals charge the saved card) | payment_link (an email with a link each period) */
+    billingMethod: text("billing_method").notNull().default("card"),
+    /** Frequency taking effect from the next period (self-service change). */
+    pendingFrequency: text("pending_frequency"),
+    /** Number of the next billing period to create (1 is the checkout's own order). */
+    nextPeriodNumber: integer("next_period_number").notNull().default(2),
+    /** Monthly deliveries made so far; anual has twelve per billing period. */
+    deliveriesMade: integer("deliveries_made").notNull().default(0),
     gatewaySubscriptionId: text("gateway_subscription_id"),
     cardBrand: text("card_brand"),
     cardLast4: text("card_last4"),
@@ -89,4 +99,78 @@ export const subscriptionEvents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("subscription_events_subscription_idx").on(table.subscriptionId)],
+);
+
+/**
+ * A reusable card kept with a provider for renewals (Culqi: customer + card; Flow: a registered
+ * customer; sandbox: an offline stand-in). Only the provider's references and what the customer
+ * needs to recognise the card are stored, never the card number.
+ */
+export const paymentMethods = pgTable(
+  "payment_methods",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    provider: text("provider").notNull(),
+    providerCustomerId: text("provider_customer_id"),
+    providerCardId: text("provider_card_id").notNull(),
+    brand: text("brand"),
+    last4: text("last4"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (table) => [index("payment_methods_user_idx").on(table.userId), unique("payment_methods_provider_card_unique").on(table.provider, table.providerCardId)],
+);
+
+/**
+ * One billing period of a subscription: the ledger that makes renewals happen exactly once. The
+ * (subscription, period) pair is unique, and so is each charge attempt's key, which is written
+ * before the provider is called, so a crash between charge and write is reconciled by looking the
+ * key up at the provider instead of charging again.
+ */
+export const subscriptionPeriods = pgTable(
+  "subscription_periods",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    subscriptionId: uuid("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    periodNumber: integer("period_number").notNull(),
+    billingDate: date("billing_date", { mode: "string" }).notNull(),
+    /** due | charging | paid | failed | awaiting_payment | skipped */
+    status: text("status").notNull().default("due"),
+    amountCents: integer("amount_cents").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptDate: date("next_attempt_date", { mode: "string" }),
+    chargeKey: text("charge_key").unique(),
+    providerChargeId: text("provider_charge_id"),
+    orderId: uuid("order_id")
+      .unique()
+      .references(() => orders.id),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique("subscription_periods_subscription_period_unique").on(table.subscriptionId, table.periodNumber),
+    index("subscription_periods_status_idx").on(table.status, table.nextAttemptDate),
+  ],
+);
+
+/** Spec §1: signed-in customers vote for one organisation (one vote each, changeable). */
+export const organizationVotes = pgTable(
+  "organization_votes",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("organization_votes_organization_idx").on(table.organizationId)],
 );
