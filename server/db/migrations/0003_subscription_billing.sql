@@ -1,3 +1,14 @@
+CREATE TABLE "sandbox_charges" (
+	"charge_key" text PRIMARY KEY NOT NULL,
+	"charge_id" text NOT NULL,
+	"card_id" text NOT NULL,
+	"amount_cents" integer NOT NULL,
+	"paid" boolean NOT NULL,
+	"decline_message" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "sandbox_charges_charge_id_unique" UNIQUE("charge_id")
+);
+--> statement-breakpoint
 CREATE TABLE "organization_votes" (
 	"user_id" text PRIMARY KEY NOT NULL,
 	"organization_id" integer NOT NULL,

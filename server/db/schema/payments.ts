@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { orders } from "./orders";
 
 /**
@@ -40,3 +40,18 @@ export const processedWebhookEvents = pgTable(
   },
   (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
 );
+
+/**
+ * The offline sandbox provider's own books: the charges it made to saved cards, by the key the
+ * shop sent. Like a real provider's, they are written apart from the shop's transaction, so the
+ * renewal reconciler can ask "did a charge with this key happen?" after a crash.
+ */
+export const sandboxCharges = pgTable("sandbox_charges", {
+  chargeKey: text("charge_key").primaryKey(),
+  chargeId: text("charge_id").notNull().unique(),
+  cardId: text("card_id").notNull(),
+  amountCents: integer("amount_cents").notNull(),
+  paid: boolean("paid").notNull(),
+  declineMessage: text("decline_message"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
