@@ -48,6 +48,8 @@ export const checkoutSchema = z
     diaHabil: z.coerce.number({ message: "Selecciona un día habilitado" }).int().min(1, "Selecciona un día habilitado").max(7, "Selecciona un día habilitado"),
     fecha: z.string().refine(isIsoDate, "Selecciona una fecha"),
     rangoHorario: z.enum(["manana", "tarde"], { message: "Selecciona un rango horario" }),
+    /** Subscriptions: the organisation the subscription supports (optional; can be chosen later). */
+    organizationId: z.preprocess((value) => (value === "" || value === null || value === undefined ? undefined : Number(value)), z.number().int().positive().optional()),
     items: z.array(checkoutLineSchema).min(1, "Tu carrito está vacío"),
     clientSubtotalCents: z.coerce.number().int().nonnegative(),
   })

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/checkout";
 import { getProfile, getSignedInUser, type Profile } from "@server/accounts/index.server";
 import { placeOrder } from "@server/checkout/index.server";
-import { listServedDistricts } from "@server/content/index.server";
+import { listOrganizations, listServedDistricts } from "@server/content/index.server";
 import { activePaymentProvider, createCulqiOrderForPayment, culqiClient } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
 import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/components/checkout/checkout-form";
@@ -13,10 +13,15 @@ import { orderCookie } from "~/order-cookie.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
-  const [districts, user] = await Promise.all([listServedDistricts(db), getSignedInUser(db, request)]);
+  const [districts, user, organizations] = await Promise.all([listServedDistricts(db), getSignedInUser(db, request), listOrganizations(db)]);
   const profile = user ? await getProfile(db, user.id) : null;
   // The server's idea of "today in Lima" seeds the date choices, so server and browser agree.
-  return { districts, today: limaToday(new Date()), customer: profile ? checkoutPrefill(profile) : null };
+  return {
+    districts,
+    today: limaToday(new Date()),
+    customer: profile ? checkoutPrefill(profile) : null,
+    organizations: organizations.map(({ id, title }) => ({ id, title })),
+  };
 }
 
 /** Issue 4: a signed-in customer's stored data fills the form once; every field stays editable. */
@@ -41,6 +46,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/checkout",
   });
 
+const ACCOUNT_REQUIRED = "Para suscribirte necesitas una cuenta: así podrás pausar, cambiar o cancelar tu suscripción cuando quieras.";
+
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = checkoutSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) {
@@ -50,6 +57,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const user = await getSignedInUser(context.get(dbContext), request);
     const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id, userId: user?.id ?? null });
+    if (result.ok && result.nextStep === "tokenize_card") {
+      // Spec §4 tokenize_card: the card form of the active provider (cards only) opens next.
+      return redirect(`/suscripcion/tarjeta/${result.subscriptionId}`, { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });
+    }
     if (result.ok) {
       // Banca móvil, agentes and billeteras need a Culqi order before its checkout opens; if
       // Culqi cannot create one now, cards and Yape still work.
@@ -68,11 +79,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         );
       case "minimum":
         return data<CheckoutActionData>({ ok: false, minimumShortfallCents: result.shortfallCents }, { status: 400 });
-      case "subscriptions_unavailable":
-        return data<CheckoutActionData>(
-          { ok: false, message: "Las suscripciones en línea estarán disponibles muy pronto. Por ahora puedes hacer una compra única o escribirnos por WhatsApp." },
-          { status: 400 },
-        );
+      case "account_required":
+        return data<CheckoutActionData>({ ok: false, message: ACCOUNT_REQUIRED, accountRequired: true }, { status: 401 });
     }
   } catch (error) {
     console.error("Checkout failed", error);
@@ -84,5 +92,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData }: Route.ComponentProps) {
-  return <CheckoutForm districts={loaderData.districts} today={loaderData.today} customer={loaderData.customer} />;
+  return <CheckoutForm districts={loaderData.districts} today={loaderData.today} customer={loaderData.customer} organizations={loaderData.organizations} />;
 }

@@ -69,7 +69,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
         ¿No tienes cuenta?{" "}
-        <Link to="/register" className="font-semibold text-brand-800 underline">
+        <Link to={`/register${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`} className="font-semibold text-brand-800 underline">
           Regístrate
         </Link>
       </p>

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/register";
 import { getSignedInUser, register } from "@server/accounts/index.server";
 import { runJobsSoon } from "@server/jobs/index.server";
@@ -11,10 +11,10 @@ import { dbContext } from "~/db-context.server";
 import { fieldErrors, registerSchema } from "~/lib/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
-import { clientKey } from "~/session.server";
+import { clientKey, safeRedirectPath } from "~/session.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (await getSignedInUser(context.get(dbContext), request)) throw redirect("/dashboard");
+  if (await getSignedInUser(context.get(dbContext), request)) throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo")));
   return null;
 }
 
@@ -29,7 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ typed, fieldErrors, message: result.field ? null : result.message }, { status: 400 });
   }
   runJobsSoon();
-  return redirectWithAuthCookies("/dashboard?bienvenida=1", result.headers);
+  const back = new URL(request.url).searchParams.get("redirectTo");
+  return redirectWithAuthCookies(back ? safeRedirectPath(back) : "/dashboard?bienvenida=1", result.headers);
 }
 
 export const headers = () => privatePageHeaders;
@@ -64,7 +65,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
         ¿Ya tienes cuenta?{" "}
-        <Link to="/login" className="font-semibold text-brand-800 underline">
+        <Link to={`/login${useLocation().search}`} className="font-semibold text-brand-800 underline">
           Inicia sesión
         </Link>
       </p>

@@ -6,17 +6,21 @@ import { markCartRecovered } from "../cart/abandoned-carts";
 import { priceCartLines, type PricedCartLine } from "../catalog/cart-pricing";
 import type { Database } from "../db/client";
 import { findVerifiedAccountIdByEmail } from "../accounts/guest-orders";
-import { deliveries, districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, payments } from "../db/schema";
+import { createPendingSubscription } from "../subscriptions/signup";
+import { deliveries, districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
 
 /** A card attempt that is not completed in this window stops being payable (issue 3: expiry). */
 export const CARD_PAYMENT_WINDOW_MINUTES = 30;
 
 export type PlaceOrderResult =
   | { ok: true; orderId: string; orderNumber: string; paymentId: string; nextStep: "process_payment"; created: boolean }
+  /** Spec §4: a subscription's card form opens next; the subscription waits in pending_payment. */
+  | { ok: true; orderId: string; orderNumber: string; paymentId: string; nextStep: "tokenize_card"; subscriptionId: string; created: boolean }
   | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> }
   | { ok: false; reason: "cart_changed"; lines: PricedCartLine[]; unavailable: CheckoutInput["items"] }
   | { ok: false; reason: "minimum"; shortfallCents: number; subtotalCents: number }
-  | { ok: false; reason: "subscriptions_unavailable" };
+  /** A subscription is managed from an account: the buyer must be signed in. */
+  | { ok: false; reason: "account_required" };
 
 /**
  * Creates the order of a checkout: validates the delivery in Lima time, prices every line from the
@@ -43,8 +47,12 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
   }
   const shortfallCents = minimumOrderShortfall(priced.subtotalCents);
   if (shortfallCents > 0) return { ok: false, reason: "minimum", shortfallCents, subtotalCents: priced.subtotalCents };
-  // Subscriptions are signed up with a saved card, which arrives with the subscriptions work.
-  if (input.purchaseType === "subscription") return { ok: false, reason: "subscriptions_unavailable" };
+  const subscribing = input.purchaseType === "subscription";
+  if (subscribing && !options.userId) return { ok: false, reason: "account_required" };
+  if (subscribing && input.organizationId !== undefined) {
+    const [organization] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, input.organizationId));
+    if (!organization) return { ok: false, reason: "invalid", fieldErrors: { organizationId: "Elige una organización de la lista" } };
+  }
 
   const summary = orderSummary(priced.subtotalCents, input.purchaseType, input.subscriptionFrequency);
   const expiresAt = new Date(options.now.getTime() + CARD_PAYMENT_WINDOW_MINUTES * 60_000);
@@ -59,7 +67,7 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
           userId,
           status: "pending",
           orderType: input.purchaseType,
-          subscriptionFrequency: null,
+          subscriptionFrequency: subscribing ? input.subscriptionFrequency : null,
           customerFirstName: input.nombre,
           customerLastName: input.apellido,
           customerEmail: input.correo,
@@ -97,8 +105,27 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
           lineTotalCents: line.lineTotalCents,
         })),
       );
+      const subscriptionId = subscribing
+        ? await createPendingSubscription(tx, {
+            userId: userId!,
+            orderId: order!.id,
+            frequency: input.subscriptionFrequency,
+            discountRate: summary.discountRate,
+            baseAmountCents: priced.subtotalCents,
+            amountCents: summary.totalCents,
+            district,
+            address: input.direccion,
+            deliveryWindow: input.rangoHorario,
+            firstDeliveryDate: input.fecha,
+            organizationId: input.organizationId ?? null,
+            lines: priced.lines.map((line) => ({ productId: line.productId, variantId: line.variantId, title: line.title, variantTitle: line.variantTitle, unitPriceCents: line.unitPriceCents, quantity: line.quantity })),
+            now: options.now,
+          })
+        : null;
       await tx.insert(deliveries).values({
         orderId: order!.id,
+        subscriptionId,
+        subscriptionSequence: subscriptionId ? 1 : null,
         districtId: district.id,
         districtName: district.name,
         address: input.direccion,
@@ -116,7 +143,8 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
         .insert(payments)
         .values({ orderId: order!.id, provider: options.provider, status: "created", amountCents: summary.totalCents, expiresAt, createdAt: options.now, updatedAt: options.now })
         .returning({ id: payments.id });
-      return { ok: true as const, orderId: order!.id, orderNumber: order!.orderNumber, paymentId: payment!.id, nextStep: "process_payment" as const, created: true };
+      const placed = { ok: true as const, orderId: order!.id, orderNumber: order!.orderNumber, paymentId: payment!.id, created: true };
+      return subscriptionId ? { ...placed, nextStep: "tokenize_card" as const, subscriptionId } : { ...placed, nextStep: "process_payment" as const };
     });
   } catch (error) {
     // Two submits raced past the first lookup: the unique checkout key let one through.
@@ -128,11 +156,13 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
 
 async function findByCheckoutKey(db: Database, checkoutKey: string): Promise<PlaceOrderResult | null> {
   const [row] = await db
-    .select({ orderId: orders.id, orderNumber: orders.orderNumber, paymentId: payments.id })
+    .select({ orderId: orders.id, orderNumber: orders.orderNumber, paymentId: payments.id, subscriptionId: orders.subscriptionId })
     .from(orders)
     .innerJoin(payments, eq(payments.orderId, orders.id))
     .where(eq(orders.checkoutKey, checkoutKey))
     .orderBy(payments.createdAt)
     .limit(1);
-  return row ? { ok: true, ...row, nextStep: "process_payment", created: false } : null;
+  if (!row) return null;
+  const { subscriptionId, ...placed } = row;
+  return subscriptionId ? { ok: true, ...placed, nextStep: "tokenize_card", subscriptionId, created: false } : { ok: true, ...placed, nextStep: "process_payment", created: false };
 }

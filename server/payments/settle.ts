@@ -5,7 +5,7 @@ import { issueInvoiceForPaidOrder } from "../invoices/issue-invoice";
 import { enqueueEmail } from "../notifications/outbox";
 import { orderConfirmationEmail } from "../notifications/templates/order-confirmation";
 import { receiptToken } from "../orders/receipt-access";
-import { transitionOrder } from "../orders/transition";
+import { transitionOrder, type DatabaseOrTransaction } from "../orders/transition";
 
 export type PaymentMethod = "card" | "yape" | "cash";
 
@@ -22,42 +22,53 @@ export class PaymentNotFoundError extends Error {
 export async function recordPaymentSucceeded(
   db: Database,
   paymentId: string,
-  details: { now: Date; method: PaymentMethod; actor: string; siteUrl: string; providerReference?: string },
+  details: SettlementDetails,
 ): Promise<{ orderId: string; alreadySettled: boolean }> {
-  return db.transaction(async (tx) => {
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
-    if (!payment) throw new PaymentNotFoundError(paymentId);
-    if (payment.status === "succeeded") return { orderId: payment.orderId, alreadySettled: true };
+  return db.transaction((tx) => settlePaymentInTransaction(tx, paymentId, details));
+}
 
-    await tx
-      .update(payments)
-      .set({ status: "succeeded", method: details.method, settledAt: details.now, updatedAt: details.now, providerReference: details.providerReference ?? payment.providerReference })
-      .where(eq(payments.id, paymentId));
-    await transitionOrder(tx, payment.orderId, "paid", {
-      actor: details.actor,
-      now: details.now,
-      set: { paidAt: details.now, paymentMethod: details.method, expiresAt: null },
-    });
-    const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId));
-    const invoice = await issueInvoiceForPaidOrder(tx, order!, details.now);
-    const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id));
-    const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
-    const email = orderConfirmationEmail({
-      brandName: settings?.brandName ?? "Vida Alcalina",
-      orderNumber: order!.orderNumber,
-      invoiceNumber: invoice.invoiceNumber,
-      firstName: order!.customerFirstName,
-      totalCents: order!.totalCents,
-      items,
-      address: order!.address,
-      districtName: order!.districtName,
-      deliveryDate: order!.deliveryDate,
-      deliveryWindow: order!.deliveryWindow,
-      receiptUrl: new URL(`/orden/${order!.id}?token=${receiptToken(order!.id)}`, details.siteUrl).toString(),
-    });
-    await enqueueEmail(tx, { dedupeKey: `order-confirmation:${order!.id}`, kind: "order-confirmation", to: order!.customerEmail, ...email }, details.now);
-    return { orderId: payment.orderId, alreadySettled: false };
+export interface SettlementDetails {
+  now: Date;
+  method: PaymentMethod;
+  actor: string;
+  siteUrl: string;
+  providerReference?: string;
+}
+
+/** The body of `recordPaymentSucceeded`, for callers that settle inside a larger transaction (subscriptions). */
+export async function settlePaymentInTransaction(tx: DatabaseOrTransaction, paymentId: string, details: SettlementDetails): Promise<{ orderId: string; alreadySettled: boolean }> {
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  if (!payment) throw new PaymentNotFoundError(paymentId);
+  if (payment.status === "succeeded") return { orderId: payment.orderId, alreadySettled: true };
+
+  await tx
+    .update(payments)
+    .set({ status: "succeeded", method: details.method, settledAt: details.now, updatedAt: details.now, providerReference: details.providerReference ?? payment.providerReference })
+    .where(eq(payments.id, paymentId));
+  await transitionOrder(tx, payment.orderId, "paid", {
+    actor: details.actor,
+    now: details.now,
+    set: { paidAt: details.now, paymentMethod: details.method, expiresAt: null },
   });
+  const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId));
+  const invoice = await issueInvoiceForPaidOrder(tx, order!, details.now);
+  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id));
+  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+  const email = orderConfirmationEmail({
+    brandName: settings?.brandName ?? "Vida Alcalina",
+    orderNumber: order!.orderNumber,
+    invoiceNumber: invoice.invoiceNumber,
+    firstName: order!.customerFirstName,
+    totalCents: order!.totalCents,
+    items,
+    address: order!.address,
+    districtName: order!.districtName,
+    deliveryDate: order!.deliveryDate,
+    deliveryWindow: order!.deliveryWindow,
+    receiptUrl: new URL(`/orden/${order!.id}?token=${receiptToken(order!.id)}`, details.siteUrl).toString(),
+  });
+  await enqueueEmail(tx, { dedupeKey: `order-confirmation:${order!.id}`, kind: "order-confirmation", to: order!.customerEmail, ...email }, details.now);
+  return { orderId: payment.orderId, alreadySettled: false };
 }
 
 /** A payment was declined: the attempt and its order end as failed (a settled payment is never undone here). */

@@ -14,7 +14,16 @@ import { useHydrated } from "~/lib/use-hydrated";
 import { Field, inputClass } from "./field";
 
 /** What the checkout action answers when it cannot create the order (success redirects to the payment page). */
-export type CheckoutActionData = { ok: false; fieldErrors?: Record<string, string>; message?: string; inlineError?: string; cartChanged?: boolean; minimumShortfallCents?: number };
+export type CheckoutActionData = {
+  ok: false;
+  fieldErrors?: Record<string, string>;
+  message?: string;
+  inlineError?: string;
+  cartChanged?: boolean;
+  minimumShortfallCents?: number;
+  /** A subscription needs an account: the form offers sign-in and sign-up, coming back here. */
+  accountRequired?: boolean;
+};
 
 interface District {
   id: number;
@@ -43,7 +52,17 @@ const emptyForm = {
 /** What a signed-in customer's profile puts in the form (issue 4). */
 export type CheckoutPrefill = Pick<typeof emptyForm, "nombre" | "apellido" | "correo" | "telefono" | "tipo_documento" | "dni" | "districtName" | "direccion">;
 
-export function CheckoutForm({ districts, today, customer }: { districts: District[]; today: string; customer: CheckoutPrefill | null }) {
+export function CheckoutForm({
+  districts,
+  today,
+  customer,
+  organizations,
+}: {
+  districts: District[];
+  today: string;
+  customer: CheckoutPrefill | null;
+  organizations: { id: number; title: string }[];
+}) {
   const hydrated = useHydrated();
   const { items } = useCart();
   const stored = usePurchaseOptions();
@@ -52,6 +71,7 @@ export function CheckoutForm({ districts, today, customer }: { districts: Distri
   const fetcher = useFetcher<CheckoutActionData>();
   const [form, setForm] = useState(() => ({ ...emptyForm, ...customer }));
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
+  const [organizationId, setOrganizationId] = useState("");
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [checkoutKey] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : ""));
   const [minimumDismissed, setMinimumDismissed] = useState(false);
@@ -87,6 +107,7 @@ export function CheckoutForm({ districts, today, customer }: { districts: Distri
     diaHabil: form.diaHabil ? Number(form.diaHabil) : 0,
     fecha: form.fecha,
     rangoHorario: form.rangoHorario,
+    organizationId: purchaseType === "subscription" ? organizationId : undefined,
     items: items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity })),
     clientSubtotalCents: subtotal,
   };
@@ -266,10 +287,31 @@ export function CheckoutForm({ districts, today, customer }: { districts: Distri
         </div>
 
         <div className="space-y-4">
+          {purchaseType === "subscription" && (
+            <section aria-labelledby="subscription-account" className="space-y-3 rounded-3xl border border-brand-200 bg-brand-50 p-5 text-sm">
+              <h2 id="subscription-account" className="text-base font-bold text-brand-900">
+                Tu suscripción
+              </h2>
+              {!customer && <AccountRequiredNotice />}
+              <Field label="Organización que apoyarás (opcional)" error={errorFor("organizationId")}>
+                {(props) => (
+                  <select {...props} className={inputClass} value={organizationId} onChange={(e) => setOrganizationId(e.target.value)}>
+                    <option value="">La elijo después</option>
+                    {organizations.map((organization) => (
+                      <option key={organization.id} value={organization.id}>
+                        {organization.title}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            </section>
+          )}
           <OrderSummaryBox cartSubtotalCents={subtotal} purchaseType={purchaseType} frequency={frequency}>
             <div role="alert" className="mt-4 space-y-2 text-sm">
               {shippingInvalid && touched.submit && <p className="text-red-700">{SHIPPING_INCOMPLETE}</p>}
               {result?.message && <p className="rounded-xl bg-red-50 p-3 text-red-800">{result.message}</p>}
+              {result?.accountRequired && <AccountLinks />}
               {result?.inlineError && <p className="text-red-700">{result.inlineError}</p>}
             </div>
             <button
@@ -293,5 +335,30 @@ export function CheckoutForm({ districts, today, customer }: { districts: Distri
         orderKind={purchaseType === "subscription" ? "suscripción" : "único"}
       />
     </main>
+  );
+}
+
+const ACCOUNT_RETURN = encodeURIComponent("/checkout");
+
+/** Spec §6: subscriptions live in the account area, so subscribing needs an account. */
+function AccountRequiredNotice() {
+  return (
+    <div>
+      <p className="text-brand-900">Para suscribirte necesitas una cuenta: así podrás pausar, cambiar o cancelar tu suscripción cuando quieras.</p>
+      <AccountLinks />
+    </div>
+  );
+}
+
+function AccountLinks() {
+  return (
+    <p className="mt-2 flex flex-wrap gap-3">
+      <a href={`/login?redirectTo=${ACCOUNT_RETURN}`} className="font-semibold text-brand-800 underline">
+        Iniciar sesión
+      </a>
+      <a href={`/register?redirectTo=${ACCOUNT_RETURN}`} className="font-semibold text-brand-800 underline">
+        Crear cuenta
+      </a>
+    </p>
   );
 }

@@ -30,6 +30,12 @@ export interface CulqiOrder {
   metadata?: Record<string, string> | null;
 }
 
+export interface CulqiCard {
+  id: string;
+  customer_id: string;
+  source?: { card_number?: string; last_four?: string; iin?: { card_brand?: string } };
+}
+
 export type ChargeAnswer =
   | { kind: "paid"; charge: CulqiCharge }
   | { kind: "review"; body: unknown }
@@ -113,6 +119,40 @@ export function createCulqiClient(config: CulqiConfig) {
     async getOrder(id: string): Promise<CulqiOrder | null> {
       const answer = await call("GET", `/orders/${encodeURIComponent(id)}`);
       return answer.status === 200 ? (answer.body as CulqiOrder) : null;
+    },
+
+    /** payments.md A.7: a customer to hang saved cards on; every field but metadata is required. */
+    async createCustomer(input: { first_name: string; last_name: string; email: string; address: string; address_city: string; phone_number: string }): Promise<{ id: string } | null> {
+      const answer = await call("POST", "/customers", { ...input, country_code: "PE" });
+      return answer.status === 201 || answer.status === 200 ? (answer.body as { id: string }) : null;
+    },
+
+    /** A reusable card from a token; 200 + REVIEW means the bank wants 3DS for it. */
+    async createCard(input: { customerId: string; tokenId: string }): Promise<{ kind: "saved"; card: CulqiCard } | { kind: "review" } | { kind: "declined"; userMessage: string } | { kind: "unavailable" }> {
+      let answer;
+      try {
+        answer = await call("POST", "/cards", { customer_id: input.customerId, token_id: input.tokenId });
+      } catch {
+        return { kind: "unavailable" };
+      }
+      const body = answer.body as (CulqiCard & { action_code?: string; user_message?: string }) | null;
+      if (answer.status === 201 && body?.id) return { kind: "saved", card: body };
+      if (answer.status === 200 && body?.action_code === "REVIEW") return { kind: "review" };
+      if (answer.status >= 400 && answer.status < 500) return { kind: "declined", userMessage: body?.user_message || GENERIC_DECLINE };
+      return { kind: "unavailable" };
+    },
+
+    /** Charges by email since a date (A.4 list filters): how a renewal finds the charge its crash lost. */
+    async listCharges(filters: { email: string; creationDateFrom: Date }): Promise<CulqiCharge[] | null> {
+      const query = new URLSearchParams({ email: filters.email, creation_date_from: String(Math.floor(filters.creationDateFrom.getTime() / 1000)), limit: "100" });
+      try {
+        const answer = await call("GET", `/charges?${query}`);
+        if (answer.status !== 200) return null;
+        const body = answer.body as { data?: CulqiCharge[] } | null;
+        return body?.data ?? [];
+      } catch {
+        return null;
+      }
     },
   };
 }

@@ -1,0 +1,21 @@
+import type { Database } from "../../db/client";
+import { activePaymentProvider, culqiClient } from "../providers";
+import type { CardProvider } from "./card-provider";
+import { culqiCardProvider } from "./culqi-cards";
+import { sandboxCardProvider } from "./sandbox-cards";
+
+export type { CardChargeResult, CardHolder, CardProvider, SaveCardResult } from "./card-provider";
+export { isPlausibleCardNumber, sandboxCardProvider, sandboxCardToken, SANDBOX_TEST_CARDS } from "./sandbox-cards";
+export { culqiCardProvider } from "./culqi-cards";
+
+/** The card provider a saved card belongs to (renewals charge a card with the provider that saved it). */
+export function cardProviderFor(db: Database, provider: string): CardProvider {
+  if (provider === "culqi") return culqiCardProvider(culqiClient());
+  if (provider === "sandbox") return sandboxCardProvider(db);
+  throw new Error(`No card provider "${provider}"`);
+}
+
+/** The provider new cards are saved with: the active payment provider. */
+export function activeCardProvider(db: Database): CardProvider {
+  return cardProviderFor(db, activePaymentProvider().id);
+}

@@ -1,0 +1,201 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { nextMonthlyDeliveryDate, billingDateOfPeriod } from "~/lib/subscription-dates";
+import { limaToday } from "~/lib/lima-dates";
+import type { Database } from "../db/client";
+import { districtDeliveryDays, orders, paymentMethods, payments, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions, users } from "../db/schema";
+import type { DatabaseOrTransaction } from "../orders/transition";
+import type { CardProvider } from "../payments/cards";
+import { recordPaymentFailed, settlePaymentInTransaction } from "../payments/settle";
+
+export interface PendingSubscriptionInput {
+  userId: string;
+  orderId: string;
+  frequency: "mensual" | "anual";
+  discountRate: number;
+  baseAmountCents: number;
+  amountCents: number;
+  district: { id: number; name: string };
+  address: string;
+  deliveryWindow: string;
+  firstDeliveryDate: string;
+  organizationId: number | null;
+  lines: { productId: number; variantId: number | null; title: string; variantTitle: string | null; unitPriceCents: number; quantity: number }[];
+  now: Date;
+}
+
+/**
+ * Checkout's part of a subscription (spec §4, tokenize_card): the subscription waits in
+ * `pending_payment`, with the order that will pay its first period, until a card is saved.
+ */
+export async function createPendingSubscription(tx: DatabaseOrTransaction, input: PendingSubscriptionInput): Promise<string> {
+  const [subscription] = await tx
+    .insert(subscriptions)
+    .values({
+      userId: input.userId,
+      orderId: input.orderId,
+      status: "pending_payment",
+      frequency: input.frequency,
+      discountRateBasisPoints: Math.round(input.discountRate * 10_000),
+      baseAmountCents: input.baseAmountCents,
+      amountCents: input.amountCents,
+      districtId: input.district.id,
+      districtName: input.district.name,
+      address: input.address,
+      deliveryWindow: input.deliveryWindow,
+      organizationId: input.organizationId,
+      nextDeliveryDate: input.firstDeliveryDate,
+      createdAt: input.now,
+      updatedAt: input.now,
+    })
+    .returning({ id: subscriptions.id });
+  await tx.insert(subscriptionItems).values(input.lines.map((line) => ({ subscriptionId: subscription!.id, ...line })));
+  await tx.update(orders).set({ subscriptionId: subscription!.id }).where(eq(orders.id, input.orderId));
+  return subscription!.id;
+}
+
+export type ActivationResult =
+  | { ok: true; subscriptionId: string; alreadyActive: boolean }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "expired" }
+  /** Another attempt is being charged (a double click), or the provider's answer was lost. */
+  | { ok: false; reason: "in_progress" }
+  | { ok: false; reason: "card_refused" | "charge_declined"; message: string };
+
+/**
+ * The card form returned a token (issue 5): keep a reusable card, charge the first period, and
+ * in one transaction settle the order (invoice, confirmation email), activate the subscription
+ * and record period 1 as paid. The attempt's key is written before the charge, so a repeated
+ * submit or a crash never charges twice; a declined card can be replaced by another attempt.
+ */
+export async function activateSubscription(
+  db: Database,
+  input: { subscriptionId: string; userId: string; token: string; cards: CardProvider; now: Date; siteUrl: string },
+): Promise<ActivationResult> {
+  const [row] = await db
+    .select({ subscription: subscriptions, order: orders, user: users })
+    .from(subscriptions)
+    .innerJoin(orders, eq(orders.id, subscriptions.orderId))
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(and(eq(subscriptions.id, input.subscriptionId), eq(subscriptions.userId, input.userId)));
+  if (!row) return { ok: false, reason: "not_found" };
+  const { subscription, order, user } = row;
+  if (subscription.status === "active") return { ok: true, subscriptionId: subscription.id, alreadyActive: true };
+  if (subscription.status !== "pending_payment" || !["pending", "payment_created"].includes(order.status)) return { ok: false, reason: "expired" };
+  const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(payments.createdAt).limit(1);
+  if (!payment) return { ok: false, reason: "not_found" };
+
+  const attempt = await startFirstPeriodAttempt(db, { subscriptionId: subscription.id, amountCents: order.totalCents, now: input.now });
+  if (attempt.state === "paid") return { ok: true, subscriptionId: subscription.id, alreadyActive: true };
+  if (attempt.state === "in_progress") return { ok: false, reason: "in_progress" };
+
+  const [existingCard] = await db
+    .select({ customerId: paymentMethods.providerCustomerId })
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.userId, user.id), eq(paymentMethods.provider, input.cards.id), isNull(paymentMethods.revokedAt)))
+    .limit(1);
+  const saved = await input.cards.saveCard({
+    holder: { email: user.email, firstName: order.customerFirstName, lastName: order.customerLastName, phone: order.customerPhone, address: order.address },
+    token: input.token,
+    existingCustomerId: existingCard?.customerId ?? null,
+  });
+  if (!saved.ok) {
+    await markFirstPeriodFailed(db, subscription.id, saved.message, input.now);
+    return { ok: false, reason: "card_refused", message: saved.message };
+  }
+  const [method] = await db
+    .insert(paymentMethods)
+    .values({ userId: user.id, provider: input.cards.id, providerCustomerId: saved.customerId, providerCardId: saved.cardId, brand: saved.brand, last4: saved.last4, createdAt: input.now })
+    .returning({ id: paymentMethods.id });
+
+  const charge = await input.cards.chargeCard({
+    customerId: saved.customerId,
+    cardId: saved.cardId,
+    amountCents: order.totalCents,
+    email: user.email,
+    chargeKey: attempt.chargeKey,
+    description: `Suscripción ${subscription.subscriptionNumber} (${order.orderNumber})`,
+  });
+  if (charge.outcome === "declined") {
+    await markFirstPeriodFailed(db, subscription.id, charge.message, input.now);
+    return { ok: false, reason: "charge_declined", message: charge.message };
+  }
+  // No answer: the period stays "charging" and the reconciler asks the provider what happened.
+  if (charge.outcome === "unknown") return { ok: false, reason: "in_progress" };
+
+  const districtDays = await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
+  const today = limaToday(input.now);
+  await db.transaction(async (tx) => {
+    await settlePaymentInTransaction(tx, payment.id, { now: input.now, method: "card", actor: "customer", siteUrl: input.siteUrl, providerReference: charge.chargeId });
+    await tx
+      .update(subscriptionPeriods)
+      .set({ status: "paid", providerChargeId: charge.chargeId, orderId: order.id, lastError: null, updatedAt: input.now })
+      .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.periodNumber, 1)));
+    await tx
+      .update(subscriptions)
+      .set({
+        status: "active",
+        paymentMethodId: method!.id,
+        paymentProvider: input.cards.id,
+        cardBrand: saved.brand,
+        cardLast4: saved.last4,
+        startDate: today,
+        nextBillingDate: billingDateOfPeriod(today, subscription.frequency as "mensual" | "anual", 2),
+        nextPeriodNumber: 2,
+        deliveriesMade: 1,
+        nextDeliveryDate: nextMonthlyDeliveryDate(order.deliveryDate, districtDays.map((day) => day.day)),
+        updatedAt: input.now,
+      })
+      .where(eq(subscriptions.id, subscription.id));
+    await tx.insert(subscriptionEvents).values({
+      subscriptionId: subscription.id,
+      kind: "activated",
+      description: `Suscripción ${subscription.frequency === "anual" ? "anual" : "mensual"} activada con ${saved.brand ?? "tarjeta"} terminada en ${saved.last4 ?? "—"}`,
+      actor: "customer",
+      createdAt: input.now,
+    });
+  });
+  return { ok: true, subscriptionId: subscription.id, alreadyActive: false };
+}
+
+/** Attempts younger than this are in flight; older ones were lost to a crash and are reconciled. */
+export const CHARGE_IN_FLIGHT_MS = 2 * 60 * 1000;
+
+/**
+ * Period 1's ledger row and this attempt's key, written (row locked) before anything reaches the
+ * provider: a second submit sees the first one charging, or paid, and does not charge again.
+ */
+async function startFirstPeriodAttempt(db: Database, input: { subscriptionId: string; amountCents: number; now: Date }) {
+  return db.transaction(async (tx) => {
+    await tx
+      .insert(subscriptionPeriods)
+      .values({ subscriptionId: input.subscriptionId, periodNumber: 1, billingDate: limaToday(input.now), status: "due", amountCents: input.amountCents, createdAt: input.now, updatedAt: input.now })
+      .onConflictDoNothing();
+    const [period] = await tx
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, input.subscriptionId), eq(subscriptionPeriods.periodNumber, 1)))
+      .for("update");
+    if (period!.status === "paid") return { state: "paid" as const };
+    if (period!.status === "charging") return { state: "in_progress" as const };
+    const attempts = period!.attempts + 1;
+    const chargeKey = `${input.subscriptionId}:1:${attempts}`;
+    await tx.update(subscriptionPeriods).set({ status: "charging", attempts, chargeKey, updatedAt: input.now }).where(eq(subscriptionPeriods.id, period!.id));
+    return { state: "charge" as const, chargeKey };
+  });
+}
+
+async function markFirstPeriodFailed(db: Database, subscriptionId: string, message: string, now: Date) {
+  await db
+    .update(subscriptionPeriods)
+    .set({ status: "failed", lastError: message, updatedAt: now })
+    .where(and(eq(subscriptionPeriods.subscriptionId, subscriptionId), eq(subscriptionPeriods.periodNumber, 1)));
+}
+
+/** The first period could not be paid before the order expired: the order fails, the subscription never starts. */
+export async function abandonPendingSubscription(db: Database, subscriptionId: string, now: Date): Promise<void> {
+  const [row] = await db.select({ orderId: subscriptions.orderId }).from(subscriptions).where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.status, "pending_payment")));
+  if (!row?.orderId) return;
+  const [payment] = await db.select({ id: payments.id }).from(payments).where(eq(payments.orderId, row.orderId)).limit(1);
+  if (payment) await recordPaymentFailed(db, payment.id, { now, actor: "system", message: "Suscripción no activada" });
+  await db.update(subscriptions).set({ status: "cancelled", cancelReason: "Pago inicial no completado", cancelledAt: now, updatedAt: now }).where(eq(subscriptions.id, subscriptionId));
+}
