@@ -138,11 +138,10 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
   if (rows.length === 0) return [];
   const orderIds = rows.map((row) => row.orderId);
   const districtIds = [...new Set(rows.map((row) => row.order.districtId))];
-  const [itemRows, deliveryRows, districtRows] = await Promise.all([
-    db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(orderItems.id),
-    db.select().from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(desc(deliveries.createdAt)),
-    db.select().from(districts).where(inArray(districts.id, districtIds)),
-  ]);
+  // One after the other: `db` may be a transaction, whose single connection takes one query at a time.
+  const itemRows = await db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(orderItems.id);
+  const deliveryRows = await db.select().from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(desc(deliveries.createdAt));
+  const districtRows = await db.select().from(districts).where(inArray(districts.id, districtIds));
   const today = limaToday(now);
   return rows.map((row) => {
     const { order, customerName, customerDocumentType, customerDocumentNumber, series, number, taxableCents, igvCents, paidAt, ...listRow } = row;
