@@ -2,4 +2,3 @@ export { formatInvoiceNumber, invoiceSeriesFor, issueInvoiceForPaidOrder, type I
 export { findInvoiceForUser, listInvoicesForUser, type InvoiceDetail, type InvoiceListItem } from "./customer-invoices";
 export { invoicePdfFilename, renderInvoicePdf } from "./invoice-pdf";
 export { emailInvoicesToUser, invoicesArchiveForUser, renderInvoiceAttachments, type EmailInvoicesResult, type InvoiceFile } from "./invoice-files";
-export { amountInWords } from "./amount-in-words";
