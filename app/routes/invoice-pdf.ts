@@ -1,4 +1,33 @@
-/** Placeholder while the file download is built (issue 4). */
-export function loader() {
-  return new Response("Not Found", { status: 404 });
+import type { Route } from "./+types/invoice-pdf";
+import { findInvoiceForUser, invoicePdfFilename, renderInvoicePdf } from "@server/invoices/index.server";
+import { dbContext } from "~/db-context.server";
+import { privatePageHeaders } from "~/order-receipt.server";
+import { requireUserMiddleware, userContext } from "~/session.server";
+
+export const middleware: Route.MiddlewareFunction[] = [requireUserMiddleware];
+
+function plainText(message: string, status: number): Response {
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...privatePageHeaders } });
+}
+
+/** /dashboard/facturas/{id}/pdf: the printed invoice, for its owner only (spec §6). */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const user = context.get(userContext);
+  const invoice = await findInvoiceForUser(context.get(dbContext), user.id, params.invoiceId, { now: new Date() });
+  if (!invoice) return plainText("Factura no encontrada", 404);
+  let pdf: Buffer;
+  try {
+    pdf = await renderInvoicePdf(invoice);
+  } catch (error) {
+    console.error("Invoice PDF failed", error);
+    return plainText("No se pudo descargar la factura", 500);
+  }
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="${invoicePdfFilename(invoice.invoiceNumber)}"`,
+      "Content-Length": String(pdf.length),
+      ...privatePageHeaders,
+    },
+  });
 }

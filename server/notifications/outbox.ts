@@ -1,4 +1,4 @@
-import { outboxEmails } from "../db/schema";
+import { outboxEmails, type EmailAttachmentRef } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";
 
 export interface EmailMessage {
@@ -9,6 +9,8 @@ export interface EmailMessage {
   subject: string;
   html: string;
   text: string;
+  /** Files made when the email is sent (e.g. an invoice's PDF), stored as references. */
+  attachments?: EmailAttachmentRef[];
 }
 
 /**
@@ -18,7 +20,16 @@ export interface EmailMessage {
 export async function enqueueEmail(db: DatabaseOrTransaction, message: EmailMessage, now: Date): Promise<boolean> {
   const inserted = await db
     .insert(outboxEmails)
-    .values({ dedupeKey: message.dedupeKey, kind: message.kind, toAddress: message.to, subject: message.subject, html: message.html, text: message.text, createdAt: now })
+    .values({
+      dedupeKey: message.dedupeKey,
+      kind: message.kind,
+      toAddress: message.to,
+      subject: message.subject,
+      html: message.html,
+      text: message.text,
+      attachments: message.attachments && message.attachments.length > 0 ? message.attachments : null,
+      createdAt: now,
+    })
     .onConflictDoNothing({ target: outboxEmails.dedupeKey })
     .returning({ id: outboxEmails.id });
   return inserted.length > 0;
