@@ -15,6 +15,8 @@ export default [
     route("pago-error", "routes/pago-error.tsx"),
     route("orden/:orderId", "routes/order-status.tsx"),
     route("gracias", "routes/gracias.tsx"),
+    route("suscripcion/tarjeta/:subscriptionId", "routes/subscription-card.tsx"),
+    route("suscripcion/bienvenido", "routes/subscription-welcome.tsx"),
     route("resume-cart", "routes/resume-cart.tsx"),
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),

@@ -4,3 +4,4 @@ export { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed, rec
 export { activePaymentProvider, culqiClient, culqiPublicKey, culqiWebhookAuthorization, type ActiveProvider, type ProviderId } from "./providers";
 export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode } from "./culqi";
 export { findCulqiPayment } from "./culqi-page";
+export { activeCardProvider, cardProviderFor, isPlausibleCardNumber, sandboxCardProvider, sandboxCardToken, SANDBOX_TEST_CARDS, type CardProvider } from "./cards";
