@@ -2,3 +2,4 @@ export { enqueueEmail, type EmailMessage } from "./outbox";
 export { orderConfirmationEmail, type OrderConfirmationData } from "./templates/order-confirmation";
 export { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from "./templates/account-emails";
 export { invoicesEmail, type InvoicesEmailData } from "./templates/invoices-email";
+export { renewalFailedEmail, renewalPaymentLinkEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "./templates/subscription-emails";

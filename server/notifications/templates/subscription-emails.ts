@@ -1,0 +1,73 @@
+import { formatSoles } from "~/lib/money";
+import { formatLimaDate } from "~/lib/lima-dates";
+import { button, emailLayout, escapeHtml } from "./layout";
+
+interface SubscriptionEmailBase {
+  brandName: string;
+  firstName: string;
+  subscriptionNumber: string;
+  manageUrl: string;
+}
+
+function subscriptionEmail(base: SubscriptionEmailBase, subject: string, paragraphs: string[], cta: string) {
+  const html = emailLayout({
+    brandName: base.brandName,
+    title: subject,
+    body: `<h1 style="font-size:22px;color:#164e63;margin:0 0 12px">Hola, ${escapeHtml(base.firstName)}</h1>
+${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
+<p style="margin:24px 0">${button(base.manageUrl, cta)}</p>`,
+  });
+  const text = [`Hola, ${base.firstName}.`, ...paragraphs, `${cta}: ${base.manageUrl}`].join("\n");
+  return { subject, html, text };
+}
+
+/** Issue 5: a few days before each renewal, with the date, the amount and where to skip or change it. */
+export function renewalReminderEmail(data: SubscriptionEmailBase & { billingDate: string; amountCents: number }) {
+  return subscriptionEmail(
+    data,
+    `Tu suscripción se renueva el ${formatLimaDate(data.billingDate, { day: "numeric", month: "long" })}`,
+    [
+      `El ${formatLimaDate(data.billingDate)} cobraremos ${formatSoles(data.amountCents)} por tu suscripción ${data.subscriptionNumber}.`,
+      "Si quieres saltar la próxima entrega, cambiar la fecha, los productos o pausarla, hazlo desde tu cuenta antes de esa fecha.",
+    ],
+    "Administrar mi suscripción",
+  );
+}
+
+export function renewalFailedEmail(data: SubscriptionEmailBase & { amountCents: number; reason: string; nextAttemptDate: string }) {
+  return subscriptionEmail(
+    data,
+    "No pudimos cobrar tu suscripción",
+    [
+      `No pudimos cobrar ${formatSoles(data.amountCents)} de tu suscripción ${data.subscriptionNumber}: ${data.reason}`,
+      `Lo intentaremos de nuevo el ${formatLimaDate(data.nextAttemptDate)}. Para evitar que se pause, actualiza tu tarjeta.`,
+    ],
+    "Actualizar mi tarjeta",
+  );
+}
+
+export function subscriptionPastDueEmail(data: SubscriptionEmailBase & { amountCents: number }) {
+  return subscriptionEmail(
+    data,
+    "Tu suscripción quedó pausada",
+    [
+      `Tras varios intentos no pudimos cobrar ${formatSoles(data.amountCents)} de tu suscripción ${data.subscriptionNumber}, así que la pausamos y no haremos más cobros.`,
+      "Actualiza tu tarjeta y reactívala desde tu cuenta cuando quieras.",
+    ],
+    "Reactivar mi suscripción",
+  );
+}
+
+export function renewalPaymentLinkEmail(data: SubscriptionEmailBase & { amountCents: number; billingDate: string; payUrl: string }) {
+  return subscriptionEmail(
+    { ...data, manageUrl: data.payUrl },
+    `Paga tu suscripción ${data.subscriptionNumber}`,
+    [`Ya puedes pagar ${formatSoles(data.amountCents)} del periodo que empieza el ${formatLimaDate(data.billingDate)}, con Yape, tarjeta o en efectivo.`],
+    "Pagar ahora",
+  );
+}
+
+/** Every self-service change is confirmed by email (issue 5). */
+export function subscriptionChangedEmail(data: SubscriptionEmailBase & { change: string }) {
+  return subscriptionEmail(data, `Actualizamos tu suscripción ${data.subscriptionNumber}`, [data.change, "Si no hiciste este cambio, escríbenos de inmediato."], "Ver mi suscripción");
+}

@@ -1,0 +1,29 @@
+import { and, eq, gt, lte } from "drizzle-orm";
+import { addDays, limaToday } from "~/lib/lima-dates";
+import { orderSummary } from "~/lib/pricing";
+import type { Database } from "../db/client";
+import { subscriptions } from "../db/schema";
+import { notifySubscriber } from "./notify";
+
+/** Issue 5: "a reminder email a few days before each renewal". */
+export const REMINDER_DAYS_BEFORE = 3;
+
+/** One reminder per subscription and period (the dedupe key), whenever in the window the job runs. */
+export async function sendRenewalReminders(db: Database, now: Date, siteUrl: string): Promise<number> {
+  const today = limaToday(now);
+  const upcoming = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.status, "active"), gt(subscriptions.nextBillingDate, today), lte(subscriptions.nextBillingDate, addDays(today, REMINDER_DAYS_BEFORE))));
+  for (const subscription of upcoming) {
+    const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
+    await notifySubscriber(db, subscription, {
+      dedupeKey: `renewal-reminder:${subscription.id}:${subscription.nextPeriodNumber}`,
+      kind: "renewal_reminder",
+      email: { type: "reminder", billingDate: subscription.nextBillingDate!, amountCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents },
+      now,
+      siteUrl,
+    });
+  }
+  return upcoming.length;
+}

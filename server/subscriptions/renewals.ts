@@ -1,0 +1,350 @@
+import { and, asc, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { addDays, limaToday } from "~/lib/lima-dates";
+import { orderSummary } from "~/lib/pricing";
+import { billingDateOfPeriod } from "~/lib/subscription-dates";
+import type { Database } from "../db/client";
+import { orderItems, orders, orderStatusChanges, paymentMethods, payments, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions, users } from "../db/schema";
+import type { DatabaseOrTransaction } from "../orders/transition";
+import type { CardProvider } from "../payments/cards";
+import { settlePaymentInTransaction } from "../payments/settle";
+import { notifySubscriber } from "./notify";
+import { CHARGE_IN_FLIGHT_MS } from "./signup";
+
+/** Issue 5: a failed renewal is retried 3 times, 3 days apart; after the last failure the subscription is paused as past due. */
+export const RETRY_DAYS = 3;
+export const MAX_ATTEMPTS = 4;
+
+export interface RenewalOptions {
+  now: Date;
+  siteUrl: string;
+  /** The provider that saved a card charges it (renewals never switch providers). */
+  cardsFor: (provider: string) => CardProvider;
+  batchSize?: number;
+}
+
+export interface RenewalReport {
+  charged: number;
+  declined: number;
+  pastDue: number;
+  reconciled: number;
+  unknown: number;
+}
+
+type Subscription = typeof subscriptions.$inferSelect;
+type Period = typeof subscriptionPeriods.$inferSelect;
+
+/**
+ * Charges every due period of every active card subscription, exactly once (issue 5). A period is
+ * a row unique per (subscription, number); its attempt key is written, row locked, before the
+ * provider is called, so two workers, a job run twice or a crash between charge and write never
+ * charge twice. Paused, past-due and cancelled subscriptions are never selected.
+ */
+export async function renewDueSubscriptions(db: Database, options: RenewalOptions): Promise<RenewalReport> {
+  const report: RenewalReport = { charged: 0, declined: 0, pastDue: 0, reconciled: 0, unknown: 0 };
+  report.reconciled = await reconcileLostCharges(db, options);
+  const today = limaToday(options.now);
+  const batchSize = options.batchSize ?? 100;
+  // Each pass claims a batch; claimed periods leave the "due" set, so the loop ends.
+  for (;;) {
+    const { claims, repaired } = await claimDuePeriods(db, today, batchSize, options.now);
+    if (claims.length === 0 && repaired === 0) break;
+    for (const claim of claims) {
+      const outcome = await chargeClaim(db, claim, options);
+      report[outcome] += 1;
+    }
+  }
+  return report;
+}
+
+interface Claim {
+  subscription: Subscription;
+  period: Period;
+  method: typeof paymentMethods.$inferSelect;
+  email: string;
+}
+
+/**
+ * One transaction: lock due subscriptions (SKIP LOCKED, so a second worker takes others), create
+ * or pick up each one's current period, and mark an attempt as charging with its key.
+ */
+async function claimDuePeriods(db: Database, today: string, limit: number, now: Date): Promise<{ claims: Claim[]; repaired: number }> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.status, "active"),
+          eq(subscriptions.billingMethod, "card"),
+          lte(subscriptions.nextBillingDate, today),
+          // A period waiting for its retry date, or already charging, is not due today.
+          sql`not exists (select 1 from ${subscriptionPeriods} p where p.subscription_id = ${subscriptions.id} and p.period_number = ${subscriptions.nextPeriodNumber}
+                and (p.status = 'charging' or (p.status = 'failed' and p.next_attempt_date > ${today})))`,
+        ),
+      )
+      .orderBy(asc(subscriptions.nextBillingDate))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    const claims: Claim[] = [];
+    let repaired = 0;
+    for (const subscription of due) {
+      const period = await currentPeriod(tx, subscription, now);
+      if (period.status === "paid" || period.status === "skipped") {
+        // The period was settled but the subscription's pointer lags (a crash): move it on.
+        await advanceSubscription(tx, subscription, period, now);
+        repaired += 1;
+        continue;
+      }
+      const [method] = subscription.paymentMethodId ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, subscription.paymentMethodId)) : [];
+      const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, subscription.userId));
+      if (!method || method.revokedAt || !user) {
+        await failAttempt(tx, subscription, { ...period, attempts: period.attempts + 1 }, "No hay una tarjeta registrada", now);
+        repaired += 1;
+        continue;
+      }
+      const attempts = period.attempts + 1;
+      const chargeKey = `${subscription.id}:${period.periodNumber}:${attempts}`;
+      const [charging] = await tx
+        .update(subscriptionPeriods)
+        .set({ status: "charging", attempts, chargeKey, updatedAt: now })
+        .where(eq(subscriptionPeriods.id, period.id))
+        .returning();
+      claims.push({ subscription, period: charging!, method, email: user.email });
+    }
+    return { claims, repaired };
+  });
+}
+
+/** The ledger row of the subscription's next period, created on first sight. Frequency changes apply here. */
+async function currentPeriod(tx: DatabaseOrTransaction, subscription: Subscription, now: Date): Promise<Period> {
+  const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
+  const amountCents = orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents;
+  await tx
+    .insert(subscriptionPeriods)
+    .values({ subscriptionId: subscription.id, periodNumber: subscription.nextPeriodNumber, billingDate: subscription.nextBillingDate!, amountCents, createdAt: now, updatedAt: now })
+    .onConflictDoNothing();
+  const [period] = await tx
+    .select()
+    .from(subscriptionPeriods)
+    .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.periodNumber, subscription.nextPeriodNumber)))
+    .for("update");
+  return period!;
+}
+
+async function chargeClaim(db: Database, claim: Claim, options: RenewalOptions): Promise<"charged" | "declined" | "pastDue" | "unknown"> {
+  const { subscription, period, method } = claim;
+  let result;
+  try {
+    result = await options.cardsFor(method.provider).chargeCard({
+      customerId: method.providerCustomerId,
+      cardId: method.providerCardId,
+      amountCents: period.amountCents,
+      email: claim.email,
+      chargeKey: period.chargeKey!,
+      description: `Suscripción ${subscription.subscriptionNumber}, periodo ${period.periodNumber}`,
+    });
+  } catch (error) {
+    result = { outcome: "unknown" as const, message: error instanceof Error ? error.message : String(error) };
+  }
+  if (result.outcome === "unknown") return "unknown"; // stays charging; reconciled on a later run
+  if (result.outcome === "paid") {
+    await db.transaction((tx) => completePaidPeriod(tx, subscription.id, period.id, { chargeId: result.chargeId, provider: method.provider, now: options.now, siteUrl: options.siteUrl }));
+    return "charged";
+  }
+  const pastDue = await db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id)).for("update");
+    return failAttempt(tx, locked!, period, result.message, options.now, options.siteUrl);
+  });
+  return pastDue ? "pastDue" : "declined";
+}
+
+/**
+ * The charge went through: the renewal's order (paid, invoiced, confirmed by email through the
+ * same settlement as any payment), the period marked paid, the subscription moved to its next
+ * period. Guarded by the period's status, so completing twice changes nothing.
+ */
+export async function completePaidPeriod(tx: DatabaseOrTransaction, subscriptionId: string, periodId: string, charge: { chargeId: string; provider: string; now: Date; siteUrl: string }) {
+  const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, periodId)).for("update");
+  if (!period || period.status === "paid") return;
+  const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update");
+  const orderId = await createRenewalOrder(tx, subscription!, period, charge);
+  await tx.update(subscriptionPeriods).set({ status: "paid", providerChargeId: charge.chargeId, orderId, lastError: null, updatedAt: charge.now }).where(eq(subscriptionPeriods.id, period.id));
+  await advanceSubscription(tx, subscription!, period, charge.now);
+  await tx.insert(subscriptionEvents).values({
+    subscriptionId: subscription!.id,
+    kind: "renewed",
+    description: `Renovación del periodo ${period.periodNumber} cobrada`,
+    actor: "system",
+    details: { periodNumber: period.periodNumber, amountCents: period.amountCents, orderId },
+    createdAt: charge.now,
+  });
+}
+
+/** The subscription's pointer moves past a settled period; a pending frequency change takes effect. */
+async function advanceSubscription(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, now: Date) {
+  if (subscription.nextPeriodNumber !== period.periodNumber) return;
+  const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
+  const startOfNext = billingDateOfNextPeriod(period.billingDate, frequency);
+  await tx
+    .update(subscriptions)
+    .set({
+      frequency,
+      pendingFrequency: null,
+      discountRateBasisPoints: frequency === "anual" ? 1500 : 500,
+      amountCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents,
+      nextPeriodNumber: period.periodNumber + 1,
+      nextBillingDate: startOfNext,
+      updatedAt: now,
+    })
+    .where(eq(subscriptions.id, subscription.id));
+}
+
+function billingDateOfNextPeriod(billingDate: string, frequency: "mensual" | "anual"): string {
+  return billingDateOfPeriod(billingDate, frequency, 2);
+}
+
+async function createRenewalOrder(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, charge: { chargeId: string; provider: string; now: Date; siteUrl: string }): Promise<string> {
+  const [first] = await tx.select().from(orders).where(eq(orders.id, subscription.orderId!));
+  const items = await tx.select().from(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscription.id)).orderBy(asc(subscriptionItems.id));
+  // The period was priced with the frequency in force when it began (a pending change included).
+  const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
+  const summary = orderSummary(subscription.baseAmountCents, "subscription", frequency);
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      userId: subscription.userId,
+      subscriptionId: subscription.id,
+      status: "pending",
+      orderType: "subscription",
+      subscriptionFrequency: frequency,
+      customerFirstName: first!.customerFirstName,
+      customerLastName: first!.customerLastName,
+      customerEmail: first!.customerEmail,
+      customerPhone: first!.customerPhone,
+      documentType: first!.documentType,
+      documentNumber: first!.documentNumber,
+      ruc: first!.ruc,
+      businessName: first!.businessName,
+      districtId: subscription.districtId,
+      districtName: subscription.districtName,
+      address: subscription.address,
+      deliveryDate: subscription.nextDeliveryDate ?? period.billingDate,
+      deliveryWindow: subscription.deliveryWindow,
+      subtotalCents: summary.subtotalCents,
+      discountCents: summary.discountCents,
+      totalCents: period.amountCents,
+      paymentProvider: charge.provider,
+      paymentMethod: "card",
+      createdAt: charge.now,
+      updatedAt: charge.now,
+    })
+    .returning({ id: orders.id });
+  await tx.insert(orderItems).values(
+    items.map((item) => ({
+      orderId: order!.id,
+      productId: item.productId,
+      variantId: item.variantId,
+      title: item.title,
+      variantTitle: item.variantTitle,
+      unitPriceCents: item.unitPriceCents,
+      quantity: item.quantity,
+      lineTotalCents: item.unitPriceCents * item.quantity,
+    })),
+  );
+  await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: null, toStatus: "pending", actor: "system", note: `Renovación periodo ${period.periodNumber}`, createdAt: charge.now });
+  const [payment] = await tx
+    .insert(payments)
+    .values({ orderId: order!.id, provider: charge.provider, method: "card", status: "created", amountCents: period.amountCents, createdAt: charge.now, updatedAt: charge.now })
+    .returning({ id: payments.id });
+  await settlePaymentInTransaction(tx, payment!.id, { now: charge.now, method: "card", actor: "system", siteUrl: charge.siteUrl, providerReference: charge.chargeId });
+  return order!.id;
+}
+
+/** A declined attempt: retry in 3 days, or after the last one pause the subscription as past due. Returns whether it paused it. */
+async function failAttempt(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, reason: string, now: Date, siteUrl?: string): Promise<boolean> {
+  const today = limaToday(now);
+  const last = period.attempts >= MAX_ATTEMPTS;
+  const nextAttemptDate = last ? null : addDays(today, RETRY_DAYS);
+  await tx
+    .update(subscriptionPeriods)
+    .set({ status: "failed", attempts: period.attempts, lastError: reason, nextAttemptDate, updatedAt: now })
+    .where(eq(subscriptionPeriods.id, period.id));
+  if (last) {
+    await tx.update(subscriptions).set({ status: "past_due", updatedAt: now }).where(eq(subscriptions.id, subscription.id));
+  }
+  await tx.insert(subscriptionEvents).values({
+    subscriptionId: subscription.id,
+    kind: last ? "past_due" : "renewal_failed",
+    description: last ? "Suscripción pausada por falta de pago" : `No se pudo cobrar el periodo ${period.periodNumber} (intento ${period.attempts} de ${MAX_ATTEMPTS})`,
+    actor: "system",
+    details: { periodNumber: period.periodNumber, attempt: period.attempts, reason },
+    createdAt: now,
+  });
+  await notifySubscriber(tx, subscription, {
+    dedupeKey: `renewal-${last ? "past-due" : "failed"}:${subscription.id}:${period.periodNumber}:${period.attempts}`,
+    kind: last ? "subscription_past_due" : "renewal_failed",
+    email: last ? { type: "past_due", amountCents: period.amountCents } : { type: "failed", amountCents: period.amountCents, reason, nextAttemptDate: nextAttemptDate! },
+    now,
+    siteUrl,
+  });
+  return last;
+}
+
+/**
+ * Attempts left "charging" longer than a charge can take lost their answer (a crash, a timeout).
+ * The provider is asked by the attempt's key: charged → completed as paid; never charged → the
+ * period is due again and the next run charges it with a new key. Nothing is charged twice.
+ */
+async function reconcileLostCharges(db: Database, options: RenewalOptions): Promise<number> {
+  const stale = await db
+    .select({ period: subscriptionPeriods, subscription: subscriptions, method: paymentMethods, email: users.email })
+    .from(subscriptionPeriods)
+    .innerJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId))
+    .innerJoin(paymentMethods, eq(paymentMethods.id, subscriptions.paymentMethodId))
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(and(eq(subscriptionPeriods.status, "charging"), lt(subscriptionPeriods.updatedAt, new Date(options.now.getTime() - CHARGE_IN_FLIGHT_MS)), sql`${subscriptionPeriods.periodNumber} > 1`));
+  let reconciled = 0;
+  for (const row of stale) {
+    let found;
+    try {
+      found = await options.cardsFor(row.method.provider).findCharge({ chargeKey: row.period.chargeKey!, email: row.email, since: row.period.createdAt });
+    } catch {
+      continue; // The provider cannot say now: ask again on the next run.
+    }
+    if (found?.paid) {
+      await db.transaction((tx) => completePaidPeriod(tx, row.subscription.id, row.period.id, { chargeId: found.chargeId, provider: row.method.provider, now: options.now, siteUrl: options.siteUrl }));
+    } else if (found) {
+      await db.transaction(async (tx) => {
+        const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.subscription.id)).for("update");
+        await failAttempt(tx, locked!, row.period, "Cobro rechazado", options.now, options.siteUrl);
+      });
+    } else {
+      // Never reached the provider: due again, the attempt not counted against the customer.
+      await db
+        .update(subscriptionPeriods)
+        .set({ status: "due", attempts: row.period.attempts - 1, updatedAt: options.now })
+        .where(and(eq(subscriptionPeriods.id, row.period.id), eq(subscriptionPeriods.status, "charging")));
+    }
+    reconciled += 1;
+  }
+  return reconciled;
+}
+
+/** Periods waiting on a payment link whose order got paid: settled, and the subscription moves on. */
+export async function settlePaidLinkPeriods(db: Database, now: Date): Promise<number> {
+  const rows = await db
+    .select({ period: subscriptionPeriods, orderStatus: orders.status })
+    .from(subscriptionPeriods)
+    .innerJoin(orders, eq(orders.id, subscriptionPeriods.orderId))
+    .where(and(eq(subscriptionPeriods.status, "awaiting_payment"), inArray(orders.status, ["paid", "processing", "shipped", "delivered"])));
+  for (const row of rows) {
+    await db.transaction(async (tx) => {
+      const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, row.period.id)).for("update");
+      if (period?.status !== "awaiting_payment") return;
+      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, period.subscriptionId)).for("update");
+      await tx.update(subscriptionPeriods).set({ status: "paid", updatedAt: now }).where(eq(subscriptionPeriods.id, period.id));
+      await advanceSubscription(tx, subscription!, period, now);
+    });
+  }
+  return rows.length;
+}

@@ -1,0 +1,69 @@
+import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { addDays, limaToday } from "~/lib/lima-dates";
+import { deliveriesPerPeriod, nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
+import type { Database } from "../db/client";
+import { deliveries, districtDeliveryDays, subscriptionPeriods, subscriptions } from "../db/schema";
+
+/** A delivery is created this many days ahead of its date, so the team can plan the route. */
+export const DELIVERY_LEAD_DAYS = 7;
+
+/**
+ * One delivery a month for every month already paid for (mensual: one per paid period; anual:
+ * twelve per paid year). Each is numbered per subscription and the number is unique, so a job run
+ * twice or two workers create it once.
+ */
+export async function scheduleSubscriptionDeliveries(db: Database, now: Date): Promise<number> {
+  const horizon = addDays(limaToday(now), DELIVERY_LEAD_DAYS);
+  const candidates = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.status, "active"), lte(subscriptions.nextDeliveryDate, horizon)))
+    .orderBy(asc(subscriptions.nextDeliveryDate));
+  let created = 0;
+  for (const candidate of candidates) {
+    // A subscription can owe several deliveries after a long pause of the job: create them in turn.
+    while (await createNextDelivery(db, candidate.id, horizon, now)) created += 1;
+  }
+  return created;
+}
+
+async function createNextDelivery(db: Database, subscriptionId: string, horizon: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update", { skipLocked: true });
+    if (!subscription || subscription.status !== "active" || !subscription.nextDeliveryDate || subscription.nextDeliveryDate > horizon) return false;
+    const paid = await tx
+      .select({ periodNumber: subscriptionPeriods.periodNumber, orderId: subscriptionPeriods.orderId })
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.status, "paid")))
+      .orderBy(asc(subscriptionPeriods.periodNumber));
+    const perPeriod = deliveriesPerPeriod(subscription.frequency);
+    const sequence = subscription.deliveriesMade + 1;
+    // Which paid period this delivery belongs to; none yet means it is not paid for.
+    const period = paid[Math.ceil(sequence / perPeriod) - 1];
+    if (!period?.orderId) return false;
+    const inserted = await tx
+      .insert(deliveries)
+      .values({
+        orderId: period.orderId,
+        subscriptionId: subscription.id,
+        subscriptionSequence: sequence,
+        districtId: subscription.districtId,
+        districtName: subscription.districtName,
+        address: subscription.address,
+        deliveryDate: subscription.nextDeliveryDate,
+        deliveryWindow: subscription.deliveryWindow,
+        status: "pending",
+        statusHistory: [{ status: "pending", timestamp: now.toISOString(), note: null }],
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: deliveries.id });
+    const days = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
+    await tx
+      .update(subscriptions)
+      .set({ deliveriesMade: sequence, nextDeliveryDate: nextMonthlyDeliveryDate(subscription.nextDeliveryDate, days.map((row) => row.day)), updatedAt: now })
+      .where(and(eq(subscriptions.id, subscription.id), eq(subscriptions.deliveriesMade, sql`${subscription.deliveriesMade}`)));
+    return inserted.length > 0;
+  });
+}
