@@ -14,6 +14,10 @@ export const deliveryWindowLabels: Record<string, string> = {
   noche: "Noche (6pm - 10pm)",
 };
 
+export function deliveryWindowLabel(window: string): string {
+  return deliveryWindowLabels[window] ?? window;
+}
+
 /** How far ahead a delivery may be booked: the form offers the next two, a stale form may be a week late. */
 export const LATEST_BOOKING_DAYS = 30;
 

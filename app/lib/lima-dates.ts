@@ -69,3 +69,11 @@ export function formatLimaDate(isoDate: string, options: Intl.DateTimeFormatOpti
   const [year, month, day] = isoDate.split("-").map(Number);
   return new Intl.DateTimeFormat("es-PE", { ...options, timeZone: "UTC" }).format(new Date(Date.UTC(year!, month! - 1, day!)));
 }
+
+/** An instant (a UTC timestamp) as Lima's clock shows it: '24 nov. 2026, 10:00' by default. */
+export function formatLimaInstant(
+  instant: string | Date,
+  options: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
+): string {
+  return new Intl.DateTimeFormat("es-PE", { ...options, timeZone: LIMA_TIME_ZONE }).format(new Date(instant));
+}

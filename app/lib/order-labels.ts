@@ -24,3 +24,18 @@ export const paymentMethodLabels: Record<string, string> = {
   debit_card: "Tarjeta de débito",
   pago_efectivo: "Pago en efectivo",
 };
+
+/** Spec §3 order_type, as the account pages name it. */
+export const orderTypeLabels: Record<string, string> = {
+  "one-time": "Única",
+  subscription: "Suscripción",
+};
+
+/** Statuses of a payment attempt (server/db/schema/payments.ts). */
+export const paymentStatusLabels: Record<string, string> = {
+  created: "Iniciado",
+  pending: "Pendiente de pago",
+  succeeded: "Aprobado",
+  failed: "Rechazado",
+  expired: "Vencido",
+};

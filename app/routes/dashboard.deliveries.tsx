@@ -1,4 +1,117 @@
-/** Placeholder while the page is built (issue 4). */
-export default function Page() {
-  return <h1 className="text-2xl font-bold">En construcción</h1>;
+import { Link } from "react-router";
+import type { Route } from "./+types/dashboard.deliveries";
+import { listDeliveriesForUser, type CustomerDeliveryRow } from "@server/deliveries/index.server";
+import { AccountPageError, EmptyState } from "~/components/account/account-page";
+import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
+import { dbContext } from "~/db-context.server";
+import { deliveryDayLabel, deliveryFilters, parseDeliveryFilter, type DeliveryFilter } from "~/lib/delivery-labels";
+import { deliveryWindowLabel } from "~/lib/delivery-schedule";
+import { limaToday } from "~/lib/lima-dates";
+import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { privatePageHeaders } from "~/order-receipt.server";
+import { userContext } from "~/session.server";
+
+const LIST_PATH = "/dashboard/envios";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = context.get(userContext);
+  const filter = parseDeliveryFilter(new URL(request.url).searchParams.get("filter"));
+  const now = new Date();
+  const rows = await listDeliveriesForUser(context.get(dbContext), user.id, { filter, now });
+  // 'Hoy' and 'Mañana' are decided here, in Lima time, so the browser's clock and zone never matter.
+  return { filter, rows, today: limaToday(now) };
+}
+
+export const headers = () => privatePageHeaders;
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(siteFromMatches(matches), { title: "Mis Envíos", description: "Tus envíos: próximos, en camino y entregados.", path: LIST_PATH, robots: "noindex,nofollow" });
+
+/** Tabs are links (`?filter=`), so they work before and without JavaScript. */
+function FilterTabs({ selected }: { selected: DeliveryFilter }) {
+  return (
+    <nav aria-label="Filtrar envíos" className="-mx-1 overflow-x-auto px-1">
+      <ul className="flex gap-2 border-b border-slate-200">
+        {deliveryFilters.map((filter) => {
+          const current = filter.value === selected;
+          return (
+            <li key={filter.value} className="shrink-0">
+              <Link
+                to={`${LIST_PATH}?filter=${filter.value}`}
+                aria-current={current ? "page" : undefined}
+                className={`-mb-px block border-b-2 px-4 py-2 text-sm font-semibold whitespace-nowrap ${current ? "border-brand-700 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800"}`}
+              >
+                {filter.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+function DeliveryRow({ row, today }: { row: CustomerDeliveryRow; today: string }) {
+  return (
+    <li>
+      <Link
+        to={`${LIST_PATH}/${row.id}`}
+        className="block rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 transition hover:ring-brand-200 focus-visible:ring-brand-700 sm:p-5"
+        data-testid="delivery-row"
+      >
+        <div className="flex flex-col gap-3 md:flex-row md:items-center md:justify-between">
+          <div className="min-w-0">
+            <p className="font-semibold text-slate-900">Envío {row.deliveryNumber}</p>
+            <p className="text-sm text-slate-700">
+              <span className="font-semibold first-letter:uppercase inline-block" data-testid="delivery-day">
+                {deliveryDayLabel(row, today)}
+              </span>{" "}
+              · Horario: {deliveryWindowLabel(row.deliveryWindow)}
+            </p>
+            <p className="text-sm text-slate-600">
+              {row.address}, {row.districtName}
+            </p>
+            <p className="mt-1 truncate text-sm text-slate-500">
+              Pedido {row.orderNumber} · {row.itemSummary}
+            </p>
+          </div>
+          <div className="shrink-0">
+            <DeliveryStatusBadge status={row.status} />
+          </div>
+        </div>
+      </Link>
+    </li>
+  );
+}
+
+/** Spec §2 Deliveries: 'Mis Envíos' with its four tabs; a row opens the tracking detail. */
+export default function DashboardDeliveries({ loaderData }: Route.ComponentProps) {
+  const { filter, rows, today } = loaderData;
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold text-slate-900">Mis Envíos</h1>
+      <FilterTabs selected={filter} />
+      {rows.length === 0 ? (
+        <EmptyState title={filter === "upcoming" ? "No tienes envíos programados" : "No se encontraron envíos"} />
+      ) : (
+        <ul className="space-y-3" aria-label={deliveryFilters.find((candidate) => candidate.value === filter)?.label}>
+          {rows.map((row) => (
+            <DeliveryRow key={row.id} row={row} today={today} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return (
+    <AccountPageError
+      error={error}
+      title="Mis Envíos"
+      notFound="Página no encontrada"
+      failure="No se pudieron cargar los envíos. Por favor, inténtalo de nuevo."
+      back={{ to: "/dashboard", label: "Volver a mi cuenta" }}
+    />
+  );
 }

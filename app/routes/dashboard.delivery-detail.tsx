@@ -1,4 +1,94 @@
-/** Placeholder while the page is built (issue 4). */
-export default function Page() {
-  return <h1 className="text-2xl font-bold">En construcción</h1>;
+import { data, Link } from "react-router";
+import type { Route } from "./+types/dashboard.delivery-detail";
+import { findDeliveryForUser } from "@server/deliveries/index.server";
+import { AccountPageError, AccountSection, FactList } from "~/components/account/account-page";
+import { DeliveryStatusBadge, DeliveryTimeline } from "~/components/deliveries/delivery-status";
+import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
+import { dbContext } from "~/db-context.server";
+import { DELIVERY_CARRIER, deliveryDayLabel, formatDeliveryDate } from "~/lib/delivery-labels";
+import { deliveryWindowLabel } from "~/lib/delivery-schedule";
+import { limaToday } from "~/lib/lima-dates";
+import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { privatePageHeaders } from "~/order-receipt.server";
+import { userContext } from "~/session.server";
+
+const NOT_FOUND = "Envío no encontrado";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const user = context.get(userContext);
+  const delivery = await findDeliveryForUser(context.get(dbContext), user.id, params.deliveryId);
+  // Unknown and someone else's deliveries get the same answer (spec §6).
+  if (!delivery) throw data(NOT_FOUND, { status: 404 });
+  return { delivery, today: limaToday(new Date()) };
+}
+
+export const headers = () => privatePageHeaders;
+
+export const meta: Route.MetaFunction = ({ matches, loaderData, params }) =>
+  pageMeta(siteFromMatches(matches), {
+    title: loaderData ? `Envío ${loaderData.delivery.deliveryNumber}` : NOT_FOUND,
+    description: "Seguimiento de tu envío.",
+    path: `/dashboard/envios/${params.deliveryId}`,
+    robots: "noindex,nofollow",
+  });
+
+/** Spec §2 Deliveries: the tracking detail of one delivery. */
+export default function DashboardDeliveryDetail({ loaderData }: Route.ComponentProps) {
+  const { delivery, today } = loaderData;
+  const day = deliveryDayLabel(delivery, today);
+  const fullDate = formatDeliveryDate(delivery.deliveryDate);
+  const facts: [string, React.ReactNode][] = [
+    ["Fecha", <span className="inline-block first-letter:uppercase">{day === fullDate ? fullDate : `${day}, ${fullDate}`}</span>],
+    ["Horario", deliveryWindowLabel(delivery.deliveryWindow)],
+    ["Dirección", `${delivery.address}, ${delivery.districtName}`],
+    ["Código de seguimiento", delivery.trackingCode ?? "Se asigna cuando el envío sale"],
+    ["Transportista", DELIVERY_CARRIER],
+    [
+      "Pedido",
+      <Link to={`/dashboard/pedidos/${delivery.order.id}`} className="font-semibold text-brand-800 underline">
+        {delivery.order.orderNumber}
+      </Link>,
+    ],
+  ];
+  if (delivery.notes) facts.push(["Indicaciones", delivery.notes]);
+  return (
+    <article className="space-y-4" data-testid="delivery-detail">
+      <Link to="/dashboard/envios" className="inline-block text-sm font-semibold text-brand-800 underline">
+        ← Volver a mis envíos
+      </Link>
+      <header className="flex flex-wrap items-start justify-between gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900">Envío {delivery.deliveryNumber}</h1>
+          <p className="mt-1 text-sm text-slate-600">Seguimiento de tu entrega</p>
+        </div>
+        <DeliveryStatusBadge status={delivery.status} />
+      </header>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <AccountSection title="Datos del envío">
+          <FactList facts={facts} testId="delivery-facts" />
+        </AccountSection>
+        <AccountSection title="Historial del envío">
+          <p className="mb-4 text-xs text-slate-500">Horas de Lima.</p>
+          <DeliveryTimeline history={delivery.statusHistory} />
+        </AccountSection>
+      </div>
+      <AccountSection title="Productos">
+        <OrderLinesTable lines={delivery.items} />
+        <div className="mt-4 border-t border-slate-100 pt-4 sm:ml-auto sm:max-w-sm">
+          <OrderTotals totals={delivery.order} />
+        </div>
+      </AccountSection>
+    </article>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return (
+    <AccountPageError
+      error={error}
+      notFound={NOT_FOUND}
+      failure="No se pudo cargar la información del envío. Por favor, inténtalo de nuevo."
+      back={{ to: "/dashboard/envios", label: "Volver a mis envíos" }}
+    />
+  );
 }

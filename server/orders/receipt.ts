@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { invoices, orderItems, orders } from "../db/schema";
+import { isUuid } from "../db/uuid";
 
 export interface OrderReceipt {
   id: string;
@@ -26,10 +27,8 @@ export interface OrderReceipt {
   } | null;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function findOrderReceipt(db: Database, orderId: string, options: { owner: boolean }): Promise<OrderReceipt | null> {
-  if (!uuidPattern.test(orderId)) return null;
+  if (!isUuid(orderId)) return null;
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return null;
   const base = { id: order.id, orderNumber: order.orderNumber, status: order.status, orderType: order.orderType };

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, MOBILE } from "../support/browser";
+import { seriousAxeViolations } from "../support/axe";
 import { useBrowser, waitForHydration } from "../support/e2e";
 
 const publicPages = ["/", "/nosotros", "/tienda", "/tienda/producto/agua-alcalina-personal-625ml", "/terminos", "/privacidad", "/no-existe"];
@@ -15,12 +15,7 @@ describe("accessibility", () => {
       for (const path of publicPages) {
         await page.goto(`${shop.baseURL()}${path}`);
         await waitForHydration(page);
-        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-        for (const violation of results.violations) {
-          if (violation.impact === "serious" || violation.impact === "critical") {
-            found.push(`${path}: ${violation.id} (${violation.impact}) ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-          }
-        }
+        found.push(...(await seriousAxeViolations(page, path)));
       }
       expect(found).toEqual([]);
       await close();

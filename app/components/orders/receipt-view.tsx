@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { OrderReceipt } from "@server/orders/index.server";
-import { deliveryWindowLabels } from "~/lib/delivery-schedule";
+import { deliveryWindowLabel } from "~/lib/delivery-schedule";
 import { formatLimaDate } from "~/lib/lima-dates";
 import { formatSoles } from "~/lib/money";
 import { orderStatusLabel, paymentMethodLabels } from "~/lib/order-labels";
@@ -82,7 +82,7 @@ export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
             )}
           </dl>
           <p className="mt-4 text-sm">
-            <strong>Entrega:</strong> <span className="inline-block first-letter:uppercase">{formatLimaDate(details.deliveryDate)}</span>, {deliveryWindowLabels[details.deliveryWindow] ?? details.deliveryWindow} · {details.address}, {details.districtName}
+            <strong>Entrega:</strong> <span className="inline-block first-letter:uppercase">{formatLimaDate(details.deliveryDate)}</span>, {deliveryWindowLabel(details.deliveryWindow)} · {details.address}, {details.districtName}
           </p>
         </>
       ) : (

@@ -1,5 +1,5 @@
 import { formatSoles } from "~/lib/money";
-import { deliveryWindowLabels } from "~/lib/delivery-schedule";
+import { deliveryWindowLabel } from "~/lib/delivery-schedule";
 import { formatLimaDate } from "~/lib/lima-dates";
 import { button, emailLayout, escapeHtml } from "./layout";
 
@@ -19,7 +19,7 @@ export interface OrderConfirmationData {
 
 export function orderConfirmationEmail(data: OrderConfirmationData) {
   const subject = `Pedido ${data.orderNumber} confirmado`;
-  const delivery = `${formatLimaDate(data.deliveryDate)}, ${deliveryWindowLabels[data.deliveryWindow] ?? data.deliveryWindow}`;
+  const delivery = `${formatLimaDate(data.deliveryDate)}, ${deliveryWindowLabel(data.deliveryWindow)}`;
   const rows = data.items
     .map(
       (item) =>

@@ -1,0 +1,63 @@
+import { addDays, formatLimaDate } from "./lima-dates";
+
+/** Spec §4 labels for delivery statuses, shared by the server and the pages. */
+export const deliveryStatusLabels: Record<string, string> = {
+  pending: "Pendiente",
+  preparing: "Preparando",
+  scheduled: "Programado",
+  shipped: "Enviado",
+  in_transit: "En camino",
+  delivered: "Entregado",
+  failed: "Fallido",
+  cancelled: "Cancelado",
+  rescheduled: "Reprogramado",
+};
+
+export function deliveryStatusLabel(status: string): string {
+  return deliveryStatusLabels[status] ?? "Desconocido";
+}
+
+/** Spec §4: upcoming means pending, preparing, shipped, in_transit; the deliveries screen also counts scheduled. */
+export const upcomingDeliveryStatuses = ["pending", "preparing", "scheduled", "shipped", "in_transit"] as const;
+/** The 'En camino' tab: out of the warehouse, not yet at the door. */
+export const inTransitDeliveryStatuses = ["shipped", "in_transit"] as const;
+
+/** The tabs of 'Mis Envíos' (spec §2), in order; `?filter=` picks one, upcoming by default. */
+export const deliveryFilters = [
+  { value: "upcoming", label: "Próximos" },
+  { value: "in_transit", label: "En camino" },
+  { value: "delivered", label: "Entregados" },
+  { value: "all", label: "Todos" },
+] as const;
+export type DeliveryFilter = (typeof deliveryFilters)[number]["value"];
+
+export function parseDeliveryFilter(value: string | null): DeliveryFilter {
+  return deliveryFilters.find((filter) => filter.value === value)?.value ?? "upcoming";
+}
+
+/**
+ * Spec §4: an upcoming delivery dated today shows 'Hoy', tomorrow 'Mañana'; anything else its
+ * date. `today` is Lima's date (decisions.md), computed once by the server for the page.
+ */
+export function deliveryDayLabel(delivery: { deliveryDate: string; status: string }, today: string): string {
+  const upcoming = (upcomingDeliveryStatuses as readonly string[]).includes(delivery.status);
+  if (upcoming && delivery.deliveryDate === today) return "Hoy";
+  if (upcoming && delivery.deliveryDate === addDays(today, 1)) return "Mañana";
+  return formatDeliveryDate(delivery.deliveryDate);
+}
+
+/** 'sábado, 21 de noviembre de 2026' */
+export function formatDeliveryDate(isoDate: string): string {
+  return formatLimaDate(isoDate, { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+}
+
+/** Badge colours: delivered green, failed or cancelled red, on the road blue, anything else amber. */
+export function deliveryStatusTone(status: string): string {
+  if (status === "delivered") return "bg-green-100 text-green-900";
+  if (status === "failed" || status === "cancelled") return "bg-red-100 text-red-900";
+  if ((inTransitDeliveryStatuses as readonly string[]).includes(status)) return "bg-sky-100 text-sky-900";
+  return "bg-amber-100 text-amber-900";
+}
+
+/** The shop delivers with its own staff (no courier), so the schema keeps no carrier column. */
+export const DELIVERY_CARRIER = "Reparto propio";

@@ -1,0 +1,130 @@
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { deliveries, invoices, orderItems, orders, payments } from "../db/schema";
+import { isUuid } from "../db/uuid";
+
+/** Spec §9: the order list shows 10 per page. */
+export const ORDERS_PAGE_SIZE = 10;
+
+export interface CustomerOrderRow {
+  id: string;
+  orderNumber: string;
+  /** ISO instant; pages show it in Lima time. */
+  createdAt: string;
+  orderType: string;
+  status: string;
+  totalCents: number;
+}
+
+export interface OrderLine {
+  title: string;
+  variantTitle: string | null;
+  quantity: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+}
+
+export interface CustomerOrderDetail {
+  id: string;
+  orderNumber: string;
+  status: string;
+  orderType: string;
+  subscriptionFrequency: string | null;
+  createdAt: string;
+  items: OrderLine[];
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  /** The latest payment attempt; the order's own method when it never had one. */
+  payment: { method: string | null; status: string | null; paymentCode: string | null };
+  shipping: { recipient: string; phone: string; address: string; districtName: string; deliveryDate: string; deliveryWindow: string; notes: string | null };
+  deliveries: { id: string; deliveryNumber: string; status: string }[];
+  invoice: { id: string; invoiceNumber: string } | null;
+}
+
+/** Spec §7: the customer's orders newest first, one page of them, and how many there are in all. */
+export async function listOrdersForUser(
+  db: Database,
+  userId: string,
+  options: { page: number; pageSize?: number },
+): Promise<{ rows: CustomerOrderRow[]; total: number }> {
+  const pageSize = options.pageSize ?? ORDERS_PAGE_SIZE;
+  const page = Math.max(1, Math.floor(options.page) || 1);
+  const mine = eq(orders.userId, userId);
+  const [counted] = await db.select({ total: count() }).from(orders).where(mine);
+  const rows = await db
+    .select({ id: orders.id, orderNumber: orders.orderNumber, createdAt: orders.createdAt, orderType: orders.orderType, status: orders.status, totalCents: orders.totalCents })
+    .from(orders)
+    .where(mine)
+    .orderBy(desc(orders.createdAt), desc(orders.orderNumber))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return { rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), total: counted?.total ?? 0 };
+}
+
+/** The lines of several orders at once, in the order they were bought, keyed by order id. */
+export async function listOrderLines(db: Database, orderIds: string[]): Promise<Map<string, OrderLine[]>> {
+  const lines = new Map<string, OrderLine[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return lines;
+  const rows = await db
+    .select({ orderId: orderItems.orderId, title: orderItems.title, variantTitle: orderItems.variantTitle, quantity: orderItems.quantity, unitPriceCents: orderItems.unitPriceCents, lineTotalCents: orderItems.lineTotalCents })
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, orderIds))
+    .orderBy(asc(orderItems.id));
+  for (const { orderId, ...line } of rows) lines.get(orderId)?.push(line);
+  return lines;
+}
+
+/**
+ * One of the customer's orders with everything its detail page shows. Null for an id that is
+ * malformed, unknown or another customer's: the caller cannot tell which (spec §6).
+ */
+export async function findOrderForUser(db: Database, userId: string, orderId: string): Promise<CustomerOrderDetail | null> {
+  if (!isUuid(orderId)) return null;
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  if (!order) return null;
+  const [lines, [payment], orderDeliveries, [invoice]] = await Promise.all([
+    listOrderLines(db, [order.id]),
+    db
+      .select({ method: payments.method, status: payments.status, paymentCode: payments.paymentCode })
+      .from(payments)
+      .where(eq(payments.orderId, order.id))
+      .orderBy(desc(payments.createdAt), desc(payments.updatedAt))
+      .limit(1),
+    db
+      .select({ id: deliveries.id, deliveryNumber: deliveries.deliveryNumber, status: deliveries.status })
+      .from(deliveries)
+      .where(eq(deliveries.orderId, order.id))
+      .orderBy(asc(deliveries.deliveryDate), asc(deliveries.deliveryNumber)),
+    db.select({ id: invoices.id, invoiceNumber: invoices.invoiceNumber }).from(invoices).where(eq(invoices.orderId, order.id)),
+  ]);
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    orderType: order.orderType,
+    subscriptionFrequency: order.subscriptionFrequency,
+    createdAt: order.createdAt.toISOString(),
+    items: lines.get(order.id) ?? [],
+    subtotalCents: order.subtotalCents,
+    discountCents: order.discountCents,
+    shippingCents: order.shippingCents,
+    totalCents: order.totalCents,
+    payment: { method: payment?.method ?? order.paymentMethod, status: payment?.status ?? null, paymentCode: payment?.paymentCode ?? null },
+    shipping: {
+      recipient: `${order.customerFirstName} ${order.customerLastName}`,
+      phone: order.customerPhone,
+      address: order.address,
+      districtName: order.districtName,
+      deliveryDate: order.deliveryDate,
+      deliveryWindow: order.deliveryWindow,
+      notes: order.deliveryNotes,
+    },
+    deliveries: orderDeliveries,
+    invoice: invoice ?? null,
+  };
+}
