@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { publicSiteUrl } from "../config/env";
-import { siteSettings, subscriptions, users } from "../db/schema";
+import { siteSettings, type subscriptions, users } from "../db/schema";
 import { enqueueEmail } from "../notifications/outbox";
 import { renewalFailedEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "../notifications/templates/subscription-emails";
 import type { DatabaseOrTransaction } from "../orders/transition";
