@@ -1,10 +1,13 @@
-import { useEffect, useRef, useState } from "react";
-import { data, redirect, useFetcher } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/culqi-payment";
 import { chargeCulqiToken, culqiClient, culqiPublicKey, findCulqiPayment, recordCulqiOrderCode } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
+import { THREE_DS_PROBLEMS } from "~/lib/culqi-3ds";
+import { readCulqiChargeForm } from "~/lib/culqi-charge-form";
 import { formatSoles } from "~/lib/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { useCulqiCharge } from "~/lib/use-culqi-charge";
+import { useCulqiCheckout } from "~/lib/use-culqi-checkout";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { siteInfo } from "~/site-info.server";
 
@@ -20,6 +23,8 @@ export const headers = () => privatePageHeaders;
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), { title: "Pagar pedido", description: "Paga tu pedido con Culqi.", robots: "noindex,nofollow", path: "/pago/culqi" });
 
+const CHARGE_ERROR = "Hubo un problema procesando tu pago. Intenta nuevamente.";
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const form = await request.formData();
@@ -28,80 +33,41 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await recordCulqiOrderCode(db, culqiClient(), { paymentId: params.paymentId, now });
     return redirect(`/pago/culqi/${params.paymentId}`);
   }
-  const token = String(form.get("token") ?? "");
-  if (!/^(tkn|ype)_(test|live)_\w+$/.test(token)) return data({ error: "Hubo un problema procesando tu pago. Intenta nuevamente." }, { status: 400 });
-  const authentication = form.get("authentication3DS");
+  const charge = readCulqiChargeForm(form);
+  if (!charge) return data({ error: CHARGE_ERROR }, { status: 400 });
   const site = await siteInfo(db, request);
-  const result = await chargeCulqiToken(db, culqiClient(), {
-    paymentId: params.paymentId,
-    token,
-    now,
-    siteUrl: site.siteUrl,
-    authentication3DS: typeof authentication === "string" && authentication ? (JSON.parse(authentication) as Record<string, string>) : undefined,
-  });
+  const result = await chargeCulqiToken(db, culqiClient(), { ...charge, paymentId: params.paymentId, now, siteUrl: site.siteUrl });
   switch (result.outcome) {
     case "paid":
       return redirect(`/success?orderId=${result.orderId}`);
     case "declined":
       return redirect(`/pago-error?orderId=${result.orderId}`);
     case "review":
-      return data({ review: true as const, token });
+      // REVIEW again after the bank's check means the check did not count: the customer starts over.
+      if (charge.authentication3DS) return data({ error: THREE_DS_PROBLEMS.failed }, { status: 402 });
+      return data({ review: true as const, token: charge.token });
     default:
       return data({ error: result.message }, { status: 502 });
   }
 }
 
-interface CulqiCheckoutInstance {
-  token?: { id: string };
-  order?: { id: string; payment_code?: string };
-  error?: { user_message?: string };
-  culqi: () => void;
-  open: () => void;
-  close: () => void;
-}
-declare global {
-  interface Window {
-    CulqiCheckout?: new (publicKey: string, config: unknown) => CulqiCheckoutInstance;
-  }
-}
-
 /**
- * Culqi's own checkout (Checkout Custom, payments.md A.15) collects the card, Yape or a cash code;
- * the token comes back here and the server charges it. Needs Culqi's script from the internet.
+ * Culqi's checkout gives a token; the action charges it with Culqi3DS's device id. When Culqi asks
+ * for 3-D Secure (REVIEW), the bank's check runs here and the same token is charged again with its
+ * result (`useCulqiCharge`). Needs Culqi's scripts from the internet.
  */
 export default function CulqiPayment({ loaderData }: Route.ComponentProps) {
-  const fetcher = useFetcher<{ error?: string; review?: boolean }>();
-  const [widgetError, setWidgetError] = useState<string | null>(null);
-  const checkout = useRef<CulqiCheckoutInstance | null>(null);
   const { orderNumber, amountCents, status, paymentCode, culqiOrderId, publicKey, email } = loaderData;
+  const payable = status === "created";
+  const payment = useCulqiCharge({ enabled: payable, publicKey, amountCents, email });
+  const checkout = useCulqiCheckout({ enabled: payable, publicKey, amountCents, culqiOrderId, email }, payment.handleCheckout);
 
-  useEffect(() => {
-    if (status !== "created") return;
-    const script = document.createElement("script");
-    script.src = "https://js.culqi.com/checkout-js";
-    script.async = true;
-    script.onload = () => {
-      if (!window.CulqiCheckout) return setWidgetError("No se pudo abrir Culqi. Intenta nuevamente en unos minutos.");
-      const instance = new window.CulqiCheckout(publicKey, {
-        settings: { title: "Vida Alcalina", currency: "PEN", amount: amountCents, ...(culqiOrderId ? { order: culqiOrderId } : {}) },
-        client: { email },
-        options: { lang: "es", installments: false, paymentMethods: { tarjeta: true, yape: true, bancaMovil: Boolean(culqiOrderId), agente: Boolean(culqiOrderId), billetera: Boolean(culqiOrderId), cuotealo: false } },
-      });
-      instance.culqi = () => {
-        if (instance.token) fetcher.submit({ token: instance.token.id }, { method: "post" });
-        else if (instance.order) fetcher.submit({ intent: "order_confirmed" }, { method: "post" });
-        else setWidgetError(instance.error?.user_message ?? "Ocurrió un problema al inicializar el pago. Intenta nuevamente.");
-      };
-      checkout.current = instance;
-    };
-    script.onerror = () => setWidgetError("No se pudo abrir Culqi. Revisa tu conexión e intenta nuevamente.");
-    document.body.appendChild(script);
-    return () => script.remove();
-    // The widget is set up once per payment.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [status, publicKey, amountCents, culqiOrderId, email]);
+  function pay() {
+    payment.startAttempt();
+    checkout.open?.();
+  }
 
-  const message = widgetError ?? fetcher.data?.error ?? (fetcher.data?.review ? "Tu banco pide una verificación adicional (3D Secure). Completa la verificación e intenta nuevamente." : null);
+  const message = checkout.loadError ?? payment.message;
   return (
     <main id="contenido" className="mx-auto max-w-xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold text-brand-900">Pagar pedido {orderNumber}</h1>
@@ -111,8 +77,13 @@ export default function CulqiPayment({ loaderData }: Route.ComponentProps) {
           {message}
         </p>
       )}
-      {status === "created" && (
-        <button type="button" onClick={() => checkout.current?.open()} disabled={fetcher.state !== "idle"} className="mt-8 rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400">
+      {payment.verifying && (
+        <p role="status" className="mt-4 rounded-xl bg-brand-50 p-3 text-brand-900">
+          Tu banco está verificando tu tarjeta (3D Secure). Sigue las indicaciones de la ventana de verificación.
+        </p>
+      )}
+      {payable && (
+        <button type="button" onClick={pay} disabled={!checkout.open || payment.busy} className="mt-8 rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400">
           Pagar con tarjeta, Yape o efectivo
         </button>
       )}

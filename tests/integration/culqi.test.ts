@@ -26,10 +26,10 @@ describe("Culqi adapter against a local Culqi API", () => {
     await test.close();
   });
 
-  async function newPayment() {
+  async function newPayment(correo = "marta@example.pe") {
     const placed = await placeOrder(
       test.db,
-      checkoutInput({ correo: "marta@example.pe" }),
+      checkoutInput({ correo }),
       { now, provider: "culqi" },
     );
     if (!placed.ok) throw new Error("order not placed");
@@ -71,6 +71,36 @@ describe("Culqi adapter against a local Culqi API", () => {
     expect((await orderStatus(placed.orderId)).status).toBe("pending");
     const authenticated = await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl, authentication3DS: { eci: "05", xid: "x", cavv: "c", protocolVersion: "2.1.0", directoryServerTransactionId: "d" } });
     expect(authenticated.outcome).toBe("paid");
+  });
+
+  it("asks for 3DS for the test email review@culqi.com, then charges the same token with the bank's values and the device id", async () => {
+    const placed = await newPayment("review@culqi.com");
+    const token = await culqi.tokenize("4111111111111111", "review@culqi.com");
+    const deviceFingerprint = "dev-3ds-9f8e7d6c";
+    const requestsFor = () => culqi.chargeRequests.filter((request) => (request.body.metadata as { payment_id?: string }).payment_id === placed.paymentId);
+
+    expect(await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl, deviceFingerprint })).toEqual({ outcome: "review", orderId: placed.orderId });
+    const [payment] = await test.db.select().from(payments).where(eq(payments.id, placed.paymentId));
+    expect(payment!.status).toBe("created");
+    expect((await orderStatus(placed.orderId)).status).toBe("pending");
+
+    const authentication3DS = { eci: "05", xid: "Y2FyZGluYWxjb21tZXJjZWF1dGg=", cavv: "AAABAWFlmQAAAABjRWWZEEFgFz+=", protocolVersion: "2.1.0", directoryServerTransactionId: "88e5c2b9-6b5f-4bfc-8a3c-4c2b3b6f0a11" };
+    expect(await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl, deviceFingerprint, authentication3DS })).toEqual({ outcome: "paid", orderId: placed.orderId });
+    expect((await orderStatus(placed.orderId)).status).toBe("paid");
+
+    const [first, second] = requestsFor();
+    expect(requestsFor()).toHaveLength(2);
+    expect(first).toMatchObject({ status: 200, actionCode: "REVIEW", body: { source_id: token, email: "review@culqi.com", antifraud_details: { device_finger_print_id: deviceFingerprint } } });
+    expect(first!.body).not.toHaveProperty("authentication_3DS");
+    expect(second).toMatchObject({ status: 201, body: { source_id: token, amount: 5990, authentication_3DS: authentication3DS, antifraud_details: { device_finger_print_id: deviceFingerprint } } });
+  });
+
+  it("charges without antifraud details when the browser had no device id", async () => {
+    const placed = await newPayment();
+    await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token: await culqi.tokenize("5111111111111118"), now, siteUrl });
+    const request = culqi.chargeRequests.findLast((candidate) => (candidate.body.metadata as { payment_id?: string }).payment_id === placed.paymentId);
+    expect(request?.status).toBe(201);
+    expect(request?.body).not.toHaveProperty("antifraud_details");
   });
 
   it("leaves a timed-out charge open, then settles it once from the webhook, however often it is replayed", async () => {

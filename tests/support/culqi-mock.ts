@@ -1,7 +1,8 @@
 /**
  * A local HTTP server that speaks Culqi's API v2 as payments.md documents it (A.3–A.12, A.16):
  * Bearer keys (pk_ for tokens and order confirmation, sk_ for the rest), test cards that succeed,
- * decline or ask for 3DS, Yape tokens, orders with payment codes, and webhook events whose `data`
+ * decline or ask for 3DS (3DS cards, or the email review@culqi.com, until the same token is charged
+ * again with authentication_3DS), Yape tokens, orders with payment codes, and webhook events whose `data`
  * is a JSON string. Test hooks: pay an order, delay the next charge (to time the client out).
  */
 import { randomBytes, randomInt } from "node:crypto";
@@ -16,7 +17,22 @@ const declines: Record<string, [string, string]> = {
   "4000040000000008": ["insufficient_funds", "Su tarjeta no tiene fondos suficientes. Para realizar la compra, verifica tus fondos disponibles con el banco emisor o inténta nuevamente con otra tarjeta."],
   "5400000000000005": ["contact_issuer", "Tu banco rechazó la operación. Comunícate con tu banco."],
 };
-const threeDsCards = new Set(["4456530000001096", "4456530000001005"]);
+/** payments.md A.13: the 3DS test cards, and the test email that asks for 3DS on any card. */
+const threeDsCards = new Set(["4456530000001096", "4456530000001005", "4456530000001070", "4456530000001013"]);
+export const REVIEW_EMAIL = "review@culqi.com";
+
+/** What Culqi3DS hands back after the bank's check must at least carry these (payments.md A.4). */
+function isAuthentication3DS(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { eci, cavv } = value as Record<string, unknown>;
+  return typeof eci === "string" && eci !== "" && typeof cavv === "string" && cavv !== "";
+}
+
+export interface ChargeRequest {
+  body: Record<string, unknown>;
+  status: number;
+  actionCode: string | null;
+}
 
 export interface CulqiEvent {
   object: "event";
@@ -39,6 +55,8 @@ export interface CulqiMock {
   payOrder(orderId: string): CulqiEvent;
   events: CulqiEvent[];
   charges: Map<string, Record<string, unknown>>;
+  /** Every POST /v2/charges as received, with the status it was answered with. */
+  chargeRequests: ChargeRequest[];
   close(): Promise<void>;
 }
 
@@ -55,6 +73,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
   const charges = new Map<string, Record<string, unknown>>();
   const orders = new Map<string, Record<string, unknown>>();
   const events: CulqiEvent[] = [];
+  const chargeRequests: ChargeRequest[] = [];
   let nextChargeDelay = 0;
 
   const emit = (type: string, data: Record<string, unknown>) => {
@@ -88,10 +107,18 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       return send(201, { object: "token", id: token, type: "yape" });
     }
     if (request.method === "POST" && url.pathname === "/v2/charges") {
+      const answer = (status: number, reply: Record<string, unknown>) => {
+        chargeRequests.push({ body, status, actionCode: typeof reply.action_code === "string" ? reply.action_code : null });
+        return send(status, reply);
+      };
       const source = tokens.get(String(body.source_id));
-      if (!source || source.used) return send(400, { object: "error", type: "invalid_request_error", user_message: "Token inválido o ya usado" });
-      const needs3ds = threeDsCards.has(source.card) && !body.authentication_3DS;
-      if (needs3ds) return send(200, { action_code: "REVIEW", user_message: "Se requiere autenticación 3DS" });
+      if (!source || source.used) return answer(400, { object: "error", type: "invalid_request_error", user_message: "Token inválido o ya usado" });
+      if (body.authentication_3DS !== undefined && !isAuthentication3DS(body.authentication_3DS)) {
+        return answer(400, { object: "error", type: "invalid_request_error", merchant_message: "authentication_3DS inválido", user_message: "Hubo un problema con la verificación de tu tarjeta" });
+      }
+      const asks3ds = threeDsCards.has(source.card) || source.email === REVIEW_EMAIL || body.email === REVIEW_EMAIL;
+      // The same token is charged again with the bank's 3DS values (payments.md A.4): it stays unused until then.
+      if (asks3ds && !body.authentication_3DS) return answer(200, { action_code: "REVIEW", user_message: "Se requiere autenticación 3DS" });
       source.used = true;
       const chargeId = id("chr");
       const decline = declines[source.card];
@@ -99,7 +126,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
         const error = { object: "error", type: "card_error", charge_id: chargeId, code: "card_declined", decline_code: decline[0], merchant_message: decline[1], user_message: decline[1] };
         charges.set(chargeId, { id: chargeId, outcome: { type: "venta_denegada", code: decline[0] }, metadata: body.metadata });
         emit("charge.failed", { id: chargeId, outcome: { type: "venta_denegada" } });
-        return send(402, error);
+        return answer(402, error);
       }
       const charge = {
         object: "charge",
@@ -119,7 +146,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       const delay = nextChargeDelay;
       nextChargeDelay = 0;
       if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
-      return send(201, charge);
+      return answer(201, charge);
     }
     const chargeMatch = /^\/v2\/charges\/([\w]+)$/.exec(url.pathname);
     if (request.method === "GET" && chargeMatch) {
@@ -159,6 +186,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     publicKey,
     events,
     charges,
+    chargeRequests,
     tokenize: async (card, email = "cliente@example.pe") => (await post("/tokens", publicKey, { card_number: card, cvv: "123", expiration_month: 12, expiration_year: 2030, email })).id,
     yapeToken: async (phone = "900000001") => (await post("/tokens/yape", publicKey, { amount: 5990, number_phone: phone, otp: "425251" })).id,
     delayNextCharge: (ms) => void (nextChargeDelay = ms),

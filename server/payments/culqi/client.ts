@@ -36,6 +36,12 @@ export interface CulqiCard {
   source?: { card_number?: string; last_four?: string; iin?: { card_brand?: string } };
 }
 
+/**
+ * What Culqi3DS posts back after the bank's check (`parameters3DS`: eci, xid, cavv,
+ * protocolVersion, directoryServerTransactionId), sent unchanged as `authentication_3DS`.
+ */
+export type Authentication3DS = Record<string, string | number | boolean | null>;
+
 export type ChargeAnswer =
   | { kind: "paid"; charge: CulqiCharge }
   | { kind: "review"; body: unknown }
@@ -71,7 +77,19 @@ export function createCulqiClient(config: CulqiConfig) {
   }
 
   return {
-    async createCharge(input: { amount: number; email: string; sourceId: string; description: string; metadata: Record<string, string>; authentication3DS?: Record<string, string> }): Promise<ChargeAnswer> {
+    /**
+     * payments.md A.4. `deviceFingerprint` is Culqi3DS.generateDevice()'s id, for Culqi's fraud
+     * check; `authentication3DS` is only sent on the second charge of a token after a REVIEW.
+     */
+    async createCharge(input: {
+      amount: number;
+      email: string;
+      sourceId: string;
+      description: string;
+      metadata: Record<string, string>;
+      deviceFingerprint?: string;
+      authentication3DS?: Authentication3DS;
+    }): Promise<ChargeAnswer> {
       let answer;
       try {
         answer = await call("POST", "/charges", {
@@ -83,6 +101,7 @@ export function createCulqiClient(config: CulqiConfig) {
           description: input.description.slice(0, 80),
           installments: 0,
           metadata: input.metadata,
+          ...(input.deviceFingerprint ? { antifraud_details: { device_finger_print_id: input.deviceFingerprint } } : {}),
           ...(input.authentication3DS ? { authentication_3DS: input.authentication3DS } : {}),
         });
       } catch (error) {

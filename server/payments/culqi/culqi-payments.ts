@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import { orders, payments, processedWebhookEvents } from "../../db/schema";
 import { transitionOrder } from "../../orders/transition";
 import { recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded } from "../settle";
-import type { CulqiClient, CulqiCharge, CulqiOrder } from "./client";
+import type { Authentication3DS, CulqiClient, CulqiCharge, CulqiOrder } from "./client";
 
 export const CULQI_CODE_HOURS = 24;
 const TRY_AGAIN = "Hubo un problema procesando tu pago. Intenta nuevamente.";
@@ -26,14 +26,15 @@ export type CulqiChargeOutcome =
 
 /**
  * Charges the token the Culqi checkout returned (card `tkn_` or Yape `ype_`). Paid only on 201 +
- * venta_exitosa; a 3DS review goes back to the browser; a decline fails the order with Culqi's
- * message for the customer. A timeout leaves the attempt open: Culqi's webhook settles it if the
+ * venta_exitosa; a 3DS review goes back to the browser, which runs Culqi3DS and charges the same
+ * token again with `authentication3DS`; a decline fails the order with Culqi's message for the
+ * customer. A timeout leaves the attempt open: Culqi's webhook settles it if the
  * charge did happen, since the charge carries our payment id in its metadata.
  */
 export async function chargeCulqiToken(
   db: Database,
   client: CulqiClient,
-  input: { paymentId: string; token: string; now: Date; siteUrl: string; authentication3DS?: Record<string, string> },
+  input: { paymentId: string; token: string; now: Date; siteUrl: string; deviceFingerprint?: string; authentication3DS?: Authentication3DS },
 ): Promise<CulqiChargeOutcome> {
   const row = await paymentWithOrder(db, input.paymentId);
   if (!row) return { outcome: "not_payable", message: "No encontramos este pago." };
@@ -48,6 +49,7 @@ export async function chargeCulqiToken(
     sourceId: input.token,
     description: `Pedido ${order.orderNumber}`,
     metadata: { order_id: order.id, payment_id: payment.id, order_number: order.orderNumber },
+    deviceFingerprint: input.deviceFingerprint,
     authentication3DS: input.authentication3DS,
   });
   switch (answer.kind) {

@@ -1,2 +1,2 @@
-export { createCulqiClient, isSuccessfulCharge, type CulqiClient } from "./client";
+export { createCulqiClient, isSuccessfulCharge, type Authentication3DS, type CulqiClient } from "./client";
 export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode, type CulqiChargeOutcome } from "./culqi-payments";
