@@ -4,8 +4,13 @@ import type { Database } from "../db/client";
 import { renderInvoiceAttachments } from "../invoices/index.server";
 import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/deliver";
 import { expireUnpaidOrders } from "../orders/expire-unpaid";
+import { cardProviderFor, type CardProvider } from "../payments/cards";
+import { renewDueSubscriptions, scheduleSubscriptionDeliveries, sendRenewalReminders, settlePaidLinkPeriods, type RenewalReport } from "../subscriptions/index.server";
 
 export interface JobsReport {
+  renewals: RenewalReport;
+  subscriptionDeliveries: number;
+  renewalReminders: number;
   expiredOrders: number;
   cartReminders: number;
   emailsSent: number;
@@ -16,13 +21,18 @@ export interface JobsReport {
  * Everything time-driven the shop does, in one pass. Each job is safe to run twice or in two
  * processes at once (rows are claimed with SKIP LOCKED and every write is guarded by its status).
  */
-export async function runDueJobs(db: Database, options: { now: Date; transport?: MailTransport; siteUrl?: string }): Promise<JobsReport> {
+export async function runDueJobs(db: Database, options: { now: Date; transport?: MailTransport; siteUrl?: string; cardsFor?: (provider: string) => CardProvider }): Promise<JobsReport> {
+  const siteUrl = options.siteUrl ?? publicSiteUrl();
+  const renewals = await renewDueSubscriptions(db, { now: options.now, siteUrl, cardsFor: options.cardsFor ?? ((provider) => cardProviderFor(db, provider)) });
+  await settlePaidLinkPeriods(db, options.now);
+  const subscriptionDeliveries = await scheduleSubscriptionDeliveries(db, options.now);
+  const renewalReminders = await sendRenewalReminders(db, options.now, siteUrl);
   const expiredOrders = await expireUnpaidOrders(db, options.now);
-  const cartReminders = await sendAbandonedCartReminders(db, options.now, options.siteUrl ?? publicSiteUrl());
+  const cartReminders = await sendAbandonedCartReminders(db, options.now, siteUrl);
   // Emails last, so whatever the jobs above queued leaves in the same run.
   // Attachments (invoice PDFs) are made at sending time by their own domain's renderer.
   const emails = await deliverPendingEmails(db, options.transport ?? configuredTransport(), options.now, {
     renderAttachments: (tx, refs) => renderInvoiceAttachments(tx, refs, { now: options.now }),
   });
-  return { expiredOrders, cartReminders, emailsSent: emails.sent, emailsFailed: emails.failed };
+  return { renewals, subscriptionDeliveries, renewalReminders, expiredOrders, cartReminders, emailsSent: emails.sent, emailsFailed: emails.failed };
 }

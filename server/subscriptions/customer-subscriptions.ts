@@ -1,6 +1,7 @@
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
+import { limaToday } from "~/lib/lima-dates";
 import type { Database } from "../db/client";
-import { organizations, subscriptionEvents, subscriptionItems, subscriptions } from "../db/schema";
+import { deliveries, organizations, subscriptionEvents, subscriptionItems, subscriptions } from "../db/schema";
 
 export interface SubscriptionView {
   id: string;
@@ -16,6 +17,8 @@ export interface SubscriptionView {
   startDate: string | null;
   nextBillingDate: string | null;
   nextDeliveryDate: string | null;
+  /** The next delivery the customer will receive: one already scheduled, else the next to be made. */
+  upcomingDeliveryDate: string | null;
   pausedUntil: string | null;
   cancelReason: string | null;
   cardBrand: string | null;
@@ -45,9 +48,15 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)));
   if (!row) return null;
   const { subscription } = row;
-  const [items, history] = await Promise.all([
+  const [items, history, scheduled] = await Promise.all([
     db.select().from(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscription.id)).orderBy(asc(subscriptionItems.id)),
     db.select().from(subscriptionEvents).where(eq(subscriptionEvents.subscriptionId, subscription.id)).orderBy(desc(subscriptionEvents.createdAt), desc(subscriptionEvents.id)),
+    db
+      .select({ date: deliveries.deliveryDate })
+      .from(deliveries)
+      .where(and(eq(deliveries.subscriptionId, subscription.id), gte(deliveries.deliveryDate, limaToday(new Date())), inArray(deliveries.status, ["pending", "preparing", "scheduled", "shipped", "in_transit", "rescheduled"])))
+      .orderBy(asc(deliveries.deliveryDate))
+      .limit(1),
   ]);
   return {
     id: subscription.id,
@@ -63,6 +72,7 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     startDate: subscription.startDate,
     nextBillingDate: subscription.nextBillingDate,
     nextDeliveryDate: subscription.nextDeliveryDate,
+    upcomingDeliveryDate: scheduled[0]?.date ?? subscription.nextDeliveryDate,
     pausedUntil: subscription.pausedUntil,
     cancelReason: subscription.cancelReason,
     cardBrand: subscription.cardBrand,

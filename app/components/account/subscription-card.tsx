@@ -15,7 +15,7 @@ export function SubscriptionSummary({ subscription, detailLink }: { subscription
     ["Plan", `${frequencyLabel(subscription.frequency)} (${discount}% de descuento)`],
     [subscription.frequency === "anual" ? "Cobro anual" : "Cobro mensual", formatSoles(subscription.amountCents)],
     ["Próximo cobro", dateOrDash(subscription.nextBillingDate)],
-    ["Próxima entrega", dateOrDash(subscription.nextDeliveryDate)],
+    ["Próxima entrega", dateOrDash(subscription.upcomingDeliveryDate)],
     ["Entrega", `${subscription.address}, ${subscription.districtName} · ${deliveryWindowLabels[subscription.deliveryWindow] ?? subscription.deliveryWindow}`],
     ["Tarjeta", subscription.cardLast4 ? `${subscription.cardBrand ?? "Tarjeta"} terminada en ${subscription.cardLast4}` : "Sin tarjeta registrada"],
     ["Organización que apoyas", subscription.organization?.title ?? "Sin elegir"],

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { addDays, limaToday } from "~/lib/lima-dates";
 import { igvBreakdown, orderSummary } from "~/lib/pricing";
+import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
 import { hashPassword } from "../../accounts/password-hash";
 import { formatInvoiceNumber, invoiceSeriesFor } from "../../invoices/issue-invoice";
 import type { Database } from "../client";
@@ -18,8 +19,10 @@ import {
   payments,
   productVariants,
   products,
+  paymentMethods,
   subscriptionEvents,
   subscriptionItems,
+  subscriptionPeriods,
   subscriptions,
   users,
   type DeliveryStatusEntry,
@@ -145,13 +148,21 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
       organizationId: organization?.id ?? null,
       startDate: addDays(today, -firstSubscriptionOrder.daysAgo),
       nextBillingDate: addDays(today, 28),
-      nextDeliveryDate: addDays(today, 1),
+      // The delivery of tomorrow exists already (the fifth); this is the first one still to create.
+      nextDeliveryDate: nextMonthlyDeliveryDate(addDays(today, 1), [1, 3, 5]),
+      nextPeriodNumber: 6,
+      deliveriesMade: 5,
       paymentProvider: "sandbox",
       cardBrand: "Visa",
       cardLast4: "1111",
       createdAt: new Date(now.getTime() - firstSubscriptionOrder.daysAgo * DAY_MS),
     })
     .returning({ id: subscriptions.id });
+  const [card] = await tx
+    .insert(paymentMethods)
+    .values({ userId, provider: "sandbox", providerCardId: "sbx_crd_demo_1111", brand: "Visa", last4: "1111", createdAt: new Date(now.getTime() - firstSubscriptionOrder.daysAgo * DAY_MS) })
+    .returning({ id: paymentMethods.id });
+  await tx.update(subscriptions).set({ paymentMethodId: card!.id }).where(eq(subscriptions.id, subscription!.id));
   await tx.insert(subscriptionItems).values(
     subscriptionLines.map((line) => ({ subscriptionId: subscription!.id, productId: line.productId, variantId: line.variantId, title: line.title, variantTitle: line.variantTitle, unitPriceCents: line.unitPriceCents, quantity: line.quantity })),
   );
@@ -160,6 +171,7 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
     { subscriptionId: subscription!.id, kind: "organization_changed", description: "Organización apoyada elegida", actor: "customer", createdAt: new Date(now.getTime() - (firstSubscriptionOrder.daysAgo - 1) * DAY_MS) },
   ]);
 
+  let subscriptionSequence = 0;
   for (const demo of DEMO_ORDERS) {
     const createdAt = new Date(now.getTime() - demo.daysAgo * DAY_MS);
     const lines = demo.lines.map((line) => priced(catalog, line));
@@ -201,6 +213,23 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
       })
       .returning();
     await tx.insert(orderItems).values(lines.map((line) => ({ orderId: order!.id, ...line })));
+    if (type === "subscription") {
+      // The period ledger of the demo subscription: one paid period per monthly order.
+      const periodNumber = subscriptionSequence + 1;
+      await tx.insert(subscriptionPeriods).values({
+        subscriptionId: subscription!.id,
+        periodNumber,
+        billingDate: limaToday(createdAt),
+        status: "paid",
+        amountCents: summary.totalCents,
+        attempts: 1,
+        chargeKey: `${subscription!.id}:${periodNumber}:1`,
+        providerChargeId: `sbx_chr_demo_${periodNumber}`,
+        orderId: order!.id,
+        createdAt,
+        updatedAt: createdAt,
+      });
+    }
     let from: string | null = null;
     let at = createdAt;
     for (const status of ["pending", ...demo.path]) {
@@ -230,8 +259,11 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
         stepAt += 12 * 60 * 60 * 1000;
         history.push({ status, timestamp: new Date(Math.min(stepAt, now.getTime())).toISOString(), note: status === "in_transit" ? "El repartidor salió con tu pedido" : null });
       }
+      const sequence = type === "subscription" ? (subscriptionSequence += 1) : null;
       await tx.insert(deliveries).values({
         orderId: order!.id,
+        subscriptionId: sequence ? subscription!.id : null,
+        subscriptionSequence: sequence,
         districtId: district.id,
         districtName: district.name,
         address: "Av. José Larco 1234, dpto. 502",
