@@ -17,6 +17,7 @@ export default [
     route("gracias", "routes/gracias.tsx"),
     route("suscripcion/tarjeta/:subscriptionId", "routes/subscription-card.tsx"),
     route("suscripcion/bienvenido", "routes/subscription-welcome.tsx"),
+    route("flow/register-return", "routes/flow-register-return.tsx"),
     route("resume-cart", "routes/resume-cart.tsx"),
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),

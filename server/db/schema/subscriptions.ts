@@ -44,6 +44,8 @@ export const subscriptions = pgTable(
     nextDeliveryDate: date("next_delivery_date", { mode: "string" }),
     pausedUntil: date("paused_until", { mode: "string" }),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** A cancellation takes effect at the end of the paid period: no charge from this date on. */
+    endsOn: date("ends_on", { mode: "string" }),
     cancelReason: text("cancel_reason"),
     paymentProvider: text("payment_provider"),
     /** The saved card renewals charge; null for customers who pay each period by link (Yape). */
