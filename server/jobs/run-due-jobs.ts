@@ -5,7 +5,7 @@ import { renderInvoiceAttachments } from "../invoices/index.server";
 import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/deliver";
 import { expireUnpaidOrders } from "../orders/expire-unpaid";
 import { cardProviderFor, type CardProvider } from "../payments/cards";
-import { renewDueSubscriptions, scheduleSubscriptionDeliveries, sendRenewalReminders, settlePaidLinkPeriods, type RenewalReport } from "../subscriptions/index.server";
+import { endCancelledSubscriptions, renewDueSubscriptions, resumeEndedPauses, scheduleSubscriptionDeliveries, sendRenewalReminders, settlePaidLinkPeriods, type RenewalReport } from "../subscriptions/index.server";
 
 export interface JobsReport {
   renewals: RenewalReport;
@@ -23,6 +23,8 @@ export interface JobsReport {
  */
 export async function runDueJobs(db: Database, options: { now: Date; transport?: MailTransport; siteUrl?: string; cardsFor?: (provider: string) => CardProvider }): Promise<JobsReport> {
   const siteUrl = options.siteUrl ?? publicSiteUrl();
+  await endCancelledSubscriptions(db, options.now);
+  await resumeEndedPauses(db, options.now);
   const renewals = await renewDueSubscriptions(db, { now: options.now, siteUrl, cardsFor: options.cardsFor ?? ((provider) => cardProviderFor(db, provider)) });
   await settlePaidLinkPeriods(db, options.now);
   const subscriptionDeliveries = await scheduleSubscriptionDeliveries(db, options.now);

@@ -4,3 +4,5 @@ export { findSubscriptionAwaitingCard } from "./pending-card";
 export { renewDueSubscriptions, settlePaidLinkPeriods, RETRY_DAYS, MAX_ATTEMPTS, type RenewalReport } from "./renewals";
 export { scheduleSubscriptionDeliveries } from "./schedule-deliveries";
 export { sendRenewalReminders } from "./reminders";
+export { endCancelledSubscriptions, resumeEndedPauses, resumeSubscription } from "./lifecycle";
+export { notifySubscriber } from "./notify";

@@ -77,6 +77,8 @@ async function claimDuePeriods(db: Database, today: string, limit: number, now: 
           eq(subscriptions.status, "active"),
           eq(subscriptions.billingMethod, "card"),
           lte(subscriptions.nextBillingDate, today),
+          // A cancellation at period end: the period starting on or after the end is never charged.
+          sql`(${subscriptions.endsOn} is null or ${subscriptions.endsOn} > ${subscriptions.nextBillingDate})`,
           // A period waiting for its retry date, or already charging, is not due today.
           sql`not exists (select 1 from ${subscriptionPeriods} p where p.subscription_id = ${subscriptions.id} and p.period_number = ${subscriptions.nextPeriodNumber}
                 and (p.status = 'charging' or (p.status = 'failed' and p.next_attempt_date > ${today})))`,

@@ -31,6 +31,7 @@ async function createNextDelivery(db: Database, subscriptionId: string, horizon:
   return db.transaction(async (tx) => {
     const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update", { skipLocked: true });
     if (!subscription || subscription.status !== "active" || !subscription.nextDeliveryDate || subscription.nextDeliveryDate > horizon) return false;
+    if (subscription.endsOn && subscription.nextDeliveryDate >= subscription.endsOn) return false;
     const paid = await tx
       .select({ periodNumber: subscriptionPeriods.periodNumber, orderId: subscriptionPeriods.orderId })
       .from(subscriptionPeriods)

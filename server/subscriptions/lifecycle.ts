@@ -1,0 +1,58 @@
+import { and, eq, inArray, isNotNull, lte } from "drizzle-orm";
+import { addDays, isoWeekday, limaToday } from "~/lib/lima-dates";
+import type { Database } from "../db/client";
+import { districtDeliveryDays, subscriptionEvents, subscriptions } from "../db/schema";
+import type { DatabaseOrTransaction } from "../orders/transition";
+
+type Subscription = typeof subscriptions.$inferSelect;
+
+/**
+ * Back from a pause (issue 5): billing restarts on the resume day if the billing date passed while
+ * paused, and the next delivery is the first served weekday from tomorrow on, if it also passed.
+ */
+export async function resumeSubscription(tx: DatabaseOrTransaction, subscription: Subscription, context: { now: Date; actor: string; description: string }) {
+  const today = limaToday(context.now);
+  const days = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
+  const served = days.map((row) => row.day);
+  let nextDelivery = subscription.nextDeliveryDate && subscription.nextDeliveryDate > today ? subscription.nextDeliveryDate : addDays(today, 1);
+  for (let step = 0; step < 7 && served.length > 0 && !served.includes(isoWeekday(nextDelivery)); step += 1) nextDelivery = addDays(nextDelivery, 1);
+  await tx
+    .update(subscriptions)
+    .set({
+      status: "active",
+      pausedUntil: null,
+      nextBillingDate: subscription.nextBillingDate && subscription.nextBillingDate > today ? subscription.nextBillingDate : today,
+      nextDeliveryDate: nextDelivery,
+      updatedAt: context.now,
+    })
+    .where(eq(subscriptions.id, subscription.id));
+  await tx.insert(subscriptionEvents).values({ subscriptionId: subscription.id, kind: "resumed", description: context.description, actor: context.actor, createdAt: context.now });
+}
+
+/** Pauses that reached their end date resume by themselves. */
+export async function resumeEndedPauses(db: Database, now: Date): Promise<number> {
+  const today = limaToday(now);
+  const due = await db.select({ id: subscriptions.id }).from(subscriptions).where(and(eq(subscriptions.status, "paused"), isNotNull(subscriptions.pausedUntil), lte(subscriptions.pausedUntil, today)));
+  for (const { id } of due) {
+    await db.transaction(async (tx) => {
+      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for("update");
+      if (subscription?.status !== "paused" || !subscription.pausedUntil || subscription.pausedUntil > today) return;
+      await resumeSubscription(tx, subscription, { now, actor: "system", description: "Suscripción reanudada al terminar la pausa" });
+    });
+  }
+  return due.length;
+}
+
+/** Cancellations take effect at the end of the paid period (issue 5): from that day the subscription is cancelled. */
+export async function endCancelledSubscriptions(db: Database, now: Date): Promise<number> {
+  const today = limaToday(now);
+  const ended = await db
+    .update(subscriptions)
+    .set({ status: "cancelled", updatedAt: now })
+    .where(and(inArray(subscriptions.status, ["active", "paused", "past_due"]), isNotNull(subscriptions.endsOn), lte(subscriptions.endsOn, today)))
+    .returning({ id: subscriptions.id });
+  if (ended.length > 0) {
+    await db.insert(subscriptionEvents).values(ended.map(({ id }) => ({ subscriptionId: id, kind: "cancelled", description: "Suscripción finalizada", actor: "system", createdAt: now })));
+  }
+  return ended.length;
+}
