@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { openSignedIn, registerCustomer } from "../support/accounts";
+import { MOBILE } from "../support/browser";
+import { useBrowser, waitForEmail } from "../support/e2e";
+import { openSubscriptionCheckout, payWithSandboxCard, placeSubscriptionOrder } from "../support/subscription-page";
+
+describe("subscribing with the sandbox card form", () => {
+  const shop = useBrowser();
+
+  it("asks a guest to sign in before subscribing, and comes back to the checkout", async () => {
+    const { page, close } = await shop.open();
+    await openSubscriptionCheckout(page, shop.baseURL());
+    await page.getByText("Para suscribirte necesitas una cuenta", { exact: false }).first().waitFor();
+    expect(await page.getByRole("link", { name: "Crear cuenta" }).first().getAttribute("href")).toBe("/register?redirectTo=%2Fcheckout");
+    await close();
+  });
+
+  it("subscribes with an approved card: first charge, welcome page, cart emptied, confirmation email", async () => {
+    const customer = await registerCustomer(shop.baseURL());
+    const { page, expectClean, close } = await openSignedIn(shop, customer.cookies);
+    await openSubscriptionCheckout(page, shop.baseURL());
+    await page.getByLabel("Organización que apoyarás (opcional)").selectOption({ index: 1 });
+    await placeSubscriptionOrder(page, customer.email);
+    expect(await page.getByTestId("first-charge").textContent()).toBe("S/ 57.00");
+
+    await payWithSandboxCard(page, "4111 1111 1111 1111");
+    await page.getByRole("heading", { name: "¡Bienvenido a tu suscripción!" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/suscripcion/bienvenido");
+    expect(await page.getByText("Visa terminada en 1111").count()).toBe(1);
+    expect(await page.getByText("Activa").count()).toBeGreaterThan(0);
+    await page.getByTestId("cart-count").waitFor({ state: "detached" });
+    expect(await page.evaluate(() => window.localStorage.getItem("va-cart:v1"))).toBe("[]");
+
+    const email = await waitForEmail(shop.outboxDir(), (candidate) => candidate.to === customer.email && candidate.kind === "order-confirmation");
+    expect(email.text).toContain("S/ 57.00");
+    await page.getByRole("link", { name: "Ver mi suscripción" }).click();
+    await page.getByRole("heading", { level: 1, name: /^Suscripción SUS-\d{6}$/ }).waitFor();
+    expect(await page.getByText("Suscripción mensual activada con Visa terminada en 1111").count()).toBe(1);
+    expectClean();
+    await close();
+  });
+
+  it("keeps the subscription pending when the card is declined, and a second card activates it", async () => {
+    const customer = await registerCustomer(shop.baseURL());
+    const { page, close } = await openSignedIn(shop, customer.cookies, MOBILE);
+    await openSubscriptionCheckout(page, shop.baseURL(), "anual");
+    await placeSubscriptionOrder(page);
+    expect(await page.getByTestId("first-charge").textContent()).toBe("S/ 612.00");
+
+    await payWithSandboxCard(page, "4000 0400 0000 0008");
+    await page.getByRole("alert").filter({ hasText: "No se pudo registrar la suscripción. Intenta nuevamente. Tu tarjeta no tiene fondos suficientes." }).waitFor();
+    await page.goto(`${shop.baseURL()}/dashboard/suscripcion`);
+    await page.getByText("Pendiente de pago").waitFor();
+
+    await page.goBack();
+    await payWithSandboxCard(page, "5111 1111 1111 1118");
+    await page.getByRole("heading", { name: "¡Bienvenido a tu suscripción!" }).waitFor();
+    expect(await page.getByText("Mastercard terminada en 1118").count()).toBe(1);
+    expect(await page.getByText("Anual (15% de descuento)").count()).toBe(1);
+    await close();
+  });
+
+  it("shows another customer's card page and welcome page as not found", async () => {
+    const owner = await registerCustomer(shop.baseURL());
+    const { page, close } = await openSignedIn(shop, owner.cookies);
+    await openSubscriptionCheckout(page, shop.baseURL());
+    await placeSubscriptionOrder(page);
+    const cardPath = new URL(page.url()).pathname;
+    const subscriptionId = cardPath.split("/").at(-1)!;
+    await close();
+
+    const stranger = await registerCustomer(shop.baseURL());
+    const other = await openSignedIn(shop, stranger.cookies);
+    expect((await other.page.goto(`${shop.baseURL()}${cardPath}`))?.status()).toBe(404);
+    expect((await other.page.goto(`${shop.baseURL()}/suscripcion/bienvenido?subscriptionId=${subscriptionId}`))?.status()).toBe(404);
+    await other.page.getByText("No se pudo cargar la suscripción").waitFor();
+    await other.close();
+
+    const anonymous = await fetch(`${shop.baseURL()}${cardPath}`, { redirect: "manual" });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(cardPath)}`);
+    const missing = await fetch(`${shop.baseURL()}/suscripcion/bienvenido`, { redirect: "manual" });
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain("Falta subscriptionId");
+  });
+});
