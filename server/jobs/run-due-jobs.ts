@@ -5,7 +5,18 @@ import { renderInvoiceAttachments } from "../invoices/index.server";
 import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/deliver";
 import { expireUnpaidOrders } from "../orders/expire-unpaid";
 import { cardProviderFor, type CardProvider } from "../payments/cards";
-import { endCancelledSubscriptions, renewDueSubscriptions, resumeEndedPauses, scheduleSubscriptionDeliveries, sendRenewalReminders, settlePaidLinkPeriods, type RenewalReport } from "../subscriptions/index.server";
+import { activePaymentProvider } from "../payments/providers";
+import {
+  closeAbandonedSignups,
+  endCancelledSubscriptions,
+  issueRenewalPaymentLinks,
+  renewDueSubscriptions,
+  resumeEndedPauses,
+  scheduleSubscriptionDeliveries,
+  sendRenewalReminders,
+  settlePaymentLinkPeriods,
+  type RenewalReport,
+} from "../subscriptions/index.server";
 
 export interface JobsReport {
   renewals: RenewalReport;
@@ -26,7 +37,9 @@ export async function runDueJobs(db: Database, options: { now: Date; transport?:
   await endCancelledSubscriptions(db, options.now);
   await resumeEndedPauses(db, options.now);
   const renewals = await renewDueSubscriptions(db, { now: options.now, siteUrl, cardsFor: options.cardsFor ?? ((provider) => cardProviderFor(db, provider)) });
-  await settlePaidLinkPeriods(db, options.now);
+  await issueRenewalPaymentLinks(db, { now: options.now, siteUrl, provider: activePaymentProvider() });
+  await settlePaymentLinkPeriods(db, options.now);
+  await closeAbandonedSignups(db, options.now);
   const subscriptionDeliveries = await scheduleSubscriptionDeliveries(db, options.now);
   const renewalReminders = await sendRenewalReminders(db, options.now, siteUrl);
   const expiredOrders = await expireUnpaidOrders(db, options.now);

@@ -1,8 +1,10 @@
 export { findSubscriptionForUser, listSubscriptionsForUser, type SubscriptionView } from "./customer-subscriptions";
 export { activateSubscription, type ActivationResult } from "./signup";
 export { findSubscriptionAwaitingCard } from "./pending-card";
-export { renewDueSubscriptions, settlePaidLinkPeriods, RETRY_DAYS, MAX_ATTEMPTS, type RenewalReport } from "./renewals";
+export { renewDueSubscriptions, RETRY_DAYS, MAX_ATTEMPTS, type RenewalReport } from "./renewals";
 export { scheduleSubscriptionDeliveries } from "./schedule-deliveries";
 export { sendRenewalReminders } from "./reminders";
 export { endCancelledSubscriptions, resumeEndedPauses, resumeSubscription } from "./lifecycle";
 export { notifySubscriber } from "./notify";
+export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods, PAYMENT_LINK_DAYS } from "./renewal-links";
+export { setBillingMethod, type BillingMethodResult } from "./billing-method";

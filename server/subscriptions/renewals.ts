@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, lt, lte, sql } from "drizzle-orm";
 import { addDays, limaToday } from "~/lib/lima-dates";
 import { orderSummary } from "~/lib/pricing";
 import { billingDateOfPeriod } from "~/lib/subscription-dates";
@@ -118,7 +118,7 @@ async function claimDuePeriods(db: Database, today: string, limit: number, now: 
 }
 
 /** The ledger row of the subscription's next period, created on first sight. Frequency changes apply here. */
-async function currentPeriod(tx: DatabaseOrTransaction, subscription: Subscription, now: Date): Promise<Period> {
+export async function currentPeriod(tx: DatabaseOrTransaction, subscription: Subscription, now: Date): Promise<Period> {
   const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
   const amountCents = orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents;
   await tx
@@ -183,7 +183,7 @@ export async function completePaidPeriod(tx: DatabaseOrTransaction, subscription
 }
 
 /** The subscription's pointer moves past a settled period; a pending frequency change takes effect. */
-async function advanceSubscription(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, now: Date) {
+export async function advanceSubscription(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, now: Date) {
   if (subscription.nextPeriodNumber !== period.periodNumber) return;
   const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
   const startOfNext = billingDateOfNextPeriod(period.billingDate, frequency);
@@ -206,6 +206,21 @@ function billingDateOfNextPeriod(billingDate: string, frequency: "mensual" | "an
 }
 
 async function createRenewalOrder(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, charge: { chargeId: string; provider: string; now: Date; siteUrl: string }): Promise<string> {
+  const { orderId, paymentId } = await insertRenewalOrder(tx, subscription, period, { provider: charge.provider, method: "card", now: charge.now, expiresAt: null });
+  await settlePaymentInTransaction(tx, paymentId, { now: charge.now, method: "card", actor: "system", siteUrl: charge.siteUrl, providerReference: charge.chargeId });
+  return orderId;
+}
+
+/**
+ * A period's order, pending with its payment attempt: paid at once by a card renewal, or by the
+ * customer through the emailed link (payment_link billing).
+ */
+export async function insertRenewalOrder(
+  tx: DatabaseOrTransaction,
+  subscription: Subscription,
+  period: Period,
+  options: { provider: string; method: "card" | null; now: Date; expiresAt: Date | null },
+): Promise<{ orderId: string; paymentId: string; orderNumber: string }> {
   const [first] = await tx.select().from(orders).where(eq(orders.id, subscription.orderId!));
   const items = await tx.select().from(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscription.id)).orderBy(asc(subscriptionItems.id));
   // The period was priced with the frequency in force when it began (a pending change included).
@@ -235,12 +250,13 @@ async function createRenewalOrder(tx: DatabaseOrTransaction, subscription: Subsc
       subtotalCents: summary.subtotalCents,
       discountCents: summary.discountCents,
       totalCents: period.amountCents,
-      paymentProvider: charge.provider,
-      paymentMethod: "card",
-      createdAt: charge.now,
-      updatedAt: charge.now,
+      paymentProvider: options.provider,
+      paymentMethod: options.method,
+      expiresAt: options.expiresAt,
+      createdAt: options.now,
+      updatedAt: options.now,
     })
-    .returning({ id: orders.id });
+    .returning({ id: orders.id, orderNumber: orders.orderNumber });
   await tx.insert(orderItems).values(
     items.map((item) => ({
       orderId: order!.id,
@@ -253,17 +269,16 @@ async function createRenewalOrder(tx: DatabaseOrTransaction, subscription: Subsc
       lineTotalCents: item.unitPriceCents * item.quantity,
     })),
   );
-  await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: null, toStatus: "pending", actor: "system", note: `Renovación periodo ${period.periodNumber}`, createdAt: charge.now });
+  await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: null, toStatus: "pending", actor: "system", note: `Renovación periodo ${period.periodNumber}`, createdAt: options.now });
   const [payment] = await tx
     .insert(payments)
-    .values({ orderId: order!.id, provider: charge.provider, method: "card", status: "created", amountCents: period.amountCents, createdAt: charge.now, updatedAt: charge.now })
+    .values({ orderId: order!.id, provider: options.provider, method: options.method, status: "created", amountCents: period.amountCents, expiresAt: options.expiresAt, createdAt: options.now, updatedAt: options.now })
     .returning({ id: payments.id });
-  await settlePaymentInTransaction(tx, payment!.id, { now: charge.now, method: "card", actor: "system", siteUrl: charge.siteUrl, providerReference: charge.chargeId });
-  return order!.id;
+  return { orderId: order!.id, paymentId: payment!.id, orderNumber: order!.orderNumber };
 }
 
 /** A declined attempt: retry in 3 days, or after the last one pause the subscription as past due. Returns whether it paused it. */
-async function failAttempt(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, reason: string, now: Date, siteUrl?: string): Promise<boolean> {
+export async function failAttempt(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, reason: string, now: Date, siteUrl?: string): Promise<boolean> {
   const today = limaToday(now);
   const last = period.attempts >= MAX_ATTEMPTS;
   const nextAttemptDate = last ? null : addDays(today, RETRY_DAYS);
@@ -330,23 +345,4 @@ async function reconcileLostCharges(db: Database, options: RenewalOptions): Prom
     reconciled += 1;
   }
   return reconciled;
-}
-
-/** Periods waiting on a payment link whose order got paid: settled, and the subscription moves on. */
-export async function settlePaidLinkPeriods(db: Database, now: Date): Promise<number> {
-  const rows = await db
-    .select({ period: subscriptionPeriods, orderStatus: orders.status })
-    .from(subscriptionPeriods)
-    .innerJoin(orders, eq(orders.id, subscriptionPeriods.orderId))
-    .where(and(eq(subscriptionPeriods.status, "awaiting_payment"), inArray(orders.status, ["paid", "processing", "shipped", "delivered"])));
-  for (const row of rows) {
-    await db.transaction(async (tx) => {
-      const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, row.period.id)).for("update");
-      if (period?.status !== "awaiting_payment") return;
-      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, period.subscriptionId)).for("update");
-      await tx.update(subscriptionPeriods).set({ status: "paid", updatedAt: now }).where(eq(subscriptionPeriods.id, period.id));
-      await advanceSubscription(tx, subscription!, period, now);
-    });
-  }
-  return rows.length;
 }

@@ -1,0 +1,102 @@
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { limaToday } from "~/lib/lima-dates";
+import type { Database } from "../db/client";
+import { orders, siteSettings, subscriptionEvents, subscriptionPeriods, subscriptions, users } from "../db/schema";
+import { enqueueEmail } from "../notifications/outbox";
+import { renewalPaymentLinkEmail } from "../notifications/templates/subscription-emails";
+import { advanceSubscription, currentPeriod, failAttempt, insertRenewalOrder, MAX_ATTEMPTS } from "./renewals";
+
+/** How long the customer has to pay a period's link before the subscription is paused as past due. */
+export const PAYMENT_LINK_DAYS = 7;
+
+/**
+ * Issue 5: customers without a saved card (Yape) get a payment link by email each period. The
+ * period's order is created once (the period row is locked and moves to awaiting_payment), with
+ * a payment the active provider's page collects — Yape, card or a cash code.
+ */
+export async function issueRenewalPaymentLinks(db: Database, options: { now: Date; siteUrl: string; provider: { id: string; paymentPath(paymentId: string): string } }): Promise<number> {
+  const today = limaToday(options.now);
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.status, "active"),
+          eq(subscriptions.billingMethod, "payment_link"),
+          lte(subscriptions.nextBillingDate, today),
+          sql`(${subscriptions.endsOn} is null or ${subscriptions.endsOn} > ${subscriptions.nextBillingDate})`,
+        ),
+      )
+      .orderBy(asc(subscriptions.nextBillingDate))
+      .limit(200)
+      .for("update", { skipLocked: true });
+    let issued = 0;
+    for (const subscription of due) {
+      const period = await currentPeriod(tx, subscription, options.now);
+      if (period.status !== "due") continue;
+      const expiresAt = new Date(options.now.getTime() + PAYMENT_LINK_DAYS * 86_400_000);
+      const order = await insertRenewalOrder(tx, subscription, period, { provider: options.provider.id, method: null, now: options.now, expiresAt });
+      await tx.update(subscriptionPeriods).set({ status: "awaiting_payment", orderId: order.orderId, attempts: 1, updatedAt: options.now }).where(eq(subscriptionPeriods.id, period.id));
+      await tx.insert(subscriptionEvents).values({
+        subscriptionId: subscription.id,
+        kind: "payment_link_sent",
+        description: `Enlace de pago del periodo ${period.periodNumber} enviado (pedido ${order.orderNumber})`,
+        actor: "system",
+        createdAt: options.now,
+      });
+      const [user] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, subscription.userId));
+      const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+      const payUrl = new URL(options.provider.paymentPath(order.paymentId), options.siteUrl).toString();
+      const email = renewalPaymentLinkEmail({
+        brandName: settings?.brandName ?? "Vida Alcalina",
+        firstName: user!.firstName,
+        subscriptionNumber: subscription.subscriptionNumber,
+        manageUrl: payUrl,
+        amountCents: period.amountCents,
+        billingDate: period.billingDate,
+        payUrl,
+      });
+      await enqueueEmail(tx, { dedupeKey: `renewal-link:${subscription.id}:${period.periodNumber}`, kind: "renewal_payment_link", to: user!.email, ...email }, options.now);
+      issued += 1;
+    }
+    return issued;
+  });
+}
+
+/**
+ * Periods waiting on their link: a paid order settles the period and moves the subscription on;
+ * an order that expired unpaid pauses the subscription as past due, as a card's last failure does.
+ */
+export async function settlePaymentLinkPeriods(db: Database, now: Date): Promise<number> {
+  const rows = await db
+    .select({ periodId: subscriptionPeriods.id, orderStatus: orders.status })
+    .from(subscriptionPeriods)
+    .innerJoin(orders, eq(orders.id, subscriptionPeriods.orderId))
+    .where(and(eq(subscriptionPeriods.status, "awaiting_payment"), inArray(orders.status, ["paid", "processing", "shipped", "delivered", "cancelled", "failed"])));
+  for (const row of rows) {
+    await db.transaction(async (tx) => {
+      const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, row.periodId)).for("update");
+      if (period?.status !== "awaiting_payment") return;
+      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, period.subscriptionId)).for("update");
+      if (["cancelled", "failed"].includes(row.orderStatus)) {
+        await failAttempt(tx, subscription!, { ...period, attempts: MAX_ATTEMPTS }, "El enlace de pago venció sin pagarse", now);
+        return;
+      }
+      await tx.update(subscriptionPeriods).set({ status: "paid", updatedAt: now }).where(eq(subscriptionPeriods.id, period.id));
+      await advanceSubscription(tx, subscription!, period, now);
+      await tx.insert(subscriptionEvents).values({ subscriptionId: subscription!.id, kind: "renewed", description: `Periodo ${period.periodNumber} pagado con el enlace`, actor: "customer", createdAt: now });
+    });
+  }
+  return rows.length;
+}
+
+/** A subscription whose first order expired before a card was saved never started. */
+export async function closeAbandonedSignups(db: Database, now: Date): Promise<number> {
+  const abandoned = await db
+    .update(subscriptions)
+    .set({ status: "cancelled", cancelReason: "Pago inicial no completado", cancelledAt: now, updatedAt: now })
+    .where(and(eq(subscriptions.status, "pending_payment"), sql`exists (select 1 from ${orders} o where o.id = ${subscriptions.orderId} and o.status in ('cancelled', 'failed'))`))
+    .returning({ id: subscriptions.id });
+  return abandoned.length;
+}
