@@ -123,6 +123,28 @@ describe("the customer's account area", () => {
     }
   });
 
+  it("refuses the account actions to an anonymous visitor, changing nothing", async () => {
+    const posts: [string, Record<string, string>][] = [
+      ["/dashboard/perfil", { intent: "profile", firstName: "Intruso", lastName: "X" }],
+      ["/dashboard/perfil", { intent: "password", currentPassword: "x", newPassword: "Nueva1234", confirmPassword: "Nueva1234" }],
+      ["/dashboard/facturas", { intent: "email-invoices" }],
+    ];
+    for (const [path, fields] of posts) {
+      const response = await fetch(`${shop.baseURL()}${path}`, {
+        method: "POST",
+        headers: { Origin: shop.baseURL(), "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields),
+        redirect: "manual",
+      });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+    }
+    const { page, close } = await openSignedIn(shop, await demoSession());
+    await page.goto(`${shop.baseURL()}/dashboard/perfil`);
+    expect(await page.getByTestId("account-name").textContent()).toBe("María Fernández");
+    await close();
+  });
+
   it("pre-fills the checkout for a signed-in customer and files the order under the account", async () => {
     const { page, close } = await openSignedIn(shop, await demoSession());
     await openCheckoutWithCart(page, shop.baseURL());
