@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, lt, lte, sql } from "drizzle-orm";
 import { addDays, limaToday } from "~/lib/lima-dates";
 import { orderSummary } from "~/lib/pricing";
 import { billingDateOfPeriod } from "~/lib/subscription-dates";
@@ -8,7 +8,7 @@ import type { DatabaseOrTransaction } from "../orders/transition";
 import type { CardProvider } from "../payments/cards";
 import { settlePaymentInTransaction } from "../payments/settle";
 import { notifySubscriber } from "./notify";
-import { CHARGE_IN_FLIGHT_MS } from "./signup";
+import { CHARGE_IN_FLIGHT_MS, finishActivation } from "./signup";
 
 /** Issue 5: a failed renewal is retried 3 times, 3 days apart; after the last failure the subscription is paused as past due. */
 export const RETRY_DAYS = 3;
@@ -340,6 +340,59 @@ async function reconcileLostCharges(db: Database, options: RenewalOptions): Prom
       await db
         .update(subscriptionPeriods)
         .set({ status: "due", attempts: row.period.attempts - 1, updatedAt: options.now })
+        .where(and(eq(subscriptionPeriods.id, row.period.id), eq(subscriptionPeriods.status, "charging")));
+    }
+    reconciled += 1;
+  }
+  return reconciled + (await reconcileLostFirstCharges(db, options));
+}
+
+/**
+ * The same for a sign-up whose card page died after the provider was called: charged → the
+ * subscription is activated as the page would have; otherwise the customer may try again.
+ */
+async function reconcileLostFirstCharges(db: Database, options: RenewalOptions): Promise<number> {
+  const stale = await db
+    .select({ period: subscriptionPeriods, subscription: subscriptions, email: users.email, order: orders })
+    .from(subscriptionPeriods)
+    .innerJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId))
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .innerJoin(orders, eq(orders.id, subscriptions.orderId))
+    .where(and(eq(subscriptionPeriods.status, "charging"), eq(subscriptionPeriods.periodNumber, 1), lt(subscriptionPeriods.updatedAt, new Date(options.now.getTime() - CHARGE_IN_FLIGHT_MS))));
+  let reconciled = 0;
+  for (const row of stale) {
+    // The card saved for this attempt: the customer's newest one from before the attempt began.
+    const [card] = await db
+      .select()
+      .from(paymentMethods)
+      .where(and(eq(paymentMethods.userId, row.subscription.userId), lte(paymentMethods.createdAt, row.period.updatedAt)))
+      .orderBy(desc(paymentMethods.createdAt))
+      .limit(1);
+    let found = null;
+    if (card) {
+      try {
+        found = await options.cardsFor(card.provider).findCharge({ chargeKey: row.period.chargeKey!, email: row.email, since: row.period.createdAt });
+      } catch {
+        continue;
+      }
+    }
+    const [payment] = await db.select({ id: payments.id }).from(payments).where(eq(payments.orderId, row.order.id)).orderBy(asc(payments.createdAt)).limit(1);
+    if (found?.paid && card && payment) {
+      await finishActivation(db, {
+        subscription: row.subscription,
+        orderId: row.order.id,
+        firstDeliveryDate: row.order.deliveryDate,
+        paymentId: payment.id,
+        card: { id: card.id, provider: card.provider, brand: card.brand, last4: card.last4 },
+        chargeId: found.chargeId,
+        actor: "system",
+        now: options.now,
+        siteUrl: options.siteUrl,
+      });
+    } else {
+      await db
+        .update(subscriptionPeriods)
+        .set({ status: "failed", lastError: found ? "Cobro rechazado" : "Intento interrumpido", updatedAt: options.now })
         .where(and(eq(subscriptionPeriods.id, row.period.id), eq(subscriptionPeriods.status, "charging")));
     }
     reconciled += 1;

@@ -114,7 +114,7 @@ export async function activateSubscription(
     email: user.email,
     chargeKey: attempt.chargeKey,
     description: `Suscripción ${subscription.subscriptionNumber} (${order.orderNumber})`,
-  });
+  }).catch((error: unknown) => ({ outcome: "unknown" as const, message: error instanceof Error ? error.message : String(error) })); // a thrown error says nothing about whether money moved
   if (charge.outcome === "declined") {
     await markFirstPeriodFailed(db, subscription.id, charge.message, input.now);
     return { ok: false, reason: "charge_declined", message: charge.message };
@@ -122,39 +122,78 @@ export async function activateSubscription(
   // No answer: the period stays "charging" and the reconciler asks the provider what happened.
   if (charge.outcome === "unknown") return { ok: false, reason: "in_progress" };
 
+  await finishActivation(db, {
+    subscription,
+    orderId: order.id,
+    firstDeliveryDate: order.deliveryDate,
+    paymentId: payment.id,
+    card: { id: method!.id, provider: input.cards.id, brand: saved.brand, last4: saved.last4 },
+    chargeId: charge.chargeId,
+    actor: "customer",
+    now: input.now,
+    siteUrl: input.siteUrl,
+  });
+  return { ok: true, subscriptionId: subscription.id, alreadyActive: false };
+}
+
+/**
+ * The first period was charged: one transaction settles the order (invoice, confirmation email),
+ * marks period 1 paid and activates the subscription. Used by the card page, and by the
+ * reconciler when the card page's process died after the provider charged.
+ */
+export async function finishActivation(
+  db: Database,
+  input: {
+    subscription: typeof subscriptions.$inferSelect;
+    orderId: string;
+    firstDeliveryDate: string;
+    paymentId: string;
+    card: { id: string; provider: string; brand: string | null; last4: string | null };
+    chargeId: string;
+    actor: string;
+    now: Date;
+    siteUrl: string;
+  },
+): Promise<void> {
+  const { subscription } = input;
   const districtDays = await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
   const today = limaToday(input.now);
   await db.transaction(async (tx) => {
-    await settlePaymentInTransaction(tx, payment.id, { now: input.now, method: "card", actor: "customer", siteUrl: input.siteUrl, providerReference: charge.chargeId });
+    const [period] = await tx
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.periodNumber, 1)))
+      .for("update");
+    if (period?.status === "paid") return;
+    await settlePaymentInTransaction(tx, input.paymentId, { now: input.now, method: "card", actor: input.actor, siteUrl: input.siteUrl, providerReference: input.chargeId });
     await tx
       .update(subscriptionPeriods)
-      .set({ status: "paid", providerChargeId: charge.chargeId, orderId: order.id, lastError: null, updatedAt: input.now })
+      .set({ status: "paid", providerChargeId: input.chargeId, orderId: input.orderId, lastError: null, updatedAt: input.now })
       .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.periodNumber, 1)));
     await tx
       .update(subscriptions)
       .set({
         status: "active",
-        paymentMethodId: method!.id,
-        paymentProvider: input.cards.id,
-        cardBrand: saved.brand,
-        cardLast4: saved.last4,
+        paymentMethodId: input.card.id,
+        paymentProvider: input.card.provider,
+        cardBrand: input.card.brand,
+        cardLast4: input.card.last4,
         startDate: today,
         nextBillingDate: billingDateOfPeriod(today, subscription.frequency as "mensual" | "anual", 2),
         nextPeriodNumber: 2,
         deliveriesMade: 1,
-        nextDeliveryDate: nextMonthlyDeliveryDate(order.deliveryDate, districtDays.map((day) => day.day)),
+        nextDeliveryDate: nextMonthlyDeliveryDate(input.firstDeliveryDate, districtDays.map((day) => day.day)),
         updatedAt: input.now,
       })
       .where(eq(subscriptions.id, subscription.id));
     await tx.insert(subscriptionEvents).values({
       subscriptionId: subscription.id,
       kind: "activated",
-      description: `Suscripción ${subscription.frequency === "anual" ? "anual" : "mensual"} activada con ${saved.brand ?? "tarjeta"} terminada en ${saved.last4 ?? "—"}`,
-      actor: "customer",
+      description: `Suscripción ${subscription.frequency === "anual" ? "anual" : "mensual"} activada con ${input.card.brand ?? "tarjeta"} terminada en ${input.card.last4 ?? "—"}`,
+      actor: input.actor,
       createdAt: input.now,
     });
   });
-  return { ok: true, subscriptionId: subscription.id, alreadyActive: false };
 }
 
 /** Attempts younger than this are in flight; older ones were lost to a crash and are reconciled. */

@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, invoices, orders, paymentMethods, sandboxCharges, subscriptionPeriods, subscriptions, users } from "@server/db/schema";
-import { sandboxCardProvider, sandboxCardToken } from "@server/payments/index.server";
-import { activateSubscription } from "@server/subscriptions/index.server";
+import { sandboxCardProvider, sandboxCardToken, type CardProvider } from "@server/payments/index.server";
+import { activateSubscription, renewDueSubscriptions } from "@server/subscriptions/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -89,6 +89,22 @@ describe("subscribing with a saved card", () => {
     expect(results.filter((result) => result.ok && !result.alreadyActive)).toHaveLength(1);
     const charges = await test.db.select().from(sandboxCharges);
     expect(charges.filter((charge) => charge.chargeKey.startsWith(placed.subscriptionId))).toHaveLength(1);
+    expect(await test.db.select().from(invoices).where(eq(invoices.orderId, placed.orderId))).toHaveLength(1);
+  });
+
+  it("activates a sign-up whose page died after the provider charged, without charging again", async () => {
+    const placed = await subscribe();
+    const crashing: CardProvider = { ...sandboxCardProvider(test.db), chargeCard: async (input) => { await sandboxCardProvider(test.db).chargeCard(input); throw new Error("process killed"); } };
+    const result = await activateSubscription(test.db, { subscriptionId: placed.subscriptionId, userId, token: visa, cards: crashing, now, siteUrl });
+    expect(result).toEqual({ ok: false, reason: "in_progress" });
+    // A second submit right away is told to wait, and charges nothing.
+    expect(await activateSubscription(test.db, { subscriptionId: placed.subscriptionId, userId, token: visa, cards: sandboxCardProvider(test.db), now, siteUrl })).toEqual({ ok: false, reason: "in_progress" });
+
+    const report = await renewDueSubscriptions(test.db, { now: new Date(now.getTime() + 5 * 60_000), siteUrl, cardsFor: () => sandboxCardProvider(test.db) });
+    expect(report.reconciled).toBe(1);
+    const [active] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, placed.subscriptionId));
+    expect(active).toMatchObject({ status: "active", cardLast4: "1111" });
+    expect(await test.db.select().from(sandboxCharges).where(like(sandboxCharges.chargeKey, `${placed.subscriptionId}:%`))).toHaveLength(1);
     expect(await test.db.select().from(invoices).where(eq(invoices.orderId, placed.orderId))).toHaveLength(1);
   });
 
