@@ -1,5 +1,6 @@
 import { data, type MiddlewareFunction } from "react-router";
 import { publicSiteUrl } from "@server/config/env";
+import { FLOW_REGISTER_NOTIFY_PATH } from "@server/payments/index.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -10,7 +11,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * could have attached, so it passes.
  */
 export const sameOriginMiddleware: MiddlewareFunction<Response> = ({ request }, next) => {
-  if (SAFE_METHODS.has(request.method)) return next();
+  if (SAFE_METHODS.has(request.method) || isFlowRegistrationReturn(request)) return next();
   const origin = request.headers.get("origin");
   if (origin) {
     if (!isOwnOrigin(origin, request)) throw data("Solicitud no permitida", { status: 403 });
@@ -28,4 +29,13 @@ function isOwnOrigin(origin: string, request: Request): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Flow's card page POSTs the registration token to this one path from Flow's site (payments.md
+ * B.2). The route only redirects to the customer's page with the token; the card is looked up
+ * there with the signed API, for the signed-in customer, after a same-origin POST (decision 0021).
+ */
+function isFlowRegistrationReturn(request: Request): boolean {
+  return request.method === "POST" && new URL(request.url).pathname === FLOW_REGISTER_NOTIFY_PATH;
 }

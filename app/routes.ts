@@ -63,6 +63,8 @@ export default [
   route("api/carrito/abandonado", "routes/api.abandoned-cart.ts"),
   route("api/cuenta/correo-registrado", "routes/api.email-registered.ts"),
   route("api/pagos/culqi/webhook", "routes/api.culqi-webhook.ts"),
+  // Flow posts the card-registration token here from its own site (decision 0021).
+  route("api/pagos/flow/registro", "routes/api.flow-register-return.ts"),
 
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),

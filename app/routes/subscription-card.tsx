@@ -1,7 +1,7 @@
-import { data, redirect } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/subscription-card";
 import { getSignedInUser } from "@server/accounts/index.server";
-import { activeCardProvider, activePaymentProvider, culqiPublicKey, isPlausibleCardNumber, sandboxCardToken } from "@server/payments/index.server";
+import { activeCardProvider, activeCardProviderId, culqiPublicKey, flowClient, isPlausibleCardNumber, sandboxCardToken, startFlowCardRegistration } from "@server/payments/index.server";
 import { activateSubscription, findSubscriptionAwaitingCard } from "@server/subscriptions/index.server";
 import { CulqiCardForm } from "~/components/subscriptions/culqi-card-form";
 import { SandboxCardForm } from "~/components/subscriptions/sandbox-card-form";
@@ -15,6 +15,7 @@ import { siteInfo } from "~/site-info.server";
 
 /** Spec §8: both attempts failing says this, followed by the provider's reason. */
 const SIGNUP_FAILED = "No se pudo registrar la suscripción. Intenta nuevamente.";
+const SIGNUP_EXPIRED = "El tiempo para registrar tu tarjeta terminó. Vuelve al carrito para empezar de nuevo.";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -23,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const subscription = await findSubscriptionAwaitingCard(db, user.id, params.subscriptionId);
   if (!subscription) throw data("No se pudo cargar la suscripción", { status: 404 });
   if (subscription.status === "active") throw redirect(`/suscripcion/bienvenido?subscriptionId=${subscription.id}`);
-  const provider = activePaymentProvider().id;
+  const provider = activeCardProviderId();
   return { subscription, provider, publicKey: provider === "culqi" ? culqiPublicKey() : null };
 }
 
@@ -36,6 +37,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const user = await getSignedInUser(db, request);
   if (!user) throw redirect(loginUrlFor(request));
+  if (activeCardProviderId() === "flow") {
+    // Flow registers the card on its own page; the subscription is activated when the customer
+    // comes back to /flow/register-return (payments.md B.2).
+    const subscription = await findSubscriptionAwaitingCard(db, user.id, params.subscriptionId);
+    if (!subscription) return data({ error: "No se pudo cargar la suscripción", fieldErrors: {} }, { status: 404 });
+    if (subscription.status === "active") return redirect(`/suscripcion/bienvenido?subscriptionId=${subscription.id}`);
+    if (subscription.status !== "pending_payment" || !["pending", "payment_created"].includes(subscription.orderStatus)) return data({ error: SIGNUP_EXPIRED, fieldErrors: {} }, { status: 410 });
+    const started = await startFlowCardRegistration(db, flowClient(), { user, siteUrl: (await siteInfo(db, request)).siteUrl });
+    if (!started.ok) return data({ error: started.message, fieldErrors: {} }, { status: 502 });
+    return redirect(started.redirectUrl);
+  }
   const form = await request.formData();
   const token = tokenFrom(form);
   if ("error" in token) return data({ error: token.error, fieldErrors: token.fieldErrors ?? {} }, { status: 400 });
@@ -52,7 +64,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "not_found":
       return data({ error: "No se pudo cargar la suscripción", fieldErrors: {} }, { status: 404 });
     case "expired":
-      return data({ error: "El tiempo para registrar tu tarjeta terminó. Vuelve al carrito para empezar de nuevo.", fieldErrors: {} }, { status: 410 });
+      return data({ error: SIGNUP_EXPIRED, fieldErrors: {} }, { status: 410 });
     case "in_progress":
       return data({ error: "Estamos procesando tu pago, espera un momento…", fieldErrors: {} }, { status: 409 });
     default:
@@ -99,11 +111,26 @@ export default function SubscriptionCard({ loaderData, actionData }: Route.Compo
           {actionData.error}
         </p>
       )}
-      {provider === "culqi" && publicKey ? (
+      {provider === "flow" ? (
+        <FlowCardButton />
+      ) : provider === "culqi" && publicKey ? (
         <CulqiCardForm publicKey={publicKey} email={subscription.email} />
       ) : (
         <SandboxCardForm amountCents={subscription.firstChargeCents} fieldErrors={actionData?.fieldErrors ?? {}} />
       )}
     </main>
+  );
+}
+
+/** Flow's page registers the card; the customer comes back to /flow/register-return. */
+function FlowCardButton() {
+  const navigation = useNavigation();
+  return (
+    <Form method="post" className="mt-8">
+      <p className="text-sm text-slate-600">Te llevaremos a Flow para registrar tu tarjeta de forma segura. Al volver, activaremos tu suscripción.</p>
+      <button type="submit" disabled={navigation.state !== "idle"} className="mt-4 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400">
+        Registrar tarjeta con Flow
+      </button>
+    </Form>
   );
 }

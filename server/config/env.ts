@@ -33,12 +33,25 @@ const envSchema = z.object({
   CULQI_API_BASE: z.url().default("https://api.culqi.com/v2"),
   /** Basic auth credentials configured for the webhook in CulqiPanel, as user:password (optional there, recommended). */
   CULQI_WEBHOOK_AUTH: z.string().regex(/^[^:]+:.+$/, "must be user:password").optional(),
+  /**
+   * Flow (flow.cl): both keys make Flow the card provider of subscriptions (card registration and
+   * renewals); one-time payments stay with CULQI_* or the sandbox. From "Mis datos" in Flow's panel.
+   */
+  FLOW_API_KEY: z.string().regex(/^[\w-]{8,}$/, "must be the ApiKey from Flow's panel (letters, digits and dashes)").optional(),
+  FLOW_SECRET_KEY: z.string().regex(/^\S{16,}$/, "must be the SecretKey from Flow's panel (16 or more characters, no spaces)").optional(),
+  FLOW_API_BASE: z.url().default("https://www.flow.cl/api"),
   /** How long storefront reads are reused in memory; 0 turns the cache off. */
   STOREFRONT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   SEED_DEMO_DATA: z
     .enum(["true", "false"])
     .default("true")
     .transform((value) => value === "true"),
+}).superRefine((config, context) => {
+  // One Flow key without the other would silently leave subscriptions on the other provider.
+  if (Boolean(config.FLOW_API_KEY) !== Boolean(config.FLOW_SECRET_KEY)) {
+    const missing = config.FLOW_API_KEY ? "FLOW_SECRET_KEY" : "FLOW_API_KEY";
+    context.addIssue({ code: "custom", path: [missing], message: "Flow needs both FLOW_API_KEY and FLOW_SECRET_KEY" });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,7 +1,19 @@
 export { applySandboxAction, findSandboxPayment, SANDBOX_CODE_HOURS, type SandboxAction } from "./sandbox";
 export { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded, type PaymentMethod } from "./settle";
 
-export { activePaymentProvider, culqiClient, culqiPublicKey, culqiWebhookAuthorization, type ActiveProvider, type ProviderId } from "./providers";
+export { activePaymentProvider, culqiClient, culqiPublicKey, culqiWebhookAuthorization, flowClient, flowConfigured, type ActiveProvider, type ProviderId } from "./providers";
 export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode } from "./culqi";
 export { findCulqiPayment } from "./culqi-page";
-export { activeCardProvider, cardProviderFor, isPlausibleCardNumber, sandboxCardProvider, sandboxCardToken, SANDBOX_TEST_CARDS, type CardProvider } from "./cards";
+export {
+  activeCardProvider,
+  activeCardProviderId,
+  cardProviderFor,
+  flowCardProvider,
+  isPlausibleCardNumber,
+  sandboxCardProvider,
+  sandboxCardToken,
+  FLOW_REGISTRATION_FAILED,
+  SANDBOX_TEST_CARDS,
+  type CardProvider,
+} from "./cards";
+export { completeFlowCardRegistration, startFlowCardRegistration, FLOW_REGISTER_NOTIFY_PATH, FLOW_REGISTER_RETURN_PATH, type FlowReturnOutcome } from "./flow";

@@ -1,5 +1,6 @@
 import { env } from "../config/env";
 import { createCulqiClient, type CulqiClient } from "./culqi/client";
+import { createFlowClient, type FlowClient } from "./flow/client";
 
 export type ProviderId = "sandbox" | "culqi";
 
@@ -37,4 +38,22 @@ export function culqiPublicKey(): string | null {
 export function culqiWebhookAuthorization(): string | null {
   const credentials = env().CULQI_WEBHOOK_AUTH;
   return credentials ? `Basic ${Buffer.from(credentials).toString("base64")}` : null;
+}
+
+/**
+ * Flow registers and charges the cards of subscriptions when both of its keys are set
+ * (issue 5); one-time payments stay with the active payment provider above.
+ */
+export function flowConfigured(): boolean {
+  const config = env();
+  return Boolean(config.FLOW_API_KEY && config.FLOW_SECRET_KEY);
+}
+
+let flow: FlowClient | undefined;
+
+export function flowClient(): FlowClient {
+  const config = env();
+  if (!config.FLOW_API_KEY || !config.FLOW_SECRET_KEY) throw new Error("Flow is not configured (FLOW_API_KEY, FLOW_SECRET_KEY)");
+  flow ??= createFlowClient({ apiKey: config.FLOW_API_KEY, secretKey: config.FLOW_SECRET_KEY, apiBase: config.FLOW_API_BASE, timeoutMs: 15_000 });
+  return flow;
 }
