@@ -43,6 +43,8 @@ const PAGES = [
   { slug: "home", path: "/" },
   { slug: "tienda", path: "/tienda" },
   { slug: "producto", path: "/tienda/producto/agua-alcalina-personal-625ml" },
+  // Public and cached like the others, with the organisation votes (decision 0022).
+  { slug: "nosotros", path: "/nosotros" },
 ];
 // The load test covers the two pages every visitor funnel goes through; both are rendered on the
 // server for every request, so they show the server's real per-request cost.

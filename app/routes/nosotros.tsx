@@ -1,22 +1,56 @@
 import { Suspense } from "react";
-import { Await } from "react-router";
+import { Await, data, redirect } from "react-router";
 import type { Route } from "./+types/nosotros";
-import { listHistorySlides, listOrganizations } from "@server/content/index.server";
+import { getSignedInUser } from "@server/accounts/index.server";
+import { countVotes, countVotesForPublicPage, findVoteOf, listHistorySlides, listOrganizations, voteForOrganization } from "@server/content/index.server";
 import { dbContext } from "~/db-context.server";
 import { HistoryCarousel } from "~/components/about/history-carousel";
-import { OrganizationCards, OrganizationSkeletons } from "~/components/about/organization-cards";
+import { OrganizationCards, OrganizationSkeletons, type VoteNotice } from "~/components/about/organization-cards";
 import { ValuesStrip } from "~/components/about/values-strip";
 import { LinkButton } from "~/components/ui/link-button";
 import { Reveal } from "~/components/ui/reveal";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { privatePageHeaders } from "~/order-receipt.server";
+import { loginUrlFor } from "~/session.server";
 
-export function loader({ context }: Route.LoaderArgs) {
+/**
+ * Decision 0022: the anonymous page stays public (micro-cache, CDN, browser); a signed-in
+ * visitor's page carries their vote and fresh counts, so it is private and never stored. `Vary:
+ * Cookie` keeps a browser from answering a signed-in visit with the anonymous copy it kept.
+ */
+const publicHeaders = { "Cache-Control": "public, max-age=60, stale-while-revalidate=300", Vary: "Cookie" };
+const signedInHeaders = { ...privatePageHeaders, Vary: "Cookie" };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
-  return { organizations: listOrganizations(db), history: listHistorySlides(db) };
+  const user = await getSignedInUser(db, request);
+  // Below the fold: streamed on client navigations, awaited for documents (entry.server).
+  const votes = (user ? countVotes(db) : countVotesForPublicPage(db)).catch((error: unknown) => {
+    console.error("Could not count organisation votes", error);
+    return null;
+  });
+  const organizations = Promise.all([listOrganizations(db), votes, user ? findVoteOf(db, user.id) : null]).then(([list, counts, myVote]) =>
+    list.map((organization) => ({ ...organization, votes: counts ? (counts[organization.id] ?? 0) : null, mine: organization.id === myVote })),
+  );
+  return data({ organizations, history: listHistorySlides(db), signedIn: Boolean(user) }, { headers: user ? signedInHeaders : publicHeaders });
 }
 
-export function headers() {
-  return { "Cache-Control": "public, max-age=60, stale-while-revalidate=300" };
+/** Spec §1: a signed-in customer votes for one organisation; voting again moves the vote. Works without JavaScript. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const db = context.get(dbContext);
+  const user = await getSignedInUser(db, request);
+  if (!user) throw redirect(loginUrlFor(request));
+  const form = await request.formData();
+  const organizationId = Number(form.get("organizationId"));
+  const result = form.get("intent") === "vote" && Number.isSafeInteger(organizationId) ? await voteForOrganization(db, { userId: user.id, organizationId, now: new Date() }) : null;
+  if (!result?.ok) {
+    return data<VoteNotice>({ ok: false, message: "No pudimos registrar tu voto: la organización elegida no existe." }, { status: 400, headers: signedInHeaders });
+  }
+  return data<VoteNotice>({ ok: true, message: "¡Gracias! Tu voto quedó registrado." }, { headers: signedInHeaders });
+}
+
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  return actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders;
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -44,7 +78,7 @@ const comparison = [
   { aspect: "Impacto", normal: "—", alkaline: "Apoya causas sociales con cada suscripción" },
 ];
 
-export default function Nosotros({ loaderData }: Route.ComponentProps) {
+export default function Nosotros({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <main id="contenido">
       <section className="bg-gradient-to-b from-brand-50 to-white pt-12 text-center">
@@ -65,7 +99,9 @@ export default function Nosotros({ loaderData }: Route.ComponentProps) {
           <p className="mx-auto mt-3 max-w-2xl text-center text-slate-600">Las organizaciones que acompañamos gracias a nuestros suscriptores.</p>
           <div className="mt-10">
             <Suspense fallback={<OrganizationSkeletons />}>
-              <Await resolve={loaderData.organizations}>{(organizations) => <OrganizationCards organizations={organizations} />}</Await>
+              <Await resolve={loaderData.organizations}>
+                {(organizations) => <OrganizationCards organizations={organizations} signedIn={loaderData.signedIn} notice={actionData} />}
+              </Await>
             </Suspense>
           </div>
         </Reveal>

@@ -3,3 +3,4 @@ export { fallbackHistorySlides, listHistorySlides, type HistorySlide } from "./h
 export { findLegalText, sanitizeLegalHtml, type LegalText, type LegalTextSlug } from "./legal-texts";
 export { listOrganizations, type Organization } from "./organizations";
 export { getSiteSettings, type SiteSettings } from "./site-settings";
+export { countVotes, countVotesForPublicPage, findVoteOf, voteForOrganization, type VoteCounts, type VoteResult } from "./organization-votes";
