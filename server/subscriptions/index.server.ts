@@ -6,3 +6,4 @@ export { scheduleSubscriptionDeliveries } from "./schedule-deliveries";
 export { sendRenewalReminders } from "./reminders";
 export { endCancelledSubscriptions, resumeEndedPauses, resumeSubscription } from "./lifecycle";
 export { notifySubscriber } from "./notify";
+export * from "./self-service";
