@@ -7,7 +7,7 @@ import { addMonthsClamped } from "./subscription-dates";
 
 /** A pause lasts at most this many months. */
 export const PAUSE_MAX_MONTHS = 6;
-/** The next delivery can be moved up to this many days ahead. */
+/** The next delivery can be moved within this many days of the first date it can take. */
 export const DELIVERY_CHANGE_WINDOW_DAYS = 60;
 
 export type SelfServiceAction = "pause" | "resume" | "skip" | "date" | "products" | "frequency" | "organization" | "card" | "cancel" | "undo-cancel";

@@ -200,9 +200,9 @@ describe("change the next delivery date", () => {
   it("offers the district's weekdays from the day after the paying charge, and refuses anything else with the spec's messages", async () => {
     const { subscriptionId, customer, as } = await subscriber();
     const options = await loadSelfServiceOptions(db, customer.id, subscriptionId, limaNoon("2026-12-01"));
-    // The second delivery is paid by the charge of 23 December: offered from the 24th, 60 days at most.
+    // The second delivery is paid by the charge of 23 December: offered from the 24th, for 60 days.
     expect(options!.deliveryDates[0]).toBe("2026-12-25");
-    expect(options!.deliveryDates.at(-1)! <= addDays("2026-12-01", 60)).toBe(true);
+    expect(options!.deliveryDates.at(-1)).toBe("2027-02-22");
     expect(options!.deliveryDates.every((date) => MIRAFLORES_DAYS.includes(isoWeekday(date)))).toBe(true);
     expect(options!.deliveryDates).not.toContain(FIRST_NEXT_DELIVERY);
 
@@ -210,9 +210,18 @@ describe("change the next delivery date", () => {
     expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-01" })).toMatchObject({ ok: false, field: "date", message: "Requiere mínimo 1 día de anticipación" });
     expect(await changeNextDeliveryDate(db, { ...as(at), date: "2027-01-05" })).toMatchObject({ ok: false, field: "date", message: "Selecciona un día habilitado" });
     expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-21" })).toMatchObject({ ok: false, field: "date", message: "Elige una de las fechas ofrecidas" });
-    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2027-02-01" })).toMatchObject({ ok: false, field: "date", message: "Elige una de las fechas ofrecidas" });
+    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2027-02-24" })).toMatchObject({ ok: false, field: "date", message: "Elige una de las fechas ofrecidas" });
     expect(await changeNextDeliveryDate(db, { ...as(at), date: "31-12-2026" })).toMatchObject({ ok: false, field: "date" });
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ nextDeliveryDate: FIRST_NEXT_DELIVERY });
+  });
+
+  it("still offers dates after a skip moved the next delivery two months away", async () => {
+    const { subscriptionId, customer, as } = await subscriber();
+    await skipNextDelivery(db, as(limaNoon("2026-12-01")));
+    const options = await loadSelfServiceOptions(db, customer.id, subscriptionId, limaNoon("2026-12-01"));
+    // The moved delivery is paid by the charge of 23 January.
+    expect(options!.deliveryDates[0]).toBe("2027-01-25");
+    expect(await changeNextDeliveryDate(db, { ...as(limaNoon("2026-12-01")), date: "2027-01-25" })).toMatchObject({ ok: true });
   });
 
   it("moves the next delivery to the chosen date; the following ones keep its weekday a month apart", async () => {

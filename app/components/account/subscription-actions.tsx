@@ -151,10 +151,10 @@ function ActionForm({ action, subscription, options, requestKey, error }: { acti
       return (
         <IntentForm subscriptionId={subscription.id} intent="organization" requestKey={requestKey} error={error} submit="Guardar organización">
           <div>
-            <label htmlFor="organization" className="mb-1 block text-sm font-semibold">
+            <label htmlFor="organization-choice" className="mb-1 block text-sm font-semibold">
               Organización
             </label>
-            <select id="organization" name="organizationId" defaultValue={subscription.organization?.id ?? ""} className={`${inputClass} sm:max-w-md`}>
+            <select id="organization-choice" name="organizationId" defaultValue={subscription.organization?.id ?? ""} className={`${inputClass} sm:max-w-md`}>
               <option value="">Ninguna</option>
               {options.organizations.map((organization) => (
                 <option key={organization.id} value={organization.id}>

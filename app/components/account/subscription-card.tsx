@@ -4,6 +4,7 @@ import { StatusBadge } from "~/components/account/status-badge";
 import { deliveryWindowLabels } from "~/lib/delivery-schedule";
 import { formatLimaDate, limaToday } from "~/lib/lima-dates";
 import { formatSoles } from "~/lib/money";
+import { orderSummary } from "~/lib/pricing";
 import { frequencyLabel, subscriptionStatusLabel } from "~/lib/subscription-labels";
 
 const dateOrDash = (date: string | null) => (date ? formatLimaDate(date, { weekday: "long", day: "numeric", month: "long", year: "numeric" }) : "—");
@@ -16,12 +17,19 @@ export function SubscriptionSummary({ subscription, detailLink }: { subscription
     [subscription.frequency === "anual" ? "Cobro anual" : "Cobro mensual", formatSoles(subscription.amountCents)],
     ["Próximo cobro", dateOrDash(subscription.nextBillingDate)],
     ["Próxima entrega", dateOrDash(subscription.upcomingDeliveryDate)],
+    ...(subscription.nextDeliveryDate && subscription.nextDeliveryDate !== subscription.upcomingDeliveryDate && subscription.status !== "cancelled"
+      ? [["Entrega siguiente", dateOrDash(subscription.nextDeliveryDate)] as [string, string]]
+      : []),
     ["Entrega", `${subscription.address}, ${subscription.districtName} · ${deliveryWindowLabels[subscription.deliveryWindow] ?? subscription.deliveryWindow}`],
     ["Tarjeta", subscription.cardLast4 ? `${subscription.cardBrand ?? "Tarjeta"} terminada en ${subscription.cardLast4}` : "Sin tarjeta registrada"],
     ["Organización que apoyas", subscription.organization?.title ?? "Sin elegir"],
   ];
   if (subscription.pausedUntil) rows.splice(2, 0, ["Pausada hasta", dateOrDash(subscription.pausedUntil)]);
-  if (subscription.pendingFrequency) rows.splice(1, 0, ["Desde el próximo cobro", `Plan ${frequencyLabel(subscription.pendingFrequency).toLowerCase()}`]);
+  if (subscription.pendingFrequency) {
+    const pending = subscription.pendingFrequency === "anual" ? "anual" : "mensual";
+    const amount = formatSoles(orderSummary(subscription.baseAmountCents, "subscription", pending).totalCents);
+    rows.splice(1, 0, ["Desde el próximo cobro", `Plan ${pending}: ${amount} ${pending === "anual" ? "al año" : "al mes"}`]);
+  }
   if (subscription.endsOn && subscription.status !== "cancelled") rows.splice(2, 0, ["Termina el", dateOrDash(subscription.endsOn)]);
   return (
     <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby={`subscription-${subscription.id}`}>

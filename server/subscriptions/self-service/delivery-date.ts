@@ -11,9 +11,9 @@ const OPEN_DELIVERY = ["pending", "preparing", "scheduled", "shipped", "in_trans
 
 /**
  * The dates the next delivery (the next one not yet scheduled) can move to (issue 5): the
- * district's weekdays, from tomorrow in Lima to 60 days ahead; after a delivery already scheduled
- * (deliveries are created a week ahead for the team's route); and, when that delivery is not paid
- * for yet, after the billing date that pays for it.
+ * district's weekdays, from tomorrow in Lima; after a delivery already scheduled (deliveries are
+ * created a week ahead for the team's route); when that delivery is not paid for yet, after the
+ * billing date that pays for it; and within 60 days of the first of those dates.
  */
 export async function offeredDeliveryDates(tx: DatabaseOrTransaction, subscription: Subscription, now: Date): Promise<string[]> {
   const today = limaToday(now);
@@ -28,7 +28,7 @@ export async function offeredDeliveryDates(tx: DatabaseOrTransaction, subscripti
   if (scheduled && scheduled.date >= earliest) earliest = addDays(scheduled.date, 1);
   const paidFor = periodOfDelivery(await paidPeriodsOf(tx, subscription), subscription.deliveriesMade + 1) !== undefined;
   if (!paidFor && subscription.nextBillingDate && subscription.nextBillingDate >= earliest) earliest = addDays(subscription.nextBillingDate, 1);
-  const latest = addDays(today, DELIVERY_CHANGE_WINDOW_DAYS);
+  const latest = addDays(earliest, DELIVERY_CHANGE_WINDOW_DAYS);
   const dates: string[] = [];
   for (let date = earliest; date <= latest; date = addDays(date, 1)) {
     if (weekdays.includes(isoWeekday(date)) && date !== subscription.nextDeliveryDate) dates.push(date);
