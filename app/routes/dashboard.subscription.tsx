@@ -1,16 +1,20 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/dashboard.subscription";
-import { listSubscriptionsForUser } from "@server/subscriptions/index.server";
+import { listSubscriptionsForUser, type SubscriptionView } from "@server/subscriptions/index.server";
 import { AccountError } from "~/components/account/account-error";
-import { SubscriptionHistory, SubscriptionSummary } from "~/components/account/subscription-card";
+import { actionPanels, IntentForm, panelLink } from "~/components/account/subscription-actions";
+import { SubscriptionHistory, SubscriptionNotices, SubscriptionSummary } from "~/components/account/subscription-card";
 import { LinkButton } from "~/components/ui/link-button";
 import { dbContext } from "~/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { availableActions } from "~/lib/subscription-self-service";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { userContext } from "~/session.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const subscriptions = await listSubscriptionsForUser(context.get(dbContext), context.get(userContext).id);
-  return { subscriptions };
+  // One-click actions post to the subscription's own page with this key (a double click is applied once).
+  return { subscriptions, requestKey: crypto.randomUUID() };
 }
 
 export const headers = () => privatePageHeaders;
@@ -40,7 +44,9 @@ export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
         <>
           {current.map((subscription) => (
             <div key={subscription.id} className="space-y-4">
+              <SubscriptionNotices subscription={subscription} />
               <SubscriptionSummary subscription={subscription} detailLink />
+              <QuickActions subscription={subscription} requestKey={loaderData.requestKey} />
               <SubscriptionHistory history={subscription.history.slice(0, 5)} />
             </div>
           ))}
@@ -57,5 +63,34 @@ export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
         </>
       )}
     </div>
+  );
+}
+
+/** The subscription's actions: one click for resuming or undoing a cancellation, the others open their form on the detail page. */
+function QuickActions({ subscription, requestKey }: { subscription: SubscriptionView; requestKey: string }) {
+  const actions = availableActions(subscription);
+  if (actions.length === 0) return null;
+  const oneClick = actions.filter((action) => action === "resume" || action === "undo-cancel");
+  const linked = actionPanels.filter((panel) => actions.includes(panel.action) && !oneClick.some((action) => action === panel.action));
+  return (
+    <section aria-labelledby={`actions-${subscription.id}`} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6">
+      <h2 id={`actions-${subscription.id}`} className="text-lg font-bold">
+        Acciones
+      </h2>
+      <div className="mt-3 flex flex-wrap gap-3">
+        {oneClick.map((action) => (
+          <IntentForm key={action} subscriptionId={subscription.id} intent={action} requestKey={requestKey} error={null} submit={action === "resume" ? "Reanudar ahora" : "Deshacer la cancelación"} />
+        ))}
+      </div>
+      <ul className="mt-3 grid gap-2 sm:grid-cols-2">
+        {linked.map((panel) => (
+          <li key={panel.action}>
+            <Link to={panelLink(subscription.id, panel.action)} className="font-semibold text-brand-800 underline">
+              {panel.title}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,8 +1,17 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/subscription-card";
 import { getSignedInUser } from "@server/accounts/index.server";
-import { activeCardProvider, activeCardProviderId, culqiPublicKey, flowClient, isPlausibleCardNumber, sandboxCardToken, startFlowCardRegistration } from "@server/payments/index.server";
-import { activateSubscription, findSubscriptionAwaitingCard } from "@server/subscriptions/index.server";
+import {
+  activeCardProvider,
+  activeCardProviderId,
+  cardProviderFor,
+  culqiPublicKey,
+  flowClient,
+  isPlausibleCardNumber,
+  sandboxCardToken,
+  startFlowCardRegistration,
+} from "@server/payments/index.server";
+import { activateSubscription, findSubscriptionAwaitingCard, findSubscriptionForCardUpdate, updateSubscriptionCard } from "@server/subscriptions/index.server";
 import { CulqiCardForm } from "~/components/subscriptions/culqi-card-form";
 import { SandboxCardForm } from "~/components/subscriptions/sandbox-card-form";
 import { dbContext } from "~/db-context.server";
@@ -17,15 +26,27 @@ import { siteInfo } from "~/site-info.server";
 const SIGNUP_FAILED = "No se pudo registrar la suscripción. Intenta nuevamente.";
 const SIGNUP_EXPIRED = "El tiempo para registrar tu tarjeta terminó. Vuelve al carrito para empezar de nuevo.";
 
+/** `?modo=actualizar`: an active, paused or past-due subscription saves a new card instead of paying its first period. */
+const updating = (request: Request) => new URL(request.url).searchParams.get("modo") === "actualizar";
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const user = await getSignedInUser(db, request);
   if (!user) throw redirect(loginUrlFor(request));
+  if (updating(request)) {
+    const current = await findSubscriptionForCardUpdate(db, user.id, params.subscriptionId);
+    if (!current) throw data("Suscripción no encontrada", { status: 404 });
+    if (current.status === "pending_payment") throw redirect(`/suscripcion/tarjeta/${current.id}`);
+    if (!current.canUpdate) throw redirect(`/dashboard/suscripciones/${current.id}`);
+    const provider = activeCardProviderId();
+    // A fresh key per page load: the same form posted twice saves one card (Culqi's token, unique per use, does the same).
+    return { mode: "update" as const, subscription: current, provider, publicKey: provider === "culqi" ? culqiPublicKey() : null, requestKey: crypto.randomUUID() };
+  }
   const subscription = await findSubscriptionAwaitingCard(db, user.id, params.subscriptionId);
   if (!subscription) throw data("No se pudo cargar la suscripción", { status: 404 });
   if (subscription.status === "active") throw redirect(`/suscripcion/bienvenido?subscriptionId=${subscription.id}`);
   const provider = activeCardProviderId();
-  return { subscription, provider, publicKey: provider === "culqi" ? culqiPublicKey() : null };
+  return { mode: "signup" as const, subscription, provider, publicKey: provider === "culqi" ? culqiPublicKey() : null };
 }
 
 export const headers = () => privatePageHeaders;
@@ -37,7 +58,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const user = await getSignedInUser(db, request);
   if (!user) throw redirect(loginUrlFor(request));
-  if (activeCardProviderId() === "flow") {
+  if (activeCardProviderId() === "flow" && !updating(request)) {
     // Flow registers the card on its own page; the subscription is activated when the customer
     // comes back to /flow/register-return (payments.md B.2).
     const subscription = await findSubscriptionAwaitingCard(db, user.id, params.subscriptionId);
@@ -51,6 +72,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const token = tokenFrom(form);
   if ("error" in token) return data({ error: token.error, fieldErrors: token.fieldErrors ?? {} }, { status: 400 });
+  if (updating(request)) return updateCard(db, request, { userId: user.id, subscriptionId: params.subscriptionId, token: token.value, requestKey: String(form.get("requestKey") ?? "") || token.value });
   const result = await activateSubscription(db, {
     subscriptionId: params.subscriptionId,
     userId: user.id,
@@ -70,6 +92,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     default:
       return data({ error: `${SIGNUP_FAILED} ${result.message}`, fieldErrors: {} }, { status: 402 });
   }
+}
+
+const RETRY_PARAM = { paid: "pagado", declined: "rechazado", pending: "en-proceso" } as const;
+
+/** Issue 5: a new card for the renewals; a past-due subscription's unpaid period is charged with it at once. */
+async function updateCard(db: Parameters<typeof updateSubscriptionCard>[0], request: Request, input: { userId: string; subscriptionId: string; token: string; requestKey: string }) {
+  const result = await updateSubscriptionCard(db, {
+    ...input,
+    cards: activeCardProvider(db),
+    cardsFor: (provider) => cardProviderFor(db, provider),
+    now: new Date(),
+    siteUrl: (await siteInfo(db, request)).siteUrl,
+  });
+  if (!result.ok && result.reason === "not_found") throw data("Suscripción no encontrada", { status: 404 });
+  if (!result.ok) return data({ error: result.message, fieldErrors: {} }, { status: 400 });
+  const retry = result.retry ? `&cobro=${RETRY_PARAM[result.retry.outcome]}` : "";
+  return redirect(`/dashboard/suscripciones/${input.subscriptionId}?cambio=${result.eventId}${retry}`);
 }
 
 /** Culqi's checkout sends a token; the offline sandbox posts its test card, turned into a token here. */
@@ -92,6 +131,7 @@ function tokenFrom(form: FormData): { value: string } | { error: string; fieldEr
 }
 
 export default function SubscriptionCard({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.mode === "update") return <CardUpdate loaderData={loaderData} error={actionData?.error ?? null} fieldErrors={actionData?.fieldErrors ?? {}} />;
   const { subscription, provider, publicKey } = loaderData;
   return (
     <main id="contenido" className="mx-auto max-w-xl px-4 py-12 sm:px-6">
@@ -132,5 +172,47 @@ function FlowCardButton() {
         Registrar tarjeta con Flow
       </button>
     </Form>
+  );
+}
+
+type UpdateLoaderData = Extract<Route.ComponentProps["loaderData"], { mode: "update" }>;
+
+/** The card page in its update mode: no first charge; a past-due subscription's unpaid period is charged on saving. */
+function CardUpdate({ loaderData, error, fieldErrors }: { loaderData: UpdateLoaderData; error: string | null; fieldErrors: Record<string, string> }) {
+  const { subscription, provider, publicKey } = loaderData;
+  const unpaid = subscription.unpaidAmountCents;
+  return (
+    <main id="contenido" className="mx-auto max-w-xl px-4 py-12 sm:px-6">
+      <h1 className="text-3xl font-bold text-brand-900">Actualiza tu tarjeta</h1>
+      <p className="mt-2 text-slate-700">
+        Suscripción {frequencyLabel(subscription.frequency).toLowerCase()} {subscription.subscriptionNumber}
+        {subscription.cardLast4 ? ` · tarjeta actual: ${subscription.cardBrand ?? "Tarjeta"} terminada en ${subscription.cardLast4}` : ""}
+      </p>
+      <p className="mt-4 text-sm text-slate-600">
+        {unpaid !== null
+          ? `Al guardar la tarjeta cobraremos ${formatSoles(unpaid)} del periodo pendiente y tu suscripción se reactivará.`
+          : "No haremos ningún cobro ahora: usaremos esta tarjeta desde tu próxima renovación."}{" "}
+        Guardamos tu tarjeta con la pasarela de pago, nunca en nuestros servidores.
+      </p>
+      {error && (
+        <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800">
+          {error}
+        </p>
+      )}
+      {provider === "flow" ? (
+        <p className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          Para cambiar la tarjeta registrada en Flow escríbenos por WhatsApp y te enviaremos el enlace de registro.
+        </p>
+      ) : provider === "culqi" && publicKey ? (
+        <CulqiCardForm publicKey={publicKey} email={subscription.email} />
+      ) : (
+        <SandboxCardForm amountCents={unpaid ?? 0} fieldErrors={fieldErrors} submitLabel={unpaid !== null ? `Guardar tarjeta y pagar ${formatSoles(unpaid)}` : "Guardar tarjeta"}
+          hiddenFields={{ requestKey: loaderData.requestKey }}
+        />
+      )}
+      <Link to={`/dashboard/suscripciones/${subscription.id}`} className="mt-6 inline-block text-sm font-semibold text-brand-800 underline">
+        Volver a mi suscripción
+      </Link>
+    </main>
   );
 }

@@ -20,16 +20,25 @@ export interface SubscriptionView {
   /** The next delivery the customer will receive: one already scheduled, else the next to be made. */
   upcomingDeliveryDate: string | null;
   pausedUntil: string | null;
+  /** A cancellation takes effect on this date (the end of the paid period). */
+  endsOn: string | null;
   cancelReason: string | null;
+  /** Frequency from the next period on (a self-service change). */
+  pendingFrequency: string | null;
   cardBrand: string | null;
   cardLast4: string | null;
   organization: { id: number; title: string } | null;
-  items: { id: number; title: string; variantTitle: string | null; unitPriceCents: number; quantity: number }[];
-  history: { id: number; description: string; createdAt: string }[];
+  items: { id: number; productId: number; variantId: number | null; title: string; variantTitle: string | null; unitPriceCents: number; quantity: number }[];
+  history: { id: number; description: string; actor: string; createdAt: string }[];
   createdAt: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A malformed id is simply not found (never a database error). */
+export function isSubscriptionId(value: string): boolean {
+  return UUID.test(value);
+}
 
 /** The customer's subscriptions, newest first (the account's subscription page). */
 export async function listSubscriptionsForUser(db: Database, userId: string): Promise<SubscriptionView[]> {
@@ -40,7 +49,7 @@ export async function listSubscriptionsForUser(db: Database, userId: string): Pr
 
 /** One subscription of this customer; null for another customer's, an unknown or a malformed id. */
 export async function findSubscriptionForUser(db: Database, userId: string, subscriptionId: string): Promise<SubscriptionView | null> {
-  if (!UUID.test(subscriptionId)) return null;
+  if (!isSubscriptionId(subscriptionId)) return null;
   const [row] = await db
     .select({ subscription: subscriptions, organizationTitle: organizations.title })
     .from(subscriptions)
@@ -74,12 +83,14 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     nextDeliveryDate: subscription.nextDeliveryDate,
     upcomingDeliveryDate: scheduled[0]?.date ?? subscription.nextDeliveryDate,
     pausedUntil: subscription.pausedUntil,
+    endsOn: subscription.endsOn,
     cancelReason: subscription.cancelReason,
+    pendingFrequency: subscription.pendingFrequency,
     cardBrand: subscription.cardBrand,
     cardLast4: subscription.cardLast4,
     organization: subscription.organizationId && row.organizationTitle ? { id: subscription.organizationId, title: row.organizationTitle } : null,
-    items: items.map((item) => ({ id: item.id, title: item.title, variantTitle: item.variantTitle, unitPriceCents: item.unitPriceCents, quantity: item.quantity })),
-    history: history.map((event) => ({ id: event.id, description: event.description, createdAt: event.createdAt.toISOString() })),
+    items: items.map((item) => ({ id: item.id, productId: item.productId, variantId: item.variantId, title: item.title, variantTitle: item.variantTitle, unitPriceCents: item.unitPriceCents, quantity: item.quantity })),
+    history: history.map((event) => ({ id: event.id, description: event.description, actor: event.actor, createdAt: event.createdAt.toISOString() })),
     createdAt: subscription.createdAt.toISOString(),
   };
 }

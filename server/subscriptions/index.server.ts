@@ -8,3 +8,4 @@ export { endCancelledSubscriptions, resumeEndedPauses, resumeSubscription } from
 export { notifySubscriber } from "./notify";
 export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods, PAYMENT_LINK_DAYS } from "./renewal-links";
 export { setBillingMethod, type BillingMethodResult } from "./billing-method";
+export * from "./self-service";

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, lte } from "drizzle-orm";
 import { addDays, isoWeekday, limaToday } from "~/lib/lima-dates";
 import type { Database } from "../db/client";
-import { districtDeliveryDays, subscriptionEvents, subscriptions } from "../db/schema";
+import { districtDeliveryDays, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";
 
 type Subscription = typeof subscriptions.$inferSelect;
@@ -10,8 +10,13 @@ type Subscription = typeof subscriptions.$inferSelect;
  * Back from a pause (issue 5): billing restarts on the resume day if the billing date passed while
  * paused, and the next delivery is the first served weekday from tomorrow on, if it also passed.
  */
-export async function resumeSubscription(tx: DatabaseOrTransaction, subscription: Subscription, context: { now: Date; actor: string; description: string }) {
+export async function resumeSubscription(
+  tx: DatabaseOrTransaction,
+  subscription: Subscription,
+  context: { now: Date; actor: string; description: string; details?: Record<string, unknown> },
+) {
   const today = limaToday(context.now);
+  const nextBillingDate = subscription.nextBillingDate && subscription.nextBillingDate > today ? subscription.nextBillingDate : today;
   const days = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
   const served = days.map((row) => row.day);
   let nextDelivery = subscription.nextDeliveryDate && subscription.nextDeliveryDate > today ? subscription.nextDeliveryDate : addDays(today, 1);
@@ -21,12 +26,28 @@ export async function resumeSubscription(tx: DatabaseOrTransaction, subscription
     .set({
       status: "active",
       pausedUntil: null,
-      nextBillingDate: subscription.nextBillingDate && subscription.nextBillingDate > today ? subscription.nextBillingDate : today,
+      nextBillingDate,
       nextDeliveryDate: nextDelivery,
       updatedAt: context.now,
     })
     .where(eq(subscriptions.id, subscription.id));
-  await tx.insert(subscriptionEvents).values({ subscriptionId: subscription.id, kind: "resumed", description: context.description, actor: context.actor, createdAt: context.now });
+  if (nextBillingDate !== subscription.nextBillingDate) {
+    // An unpaid period created before the pause (a declined renewal) restarts on the resume day
+    // too, due at once: the calendar moves on from there, so no missed month is billed on top.
+    await tx
+      .update(subscriptionPeriods)
+      .set({ billingDate: nextBillingDate, nextAttemptDate: null, updatedAt: context.now })
+      .where(
+        and(
+          eq(subscriptionPeriods.subscriptionId, subscription.id),
+          eq(subscriptionPeriods.periodNumber, subscription.nextPeriodNumber),
+          inArray(subscriptionPeriods.status, ["due", "failed"]),
+        ),
+      );
+  }
+  await tx
+    .insert(subscriptionEvents)
+    .values({ subscriptionId: subscription.id, kind: "resumed", description: context.description, actor: context.actor, details: context.details ?? null, createdAt: context.now });
 }
 
 /** Pauses that reached their end date resume by themselves. */

@@ -20,6 +20,8 @@ export interface RenewalOptions {
   /** The provider that saved a card charges it (renewals never switch providers). */
   cardsFor: (provider: string) => CardProvider;
   batchSize?: number;
+  /** Only this subscription (a customer's card update retrying its unpaid period at once). */
+  onlySubscriptionId?: string;
 }
 
 export interface RenewalReport {
@@ -41,12 +43,12 @@ type Period = typeof subscriptionPeriods.$inferSelect;
  */
 export async function renewDueSubscriptions(db: Database, options: RenewalOptions): Promise<RenewalReport> {
   const report: RenewalReport = { charged: 0, declined: 0, pastDue: 0, reconciled: 0, unknown: 0 };
-  report.reconciled = await reconcileLostCharges(db, options);
+  if (!options.onlySubscriptionId) report.reconciled = await reconcileLostCharges(db, options);
   const today = limaToday(options.now);
   const batchSize = options.batchSize ?? 100;
   // Each pass claims a batch; claimed periods leave the "due" set, so the loop ends.
   for (;;) {
-    const { claims, repaired } = await claimDuePeriods(db, today, batchSize, options.now);
+    const { claims, repaired } = await claimDuePeriods(db, today, batchSize, options.now, options.onlySubscriptionId);
     if (claims.length === 0 && repaired === 0) break;
     for (const claim of claims) {
       const outcome = await chargeClaim(db, claim, options);
@@ -67,7 +69,7 @@ interface Claim {
  * One transaction: lock due subscriptions (SKIP LOCKED, so a second worker takes others), create
  * or pick up each one's current period, and mark an attempt as charging with its key.
  */
-async function claimDuePeriods(db: Database, today: string, limit: number, now: Date): Promise<{ claims: Claim[]; repaired: number }> {
+async function claimDuePeriods(db: Database, today: string, limit: number, now: Date, onlySubscriptionId?: string): Promise<{ claims: Claim[]; repaired: number }> {
   return db.transaction(async (tx) => {
     const due = await tx
       .select()
@@ -76,6 +78,7 @@ async function claimDuePeriods(db: Database, today: string, limit: number, now: 
         and(
           eq(subscriptions.status, "active"),
           eq(subscriptions.billingMethod, "card"),
+          onlySubscriptionId ? eq(subscriptions.id, onlySubscriptionId) : undefined,
           lte(subscriptions.nextBillingDate, today),
           // A cancellation at period end: the period starting on or after the end is never charged.
           sql`(${subscriptions.endsOn} is null or ${subscriptions.endsOn} > ${subscriptions.nextBillingDate})`,
@@ -182,7 +185,7 @@ export async function completePaidPeriod(tx: DatabaseOrTransaction, subscription
   });
 }
 
-/** The subscription's pointer moves past a settled period; a pending frequency change takes effect. */
+/** The subscription's pointer moves past a settled (paid or skipped) period; a pending frequency change takes effect. */
 export async function advanceSubscription(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, now: Date) {
   if (subscription.nextPeriodNumber !== period.periodNumber) return;
   const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";

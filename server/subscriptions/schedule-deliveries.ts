@@ -1,8 +1,9 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { addDays, limaToday } from "~/lib/lima-dates";
-import { deliveriesPerPeriod, nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
+import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
 import type { Database } from "../db/client";
-import { deliveries, districtDeliveryDays, subscriptionPeriods, subscriptions } from "../db/schema";
+import { deliveries, districtDeliveryDays, subscriptions } from "../db/schema";
+import { paidPeriodsOf, periodOfDelivery } from "./paid-deliveries";
 
 /** A delivery is created this many days ahead of its date, so the team can plan the route. */
 export const DELIVERY_LEAD_DAYS = 7;
@@ -32,15 +33,9 @@ async function createNextDelivery(db: Database, subscriptionId: string, horizon:
     const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update", { skipLocked: true });
     if (!subscription || subscription.status !== "active" || !subscription.nextDeliveryDate || subscription.nextDeliveryDate > horizon) return false;
     if (subscription.endsOn && subscription.nextDeliveryDate >= subscription.endsOn) return false;
-    const paid = await tx
-      .select({ periodNumber: subscriptionPeriods.periodNumber, orderId: subscriptionPeriods.orderId })
-      .from(subscriptionPeriods)
-      .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.status, "paid")))
-      .orderBy(asc(subscriptionPeriods.periodNumber));
-    const perPeriod = deliveriesPerPeriod(subscription.frequency);
     const sequence = subscription.deliveriesMade + 1;
-    // Which paid period this delivery belongs to; none yet means it is not paid for.
-    const period = paid[Math.ceil(sequence / perPeriod) - 1];
+    // Which paid period this delivery belongs to (each by its own frequency); none yet means it is not paid for.
+    const period = periodOfDelivery(await paidPeriodsOf(tx, subscription), sequence);
     if (!period?.orderId) return false;
     const inserted = await tx
       .insert(deliveries)

@@ -4,6 +4,7 @@ import { StatusBadge } from "~/components/account/status-badge";
 import { deliveryWindowLabels } from "~/lib/delivery-schedule";
 import { formatLimaDate, limaToday } from "~/lib/lima-dates";
 import { formatSoles } from "~/lib/money";
+import { orderSummary } from "~/lib/pricing";
 import { frequencyLabel, subscriptionStatusLabel } from "~/lib/subscription-labels";
 
 const dateOrDash = (date: string | null) => (date ? formatLimaDate(date, { weekday: "long", day: "numeric", month: "long", year: "numeric" }) : "—");
@@ -16,11 +17,20 @@ export function SubscriptionSummary({ subscription, detailLink }: { subscription
     [subscription.frequency === "anual" ? "Cobro anual" : "Cobro mensual", formatSoles(subscription.amountCents)],
     ["Próximo cobro", dateOrDash(subscription.nextBillingDate)],
     ["Próxima entrega", dateOrDash(subscription.upcomingDeliveryDate)],
+    ...(subscription.nextDeliveryDate && subscription.nextDeliveryDate !== subscription.upcomingDeliveryDate && subscription.status !== "cancelled"
+      ? [["Entrega siguiente", dateOrDash(subscription.nextDeliveryDate)] as [string, string]]
+      : []),
     ["Entrega", `${subscription.address}, ${subscription.districtName} · ${deliveryWindowLabels[subscription.deliveryWindow] ?? subscription.deliveryWindow}`],
     ["Tarjeta", subscription.cardLast4 ? `${subscription.cardBrand ?? "Tarjeta"} terminada en ${subscription.cardLast4}` : "Sin tarjeta registrada"],
     ["Organización que apoyas", subscription.organization?.title ?? "Sin elegir"],
   ];
   if (subscription.pausedUntil) rows.splice(2, 0, ["Pausada hasta", dateOrDash(subscription.pausedUntil)]);
+  if (subscription.pendingFrequency) {
+    const pending = subscription.pendingFrequency === "anual" ? "anual" : "mensual";
+    const amount = formatSoles(orderSummary(subscription.baseAmountCents, "subscription", pending).totalCents);
+    rows.splice(1, 0, ["Desde el próximo cobro", `Plan ${pending}: ${amount} ${pending === "anual" ? "al año" : "al mes"}`]);
+  }
+  if (subscription.endsOn && subscription.status !== "cancelled") rows.splice(2, 0, ["Termina el", dateOrDash(subscription.endsOn)]);
   return (
     <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby={`subscription-${subscription.id}`}>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -62,6 +72,48 @@ export function SubscriptionSummary({ subscription, detailLink }: { subscription
   );
 }
 
+/** What the customer must know first: a pause, a cancellation waiting for its date, an unpaid period, a plan change. */
+export function SubscriptionNotices({ subscription }: { subscription: SubscriptionView }) {
+  const notices: React.ReactNode[] = [];
+  if (subscription.status === "pending_payment") {
+    notices.push(
+      <>
+        Tu suscripción aún no está activa.{" "}
+        <Link to={`/suscripcion/tarjeta/${subscription.id}`} className="font-semibold underline">
+          Registra tu tarjeta
+        </Link>{" "}
+        para empezar.
+      </>,
+    );
+  }
+  if (subscription.status === "past_due") {
+    notices.push(
+      <>
+        No pudimos cobrar tu suscripción y está pausada.{" "}
+        <Link to={`/suscripcion/tarjeta/${subscription.id}?modo=actualizar`} className="font-semibold underline">
+          Actualiza tu tarjeta
+        </Link>{" "}
+        para reactivarla.
+      </>,
+    );
+  }
+  if (subscription.status === "paused" && subscription.pausedUntil) notices.push(`Pausada hasta el ${dateOrDash(subscription.pausedUntil)}: no haremos cobros ni entregas hasta entonces.`);
+  if (subscription.endsOn && subscription.status !== "cancelled") notices.push(`Cancelaste tu suscripción: no haremos más cobros y terminará el ${dateOrDash(subscription.endsOn)}.`);
+  if (subscription.pendingFrequency && !subscription.endsOn) {
+    notices.push(`Desde tu próximo cobro, el ${dateOrDash(subscription.nextBillingDate)}, pasarás al plan ${frequencyLabel(subscription.pendingFrequency).toLowerCase()}.`);
+  }
+  if (notices.length === 0) return null;
+  return (
+    <ul className="space-y-2">
+      {notices.map((notice, index) => (
+        <li key={index} className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950">
+          {notice}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function SubscriptionHistory({ history }: { history: SubscriptionView["history"] }) {
   return (
     <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby="subscription-history">
@@ -73,8 +125,8 @@ export function SubscriptionHistory({ history }: { history: SubscriptionView["hi
       ) : (
         <ol className="mt-3 space-y-2 text-sm">
           {history.map((event) => (
-            <li key={event.id} className="flex flex-wrap justify-between gap-2">
-              <span>{event.description}</span>
+            <li key={event.id} className="flex flex-wrap justify-between gap-x-4 gap-y-1 border-b border-slate-100 pb-2 last:border-0">
+              <span className="min-w-0 flex-1">{event.description}</span>
               <time dateTime={event.createdAt} className="text-slate-500">
                 {formatLimaDate(limaToday(new Date(event.createdAt)), { day: "numeric", month: "short", year: "numeric" })}
               </time>

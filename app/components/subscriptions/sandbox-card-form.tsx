@@ -15,12 +15,25 @@ const TEST_CARDS = [
  * The offline sandbox's card form (decisions.md: a provider that works without internet). Test
  * cards only: the page says so, and nothing here is a real payment.
  */
-export function SandboxCardForm({ amountCents, fieldErrors }: { amountCents: number; fieldErrors: Record<string, string> }) {
+export function SandboxCardForm({
+  amountCents,
+  fieldErrors,
+  submitLabel,
+  hiddenFields = {},
+}: {
+  amountCents: number;
+  fieldErrors: Record<string, string>;
+  submitLabel?: string;
+  hiddenFields?: Record<string, string>;
+}) {
   const busy = useNavigation().state !== "idle";
   return (
     <>
       <p className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">Modo de prueba: usa una tarjeta de prueba, nunca una tarjeta real.</p>
       <Form method="post" className="mt-6 space-y-4" noValidate>
+        {Object.entries(hiddenFields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         <Field label="Número de tarjeta" error={fieldErrors.cardNumber}>
           {(props) => <input {...props} name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4111 1111 1111 1111" className={inputClass} />}
         </Field>
@@ -33,7 +46,7 @@ export function SandboxCardForm({ amountCents, fieldErrors }: { amountCents: num
           </Field>
         </div>
         <button type="submit" disabled={busy} className="w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400">
-          {busy ? "Procesando…" : `Guardar tarjeta y pagar ${formatSoles(amountCents)}`}
+          {busy ? "Procesando…" : (submitLabel ?? `Guardar tarjeta y pagar ${formatSoles(amountCents)}`)}
         </button>
       </Form>
       <details className="mt-6 text-sm">

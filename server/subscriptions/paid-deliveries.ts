@@ -1,0 +1,36 @@
+import { and, asc, eq } from "drizzle-orm";
+import { deliveriesPerPeriod } from "~/lib/subscription-dates";
+import { orders, subscriptionPeriods, type subscriptions } from "../db/schema";
+import type { DatabaseOrTransaction } from "../orders/transition";
+
+export interface PaidPeriod {
+  periodNumber: number;
+  orderId: string | null;
+  /** Monthly deliveries this period paid for: 1 (mensual) or 12 (anual), by the frequency it was billed with. */
+  deliveries: number;
+}
+
+/**
+ * The paid periods of a subscription, each with the deliveries it paid for. A period counts by
+ * the frequency its own order was billed with, so a change mensual ↔ anual (self-service) keeps
+ * the deliveries already paid for and adds the new period's, no more and no fewer.
+ */
+export async function paidPeriodsOf(tx: DatabaseOrTransaction, subscription: Pick<typeof subscriptions.$inferSelect, "id" | "frequency">): Promise<PaidPeriod[]> {
+  const rows = await tx
+    .select({ periodNumber: subscriptionPeriods.periodNumber, orderId: subscriptionPeriods.orderId, frequency: orders.subscriptionFrequency })
+    .from(subscriptionPeriods)
+    .leftJoin(orders, eq(orders.id, subscriptionPeriods.orderId))
+    .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.status, "paid")))
+    .orderBy(asc(subscriptionPeriods.periodNumber));
+  return rows.map((row) => ({ periodNumber: row.periodNumber, orderId: row.orderId, deliveries: deliveriesPerPeriod(row.frequency ?? subscription.frequency) }));
+}
+
+/** The paid period monthly delivery number `sequence` (1-based) belongs to; undefined when not paid for yet. */
+export function periodOfDelivery(paid: PaidPeriod[], sequence: number): PaidPeriod | undefined {
+  let covered = 0;
+  for (const period of paid) {
+    covered += period.deliveries;
+    if (sequence <= covered) return period;
+  }
+  return undefined;
+}

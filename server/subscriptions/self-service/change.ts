@@ -1,0 +1,133 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { formatLimaDate } from "~/lib/lima-dates";
+import { canDo, type SelfServiceAction } from "~/lib/subscription-self-service";
+import type { Database } from "../../db/client";
+import { districtDeliveryDays, subscriptionEvents, subscriptions } from "../../db/schema";
+import type { DatabaseOrTransaction } from "../../orders/transition";
+import { isSubscriptionId } from "../customer-subscriptions";
+import { notifySubscriber } from "../notify";
+
+export type Subscription = typeof subscriptions.$inferSelect;
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** What every self-service action receives besides its own input. */
+export interface SelfServiceContext {
+  userId: string;
+  subscriptionId: string;
+  /**
+   * Names one submit of one form (the page hands out a fresh key on every load): the same key
+   * twice (a double click, a resent form) applies the change and sends its email once.
+   */
+  requestKey: string;
+  now: Date;
+  siteUrl: string;
+}
+
+export type SelfServiceResult =
+  | { ok: true; eventId: number; message: string; alreadyApplied: boolean }
+  /** Unknown, malformed or another customer's subscription: nothing is read or changed. */
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "refused"; message: string; field?: string };
+
+/** A change made, described for the history and the confirmation email. */
+export interface Change {
+  kind: string;
+  description: string;
+  details?: Record<string, unknown>;
+  /** The change recorded its own event (with this request's key in its details). */
+  eventRecorded?: boolean;
+}
+
+export interface Refusal {
+  refused: string;
+  field?: string;
+}
+
+export const refuse = (message: string, field?: string): Refusal => ({ refused: message, field });
+
+/**
+ * The frame of every self-service action (issue 5): in one transaction, the customer's own
+ * subscription row locked (another customer's id is not found and never touched), a repeated
+ * request answered with what the first one did, the change applied, a `subscription_events` row
+ * by the customer, and the confirmation email queued with a key that makes it one email.
+ */
+export async function changeOwnedSubscription(
+  db: Database,
+  context: SelfServiceContext,
+  intent: SelfServiceAction,
+  apply: (tx: Transaction, subscription: Subscription) => Promise<Change | Refusal>,
+): Promise<SelfServiceResult> {
+  if (!isSubscriptionId(context.subscriptionId)) return { ok: false, reason: "not_found" };
+  if (!context.requestKey || context.requestKey.length > 100) return { ok: false, reason: "refused", message: "Recarga la página e intenta nuevamente." };
+  return db.transaction(async (tx) => {
+    const [subscription] = await tx
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.id, context.subscriptionId), eq(subscriptions.userId, context.userId)))
+      .for("update");
+    if (!subscription) return { ok: false as const, reason: "not_found" as const };
+    const earlier = await eventOfRequest(tx, subscription.id, intent, context.requestKey);
+    if (earlier) return { ok: true as const, eventId: earlier.id, message: earlier.description, alreadyApplied: true };
+
+    const outcome = await apply(tx, subscription);
+    if ("refused" in outcome) return { ok: false as const, reason: "refused" as const, message: outcome.refused, field: outcome.field };
+
+    const requestDetails = { ...outcome.details, intent, requestKey: context.requestKey };
+    const eventId = outcome.eventRecorded
+      ? (await eventOfRequest(tx, subscription.id, intent, context.requestKey))!.id
+      : (
+          await tx
+            .insert(subscriptionEvents)
+            .values({ subscriptionId: subscription.id, kind: outcome.kind, description: outcome.description, actor: "customer", details: requestDetails, createdAt: context.now })
+            .returning({ id: subscriptionEvents.id })
+        )[0]!.id;
+    await notifySubscriber(tx, subscription, {
+      dedupeKey: `subscription-change:${subscription.id}:${intent}:${context.requestKey}`,
+      kind: "subscription_changed",
+      email: { type: "changed", change: outcome.description },
+      now: context.now,
+      siteUrl: context.siteUrl,
+    });
+    return { ok: true as const, eventId, message: outcome.description, alreadyApplied: false };
+  });
+}
+
+async function eventOfRequest(tx: DatabaseOrTransaction, subscriptionId: string, intent: string, requestKey: string) {
+  const [event] = await tx
+    .select({ id: subscriptionEvents.id, description: subscriptionEvents.description })
+    .from(subscriptionEvents)
+    .where(
+      and(
+        eq(subscriptionEvents.subscriptionId, subscriptionId),
+        sql`${subscriptionEvents.details}->>'requestKey' = ${requestKey}`,
+        sql`${subscriptionEvents.details}->>'intent' = ${intent}`,
+      ),
+    )
+    .orderBy(desc(subscriptionEvents.id))
+    .limit(1);
+  return event ?? null;
+}
+
+const longDate = (date: string) => formatLimaDate(date, { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+export const shortDate = (date: string) => formatLimaDate(date, { day: "numeric", month: "long", year: "numeric" });
+
+/** Why the subscription's state does not allow `action` now, in the customer's words; null when it does. */
+export function stateRefusal(subscription: Subscription, action: SelfServiceAction): Refusal | null {
+  if (canDo(subscription, action)) return null;
+  if (subscription.status === "cancelled") return refuse("Tu suscripción está cancelada.");
+  if (subscription.status === "pending_payment") return refuse("Tu suscripción aún no está activa: registra tu tarjeta para empezar.");
+  if (action === "undo-cancel") return refuse("Tu suscripción no tiene una cancelación pendiente.");
+  if (subscription.endsOn) return refuse(`Tu suscripción termina el ${longDate(subscription.endsOn)}. Deshaz la cancelación para hacer este cambio.`);
+  if (subscription.status === "past_due") return refuse("Tu suscripción tiene un pago pendiente. Actualiza tu tarjeta para reactivarla.");
+  if (subscription.status === "paused") {
+    return refuse(`Tu suscripción está pausada${subscription.pausedUntil ? ` hasta el ${longDate(subscription.pausedUntil)}` : ""}. Reanúdala para hacer este cambio.`);
+  }
+  if (action === "resume") return refuse("Tu suscripción no está pausada.");
+  return refuse("Este cambio no está disponible para tu suscripción.");
+}
+
+/** The weekdays (1 = lunes … 7 = domingo) the subscription's district is served on. */
+export async function servedWeekdays(tx: DatabaseOrTransaction, districtId: number): Promise<number[]> {
+  const rows = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, districtId));
+  return rows.map((row) => row.day);
+}

@@ -1,0 +1,11 @@
+/** Issue 5 self-service: each action takes `(db, { userId, subscriptionId, requestKey, ...input, now, siteUrl })`. */
+export type { SelfServiceContext, SelfServiceResult } from "./change";
+export { pauseSubscription, resumeSubscriptionNow } from "./pause";
+export { skipNextDelivery } from "./skip";
+export { changeNextDeliveryDate } from "./delivery-date";
+export { changeSubscriptionProducts } from "./products";
+export { changeSubscriptionFrequency } from "./frequency";
+export { changeSubscriptionOrganization } from "./organization";
+export { cancelSubscription, undoCancellation } from "./cancel";
+export { findSubscriptionForCardUpdate, updateSubscriptionCard, type CardUpdateResult } from "./card";
+export { loadSelfServiceOptions, type SelfServiceOptions, type SellableLine } from "./options";

@@ -1,0 +1,97 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { orderSummary } from "~/lib/pricing";
+import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
+import { availableActions, pauseDateRange, type SelfServiceAction } from "~/lib/subscription-self-service";
+import type { Database } from "../../db/client";
+import { organizations, products, productVariants, subscriptions } from "../../db/schema";
+import { isSubscriptionId } from "../customer-subscriptions";
+import { servedWeekdays } from "./change";
+import { offeredDeliveryDates } from "./delivery-date";
+
+export interface SellableLine {
+  productId: number;
+  variantId: number | null;
+  title: string;
+  variantTitle: string | null;
+  unitPriceCents: number;
+}
+
+export interface SelfServiceOptions {
+  actions: SelfServiceAction[];
+  endsOn: string | null;
+  pendingFrequency: "mensual" | "anual" | null;
+  /** What the next billing period will charge (a pending frequency change included). */
+  nextChargeCents: number;
+  /** Per-period amount of each plan for the current products. */
+  planAmounts: { mensual: number; anual: number };
+  pause: { min: string; max: string };
+  deliveryDates: string[];
+  /** The district's delivery weekdays (1 = lunes … 7 = domingo). */
+  deliveryWeekdays: number[];
+  skip: { delivery: string; movedTo: string; skipsBillingDate: string | null } | null;
+  catalogue: SellableLine[];
+  organizations: { id: number; title: string }[];
+}
+
+/** Everything the subscription's page needs to offer its actions; null for another customer's subscription. */
+export async function loadSelfServiceOptions(db: Database, userId: string, subscriptionId: string, now: Date): Promise<SelfServiceOptions | null> {
+  if (!isSubscriptionId(subscriptionId)) return null;
+  const [subscription] = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)));
+  if (!subscription) return null;
+  const actions = availableActions(subscription);
+  const nextFrequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
+  const [deliveryDates, weekdays, catalogue, causes] = await Promise.all([
+    actions.includes("date") ? offeredDeliveryDates(db, subscription, now) : Promise.resolve([]),
+    servedWeekdays(db, subscription.districtId),
+    actions.includes("products") ? sellableLines(db) : Promise.resolve([]),
+    actions.includes("organization") ? db.select({ id: organizations.id, title: organizations.title }).from(organizations).orderBy(asc(organizations.createdAt), asc(organizations.id)) : Promise.resolve([]),
+  ]);
+  const skip =
+    actions.includes("skip") && subscription.nextDeliveryDate
+      ? {
+          delivery: subscription.nextDeliveryDate,
+          movedTo: nextMonthlyDeliveryDate(subscription.nextDeliveryDate, weekdays),
+          skipsBillingDate: nextFrequency === "mensual" ? subscription.nextBillingDate : null,
+        }
+      : null;
+  return {
+    actions,
+    endsOn: subscription.endsOn,
+    pendingFrequency: subscription.pendingFrequency as "mensual" | "anual" | null,
+    nextChargeCents: orderSummary(subscription.baseAmountCents, "subscription", nextFrequency).totalCents,
+    planAmounts: {
+      mensual: orderSummary(subscription.baseAmountCents, "subscription", "mensual").totalCents,
+      anual: orderSummary(subscription.baseAmountCents, "subscription", "anual").totalCents,
+    },
+    pause: pauseDateRange(now),
+    deliveryDates,
+    deliveryWeekdays: [...weekdays].sort(),
+    skip,
+    catalogue,
+    organizations: causes,
+  };
+}
+
+/** The active catalogue as lines a subscription can hold: each active variant, or the product at its own price. */
+async function sellableLines(db: Database): Promise<SellableLine[]> {
+  const rows = await db
+    .select({
+      productId: products.id,
+      title: products.title,
+      priceCents: products.priceCents,
+      variantId: productVariants.id,
+      variantTitle: productVariants.title,
+      variantPriceCents: productVariants.priceCents,
+    })
+    .from(products)
+    .leftJoin(productVariants, and(eq(productVariants.productId, products.id), eq(productVariants.active, true)))
+    .where(eq(products.active, true))
+    .orderBy(sql`${products.sortOrder} asc nulls last`, asc(products.id), asc(productVariants.id));
+  return rows.flatMap((row): SellableLine[] => {
+    if (row.variantId !== null) return [{ productId: row.productId, variantId: row.variantId, title: row.title, variantTitle: row.variantTitle, unitPriceCents: row.variantPriceCents! }];
+    return row.priceCents === null ? [] : [{ productId: row.productId, variantId: null, title: row.title, variantTitle: null, unitPriceCents: row.priceCents }];
+  });
+}
