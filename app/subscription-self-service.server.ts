@@ -7,6 +7,7 @@
 import { data, redirect } from "react-router";
 import {
   cancelSubscription,
+  changeBillingMethod,
   changeNextDeliveryDate,
   changeSubscriptionFrequency,
   changeSubscriptionOrganization,
@@ -62,6 +63,9 @@ export async function subscriptionAction(db: Database, request: Request, input: 
       result = await changeSubscriptionOrganization(db, { ...context, organizationId: value === "" ? null : Number(value) });
       break;
     }
+    case "billing":
+      result = await changeBillingMethod(db, { ...context, method: text(form, "method") });
+      break;
     case "cancel":
       result = await cancelSubscription(db, { ...context, reason: text(form, "reason"), detail: text(form, "detail") });
       break;

@@ -27,6 +27,8 @@ export interface SubscriptionView {
   pendingFrequency: string | null;
   cardBrand: string | null;
   cardLast4: string | null;
+  /** card: renewals charge the saved card; payment_link: an emailed link each period (Yape). */
+  billingMethod: string;
   organization: { id: number; title: string } | null;
   items: { id: number; productId: number; variantId: number | null; title: string; variantTitle: string | null; unitPriceCents: number; quantity: number }[];
   history: { id: number; description: string; actor: string; createdAt: string }[];
@@ -88,6 +90,7 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     pendingFrequency: subscription.pendingFrequency,
     cardBrand: subscription.cardBrand,
     cardLast4: subscription.cardLast4,
+    billingMethod: subscription.billingMethod,
     organization: subscription.organizationId && row.organizationTitle ? { id: subscription.organizationId, title: row.organizationTitle } : null,
     items: items.map((item) => ({ id: item.id, productId: item.productId, variantId: item.variantId, title: item.title, variantTitle: item.variantTitle, unitPriceCents: item.unitPriceCents, quantity: item.quantity })),
     history: history.map((event) => ({ id: event.id, description: event.description, actor: event.actor, createdAt: event.createdAt.toISOString() })),

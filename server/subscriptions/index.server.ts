@@ -7,5 +7,4 @@ export { sendRenewalReminders } from "./reminders";
 export { endCancelledSubscriptions, resumeEndedPauses, resumeSubscription } from "./lifecycle";
 export { notifySubscriber } from "./notify";
 export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods, PAYMENT_LINK_DAYS } from "./renewal-links";
-export { setBillingMethod, type BillingMethodResult } from "./billing-method";
 export * from "./self-service";

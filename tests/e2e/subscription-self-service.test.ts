@@ -199,6 +199,26 @@ describe("subscription self-service", () => {
     await close();
   });
 
+  it("switches to paying each period by emailed link (Yape) and back to the card", async () => {
+    const subscriber = await newSubscriber(shop);
+    const { page, expectClean, close } = await openSignedIn(shop, subscriber.cookies);
+    await page.goto(`${shop.baseURL()}${subscriber.detailPath}`);
+    await waitForHydration(page);
+    await page.locator("details#billing > summary").click();
+    const billing = page.locator("details#billing");
+    expect(await billing.getByLabel(/Cobro automático a mi tarjeta \(Visa terminada en 1111\)/).isChecked()).toBe(true);
+    await billing.getByLabel(/Enlace de pago por correo/).check();
+    await billing.getByRole("button", { name: "Guardar forma de pago" }).click();
+    await success(page, "Desde ahora te enviaremos un enlace para pagar cada periodo (Yape, tarjeta o efectivo).");
+    await page.locator("details#billing > summary").click();
+    expect(await page.locator("details#billing").getByLabel(/Enlace de pago por correo/).isChecked()).toBe(true);
+    await page.locator("details#billing").getByLabel(/Cobro automático/).check();
+    await page.locator("details#billing").getByRole("button", { name: "Guardar forma de pago" }).click();
+    await success(page, "Desde ahora cobraremos cada periodo a tu tarjeta registrada.");
+    expectClean();
+    await close();
+  });
+
   it("sends anonymous visitors to /login, and shows another customer 'Suscripción no encontrada' while changing nothing", async () => {
     const owner = await newSubscriber(shop);
     for (const path of ["/dashboard/suscripcion", owner.detailPath]) {

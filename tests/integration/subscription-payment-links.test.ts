@@ -5,7 +5,7 @@ import { deliveries, orders, outboxEmails, payments, subscriptionPeriods, subscr
 import { runDueJobs } from "@server/jobs/index.server";
 import type { MailTransport } from "@server/notifications/deliver";
 import { applySandboxAction, sandboxCardProvider, sandboxCardToken } from "@server/payments/index.server";
-import { activateSubscription, setBillingMethod } from "@server/subscriptions/index.server";
+import { activateSubscription, changeBillingMethod } from "@server/subscriptions/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -35,7 +35,8 @@ describe("paying each period through an emailed link (Yape)", () => {
   afterAll(() => test.close());
 
   it("sends one link per period instead of charging the card, and a paid link renews the subscription", async () => {
-    expect(await setBillingMethod(test.db, { userId, subscriptionId, method: "payment_link", now: start, siteUrl })).toEqual({ ok: true });
+    expect(await changeBillingMethod(test.db, { userId, subscriptionId, method: "payment_link", requestKey: "k1", now: start, siteUrl })).toMatchObject({ ok: true });
+    expect(await changeBillingMethod(test.db, { userId: "someone-else", subscriptionId, method: "card", requestKey: "k2", now: start, siteUrl })).toMatchObject({ ok: false, reason: "not_found" });
     await runDueJobs(test.db, { now: limaNoon("2026-12-23"), transport: nowhere, siteUrl });
     await runDueJobs(test.db, { now: limaNoon("2026-12-23"), transport: nowhere, siteUrl });
 

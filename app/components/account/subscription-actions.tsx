@@ -19,6 +19,7 @@ export const actionPanels: { action: SelfServiceAction; slug: string; title: str
   { action: "products", slug: "productos", title: "Cambiar productos y cantidades" },
   { action: "frequency", slug: "plan", title: "Cambiar de plan (mensual o anual)" },
   { action: "organization", slug: "organizacion", title: "Cambiar la organización que apoyas" },
+  { action: "billing", slug: "forma-de-pago", title: "Forma de pago de cada periodo" },
   { action: "cancel", slug: "cancelar", title: "Cancelar la suscripción" },
 ];
 
@@ -84,6 +85,22 @@ function ActionForm({ action, subscription, options, requestKey, error }: { acti
       return (
         <IntentForm subscriptionId={subscription.id} intent="resume" requestKey={requestKey} error={error} submit="Reanudar ahora">
           <p className="text-sm text-slate-700">Volvemos a programar tus entregas desde mañana. Si la fecha de tu cobro pasó durante la pausa, lo haremos hoy.</p>
+        </IntentForm>
+      );
+    case "billing":
+      return (
+        <IntentForm subscriptionId={subscription.id} intent="billing" requestKey={requestKey} error={error} submit="Guardar forma de pago">
+          <fieldset className="space-y-2 text-sm text-slate-700">
+            <legend className="sr-only">Forma de pago</legend>
+            <label className="flex items-start gap-2">
+              <input type="radio" name="method" value="card" defaultChecked={subscription.billingMethod === "card"} className="mt-1 accent-brand-700" />
+              <span>Cobro automático a mi tarjeta{subscription.cardLast4 ? ` (${subscription.cardBrand ?? "Tarjeta"} terminada en ${subscription.cardLast4})` : ""}</span>
+            </label>
+            <label className="flex items-start gap-2">
+              <input type="radio" name="method" value="payment_link" defaultChecked={subscription.billingMethod === "payment_link"} className="mt-1 accent-brand-700" />
+              <span>Enlace de pago por correo cada periodo (Yape, tarjeta o efectivo)</span>
+            </label>
+          </fieldset>
         </IntentForm>
       );
     case "undo-cancel":

@@ -6,6 +6,7 @@ export { changeNextDeliveryDate } from "./delivery-date";
 export { changeSubscriptionProducts } from "./products";
 export { changeSubscriptionFrequency } from "./frequency";
 export { changeSubscriptionOrganization } from "./organization";
+export { changeBillingMethod } from "./billing";
 export { cancelSubscription, undoCancellation } from "./cancel";
 export { findSubscriptionForCardUpdate, updateSubscriptionCard, type CardUpdateResult } from "./card";
 export { loadSelfServiceOptions, type SelfServiceOptions, type SellableLine } from "./options";
