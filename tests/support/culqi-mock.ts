@@ -57,6 +57,8 @@ export interface CulqiMock {
   charges: Map<string, Record<string, unknown>>;
   /** Every POST /v2/charges as received, with the status it was answered with. */
   chargeRequests: ChargeRequest[];
+  /** From now on every charge of this saved card is declined (a card that ran out of funds). */
+  declineSavedCard(cardId: string): void;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,8 @@ export async function startCulqiMock(): Promise<CulqiMock> {
   const orders = new Map<string, Record<string, unknown>>();
   const events: CulqiEvent[] = [];
   const chargeRequests: ChargeRequest[] = [];
+  const customers = new Map<string, { email: string }>();
+  const cards = new Map<string, { card: string; email: string; declineAll: boolean }>();
   let nextChargeDelay = 0;
 
   const emit = (type: string, data: Record<string, unknown>) => {
@@ -106,11 +110,63 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       tokens.set(token, { card: "yape", used: false, email: "" });
       return send(201, { object: "token", id: token, type: "yape" });
     }
+    if (request.method === "POST" && url.pathname === "/v2/customers") {
+      // payments.md A.7: every field but metadata is required; an email registers one customer.
+      const required = ["first_name", "last_name", "email", "address", "address_city", "country_code", "phone_number"];
+      const missing = required.find((field) => typeof body[field] !== "string" || body[field] === "");
+      if (missing) return send(400, { object: "error", type: "invalid_request_error", param: missing, merchant_message: `El campo ${missing} es inválido` });
+      if ([...customers.values()].some((customer) => customer.email === body.email)) return send(400, { object: "error", type: "invalid_request_error", merchant_message: "Cliente ya registrado" });
+      const customer = { object: "customer", id: id("cus"), email: String(body.email), creation_date: Date.now(), metadata: {} };
+      customers.set(customer.id, customer);
+      return send(201, customer);
+    }
+    if (request.method === "POST" && url.pathname === "/v2/cards") {
+      const source = tokens.get(String(body.token_id));
+      if (!customers.has(String(body.customer_id))) return send(400, { object: "error", type: "invalid_request_error", param: "customer_id", merchant_message: "Cliente inexistente" });
+      if (!source || source.used) return send(400, { object: "error", type: "invalid_request_error", user_message: "Token inválido o ya usado" });
+      if (threeDsCards.has(source.card)) return send(200, { action_code: "REVIEW", user_message: "Se requiere autenticación 3DS" });
+      source.used = true;
+      const decline = declines[source.card];
+      if (decline) return send(402, { object: "error", type: "card_error", code: "card_declined", decline_code: decline[0], user_message: decline[1] });
+      const card = { object: "card", id: id("crd"), customer_id: body.customer_id, source: { card_number: `${source.card.slice(0, 6)}******${source.card.slice(-4)}`, last_four: source.card.slice(-4), iin: { card_brand: source.card.startsWith("5") ? "MasterCard" : "Visa" } } };
+      cards.set(card.id, { card: source.card, email: customers.get(String(body.customer_id))!.email, declineAll: false });
+      return send(201, card);
+    }
+    if (request.method === "GET" && url.pathname === "/v2/charges") {
+      const email = url.searchParams.get("email");
+      const from = Number(url.searchParams.get("creation_date_from") ?? 0) * 1000;
+      const data = [...charges.values()].filter((charge) => (!email || charge.email === email) && Number(charge.creation_date ?? 0) >= from);
+      return send(200, { data, paging: { cursors: {} } });
+    }
     if (request.method === "POST" && url.pathname === "/v2/charges") {
       const answer = (status: number, reply: Record<string, unknown>) => {
         chargeRequests.push({ body, status, actionCode: typeof reply.action_code === "string" ? reply.action_code : null });
         return send(status, reply);
       };
+      // A saved card (crd_) is charged again and again; a token only once.
+      const saved = cards.get(String(body.source_id));
+      if (saved) {
+        const chargeId = id("chr");
+        const declined = saved.declineAll || Boolean(declines[saved.card]);
+        const charge = {
+          object: "charge",
+          id: chargeId,
+          amount: body.amount,
+          currency_code: body.currency_code,
+          email: body.email,
+          source: { object: "card", id: body.source_id, type: "card" },
+          outcome: declined ? { type: "venta_denegada", code: "insufficient_funds" } : { type: "venta_exitosa", code: "AUT0000" },
+          metadata: body.metadata,
+          creation_date: Date.now(),
+        };
+        charges.set(chargeId, charge);
+        const delay = nextChargeDelay;
+        nextChargeDelay = 0;
+        if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+        return declined
+          ? answer(402, { object: "error", type: "card_error", charge_id: chargeId, code: "card_declined", decline_code: "insufficient_funds", user_message: "Su tarjeta no tiene fondos suficientes." })
+          : answer(201, charge);
+      }
       const source = tokens.get(String(body.source_id));
       if (!source || source.used) return answer(400, { object: "error", type: "invalid_request_error", user_message: "Token inválido o ya usado" });
       if (body.authentication_3DS !== undefined && !isAuthentication3DS(body.authentication_3DS)) {
@@ -190,6 +246,11 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     tokenize: async (card, email = "cliente@example.pe") => (await post("/tokens", publicKey, { card_number: card, cvv: "123", expiration_month: 12, expiration_year: 2030, email })).id,
     yapeToken: async (phone = "900000001") => (await post("/tokens/yape", publicKey, { amount: 5990, number_phone: phone, otp: "425251" })).id,
     delayNextCharge: (ms) => void (nextChargeDelay = ms),
+    declineSavedCard(cardId) {
+      const card = cards.get(cardId);
+      if (!card) throw new Error(`Unknown card ${cardId}`);
+      card.declineAll = true;
+    },
     confirmOrder: async (orderId) => void (await post(`/orders/${orderId}/confirm`, publicKey, {})),
     payOrder(orderId) {
       const order = orders.get(orderId);
