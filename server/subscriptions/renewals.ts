@@ -89,11 +89,15 @@ async function claimDuePeriods(db: Database, today: string, limit: number, now: 
       )
       .orderBy(asc(subscriptions.nextBillingDate))
       .limit(limit)
-      .for("update", { skipLocked: true });
+      // One customer's own retry waits for a lock another request holds for a moment; the job skips it.
+      .for("update", onlySubscriptionId ? {} : { skipLocked: true });
     const claims: Claim[] = [];
     let repaired = 0;
     for (const subscription of due) {
       const period = await currentPeriod(tx, subscription, now);
+      // Re-checked under the period's lock: a worker that waited for the subscription's lock must
+      // not start a second attempt on a period another worker is already charging.
+      if (period.status === "charging" || period.status === "awaiting_payment") continue;
       if (period.status === "paid" || period.status === "skipped") {
         // The period was settled but the subscription's pointer lags (a crash): move it on.
         await advanceSubscription(tx, subscription, period, now);
