@@ -3,7 +3,7 @@ import type { Route } from "./+types/dashboard.profile";
 import { changePassword, getProfile, updateProfile } from "@server/accounts/index.server";
 import { listServedDistricts } from "@server/content/index.server";
 import { runJobsSoon } from "@server/jobs/index.server";
-import { AccountError } from "~/components/account/account-error";
+import { AccountPageError } from "~/components/account/account-page";
 import { ProfileView, ProfileEditForm } from "~/components/account/profile-forms";
 import { ChangePasswordDialog } from "~/components/account/change-password-dialog";
 import { dbContext } from "~/db-context.server";
@@ -61,7 +61,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), { title: "Mi perfil", description: "Tus datos de contacto y entrega.", path: "/dashboard/perfil", robots: "noindex,nofollow" });
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <AccountError error={error} fallback="No se pudo cargar el perfil del usuario" />;
+  return <AccountPageError error={error} title="Mi perfil" notFound="No se pudo obtener la información del usuario" failure="No se pudo cargar el perfil del usuario" back={{ to: "/dashboard", label: "Volver a mi cuenta" }} />;
 }
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {

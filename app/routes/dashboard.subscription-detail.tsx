@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/dashboard.subscription-detail";
 import { findSubscriptionForUser, loadSelfServiceOptions } from "@server/subscriptions/index.server";
-import { AccountError } from "~/components/account/account-error";
+import { AccountPageError } from "~/components/account/account-page";
 import { FormAlert } from "~/components/account/auth-shell";
 import { actionPanels, SubscriptionActions } from "~/components/account/subscription-actions";
 import { SubscriptionHistory, SubscriptionNotices, SubscriptionSummary } from "~/components/account/subscription-card";
@@ -50,7 +50,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), { title: "Detalle de suscripción", description: "Tu suscripción y su historial.", path: "/dashboard/suscripcion", robots: "noindex,nofollow" });
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <AccountError error={error} fallback="No se pudo cargar la suscripción" backTo={{ to: "/dashboard/suscripcion", label: "Volver a mi suscripción" }} />;
+  return <AccountPageError error={error} notFound="Suscripción no encontrada" failure="No se pudo cargar la suscripción" back={{ to: "/dashboard/suscripcion", label: "Volver a mi suscripción" }} />;
 }
 
 export default function SubscriptionDetail({ loaderData, actionData }: Route.ComponentProps) {

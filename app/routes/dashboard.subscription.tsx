@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard.subscription";
 import { listSubscriptionsForUser, type SubscriptionView } from "@server/subscriptions/index.server";
-import { AccountError } from "~/components/account/account-error";
+import { AccountPageError } from "~/components/account/account-page";
 import { actionPanels, IntentForm, panelLink } from "~/components/account/subscription-actions";
 import { SubscriptionHistory, SubscriptionNotices, SubscriptionSummary } from "~/components/account/subscription-card";
 import { LinkButton } from "~/components/ui/link-button";
@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), { title: "Mi suscripción", description: "Tu plan, próximas entregas y cobros.", path: "/dashboard/suscripcion", robots: "noindex,nofollow" });
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <AccountError error={error} fallback="No se pudo cargar la suscripción" />;
+  return <AccountPageError error={error} title="Mi suscripción" notFound="Suscripción no encontrada" failure="No se pudo cargar la suscripción" back={{ to: "/dashboard", label: "Volver a mi cuenta" }} />;
 }
 
 /** decisions.md: the customer's real subscriptions, not the spec's hard-coded sample plans. */

@@ -1,13 +1,12 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { getDashboardSummary, getProfile } from "@server/accounts/index.server";
-import { AccountError } from "~/components/account/account-error";
-import { orderStatusTone, StatusBadge } from "~/components/account/status-badge";
+import { AccountPageError } from "~/components/account/account-page";
+import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/db-context.server";
 import { deliveryWindowLabels } from "~/lib/delivery-schedule";
 import { formatLimaDate, limaToday } from "~/lib/lima-dates";
 import { formatSoles } from "~/lib/money";
-import { orderStatusLabel } from "~/lib/order-labels";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { userContext } from "~/session.server";
@@ -28,7 +27,15 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), { title: "Mi cuenta", description: "Tus pedidos, envíos, facturas y suscripción.", path: "/dashboard", robots: "noindex,nofollow" });
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <AccountError error={error} fallback="No se pudieron cargar los datos del dashboard. Por favor, inténtalo de nuevo." />;
+  return (
+    <AccountPageError
+      error={error}
+      title="Mi cuenta"
+      notFound="Página no encontrada"
+      failure="No se pudieron cargar los datos del dashboard. Por favor, inténtalo de nuevo."
+      back={{ to: "/tienda", label: "Volver a la tienda" }}
+    />
+  );
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -91,7 +98,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                       </span>
                     </span>
                     <span className="flex items-center gap-3">
-                      <StatusBadge label={orderStatusLabel(order.status)} tone={orderStatusTone(order.status)} />
+                      <OrderStatusBadge status={order.status} />
                       <span className="font-semibold">{formatSoles(order.totalCents)}</span>
                     </span>
                   </Link>

@@ -11,11 +11,3 @@ export type BadgeTone = keyof typeof tones;
 export function StatusBadge({ label, tone }: { label: string; tone: BadgeTone }) {
   return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ${tones[tone]}`}>{label}</span>;
 }
-
-/** Spec §4 receipt colours: paid green, failed or cancelled red, everything else yellow. */
-export function orderStatusTone(status: string): BadgeTone {
-  if (status === "paid" || status === "delivered") return "green";
-  if (status === "failed" || status === "cancelled" || status === "canceled") return "red";
-  if (status === "refunded") return "gray";
-  return "yellow";
-}
