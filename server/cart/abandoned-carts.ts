@@ -6,6 +6,7 @@ import { abandonedCarts, orders, siteSettings } from "../db/schema";
 import { enqueueEmail } from "../notifications/outbox";
 import type { DatabaseOrTransaction } from "../orders/transition";
 import { abandonedCartEmail } from "../notifications/templates/abandoned-cart";
+import { inTransaction } from "../db/transaction";
 
 /** Issue 3: a cart left for an hour without an order gets one recovery email. */
 export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
@@ -41,7 +42,7 @@ export async function markCartRecovered(db: DatabaseOrTransaction, email: string
  */
 export async function sendAbandonedCartReminders(db: Database, now: Date, siteUrl: string): Promise<number> {
   let sent = 0;
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const due = await tx
       .select()
       .from(abandonedCarts)

@@ -8,6 +8,7 @@ import type { Database } from "../db/client";
 import { findVerifiedAccountIdByEmail } from "../accounts/guest-orders";
 import { createPendingSubscription } from "../subscriptions/signup";
 import { deliveries, districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
+import { inTransaction } from "../db/transaction";
 
 /** A card attempt that is not completed in this window stops being payable (issue 3: expiry). */
 export const CARD_PAYMENT_WINDOW_MINUTES = 30;
@@ -59,7 +60,7 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
   // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
   const userId = options.userId ?? (await findVerifiedAccountIdByEmail(db, input.correo));
   try {
-    return await db.transaction(async (tx) => {
+    return await inTransaction(db, async (tx) => {
       const [order] = await tx
         .insert(orders)
         .values({

@@ -6,6 +6,7 @@ import { env } from "../config/env";
 import type { Database } from "../db/client";
 import { outboxEmails, type EmailAttachmentRef } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";
+import { inTransaction } from "../db/transaction";
 
 const MAX_ATTEMPTS = 5;
 const BATCH = 20;
@@ -106,7 +107,7 @@ export async function deliverPendingEmails(
 ): Promise<{ sent: number; failed: number }> {
   let sent = 0;
   let failed = 0;
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const pending = await tx
       .select()
       .from(outboxEmails)

@@ -2,6 +2,8 @@ import { and, eq, inArray, lte } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { orders, payments } from "../db/schema";
 import { transitionOrder } from "./transition";
+import { inRowSavepoint } from "../db/row-failures";
+import { inTransaction } from "../db/transaction";
 
 /**
  * Unpaid orders stop being payable at `expiresAt` (a card attempt after its short window, a cash
@@ -10,7 +12,7 @@ import { transitionOrder } from "./transition";
  */
 export async function expireUnpaidOrders(db: Database, now: Date): Promise<number> {
   let expired = 0;
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const due = await tx
       .select({ id: orders.id })
       .from(orders)
@@ -18,12 +20,15 @@ export async function expireUnpaidOrders(db: Database, now: Date): Promise<numbe
       .limit(100)
       .for("update", { skipLocked: true });
     for (const order of due) {
-      const changed = await transitionOrder(tx, order.id, "cancelled", { actor: "system", now, note: "Pago no completado a tiempo" });
-      await tx
-        .update(payments)
-        .set({ status: "expired", updatedAt: now })
-        .where(and(eq(payments.orderId, order.id), inArray(payments.status, ["created", "pending"])));
-      if (changed) expired += 1;
+      // One order that will not expire (a bad row) is recorded and never blocks the others (decision 0024).
+      await inRowSavepoint(tx, "expire unpaid orders", order.id, now, async (tx) => {
+        const changed = await transitionOrder(tx, order.id, "cancelled", { actor: "system", now, note: "Pago no completado a tiempo" });
+        await tx
+          .update(payments)
+          .set({ status: "expired", updatedAt: now })
+          .where(and(eq(payments.orderId, order.id), inArray(payments.status, ["created", "pending"])));
+        if (changed) expired += 1;
+      });
     }
   });
   return expired;

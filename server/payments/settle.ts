@@ -6,6 +6,7 @@ import { enqueueEmail } from "../notifications/outbox";
 import { orderConfirmationEmail } from "../notifications/templates/order-confirmation";
 import { receiptToken } from "../orders/receipt-access";
 import { transitionOrder, type DatabaseOrTransaction } from "../orders/transition";
+import { inTransaction } from "../db/transaction";
 
 export type PaymentMethod = "card" | "yape" | "cash";
 
@@ -24,7 +25,7 @@ export async function recordPaymentSucceeded(
   paymentId: string,
   details: SettlementDetails,
 ): Promise<{ orderId: string; alreadySettled: boolean }> {
-  return db.transaction((tx) => settlePaymentInTransaction(tx, paymentId, details));
+  return inTransaction(db, (tx) => settlePaymentInTransaction(tx, paymentId, details));
 }
 
 export interface SettlementDetails {
@@ -35,9 +36,22 @@ export interface SettlementDetails {
   providerReference?: string;
 }
 
+/**
+ * Locks a payment's order, then the payment, in decision 0024's order (order before payment): every
+ * path that touches both — settlement, expiry, a decline — takes them the same way round, so two of
+ * them never wait on each other. The order id is read unlocked first; it never changes.
+ */
+async function lockPaymentWithOrder(tx: DatabaseOrTransaction, paymentId: string) {
+  const [owner] = await tx.select({ orderId: payments.orderId }).from(payments).where(eq(payments.id, paymentId));
+  if (!owner) return undefined;
+  await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, owner.orderId)).for("update");
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  return payment;
+}
+
 /** The body of `recordPaymentSucceeded`, for callers that settle inside a larger transaction (subscriptions). */
 export async function settlePaymentInTransaction(tx: DatabaseOrTransaction, paymentId: string, details: SettlementDetails): Promise<{ orderId: string; alreadySettled: boolean }> {
-  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  const payment = await lockPaymentWithOrder(tx, paymentId);
   if (!payment) throw new PaymentNotFoundError(paymentId);
   if (payment.status === "succeeded") return { orderId: payment.orderId, alreadySettled: true };
 
@@ -73,8 +87,8 @@ export async function settlePaymentInTransaction(tx: DatabaseOrTransaction, paym
 
 /** A payment was declined: the attempt and its order end as failed (a settled payment is never undone here). */
 export async function recordPaymentFailed(db: Database, paymentId: string, details: { now: Date; actor: string; message: string }) {
-  return db.transaction(async (tx) => {
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  return inTransaction(db, async (tx) => {
+    const payment = await lockPaymentWithOrder(tx, paymentId);
     if (!payment) throw new PaymentNotFoundError(paymentId);
     if (payment.status === "succeeded" || payment.status === "failed") return { orderId: payment.orderId, changed: false };
     await tx.update(payments).set({ status: "failed", failureMessage: details.message, updatedAt: details.now }).where(eq(payments.id, paymentId));
@@ -89,8 +103,8 @@ export async function recordPaymentCodeIssued(
   paymentId: string,
   details: { now: Date; actor: string; code: string; expiresAt: Date; method: PaymentMethod; providerReference?: string },
 ) {
-  return db.transaction(async (tx) => {
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  return inTransaction(db, async (tx) => {
+    const payment = await lockPaymentWithOrder(tx, paymentId);
     if (!payment) throw new PaymentNotFoundError(paymentId);
     if (payment.status !== "created") return { orderId: payment.orderId, code: payment.paymentCode };
     await tx

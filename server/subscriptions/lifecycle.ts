@@ -3,6 +3,8 @@ import { addDays, isoWeekday, limaToday } from "~/lib/lima-dates";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";
+import { forEachRowOnItsOwn } from "../db/row-failures";
+import { inTransaction } from "../db/transaction";
 
 type Subscription = typeof subscriptions.$inferSelect;
 
@@ -54,26 +56,29 @@ export async function resumeSubscription(
 export async function resumeEndedPauses(db: Database, now: Date): Promise<number> {
   const today = limaToday(now);
   const due = await db.select({ id: subscriptions.id }).from(subscriptions).where(and(eq(subscriptions.status, "paused"), isNotNull(subscriptions.pausedUntil), lte(subscriptions.pausedUntil, today)));
-  for (const { id } of due) {
-    await db.transaction(async (tx) => {
-      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for("update");
+  await forEachRowOnItsOwn(db, "resume ended pauses", due, ({ id }) => id, now, (row) =>
+    inTransaction(db, async (tx) => {
+      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.id)).for("update");
       if (subscription?.status !== "paused" || !subscription.pausedUntil || subscription.pausedUntil > today) return;
       await resumeSubscription(tx, subscription, { now, actor: "system", description: "Suscripción reanudada al terminar la pausa" });
-    });
-  }
+    }),
+  );
   return due.length;
 }
 
 /** Cancellations take effect at the end of the paid period (issue 5): from that day the subscription is cancelled. */
 export async function endCancelledSubscriptions(db: Database, now: Date): Promise<number> {
   const today = limaToday(now);
-  const ended = await db
-    .update(subscriptions)
-    .set({ status: "cancelled", updatedAt: now })
-    .where(and(inArray(subscriptions.status, ["active", "paused", "past_due"]), isNotNull(subscriptions.endsOn), lte(subscriptions.endsOn, today)))
-    .returning({ id: subscriptions.id });
-  if (ended.length > 0) {
-    await db.insert(subscriptionEvents).values(ended.map(({ id }) => ({ subscriptionId: id, kind: "cancelled", description: "Suscripción finalizada", actor: "system", createdAt: now })));
-  }
-  return ended.length;
+  // The status change and its history line commit together, or a crash between them loses the line.
+  return inTransaction(db, async (tx) => {
+    const ended = await tx
+      .update(subscriptions)
+      .set({ status: "cancelled", updatedAt: now })
+      .where(and(inArray(subscriptions.status, ["active", "paused", "past_due"]), isNotNull(subscriptions.endsOn), lte(subscriptions.endsOn, today)))
+      .returning({ id: subscriptions.id });
+    if (ended.length > 0) {
+      await tx.insert(subscriptionEvents).values(ended.map(({ id }) => ({ subscriptionId: id, kind: "cancelled", description: "Suscripción finalizada", actor: "system", createdAt: now })));
+    }
+    return ended.length;
+  });
 }

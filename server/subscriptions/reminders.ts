@@ -3,6 +3,7 @@ import { addDays, limaToday } from "~/lib/lima-dates";
 import { orderSummary } from "~/lib/pricing";
 import type { Database } from "../db/client";
 import { subscriptions } from "../db/schema";
+import { forEachRowOnItsOwn } from "../db/row-failures";
 import { notifySubscriber } from "./notify";
 
 /** Issue 5: "a reminder email a few days before each renewal". */
@@ -15,7 +16,7 @@ export async function sendRenewalReminders(db: Database, now: Date, siteUrl: str
     .select()
     .from(subscriptions)
     .where(and(eq(subscriptions.status, "active"), gt(subscriptions.nextBillingDate, today), lte(subscriptions.nextBillingDate, addDays(today, REMINDER_DAYS_BEFORE))));
-  for (const subscription of upcoming) {
+  await forEachRowOnItsOwn(db, "renewal reminders", upcoming, (subscription) => subscription.id, now, async (subscription) => {
     const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
     await notifySubscriber(db, subscription, {
       dedupeKey: `renewal-reminder:${subscription.id}:${subscription.nextPeriodNumber}`,
@@ -24,6 +25,6 @@ export async function sendRenewalReminders(db: Database, now: Date, siteUrl: str
       now,
       siteUrl,
     });
-  }
+  });
   return upcoming.length;
 }

@@ -5,6 +5,8 @@ import { orders, siteSettings, subscriptionEvents, subscriptionPeriods, subscrip
 import { enqueueEmail } from "../notifications/outbox";
 import { renewalPaymentLinkEmail } from "../notifications/templates/subscription-emails";
 import { advanceSubscription, currentPeriod, failAttempt, insertRenewalOrder, MAX_ATTEMPTS } from "./renewals";
+import { forEachRowOnItsOwn, inRowSavepoint } from "../db/row-failures";
+import { inTransaction } from "../db/transaction";
 
 /** How long the customer has to pay a period's link before the subscription is paused as past due. */
 export const PAYMENT_LINK_DAYS = 7;
@@ -16,7 +18,7 @@ export const PAYMENT_LINK_DAYS = 7;
  */
 export async function issueRenewalPaymentLinks(db: Database, options: { now: Date; siteUrl: string; provider: { id: string; paymentPath(paymentId: string): string } }): Promise<number> {
   const today = limaToday(options.now);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const due = await tx
       .select()
       .from(subscriptions)
@@ -33,17 +35,18 @@ export async function issueRenewalPaymentLinks(db: Database, options: { now: Dat
       .for("update", { skipLocked: true });
     let issued = 0;
     for (const subscription of due) {
-      const period = await currentPeriod(tx, subscription, options.now);
-      if (period.status !== "due") continue;
-      const expiresAt = new Date(options.now.getTime() + PAYMENT_LINK_DAYS * 86_400_000);
-      const order = await insertRenewalOrder(tx, subscription, period, { provider: options.provider.id, method: null, now: options.now, expiresAt });
-      await tx.update(subscriptionPeriods).set({ status: "awaiting_payment", orderId: order.orderId, attempts: 1, updatedAt: options.now }).where(eq(subscriptionPeriods.id, period.id));
-      await tx.insert(subscriptionEvents).values({
-        subscriptionId: subscription.id,
-        kind: "payment_link_sent",
-        description: `Enlace de pago del periodo ${period.periodNumber} enviado (pedido ${order.orderNumber})`,
-        actor: "system",
-        createdAt: options.now,
+      await inRowSavepoint(tx, "renewal payment links", subscription.id, options.now, async (tx) => {
+        const period = await currentPeriod(tx, subscription, options.now);
+        if (period.status !== "due") return;
+        const expiresAt = new Date(options.now.getTime() + PAYMENT_LINK_DAYS * 86_400_000);
+        const order = await insertRenewalOrder(tx, subscription, period, { provider: options.provider.id, method: null, now: options.now, expiresAt });
+        await tx.update(subscriptionPeriods).set({ status: "awaiting_payment", orderId: order.orderId, attempts: 1, updatedAt: options.now }).where(eq(subscriptionPeriods.id, period.id));
+        await tx.insert(subscriptionEvents).values({
+          subscriptionId: subscription.id,
+          kind: "payment_link_sent",
+          description: `Enlace de pago del periodo ${period.periodNumber} enviado (pedido ${order.orderNumber})`,
+          actor: "system",
+          createdAt: options.now,
       });
       const [user] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, subscription.userId));
       const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
@@ -59,6 +62,7 @@ export async function issueRenewalPaymentLinks(db: Database, options: { now: Dat
       });
       await enqueueEmail(tx, { dedupeKey: `renewal-link:${subscription.id}:${period.periodNumber}`, kind: "renewal_payment_link", to: user!.email, ...email }, options.now);
       issued += 1;
+      });
     }
     return issued;
   });
@@ -70,15 +74,16 @@ export async function issueRenewalPaymentLinks(db: Database, options: { now: Dat
  */
 export async function settlePaymentLinkPeriods(db: Database, now: Date): Promise<number> {
   const rows = await db
-    .select({ periodId: subscriptionPeriods.id, orderStatus: orders.status })
+    .select({ periodId: subscriptionPeriods.id, subscriptionId: subscriptionPeriods.subscriptionId, orderStatus: orders.status })
     .from(subscriptionPeriods)
     .innerJoin(orders, eq(orders.id, subscriptionPeriods.orderId))
     .where(and(eq(subscriptionPeriods.status, "awaiting_payment"), inArray(orders.status, ["paid", "processing", "shipped", "delivered", "cancelled", "failed"])));
-  for (const row of rows) {
-    await db.transaction(async (tx) => {
+  await forEachRowOnItsOwn(db, "payment link periods", rows, (row) => row.subscriptionId, now, (row) =>
+    inTransaction(db, async (tx) => {
+      // Decision 0024: the subscription before its period.
+      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.subscriptionId)).for("update");
       const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, row.periodId)).for("update");
       if (period?.status !== "awaiting_payment") return;
-      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, period.subscriptionId)).for("update");
       if (["cancelled", "failed"].includes(row.orderStatus)) {
         await failAttempt(tx, subscription!, { ...period, attempts: MAX_ATTEMPTS }, "El enlace de pago venció sin pagarse", now);
         return;
@@ -86,8 +91,8 @@ export async function settlePaymentLinkPeriods(db: Database, now: Date): Promise
       await tx.update(subscriptionPeriods).set({ status: "paid", updatedAt: now }).where(eq(subscriptionPeriods.id, period.id));
       await advanceSubscription(tx, subscription!, period, now);
       await tx.insert(subscriptionEvents).values({ subscriptionId: subscription!.id, kind: "renewed", description: `Periodo ${period.periodNumber} pagado con el enlace`, actor: "customer", createdAt: now });
-    });
-  }
+    }),
+  );
   return rows.length;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, lt, lte, notInArray, sql } from "drizzle-orm";
 import { addDays, limaToday } from "~/lib/lima-dates";
 import { orderSummary } from "~/lib/pricing";
 import { billingDateOfPeriod } from "~/lib/subscription-dates";
@@ -9,6 +9,8 @@ import type { CardProvider } from "../payments/cards";
 import { settlePaymentInTransaction } from "../payments/settle";
 import { notifySubscriber } from "./notify";
 import { CHARGE_IN_FLIGHT_MS, finishActivation } from "./signup";
+import { recordRowFailure, inRowSavepoint } from "../db/row-failures";
+import { inTransaction, type Transaction } from "../db/transaction";
 
 /** Issue 5: a failed renewal is retried 3 times, 3 days apart; after the last failure the subscription is paused as past due. */
 export const RETRY_DAYS = 3;
@@ -30,6 +32,8 @@ export interface RenewalReport {
   pastDue: number;
   reconciled: number;
   unknown: number;
+  /** Subscriptions whose renewal threw: recorded in job_row_failures and tried again next pass. */
+  failed: number;
 }
 
 type Subscription = typeof subscriptions.$inferSelect;
@@ -42,17 +46,28 @@ type Period = typeof subscriptionPeriods.$inferSelect;
  * charge twice. Paused, past-due and cancelled subscriptions are never selected.
  */
 export async function renewDueSubscriptions(db: Database, options: RenewalOptions): Promise<RenewalReport> {
-  const report: RenewalReport = { charged: 0, declined: 0, pastDue: 0, reconciled: 0, unknown: 0 };
+  const report: RenewalReport = { charged: 0, declined: 0, pastDue: 0, reconciled: 0, unknown: 0, failed: 0 };
   if (!options.onlySubscriptionId) report.reconciled = await reconcileLostCharges(db, options);
   const today = limaToday(options.now);
   const batchSize = options.batchSize ?? 100;
+  // Rows that failed in this pass are left for the next one, so the loop still ends (decision 0024).
+  const failedThisPass = new Set<string>();
   // Each pass claims a batch; claimed periods leave the "due" set, so the loop ends.
   for (;;) {
-    const { claims, repaired } = await claimDuePeriods(db, today, batchSize, options.now, options.onlySubscriptionId);
-    if (claims.length === 0 && repaired === 0) break;
+    const { claims, repaired, failed } = await claimDuePeriods(db, today, batchSize, options.now, failedThisPass, options.onlySubscriptionId);
+    report.failed += failed;
+    if (claims.length === 0 && repaired === 0 && failed === 0) break;
     for (const claim of claims) {
-      const outcome = await chargeClaim(db, claim, options);
-      report[outcome] += 1;
+      try {
+        const outcome = await chargeClaim(db, claim, options);
+        report[outcome] += 1;
+      } catch (error) {
+        // The charge's outcome could not be written: the period stays charging, and the
+        // reconciler asks the provider by its key on a later pass. Nothing is charged twice.
+        failedThisPass.add(claim.subscription.id);
+        report.failed += 1;
+        await recordRowFailure(db, "renewals", claim.subscription.id, error, options.now);
+      }
     }
   }
   return report;
@@ -69,59 +84,87 @@ interface Claim {
  * One transaction: lock due subscriptions (SKIP LOCKED, so a second worker takes others), create
  * or pick up each one's current period, and mark an attempt as charging with its key.
  */
-async function claimDuePeriods(db: Database, today: string, limit: number, now: Date, onlySubscriptionId?: string): Promise<{ claims: Claim[]; repaired: number }> {
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select()
-      .from(subscriptions)
-      .where(
-        and(
-          eq(subscriptions.status, "active"),
-          eq(subscriptions.billingMethod, "card"),
-          onlySubscriptionId ? eq(subscriptions.id, onlySubscriptionId) : undefined,
-          lte(subscriptions.nextBillingDate, today),
-          // A cancellation at period end: the period starting on or after the end is never charged.
-          sql`(${subscriptions.endsOn} is null or ${subscriptions.endsOn} > ${subscriptions.nextBillingDate})`,
-          // A period waiting for its retry date, or already charging, is not due today.
-          sql`not exists (select 1 from ${subscriptionPeriods} p where p.subscription_id = ${subscriptions.id} and p.period_number = ${subscriptions.nextPeriodNumber}
-                and (p.status = 'charging' or (p.status = 'failed' and p.next_attempt_date > ${today})))`,
-        ),
-      )
-      .orderBy(asc(subscriptions.nextBillingDate))
-      .limit(limit)
-      // One customer's own retry waits for a lock another request holds for a moment; the job skips it.
-      .for("update", onlySubscriptionId ? {} : { skipLocked: true });
-    const claims: Claim[] = [];
-    let repaired = 0;
-    for (const subscription of due) {
-      const period = await currentPeriod(tx, subscription, now);
-      // Re-checked under the period's lock: a worker that waited for the subscription's lock must
-      // not start a second attempt on a period another worker is already charging.
-      if (period.status === "charging" || period.status === "awaiting_payment") continue;
-      if (period.status === "paid" || period.status === "skipped") {
-        // The period was settled but the subscription's pointer lags (a crash): move it on.
-        await advanceSubscription(tx, subscription, period, now);
-        repaired += 1;
-        continue;
+async function claimDuePeriods(
+  db: Database,
+  today: string,
+  limit: number,
+  now: Date,
+  skip: Set<string>,
+  onlySubscriptionId?: string,
+): Promise<{ claims: Claim[]; repaired: number; failed: number }> {
+  return inTransaction(
+    db,
+    async (tx) => {
+      const due = await tx
+        .select()
+        .from(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.status, "active"),
+            eq(subscriptions.billingMethod, "card"),
+            onlySubscriptionId ? eq(subscriptions.id, onlySubscriptionId) : undefined,
+            skip.size > 0 ? notInArray(subscriptions.id, [...skip]) : undefined,
+            lte(subscriptions.nextBillingDate, today),
+            // A cancellation at period end: the period starting on or after the end is never charged.
+            sql`(${subscriptions.endsOn} is null or ${subscriptions.endsOn} > ${subscriptions.nextBillingDate})`,
+            // A period waiting for its retry date, or already charging, is not due today.
+            sql`not exists (select 1 from ${subscriptionPeriods} p where p.subscription_id = ${subscriptions.id} and p.period_number = ${subscriptions.nextPeriodNumber}
+                  and (p.status = 'charging' or (p.status = 'failed' and p.next_attempt_date > ${today})))`,
+          ),
+        )
+        // The id breaks ties, so every worker meets the rows in one order (decision 0024).
+        .orderBy(asc(subscriptions.nextBillingDate), asc(subscriptions.id))
+        .limit(limit)
+        // One customer's own retry waits for a lock another request holds for a moment; the job skips it.
+        .for("update", onlySubscriptionId ? {} : { skipLocked: true });
+      const claims: Claim[] = [];
+      let repaired = 0;
+      let failed = 0;
+      for (const subscription of due) {
+        const handled = await inRowSavepoint(tx, "renewals", subscription.id, now, async (row) => {
+          const outcome = await claimOne(row, subscription, now);
+          if (outcome === "repaired") repaired += 1;
+          else if (outcome !== "skipped") claims.push(outcome);
+        });
+        if (!handled) {
+          skip.add(subscription.id);
+          failed += 1;
+        }
       }
-      const [method] = subscription.paymentMethodId ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, subscription.paymentMethodId)) : [];
-      const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, subscription.userId));
-      if (!method || method.revokedAt || !user) {
-        await failAttempt(tx, subscription, { ...period, attempts: period.attempts + 1 }, "No hay una tarjeta registrada", now);
-        repaired += 1;
-        continue;
-      }
-      const attempts = period.attempts + 1;
-      const chargeKey = `${subscription.id}:${period.periodNumber}:${attempts}`;
-      const [charging] = await tx
-        .update(subscriptionPeriods)
-        .set({ status: "charging", attempts, chargeKey, updatedAt: now })
-        .where(eq(subscriptionPeriods.id, period.id))
-        .returning();
-      claims.push({ subscription, period: charging!, method, email: user.email });
-    }
-    return { claims, repaired };
-  });
+      return { claims, repaired, failed };
+    },
+    { label: "renewals: claim due periods" },
+  );
+}
+
+/**
+ * One locked subscription of the claim: its current period re-checked under the period's lock, then
+ * either repaired (a pointer that lagged), failed (no usable card) or marked charging with its key.
+ */
+async function claimOne(tx: Transaction, subscription: Subscription, now: Date): Promise<Claim | "repaired" | "skipped"> {
+  const period = await currentPeriod(tx, subscription, now);
+  // Re-checked under the period's lock: a worker that waited for the subscription's lock must
+  // not start a second attempt on a period another worker is already charging.
+  if (period.status === "charging" || period.status === "awaiting_payment") return "skipped";
+  if (period.status === "paid" || period.status === "skipped") {
+    // The period was settled but the subscription's pointer lags (a crash): move it on.
+    await advanceSubscription(tx, subscription, period, now);
+    return "repaired";
+  }
+  const [method] = subscription.paymentMethodId ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, subscription.paymentMethodId)) : [];
+  const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, subscription.userId));
+  if (!method || method.revokedAt || !user) {
+    await failAttempt(tx, subscription, { ...period, attempts: period.attempts + 1 }, "No hay una tarjeta registrada", now);
+    return "repaired";
+  }
+  const attempts = period.attempts + 1;
+  const chargeKey = `${subscription.id}:${period.periodNumber}:${attempts}`;
+  const [charging] = await tx
+    .update(subscriptionPeriods)
+    .set({ status: "charging", attempts, chargeKey, updatedAt: now })
+    .where(eq(subscriptionPeriods.id, period.id))
+    .returning();
+  return { subscription, period: charging!, method, email: user.email };
 }
 
 /** The ledger row of the subscription's next period, created on first sight. Frequency changes apply here. */
@@ -157,10 +200,10 @@ async function chargeClaim(db: Database, claim: Claim, options: RenewalOptions):
   }
   if (result.outcome === "unknown") return "unknown"; // stays charging; reconciled on a later run
   if (result.outcome === "paid") {
-    await db.transaction((tx) => completePaidPeriod(tx, subscription.id, period.id, { chargeId: result.chargeId, provider: method.provider, now: options.now, siteUrl: options.siteUrl }));
+    await inTransaction(db, (tx) => completePaidPeriod(tx, subscription.id, period.id, { chargeId: result.chargeId, provider: method.provider, now: options.now, siteUrl: options.siteUrl }));
     return "charged";
   }
-  const pastDue = await db.transaction(async (tx) => {
+  const pastDue = await inTransaction(db, async (tx) => {
     const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id)).for("update");
     return failAttempt(tx, locked!, period, result.message, options.now, options.siteUrl);
   });
@@ -173,9 +216,10 @@ async function chargeClaim(db: Database, claim: Claim, options: RenewalOptions):
  * period. Guarded by the period's status, so completing twice changes nothing.
  */
 export async function completePaidPeriod(tx: DatabaseOrTransaction, subscriptionId: string, periodId: string, charge: { chargeId: string; provider: string; now: Date; siteUrl: string }) {
+  // Decision 0024: the subscription before its period, as the claim and self-service take them.
+  const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update");
   const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, periodId)).for("update");
   if (!period || period.status === "paid") return;
-  const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update");
   const orderId = await createRenewalOrder(tx, subscription!, period, charge);
   await tx.update(subscriptionPeriods).set({ status: "paid", providerChargeId: charge.chargeId, orderId, lastError: null, updatedAt: charge.now }).where(eq(subscriptionPeriods.id, period.id));
   await advanceSubscription(tx, subscription!, period, charge.now);
@@ -329,27 +373,32 @@ async function reconcileLostCharges(db: Database, options: RenewalOptions): Prom
     .where(and(eq(subscriptionPeriods.status, "charging"), lt(subscriptionPeriods.updatedAt, new Date(options.now.getTime() - CHARGE_IN_FLIGHT_MS)), sql`${subscriptionPeriods.periodNumber} > 1`));
   let reconciled = 0;
   for (const row of stale) {
-    let found;
     try {
-      found = await options.cardsFor(row.method.provider).findCharge({ chargeKey: row.period.chargeKey!, email: row.email, since: row.period.createdAt });
-    } catch {
-      continue; // The provider cannot say now: ask again on the next run.
+      let found;
+      try {
+        found = await options.cardsFor(row.method.provider).findCharge({ chargeKey: row.period.chargeKey!, email: row.email, since: row.period.createdAt });
+      } catch {
+        continue; // The provider cannot say now: ask again on the next run.
+      }
+      if (found?.paid) {
+        await inTransaction(db, (tx) => completePaidPeriod(tx, row.subscription.id, row.period.id, { chargeId: found.chargeId, provider: row.method.provider, now: options.now, siteUrl: options.siteUrl }));
+      } else if (found) {
+        await inTransaction(db, async (tx) => {
+          const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.subscription.id)).for("update");
+          await failAttempt(tx, locked!, row.period, "Cobro rechazado", options.now, options.siteUrl);
+        });
+      } else {
+        // Never reached the provider: due again, the attempt not counted against the customer.
+        await db
+          .update(subscriptionPeriods)
+          .set({ status: "due", attempts: row.period.attempts - 1, updatedAt: options.now })
+          .where(and(eq(subscriptionPeriods.id, row.period.id), eq(subscriptionPeriods.status, "charging")));
+      }
+      reconciled += 1;
+    } catch (error) {
+      // One row that cannot be reconciled now never stops the others (decision 0024).
+      await recordRowFailure(db, "renewals: reconcile", row.subscription.id, error, options.now);
     }
-    if (found?.paid) {
-      await db.transaction((tx) => completePaidPeriod(tx, row.subscription.id, row.period.id, { chargeId: found.chargeId, provider: row.method.provider, now: options.now, siteUrl: options.siteUrl }));
-    } else if (found) {
-      await db.transaction(async (tx) => {
-        const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.subscription.id)).for("update");
-        await failAttempt(tx, locked!, row.period, "Cobro rechazado", options.now, options.siteUrl);
-      });
-    } else {
-      // Never reached the provider: due again, the attempt not counted against the customer.
-      await db
-        .update(subscriptionPeriods)
-        .set({ status: "due", attempts: row.period.attempts - 1, updatedAt: options.now })
-        .where(and(eq(subscriptionPeriods.id, row.period.id), eq(subscriptionPeriods.status, "charging")));
-    }
-    reconciled += 1;
   }
   return reconciled + (await reconcileLostFirstCharges(db, options));
 }
@@ -368,41 +417,46 @@ async function reconcileLostFirstCharges(db: Database, options: RenewalOptions):
     .where(and(eq(subscriptionPeriods.status, "charging"), eq(subscriptionPeriods.periodNumber, 1), lt(subscriptionPeriods.updatedAt, new Date(options.now.getTime() - CHARGE_IN_FLIGHT_MS))));
   let reconciled = 0;
   for (const row of stale) {
-    // The card saved for this attempt: the customer's newest one from before the attempt began.
-    const [card] = await db
-      .select()
-      .from(paymentMethods)
-      .where(and(eq(paymentMethods.userId, row.subscription.userId), lte(paymentMethods.createdAt, row.period.updatedAt)))
-      .orderBy(desc(paymentMethods.createdAt))
-      .limit(1);
-    let found = null;
-    if (card) {
-      try {
-        found = await options.cardsFor(card.provider).findCharge({ chargeKey: row.period.chargeKey!, email: row.email, since: row.period.createdAt });
-      } catch {
-        continue;
+    try {
+      // The card saved for this attempt: the customer's newest one from before the attempt began.
+      const [card] = await db
+        .select()
+        .from(paymentMethods)
+        .where(and(eq(paymentMethods.userId, row.subscription.userId), lte(paymentMethods.createdAt, row.period.updatedAt)))
+        .orderBy(desc(paymentMethods.createdAt))
+        .limit(1);
+      let found = null;
+      if (card) {
+        try {
+          found = await options.cardsFor(card.provider).findCharge({ chargeKey: row.period.chargeKey!, email: row.email, since: row.period.createdAt });
+        } catch {
+          continue;
+        }
       }
+      const [payment] = await db.select({ id: payments.id }).from(payments).where(eq(payments.orderId, row.order.id)).orderBy(asc(payments.createdAt)).limit(1);
+      if (found?.paid && card && payment) {
+        await finishActivation(db, {
+          subscription: row.subscription,
+          orderId: row.order.id,
+          firstDeliveryDate: row.order.deliveryDate,
+          paymentId: payment.id,
+          card: { id: card.id, provider: card.provider, brand: card.brand, last4: card.last4 },
+          chargeId: found.chargeId,
+          actor: "system",
+          now: options.now,
+          siteUrl: options.siteUrl,
+        });
+      } else {
+        await db
+          .update(subscriptionPeriods)
+          .set({ status: "failed", lastError: found ? "Cobro rechazado" : "Intento interrumpido", updatedAt: options.now })
+          .where(and(eq(subscriptionPeriods.id, row.period.id), eq(subscriptionPeriods.status, "charging")));
+      }
+      reconciled += 1;
+    } catch (error) {
+      // One row that cannot be reconciled now never stops the others (decision 0024).
+      await recordRowFailure(db, "renewals: reconcile sign-up", row.subscription.id, error, options.now);
     }
-    const [payment] = await db.select({ id: payments.id }).from(payments).where(eq(payments.orderId, row.order.id)).orderBy(asc(payments.createdAt)).limit(1);
-    if (found?.paid && card && payment) {
-      await finishActivation(db, {
-        subscription: row.subscription,
-        orderId: row.order.id,
-        firstDeliveryDate: row.order.deliveryDate,
-        paymentId: payment.id,
-        card: { id: card.id, provider: card.provider, brand: card.brand, last4: card.last4 },
-        chargeId: found.chargeId,
-        actor: "system",
-        now: options.now,
-        siteUrl: options.siteUrl,
-      });
-    } else {
-      await db
-        .update(subscriptionPeriods)
-        .set({ status: "failed", lastError: found ? "Cobro rechazado" : "Intento interrumpido", updatedAt: options.now })
-        .where(and(eq(subscriptionPeriods.id, row.period.id), eq(subscriptionPeriods.status, "charging")));
-    }
-    reconciled += 1;
   }
   return reconciled;
 }

@@ -4,6 +4,8 @@ import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
 import type { Database } from "../db/client";
 import { deliveries, districtDeliveryDays, subscriptions } from "../db/schema";
 import { paidPeriodsOf, periodOfDelivery } from "./paid-deliveries";
+import { forEachRowOnItsOwn } from "../db/row-failures";
+import { inTransaction } from "../db/transaction";
 
 /** A delivery is created this many days ahead of its date, so the team can plan the route. */
 export const DELIVERY_LEAD_DAYS = 7;
@@ -21,15 +23,15 @@ export async function scheduleSubscriptionDeliveries(db: Database, now: Date): P
     .where(and(eq(subscriptions.status, "active"), lte(subscriptions.nextDeliveryDate, horizon)))
     .orderBy(asc(subscriptions.nextDeliveryDate));
   let created = 0;
-  for (const candidate of candidates) {
+  await forEachRowOnItsOwn(db, "subscription deliveries", candidates, (candidate) => candidate.id, now, async (candidate) => {
     // A subscription can owe several deliveries after a long pause of the job: create them in turn.
     while (await createNextDelivery(db, candidate.id, horizon, now)) created += 1;
-  }
+  });
   return created;
 }
 
 async function createNextDelivery(db: Database, subscriptionId: string, horizon: string, now: Date): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update", { skipLocked: true });
     if (!subscription || subscription.status !== "active" || !subscription.nextDeliveryDate || subscription.nextDeliveryDate > horizon) return false;
     if (subscription.endsOn && subscription.nextDeliveryDate >= subscription.endsOn) return false;

@@ -6,6 +6,7 @@ import { districtDeliveryDays, orders, paymentMethods, payments, subscriptionEve
 import type { DatabaseOrTransaction } from "../orders/transition";
 import type { CardProvider } from "../payments/cards";
 import { recordPaymentFailed, settlePaymentInTransaction } from "../payments/settle";
+import { inTransaction } from "../db/transaction";
 
 export interface PendingSubscriptionInput {
   userId: string;
@@ -158,7 +159,9 @@ export async function finishActivation(
   const { subscription } = input;
   const districtDays = await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
   const today = limaToday(input.now);
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
+    // Decision 0024: the subscription, then its period, then (in settlement) the order and payment.
+    await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, subscription.id)).for("update");
     const [period] = await tx
       .select()
       .from(subscriptionPeriods)
@@ -204,7 +207,7 @@ export const CHARGE_IN_FLIGHT_MS = 2 * 60 * 1000;
  * provider: a second submit sees the first one charging, or paid, and does not charge again.
  */
 async function startFirstPeriodAttempt(db: Database, input: { subscriptionId: string; amountCents: number; now: Date }) {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await tx
       .insert(subscriptionPeriods)
       .values({ subscriptionId: input.subscriptionId, periodNumber: 1, billingDate: limaToday(input.now), status: "due", amountCents: input.amountCents, createdAt: input.now, updatedAt: input.now })

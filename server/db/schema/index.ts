@@ -7,3 +7,4 @@ export * from "./invoices";
 export * from "./notifications";
 export * from "./accounts";
 export * from "./subscriptions";
+export * from "./jobs";

@@ -27,6 +27,7 @@ import {
   users,
   type DeliveryStatusEntry,
 } from "../schema";
+import { inTransaction } from "../transaction";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -45,7 +46,7 @@ export async function seedDemoAccounts(db: Database, now: Date = new Date()): Pr
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUSTOMER.email));
   if (existing) return { seeded: false };
   const [customerHash, adminHash] = await Promise.all([hashPassword(DEMO_CUSTOMER.password), hashPassword(DEMO_ADMIN.password)]);
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const [miraflores] = await tx.select().from(districts).where(eq(districts.name, "Miraflores"));
     if (!miraflores) return; // A shop without the demo districts gets no demo history.
     const customerId = await insertUser(tx, { ...DEMO_CUSTOMER, role: "customer", passwordHash: customerHash, districtId: miraflores.id, now });

@@ -15,6 +15,7 @@ import { LEGAL_UPDATED_ON, seedHistoryEntries, seedOrganizations, seedSiteSettin
 import { readSeedDistricts } from "./districts-data";
 import { seedDemoAccounts } from "./demo-accounts";
 import { privacyHtml, termsHtml } from "./legal-texts";
+import { inTransaction } from "../transaction";
 
 export const LEGAL_SLUGS = { terms: "terminos-condiciones", privacy: "politica-privacidad" } as const;
 
@@ -26,7 +27,7 @@ export async function seedDemoData(db: Database): Promise<{ seeded: boolean }> {
   const [existing] = await db.select({ n: count() }).from(siteSettings);
   if (Number(existing?.n ?? 0) > 0) return { seeded: false };
 
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.insert(siteSettings).values(seedSiteSettings);
 
     for (const product of seedProducts) {

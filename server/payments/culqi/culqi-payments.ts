@@ -4,6 +4,7 @@ import { orders, payments, processedWebhookEvents } from "../../db/schema";
 import { transitionOrder } from "../../orders/transition";
 import { recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded } from "../settle";
 import type { Authentication3DS, CulqiClient, CulqiCharge, CulqiOrder } from "./client";
+import { inTransaction } from "../../db/transaction";
 
 export const CULQI_CODE_HOURS = 24;
 const TRY_AGAIN = "Hubo un problema procesando tu pago. Intenta nuevamente.";
@@ -169,7 +170,9 @@ async function applyOrder(db: Database, culqiOrder: CulqiOrder | null, input: { 
     return !result.alreadySettled;
   }
   if (culqiOrder.state === "expired" || culqiOrder.state === "deleted") {
-    return db.transaction(async (tx) => {
+    return inTransaction(db, async (tx) => {
+      // Decision 0024: the order before its payment.
+      await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, payment.orderId)).for("update");
       await tx.update(payments).set({ status: "expired", updatedAt: input.now }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
       return transitionOrder(tx, payment.orderId, "cancelled", { actor: "culqi-webhook", now: input.now, note: "Código de pago vencido" }).catch(() => false);
     });

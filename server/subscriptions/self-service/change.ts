@@ -6,6 +6,7 @@ import { districtDeliveryDays, subscriptionEvents, subscriptions } from "../../d
 import type { DatabaseOrTransaction } from "../../orders/transition";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { notifySubscriber } from "../notify";
+import { inTransaction } from "../../db/transaction";
 
 export type Subscription = typeof subscriptions.$inferSelect;
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -59,7 +60,7 @@ export async function changeOwnedSubscription(
 ): Promise<SelfServiceResult> {
   if (!isSubscriptionId(context.subscriptionId)) return { ok: false, reason: "not_found" };
   if (!context.requestKey || context.requestKey.length > 100) return { ok: false, reason: "refused", message: "Recarga la página e intenta nuevamente." };
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [subscription] = await tx
       .select()
       .from(subscriptions)
