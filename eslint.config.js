@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    // Decision 0024: every top-level transaction goes through inTransaction, which retries what
+    // Decision 0025: every top-level transaction goes through inTransaction, which retries what
     // PostgreSQL aborts as a deadlock or serialization failure.
     files: ["server/**/*.ts"],
     ignores: ["server/db/transaction.ts"],
@@ -39,7 +39,7 @@ export default tseslint.config(
         "error",
         {
           selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction'][callee.object.name='db']",
-          message: "Use inTransaction(db, …) from server/db/transaction.ts (decision 0024).",
+          message: "Use inTransaction(db, …) from server/db/transaction.ts (decision 0025).",
         },
       ],
     },

@@ -35,6 +35,20 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // Issue 15: many workers on the same rows at once; sized for PostgreSQL, smaller on PGlite.
+          name: "stress",
+          include: ["tests/stress/**/*.test.ts"],
+          env: { STOREFRONT_CACHE_SECONDS: "0" },
+          globalSetup: ["tests/support/global-setup.ts"],
+          setupFiles: ["tests/support/fail-on-console-error.ts"],
+          fileParallelism: false,
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-global-setup.ts"],

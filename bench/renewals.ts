@@ -15,42 +15,24 @@
 // Flags: --count=N (default 10000), --workers=N (default 1), --batch=N (renewals' claim batch,
 // default theirs), --record (write the result into bench/RESULTS.md). To profile, Node's own:
 //   node --cpu-prof --cpu-prof-dir=bench/.tmp --import tsx bench/renewals.ts
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { and, asc, count, countDistinct, eq, sql } from "drizzle-orm";
+import { and, count, countDistinct, eq } from "drizzle-orm";
 import pg from "pg";
-import { addDays, isoWeekday, limaToday } from "../app/lib/lima-dates";
-import { orderSummary } from "../app/lib/pricing";
-import { addMonthsClamped } from "../app/lib/subscription-dates";
+import { limaToday } from "../app/lib/lima-dates";
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from "../server/db/client";
-import {
-  districtDeliveryDays,
-  districts,
-  deliveries,
-  invoices,
-  orderItems,
-  orders,
-  outboxEmails,
-  paymentMethods,
-  productVariants,
-  products,
-  sandboxCharges,
-  subscriptionItems,
-  subscriptionPeriods,
-  subscriptions,
-  users,
-} from "../server/db/schema";
+import { deliveries, subscriptions } from "../server/db/schema";
 import { seedDemoShop } from "../server/db/seed/seed";
+import { benchSubscriptions, insertDueSubscriptions, verifyRenewals } from "../tests/support/due-renewals";
 import { sandboxCardProvider } from "../server/payments/cards";
 import { renewDueSubscriptions, scheduleSubscriptionDeliveries, type RenewalReport } from "../server/subscriptions/index.server";
 
 const BENCH_DIR = import.meta.dirname;
 const SITE_URL = "http://localhost:3000";
-const INSERT_BATCH = 1000;
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -89,173 +71,8 @@ async function freshDatabase(): Promise<Fresh> {
   return { target: { kind: "pglite", dataDir: path.join(dir, "pglite") }, label: "PGlite (embedded, data directory on disk)", drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-function chunks<T>(rows: T[], size = INSERT_BATCH): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
-  return out;
-}
-
-/** The first weekday of the district on or after `from`. */
-function firstServedDay(from: string, days: number[]): string {
-  for (let step = 0; step < 7; step += 1) if (days.includes(isoWeekday(addDays(from, step)))) return addDays(from, step);
-  return from;
-}
-
-/**
- * 10 000 subscriptions as activation leaves them, a month later: active, mensual, period 1 paid
- * with the checkout order, period 2 due today on a saved sandbox Visa. Bulk inserts, 1 000 rows a
- * statement, ids made here so rows can refer to each other without reading them back.
- */
-async function insertDueSubscriptions(db: Database, now: Date) {
-  const today = limaToday(now);
-  const startDate = addMonthsClamped(today, -1);
-  const [district] = await db.select().from(districts).where(eq(districts.name, "Miraflores"));
-  const days = (await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, district!.id))).map((row) => row.day);
-  const [variant] = await db
-    .select({ productId: products.id, variantId: productVariants.id, title: products.title, variantTitle: productVariants.title, priceCents: productVariants.priceCents })
-    .from(productVariants)
-    .innerJoin(products, eq(products.id, productVariants.productId))
-    .orderBy(asc(productVariants.id))
-    .limit(1);
-  // Enough bottles for a subtotal above the S/50 minimum, as checkout requires.
-  const quantity = Math.max(1, Math.ceil(6000 / variant!.priceCents));
-  const subtotal = variant!.priceCents * quantity;
-  const summary = orderSummary(subtotal, "subscription", "mensual");
-  const firstDelivery = firstServedDay(addDays(startDate, 2), days);
-  // The delivery of period 2 falls within the scheduler's 7-day window, so it is created today.
-  const nextDelivery = firstServedDay(addDays(today, 2), days);
-  const started = new Date(now.getTime() - 30 * 86_400_000);
-
-  const rows = Array.from({ length: COUNT }, (_, index) => {
-    const n = String(index + 1).padStart(5, "0");
-    return { n, userId: `bench-user-${n}`, subscriptionId: randomUUID(), orderId: randomUUID(), methodId: randomUUID(), cardId: `sbx_crd_${randomUUID()}_1111`, chargeId: `sbx_chr_${randomUUID()}` };
-  });
-  // What the checkout order and the subscription both carry: whose it is, where and when it goes.
-  const sharedFields = (row: (typeof rows)[number]) => ({
-    userId: row.userId,
-    districtId: district!.id,
-    districtName: district!.name,
-    address: `Av. José Larco ${row.n}`,
-    deliveryWindow: "manana",
-    createdAt: started,
-    updatedAt: started,
-  });
-  for (const batch of chunks(rows)) {
-    await db.transaction(async (tx) => {
-      await tx.insert(users).values(batch.map((row) => ({ id: row.userId, name: `Cliente ${row.n}`, email: `bench-${row.n}@prueba.pe`, emailVerified: true, firstName: "Cliente", lastName: row.n, phone: "987654321", createdAt: started, updatedAt: started })));
-      await tx.insert(paymentMethods).values(batch.map((row) => ({ id: row.methodId, userId: row.userId, provider: "sandbox", providerCardId: row.cardId, brand: "Visa", last4: "1111", createdAt: started })));
-      await tx.insert(orders).values(
-        batch.map((row) => ({
-          ...sharedFields(row),
-          id: row.orderId,
-          subscriptionId: row.subscriptionId,
-          status: "paid",
-          orderType: "subscription",
-          subscriptionFrequency: "mensual",
-          customerFirstName: "Cliente",
-          customerLastName: row.n,
-          customerEmail: `bench-${row.n}@prueba.pe`,
-          customerPhone: "987654321",
-          documentType: "dni",
-          documentNumber: String(40_000_000 + Number(row.n)),
-          deliveryDate: firstDelivery,
-          subtotalCents: summary.subtotalCents,
-          discountCents: summary.discountCents,
-          totalCents: summary.totalCents,
-          paymentProvider: "sandbox",
-          paymentMethod: "card",
-          paidAt: started,
-        })),
-      );
-      await tx.insert(orderItems).values(batch.map((row) => ({ orderId: row.orderId, productId: variant!.productId, variantId: variant!.variantId, title: variant!.title, variantTitle: variant!.variantTitle, unitPriceCents: variant!.priceCents, quantity, lineTotalCents: subtotal })));
-      await tx.insert(subscriptions).values(
-        batch.map((row) => ({
-          ...sharedFields(row),
-          id: row.subscriptionId,
-          orderId: row.orderId,
-          status: "active",
-          frequency: "mensual",
-          discountRateBasisPoints: 500,
-          baseAmountCents: subtotal,
-          amountCents: summary.totalCents,
-          startDate,
-          nextBillingDate: today,
-          nextDeliveryDate: nextDelivery,
-          paymentProvider: "sandbox",
-          paymentMethodId: row.methodId,
-          billingMethod: "card",
-          nextPeriodNumber: 2,
-          deliveriesMade: 1,
-          cardBrand: "Visa",
-          cardLast4: "1111",
-        })),
-      );
-      await tx.insert(subscriptionItems).values(batch.map((row) => ({ subscriptionId: row.subscriptionId, productId: variant!.productId, variantId: variant!.variantId, title: variant!.title, variantTitle: variant!.variantTitle, unitPriceCents: variant!.priceCents, quantity })));
-      await tx.insert(subscriptionPeriods).values(
-        batch.map((row) => ({ subscriptionId: row.subscriptionId, periodNumber: 1, billingDate: startDate, status: "paid", amountCents: summary.totalCents, attempts: 1, chargeKey: `${row.subscriptionId}:1:1`, providerChargeId: row.chargeId, orderId: row.orderId, createdAt: started, updatedAt: started })),
-      );
-      await tx.insert(sandboxCharges).values(batch.map((row) => ({ chargeKey: `${row.subscriptionId}:1:1`, chargeId: row.chargeId, cardId: row.cardId, amountCents: summary.totalCents, paid: true, createdAt: started })));
-    });
-  }
-  // Fresh planner statistics, as autovacuum would have gathered over a month of real sign-ups.
-  await db.execute(sql`analyze`);
-  return { amountCents: summary.totalCents, today };
-}
-
-const benchSubscriptions = sql`${subscriptions.userId} like 'bench-user-%'`;
-
-/** Exactly once, checked from the database's side: periods, orders, invoices, charges, deliveries. */
-async function verify(db: Database, now: Date) {
-  const one = async <T>(query: Promise<T[]>) => (await query)[0]!;
-  const periods = await one(
-    db
-      .select({ paid: sql<number>`count(*) filter (where ${subscriptionPeriods.status} = 'paid')`, other: sql<number>`count(*) filter (where ${subscriptionPeriods.status} <> 'paid')`, attempts: sql<number>`max(${subscriptionPeriods.attempts})` })
-      .from(subscriptionPeriods)
-      .innerJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId))
-      .where(and(eq(subscriptionPeriods.periodNumber, 2), benchSubscriptions)),
-  );
-  const renewalOrders = await one(
-    db
-      .select({ orders: count(), paid: sql<number>`count(*) filter (where ${orders.status} = 'paid')`, subscriptions: countDistinct(orders.subscriptionId) })
-      .from(orders)
-      .where(and(eq(orders.createdAt, now), sql`${orders.userId} like 'bench-user-%'`)),
-  );
-  const renewalInvoices = await one(
-    db
-      .select({ invoices: count(), numbers: countDistinct(invoices.invoiceNumber) })
-      .from(invoices)
-      .innerJoin(orders, eq(orders.id, invoices.orderId))
-      .where(and(eq(orders.createdAt, now), sql`${orders.userId} like 'bench-user-%'`)),
-  );
-  // A charge key is subscription:period:attempt. Two charges of one period would show as two keys
-  // with the same subscription:period prefix; the keys themselves are the sandbox's primary key.
-  const charges = await one(
-    db
-      .select({ charges: count(), keys: countDistinct(sandboxCharges.chargeKey), periods: sql<number>`count(distinct split_part(${sandboxCharges.chargeKey}, ':', 1))` })
-      .from(sandboxCharges)
-      .where(sql`split_part(${sandboxCharges.chargeKey}, ':', 2) = '2'`),
-  );
-  const periodKeys = await one(db.select({ keys: count(subscriptionPeriods.chargeKey), distinct: countDistinct(subscriptionPeriods.chargeKey) }).from(subscriptionPeriods));
-  const moved = await one(db.select({ n: count() }).from(subscriptions).where(and(benchSubscriptions, eq(subscriptions.nextPeriodNumber, 3), eq(subscriptions.status, "active"))));
-  const emails = await one(db.select({ n: count() }).from(outboxEmails).where(and(eq(outboxEmails.kind, "order-confirmation"), sql`${outboxEmails.toAddress} like 'bench-%'`)));
-  const numbers = Object.fromEntries(
-    Object.entries({ ...periods, ...renewalOrders, ...renewalInvoices, ...charges, periodKeys: periodKeys.keys, periodKeysDistinct: periodKeys.distinct, moved: moved.n, emails: emails.n }).map(([key, value]) => [key, Number(value)]),
-  );
-  const expectations: [string, boolean][] = [
-    [`${COUNT} periods 2 paid, none left in another state`, numbers.paid === COUNT && numbers.other === 0],
-    ["each paid on the first attempt", numbers.attempts === 1],
-    [`${COUNT} renewal orders, all paid, one per subscription`, numbers.orders === COUNT && numbers.paid === COUNT && numbers.subscriptions === COUNT],
-    [`${COUNT} invoices with distinct numbers`, numbers.invoices === COUNT && numbers.numbers === COUNT],
-    [`${COUNT} charges for period 2, one per subscription (no key repeats)`, numbers.charges === COUNT && numbers.keys === COUNT && numbers.periods === COUNT],
-    ["every ledger charge key distinct", numbers.periodKeys === numbers.periodKeysDistinct],
-    [`${COUNT} subscriptions moved on to period 3`, numbers.moved === COUNT],
-    [`${COUNT} order confirmations queued`, numbers.emails === COUNT],
-  ];
-  return { numbers, expectations };
-}
-
 function sum(reports: RenewalReport[]): RenewalReport {
-  return reports.reduce((total, report) => ({ charged: total.charged + report.charged, declined: total.declined + report.declined, pastDue: total.pastDue + report.pastDue, reconciled: total.reconciled + report.reconciled, unknown: total.unknown + report.unknown }));
+  return reports.reduce((total, report) => ({ charged: total.charged + report.charged, declined: total.declined + report.declined, pastDue: total.pastDue + report.pastDue, reconciled: total.reconciled + report.reconciled, unknown: total.unknown + report.unknown, failed: total.failed + report.failed }));
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -339,7 +156,7 @@ async function main() {
     // Noon in Lima today: the daily job's moment; the demo customer's own renewal is weeks away.
     const now = new Date(`${limaToday(new Date())}T17:00:00.000Z`);
     mark = performance.now();
-    const { amountCents, today } = await insertDueSubscriptions(handle.db, now);
+    const { amountCents, today } = await insertDueSubscriptions(handle.db, now, COUNT);
     console.log(`  inserted ${COUNT} due subscriptions (S/ ${(amountCents / 100).toFixed(2)} each, due ${today}) in ${seconds(performance.now() - mark)}`);
 
     const reports = fresh.target.kind === "postgres" && WORKERS > 1 ? await renewInThreads(fresh.target.url, now) : await renewHere(handle.db, now);
@@ -358,8 +175,8 @@ async function main() {
       .where(and(eq(deliveries.subscriptionSequence, 2), benchSubscriptions));
     console.log(`  scheduleSubscriptionDeliveries: ${scheduled} deliveries in ${seconds(scheduleMs)}`);
 
-    const { expectations } = await verify(handle.db, now);
-    expectations.push([`${COUNT} deliveries for period 2, one per subscription`, Number(made!.n) === COUNT && Number(made!.subscriptions) === COUNT], [`report counts ${COUNT} charged`, report.charged === COUNT]);
+    const { expectations } = await verifyRenewals(handle.db, now, COUNT);
+    expectations.push([`${COUNT} deliveries for period 2, one per subscription`, Number(made!.n) === COUNT && Number(made!.subscriptions) === COUNT], [`report counts ${COUNT} charged`, report.charged === COUNT], ["no row failed (job_row_failures)", report.failed === 0]);
     for (const [label, ok] of expectations) console.log(`  ${ok ? "ok  " : "FAIL"} ${label}`);
     const failed = expectations.filter(([, ok]) => !ok);
     if (failed.length > 0) throw new Error(`Renewals were not exactly once: ${failed.map(([label]) => label).join("; ")}`);

@@ -38,6 +38,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server drops (a restart, a failover, a terminated backend) is an event on
+  // the pool; without a listener Node treats it as uncaught and the whole process dies. The pool
+  // replaces the connection on the next query, so it is logged and nothing else.
+  pool.on("error", (error) => console.warn(`PostgreSQL dropped an idle connection: ${error.message}`));
   // Fail at boot rather than on the first request when the server is unreachable.
   await pool.query("select 1");
   const db = drizzleNodePg(pool, { schema }) as unknown as Database;

@@ -7,7 +7,7 @@ type DatabaseOrTransaction = Database | Transaction;
 
 /**
  * Records that `job` could not handle one row and logs it once, so the pass can go on with the
- * others (decision 0024: a job never dies on one row). The row is tried again on the next pass.
+ * others (decision 0025: a job never dies on one row). The row is tried again on the next pass.
  */
 export async function recordRowFailure(db: DatabaseOrTransaction, job: string, rowId: string, error: unknown, now: Date): Promise<void> {
   const message = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 2000);
@@ -53,7 +53,7 @@ export async function inRowSavepoint(tx: Transaction, job: string, rowId: string
 
 /**
  * Runs `work` for each row on its own (each usually its own transaction): a row that throws is
- * recorded and the loop goes on (decision 0024). Returns how many rows failed.
+ * recorded and the loop goes on (decision 0025). Returns how many rows failed.
  */
 export async function forEachRowOnItsOwn<T>(db: Database, job: string, rows: readonly T[], rowId: (row: T) => string, now: Date, work: (row: T) => Promise<void>): Promise<number> {
   let failed = 0;

@@ -5,7 +5,7 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /**
  * SQLSTATEs PostgreSQL uses to abort a transaction that did nothing wrong and may simply be run
- * again: a deadlock (40P01) or a serialization failure (40001). Decision 0024.
+ * again: a deadlock (40P01) or a serialization failure (40001). Decision 0025.
  */
 const RETRYABLE_SQLSTATES = new Set(["40P01", "40001"]);
 
@@ -35,7 +35,7 @@ export async function inTransaction<T>(db: Database, work: (tx: Transaction) => 
     } catch (error) {
       const state = retryableState(error);
       if (!state || attempt >= MAX_TRANSACTION_ATTEMPTS) throw error;
-      // Logged once per call: rare by design (decision 0024's lock order), so worth seeing, not worth a flood.
+      // Logged once per call: rare by design (decision 0025's lock order), so worth seeing, not worth a flood.
       if (attempt === 1) console.warn(`Transaction ${options.label ?? callerOf(new Error())} aborted by PostgreSQL (${state}); retrying up to ${MAX_TRANSACTION_ATTEMPTS - 1} times`);
       await pause(backoff(attempt));
     }

@@ -20,7 +20,7 @@ export async function expireUnpaidOrders(db: Database, now: Date): Promise<numbe
       .limit(100)
       .for("update", { skipLocked: true });
     for (const order of due) {
-      // One order that will not expire (a bad row) is recorded and never blocks the others (decision 0024).
+      // One order that will not expire (a bad row) is recorded and never blocks the others (decision 0025).
       await inRowSavepoint(tx, "expire unpaid orders", order.id, now, async (tx) => {
         const changed = await transitionOrder(tx, order.id, "cancelled", { actor: "system", now, note: "Pago no completado a tiempo" });
         await tx

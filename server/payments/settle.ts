@@ -37,7 +37,7 @@ export interface SettlementDetails {
 }
 
 /**
- * Locks a payment's order, then the payment, in decision 0024's order (order before payment): every
+ * Locks a payment's order, then the payment, in decision 0025's order (order before payment): every
  * path that touches both — settlement, expiry, a decline — takes them the same way round, so two of
  * them never wait on each other. The order id is read unlocked first; it never changes.
  */

@@ -80,7 +80,7 @@ export async function settlePaymentLinkPeriods(db: Database, now: Date): Promise
     .where(and(eq(subscriptionPeriods.status, "awaiting_payment"), inArray(orders.status, ["paid", "processing", "shipped", "delivered", "cancelled", "failed"])));
   await forEachRowOnItsOwn(db, "payment link periods", rows, (row) => row.subscriptionId, now, (row) =>
     inTransaction(db, async (tx) => {
-      // Decision 0024: the subscription before its period.
+      // Decision 0025: the subscription before its period.
       const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.subscriptionId)).for("update");
       const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, row.periodId)).for("update");
       if (period?.status !== "awaiting_payment") return;

@@ -50,7 +50,7 @@ export async function renewDueSubscriptions(db: Database, options: RenewalOption
   if (!options.onlySubscriptionId) report.reconciled = await reconcileLostCharges(db, options);
   const today = limaToday(options.now);
   const batchSize = options.batchSize ?? 100;
-  // Rows that failed in this pass are left for the next one, so the loop still ends (decision 0024).
+  // Rows that failed in this pass are left for the next one, so the loop still ends (decision 0025).
   const failedThisPass = new Set<string>();
   // Each pass claims a batch; claimed periods leave the "due" set, so the loop ends.
   for (;;) {
@@ -112,7 +112,7 @@ async function claimDuePeriods(
                   and (p.status = 'charging' or (p.status = 'failed' and p.next_attempt_date > ${today})))`,
           ),
         )
-        // The id breaks ties, so every worker meets the rows in one order (decision 0024).
+        // The id breaks ties, so every worker meets the rows in one order (decision 0025).
         .orderBy(asc(subscriptions.nextBillingDate), asc(subscriptions.id))
         .limit(limit)
         // One customer's own retry waits for a lock another request holds for a moment; the job skips it.
@@ -216,7 +216,7 @@ async function chargeClaim(db: Database, claim: Claim, options: RenewalOptions):
  * period. Guarded by the period's status, so completing twice changes nothing.
  */
 export async function completePaidPeriod(tx: DatabaseOrTransaction, subscriptionId: string, periodId: string, charge: { chargeId: string; provider: string; now: Date; siteUrl: string }) {
-  // Decision 0024: the subscription before its period, as the claim and self-service take them.
+  // Decision 0025: the subscription before its period, as the claim and self-service take them.
   const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update");
   const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, periodId)).for("update");
   if (!period || period.status === "paid") return;
@@ -396,7 +396,7 @@ async function reconcileLostCharges(db: Database, options: RenewalOptions): Prom
       }
       reconciled += 1;
     } catch (error) {
-      // One row that cannot be reconciled now never stops the others (decision 0024).
+      // One row that cannot be reconciled now never stops the others (decision 0025).
       await recordRowFailure(db, "renewals: reconcile", row.subscription.id, error, options.now);
     }
   }
@@ -454,7 +454,7 @@ async function reconcileLostFirstCharges(db: Database, options: RenewalOptions):
       }
       reconciled += 1;
     } catch (error) {
-      // One row that cannot be reconciled now never stops the others (decision 0024).
+      // One row that cannot be reconciled now never stops the others (decision 0025).
       await recordRowFailure(db, "renewals: reconcile sign-up", row.subscription.id, error, options.now);
     }
   }

@@ -160,7 +160,7 @@ export async function finishActivation(
   const districtDays = await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
   const today = limaToday(input.now);
   await inTransaction(db, async (tx) => {
-    // Decision 0024: the subscription, then its period, then (in settlement) the order and payment.
+    // Decision 0025: the subscription, then its period, then (in settlement) the order and payment.
     await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, subscription.id)).for("update");
     const [period] = await tx
       .select()

@@ -56,3 +56,8 @@ export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
     await client.end();
   }
 }
+
+/** The rows of a raw `db.execute(sql…)`: both drivers answer with `{ rows }`, typed loosely by Drizzle. */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

@@ -2,7 +2,7 @@ import { integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-co
 
 /**
  * A row a job could not handle (a subscription whose renewal threw, an order that would not
- * expire): the pass records it here and goes on with the others (decision 0024), and the next pass
+ * expire): the pass records it here and goes on with the others (decision 0025), and the next pass
  * tries the row again. Kept per job and row, so a row failing every pass is one line whose count
  * grows, for staff to see; a later success removes it.
  */

@@ -171,7 +171,7 @@ async function applyOrder(db: Database, culqiOrder: CulqiOrder | null, input: { 
   }
   if (culqiOrder.state === "expired" || culqiOrder.state === "deleted") {
     return inTransaction(db, async (tx) => {
-      // Decision 0024: the order before its payment.
+      // Decision 0025: the order before its payment.
       await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, payment.orderId)).for("update");
       await tx.update(payments).set({ status: "expired", updatedAt: input.now }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
       return transitionOrder(tx, payment.orderId, "cancelled", { actor: "culqi-webhook", now: input.now, note: "Código de pago vencido" }).catch(() => false);
