@@ -1,5 +1,7 @@
 import { createContext, redirect, type MiddlewareFunction } from "react-router";
 import { getSignedInUser, type SignedInUser } from "@server/accounts/index.server";
+import { clientAddressFrom, clientLimitKey } from "@server/config/client-address";
+import { env } from "@server/config/env";
 import { dbContext } from "./db-context.server";
 
 /** The signed-in customer, set by the account area's middleware for every loader and action below it. */
@@ -26,8 +28,13 @@ export function safeRedirectPath(value: string | null | undefined, fallback = "/
 
 /**
  * Who is asking, for per-client rate limits. scripts/serve.mjs writes the socket address into
- * this header (overwriting whatever the client sent); behind a proxy, the proxy's own header.
+ * `x-socket-address` (overwriting whatever the client sent); server/config/client-address.ts
+ * decides, with TRUST_PROXY, how much of X-Forwarded-For to believe.
  */
 export function clientKey(request: Request): string {
-  return request.headers.get("x-client-address") ?? "local";
+  const address = clientAddressFrom(
+    { socket: request.headers.get("x-socket-address") ?? "127.0.0.1", forwardedFor: request.headers.get("x-forwarded-for") },
+    env().TRUST_PROXY,
+  );
+  return clientLimitKey(address);
 }

@@ -18,14 +18,16 @@ const logRequests = process.env.LOG_REQUESTS === "true";
 
 const build = await import(pathToFileURL(path.join(root, "build/server/index.js")).href);
 const handleRequest = createRequestHandler(build, "production");
-const trustProxy = process.env.TRUST_PROXY === "true";
+// TRUST_PROXY is validated, and the client address decided, by server/config/client-address.ts;
+// Express only needs the same setting to believe a trusted proxy's X-Forwarded-Proto.
+const trustProxy = expressTrustProxy(process.env.TRUST_PROXY);
 const microCache = createMicroCache({ seconds: Number(process.env.PAGE_CACHE_SECONDS ?? 10) });
 
 const app = express();
 app.disable("x-powered-by");
 // Behind a TLS proxy the request URL must say https, or React Router's own origin check refuses
 // every form post (the browser's Origin is https://…).
-if (trustProxy) app.set("trust proxy", true);
+app.set("trust proxy", trustProxy);
 // Level 4 keeps most of gzip's saving at about half the CPU of the default level 6.
 app.use(compression({ level: 4 }));
 
@@ -70,9 +72,9 @@ function toFetchRequest(request, response) {
     if (Array.isArray(value)) for (const item of value) headers.append(key, item);
     else if (value !== undefined) headers.set(key, value);
   }
-  // Per-client rate limits key on this (app/session.server.ts). Set here, never taken from the
-  // client; with TRUST_PROXY the proxy's X-Forwarded-For is believed instead.
-  headers.set("x-client-address", clientAddress(request));
+  // The socket's address, for per-client rate limits (app/session.server.ts). Set here, never
+  // taken from the client.
+  headers.set("x-socket-address", request.socket.remoteAddress ?? "");
   const controller = new AbortController();
   response.on("close", () => {
     if (!response.writableFinished) controller.abort();
@@ -85,12 +87,13 @@ function toFetchRequest(request, response) {
   return new Request(url, init);
 }
 
-function clientAddress(request) {
-  if (trustProxy) {
-    const forwarded = request.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return request.socket.remoteAddress ?? "unknown";
+/** TRUST_PROXY in Express's terms; `true` names loopback and private networks, not everyone. */
+function expressTrustProxy(value = "") {
+  const raw = value.trim().toLowerCase();
+  if (raw === "" || raw === "false") return false;
+  if (raw === "true") return ["loopback", "linklocal", "uniquelocal"];
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw.split(",").map((entry) => entry.trim()).filter(Boolean);
 }
 
 async function sendFetchResponse(response, fetchResponse) {

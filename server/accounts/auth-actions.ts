@@ -4,7 +4,8 @@ import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
 import { authFor, sendPasswordChangedEmail } from "./auth";
 import { sessionHeaders } from "./current-user";
-import { RATE_LIMITS, consumeRateLimit, isRateLimited, rateLimitMessage } from "./rate-limit";
+import { RATE_LIMITS, consumeRateLimit, rateLimitMessage } from "./rate-limit";
+import { attemptAbandoned, attemptFailed, attemptSucceeded, claimSignInAttempt } from "./sign-in-throttle";
 
 export type AuthResult = { ok: true; headers: Headers } | { ok: false; message: string; field?: string };
 
@@ -20,28 +21,28 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /**
- * Sign-in with the issue's limits: a client gets 30 tries in 15 minutes, and an address that
- * failed 5 times is refused, right password or not, until its window ends.
+ * Sign-in under the throttle of docs/decisions/0024: only failed passwords count, per account on
+ * this client, per account from anywhere (a high ceiling that only slows) and per client; a
+ * refused attempt says in Spanish how long to wait and checks no password.
  */
-export async function signIn(db: Database, input: { email: string; password: string; remember: boolean; client: string }): Promise<AuthResult> {
-  const emailKey = `login-failures:${input.email}`;
-  const byClient = await consumeRateLimit(db, `login:${input.client}`, RATE_LIMITS.loginPerClient);
-  if (!byClient.allowed) return failure(rateLimitMessage(byClient.retryAfterSeconds));
-  const byEmail = await isRateLimited(db, emailKey, RATE_LIMITS.loginFailuresPerEmail);
-  if (!byEmail.allowed) return failure(rateLimitMessage(byEmail.retryAfterSeconds));
+export async function signIn(db: Database, input: { email: string; password: string; remember: boolean; client: string; now?: Date }): Promise<AuthResult> {
+  const attempt = await claimSignInAttempt(db, { email: input.email, client: input.client }, input.now ?? new Date());
+  if (!attempt.allowed) return failure(rateLimitMessage(attempt.retryAfterSeconds));
   try {
     const { headers } = await authFor(db).api.signInEmail({
       body: { email: input.email, password: input.password, rememberMe: input.remember },
       headers: new Headers(),
       returnHeaders: true,
     });
+    await attemptSucceeded(db, attempt);
     return { ok: true, headers };
   } catch (error) {
     const code = errorCode(error);
     if (code === "INVALID_EMAIL_OR_PASSWORD" || code === "INVALID_PASSWORD" || code === "CREDENTIAL_ACCOUNT_NOT_FOUND") {
-      await consumeRateLimit(db, emailKey, RATE_LIMITS.loginFailuresPerEmail);
+      await attemptFailed(db, attempt);
       return failure(LOGIN_FAILED);
     }
+    await attemptAbandoned(db, attempt);
     if (error instanceof APIError) return failure("Error al iniciar sesión");
     throw error;
   }

@@ -10,6 +10,7 @@ import { enqueueEmail } from "../notifications/outbox";
 import { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from "../notifications/templates/account-emails";
 import { attachGuestOrders } from "./guest-orders";
 import { hashPassword, verifyPassword } from "./password-hash";
+import { clearAccountFailures } from "./sign-in-throttle";
 
 const SEVEN_DAYS = 7 * 24 * 60 * 60;
 
@@ -66,6 +67,8 @@ function buildAuth(db: Database) {
         await enqueueEmail(db, { dedupeKey: `password-reset:${fingerprint(token)}`, kind: "password_reset", to: user.email, ...email }, new Date());
       },
       async onPasswordReset({ user }) {
+        // The owner proved themselves: failures counted against the account no longer apply.
+        await clearAccountFailures(db, user.email);
         await sendPasswordChangedEmail(db, user);
       },
     },

@@ -33,26 +33,12 @@ export async function consumeRateLimit(db: Database, key: string, rule: RateLimi
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
 }
 
-/** Whether `key` is already over its limit, without counting a hit (used before checking a password). */
-export async function isRateLimited(db: Database, key: string, rule: RateLimitRule, now: Date = new Date()): Promise<RateLimitResult> {
-  const rows = await db.select().from(rateLimitBuckets).where(sql`${rateLimitBuckets.key} = ${key}`);
-  const bucket = rows[0];
-  if (!bucket) return { allowed: true };
-  const resetsAt = bucket.windowStartedAt.getTime() + rule.windowSeconds * 1000;
-  if (resetsAt <= now.getTime() || bucket.hits < rule.limit) return { allowed: true };
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
-}
-
 /**
- * The limits of issue 4: per address and per client. Failed passwords per address are what slows
- * down guessing; the per-client limits stop one machine from walking through many addresses.
+ * The limits of issue 4 besides sign-in, which has its own throttle counting failures only
+ * (sign-in-throttle.ts): per address and per client.
  */
 export const RATE_LIMITS = {
-  loginFailuresPerEmail: { limit: 5, windowSeconds: 15 * 60 },
   recoveryPerEmail: { limit: 3, windowSeconds: 60 * 60 },
-  get loginPerClient() {
-    return perClient(30, 15 * 60);
-  },
   get registerPerClient() {
     return perClient(10, 60 * 60);
   },
@@ -68,7 +54,12 @@ function perClient(limit: number, windowSeconds: number): RateLimitRule {
   return { limit: limit * env().CLIENT_RATE_LIMIT_FACTOR, windowSeconds };
 }
 
+/** The Spanish answer of a refused attempt, saying how long to wait (seconds under a minute). */
 export function rateLimitMessage(retryAfterSeconds: number): string {
+  if (retryAfterSeconds < 60) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    return `Demasiados intentos. Espera ${seconds} ${seconds === 1 ? "segundo" : "segundos"} e inténtalo de nuevo.`;
+  }
   const minutes = Math.ceil(retryAfterSeconds / 60);
   return `Demasiados intentos. Espera ${minutes} ${minutes === 1 ? "minuto" : "minutos"} e inténtalo de nuevo.`;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustProxy, type TrustProxy } from "./client-address";
 
 /**
  * Every environment variable the shop reads, validated once at boot so a typo fails loudly
@@ -27,6 +28,18 @@ const envSchema = z.object({
    * browser tests share one address, so they raise it; per-address limits are never scaled.
    */
   CLIENT_RATE_LIMIT_FACTOR: z.coerce.number().int().min(1).max(10_000).default(1),
+  /**
+   * Which proxies' X-Forwarded-For is believed for the client address: unset or false (none: the
+   * socket address), true (loopback and private networks), a hop count, or a list of IPs/CIDRs.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context): TrustProxy => {
+      const parsed = parseTrustProxy(value);
+      if (typeof parsed === "string") context.addIssue({ code: "custom", message: parsed });
+      return typeof parsed === "string" ? { kind: "none" } : parsed;
+    }),
   /** Culqi: both keys select Culqi as the payment provider; without them the offline sandbox is used. */
   CULQI_PUBLIC_KEY: z.string().regex(/^pk_(test|live)_/, "must start with pk_test_ or pk_live_").optional(),
   CULQI_SECRET_KEY: z.string().regex(/^sk_(test|live)_/, "must start with sk_test_ or sk_live_").optional(),

@@ -92,3 +92,22 @@ export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
   hits: integer("hits").notNull(),
 });
+
+/**
+ * Failed sign-ins, one row per throttled key: an account on one client, an account from anywhere,
+ * a client for every account (server/accounts/sign-in-throttle.ts, docs/decisions/0024). Only
+ * failures are counted; `blocked_until` is when the next attempt on the key is allowed.
+ */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    key: text("key").primaryKey(),
+    /** The e-mail tried, for the account's rows, so a password reset can clear them all. */
+    account: text("account"),
+    failures: integer("failures").notNull(),
+    firstFailedAt: timestamp("first_failed_at", { withTimezone: true }).notNull(),
+    lastFailedAt: timestamp("last_failed_at", { withTimezone: true }).notNull(),
+    blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+  },
+  (table) => [index("sign_in_failures_account_idx").on(table.account)],
+);
