@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { orderItems, orders, payments, siteSettings } from "../db/schema";
+import { deliveries, orderItems, orders, payments, siteSettings } from "../db/schema";
 import { issueInvoiceForPaidOrder } from "../invoices/issue-invoice";
 import { enqueueEmail } from "../notifications/outbox";
 import { orderConfirmationEmail } from "../notifications/templates/order-confirmation";
@@ -33,6 +33,12 @@ export interface SettlementDetails {
   actor: string;
   siteUrl: string;
   providerReference?: string;
+  /**
+   * Set only by the late-settlement rule (late-payments.ts): the order ended because its payment
+   * did not arrive in time, the money has now arrived and the order can still be honoured, so it
+   * is re-opened to paid with this note in its history.
+   */
+  reopenNote?: string;
 }
 
 /** The body of `recordPaymentSucceeded`, for callers that settle inside a larger transaction (subscriptions). */
@@ -48,8 +54,11 @@ export async function settlePaymentInTransaction(tx: DatabaseOrTransaction, paym
   await transitionOrder(tx, payment.orderId, "paid", {
     actor: details.actor,
     now: details.now,
+    note: details.reopenNote,
+    reopenForLatePayment: details.reopenNote !== undefined,
     set: { paidAt: details.now, paymentMethod: details.method, expiresAt: null },
   });
+  if (details.reopenNote !== undefined) await reopenCancelledDeliveries(tx, payment.orderId, details.now, details.reopenNote);
   const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId));
   const invoice = await issueInvoiceForPaidOrder(tx, order!, details.now);
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id));
@@ -100,4 +109,13 @@ export async function recordPaymentCodeIssued(
     await transitionOrder(tx, payment.orderId, "payment_created", { actor: details.actor, now: details.now, set: { expiresAt: details.expiresAt } });
     return { orderId: payment.orderId, code: details.code };
   });
+}
+
+/** A re-opened order's deliveries come back if they were called off with it. */
+async function reopenCancelledDeliveries(tx: DatabaseOrTransaction, orderId: string, now: Date, note: string) {
+  const entry = JSON.stringify([{ status: "pending", timestamp: now.toISOString(), note }]);
+  await tx
+    .update(deliveries)
+    .set({ status: "pending", statusHistory: sql`${deliveries.statusHistory} || ${entry}::jsonb`, updatedAt: now })
+    .where(and(eq(deliveries.orderId, orderId), eq(deliveries.status, "cancelled")));
 }
