@@ -63,6 +63,8 @@ export interface CulqiMock {
   chargeRequests: ChargeRequest[];
   /** From now on every charge of this saved card is declined (a card that ran out of funds). */
   declineSavedCard(cardId: string): void;
+  /** Every request as "METHOD /path", in order. */
+  requestLog: string[];
   /** Every POST /v2/refunds as received. */
   refundRequests: { body: Record<string, unknown>; idempotencyKey: string | null }[];
   /** Refunds Culqi actually made. */
@@ -94,6 +96,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
   const customers = new Map<string, { email: string }>();
   const cards = new Map<string, { card: string; email: string; declineAll: boolean }>();
   let nextChargeDelay = 0;
+  const requestLog: string[] = [];
   const refundRequests: { body: Record<string, unknown>; idempotencyKey: string | null }[] = [];
   const refunds: Record<string, unknown>[] = [];
   const refundsByKey = new Map<string, Record<string, unknown>>();
@@ -112,6 +115,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       response.end(JSON.stringify(body));
     };
     const url = new URL(request.url ?? "/", "http://mock");
+    requestLog.push(`${request.method} ${url.pathname}`);
     const key = (request.headers.authorization ?? "").replace(/^Bearer /, "");
     const publicRoute = url.pathname.startsWith("/v2/tokens") || url.pathname.endsWith("/confirm");
     if (!url.pathname.startsWith("/__mock") && key !== (publicRoute ? publicKey : secretKey)) {
@@ -291,6 +295,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     events,
     charges,
     chargeRequests,
+    requestLog,
     refundRequests,
     refunds,
     failReads: (count) => void (failingReads = count),
