@@ -1,19 +1,41 @@
 import type { Route } from "./+types/api.culqi-webhook";
-import { culqiClient, culqiWebhookAuthorization, handleCulqiWebhook } from "@server/payments/index.server";
+import { consumeRateLimit } from "@server/accounts/index.server";
+import { culqiClient, culqiWebhookSetup, CULQI_WEBHOOK_RATE_LIMIT, handleCulqiWebhook } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
+import { clientKey } from "~/session.server";
 import { siteInfo } from "~/site-info.server";
 
-/** Culqi's webhook endpoint (payments.md A.9); configure this URL and its Basic auth in CulqiPanel. */
+let warnedUnprotected = false;
+
+/**
+ * Culqi's webhook endpoint (payments.md A.9); configure this URL and its Basic auth in CulqiPanel.
+ * Without Culqi it does not exist; in production it refuses to work without the Basic auth secret;
+ * each client address is limited before anything else is done (decision 0024-late-payments-and-refunds).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return new Response(null, { status: 405 });
+  const setup = culqiWebhookSetup();
+  if (setup.kind === "off") return new Response(null, { status: 404 });
+  if (request.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "POST" } });
+  if (setup.kind === "unprotected") {
+    if (!warnedUnprotected) console.error("[payments] Culqi webhook refused: set CULQI_WEBHOOK_AUTH (the Basic auth user:password configured in CulqiPanel) in production");
+    warnedUnprotected = true;
+    return new Response(null, { status: 503 });
+  }
   const db = context.get(dbContext);
+  const limit = await consumeRateLimit(db, `culqi-webhook:${clientKey(request)}`, CULQI_WEBHOOK_RATE_LIMIT);
+  if (!limit.allowed) return new Response(null, { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
   const site = await siteInfo(db, request);
   const outcome = await handleCulqiWebhook(db, culqiClient(), {
     rawBody: await request.text(),
     authorization: request.headers.get("authorization"),
-    expectedAuthorization: culqiWebhookAuthorization(),
+    expectedAuthorization: setup.expectedAuthorization,
     now: new Date(),
     siteUrl: site.siteUrl,
   });
   return new Response(null, { status: outcome.status });
+}
+
+/** A GET is not Culqi: the same 404 when Culqi is off, 405 otherwise. */
+export function loader() {
+  return new Response(null, { status: culqiWebhookSetup().kind === "off" ? 404 : 405, headers: { Allow: "POST" } });
 }

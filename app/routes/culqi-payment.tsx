@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/culqi-payment";
-import { chargeCulqiToken, culqiClient, culqiPublicKey, findCulqiPayment, recordCulqiOrderCode } from "@server/payments/index.server";
+import { activePaymentProvider, chargeCulqiToken, culqiClient, culqiPublicKey, findCulqiPayment, recordCulqiOrderCode } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
 import { THREE_DS_PROBLEMS } from "~/lib/culqi-3ds";
 import { readCulqiChargeForm } from "~/lib/culqi-charge-form";
@@ -11,10 +11,17 @@ import { useCulqiCheckout } from "~/lib/use-culqi-checkout";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { siteInfo } from "~/site-info.server";
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const payment = await findCulqiPayment(context.get(dbContext), params.paymentId);
+/** Without both Culqi keys this page does not exist (decision 0024-late-payments-and-refunds): 404, never a 500. */
+function requireCulqi() {
   const publicKey = culqiPublicKey();
-  if (!payment || !publicKey) throw data("Pago no encontrado", { status: 404 });
+  if (activePaymentProvider().id !== "culqi" || !publicKey) throw data("Pago no encontrado", { status: 404 });
+  return publicKey;
+}
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const publicKey = requireCulqi();
+  const payment = await findCulqiPayment(context.get(dbContext), params.paymentId);
+  if (!payment) throw data("Pago no encontrado", { status: 404 });
   return { ...payment, publicKey };
 }
 
@@ -26,6 +33,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 const CHARGE_ERROR = "Hubo un problema procesando tu pago. Intenta nuevamente.";
 
 export async function action({ request, params, context }: Route.ActionArgs) {
+  requireCulqi();
   const db = context.get(dbContext);
   const form = await request.formData();
   const now = new Date();

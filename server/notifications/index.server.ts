@@ -2,5 +2,6 @@ export { enqueueEmail, type EmailMessage } from "./outbox";
 export { orderConfirmationEmail, type OrderConfirmationData } from "./templates/order-confirmation";
 export { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from "./templates/account-emails";
 export { signInAttemptsEmail } from "./templates/sign-in-attempts-email";
+export { paymentRefundedEmail, type PaymentRefundedData } from "./templates/payment-refunded";
 export { invoicesEmail, type InvoicesEmailData } from "./templates/invoices-email";
 export { renewalFailedEmail, renewalPaymentLinkEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "./templates/subscription-emails";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { orders, orderStatusChanges } from "../db/schema";
-import { canTransition, InvalidOrderTransitionError, type OrderStatus } from "./order-status";
+import { canReopenForLatePayment, canTransition, InvalidOrderTransitionError, type OrderStatus } from "./order-status";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type DatabaseOrTransaction = Database | Transaction;
@@ -15,13 +15,13 @@ export async function transitionOrder(
   db: DatabaseOrTransaction,
   orderId: string,
   to: OrderStatus,
-  change: { actor: string; note?: string; now: Date; set?: Partial<typeof orders.$inferInsert> },
+  change: { actor: string; note?: string; now: Date; set?: Partial<typeof orders.$inferInsert>; reopenForLatePayment?: boolean },
 ): Promise<boolean> {
   const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).for("update");
   if (!order) throw new Error(`Order ${orderId} not found`);
   const from = order.status as OrderStatus;
   if (from === to) return false;
-  if (!canTransition(from, to)) throw new InvalidOrderTransitionError(from, to);
+  if (!canTransition(from, to) && !(change.reopenForLatePayment && canReopenForLatePayment(from, to))) throw new InvalidOrderTransitionError(from, to);
   const updated = await db
     .update(orders)
     .set({ ...change.set, status: to, updatedAt: change.now })

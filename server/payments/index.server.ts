@@ -1,7 +1,21 @@
 export { applySandboxAction, findSandboxPayment, SANDBOX_CODE_HOURS, type SandboxAction } from "./sandbox";
 export { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded, type PaymentMethod } from "./settle";
 
-export { activePaymentProvider, culqiClient, culqiPublicKey, culqiWebhookAuthorization, flowClient, flowConfigured, type ActiveProvider, type ProviderId } from "./providers";
+export {
+  activePaymentProvider,
+  culqiClient,
+  culqiClientIfConfigured,
+  culqiPublicKey,
+  culqiWebhookAuthorization,
+  culqiWebhookSetup,
+  CULQI_WEBHOOK_RATE_LIMIT,
+  flowClient,
+  flowConfigured,
+  type ActiveProvider,
+  type CulqiWebhookSetup,
+  type ProviderId,
+} from "./providers";
+export { retryDueRefunds } from "./refunds";
 export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode } from "./culqi";
 export { findCulqiPayment } from "./culqi-page";
 export {

@@ -40,6 +40,25 @@ export function culqiWebhookAuthorization(): string | null {
   return credentials ? `Basic ${Buffer.from(credentials).toString("base64")}` : null;
 }
 
+export type CulqiWebhookSetup =
+  /** Culqi is not the payment provider: the webhook does not exist (404). */
+  | { kind: "off" }
+  /** Production without CULQI_WEBHOOK_AUTH: anyone could make the shop call Culqi per posted event (503). */
+  | { kind: "unprotected" }
+  | { kind: "ready"; expectedAuthorization: string | null };
+
+/** Whether the webhook may run, decided from the environment (decision 0024-late-payments-and-refunds). */
+export function culqiWebhookSetup(): CulqiWebhookSetup {
+  const config = env();
+  if (!config.CULQI_PUBLIC_KEY || !config.CULQI_SECRET_KEY) return { kind: "off" };
+  const expectedAuthorization = culqiWebhookAuthorization();
+  if (!expectedAuthorization && config.NODE_ENV === "production") return { kind: "unprotected" };
+  return { kind: "ready", expectedAuthorization };
+}
+
+/** Per client address: Culqi sends a few events per payment; a flood is someone else. */
+export const CULQI_WEBHOOK_RATE_LIMIT = { limit: 120, windowSeconds: 60 };
+
 /**
  * Flow registers and charges the cards of subscriptions when both of its keys are set
  * (issue 5); one-time payments stay with the active payment provider above.
@@ -56,4 +75,9 @@ export function flowClient(): FlowClient {
   if (!config.FLOW_API_KEY || !config.FLOW_SECRET_KEY) throw new Error("Flow is not configured (FLOW_API_KEY, FLOW_SECRET_KEY)");
   flow ??= createFlowClient({ apiKey: config.FLOW_API_KEY, secretKey: config.FLOW_SECRET_KEY, apiBase: config.FLOW_API_BASE, timeoutMs: 15_000 });
   return flow;
+}
+
+/** The Culqi client when Culqi's secret key is set (refunds may outlive a switch back to the sandbox). */
+export function culqiClientIfConfigured(): CulqiClient | null {
+  return env().CULQI_SECRET_KEY ? culqiClient() : null;
 }

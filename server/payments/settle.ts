@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { orderItems, orders, payments, siteSettings } from "../db/schema";
+import { deliveries, orderItems, orders, payments, siteSettings } from "../db/schema";
 import { issueInvoiceForPaidOrder } from "../invoices/issue-invoice";
 import { enqueueEmail } from "../notifications/outbox";
 import { orderConfirmationEmail } from "../notifications/templates/order-confirmation";
@@ -34,6 +34,12 @@ export interface SettlementDetails {
   actor: string;
   siteUrl: string;
   providerReference?: string;
+  /**
+   * Set only by the late-settlement rule (late-payments.ts): the order ended because its payment
+   * did not arrive in time, the money has now arrived and the order can still be honoured, so it
+   * is re-opened to paid with this note in its history.
+   */
+  reopenNote?: string;
 }
 
 /**
@@ -41,7 +47,7 @@ export interface SettlementDetails {
  * path that touches both — settlement, expiry, a decline — takes them the same way round, so two of
  * them never wait on each other. The order id is read unlocked first; it never changes.
  */
-async function lockPaymentWithOrder(tx: DatabaseOrTransaction, paymentId: string) {
+export async function lockPaymentWithOrder(tx: DatabaseOrTransaction, paymentId: string) {
   const [owner] = await tx.select({ orderId: payments.orderId }).from(payments).where(eq(payments.id, paymentId));
   if (!owner) return undefined;
   await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, owner.orderId)).for("update");
@@ -62,8 +68,11 @@ export async function settlePaymentInTransaction(tx: DatabaseOrTransaction, paym
   await transitionOrder(tx, payment.orderId, "paid", {
     actor: details.actor,
     now: details.now,
+    note: details.reopenNote,
+    reopenForLatePayment: details.reopenNote !== undefined,
     set: { paidAt: details.now, paymentMethod: details.method, expiresAt: null },
   });
+  if (details.reopenNote !== undefined) await reopenCancelledDeliveries(tx, payment.orderId, details.now, details.reopenNote);
   const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId));
   const invoice = await issueInvoiceForPaidOrder(tx, order!, details.now);
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id));
@@ -114,4 +123,13 @@ export async function recordPaymentCodeIssued(
     await transitionOrder(tx, payment.orderId, "payment_created", { actor: details.actor, now: details.now, set: { expiresAt: details.expiresAt } });
     return { orderId: payment.orderId, code: details.code };
   });
+}
+
+/** A re-opened order's deliveries come back if they were called off with it. */
+async function reopenCancelledDeliveries(tx: DatabaseOrTransaction, orderId: string, now: Date, note: string) {
+  const entry = JSON.stringify([{ status: "pending", timestamp: now.toISOString(), note }]);
+  await tx
+    .update(deliveries)
+    .set({ status: "pending", statusHistory: sql`${deliveries.statusHistory} || ${entry}::jsonb`, updatedAt: now })
+    .where(and(eq(deliveries.orderId, orderId), eq(deliveries.status, "cancelled")));
 }

@@ -3,7 +3,10 @@
  * Bearer keys (pk_ for tokens and order confirmation, sk_ for the rest), test cards that succeed,
  * decline or ask for 3DS (3DS cards, or the email review@culqi.com, until the same token is charged
  * again with authentication_3DS), Yape tokens, orders with payment codes, and webhook events whose `data`
- * is a JSON string. Test hooks: pay an order, delay the next charge (to time the client out).
+ * is a JSON string, refunds (A.5: reason enum, partial refunds adding up to the charge, `amount_refunded`,
+ * an `Idempotency-Key` header answered with the refund it already made). Test hooks: pay an order,
+ * delay the next charge (to time the client out), fail reads of charges, fail the next refund
+ * before or after Culqi applied it (an answer lost on the way back).
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -53,12 +56,26 @@ export interface CulqiMock {
   delayNextCharge(ms: number): void;
   confirmOrder(orderId: string): Promise<void>;
   payOrder(orderId: string): CulqiEvent;
+  expireOrder(orderId: string): CulqiEvent;
   events: CulqiEvent[];
   charges: Map<string, Record<string, unknown>>;
   /** Every POST /v2/charges as received, with the status it was answered with. */
   chargeRequests: ChargeRequest[];
   /** From now on every charge of this saved card is declined (a card that ran out of funds). */
   declineSavedCard(cardId: string): void;
+  /** Every request as "METHOD /path", in order. */
+  requestLog: string[];
+  /** Every POST /v2/refunds as received. */
+  refundRequests: { body: Record<string, unknown>; idempotencyKey: string | null }[];
+  /** Refunds Culqi actually made. */
+  refunds: Record<string, unknown>[];
+  /** The next `count` GET /v2/charges/{id} or /v2/orders/{id} answer 503 (Culqi having a bad minute). */
+  failReads(count: number): void;
+  /**
+   * The next refund fails: "before" answers 503 without refunding; "lost-answer" refunds, then
+   * drops the connection, as when the answer is lost on the way back.
+   */
+  failNextRefund(mode: "before" | "lost-answer"): void;
   close(): Promise<void>;
 }
 
@@ -79,6 +96,12 @@ export async function startCulqiMock(): Promise<CulqiMock> {
   const customers = new Map<string, { email: string }>();
   const cards = new Map<string, { card: string; email: string; declineAll: boolean }>();
   let nextChargeDelay = 0;
+  const requestLog: string[] = [];
+  const refundRequests: { body: Record<string, unknown>; idempotencyKey: string | null }[] = [];
+  const refunds: Record<string, unknown>[] = [];
+  const refundsByKey = new Map<string, Record<string, unknown>>();
+  let failingReads = 0;
+  let nextRefundFailure: "before" | "lost-answer" | null = null;
 
   const emit = (type: string, data: Record<string, unknown>) => {
     const event: CulqiEvent = { object: "event", id: id("evt"), type, creation_date: Date.now(), data: JSON.stringify(data) };
@@ -92,6 +115,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       response.end(JSON.stringify(body));
     };
     const url = new URL(request.url ?? "/", "http://mock");
+    requestLog.push(`${request.method} ${url.pathname}`);
     const key = (request.headers.authorization ?? "").replace(/^Bearer /, "");
     const publicRoute = url.pathname.startsWith("/v2/tokens") || url.pathname.endsWith("/confirm");
     if (!url.pathname.startsWith("/__mock") && key !== (publicRoute ? publicKey : secretKey)) {
@@ -156,6 +180,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
           email: body.email,
           source: { object: "card", id: body.source_id, type: "card" },
           outcome: declined ? { type: "venta_denegada", code: "insufficient_funds" } : { type: "venta_exitosa", code: "AUT0000" },
+          amount_refunded: 0,
           metadata: body.metadata,
           creation_date: Date.now(),
         };
@@ -193,6 +218,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
         source: { object: "token", id: body.source_id, type: source.card === "yape" ? "yape" : "card" },
         outcome: { type: "venta_exitosa", code: "AUT0000", merchant_message: "La operación de venta ha sido autorizada exitosamente", user_message: "Su compra ha sido exitosa." },
         metadata: body.metadata,
+        amount_refunded: 0,
         capture: body.capture,
         paid: false,
         creation_date: Date.now(),
@@ -205,9 +231,35 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       return answer(201, charge);
     }
     const chargeMatch = /^\/v2\/charges\/([\w]+)$/.exec(url.pathname);
+    if (request.method === "GET" && failingReads > 0 && /^\/v2\/(charges|orders)\/\w+$/.test(url.pathname)) {
+      failingReads -= 1;
+      return send(503, { object: "error", type: "api_error", merchant_message: "Servicio no disponible" });
+    }
     if (request.method === "GET" && chargeMatch) {
       const charge = charges.get(chargeMatch[1]!);
       return charge ? send(200, charge) : send(404, { object: "error", type: "resource_error", user_message: "No encontrado" });
+    }
+    if (request.method === "POST" && url.pathname === "/v2/refunds") {
+      const idempotencyKey = typeof request.headers["idempotency-key"] === "string" ? request.headers["idempotency-key"] : null;
+      refundRequests.push({ body, idempotencyKey });
+      const failure = nextRefundFailure;
+      nextRefundFailure = null;
+      if (failure === "before") return send(503, { object: "error", type: "api_error", merchant_message: "Servicio no disponible" });
+      const earlier = idempotencyKey ? refundsByKey.get(idempotencyKey) : undefined;
+      if (earlier) return send(201, earlier);
+      const charge = charges.get(String(body.charge_id));
+      if (!charge || (charge.outcome as { type?: string } | undefined)?.type !== "venta_exitosa") return send(400, { object: "error", type: "invalid_request_error", param: "charge_id", merchant_message: "Cargo inexistente" });
+      if (!["duplicado", "fraudulento", "solicitud_comprador"].includes(String(body.reason))) return send(400, { object: "error", type: "invalid_request_error", param: "reason", merchant_message: "Motivo inválido" });
+      const amount = Number(body.amount);
+      const refunded = Number(charge.amount_refunded ?? 0);
+      if (!Number.isInteger(amount) || amount <= 0 || refunded + amount > Number(charge.amount)) return send(400, { object: "error", type: "invalid_request_error", param: "amount", merchant_message: "Monto a devolver inválido" });
+      charge.amount_refunded = refunded + amount;
+      const refund = { object: "refund", id: id("ref"), charge_id: charge.id, creation_date: Date.now(), amount, reason: body.reason, metadata: {} };
+      refunds.push(refund);
+      if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
+      emit("refund.creation.succeeded", { id: refund.id, chargeId: charge.id, amount });
+      if (failure === "lost-answer") return void request.socket.destroy();
+      return send(201, refund);
     }
     if (request.method === "POST" && url.pathname === "/v2/orders") {
       const order = { object: "order", id: id("ord"), amount: body.amount, currency_code: "PEN", order_number: body.order_number, state: "created", payment_code: null, expiration_date: body.expiration_date, metadata: body.metadata };
@@ -243,6 +295,11 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     events,
     charges,
     chargeRequests,
+    requestLog,
+    refundRequests,
+    refunds,
+    failReads: (count) => void (failingReads = count),
+    failNextRefund: (mode) => void (nextRefundFailure = mode),
     tokenize: async (card, email = "cliente@example.pe") => (await post("/tokens", publicKey, { card_number: card, cvv: "123", expiration_month: 12, expiration_year: 2030, email })).id,
     yapeToken: async (phone = "900000001") => (await post("/tokens/yape", publicKey, { amount: 5990, number_phone: phone, otp: "425251" })).id,
     delayNextCharge: (ms) => void (nextChargeDelay = ms),
@@ -256,6 +313,12 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       const order = orders.get(orderId);
       if (!order) throw new Error(`Unknown order ${orderId}`);
       order.state = "paid";
+      return emit("order.status.changed", order);
+    },
+    expireOrder(orderId) {
+      const order = orders.get(orderId);
+      if (!order) throw new Error(`Unknown order ${orderId}`);
+      order.state = "expired";
       return emit("order.status.changed", order);
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),

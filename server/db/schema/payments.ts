@@ -55,3 +55,42 @@ export const sandboxCharges = pgTable("sandbox_charges", {
   declineMessage: text("decline_message"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Money the shop sends back through the provider (decision 0024-late-payments-and-refunds): a charge
+ * confirmed after its order could no longer be honoured, or a second charge for a payment already
+ * settled. One row per provider charge (the unique key is what keeps a replayed webhook from
+ * refunding twice); the provider is called outside any transaction and a failed call is retried by
+ * the jobs from `nextAttemptAt`. Staff list these rows (status, reason, attempts, last error).
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    /** The provider's id of the charge given back (Culqi `chr_…`). */
+    chargeReference: text("charge_reference").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    /** late_payment | duplicate_charge | amount_mismatch */
+    reason: text("reason").notNull(),
+    /** pending (to call or retry the provider) | succeeded */
+    status: text("status").notNull().default("pending"),
+    /** The provider's refund id (Culqi `ref_…`), when its answer named one. */
+    providerRefundId: text("provider_refund_id"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull(),
+    /** A worker calling the provider holds the row until then, so two never call at once. */
+    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [unique("refunds_provider_charge_unique").on(table.provider, table.chargeReference), index("refunds_status_next_attempt_idx").on(table.status, table.nextAttemptAt), index("refunds_order_idx").on(table.orderId)],
+);

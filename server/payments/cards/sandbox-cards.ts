@@ -33,6 +33,7 @@ function cardFromToken(token: string): { number: string } | null {
     const parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { number?: unknown };
     return typeof parsed.number === "string" && /^\d{12,19}$/.test(parsed.number) ? { number: parsed.number } : null;
   } catch {
+    // Not a token the sandbox page made: refused as an invalid card, no money involved.
     return null;
   }
 }

@@ -18,6 +18,21 @@ export interface CulqiCharge {
   outcome?: { type?: string; code?: string; user_message?: string };
   metadata?: Record<string, string>;
   source?: { id?: string; type?: string };
+  /** What has been given back so far (payments.md A.4/A.5: partial refunds add up). */
+  amount_refunded?: number;
+}
+
+/** payments.md A.5: the reasons Culqi accepts. */
+export type CulqiRefundReason = "duplicado" | "fraudulento" | "solicitud_comprador";
+
+export type RefundAnswer = { kind: "refunded"; refundId: string } | { kind: "refused"; message: string } | { kind: "unavailable"; reason: string };
+
+/**
+ * Culqi could not be asked (network, timeout, 5xx, an answer we cannot read): nothing can be
+ * concluded, so callers let the error travel and whoever drives them (webhook, job) tries again.
+ */
+export class CulqiUnavailableError extends Error {
+  override name = "CulqiUnavailableError";
 }
 
 export interface CulqiOrder {
@@ -59,10 +74,10 @@ const GENERIC_DECLINE = "Hubo un problema procesando tu pago. Intenta nuevamente
 export function createCulqiClient(config: CulqiConfig) {
   const doFetch = config.fetch ?? fetch;
 
-  async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  async function call(method: "GET" | "POST", path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
     const response = await doFetch(`${config.apiBase}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${config.secretKey}`, "Content-Type": "application/json", Accept: "application/json" },
+      headers: { Authorization: `Bearer ${config.secretKey}`, "Content-Type": "application/json", Accept: "application/json", ...extraHeaders },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(config.timeoutMs),
     });
@@ -71,9 +86,18 @@ export function createCulqiClient(config: CulqiConfig) {
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {
+      // Not JSON (a proxy's error page): kept as text; the status code still decides what it means.
       parsed = text;
     }
     return { status: response.status, body: parsed };
+  }
+
+  async function callOrThrow(method: "GET" | "POST", path: string): Promise<{ status: number; body: unknown }> {
+    try {
+      return await call(method, path);
+    } catch (error) {
+      throw new CulqiUnavailableError(`${method} ${path.split("/")[1]}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    }
   }
 
   return {
@@ -105,6 +129,8 @@ export function createCulqiClient(config: CulqiConfig) {
           ...(input.authentication3DS ? { authentication_3DS: input.authentication3DS } : {}),
         });
       } catch (error) {
+        // No answer: the charge may or may not exist. The caller leaves the attempt open and the
+        // webhook (which re-reads the charge) settles it if it happened.
         return { kind: "unavailable", reason: error instanceof Error ? error.name : "error" };
       }
       if (isSuccessfulCharge(answer.status, answer.body)) return { kind: "paid", charge: answer.body };
@@ -116,9 +142,30 @@ export function createCulqiClient(config: CulqiConfig) {
       return { kind: "unavailable", reason: `HTTP ${answer.status}` };
     },
 
+    /** null only when Culqi says the charge does not exist; any other failure throws CulqiUnavailableError. */
     async getCharge(id: string): Promise<CulqiCharge | null> {
-      const answer = await call("GET", `/charges/${encodeURIComponent(id)}`);
-      return answer.status === 200 ? (answer.body as CulqiCharge) : null;
+      const answer = await callOrThrow("GET", `/charges/${encodeURIComponent(id)}`);
+      if (answer.status === 404) return null;
+      if (answer.status !== 200) throw new CulqiUnavailableError(`GET /charges answered HTTP ${answer.status}`);
+      return answer.body as CulqiCharge;
+    },
+
+    /**
+     * payments.md A.5. Culqi documents no idempotency header; the key is sent anyway (harmless if
+     * ignored) and the caller also reads the charge's `amount_refunded` before every attempt, so a
+     * lost answer never leads to a second refund.
+     */
+    async createRefund(input: { chargeId: string; amount: number; reason: CulqiRefundReason; idempotencyKey: string }): Promise<RefundAnswer> {
+      let answer;
+      try {
+        answer = await call("POST", "/refunds", { amount: input.amount, charge_id: input.chargeId, reason: input.reason }, { "Idempotency-Key": input.idempotencyKey });
+      } catch (error) {
+        return { kind: "unavailable", reason: error instanceof Error ? `${error.name}: ${error.message}` : "error" };
+      }
+      const body = answer.body as { id?: string; merchant_message?: string; user_message?: string } | null;
+      if ((answer.status === 201 || answer.status === 200) && body?.id) return { kind: "refunded", refundId: body.id };
+      if (answer.status >= 400 && answer.status < 500) return { kind: "refused", message: `HTTP ${answer.status}: ${body?.merchant_message ?? body?.user_message ?? "sin detalle"}` };
+      return { kind: "unavailable", reason: `HTTP ${answer.status}` };
     },
 
     async createOrder(input: { amount: number; description: string; orderNumber: string; client: { first_name: string; last_name: string; email: string; phone_number: string }; expiresAt: Date; metadata: Record<string, string> }): Promise<CulqiOrder | null> {
@@ -135,9 +182,12 @@ export function createCulqiClient(config: CulqiConfig) {
       return answer.status === 201 || answer.status === 200 ? (answer.body as CulqiOrder) : null;
     },
 
+    /** null only when Culqi says the order does not exist; any other failure throws CulqiUnavailableError. */
     async getOrder(id: string): Promise<CulqiOrder | null> {
-      const answer = await call("GET", `/orders/${encodeURIComponent(id)}`);
-      return answer.status === 200 ? (answer.body as CulqiOrder) : null;
+      const answer = await callOrThrow("GET", `/orders/${encodeURIComponent(id)}`);
+      if (answer.status === 404) return null;
+      if (answer.status !== 200) throw new CulqiUnavailableError(`GET /orders answered HTTP ${answer.status}`);
+      return answer.body as CulqiOrder;
     },
 
     /** payments.md A.7: a customer to hang saved cards on; every field but metadata is required. */
@@ -152,6 +202,7 @@ export function createCulqiClient(config: CulqiConfig) {
       try {
         answer = await call("POST", "/cards", { customer_id: input.customerId, token_id: input.tokenId });
       } catch {
+        // Saving a card moves no money; the customer is told to try again.
         return { kind: "unavailable" };
       }
       const body = answer.body as (CulqiCard & { action_code?: string; user_message?: string }) | null;
@@ -170,6 +221,7 @@ export function createCulqiClient(config: CulqiConfig) {
         const body = answer.body as { data?: CulqiCharge[] } | null;
         return body?.data ?? [];
       } catch {
+        // null is "unknown", not "none": the renewal reconciler keeps the period open and asks again.
         return null;
       }
     },

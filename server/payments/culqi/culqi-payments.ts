@@ -1,9 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { timingSafeEqual } from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orders, payments, processedWebhookEvents } from "../../db/schema";
 import { transitionOrder } from "../../orders/transition";
-import { recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded } from "../settle";
-import type { Authentication3DS, CulqiClient, CulqiCharge, CulqiOrder } from "./client";
+import { settleConfirmedCharge, type ChargeSettlement } from "../late-payments";
+import { processRefund } from "../refunds";
+import { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed } from "../settle";
+import { CulqiUnavailableError, type Authentication3DS, type CulqiClient, type CulqiCharge, type CulqiOrder } from "./client";
 import { inTransaction } from "../../db/transaction";
 
 export const CULQI_CODE_HOURS = 24;
@@ -24,6 +27,8 @@ export type CulqiChargeOutcome =
   | { outcome: "declined"; orderId: string; message: string }
   | { outcome: "unavailable"; orderId: string; message: string }
   | { outcome: "not_payable"; message: string };
+
+const LATE_REFUND = "Tu pago se confirmó cuando este pedido ya había vencido. Te devolveremos el monto automáticamente y te avisaremos por correo.";
 
 /**
  * Charges the token the Culqi checkout returned (card `tkn_` or Yape `ype_`). Paid only on 201 +
@@ -54,15 +59,13 @@ export async function chargeCulqiToken(
     authentication3DS: input.authentication3DS,
   });
   switch (answer.kind) {
-    case "paid":
-      await recordPaymentSucceeded(db, payment.id, {
-        now: input.now,
-        method: input.token.startsWith("ype_") ? "yape" : "card",
-        actor: "culqi",
-        siteUrl: input.siteUrl,
-        providerReference: answer.charge.id,
-      });
+    case "paid": {
+      // The order may have expired while the bank checked the card (3DS) or Yape waited for its
+      // code: the late-settlement rule decides between settling it and giving the money back.
+      const settled = await settleCharge(db, client, answer.charge, payment.id, { now: input.now, siteUrl: input.siteUrl, actor: "culqi" });
+      if (settled.kind === "refund") return { outcome: "not_payable", message: LATE_REFUND };
       return { outcome: "paid", orderId: order.id };
+    }
     case "review":
       return { outcome: "review", orderId: order.id };
     case "declined":
@@ -100,7 +103,12 @@ export async function recordCulqiOrderCode(db: Database, client: CulqiClient, in
   const row = await paymentWithOrder(db, input.paymentId);
   const reference = row?.payment.providerReference;
   if (!row || !reference?.startsWith("ord_")) return null;
-  const culqiOrder = await client.getOrder(reference);
+  const culqiOrder = await client.getOrder(reference).catch((error: unknown) => {
+    // Only the code's display depends on this read: the payment keeps its ord_ reference, so the
+    // order.status.changed webhook still settles it when the customer pays.
+    if (error instanceof CulqiUnavailableError) return null;
+    throw error;
+  });
   if (!culqiOrder?.payment_code) return null;
   const expiresAt = culqiOrder.expiration_date ? new Date(culqiOrder.expiration_date * (culqiOrder.expiration_date > 1e12 ? 1 : 1000)) : new Date(input.now.getTime() + CULQI_CODE_HOURS * 3_600_000);
   return recordPaymentCodeIssued(db, row.payment.id, { now: input.now, actor: "culqi", method: "cash", code: culqiOrder.payment_code, expiresAt, providerReference: reference });
@@ -116,65 +124,110 @@ function parseEvent(rawBody: string): { id: string; type: string; data: Record<s
     if (typeof envelope.id !== "string" || typeof envelope.type !== "string" || typeof data !== "object" || data === null) return null;
     return { id: envelope.id, type: envelope.type, data: data as Record<string, unknown> };
   } catch {
+    // Not Culqi's envelope: answered 400, nothing to retry.
     return null;
   }
 }
 
 /**
- * Culqi's webhook. Optional Basic auth is checked; the event is only a hint: the charge or order
- * it names is fetched again from Culqi with the secret key before anything changes. Settling is
- * idempotent and the event id is recorded, so a replayed event changes nothing.
+ * Culqi's webhook. Basic auth is checked; the event is only a hint: the charge or order it names
+ * is fetched again from Culqi with the secret key before anything changes. Settling is idempotent
+ * and the event id is recorded only once the event was fully handled, so a replayed event changes
+ * nothing and a failed one is answered 5xx for Culqi to deliver again (decision
+ * 0024-late-payments-and-refunds). Benign cases (unknown charge, a charge that is not ours, a
+ * declined charge) are answered 200.
  */
 export async function handleCulqiWebhook(
   db: Database,
   client: CulqiClient,
   input: { rawBody: string; authorization: string | null; expectedAuthorization: string | null; now: Date; siteUrl: string },
 ): Promise<WebhookOutcome> {
-  if (input.expectedAuthorization && input.authorization !== input.expectedAuthorization) return { status: 401, applied: false };
+  if (input.expectedAuthorization && !sameSecret(input.authorization, input.expectedAuthorization)) return { status: 401, applied: false };
   const event = parseEvent(input.rawBody);
   if (!event) return { status: 400, applied: false };
-  const [seen] = await db
-    .select()
-    .from(processedWebhookEvents)
-    .where(and(eq(processedWebhookEvents.provider, "culqi"), eq(processedWebhookEvents.eventId, event.id)));
-  if (seen) return { status: 200, applied: false };
+  try {
+    const [seen] = await db
+      .select()
+      .from(processedWebhookEvents)
+      .where(and(eq(processedWebhookEvents.provider, "culqi"), eq(processedWebhookEvents.eventId, event.id)));
+    if (seen) return { status: 200, applied: false };
 
-  const resourceId = String(event.data.id ?? event.data.chargeId ?? event.data.charge_id ?? "");
-  let applied = false;
-  if (resourceId.startsWith("chr_")) applied = await applyCharge(db, await client.getCharge(resourceId), input);
-  else if (resourceId.startsWith("ord_")) applied = await applyOrder(db, await client.getOrder(resourceId), input);
+    const resourceId = String(event.data.id ?? event.data.chargeId ?? event.data.charge_id ?? "");
+    let applied = false;
+    if (resourceId.startsWith("chr_")) applied = await applyCharge(db, client, await client.getCharge(resourceId), input);
+    else if (resourceId.startsWith("ord_")) applied = await applyOrder(db, client, await client.getOrder(resourceId), input);
 
-  await db.insert(processedWebhookEvents).values({ provider: "culqi", eventId: event.id, processedAt: input.now }).onConflictDoNothing();
-  return { status: 200, applied };
+    await db.insert(processedWebhookEvents).values({ provider: "culqi", eventId: event.id, processedAt: input.now }).onConflictDoNothing();
+    return { status: 200, applied };
+  } catch (error) {
+    // Not marked processed: Culqi delivers the event again and the handler, being idempotent, resumes.
+    const status = error instanceof CulqiUnavailableError ? 503 : 500;
+    console.error(`[payments] Culqi webhook ${event.id} (${event.type}) not processed, answered ${status}; Culqi will retry`, error);
+    return { status, applied: false };
+  }
 }
 
-async function applyCharge(db: Database, charge: CulqiCharge | null, input: { now: Date; siteUrl: string }): Promise<boolean> {
+function sameSecret(given: string | null, expected: string): boolean {
+  const a = Buffer.from(given ?? "");
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Settles (or refunds, per the late-settlement rule) a charge Culqi confirmed, then calls Culqi for
+ * a refund outside the transaction. A failed refund call is recorded on its row and retried by
+ * the jobs, so it does not fail the caller.
+ */
+async function settleCharge(db: Database, client: CulqiClient, charge: CulqiCharge, paymentId: string, input: { now: Date; siteUrl: string; actor: string }): Promise<ChargeSettlement> {
+  const settled = await settleConfirmedCharge(
+    db,
+    paymentId,
+    { provider: "culqi", reference: charge.id, amountCents: charge.amount, method: charge.source?.id?.startsWith("ype_") || charge.source?.type === "yape" ? "yape" : "card" },
+    input,
+  );
+  if (settled.kind === "refund") await processRefund(db, client, settled.refundId, input);
+  return settled;
+}
+
+async function applyCharge(db: Database, client: CulqiClient, charge: CulqiCharge | null, input: { now: Date; siteUrl: string }): Promise<boolean> {
   const paymentId = charge?.metadata?.payment_id;
+  // Unknown to Culqi, not one of our payment attempts (a subscription's saved-card charge carries
+  // only its charge_key), or not a successful sale: nothing to settle.
   if (!charge || !paymentId || charge.outcome?.type !== "venta_exitosa") return false;
-  const result = await recordPaymentSucceeded(db, paymentId, {
-    now: input.now,
-    method: charge.source?.id?.startsWith("ype_") ? "yape" : "card",
-    actor: "culqi-webhook",
-    siteUrl: input.siteUrl,
-    providerReference: charge.id,
-  }).catch(() => null);
-  return Boolean(result && !result.alreadySettled);
+  try {
+    const settled = await settleCharge(db, client, charge, paymentId, { ...input, actor: "culqi-webhook" });
+    return settled.kind === "refund" ? settled.created : !settled.alreadySettled;
+  } catch (error) {
+    if (!(error instanceof PaymentNotFoundError)) throw error;
+    console.warn(`[payments] Culqi charge ${charge.id} names payment ${paymentId}, which is not a Culqi payment of this shop: ignored`);
+    return false;
+  }
 }
 
-async function applyOrder(db: Database, culqiOrder: CulqiOrder | null, input: { now: Date; siteUrl: string }): Promise<boolean> {
+async function applyOrder(db: Database, client: CulqiClient, culqiOrder: CulqiOrder | null, input: { now: Date; siteUrl: string }): Promise<boolean> {
   if (!culqiOrder) return false;
   const [payment] = await db.select().from(payments).where(and(eq(payments.provider, "culqi"), eq(payments.providerReference, culqiOrder.id)));
   if (!payment) return false;
   if (culqiOrder.state === "paid") {
-    const result = await recordPaymentSucceeded(db, payment.id, { now: input.now, method: "cash", actor: "culqi-webhook", siteUrl: input.siteUrl });
-    return !result.alreadySettled;
+    const settled = await settleConfirmedCharge(db, payment.id, { provider: "culqi", reference: culqiOrder.id, amountCents: culqiOrder.amount, method: "cash" }, { ...input, actor: "culqi-webhook" });
+    if (settled.kind === "refund") {
+      await processRefund(db, client, settled.refundId, input);
+      return settled.created;
+    }
+    return !settled.alreadySettled;
   }
   if (culqiOrder.state === "expired" || culqiOrder.state === "deleted") {
     return inTransaction(db, async (tx) => {
       // Decision 0025: the order before its payment.
       await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, payment.orderId)).for("update");
-      await tx.update(payments).set({ status: "expired", updatedAt: input.now }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
-      return transitionOrder(tx, payment.orderId, "cancelled", { actor: "culqi-webhook", now: input.now, note: "Código de pago vencido" }).catch(() => false);
+      const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
+      if (locked?.status !== "pending" && locked?.status !== "created") return false;
+      await tx.update(payments).set({ status: "expired", updatedAt: input.now }).where(eq(payments.id, payment.id));
+      // Only a still-open order is cancelled; one the expiry job already closed (or another payment
+      // paid) keeps its status.
+      const [order] = await tx.select({ status: orders.status }).from(orders).where(and(eq(orders.id, payment.orderId), inArray(orders.status, ["pending", "payment_created"])));
+      if (!order) return true;
+      return transitionOrder(tx, payment.orderId, "cancelled", { actor: "culqi-webhook", now: input.now, note: "Código de pago vencido" });
     });
   }
   return false;

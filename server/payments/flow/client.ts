@@ -96,12 +96,14 @@ export function createFlowClient(config: FlowConfig) {
       });
       text = await response.text();
     } catch (error) {
+      // No answer is an answer the callers act on ("unavailable": try again, or reconcile by key).
       return { kind: "unavailable", reason: error instanceof Error ? error.name : "error" };
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
+      // A proxy's error page, not Flow: nothing can be concluded from it.
       return { kind: "unavailable", reason: `HTTP ${response.status} without JSON` };
     }
     if (response.status === 200) return { kind: "ok", body: body as T };
