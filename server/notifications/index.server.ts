@@ -3,3 +3,4 @@ export { orderConfirmationEmail, type OrderConfirmationData } from "./templates/
 export { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from "./templates/account-emails";
 export { invoicesEmail, type InvoicesEmailData } from "./templates/invoices-email";
 export { renewalFailedEmail, renewalPaymentLinkEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "./templates/subscription-emails";
+export { listDeadEmails, retryDeadEmail, type DeadEmail, type RetryDeadEmailResult } from "./dead-letters";
