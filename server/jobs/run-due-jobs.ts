@@ -82,7 +82,8 @@ export async function runDueJobs(db: Database, options: JobOptions & { only?: re
     cardsFor: options.cardsFor ?? ((provider) => cardProviderFor(db, provider)),
   };
   const report: JobsReport = { results: {}, failures: [] };
-  for (const name of options.only ?? jobNames) {
+  // Always in the pass's order, however `only` lists them (emails last).
+  for (const name of options.only ? jobNames.filter((job) => options.only!.includes(job)) : jobNames) {
     try {
       const result = await jobs[name](context);
       (report.results as Record<JobName, unknown>)[name] = result;
