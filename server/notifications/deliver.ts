@@ -118,7 +118,7 @@ export interface DeliveryReport {
 
 /**
  * Sends the emails that are due (docs/decisions/0024-email-delivery-outside-transactions.md).
- * A batch is claimed in one short statement (status `sending`, a claim token, a lease); rendering
+ * A batch is claimed in one short transaction (status `sending`, a claim token, a lease); rendering
  * and SMTP run outside any transaction, each under a timeout; the outcome is written in another
  * short statement, only while the claim is still this sender's. Two senders never hold the same
  * email at once; an email whose outcome was never written (the process died after the SMTP server
