@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.profile";
 import { changePassword, getProfile, updateProfile } from "@server/accounts/index.server";
 import { listServedDistricts } from "@server/content/index.server";
-import { runJobsSoon } from "@server/jobs/index.server";
+import { runJobSoon } from "@server/jobs/index.server";
 import { AccountPageError } from "~/components/account/account-page";
 import { ProfileView, ProfileEditForm } from "~/components/account/profile-forms";
 import { ChangePasswordDialog } from "~/components/account/change-password-dialog";
@@ -36,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) {
       return data({ intent: "password" as const, ok: false, message: result.field ? null : result.message, fieldErrors: result.field ? { [result.field]: result.message } : {} }, { status: 400 });
     }
-    runJobsSoon();
+    runJobSoon("emails");
     const headers = new Headers();
     for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
     return data({ intent: "password" as const, ok: true, message: "Contraseña actualizada correctamente", fieldErrors: {} }, { headers });

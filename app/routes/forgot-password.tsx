@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { requestPasswordReset } from "@server/accounts/index.server";
-import { runJobsSoon } from "@server/jobs/index.server";
+import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { Field, inputClass } from "~/components/checkout/field";
 import { dbContext } from "~/db-context.server";
@@ -18,7 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return data({ sent: false, email, error: fieldErrors(parsed.error).email ?? null }, { status: 400 });
   const result = await requestPasswordReset(context.get(dbContext), { email: parsed.data.email, client: clientKey(request) });
   if (!result.ok) return data({ sent: false, email, error: result.message }, { status: 429 });
-  runJobsSoon();
+  runJobSoon("emails");
   return { sent: true, email, error: null };
 }
 

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/register";
 import { getSignedInUser, register } from "@server/accounts/index.server";
-import { runJobsSoon } from "@server/jobs/index.server";
+import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { PasswordInput } from "~/components/account/password-input";
 import { PasswordHints } from "~/components/account/password-hints";
@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const fieldErrors: Record<string, string> = result.field ? { [result.field]: result.message } : {};
     return data({ typed, fieldErrors, message: result.field ? null : result.message }, { status: 400 });
   }
-  runJobsSoon();
+  runJobSoon("emails");
   const back = new URL(request.url).searchParams.get("redirectTo");
   return redirectWithAuthCookies(back ? safeRedirectPath(back) : "/dashboard?bienvenida=1", result.headers);
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { data, Form, Link, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { INVALID_RESET_LINK, isResetTokenValid, resetPassword } from "@server/accounts/index.server";
-import { runJobsSoon } from "@server/jobs/index.server";
+import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { PasswordHints } from "~/components/account/password-hints";
 import { PasswordInput } from "~/components/account/password-input";
@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const result = await resetPassword(context.get(dbContext), parsed.data);
   if (!result.ok) return data({ done: false, invalidLink: result.message === INVALID_RESET_LINK, error: result.message }, { status: 400 });
-  runJobsSoon();
+  runJobSoon("emails");
   return { done: true, invalidLink: false, error: null };
 }
 

@@ -1,2 +1,2 @@
-export { runDueJobs, type JobsReport } from "./run-due-jobs";
-export { runJobsSoon, startJobScheduler } from "./scheduler";
+export { jobNames, runDueJobs, type JobName, type JobsReport } from "./run-due-jobs";
+export { createJobScheduler, runJobSoon, startJobScheduler, type JobScheduler } from "./scheduler";

@@ -6,8 +6,8 @@ import { configuredTransport, deliverPendingEmails, type MailTransport } from ".
 import { expireUnpaidOrders } from "../orders/expire-unpaid";
 import { cardProviderFor, type CardProvider } from "../payments/cards";
 import type { CulqiClient } from "../payments/culqi";
-import { activePaymentProvider } from "../payments/providers";
 import { culqiClientIfConfigured, retryDueRefunds } from "../payments/index.server";
+import { activePaymentProvider } from "../payments/providers";
 import {
   closeAbandonedSignups,
   endCancelledSubscriptions,
@@ -17,45 +17,88 @@ import {
   scheduleSubscriptionDeliveries,
   sendRenewalReminders,
   settlePaymentLinkPeriods,
-  type RenewalReport,
 } from "../subscriptions/index.server";
 
-export interface JobsReport {
-  renewals: RenewalReport;
-  subscriptionDeliveries: number;
-  renewalReminders: number;
-  expiredOrders: number;
-  refundsCompleted: number;
-  cartReminders: number;
-  emailsSent: number;
-  emailsFailed: number;
+export interface JobOptions {
+  now: Date;
+  transport?: MailTransport;
+  siteUrl?: string;
+  cardsFor?: (provider: string) => CardProvider;
+  /** Culqi for refunds; `null` when it is not configured (the tests hand in the local one). */
+  culqi?: CulqiClient | null;
+}
+
+interface JobContext {
+  db: Database;
+  now: Date;
+  siteUrl: string;
+  transport: () => MailTransport;
+  cardsFor: (provider: string) => CardProvider;
+  culqi: () => CulqiClient | null;
 }
 
 /**
- * Everything time-driven the shop does, in one pass. Each job is safe to run twice or in two
- * processes at once (rows are claimed with SKIP LOCKED and every write is guarded by its status).
+ * Everything time-driven the shop does, in the order of one pass (emails last, so whatever the
+ * jobs above queued leaves in the same pass). Each is safe to run twice or in two processes at
+ * once (rows are claimed with SKIP LOCKED and every write is guarded by its status), and each can
+ * run on its own (`runJobSoon("emails")`).
  */
-export async function runDueJobs(
-  db: Database,
-  options: { now: Date; transport?: MailTransport; siteUrl?: string; cardsFor?: (provider: string) => CardProvider; culqi?: CulqiClient | null },
-): Promise<JobsReport> {
-  const siteUrl = options.siteUrl ?? publicSiteUrl();
-  await endCancelledSubscriptions(db, options.now);
-  await resumeEndedPauses(db, options.now);
-  const renewals = await renewDueSubscriptions(db, { now: options.now, siteUrl, cardsFor: options.cardsFor ?? ((provider) => cardProviderFor(db, provider)) });
-  await issueRenewalPaymentLinks(db, { now: options.now, siteUrl, provider: activePaymentProvider() });
-  await settlePaymentLinkPeriods(db, options.now);
-  await closeAbandonedSignups(db, options.now);
-  const subscriptionDeliveries = await scheduleSubscriptionDeliveries(db, options.now);
-  const renewalReminders = await sendRenewalReminders(db, options.now, siteUrl);
-  const expiredOrders = await expireUnpaidOrders(db, options.now);
+const jobs = {
+  subscriptionEnds: (job: JobContext) => endCancelledSubscriptions(job.db, job.now),
+  pauseEnds: (job: JobContext) => resumeEndedPauses(job.db, job.now),
+  renewals: (job: JobContext) => renewDueSubscriptions(job.db, { now: job.now, siteUrl: job.siteUrl, cardsFor: job.cardsFor }),
+  renewalPaymentLinks: (job: JobContext) => issueRenewalPaymentLinks(job.db, { now: job.now, siteUrl: job.siteUrl, provider: activePaymentProvider() }),
+  paymentLinkSettlements: (job: JobContext) => settlePaymentLinkPeriods(job.db, job.now),
+  abandonedSignups: (job: JobContext) => closeAbandonedSignups(job.db, job.now),
+  subscriptionDeliveries: (job: JobContext) => scheduleSubscriptionDeliveries(job.db, job.now),
+  renewalReminders: (job: JobContext) => sendRenewalReminders(job.db, job.now, job.siteUrl),
+  expiredOrders: (job: JobContext) => expireUnpaidOrders(job.db, job.now),
   // Refunds whose provider call failed or never happened (decision 0024-late-payments-and-refunds).
-  const refunds = await retryDueRefunds(db, options.culqi !== undefined ? options.culqi : culqiClientIfConfigured(), { now: options.now, siteUrl });
-  const cartReminders = await sendAbandonedCartReminders(db, options.now, siteUrl);
-  // Emails last, so whatever the jobs above queued leaves in the same run.
+  refunds: (job: JobContext) => retryDueRefunds(job.db, job.culqi(), { now: job.now, siteUrl: job.siteUrl }),
+  cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),
   // Attachments (invoice PDFs) are made at sending time by their own domain's renderer.
-  const emails = await deliverPendingEmails(db, options.transport ?? configuredTransport(), options.now, {
-    renderAttachments: (tx, refs) => renderInvoiceAttachments(tx, refs, { now: options.now }),
-  });
-  return { renewals, subscriptionDeliveries, renewalReminders, expiredOrders, refundsCompleted: refunds.refunded, cartReminders, emailsSent: emails.sent, emailsFailed: emails.failed };
+  emails: (job: JobContext) =>
+    deliverPendingEmails(job.db, job.transport(), job.now, { renderAttachments: (db, refs) => renderInvoiceAttachments(db, refs, { now: job.now }) }),
+};
+
+export type JobName = keyof typeof jobs;
+export const jobNames = Object.keys(jobs) as JobName[];
+export type JobResults = { [Name in JobName]?: Awaited<ReturnType<(typeof jobs)[Name]>> };
+
+export interface JobsReport {
+  /** What each job that finished returned. */
+  results: JobResults;
+  /** Jobs that threw: logged with their name, retried on the next pass. */
+  failures: { job: JobName; error: string }[];
+}
+
+/**
+ * Runs the due jobs (all of them, or `only` the named ones) one after the other. A job that
+ * throws is logged with its name and recorded in the report, and the jobs after it still run;
+ * it is tried again on the next pass. This never throws for a job's error.
+ */
+export async function runDueJobs(db: Database, options: JobOptions & { only?: readonly JobName[] }): Promise<JobsReport> {
+  const siteUrl = options.siteUrl ?? publicSiteUrl();
+  let transport = options.transport;
+  const context: JobContext = {
+    db,
+    now: options.now,
+    siteUrl,
+    // Made only when the email job runs, so a job failing on configuration fails alone.
+    transport: () => (transport ??= configuredTransport()),
+    cardsFor: options.cardsFor ?? ((provider) => cardProviderFor(db, provider)),
+    culqi: () => (options.culqi !== undefined ? options.culqi : culqiClientIfConfigured()),
+  };
+  const report: JobsReport = { results: {}, failures: [] };
+  // Always in the pass's order, however `only` lists them (emails last).
+  for (const name of options.only ? jobNames.filter((job) => options.only!.includes(job)) : jobNames) {
+    try {
+      const result = await jobs[name](context);
+      (report.results as Record<JobName, unknown>)[name] = result;
+    } catch (error) {
+      console.error(`Job "${name}" failed; it runs again on the next pass:`, error);
+      report.failures.push({ job: name, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return report;
 }

@@ -1,39 +1,113 @@
 import { env } from "../config/env";
 import type { Database } from "../db/client";
-import { runDueJobs } from "./run-due-jobs";
+import type { MailTransport } from "../notifications/deliver";
+import { jobNames, runDueJobs, type JobName } from "./run-due-jobs";
 
-let timer: NodeJS.Timeout | undefined;
-let runNow: (() => Promise<void>) | undefined;
+export interface JobSchedulerOptions {
+  /** Seconds between passes; 0 means no timer (jobs then run only when asked). */
+  intervalSeconds: number;
+  clock?: () => Date;
+  transport?: MailTransport;
+}
 
-/**
- * Runs the due jobs in this process every JOBS_INTERVAL_SECONDS (decisions.md: renewals and
- * reminders are created by the shop itself). A run never overlaps the previous one.
- */
-export function startJobScheduler(db: Database): void {
-  const seconds = env().JOBS_INTERVAL_SECONDS;
-  if (seconds <= 0 || timer) return;
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await runDueJobs(db, { now: new Date() });
-    } catch (error) {
-      console.error("Scheduled jobs failed", error);
-    } finally {
-      running = false;
-    }
-  };
-  runNow = tick;
-  timer = setInterval(tick, seconds * 1000);
-  timer.unref();
-  void tick();
+export interface JobScheduler {
+  /** One pass of every job, each skipped-and-rerun if it is already running. */
+  tick(): Promise<void>;
+  /** Runs one job now, or once more right after its current run if it is running. */
+  run(name: JobName): Promise<void>;
+  /** `run` on the next turn of the event loop, for a route that just committed its change. */
+  runSoon(name: JobName): void;
+  /** Resolves once nothing is running or about to run. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /**
- * Runs the due jobs now instead of at the next tick: called after queueing an email the customer
- * is waiting for (a reset link), once the transaction that queued it has committed.
+ * Runs the jobs in this process (decisions.md: renewals and reminders are created by the shop
+ * itself). Each job runs on its own: it never overlaps itself, one job's run never waits for
+ * another's, and a job that throws is logged and tried again on the next pass (runDueJobs never
+ * throws for a job's error; the catch here is for anything else, so the process never crashes).
  */
-export function runJobsSoon(): void {
-  if (runNow) setImmediate(() => void runNow?.());
+export function createJobScheduler(db: Database, options: JobSchedulerOptions): JobScheduler {
+  const clock = options.clock ?? (() => new Date());
+  const running = new Map<JobName, Promise<void>>();
+  const again = new Set<JobName>();
+  const soon = new Set<Promise<void>>();
+  let passing = false;
+
+  const runOnce = async (name: JobName) => {
+    try {
+      await runDueJobs(db, { now: clock(), only: [name], transport: options.transport });
+    } catch (error) {
+      console.error(`Job "${name}" could not run:`, error);
+    }
+  };
+
+  const run = (name: JobName): Promise<void> => {
+    const current = running.get(name);
+    if (current) {
+      // Whatever was queued after this run read its rows is picked up by one more run.
+      again.add(name);
+      return current;
+    }
+    const work = (async () => {
+      do {
+        again.delete(name);
+        await runOnce(name);
+      } while (again.has(name));
+    })().finally(() => running.delete(name));
+    running.set(name, work);
+    return work;
+  };
+
+  const tick = async () => {
+    if (passing) return;
+    passing = true;
+    try {
+      for (const name of jobNames) await run(name);
+    } finally {
+      passing = false;
+    }
+  };
+
+  const timer = options.intervalSeconds > 0 ? setInterval(() => void tick(), options.intervalSeconds * 1000) : undefined;
+  timer?.unref();
+
+  const idle = async () => {
+    while (soon.size > 0 || running.size > 0) await Promise.all([...soon, ...running.values()]);
+  };
+
+  return {
+    tick,
+    run,
+    runSoon(name) {
+      const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(name));
+      soon.add(later);
+      void later.finally(() => soon.delete(later));
+    },
+    idle,
+    async stop() {
+      if (timer) clearInterval(timer);
+      await idle();
+    },
+  };
+}
+
+let scheduler: JobScheduler | undefined;
+
+/** Starts the process's scheduler: a pass now, then every JOBS_INTERVAL_SECONDS (0 turns jobs off). */
+export function startJobScheduler(db: Database): void {
+  const seconds = env().JOBS_INTERVAL_SECONDS;
+  if (seconds <= 0 || scheduler) return;
+  scheduler = createJobScheduler(db, { intervalSeconds: seconds });
+  void scheduler.tick();
+}
+
+/**
+ * Runs one job now instead of at the next tick: e.g. `runJobSoon("emails")` after queueing an
+ * email the customer is waiting for (a reset link), once the transaction that queued it has
+ * committed. Only that job runs, not the renewals and the rest of a pass.
+ */
+export function runJobSoon(name: JobName): void {
+  scheduler?.runSoon(name);
 }

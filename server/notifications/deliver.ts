@@ -1,15 +1,13 @@
+import { randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "../config/env";
 import type { Database } from "../db/client";
 import { outboxEmails, type EmailAttachmentRef } from "../db/schema";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import { isLastAttempt, isPermanentRefusal, retryDelayMs } from "./retry-schedule";
 import { inTransaction } from "../db/transaction";
-
-const MAX_ATTEMPTS = 5;
-const BATCH = 20;
 
 /** A file sent with an email, made at sending time from the row's attachment references. */
 export interface MailAttachment {
@@ -37,13 +35,20 @@ export interface MailTransport {
 /**
  * Turns an email's attachment references into files. Handed in by the caller (the jobs, which get
  * it from the domain that owns the files), so notifications never import the invoices domain.
- * Runs inside the delivery transaction, hence the `db` it is given.
+ * Runs outside any transaction (it only reads), under RENDER_TIMEOUT_MS.
  */
-export type AttachmentRenderer = (db: DatabaseOrTransaction, refs: EmailAttachmentRef[]) => Promise<MailAttachment[]>;
+export type AttachmentRenderer = (db: Database, refs: EmailAttachmentRef[]) => Promise<MailAttachment[]>;
+
+/**
+ * How long SMTP may stay silent before the attempt fails: a server that accepts the connection
+ * and then hangs must not hold a sender (and, before, a transaction) for nodemailer's default
+ * ten minutes of socket inactivity.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000, dnsTimeout: 15_000 };
 
 /** SMTP through nodemailer when SMTP_URL is set. */
-export function smtpTransport(url: string): MailTransport {
-  const transporter: Transporter = nodemailer.createTransport(url);
+export function smtpTransport(url: string, timeouts: Partial<typeof SMTP_TIMEOUTS> = {}): MailTransport {
+  const transporter: Transporter = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS, ...timeouts });
   return {
     async send(message) {
       await transporter.sendMail(nodemailerMessage(message));
@@ -94,47 +99,145 @@ export function configuredTransport(): MailTransport {
 }
 
 /**
- * Sends queued emails. Rows are claimed with SKIP LOCKED inside a transaction, so two workers
- * never send the same email; a failed send is retried on later runs, up to five attempts. An
- * email with attachment references needs `renderAttachments`; without it the email waits (as a
- * failed attempt) rather than leave without its files.
+ * Bounds on one email's attempt. The lease of a claim must outlast a whole claimed batch
+ * (CLAIM_BATCH × (render + send)), so a live sender never loses a claim it is still working on.
+ */
+export const RENDER_TIMEOUT_MS = 30_000;
+export const SEND_TIMEOUT_MS = 60_000;
+export const CLAIM_BATCH = 5;
+export const SENDING_LEASE_MS = 10 * 60_000;
+/** More than this waits for the next run, so one run never monopolises the job runner. */
+const MAX_PER_RUN = 50;
+
+export interface DeliveryReport {
+  sent: number;
+  /** Failed attempts that will be retried later. */
+  failed: number;
+  /** Emails that became dead letters in this run. */
+  dead: number;
+}
+
+/**
+ * Sends the emails that are due (docs/decisions/0024-email-delivery-outside-transactions.md).
+ * A batch is claimed in one short transaction (status `sending`, a claim token, a lease); rendering
+ * and SMTP run outside any transaction, each under a timeout; the outcome is written in another
+ * short statement, only while the claim is still this sender's. Two senders never hold the same
+ * email at once; an email whose outcome was never written (the process died after the SMTP server
+ * accepted it) is sent again when its lease runs out: at-least-once in that one case.
+ *
+ * `now` is the run's clock at its start; the run's own elapsed time is added to it, so claims and
+ * backoffs stay honest however long the run takes.
  */
 export async function deliverPendingEmails(
   db: Database,
   transport: MailTransport,
   now: Date,
-  options: { renderAttachments?: AttachmentRenderer } = {},
-): Promise<{ sent: number; failed: number }> {
-  let sent = 0;
-  let failed = 0;
-  await inTransaction(db, async (tx) => {
-    const pending = await tx
-      .select()
-      .from(outboxEmails)
-      .where(and(isNull(outboxEmails.sentAt), lt(outboxEmails.attempts, MAX_ATTEMPTS)))
-      .orderBy(asc(outboxEmails.createdAt))
-      .limit(BATCH)
-      .for("update", { skipLocked: true });
-    for (const email of pending) {
-      try {
-        const attachments = await renderAttachmentsOf(tx, email.attachments, options.renderAttachments);
-        await transport.send({ from: env().MAIL_FROM, to: email.toAddress, subject: email.subject, html: email.html, text: email.text, id: email.id, kind: email.kind, createdAt: email.createdAt, attachments });
-        await tx.update(outboxEmails).set({ sentAt: now, attempts: sql`${outboxEmails.attempts} + 1`, lastError: null }).where(eq(outboxEmails.id, email.id));
-        sent += 1;
-      } catch (error) {
-        await tx
-          .update(outboxEmails)
-          .set({ attempts: sql`${outboxEmails.attempts} + 1`, lastError: error instanceof Error ? error.message : String(error) })
-          .where(eq(outboxEmails.id, email.id));
-        failed += 1;
-      }
+  options: { renderAttachments?: AttachmentRenderer; sendTimeoutMs?: number; renderTimeoutMs?: number } = {},
+): Promise<DeliveryReport> {
+  const started = performance.now();
+  const clock = () => new Date(now.getTime() + Math.round(performance.now() - started));
+  const report: DeliveryReport = { sent: 0, failed: 0, dead: 0 };
+  let handled = 0;
+  while (handled < MAX_PER_RUN) {
+    const claimed = await claimDueEmails(db, clock(), Math.min(CLAIM_BATCH, MAX_PER_RUN - handled));
+    if (claimed.length === 0) break;
+    for (const email of claimed) {
+      const outcome = await attemptDelivery(db, transport, email, options);
+      const recorded = await recordOutcome(db, email, outcome, clock());
+      if (recorded) report[recorded] += 1;
     }
-  });
-  return { sent, failed };
+    handled += claimed.length;
+  }
+  return report;
 }
 
-async function renderAttachmentsOf(db: DatabaseOrTransaction, refs: EmailAttachmentRef[] | null, render: AttachmentRenderer | undefined): Promise<MailAttachment[]> {
+type ClaimedEmail = typeof outboxEmails.$inferSelect & { claimToken: string };
+
+/** Claims up to `limit` due emails: pending ones whose time has come, and claims whose lease ran out. */
+async function claimDueEmails(db: Database, at: Date, limit: number): Promise<ClaimedEmail[]> {
+  const due = or(
+    and(eq(outboxEmails.status, "pending"), lte(outboxEmails.nextAttemptAt, at)),
+    and(eq(outboxEmails.status, "sending"), lte(outboxEmails.claimedAt, new Date(at.getTime() - SENDING_LEASE_MS))),
+  );
+  const claimToken = randomUUID();
+  // Two statements in one short transaction rather than `UPDATE … WHERE id IN (SELECT … LIMIT
+  // n FOR UPDATE SKIP LOCKED)`, which PostgreSQL may re-run per row and so claim more than n.
+  // SKIP LOCKED: a concurrent claimer takes other rows instead of waiting for these, and a row
+  // another claimer has just committed as `sending` no longer matches `due` once locked.
+  const claimed = await inTransaction(db, async (tx) => {
+    const candidates = await tx
+      .select({ id: outboxEmails.id })
+      .from(outboxEmails)
+      .where(due)
+      .orderBy(asc(outboxEmails.nextAttemptAt), asc(outboxEmails.createdAt))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    if (candidates.length === 0) return [];
+    return tx
+      .update(outboxEmails)
+      .set({ status: "sending", claimedAt: at, claimToken, lastAttemptAt: at, attempts: sql`${outboxEmails.attempts} + 1` })
+      .where(inArray(outboxEmails.id, candidates.map((candidate) => candidate.id)))
+      .returning();
+  });
+  return claimed.map((email) => ({ ...email, claimToken }));
+}
+
+type Outcome = { ok: true } | { ok: false; error: string; permanent: boolean };
+
+async function attemptDelivery(
+  db: Database,
+  transport: MailTransport,
+  email: ClaimedEmail,
+  options: { renderAttachments?: AttachmentRenderer; sendTimeoutMs?: number; renderTimeoutMs?: number },
+): Promise<Outcome> {
+  try {
+    const attachments = await withTimeout(renderAttachmentsOf(db, email.attachments, options.renderAttachments), options.renderTimeoutMs ?? RENDER_TIMEOUT_MS, "Rendering the attachments");
+    const message = { from: env().MAIL_FROM, to: email.toAddress, subject: email.subject, html: email.html, text: email.text, id: email.id, kind: email.kind, createdAt: email.createdAt, attachments };
+    await withTimeout(transport.send(message), options.sendTimeoutMs ?? SEND_TIMEOUT_MS, "Sending");
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error), permanent: isPermanentRefusal(error) };
+  }
+}
+
+/**
+ * Writes an attempt's outcome if the claim is still ours (a claim taken over after its lease ran
+ * out belongs to the sender that took it). Returns what was recorded, or nothing.
+ */
+async function recordOutcome(db: Database, email: ClaimedEmail, outcome: Outcome, at: Date): Promise<keyof DeliveryReport | undefined> {
+  const ours = and(eq(outboxEmails.id, email.id), eq(outboxEmails.status, "sending"), eq(outboxEmails.claimToken, email.claimToken));
+  const released = { claimedAt: null, claimToken: null };
+  let result: keyof DeliveryReport;
+  let changes: Partial<typeof outboxEmails.$inferInsert>;
+  if (outcome.ok) {
+    result = "sent";
+    changes = { status: "sent", sentAt: at, lastError: null };
+  } else if (outcome.permanent || isLastAttempt(email.attempts)) {
+    result = "dead";
+    changes = { status: "dead", deadAt: at, lastError: outcome.error };
+  } else {
+    result = "failed";
+    changes = { status: "pending", nextAttemptAt: new Date(at.getTime() + retryDelayMs(email.attempts)), lastError: outcome.error };
+  }
+  const updated = await db.update(outboxEmails).set({ ...changes, ...released }).where(ours).returning({ id: outboxEmails.id });
+  return updated.length > 0 ? result : undefined;
+}
+
+async function renderAttachmentsOf(db: Database, refs: EmailAttachmentRef[] | null, render: AttachmentRenderer | undefined): Promise<MailAttachment[]> {
   if (!refs || refs.length === 0) return [];
   if (!render) throw new Error("This email has attachments and no attachment renderer was given");
   return render(db, refs);
+}
+
+/** Gives up waiting after `ms` (the work itself may go on; its result is then ignored). */
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -29,6 +29,8 @@ export async function enqueueEmail(db: DatabaseOrTransaction, message: EmailMess
       text: message.text,
       attachments: message.attachments && message.attachments.length > 0 ? message.attachments : null,
       createdAt: now,
+      // Due from the caller's clock, not the database's, like every other time the shop keeps.
+      nextAttemptAt: now,
     })
     .onConflictDoNothing({ target: outboxEmails.dedupeKey })
     .returning({ id: outboxEmails.id });

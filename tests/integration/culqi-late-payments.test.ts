@@ -163,7 +163,8 @@ describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decisio
     // Not before its time, then through the regular jobs pass.
     expect(await retryDueRefunds(test.db, client, { now: tooLateToDeliver, siteUrl })).toEqual({ refunded: 0, failed: 0 });
     const report = await runDueJobs(test.db, { now: pending!.nextAttemptAt, transport: folderTransport(outbox), siteUrl, culqi: client });
-    expect(report.refundsCompleted).toBe(1);
+    expect(report.failures).toEqual([]);
+    expect(report.results.refunds).toMatchObject({ refunded: 1 });
     expect((await refundsOf(late.orderId))[0]).toMatchObject({ status: "succeeded", attempts: 2, lastError: null });
     expect(culqi.refunds.filter((refund) => refund.charge_id === late.chargeId)).toHaveLength(1);
     expect((await orderRow(late.orderId)).status).toBe("refunded");

@@ -152,7 +152,8 @@ describe("the customer's invoices", () => {
     const [waiting] = await test.db.select().from(outboxEmails).where(eq(outboxEmails.id, rows[0]!.id));
     expect(waiting).toMatchObject({ sentAt: null, lastError: expect.stringContaining("attachment") });
 
-    await runDueJobs(test.db, { now, transport: folderTransport(outbox), siteUrl });
+    // The jobs' pass, once the failed attempt's backoff has passed, renders the PDFs and sends it.
+    await runDueJobs(test.db, { now: waiting!.nextAttemptAt, transport: folderTransport(outbox), siteUrl });
     const [sent] = await test.db.select().from(outboxEmails).where(eq(outboxEmails.id, rows[0]!.id));
     expect(sent!.sentAt).not.toBeNull();
 

@@ -1,15 +1,18 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requestPasswordReset } from "@server/accounts/index.server";
 import { placeOrder } from "@server/checkout/index.server";
+import { DEMO_CUSTOMER } from "@server/db/seed/demo-accounts";
 import { orders, outboxEmails, payments } from "@server/db/schema";
-import { runDueJobs } from "@server/jobs/index.server";
+import { createJobScheduler, runDueJobs } from "@server/jobs/index.server";
 import { deliverPendingEmails, folderTransport, type MailTransport } from "@server/notifications/deliver";
 import { enqueueEmail } from "@server/notifications/index.server";
 import { applySandboxAction } from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
+import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const now = new Date("2026-11-24T15:00:00Z");
@@ -31,8 +34,8 @@ describe("time-driven jobs", () => {
     await enqueueEmail(test.db, { dedupeKey: "welcome:1", kind: "welcome", to: "ana@example.pe", subject: "Hola Ana", html: "<p>Hola</p>", text: "Hola" }, now);
     // The same key again is not a second email.
     await enqueueEmail(test.db, { dedupeKey: "welcome:1", kind: "welcome", to: "ana@example.pe", subject: "Hola otra vez", html: "<p>x</p>", text: "x" }, now);
-    expect(await deliverPendingEmails(test.db, folderTransport(outbox), now)).toEqual({ sent: 1, failed: 0 });
-    expect(await deliverPendingEmails(test.db, folderTransport(outbox), now)).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverPendingEmails(test.db, folderTransport(outbox), now)).toEqual({ sent: 1, failed: 0, dead: 0 });
+    expect(await deliverPendingEmails(test.db, folderTransport(outbox), now)).toEqual({ sent: 0, failed: 0, dead: 0 });
     const files = (await readdir(outbox)).sort();
     expect(files.map((file) => path.extname(file))).toEqual([".eml", ".html", ".json"]);
     const eml = await readFile(path.join(outbox, files[0]!), "utf8");
@@ -47,10 +50,12 @@ describe("time-driven jobs", () => {
         throw new Error("SMTP no responde");
       },
     };
-    expect(await deliverPendingEmails(test.db, down, now)).toEqual({ sent: 0, failed: 1 });
+    expect(await deliverPendingEmails(test.db, down, now)).toEqual({ sent: 0, failed: 1, dead: 0 });
     const [row] = await test.db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, "retry:1"));
-    expect(row).toMatchObject({ sentAt: null, attempts: 1, lastError: "SMTP no responde" });
-    expect(await deliverPendingEmails(test.db, folderTransport(outbox), now)).toEqual({ sent: 1, failed: 0 });
+    expect(row).toMatchObject({ status: "pending", sentAt: null, attempts: 1, lastError: "SMTP no responde" });
+    // Not before its backoff (30 s after the failure), then it goes.
+    expect(await deliverPendingEmails(test.db, folderTransport(outbox), now)).toEqual({ sent: 0, failed: 0, dead: 0 });
+    expect(await deliverPendingEmails(test.db, folderTransport(outbox), row!.nextAttemptAt)).toEqual({ sent: 1, failed: 0, dead: 0 });
   });
 
   it("cancels unpaid orders when their payment window or code expires, and leaves paid ones alone", async () => {
@@ -63,7 +68,7 @@ describe("time-driven jobs", () => {
 
     const transport = folderTransport(outbox);
     const afterWindow = new Date(now.getTime() + 31 * 60_000);
-    expect((await runDueJobs(test.db, { now: afterWindow, transport })).expiredOrders).toBe(1);
+    expect((await runDueJobs(test.db, { now: afterWindow, transport })).results.expiredOrders).toBe(1);
     const status = async (id: string) => (await test.db.select({ status: orders.status }).from(orders).where(eq(orders.id, id)))[0]?.status;
     expect(await status(card.orderId)).toBe("cancelled");
     expect(await status(cash.orderId)).toBe("payment_created");
@@ -72,8 +77,64 @@ describe("time-driven jobs", () => {
 
     const afterCode = new Date(now.getTime() + 25 * 3_600_000);
     const [first, second] = await Promise.all([runDueJobs(test.db, { now: afterCode, transport }), runDueJobs(test.db, { now: afterCode, transport })]);
-    expect(first.expiredOrders + second.expiredOrders).toBe(1);
+    expect(first.results.expiredOrders! + second.results.expiredOrders!).toBe(1);
     expect(await status(cash.orderId)).toBe("cancelled");
     expect(await status(paid.orderId)).toBe("paid");
+  });
+
+  const status = async (id: string) => (await test.db.select({ status: orders.status }).from(orders).where(eq(orders.id, id)))[0]?.status;
+
+  it("runs the jobs after one that throws, reports it by name, and runs it again on the next pass", async () => {
+    const placed = await placeOrder(test.db, order(), { now, provider: "sandbox" });
+    if (!placed.ok) throw new Error("order not placed");
+    await enqueueEmail(test.db, { dedupeKey: "isolation:1", kind: "notice", to: "eva@example.pe", subject: "Aviso aislado", html: "<p>a</p>", text: "a" }, now);
+    const transport = folderTransport(outbox);
+    const afterWindow = new Date(now.getTime() + 31 * 60_000);
+
+    // A real failure inside one job: the table the cart reminders read is gone.
+    await test.db.execute(sql`alter table abandoned_carts rename to abandoned_carts_away`);
+    expectConsoleError(/Job "cartReminders" failed/);
+    let report;
+    try {
+      report = await runDueJobs(test.db, { now: afterWindow, transport });
+    } finally {
+      await test.db.execute(sql`alter table abandoned_carts_away rename to abandoned_carts`);
+    }
+    expect(report.failures).toEqual([{ job: "cartReminders", error: expect.stringContaining("abandoned_carts") }]);
+    expect(report.results.cartReminders).toBeUndefined();
+    // The jobs before it and the email delivery after it did their work.
+    expect(report.results.expiredOrders).toBe(1);
+    expect(await status(placed.orderId)).toBe("cancelled");
+    expect(report.results.emails?.sent).toBeGreaterThanOrEqual(1);
+    expect((await test.db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, "isolation:1")))[0]?.status).toBe("sent");
+
+    const next = await runDueJobs(test.db, { now: new Date(afterWindow.getTime() + 30_000), transport });
+    expect(next.failures).toEqual([]);
+    expect(next.results.cartReminders).toBe(0);
+  });
+
+  it("sends a password reset email by running only the email job, not the rest of the pass", async () => {
+    const placedAt = new Date();
+    const placed = await placeOrder(test.db, order(), { now: placedAt, provider: "sandbox" });
+    if (!placed.ok) throw new Error("order not placed");
+    const sent: string[] = [];
+    const scheduler = createJobScheduler(test.db, {
+      intervalSeconds: 0,
+      // Past the order's payment window: a whole pass would cancel it.
+      clock: () => new Date(placedAt.getTime() + 31 * 60_000),
+      transport: { send: async (message) => void sent.push(message.kind) },
+    });
+    try {
+      expect(await requestPasswordReset(test.db, { email: DEMO_CUSTOMER.email, client: "jobs-test" })).toMatchObject({ ok: true });
+      scheduler.runSoon("emails");
+      await scheduler.idle();
+      expect(sent).toContain("password_reset");
+      expect(await status(placed.orderId)).not.toBe("cancelled");
+
+      await scheduler.run("expiredOrders");
+      expect(await status(placed.orderId)).toBe("cancelled");
+    } finally {
+      await scheduler.stop();
+    }
   });
 });

@@ -1,5 +1,13 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
+/**
+ * Where an email is in its delivery (docs/decisions/0024-email-delivery-outside-transactions.md):
+ * `pending` waits for `next_attempt_at`; `sending` is claimed by one sender until its lease runs
+ * out; `sent` is done; `dead` gave up after a day of retries (or a permanent SMTP refusal) and
+ * waits for staff to retry it.
+ */
+export type OutboxEmailStatus = "pending" | "sending" | "sent" | "dead";
+
 export interface EmailAttachmentRef {
   kind: "invoice_pdf";
   id: string;
@@ -23,11 +31,21 @@ export const outboxEmails = pgTable(
     /** Files made when the email is sent (e.g. invoice PDFs), referenced rather than stored. */
     attachments: jsonb("attachments").$type<EmailAttachmentRef[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    status: text("status").$type<OutboxEmailStatus>().notNull().default("pending"),
+    /** When a pending email is next due (the backoff after a failed attempt). */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When a sender claimed it: a `sending` row whose lease has run out is due again. */
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    /** Names the claim; a sender records its outcome only while its claim is still the row's. */
+    claimToken: uuid("claim_token"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
     sentAt: timestamp("sent_at", { withTimezone: true }),
+    deadAt: timestamp("dead_at", { withTimezone: true }),
+    /** Attempts started (a claim counts, so a sender that dies mid-send still uses one up). */
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
   },
-  (table) => [index("outbox_emails_pending_idx").on(table.sentAt)],
+  (table) => [index("outbox_emails_due_idx").on(table.status, table.nextAttemptAt)],
 );
 
 export interface SavedCartItem {
