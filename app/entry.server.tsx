@@ -1,11 +1,21 @@
 import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
+import { env, InvalidEnvironmentError } from "@server/config/env";
 import { getDatabase } from "@server/db/index.server";
 import { startJobScheduler } from "@server/jobs/index.server";
 import { withSplash } from "./splash-html.server";
 
 export const streamTimeout = 5_000;
+
+// A bad or missing setting stops the server at once with a message naming each variable (in
+// production SITE_URL, SESSION_SECRET and a payment provider are required; docs/security.md).
+try {
+  env();
+} catch (error) {
+  console.error(error instanceof InvalidEnvironmentError ? error.message : error);
+  process.exit(1);
+}
 
 // Open, migrate and seed the database as the server boots, not on the first visitor's request,
 // then start the in-process jobs (email delivery, expiry of unpaid orders).
