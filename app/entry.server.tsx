@@ -1,11 +1,23 @@
 import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
+import { env, InvalidEnvironmentError } from "@server/config/index.server";
 import { getDatabase } from "@server/db/index.server";
 import { startJobScheduler } from "@server/jobs/index.server";
+import { contentSecurityPolicy, createNonce } from "./content-security-policy.server";
+import { NonceContext } from "./lib/nonce";
 import { withSplash } from "./splash-html.server";
 
 export const streamTimeout = 5_000;
+
+// A bad or missing setting stops the server at once with a message naming each variable (in
+// production SITE_URL, SESSION_SECRET and a payment provider are required; docs/security.md).
+try {
+  env();
+} catch (error) {
+  console.error(error instanceof InvalidEnvironmentError ? error.message : error);
+  process.exit(1);
+}
 
 // Open, migrate and seed the database as the server boots, not on the first visitor's request,
 // then start the in-process jobs (email delivery, expiry of unpaid orders).
@@ -32,9 +44,20 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
+  // Every document gets its own nonce for its few inline scripts (docs/security.md). The dev
+  // server's hot reloading injects scripts of its own, so only built servers send the policy.
+  const nonce = import.meta.env.DEV ? undefined : createNonce();
+  if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+
   return new Promise<Response>((resolve, reject) => {
     const timeout = setTimeout(() => abort(), streamTimeout + 1000);
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    const document = (
+      <NonceContext.Provider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(document, {
+      nonce,
       // React outlines large finished Suspense boundaries behind a swap script by default, which
       // leaves visitors without JavaScript looking at the fallback; this keeps them inline.
       progressiveChunkSize: Number.POSITIVE_INFINITY,

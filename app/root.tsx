@@ -2,12 +2,14 @@ import { useEffect } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
+import { privateWhenSignedInMiddleware } from "./cache-control.server";
 import { sameOriginMiddleware } from "./csrf.server";
 import { databaseMiddleware, dbContext } from "./db-context.server";
 import { siteInfo } from "./site-info.server";
+import { useNonce } from "~/lib/nonce";
 import { pageMeta } from "~/lib/seo";
 
-export const middleware: Route.MiddlewareFunction[] = [sameOriginMiddleware, databaseMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [privateWhenSignedInMiddleware, sameOriginMiddleware, databaseMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { site: await siteInfo(context.get(dbContext), request) };
@@ -21,6 +23,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="es-PE">
       <head>
@@ -32,8 +35,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-800 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,14 +1,18 @@
 import { getSiteSettings } from "@server/content/index.server";
 import type { Database } from "@server/db/index.server";
-import { env } from "@server/config/env";
+import { publicSiteUrl } from "@server/config/env";
 import type { SiteInfo } from "~/lib/seo";
 
-/** Brand and contact settings plus the public origin used for canonical URLs. */
-export async function siteInfo(db: Database, request: Request): Promise<SiteInfo> {
+/**
+ * Brand and contact settings plus the public origin used for canonical URLs and, through the
+ * routes, for every emailed link. The origin is configuration, never the request's Host header: a
+ * forged Host would otherwise put an attacker's domain into a customer's order link (issue 9).
+ */
+export async function siteInfo(db: Database, _request?: Request): Promise<SiteInfo> {
   const settings = await getSiteSettings(db);
   const social = { instagram: settings.instagramUrl, facebook: settings.facebookUrl, tiktok: settings.tiktokUrl };
   return {
-    siteUrl: env().SITE_URL ?? new URL(request.url).origin,
+    siteUrl: publicSiteUrl(),
     brandName: settings.brandName,
     contactEmail: settings.contactEmail,
     whatsappNumber: settings.whatsappNumber,

@@ -2,10 +2,13 @@
 // public), served only to requests without cookies or credentials — what a CDN in front would do,
 // done here so one process can serve a busy storefront (bench/RESULTS.md). Pages for a signed-in
 // customer, carts, checkouts and receipts never declare `public`, so they are never stored.
+// A stored page's Content-Security-Policy nonce is renewed on every hit, so no two visitors ever
+// get the same nonce (docs/security.md).
+import { randomBytes } from "node:crypto";
 
 /** @param {{ seconds: number, maxEntries?: number }} options */
 export function createMicroCache({ seconds, maxEntries = 500 }) {
-  /** @type {Map<string, { expires: number, status: number, headers: [string, string][], body: Uint8Array }>} */
+  /** @type {Map<string, { expires: number, status: number, headers: [string, string][], body: Buffer[], nonce: string | null }>} */
   const entries = new Map();
 
   function cacheable(request) {
@@ -19,7 +22,8 @@ export function createMicroCache({ seconds, maxEntries = 500 }) {
 
   function publicMaxAge(response) {
     const header = response.headers.get("cache-control") ?? "";
-    if (response.status !== 200 || !/\bpublic\b/.test(header) || response.headers.has("set-cookie")) return 0;
+    if (response.status !== 200 || !/\bpublic\b/.test(header) || /\b(private|no-store|no-cache)\b/.test(header)) return 0;
+    if (response.headers.has("set-cookie")) return 0;
     const maxAge = Number(/max-age=(\d+)/.exec(header)?.[1] ?? 0);
     return Math.min(maxAge, seconds);
   }
@@ -33,17 +37,38 @@ export function createMicroCache({ seconds, maxEntries = 500 }) {
       if (!cacheable(request)) return render();
       const key = `${request.method} ${request.url}`;
       const hit = entries.get(key);
-      if (hit && hit.expires > Date.now()) {
-        return new Response(request.method === "HEAD" ? null : hit.body, { status: hit.status, headers: hit.headers });
-      }
+      if (hit && hit.expires > Date.now()) return replay(request, hit, hit.nonce && randomBytes(16).toString("hex"));
       const response = await render();
       const keepFor = publicMaxAge(response);
       if (keepFor <= 0) return response;
-      const body = new Uint8Array(await response.arrayBuffer());
+      const body = Buffer.from(await response.arrayBuffer());
+      const headers = [...response.headers.entries()];
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? null;
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value);
-      const stored = { expires: Date.now() + keepFor * 1000, status: response.status, headers: [...response.headers.entries()], body };
+      const stored = { expires: Date.now() + keepFor * 1000, status: response.status, headers, body: nonce ? splitAt(body, nonce) : [body], nonce };
       entries.set(key, stored);
-      return new Response(request.method === "HEAD" ? null : body, { status: stored.status, headers: stored.headers });
+      return replay(request, stored, nonce);
     },
   };
+}
+
+/** The body cut around every occurrence of `nonce`, so a hit can put a fresh one in its place. */
+function splitAt(body, nonce) {
+  const parts = [];
+  let start = 0;
+  for (let at = body.indexOf(nonce, start); at !== -1; at = body.indexOf(nonce, start)) {
+    parts.push(body.subarray(start, at));
+    start = at + nonce.length;
+  }
+  parts.push(body.subarray(start));
+  return parts;
+}
+
+function replay(request, stored, nonce) {
+  const joint = Buffer.from(nonce ?? "");
+  const body = stored.body.length === 1 ? stored.body[0] : Buffer.concat(stored.body.flatMap((part, index) => (index === 0 ? [part] : [joint, part])));
+  const headers = stored.headers.map(([name, value]) =>
+    name === "content-security-policy" && nonce ? [name, value.split(stored.nonce).join(nonce)] : [name, value],
+  );
+  return new Response(request.method === "HEAD" ? null : body, { status: stored.status, headers });
 }

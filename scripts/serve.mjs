@@ -22,6 +22,7 @@ const handleRequest = createRequestHandler(build, "production");
 // Express only needs the same setting to believe a trusted proxy's X-Forwarded-Proto.
 const trustProxy = expressTrustProxy(process.env.TRUST_PROXY);
 const microCache = createMicroCache({ seconds: Number(process.env.PAGE_CACHE_SECONDS ?? 10) });
+const siteIsHttps = process.env.SITE_URL?.startsWith("https://") ?? false;
 
 const app = express();
 app.disable("x-powered-by");
@@ -30,6 +31,10 @@ app.disable("x-powered-by");
 app.set("trust proxy", trustProxy);
 // Level 4 keeps most of gzip's saving at about half the CPU of the default level 6.
 app.use(compression({ level: 4 }));
+app.use((request, response, next) => {
+  setSecurityHeaders(request, response);
+  next();
+});
 
 if (logRequests) {
   app.use((request, response, next) => {
@@ -96,9 +101,27 @@ function expressTrustProxy(value = "") {
   return raw.split(",").map((entry) => entry.trim()).filter(Boolean);
 }
 
+/**
+ * Issue 9, docs/security.md: on every response, files and errors included. Documents replace the
+ * strict default policy with their own, which carries a nonce (app/content-security-policy.server.ts).
+ */
+function setSecurityHeaders(request, response) {
+  response.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+  response.setHeader("X-Content-Type-Options", "nosniff");
+  response.setHeader("X-Frame-Options", "DENY");
+  response.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  response.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), usb=(), magnetometer=(), gyroscope=(), accelerometer=()");
+  // request.secure believes X-Forwarded-Proto only behind a trusted proxy (TRUST_PROXY).
+  if (siteIsHttps || request.secure) response.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+}
+
 async function sendFetchResponse(response, fetchResponse) {
   response.status(fetchResponse.status);
-  for (const [key, value] of fetchResponse.headers.entries()) response.append(key, value);
+  // The app's own value wins over the defaults above; only Set-Cookie may repeat.
+  for (const [key, value] of fetchResponse.headers.entries()) {
+    if (key === "set-cookie") response.append(key, value);
+    else response.setHeader(key, value);
+  }
   if (!fetchResponse.body) return void response.end();
   await writeReadableStreamToWritable(fetchResponse.body, response);
 }

@@ -2,6 +2,8 @@
 // `npm start`: serves the production build, building it first when it is missing or older than
 // the sources (decisions.md, Running). The server migrates and seeds the database on boot.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildIfStale, projectRoot } from "./build-if-stale.mjs";
 
@@ -13,11 +15,31 @@ try {
 }
 
 const port = process.env.PORT || "3000";
+const env = { ...process.env, PORT: port };
+if (!process.env.NODE_ENV) {
+  // No NODE_ENV: a newcomer's `npm start`, the local demo (docs/security.md). The production build
+  // still runs as production, with the demo's settings spelled out; a real deployment sets
+  // NODE_ENV=production itself and must then give SITE_URL and SESSION_SECRET.
+  Object.assign(env, {
+    NODE_ENV: "production",
+    SITE_URL: process.env.SITE_URL || `http://localhost:${port}`,
+    SESSION_SECRET: process.env.SESSION_SECRET || localSecret(),
+    SEED_DEMO_DATA: process.env.SEED_DEMO_DATA || "true",
+    ALLOW_SANDBOX_PAYMENTS: process.env.ALLOW_SANDBOX_PAYMENTS || "true",
+  });
+  console.log("Local demo (NODE_ENV is not set): demo accounts, sandbox payments. Set NODE_ENV=production for a real shop.");
+}
 console.log(`Starting the shop on http://localhost:${port}`);
-const server = spawn(process.execPath, [path.join(projectRoot, "scripts/serve.mjs")], {
-  cwd: projectRoot,
-  stdio: "inherit",
-  env: { ...process.env, NODE_ENV: process.env.NODE_ENV || "production", PORT: port },
-});
+const server = spawn(process.execPath, [path.join(projectRoot, "scripts/serve.mjs")], { cwd: projectRoot, stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+
+/** The same per-machine key `npm run dev` uses (server/config/app-secret.ts), so links survive restarts. */
+function localSecret() {
+  const file = path.join(projectRoot, ".data/app-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

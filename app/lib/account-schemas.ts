@@ -2,6 +2,7 @@
  * Account forms, validated by the same zod schemas in the browser and again in the actions
  * (spec §5, §8; decisions.md: the account password change uses the reset form's rules).
  */
+import "./zod-without-eval";
 import { z } from "zod";
 import { EMAIL_PATTERN, INVALID_EMAIL } from "./checkout-schema";
 export { fieldErrors } from "./checkout-schema";

@@ -3,6 +3,7 @@
  * action (spec §5 and §8 messages). Prices are not part of what the server trusts: lines carry
  * only product, variant and quantity, plus the subtotal the visitor saw, to compare.
  */
+import "./zod-without-eval";
 import { z } from "zod";
 import { documentNumberError, isPeruvianMobile, isValidRuc, normalizePeruvianMobile, type DocumentType } from "./documents";
 import { isIsoDate } from "./lima-dates";

@@ -5,6 +5,7 @@ import { placeOrder } from "@server/checkout/index.server";
 import { listOrganizations, listServedDistricts } from "@server/content/index.server";
 import { activePaymentProvider, createCulqiOrderForPayment, culqiClient } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
+import { privatePageHeaders } from "~/order-receipt.server";
 import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/components/checkout/checkout-form";
 import { checkoutSchema, fieldErrors } from "~/lib/checkout-schema";
 import { limaToday } from "~/lib/lima-dates";
@@ -37,6 +38,9 @@ function checkoutPrefill(profile: Profile): CheckoutPrefill {
     direccion: profile.address ?? "",
   };
 }
+
+// Issue 9: a signed-in customer's checkout carries their DNI, phone and address; no cache keeps it.
+export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), {

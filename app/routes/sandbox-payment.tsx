@@ -2,6 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sandbox-payment";
 import { applySandboxAction, findSandboxPayment, type SandboxAction } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
+import { privatePageHeaders } from "~/order-receipt.server";
 import { formatSoles } from "~/lib/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { siteInfo } from "~/site-info.server";
@@ -19,6 +20,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     expired: payment.expiresAt !== null && payment.expiresAt <= new Date() && payment.status !== "succeeded",
   };
 }
+
+// Issue 9: a payment page belongs to one order; no cache anywhere keeps it.
+export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), { title: "Pago de prueba", description: "Pasarela de pago de prueba.", robots: "noindex,nofollow", path: "/pago/sandbox" });

@@ -5,6 +5,7 @@
 // what visitors get. Each run gets its own empty PGlite directory so that numbers never depend
 // on data left behind by an earlier run, tests, or a developer's local shop.
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -98,7 +99,18 @@ export async function startServer({ root, entry, tmpDir, readyTimeoutMs = 60_000
   const child = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
     cwd: root,
     // HOST keeps the server on loopback only; by default it listens on all interfaces.
-    env: { ...process.env, PORT: String(port), HOST, PGLITE_DATA_DIR: dataDir, NODE_ENV: "production" },
+    // Production as it is deployed, with the demo data and the sandbox the benchmarks exercise.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST,
+      PGLITE_DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      SITE_URL: `http://${HOST}:${port}`,
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      SEED_DEMO_DATA: "true",
+      ALLOW_SANDBOX_PAYMENTS: "true",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   // Keep the server's output for error reports without interleaving it with our progress lines.

@@ -5,6 +5,8 @@ import { parseTrustProxy, type TrustProxy } from "./client-address";
  * Every environment variable the shop reads, validated once at boot so a typo fails loudly
  * with a message that names the variable instead of surfacing later as a broken page.
  */
+const booleanFlag = z.enum(["true", "false"], { message: 'must be "true" or "false"' }).transform((value) => value === "true");
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -13,8 +15,12 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
+  /**
+   * The public origin of every emailed link, canonical URL and redirect to a provider. Required in
+   * production: a link must never take its host from the request's Host header (docs/security.md).
+   */
   SITE_URL: z.url({ message: "must be a full URL, e.g. https://vidaalcalina.pe" }).optional(),
-  /** Signs cookies and emailed links; generated into .data/app-secret when unset. */
+  /** Signs cookies and emailed links; required in production, generated into .data/app-secret elsewhere. */
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** SMTP server for outgoing email, e.g. smtp://user:pass@mail.example.com:587; unset keeps email in the local outbox. */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
@@ -55,17 +61,44 @@ const envSchema = z.object({
   FLOW_API_BASE: z.url().default("https://www.flow.cl/api"),
   /** How long storefront reads are reused in memory; 0 turns the cache off. */
   STOREFRONT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
-  SEED_DEMO_DATA: z
-    .enum(["true", "false"])
-    .default("true")
-    .transform((value) => value === "true"),
+  /**
+   * The demo accounts (admin@demo.pe with the admin role, cliente@demo.pe) and their history. On by
+   * default except in production, where only an explicit "true" seeds them (docs/security.md).
+   */
+  SEED_DEMO_DATA: booleanFlag.optional(),
+  /** The shop's own data on an empty database: settings, catalogue, districts, organisations, history, legal texts. */
+  SEED_BASE_DATA: booleanFlag.default(true),
+  /**
+   * Production refuses to start on the offline sandbox (it confirms payments nobody made) unless
+   * this says so, e.g. for a staging site.
+   */
+  ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
 }).superRefine((config, context) => {
   // One Flow key without the other would silently leave subscriptions on the other provider.
   if (Boolean(config.FLOW_API_KEY) !== Boolean(config.FLOW_SECRET_KEY)) {
     const missing = config.FLOW_API_KEY ? "FLOW_SECRET_KEY" : "FLOW_API_KEY";
     context.addIssue({ code: "custom", path: [missing], message: "Flow needs both FLOW_API_KEY and FLOW_SECRET_KEY" });
   }
-});
+  if (Boolean(config.CULQI_PUBLIC_KEY) !== Boolean(config.CULQI_SECRET_KEY)) {
+    const missing = config.CULQI_PUBLIC_KEY ? "CULQI_SECRET_KEY" : "CULQI_PUBLIC_KEY";
+    context.addIssue({ code: "custom", path: [missing], message: "Culqi needs both CULQI_PUBLIC_KEY and CULQI_SECRET_KEY" });
+  }
+  if (config.NODE_ENV !== "production") return;
+  // Safe by default in production (docs/security.md): nothing that only suits a laptop.
+  if (!config.SITE_URL) {
+    context.addIssue({ code: "custom", path: ["SITE_URL"], message: "required in production: the shop's public origin, e.g. https://vidaalcalina.pe (emailed links are built from it)" });
+  }
+  if (!config.SESSION_SECRET) {
+    context.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "required in production: 32 or more random characters, e.g. the output of `openssl rand -hex 32`" });
+  }
+  if (!config.CULQI_PUBLIC_KEY && !config.CULQI_SECRET_KEY && !config.ALLOW_SANDBOX_PAYMENTS) {
+    context.addIssue({
+      code: "custom",
+      path: ["CULQI_PUBLIC_KEY"],
+      message: "production needs a payment provider: set CULQI_PUBLIC_KEY and CULQI_SECRET_KEY, or ALLOW_SANDBOX_PAYMENTS=true to take orders through the offline sandbox (it collects no money)",
+    });
+  }
+}).transform(({ SEED_DEMO_DATA, ...config }) => ({ ...config, SEED_DEMO_DATA: SEED_DEMO_DATA ?? config.NODE_ENV !== "production" }));
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -91,7 +124,11 @@ export function env(): Env {
   return cached;
 }
 
-/** The shop's public origin for links in emails: SITE_URL, or this machine's own address. */
+/**
+ * The shop's public origin for emailed links, canonical URLs and provider redirects: SITE_URL
+ * (required in production), or this machine's own address in development. Never the request's
+ * Host header, which anyone can set (docs/security.md).
+ */
 export function publicSiteUrl(): string {
   const config = env();
   return config.SITE_URL ?? `http://localhost:${config.PORT}`;

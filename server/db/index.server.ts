@@ -1,6 +1,6 @@
 import { env } from "../config/env";
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from "./client";
-import { seedDemoShop } from "./seed/seed";
+import { seedOnStart } from "./seed/seed";
 
 export type { Database } from "./client";
 
@@ -14,14 +14,16 @@ export function databaseTarget(): DatabaseTarget {
 }
 
 /**
- * The process's database: opened once, migrated, and seeded with the demo shop on first start
- * (unless SEED_DEMO_DATA=false). Concurrent first callers share the same promise.
+ * The process's database: opened once, migrated, and seeded on first start with the shop's base
+ * data and, outside production unless told otherwise, the demo accounts (SEED_BASE_DATA,
+ * SEED_DEMO_DATA). Concurrent first callers share the same promise.
  */
 export function getDatabase(): Promise<Database> {
   opening ??= (async () => {
     const handle = await openDatabase(databaseTarget());
+    const config = env();
     await handle.migrate(async (db) => {
-      if (env().SEED_DEMO_DATA) await seedDemoShop(db);
+      await seedOnStart(db, { base: config.SEED_BASE_DATA, demo: config.SEED_DEMO_DATA });
     });
     closeOnShutdown(handle);
     return handle;

@@ -1,12 +1,17 @@
+import { LRUCache } from "lru-cache";
 import { env } from "../config/env";
 import type { Database } from "./client";
 
 /**
  * A short-lived, per-process cache for storefront reads that every page repeats (settings,
  * districts, catalogue, content). The embedded database spends milliseconds per query, so without
- * it /tienda cannot serve 100 requests a second (bench/RESULTS.md). Only successful reads are
- * kept; prices are never taken from here when an order is priced. Writers call `clearReadCaches`.
+ * it /tienda cannot serve 100 requests a second (bench/RESULTS.md). Only successful reads that
+ * found something are kept, and each read keeps at most READ_CACHE_MAX_ENTRIES (least recently
+ * used go first), so requests for random product slugs cannot grow memory (issue 9). Prices are
+ * never taken from here when an order is priced. Writers call `clearReadCaches`.
  */
+export const READ_CACHE_MAX_ENTRIES = 1000;
+
 let generation = 0;
 let ttlOverrideMs: number | null = null;
 
@@ -31,23 +36,47 @@ interface Entry<T> {
   generation: number;
 }
 
+const entryCounters: ((db: Database) => number)[] = [];
+
+/** How many entries all cached reads hold for a database (tests watch it stay bounded). */
+export function readCacheEntryCount(db: Database): number {
+  return entryCounters.reduce((total, count) => total + count(db), 0);
+}
+
 export function cachedRead<Args extends (string | number)[], T>(load: (db: Database, ...args: Args) => PromiseLike<T>) {
   // Keyed by database so each test database, and each server's, has its own entries.
-  const byDatabase = new WeakMap<Database, Map<string, Entry<T>>>();
+  const byDatabase = new WeakMap<Database, { found: LRUCache<string, Entry<T>>; loading: Map<string, Entry<T>> }>();
+  entryCounters.push((db) => {
+    const entries = byDatabase.get(db);
+    return entries ? entries.found.size + entries.loading.size : 0;
+  });
   return (db: Database, ...args: Args): Promise<T> => {
     const ttl = ttlMs();
     if (ttl <= 0) return Promise.resolve(load(db, ...args));
     let entries = byDatabase.get(db);
-    if (!entries) byDatabase.set(db, (entries = new Map()));
+    if (!entries) byDatabase.set(db, (entries = { found: new LRUCache({ max: READ_CACHE_MAX_ENTRIES }), loading: new Map() }));
+    const { found, loading } = entries;
     const key = args.join("\u0000");
     const now = Date.now();
-    const hit = entries.get(key);
-    if (hit && hit.expires > now && hit.generation === generation) return hit.value;
+    const fresh = (entry: Entry<T> | undefined) => entry && entry.expires > now && entry.generation === generation;
+    const hit = found.get(key) ?? loading.get(key);
+    if (hit && fresh(hit)) return hit.value;
     // Drizzle's query builders are thenables that run again on every await: settle once here.
     const value = Promise.resolve(load(db, ...args));
-    entries.set(key, { value, expires: now + ttl, generation });
-    value.catch(() => {
-      if (entries.get(key)?.value === value) entries.delete(key);
+    const entry = { value, expires: now + ttl, generation };
+    // Concurrent identical reads share one query; only what it found enters the LRU, so a flood
+    // of unknown slugs neither grows memory nor pushes the real products out (issue 9).
+    loading.set(key, entry);
+    const settled = () => {
+      if (loading.get(key) === entry) loading.delete(key);
+    };
+    value.then((result) => {
+      settled();
+      if (result !== null && result !== undefined) found.set(key, entry);
+      else found.delete(key);
+    }, () => {
+      settled();
+      found.delete(key);
     });
     return value;
   };

@@ -9,7 +9,7 @@ describe("client bundle", () => {
 
   it("contains no database driver, server module or environment secret", () => {
     expect(scripts.length).toBeGreaterThan(0);
-    const forbidden = [/drizzle-orm/, /@electric-sql\/pglite/, /PGlite/, /DATABASE_URL/, /pg_advisory_lock/, /sanitize-html/, /node:fs/, /seedDemoData/];
+    const forbidden = [/drizzle-orm/, /@electric-sql\/pglite/, /PGlite/, /DATABASE_URL/, /pg_advisory_lock/, /sanitize-html/, /node:fs/, /seedBaseData/, /seedDemoAccounts/];
     const found: string[] = [];
     for (const name of scripts) {
       const source = readFileSync(path.join(assets, name), "utf8");

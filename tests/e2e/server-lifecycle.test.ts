@@ -34,6 +34,16 @@ describe("server lifecycle", () => {
     await expect(startShopServer({ env: { SITE_URL: "vidaalcalina" } })).rejects.toThrow(/SITE_URL: must be a full URL/);
   });
 
+  it("in production, refuses to start without SITE_URL and SESSION_SECRET, or on the sandbox unless it is allowed", async () => {
+    const refusal = await startShopServer({ env: { SITE_URL: "", SESSION_SECRET: "", ALLOW_SANDBOX_PAYMENTS: "" } }).then(
+      () => "started",
+      (error: Error) => error.message,
+    );
+    expect(refusal).toMatch(/- SITE_URL: required in production/);
+    expect(refusal).toMatch(/- SESSION_SECRET: required in production/);
+    expect(refusal).toMatch(/- CULQI_PUBLIC_KEY: production needs a payment provider.*ALLOW_SANDBOX_PAYMENTS=true/);
+  });
+
   it("creates, migrates and seeds on first start, stops on SIGTERM, and keeps its data across restarts without seeding twice", async () => {
     const first = await startShopServer({ env: databaseEnv });
     const firstPage = await (await fetch(`${first.baseURL}/tienda`)).text();

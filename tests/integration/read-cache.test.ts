@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listShopProducts } from "@server/catalog/index.server";
-import { clearReadCaches, overrideReadCacheTtl } from "@server/db/read-cache";
+import { randomBytes } from "node:crypto";
+import { findProductBySlug, listShopProducts } from "@server/catalog/index.server";
+import { clearReadCaches, overrideReadCacheTtl, readCacheEntryCount } from "@server/db/read-cache";
 import { products } from "@server/db/schema";
 import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -47,5 +48,18 @@ describe("storefront read cache", () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("does not keep product pages that do not exist, however many are asked for", async () => {
+    clearReadCaches();
+    await listShopProducts(test.db);
+    const before = readCacheEntryCount(test.db);
+    for (let round = 0; round < 2; round += 1) {
+      const batch = Array.from({ length: 100 }, () => findProductBySlug(test.db, `no-existe-${randomBytes(6).toString("hex")}`));
+      for (const product of await Promise.all(batch)) expect(product).toBeNull();
+    }
+    expect(readCacheEntryCount(test.db)).toBe(before);
+    expect(await findProductBySlug(test.db, "caja-20l-con-dispensador")).not.toBeNull();
+    expect(readCacheEntryCount(test.db)).toBeGreaterThan(before);
   });
 });

@@ -1,7 +1,9 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { districts, products, productVariants, siteSettings } from "@server/db/schema";
-import { seedDemoData } from "@server/db/seed/seed";
+import { parseEnv } from "@server/config/env";
+import { districts, products, productVariants, siteSettings, users } from "@server/db/schema";
+import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
+import { seedBaseData, seedOnStart } from "@server/db/seed/seed";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 describe("migrations and demo seed", () => {
@@ -12,14 +14,14 @@ describe("migrations and demo seed", () => {
   afterAll(() => empty.close());
 
   it("seeds an empty database once, and a second run adds nothing", async () => {
-    expect(await seedDemoData(empty.db)).toEqual({ seeded: true });
+    expect(await seedBaseData(empty.db)).toEqual({ seeded: true });
     const countRows = async () => ({
       products: (await empty.db.select({ n: count() }).from(products))[0]!.n,
       variants: (await empty.db.select({ n: count() }).from(productVariants))[0]!.n,
       districts: (await empty.db.select({ n: count() }).from(districts))[0]!.n,
     });
     const first = await countRows();
-    expect(await seedDemoData(empty.db)).toEqual({ seeded: false });
+    expect(await seedBaseData(empty.db)).toEqual({ seeded: false });
     expect(await countRows()).toEqual(first);
     expect(first).toEqual({ products: 6, variants: 15, districts: 50 });
   });
@@ -35,5 +37,31 @@ describe("migrations and demo seed", () => {
     for (const price of prices) expect(Number.isInteger(price)).toBe(true);
     expect(prices.some((price) => price < 5000)).toBe(true);
     expect(prices.some((price) => price > 5000)).toBe(true);
+  });
+});
+
+describe("what a first start seeds (docs/security.md)", () => {
+  const production = { NODE_ENV: "production", SITE_URL: "https://vidaalcalina.pe", SESSION_SECRET: "s".repeat(32), ALLOW_SANDBOX_PAYMENTS: "true" };
+  const startWith = async (source: Record<string, string>) => {
+    const database = await createTestDatabase("empty");
+    try {
+      const config = parseEnv(source);
+      await seedOnStart(database.db, { base: config.SEED_BASE_DATA, demo: config.SEED_DEMO_DATA });
+      const [catalogue] = await database.db.select({ n: count() }).from(products);
+      const people = await database.db.select({ email: users.email, role: users.role }).from(users);
+      return { products: Number(catalogue!.n), people };
+    } finally {
+      await database.close();
+    }
+  };
+
+  it("in production: the shop's catalogue and districts, but no account, least of all the demo admin", async () => {
+    expect(await startWith(production)).toEqual({ products: 6, people: [] });
+  });
+
+  it("adds the demo accounts in production only when SEED_DEMO_DATA=true, and by default elsewhere", async () => {
+    const admin = { email: DEMO_ADMIN.email, role: "admin" };
+    expect((await startWith({ ...production, SEED_DEMO_DATA: "true" })).people).toContainEqual(admin);
+    expect((await startWith({ NODE_ENV: "development" })).people).toContainEqual(admin);
   });
 });

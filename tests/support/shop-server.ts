@@ -58,15 +58,22 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
   }
 
+  const baseURL = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
+      // Production as deployed (docs/security.md), with the test shop's own origin and key; the
+      // sandbox is allowed explicitly, as a staging site would.
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
+      SITE_URL: baseURL,
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      ALLOW_SANDBOX_PAYMENTS: "true",
       SEED_DEMO_DATA: seed ? "true" : "false",
+      SEED_BASE_DATA: seed ? "true" : "false",
       OUTBOX_DIR: outboxDir,
       JOBS_INTERVAL_SECONDS: "1",
       // Every browser test comes from 127.0.0.1: one "client" for the per-client limits.
@@ -80,7 +87,6 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
 
-  const baseURL = `http://127.0.0.1:${port}`;
   try {
     await waitUntilServing(baseURL, child, () => output);
   } catch (error) {

@@ -24,4 +24,48 @@ describe("environment", () => {
     for (const name of ["PORT", "DATABASE_URL", "SITE_URL", "SEED_DEMO_DATA"]) expect(message).toContain(`- ${name}:`);
     expect(message).toContain("postgres://");
   });
+
+  describe("in production", () => {
+    const production = {
+      NODE_ENV: "production",
+      SITE_URL: "https://vidaalcalina.pe",
+      SESSION_SECRET: "x".repeat(32),
+      CULQI_PUBLIC_KEY: "pk_live_abc",
+      CULQI_SECRET_KEY: "sk_live_abc",
+    };
+    const messageOf = (source: Record<string, string | undefined>) => {
+      try {
+        parseEnv(source);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return null;
+    };
+
+    it("starts with a public origin, a session key and Culqi, and seeds no demo accounts", () => {
+      const config = parseEnv(production);
+      expect(config).toMatchObject({ SEED_DEMO_DATA: false, SEED_BASE_DATA: true, ALLOW_SANDBOX_PAYMENTS: false });
+    });
+
+    it("requires SITE_URL and SESSION_SECRET, saying what to set", () => {
+      const message = messageOf({ ...production, SITE_URL: undefined, SESSION_SECRET: "" });
+      expect(message).toMatch(/- SITE_URL: required in production/);
+      expect(message).toMatch(/- SESSION_SECRET: required in production/);
+      // Outside production both stay optional (the local demo and the tests).
+      expect(messageOf({ NODE_ENV: "development" })).toBeNull();
+    });
+
+    it("refuses the sandbox payment provider unless ALLOW_SANDBOX_PAYMENTS=true", () => {
+      const sandbox = { ...production, CULQI_PUBLIC_KEY: undefined, CULQI_SECRET_KEY: undefined };
+      expect(messageOf(sandbox)).toMatch(/- CULQI_PUBLIC_KEY: production needs a payment provider.*ALLOW_SANDBOX_PAYMENTS=true/);
+      expect(messageOf({ ...sandbox, ALLOW_SANDBOX_PAYMENTS: "true" })).toBeNull();
+      expect(messageOf({ ...production, CULQI_SECRET_KEY: undefined })).toMatch(/- CULQI_SECRET_KEY: Culqi needs both/);
+    });
+
+    it("seeds the demo accounts only when SEED_DEMO_DATA says so explicitly", () => {
+      expect(parseEnv({ ...production, SEED_DEMO_DATA: "true" }).SEED_DEMO_DATA).toBe(true);
+      expect(parseEnv({ NODE_ENV: "development" }).SEED_DEMO_DATA).toBe(true);
+      expect(parseEnv({ NODE_ENV: "development", SEED_DEMO_DATA: "false" }).SEED_DEMO_DATA).toBe(false);
+    });
+  });
 });

@@ -49,4 +49,34 @@ describe("page micro-cache", () => {
     await off.serve(new Request("http://shop.test/"), render("one"));
     expect(await (await off.serve(new Request("http://shop.test/"), render("two"))).text()).toBe("two");
   });
+
+  it("never stores a page marked private or no-store even if it also says public", async () => {
+    const cache = createMicroCache({ seconds: 10 });
+    let renders = 0;
+    for (const header of ["public, private, max-age=60", "public, no-store, max-age=60"]) {
+      const request = () => new Request(`http://shop.test/${encodeURIComponent(header)}`);
+      for (let i = 0; i < 2; i++) await cache.serve(request(), async () => (renders++, page("x", header)));
+    }
+    expect(renders).toBe(4);
+  });
+
+  it("gives every hit of a stored page a fresh CSP nonce, in the header and in each script", async () => {
+    const cache = createMicroCache({ seconds: 10 });
+    const rendered = "a".repeat(32);
+    const render = async () => {
+      const response = page(`<script nonce="${rendered}">1</script><p>x</p><script nonce="${rendered}">2</script>`, "public, max-age=60");
+      response.headers.set("content-security-policy", `script-src 'self' 'nonce-${rendered}'; frame-ancestors 'none'`);
+      return response;
+    };
+    const nonces = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const response = await cache.serve(new Request("http://shop.test/tienda"), render);
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy")!)![1]!;
+      const body = await response.text();
+      expect(body).toBe(`<script nonce="${nonce}">1</script><p>x</p><script nonce="${nonce}">2</script>`);
+      expect(response.headers.get("content-security-policy")).toBe(`script-src 'self' 'nonce-${nonce}'; frame-ancestors 'none'`);
+      nonces.add(nonce);
+    }
+    expect(nonces.size).toBe(3);
+  });
 });

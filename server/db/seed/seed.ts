@@ -20,10 +20,12 @@ import { inTransaction } from "../transaction";
 export const LEGAL_SLUGS = { terms: "terminos-condiciones", privacy: "politica-privacidad" } as const;
 
 /**
- * Fills an empty database with the demo shop. The settings row marks a seeded database, so a
- * restart never duplicates rows; everything is one transaction, so a crash leaves it empty.
+ * Fills an empty database with the shop's own data: settings, catalogue, districts and their
+ * delivery days, organisations, history and legal texts. This is what the shop needs to work, not
+ * demo data (no account, no order). The settings row marks a seeded database, so a restart never
+ * duplicates rows; everything is one transaction, so a crash leaves it empty.
  */
-export async function seedDemoData(db: Database): Promise<{ seeded: boolean }> {
+export async function seedBaseData(db: Database): Promise<{ seeded: boolean }> {
   const [existing] = await db.select({ n: count() }).from(siteSettings);
   if (Number(existing?.n ?? 0) > 0) return { seeded: false };
 
@@ -62,6 +64,17 @@ export async function seedDemoData(db: Database): Promise<{ seeded: boolean }> {
 
 /** Everything the demo needs: the shop, then the demo accounts with their history. */
 export async function seedDemoShop(db: Database): Promise<void> {
-  await seedDemoData(db);
+  await seedBaseData(db);
   await seedDemoAccounts(db);
+}
+
+/**
+ * What a start seeds (SEED_BASE_DATA, SEED_DEMO_DATA; docs/security.md): the demo accounts, one of
+ * them an admin with a published password, only when asked for, which production never does by
+ * default.
+ */
+export async function seedOnStart(db: Database, wanted: { base: boolean; demo: boolean }): Promise<{ base: boolean; demo: boolean }> {
+  const base = wanted.base ? (await seedBaseData(db)).seeded : false;
+  const demo = wanted.demo ? (await seedDemoAccounts(db)).seeded : false;
+  return { base, demo };
 }
