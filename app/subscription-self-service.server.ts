@@ -20,6 +20,7 @@ import {
   type SelfServiceResult,
 } from "@server/subscriptions/index.server";
 import type { Database } from "@server/db/index.server";
+import { readFormData } from "./request-body.server";
 import { linesFromQuantityFields, type SelfServiceAction } from "~/lib/subscription-self-service";
 
 export const SUBSCRIPTION_NOT_FOUND = "Suscripción no encontrada";
@@ -33,7 +34,7 @@ export interface SelfServiceActionData {
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
 export async function subscriptionAction(db: Database, request: Request, input: { userId: string; subscriptionId: string; siteUrl: string }) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = text(form, "intent");
   const context: SelfServiceContext = { userId: input.userId, subscriptionId: input.subscriptionId, requestKey: text(form, "requestKey"), now: new Date(), siteUrl: input.siteUrl };
   let result: SelfServiceResult;

@@ -7,6 +7,7 @@ import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/a
 import { PasswordHints } from "~/components/account/password-hints";
 import { PasswordInput } from "~/components/account/password-input";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
 import { fieldErrors, resetPasswordSchema } from "~/lib/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   const parsed = resetPasswordSchema.safeParse(form);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);

@@ -23,7 +23,7 @@ describe("abandoned cart recovery", () => {
   afterAll(() => test.close());
 
   it("emails a recovery link once, an hour after the cart was left, even with two workers", async () => {
-    await saveAbandonedCart(test.db, { email: "carla@example.pe", items: lines }, start);
+    await saveAbandonedCart(test.db, { email: "carla@example.pe", items: lines, client: "test" }, start);
     expect(await sendAbandonedCartReminders(test.db, later(59), siteUrl)).toBe(0);
     const [a, b] = await Promise.all([sendAbandonedCartReminders(test.db, later(61), siteUrl), sendAbandonedCartReminders(test.db, later(61), siteUrl)]);
     expect(a + b).toBe(1);
@@ -46,7 +46,7 @@ describe("abandoned cart recovery", () => {
   });
 
   it("sends nothing when the customer places the order", async () => {
-    await saveAbandonedCart(test.db, { email: "dario@example.pe", items: lines }, start);
+    await saveAbandonedCart(test.db, { email: "dario@example.pe", items: lines, client: "test" }, start);
     const placed = await placeOrder(
       test.db,
       checkoutInput({ correo: "dario@example.pe", items: lines, clientSubtotalCents: 11980 }),
@@ -58,8 +58,8 @@ describe("abandoned cart recovery", () => {
   });
 
   it("restarts the hour when the cart is saved again", async () => {
-    await saveAbandonedCart(test.db, { email: "elena@example.pe", items: lines }, start);
-    await saveAbandonedCart(test.db, { email: "elena@example.pe", items: [{ productId: 1, variantId: 2, quantity: 1 }] }, later(50));
+    await saveAbandonedCart(test.db, { email: "elena@example.pe", items: lines, client: "test" }, start);
+    await saveAbandonedCart(test.db, { email: "elena@example.pe", items: [{ productId: 1, variantId: 2, quantity: 1 }], client: "test" }, later(50));
     expect(await sendAbandonedCartReminders(test.db, later(70), siteUrl)).toBe(0);
     expect(await sendAbandonedCartReminders(test.db, later(111), siteUrl)).toBe(1);
   });
