@@ -4,11 +4,11 @@ import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import { sameOriginMiddleware } from "./csrf.server";
 import { databaseMiddleware, dbContext } from "./db-context.server";
-import { methodGuardMiddleware } from "./method-guard.server";
+import { methodGuardMiddleware, uuidParamsMiddleware } from "./request-guards.server";
 import { siteInfo } from "./site-info.server";
 import { pageMeta } from "~/lib/seo";
 
-export const middleware: Route.MiddlewareFunction[] = [methodGuardMiddleware, sameOriginMiddleware, databaseMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [methodGuardMiddleware, uuidParamsMiddleware, sameOriginMiddleware, databaseMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { site: await siteInfo(context.get(dbContext), request) };

@@ -8,6 +8,7 @@ import { PasswordHints } from "~/components/account/password-hints";
 import { PasswordInput } from "~/components/account/password-input";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
+import { isPlainLine } from "~/lib/input-schemas";
 import { fieldErrors, resetPasswordSchema } from "~/lib/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -18,7 +19,9 @@ const REDIRECT_AFTER_MS = 3000;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, valid: await isResetTokenValid(context.get(dbContext), token) };
+  // A token we sent is letters and digits; anything with a control character is not one (and
+  // PostgreSQL would refuse a NUL byte in the lookup with an error).
+  return { token, valid: token.length <= 200 && isPlainLine(token) && (await isResetTokenValid(context.get(dbContext), token)) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
