@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
 import { env, InvalidEnvironmentError } from "@server/config/index.server";
-import { getDatabase } from "@server/db/index.server";
+import { describeErrorSafely, getDatabase, installSafeErrorLogging } from "@server/db/index.server";
 import { startJobScheduler } from "@server/jobs/index.server";
 import { contentSecurityPolicy, createNonce } from "./content-security-policy.server";
 import { NonceContext } from "./lib/nonce";
@@ -17,6 +17,17 @@ try {
 } catch (error) {
   console.error(error instanceof InvalidEnvironmentError ? error.message : error);
   process.exit(1);
+}
+
+installSafeErrorLogging();
+
+/**
+ * React Router's own log of a loader, action or render error (replacing its default, which prints
+ * the error as is): a failed query appears as its SQLSTATE and statement, never its values.
+ */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  console.error(`${request.method} ${new URL(request.url).pathname}: ${describeErrorSafely(error)}`);
 }
 
 // Open, migrate and seed the database as the server boots, not on the first visitor's request,

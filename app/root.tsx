@@ -5,11 +5,12 @@ import appStylesHref from "./app.css?url";
 import { privateWhenSignedInMiddleware } from "./cache-control.server";
 import { sameOriginMiddleware } from "./csrf.server";
 import { databaseMiddleware, dbContext } from "./db-context.server";
+import { methodGuardMiddleware, uuidParamsMiddleware } from "./request-guards.server";
 import { siteInfo } from "./site-info.server";
 import { useNonce } from "~/lib/nonce";
 import { pageMeta } from "~/lib/seo";
 
-export const middleware: Route.MiddlewareFunction[] = [privateWhenSignedInMiddleware, sameOriginMiddleware, databaseMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [methodGuardMiddleware, uuidParamsMiddleware, privateWhenSignedInMiddleware, sameOriginMiddleware, databaseMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { site: await siteInfo(context.get(dbContext), request) };
@@ -68,11 +69,17 @@ export function meta({ loaderData, error }: Route.MetaArgs) {
  */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // A request the shop refused (405, 415, 400…) says why, in the Spanish the route gave it.
+  const refusal = isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && !notFound && typeof error.data === "string" ? error.data : null;
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <main className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
-      <h1 className="text-3xl font-bold text-brand-800">{notFound ? "Página no encontrada" : "Algo salió mal"}</h1>
-      <p>{notFound ? "La página que buscas no existe o fue movida." : "Tuvimos un problema al mostrar esta página. Por favor, inténtalo de nuevo en unos minutos."}</p>
+      <h1 className="text-3xl font-bold text-brand-800">{notFound ? "Página no encontrada" : refusal ? "No pudimos procesar tu solicitud" : "Algo salió mal"}</h1>
+      <p>
+        {notFound
+          ? "La página que buscas no existe o fue movida."
+          : (refusal ?? "Tuvimos un problema al mostrar esta página. Por favor, inténtalo de nuevo en unos minutos.")}
+      </p>
       <a className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800" href="/">
         Volver al inicio
       </a>

@@ -21,10 +21,7 @@ export function loginUrlFor(request: Request): string {
 }
 
 /** Only paths on this site: an open redirect after login would hand the session page to anyone. */
-export function safeRedirectPath(value: string | null | undefined, fallback = "/dashboard"): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  return value;
-}
+export { safeRedirectPath } from "~/lib/safe-redirect";
 
 /**
  * Who is asking, for per-client rate limits. scripts/serve.mjs writes the socket address into

@@ -20,6 +20,8 @@ import {
   type SelfServiceResult,
 } from "@server/subscriptions/index.server";
 import type { Database } from "@server/db/index.server";
+import { readFormData } from "./request-body.server";
+import { INT32_MAX, isPlainText } from "~/lib/input-schemas";
 import { linesFromQuantityFields, type SelfServiceAction } from "~/lib/subscription-self-service";
 
 export const SUBSCRIPTION_NOT_FOUND = "Suscripción no encontrada";
@@ -33,7 +35,14 @@ export interface SelfServiceActionData {
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
 export async function subscriptionAction(db: Database, request: Request, input: { userId: string; subscriptionId: string; siteUrl: string }) {
-  const form = await request.formData();
+  const form = await readFormData(request);
+  // Issue 9: a NUL byte or other control character never reaches the database (PostgreSQL
+  // refuses it with an error); the customer's free text may still hold line breaks.
+  for (const [name, value] of form.entries()) {
+    if (typeof value !== "string" || !isPlainText(value) || value.length > 2000) {
+      return data<SelfServiceActionData>({ intent: null, error: "El formulario contiene caracteres no permitidos. Revisa lo que escribiste e intenta nuevamente.", field: name }, { status: 400 });
+    }
+  }
   const intent = text(form, "intent");
   const context: SelfServiceContext = { userId: input.userId, subscriptionId: input.subscriptionId, requestKey: text(form, "requestKey"), now: new Date(), siteUrl: input.siteUrl };
   let result: SelfServiceResult;
@@ -60,7 +69,11 @@ export async function subscriptionAction(db: Database, request: Request, input: 
       break;
     case "organization": {
       const value = text(form, "organizationId");
-      result = await changeSubscriptionOrganization(db, { ...context, organizationId: value === "" ? null : Number(value) });
+      const organizationId = value === "" ? null : Number(value);
+      if (organizationId !== null && !(Number.isInteger(organizationId) && organizationId > 0 && organizationId <= INT32_MAX)) {
+        return data<SelfServiceActionData>({ intent: "organization", error: "Elige una organización de la lista", field: "organizationId" }, { status: 400 });
+      }
+      result = await changeSubscriptionOrganization(db, { ...context, organizationId });
       break;
     }
     case "billing":

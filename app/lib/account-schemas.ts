@@ -2,13 +2,13 @@
  * Account forms, validated by the same zod schemas in the browser and again in the actions
  * (spec §5, §8; decisions.md: the account password change uses the reset form's rules).
  */
-import "./zod-without-eval";
-import { z } from "zod";
+import { z } from "./zod";
 import { EMAIL_PATTERN, INVALID_EMAIL } from "./checkout-schema";
+import { coercedInt32Id, isPlainLine, lineText } from "./input-schemas";
 export { fieldErrors } from "./checkout-schema";
 import { documentNumberError, isPeruvianMobile, normalizePeruvianMobile, type DocumentType } from "./documents";
 
-const email = z.string().trim().toLowerCase().min(1, "Ingresa tu correo").regex(EMAIL_PATTERN, INVALID_EMAIL).max(160);
+const email = z.string().trim().toLowerCase().min(1, "Ingresa tu correo").max(160, INVALID_EMAIL).regex(EMAIL_PATTERN, INVALID_EMAIL).refine(isPlainLine, INVALID_EMAIL);
 
 /** Spec §5, reset password: the checks in this order, each with its message. */
 export const PASSWORD_RULES: ReadonlyArray<{ test: (value: string) => boolean; message: string; hint: string }> = [
@@ -19,6 +19,8 @@ export const PASSWORD_RULES: ReadonlyArray<{ test: (value: string) => boolean; m
 ];
 
 export const PASSWORDS_DIFFER = "Las contraseñas no coinciden";
+/** The reset form's hidden token, when it is not one we could have sent (auth-actions says the same). */
+const INVALID_RESET_TOKEN = "El enlace de recuperación no es válido o ha expirado.";
 
 /** The first rule a password breaks, or null when it passes all of them. */
 export function passwordStrengthError(value: string): string | null {
@@ -28,22 +30,23 @@ export function passwordStrengthError(value: string): string | null {
 const strongPassword = z
   .string()
   .max(128, "La contraseña es demasiado larga")
+  .refine(isPlainLine, "La contraseña contiene caracteres no permitidos")
   .superRefine((value, context) => {
     const error = passwordStrengthError(value);
     if (error) context.addIssue({ code: "custom", message: error });
   });
 
 export const loginSchema = z.object({
-  email: z.string().trim().toLowerCase().min(1, "Ingresa tu correo"),
-  password: z.string().min(1, "Ingresa tu contraseña").max(128),
+  email: z.string().trim().toLowerCase().min(1, "Ingresa tu correo").max(160, INVALID_EMAIL).refine(isPlainLine, INVALID_EMAIL),
+  password: z.string().min(1, "Ingresa tu contraseña").max(128, "La contraseña es demasiado larga"),
   remember: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
-  redirectTo: z.string().optional(),
+  redirectTo: z.string().max(2000).optional().catch(undefined),
 });
 
 export const registerSchema = z
   .object({
-    firstName: z.string().trim().min(1, "Ingresa tu nombre").max(80),
-    lastName: z.string().trim().min(1, "Ingresa tu apellido").max(80),
+    firstName: lineText(80).trim().min(1, "Ingresa tu nombre"),
+    lastName: lineText(80).trim().min(1, "Ingresa tu apellido"),
     email,
     password: strongPassword,
     confirmPassword: z.string(),
@@ -53,7 +56,7 @@ export const registerSchema = z
 export const forgotPasswordSchema = z.object({ email });
 
 export const resetPasswordSchema = z
-  .object({ token: z.string().min(1), password: strongPassword, confirmPassword: z.string() })
+  .object({ token: z.string().min(1, INVALID_RESET_TOKEN).max(200, INVALID_RESET_TOKEN).refine(isPlainLine, INVALID_RESET_TOKEN), password: strongPassword, confirmPassword: z.string() })
   .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER });
 
 export const changePasswordSchema = z
@@ -65,10 +68,8 @@ export const changePasswordSchema = z
   .refine((value) => value.newPassword === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER });
 
 const optionalText = (max: number) =>
-  z
-    .string()
+  lineText(max)
     .trim()
-    .max(max)
     .optional()
     .transform((value) => value || null);
 
@@ -76,12 +77,12 @@ export const NAMES_REQUIRED = "El nombre y apellido son obligatorios";
 
 export const profileSchema = z
   .object({
-    firstName: z.string().trim().min(1, NAMES_REQUIRED).max(80),
-    lastName: z.string().trim().min(1, NAMES_REQUIRED).max(80),
+    firstName: lineText(80).trim().min(1, NAMES_REQUIRED),
+    lastName: lineText(80).trim().min(1, NAMES_REQUIRED),
     phone: optionalText(20).refine((value) => value === null || isPeruvianMobile(value), "Ingresa un celular válido de 9 dígitos que empiece con 9"),
-    documentType: z.enum(["dni", "ce", "pasaporte"]).optional().or(z.literal("").transform(() => undefined)),
+    documentType: z.enum(["dni", "ce", "pasaporte"], { message: "Selecciona un tipo de documento" }).optional().or(z.literal("").transform(() => undefined)),
     documentNumber: optionalText(20),
-    districtId: z.preprocess((value) => (value === "" || value === undefined ? null : Number(value)), z.number().int().positive().nullable()),
+    districtId: z.preprocess((value) => (value === "" || value === undefined ? null : value), coercedInt32Id("Elige un distrito de la lista").nullable()),
     address: optionalText(200),
   })
   .superRefine((value, context) => {

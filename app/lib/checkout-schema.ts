@@ -3,8 +3,8 @@
  * action (spec §5 and §8 messages). Prices are not part of what the server trusts: lines carry
  * only product, variant and quantity, plus the subtotal the visitor saw, to compare.
  */
-import "./zod-without-eval";
-import { z } from "zod";
+import { z } from "./zod";
+import { coercedInt32Id, isPlainLine, isPlainText, lineText, CONTROL_CHARACTERS } from "./input-schemas";
 import { documentNumberError, isPeruvianMobile, isValidRuc, normalizePeruvianMobile, type DocumentType } from "./documents";
 import { isIsoDate } from "./lima-dates";
 
@@ -14,45 +14,75 @@ export const INVALID_EMAIL = "Ingresa un correo válido";
 /** Spec §5: "a simple address pattern". */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * What one household order can hold (decision 0024-malformed-input): the cart never has two lines
+ * of the same product and variant, and these bounds are far above any real order while keeping a
+ * crafted one (thousands of units repeated over many lines) from being accepted.
+ */
+export const MAX_ORDER_LINES = 30;
+export const MAX_ORDER_UNITS = 999;
+export const TOO_MANY_LINES = `Tu pedido puede tener como máximo ${MAX_ORDER_LINES} productos distintos`;
+export const TOO_MANY_UNITS = `Tu pedido puede tener como máximo ${MAX_ORDER_UNITS} unidades en total`;
+
 export const checkoutLineSchema = z.object({
-  productId: z.coerce.number().int().positive(),
-  variantId: z.coerce.number().int().positive().nullable(),
-  quantity: z.coerce.number().int().min(1).max(999),
+  productId: coercedInt32Id("Producto no válido"),
+  variantId: coercedInt32Id("Producto no válido").nullable(),
+  quantity: z.coerce.number().int("Ingresa una cantidad entera").min(1, "La cantidad mínima es 1").max(MAX_ORDER_UNITS, TOO_MANY_UNITS),
 });
+
+export type CheckoutLine = z.infer<typeof checkoutLineSchema>;
+
+/** Repeated lines of the same product and variant become one, so caps apply to what is bought. */
+export function mergeOrderLines(lines: CheckoutLine[]): CheckoutLine[] {
+  const merged = new Map<string, CheckoutLine>();
+  for (const line of lines) {
+    const key = `${line.productId}:${line.variantId ?? ""}`;
+    const existing = merged.get(key);
+    merged.set(key, existing ? { ...existing, quantity: existing.quantity + line.quantity } : { ...line });
+  }
+  return [...merged.values()];
+}
+
+/** An order's lines: merged, at most MAX_ORDER_LINES of them and MAX_ORDER_UNITS units in all. */
+export const orderLinesSchema = z
+  .array(checkoutLineSchema)
+  .min(1, "Tu carrito está vacío")
+  .max(MAX_ORDER_LINES, TOO_MANY_LINES)
+  .transform(mergeOrderLines)
+  .refine((lines) => lines.reduce((sum, line) => sum + line.quantity, 0) <= MAX_ORDER_UNITS, TOO_MANY_UNITS);
+
 
 export const checkoutSchema = z
   .object({
-    checkoutKey: z.string().uuid(),
-    purchaseType: z.enum(["one-time", "subscription"]),
-    subscriptionFrequency: z.enum(["mensual", "anual"]),
-    nombre: z.string().trim().min(1, "Ingresa tu nombre").max(80),
-    apellido: z.string().trim().min(1, "Ingresa tu apellido").max(80),
-    correo: z.string().trim().toLowerCase().regex(EMAIL_PATTERN, INVALID_EMAIL).max(160),
-    telefono: z
-      .string()
+    checkoutKey: z.string().uuid("Recarga la página e inténtalo de nuevo"),
+    purchaseType: z.enum(["one-time", "subscription"], { message: "Elige el tipo de compra" }),
+    subscriptionFrequency: z.enum(["mensual", "anual"], { message: "Elige la frecuencia de tu suscripción" }),
+    nombre: lineText(80).trim().min(1, "Ingresa tu nombre"),
+    apellido: lineText(80).trim().min(1, "Ingresa tu apellido"),
+    correo: z.string().trim().toLowerCase().max(160, INVALID_EMAIL).regex(EMAIL_PATTERN, INVALID_EMAIL).refine(isPlainLine, INVALID_EMAIL),
+    telefono: lineText(40)
       .trim()
       .min(1, "Ingresa tu celular")
       .refine(isPeruvianMobile, "Ingresa un celular válido de 9 dígitos que empiece con 9")
       .transform(normalizePeruvianMobile),
     tipo_documento: z.enum(["dni", "ce", "pasaporte"], { message: "Selecciona un tipo de documento" }),
-    dni: z.string().trim().toUpperCase(),
-    ruc: z
-      .string()
+    dni: lineText(40).trim().toUpperCase(),
+    ruc: lineText(40)
       .trim()
       .optional()
       .transform((value) => value || undefined)
       .refine((value) => value === undefined || isValidRuc(value), "Ingresa un RUC válido de 11 dígitos"),
-    razonSocial: z.string().trim().max(160).optional(),
-    districtId: z.coerce.number({ message: "Busca tu distrito" }).int().positive("Busca tu distrito"),
-    direccion: z.string().trim().min(1, "Ingresa una dirección").max(200),
-    referencia: z.string().trim().max(200).optional(),
+    razonSocial: lineText(160).trim().optional(),
+    districtId: coercedInt32Id("Busca tu distrito"),
+    direccion: lineText(200).trim().min(1, "Ingresa una dirección"),
+    referencia: z.string().max(200).refine(isPlainText, CONTROL_CHARACTERS).trim().optional(),
     diaHabil: z.coerce.number({ message: "Selecciona un día habilitado" }).int().min(1, "Selecciona un día habilitado").max(7, "Selecciona un día habilitado"),
-    fecha: z.string().refine(isIsoDate, "Selecciona una fecha"),
+    fecha: z.string().max(10, "Selecciona una fecha").refine(isIsoDate, "Selecciona una fecha"),
     rangoHorario: z.enum(["manana", "tarde"], { message: "Selecciona un rango horario" }),
     /** Subscriptions: the organisation the subscription supports (optional; can be chosen later). */
-    organizationId: z.preprocess((value) => (value === "" || value === null || value === undefined ? undefined : Number(value)), z.number().int().positive().optional()),
-    items: z.array(checkoutLineSchema).min(1, "Tu carrito está vacío"),
-    clientSubtotalCents: z.coerce.number().int().nonnegative(),
+    organizationId: z.preprocess((value) => (value === "" || value === null || value === undefined ? undefined : Number(value)), coercedInt32Id("Elige una organización de la lista").optional()),
+    items: orderLinesSchema,
+    clientSubtotalCents: z.coerce.number().int("Carrito inválido").nonnegative("Carrito inválido").max(Number.MAX_SAFE_INTEGER, "Carrito inválido"),
   })
   .superRefine((value, context) => {
     const error = documentNumberError(value.tipo_documento as DocumentType, value.dni);

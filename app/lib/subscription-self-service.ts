@@ -2,6 +2,7 @@
  * Self-service rules of a subscription (issue 5, decision 0020) shared by the account pages and the
  * server: which actions each state allows, the date windows, the cancellation reasons.
  */
+import { INT32_MAX } from "./input-schemas";
 import { addDays, limaToday } from "./lima-dates";
 import { addMonthsClamped } from "./subscription-dates";
 
@@ -80,7 +81,14 @@ export function linesFromQuantityFields(fields: Iterable<[string, unknown]>): { 
       invalid = true;
       continue;
     }
-    lines.push({ productId: Number(match[1]), variantId: match[2] ? Number(match[2]) : null, quantity });
+    const productId = Number(match[1]);
+    const variantId = match[2] ? Number(match[2]) : null;
+    // Ids come from the field's name, which a crafted form can make anything (issue 9).
+    if (productId > INT32_MAX || (variantId !== null && variantId > INT32_MAX)) {
+      invalid = true;
+      continue;
+    }
+    lines.push({ productId, variantId, quantity });
   }
   return { lines, invalid };
 }

@@ -1,22 +1,32 @@
-import { z } from "zod";
 import type { Route } from "./+types/api.abandoned-cart";
+import { getSignedInUser } from "@server/accounts/index.server";
 import { saveAbandonedCart } from "@server/cart/index.server";
 import { dbContext } from "~/db-context.server";
+import { EMAIL_PATTERN, orderLinesSchema } from "~/lib/checkout-schema";
+import { isPlainLine, lineText } from "~/lib/input-schemas";
+import { z } from "~/lib/zod";
+import { methodNotAllowedJson, readJson } from "~/request-body.server";
+import { clientKey } from "~/session.server";
 
 const requestSchema = z.object({
-  email: z.string().trim().toLowerCase().email().max(160),
-  items: z
-    .array(z.object({ productId: z.number().int().positive(), variantId: z.number().int().positive().nullable(), quantity: z.number().int().min(1).max(999) }))
-    .min(1)
-    .max(100),
-  origin: z.string().max(200).optional(),
+  email: z.string().trim().toLowerCase().max(160).regex(EMAIL_PATTERN).refine(isPlainLine),
+  items: orderLinesSchema,
+  origin: lineText(200).optional(),
 });
 
-/** Spec §7 save-abandoned-cart: called when the checkout email loses focus; its errors are ignored. */
+/**
+ * Spec §7 save-abandoned-cart: called when the checkout email loses focus; its errors are ignored
+ * by the page. Limited per client and per address (server/cart), so it cannot mail strangers.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return new Response(null, { status: 405 });
-  const parsed = requestSchema.safeParse(await request.json().catch(() => null));
-  if (!parsed.success) return Response.json({ ok: false }, { status: 400 });
-  await saveAbandonedCart(context.get(dbContext), parsed.data, new Date());
+  if (request.method !== "POST") return methodNotAllowedJson();
+  const parsed = requestSchema.safeParse(await readJson(request));
+  if (!parsed.success) return Response.json({ ok: false, error: "No pudimos guardar tu carrito: los datos no son válidos." }, { status: 400 });
+  const db = context.get(dbContext);
+  const user = await getSignedInUser(db, request);
+  const result = await saveAbandonedCart(db, { ...parsed.data, client: clientKey(request), signedInEmail: user?.email ?? null }, new Date());
+  if (!result.saved && result.reason === "rate_limited") {
+    return Response.json({ ok: false, error: "Demasiadas solicitudes. Inténtalo de nuevo más tarde." }, { status: 429, headers: { "Cache-Control": "no-store" } });
+  }
   return Response.json({ ok: true }, { headers: { "Cache-Control": "no-store" } });
 }

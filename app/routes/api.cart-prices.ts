@@ -1,14 +1,16 @@
-import { z } from "zod";
 import type { Route } from "./+types/api.cart-prices";
 import { priceCartLines } from "@server/catalog/index.server";
 import { dbContext } from "~/db-context.server";
+import { int32Id } from "~/lib/input-schemas";
+import { z } from "~/lib/zod";
+import { methodNotAllowedJson, readJson } from "~/request-body.server";
 
 const requestSchema = z.object({
   items: z
     .array(
       z.object({
-        productId: z.number().int().positive(),
-        variantId: z.number().int().positive().nullable(),
+        productId: int32Id(),
+        variantId: int32Id().nullable(),
         quantity: z.number().int().min(1).max(999),
       }),
     )
@@ -17,8 +19,8 @@ const requestSchema = z.object({
 
 /** Current prices for the lines of a browser-kept cart, so the cart can correct itself visibly. */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Método no permitido" }, { status: 405 });
-  const parsed = requestSchema.safeParse(await request.json().catch(() => null));
+  if (request.method !== "POST") return methodNotAllowedJson();
+  const parsed = requestSchema.safeParse(await readJson(request));
   if (!parsed.success) return Response.json({ error: "Carrito inválido" }, { status: 400 });
   const priced = await priceCartLines(context.get(dbContext), parsed.data.items);
   return Response.json(priced, { headers: { "Cache-Control": "no-store" } });

@@ -3,6 +3,8 @@ import type { Route } from "./+types/api.email-registered";
 import { consumeRateLimit, getSignedInUser, isEmailRegistered, RATE_LIMITS } from "@server/accounts/index.server";
 import { dbContext } from "~/db-context.server";
 import { EMAIL_PATTERN } from "~/lib/checkout-schema";
+import { isPlainLine } from "~/lib/input-schemas";
+import { methodNotAllowedJson, readJson } from "~/request-body.server";
 import { clientKey } from "~/session.server";
 
 /**
@@ -12,11 +14,12 @@ import { clientKey } from "~/session.server";
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
-  const body = (await request.json().catch(() => null)) as { email?: unknown } | null;
+  if (request.method !== "POST") return methodNotAllowedJson();
+  const body = (await readJson(request)) as { email?: unknown } | null;
   const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
-  if (!EMAIL_PATTERN.test(email)) return data({ exists: false }, { status: 400 });
+  if (email.length > 160 || !EMAIL_PATTERN.test(email) || !isPlainLine(email)) return data({ exists: false, error: "Ingresa un correo válido" }, { status: 400 });
   if (await getSignedInUser(db, request)) return { exists: false };
   const limit = await consumeRateLimit(db, `email-check:${clientKey(request)}`, RATE_LIMITS.emailCheckPerClient);
-  if (!limit.allowed) return data({ exists: false }, { status: 429 });
+  if (!limit.allowed) return data({ exists: false, error: "Demasiadas solicitudes. Inténtalo de nuevo más tarde." }, { status: 429 });
   return { exists: await isEmailRegistered(db, email) };
 }

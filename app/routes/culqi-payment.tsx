@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/culqi-payment";
 import { activePaymentProvider, chargeCulqiToken, culqiClient, culqiPublicKey, findCulqiPayment, recordCulqiOrderCode } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
 import { THREE_DS_PROBLEMS } from "~/lib/culqi-3ds";
 import { readCulqiChargeForm } from "~/lib/culqi-charge-form";
 import { formatSoles } from "~/lib/money";
@@ -35,7 +36,7 @@ const CHARGE_ERROR = "Hubo un problema procesando tu pago. Intenta nuevamente.";
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireCulqi();
   const db = context.get(dbContext);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const now = new Date();
   if (form.get("intent") === "order_confirmed") {
     await recordCulqiOrderCode(db, culqiClient(), { paymentId: params.paymentId, now });

@@ -5,6 +5,7 @@ import { runJobSoon } from "@server/jobs/index.server";
 import { InvoiceFilters } from "~/components/invoices/invoice-filters";
 import { InvoiceRows, type InvoiceRow } from "~/components/invoices/invoice-rows";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
 import { countByStatus, matchesInvoiceSearch, parseInvoiceStatusFilter, summarizeInvoices, type InvoiceStatusFilter, type InvoiceSummary } from "~/lib/invoice-list";
 import { formatSoles } from "~/lib/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
@@ -41,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Lo
 export async function action({ request, context }: Route.ActionArgs): Promise<{ email: EmailInvoicesResult }> {
   const user = context.get(userContext);
   const db = context.get(dbContext);
-  const form = await request.formData();
+  const form = await readFormData(request);
   if (form.get("intent") !== "email-invoices") throw new Response("Solicitud no válida", { status: 400 });
   const { siteUrl } = await siteInfo(db, request);
   const result = await emailInvoicesToUser(db, { id: user.id, email: user.email, firstName: user.firstName }, { now: new Date(), siteUrl });

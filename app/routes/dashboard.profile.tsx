@@ -7,6 +7,7 @@ import { AccountPageError } from "~/components/account/account-page";
 import { ProfileView, ProfileEditForm } from "~/components/account/profile-forms";
 import { ChangePasswordDialog } from "~/components/account/change-password-dialog";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
 import { changePasswordSchema, fieldErrors, profileSchema } from "~/lib/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
@@ -23,7 +24,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const user = context.get(userContext);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   if (form.intent === "password") {
     const parsed = changePasswordSchema.safeParse(form);
     if (!parsed.success) {

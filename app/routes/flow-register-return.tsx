@@ -4,6 +4,7 @@ import type { Route } from "./+types/flow-register-return";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { completeFlowCardRegistration, flowClient, flowConfigured, FLOW_REGISTRATION_FAILED, type FlowReturnOutcome } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
 import { privatePageHeaders } from "~/order-receipt.server";
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Re
   const db = context.get(dbContext);
   const user = await getSignedInUser(db, request);
   if (!user) return { state: "error", message: MESSAGES.noUser, loginUrl: loginUrlFor(request) };
-  const token = (await request.formData()).get("token");
+  const token = (await readFormData(request)).get("token");
   if (typeof token !== "string" || !token.trim()) return { state: "error", message: MESSAGES.noToken };
   if (!flowConfigured()) return { state: "error", message: MESSAGES.generic };
   let outcome: FlowReturnOutcome;

@@ -6,13 +6,14 @@ import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { Field, inputClass } from "~/components/checkout/field";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
 import { fieldErrors, forgotPasswordSchema } from "~/lib/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useHydrated } from "~/lib/use-hydrated";
 import { clientKey } from "~/session.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   const email = String(form.email ?? "");
   const parsed = forgotPasswordSchema.safeParse(form);
   if (!parsed.success) return data({ sent: false, email, error: fieldErrors(parsed.error).email ?? null }, { status: 400 });

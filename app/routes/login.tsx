@@ -6,6 +6,7 @@ import { PasswordInput } from "~/components/account/password-input";
 import { Field, inputClass } from "~/components/checkout/field";
 import { redirectWithAuthCookies } from "~/auth-response.server";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
 import { fieldErrors, loginSchema } from "~/lib/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
@@ -18,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   const parsed = loginSchema.safeParse(form);
   const email = typeof form.email === "string" ? form.email : "";
   if (!parsed.success) return data({ email, fieldErrors: fieldErrors(parsed.error), message: null }, { status: 400 });

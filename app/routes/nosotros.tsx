@@ -4,6 +4,8 @@ import type { Route } from "./+types/nosotros";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { countVotes, countVotesForPublicPage, findVoteOf, listHistorySlides, listOrganizations, voteForOrganization } from "@server/content/index.server";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
+import { INT32_MAX } from "~/lib/input-schemas";
 import { HistoryCarousel } from "~/components/about/history-carousel";
 import { OrganizationCards, OrganizationSkeletons, type VoteNotice } from "~/components/about/organization-cards";
 import { ValuesStrip } from "~/components/about/values-strip";
@@ -40,9 +42,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const user = await getSignedInUser(db, request);
   if (!user) throw redirect(loginUrlFor(request));
-  const form = await request.formData();
+  const form = await readFormData(request);
   const organizationId = Number(form.get("organizationId"));
-  const result = form.get("intent") === "vote" && Number.isSafeInteger(organizationId) ? await voteForOrganization(db, { userId: user.id, organizationId, now: new Date() }) : null;
+  const result = form.get("intent") === "vote" && Number.isInteger(organizationId) && organizationId > 0 && organizationId <= INT32_MAX ? await voteForOrganization(db, { userId: user.id, organizationId, now: new Date() }) : null;
   if (!result?.ok) {
     return data<VoteNotice>({ ok: false, message: "No pudimos registrar tu voto: la organización elegida no existe." }, { status: 400, headers: signedInHeaders });
   }

@@ -4,10 +4,12 @@ import { findProductBySlug } from "@server/catalog/index.server";
 import { dbContext } from "~/db-context.server";
 import { NotFoundPage } from "~/components/layout/not-found-page";
 import { ProductDetailView } from "~/components/shop/product-detail-view";
+import { isPlainLine } from "~/lib/input-schemas";
 import { absoluteUrl, pageMeta, siteFromMatches } from "~/lib/seo";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const product = await findProductBySlug(context.get(dbContext), params.slug);
+  // A NUL or other control character can never be in a slug, and PostgreSQL refuses it outright.
+  const product = isPlainLine(params.slug) ? await findProductBySlug(context.get(dbContext), params.slug) : null;
   if (!product) return data({ product: null }, { status: 404 });
   return { product };
 }

@@ -8,6 +8,7 @@ import { PasswordHints } from "~/components/account/password-hints";
 import { Field, inputClass } from "~/components/checkout/field";
 import { redirectWithAuthCookies } from "~/auth-response.server";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
 import { fieldErrors, registerSchema } from "~/lib/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
@@ -19,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   const typed = { firstName: String(form.firstName ?? ""), lastName: String(form.lastName ?? ""), email: String(form.email ?? "") };
   const parsed = registerSchema.safeParse(form);
   if (!parsed.success) return data({ typed, fieldErrors: fieldErrors(parsed.error), message: null }, { status: 400 });

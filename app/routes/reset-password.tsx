@@ -7,6 +7,8 @@ import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/a
 import { PasswordHints } from "~/components/account/password-hints";
 import { PasswordInput } from "~/components/account/password-input";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
+import { isPlainLine } from "~/lib/input-schemas";
 import { fieldErrors, resetPasswordSchema } from "~/lib/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -17,11 +19,13 @@ const REDIRECT_AFTER_MS = 3000;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, valid: await isResetTokenValid(context.get(dbContext), token) };
+  // A token we sent is letters and digits; anything with a control character is not one (and
+  // PostgreSQL would refuse a NUL byte in the lookup with an error).
+  return { token, valid: token.length <= 200 && isPlainLine(token) && (await isResetTokenValid(context.get(dbContext), token)) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   const parsed = resetPasswordSchema.safeParse(form);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);

@@ -3,6 +3,7 @@ import type { Route } from "./+types/sandbox-payment";
 import { applySandboxAction, findSandboxPayment, type SandboxAction } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
 import { privatePageHeaders } from "~/order-receipt.server";
+import { readFormData } from "~/request-body.server";
 import { formatSoles } from "~/lib/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { siteInfo } from "~/site-info.server";
@@ -30,7 +31,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 const actions: SandboxAction[] = ["approve_card", "decline_card", "issue_code", "pay_code"];
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = String(form.get("intent"));
   if (!actions.includes(intent as SandboxAction)) return data({ error: "Acción inválida" }, { status: 400 });
   const db = context.get(dbContext);

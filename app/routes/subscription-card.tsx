@@ -15,6 +15,7 @@ import { activateSubscription, findSubscriptionAwaitingCard, findSubscriptionFor
 import { CulqiCardForm } from "~/components/subscriptions/culqi-card-form";
 import { SandboxCardForm } from "~/components/subscriptions/sandbox-card-form";
 import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
 import { formatSoles } from "~/lib/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { frequencyLabel } from "~/lib/subscription-labels";
@@ -69,7 +70,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!started.ok) return data({ error: started.message, fieldErrors: {} }, { status: 502 });
     return redirect(started.redirectUrl);
   }
-  const form = await request.formData();
+  const form = await readFormData(request);
   const token = tokenFrom(form);
   if ("error" in token) return data({ error: token.error, fieldErrors: token.fieldErrors ?? {} }, { status: 400 });
   if (updating(request)) return updateCard(db, request, { userId: user.id, subscriptionId: params.subscriptionId, token: token.value, requestKey: String(form.get("requestKey") ?? "") || token.value });

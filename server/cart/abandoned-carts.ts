@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, lte } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
+import { consumeRateLimit, isEmailRegistered } from "../accounts/index.server";
 import { priceCartLines, type CartLineRequest } from "../catalog/cart-pricing";
+import { env } from "../config/env";
 import type { Database } from "../db/client";
 import { abandonedCarts, orders, siteSettings } from "../db/schema";
 import { enqueueEmail } from "../notifications/outbox";
@@ -15,20 +17,60 @@ export const RECOVERY_LINK_DAYS = 7;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * Keeps the cart of someone who typed their email at checkout (spec §7 save-abandoned-cart). One
- * row per email; saving again replaces the lines and restarts the hour before a reminder.
+ * Issue 9: the endpoint is anonymous, so it is bounded per client and per address, a reminder is
+ * never re-armed within this many days of the last one for the same address, and the saved cart
+ * of an address with an account is only replaced by that customer, signed in.
  */
-export async function saveAbandonedCart(db: Database, input: { email: string; items: CartLineRequest[]; origin?: string }, now: Date) {
+export const REMINDER_QUIET_DAYS = 7;
+export const SAVE_LIMITS = {
+  perAddress: { limit: 10, windowSeconds: 60 * 60 },
+  /** Scaled by CLIENT_RATE_LIMIT_FACTOR like the accounts' per-client limits. */
+  perClient: { limit: 30, windowSeconds: 60 * 60 },
+} as const;
+
+export type SaveAbandonedCartResult = { saved: true } | { saved: false; reason: "rate_limited" | "kept" | "empty" };
+
+export interface SaveAbandonedCartInput {
+  email: string;
+  items: CartLineRequest[];
+  origin?: string;
+  /** Who is asking, for the per-client limit (app/session.server.ts clientKey). */
+  client: string;
+  /** The signed-in customer's own address, if any: only they may replace their account's cart. */
+  signedInEmail?: string | null;
+}
+
+/**
+ * Keeps the cart of someone who typed their email at checkout (spec §7 save-abandoned-cart). One
+ * row per email; saving again replaces the lines and restarts the hour before a reminder, unless a
+ * reminder went to that address in the last REMINDER_QUIET_DAYS (then the row stays as it was).
+ */
+export async function saveAbandonedCart(db: Database, input: SaveAbandonedCartInput, now: Date): Promise<SaveAbandonedCartResult> {
+  const factor = env().CLIENT_RATE_LIMIT_FACTOR;
+  const perClient = { ...SAVE_LIMITS.perClient, limit: SAVE_LIMITS.perClient.limit * factor };
+  const clientAllowed = await consumeRateLimit(db, `abandoned-cart:client:${input.client}`, perClient, now);
+  if (!clientAllowed.allowed) return { saved: false, reason: "rate_limited" };
+  const addressAllowed = await consumeRateLimit(db, `abandoned-cart:email:${input.email}`, SAVE_LIMITS.perAddress, now);
+  if (!addressAllowed.allowed) return { saved: false, reason: "rate_limited" };
+
   const priced = await priceCartLines(db, input.items);
-  if (priced.lines.length === 0) return;
+  if (priced.lines.length === 0) return { saved: false, reason: "empty" };
   const items = priced.lines.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity }));
-  await db
+  const values = { email: input.email, items, subtotalCents: priced.subtotalCents, origin: input.origin ?? null, createdAt: now, updatedAt: now };
+  const owner = input.signedInEmail?.toLowerCase() === input.email;
+  const protectedCart = !owner && (await isEmailRegistered(db, input.email));
+  const quietSince = new Date(now.getTime() - REMINDER_QUIET_DAYS * 86_400_000);
+  const written = await db
     .insert(abandonedCarts)
-    .values({ email: input.email, items, subtotalCents: priced.subtotalCents, origin: input.origin ?? null, createdAt: now, updatedAt: now })
+    .values(values)
     .onConflictDoUpdate({
       target: abandonedCarts.email,
       set: { items, subtotalCents: priced.subtotalCents, origin: input.origin ?? null, updatedAt: now, reminderSentAt: null, tokenHash: null, tokenExpiresAt: null, recoveredOrderId: null },
-    });
+      // An account's cart is kept from anonymous requests; a recent reminder is never re-armed.
+      setWhere: protectedCart ? sql`false` : or(isNull(abandonedCarts.reminderSentAt), lte(abandonedCarts.reminderSentAt, quietSince)),
+    })
+    .returning({ id: abandonedCarts.id });
+  return written.length > 0 ? { saved: true } : { saved: false, reason: "kept" };
 }
 
 /** The cart turned into an order: no reminder for it. */

@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { migrationsFolder } from "./project-files";
+import { installSafeErrorLogging } from "./safe-error-log";
 import * as schema from "./schema";
 
 /** The one database type domains see: identical on PGlite and on a PostgreSQL server. */
@@ -33,6 +34,9 @@ export interface DatabaseHandle {
 const MIGRATION_LOCK_KEY = 7_212_025;
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  // Every process that opens the shop's database (server, jobs CLI, migrations) logs its errors
+  // without the customer data a failed query carries.
+  installSafeErrorLogging();
   return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir, target.loadDataDir);
 }
 

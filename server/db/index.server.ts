@@ -3,6 +3,7 @@ import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget }
 import { seedOnStart } from "./seed/seed";
 
 export type { Database } from "./client";
+export { describeErrorSafely, installSafeErrorLogging } from "./safe-error-log";
 
 let opening: Promise<DatabaseHandle> | undefined;
 

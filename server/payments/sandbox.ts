@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { isUuid } from "../db/uuid";
 import type { Database } from "../db/client";
 import { orders, payments } from "../db/schema";
 import { recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded } from "./settle";
@@ -9,6 +10,7 @@ export const SANDBOX_CODE_HOURS = 24;
 
 /** What the offline sandbox payment page shows: the order number and amount, never personal data. */
 export async function findSandboxPayment(db: Database, paymentId: string) {
+  if (!isUuid(paymentId)) return null;
   const [row] = await db
     .select({
       paymentId: payments.id,

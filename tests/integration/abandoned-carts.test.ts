@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findCartByRecoveryToken, saveAbandonedCart, sendAbandonedCartReminders } from "@server/cart/index.server";
+import { findCartByRecoveryToken, REMINDER_QUIET_DAYS, SAVE_LIMITS, saveAbandonedCart, sendAbandonedCartReminders } from "@server/cart/index.server";
 import { placeOrder } from "@server/checkout/index.server";
-import { outboxEmails } from "@server/db/schema";
+import { abandonedCarts, outboxEmails } from "@server/db/schema";
+import { DEMO_CUSTOMER } from "@server/db/seed/demo-accounts";
 import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -23,7 +24,7 @@ describe("abandoned cart recovery", () => {
   afterAll(() => test.close());
 
   it("emails a recovery link once, an hour after the cart was left, even with two workers", async () => {
-    await saveAbandonedCart(test.db, { email: "carla@example.pe", items: lines }, start);
+    await saveAbandonedCart(test.db, { email: "carla@example.pe", items: lines, client: "test" }, start);
     expect(await sendAbandonedCartReminders(test.db, later(59), siteUrl)).toBe(0);
     const [a, b] = await Promise.all([sendAbandonedCartReminders(test.db, later(61), siteUrl), sendAbandonedCartReminders(test.db, later(61), siteUrl)]);
     expect(a + b).toBe(1);
@@ -46,7 +47,7 @@ describe("abandoned cart recovery", () => {
   });
 
   it("sends nothing when the customer places the order", async () => {
-    await saveAbandonedCart(test.db, { email: "dario@example.pe", items: lines }, start);
+    await saveAbandonedCart(test.db, { email: "dario@example.pe", items: lines, client: "test" }, start);
     const placed = await placeOrder(
       test.db,
       checkoutInput({ correo: "dario@example.pe", items: lines, clientSubtotalCents: 11980 }),
@@ -58,9 +59,69 @@ describe("abandoned cart recovery", () => {
   });
 
   it("restarts the hour when the cart is saved again", async () => {
-    await saveAbandonedCart(test.db, { email: "elena@example.pe", items: lines }, start);
-    await saveAbandonedCart(test.db, { email: "elena@example.pe", items: [{ productId: 1, variantId: 2, quantity: 1 }] }, later(50));
+    await saveAbandonedCart(test.db, { email: "elena@example.pe", items: lines, client: "test" }, start);
+    await saveAbandonedCart(test.db, { email: "elena@example.pe", items: [{ productId: 1, variantId: 2, quantity: 1 }], client: "test" }, later(50));
     expect(await sendAbandonedCartReminders(test.db, later(70), siteUrl)).toBe(0);
     expect(await sendAbandonedCartReminders(test.db, later(111), siteUrl)).toBe(1);
+  });
+});
+
+/** Issue 9: the endpoint is anonymous, so nobody can use it to mail strangers or replace a customer's cart. */
+describe("abandoned carts saved from an anonymous endpoint", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+  });
+  afterAll(() => test.close());
+  const at = (base: Date, minutes: number) => new Date(base.getTime() + minutes * 60_000);
+
+  it(`never re-arms a reminder sent to the same address in the last ${REMINDER_QUIET_DAYS} days`, async () => {
+    const base = new Date("2027-01-10T15:00:00Z");
+    const email = "quiet@example.pe";
+    expect(await saveAbandonedCart(test.db, { email, items: lines, client: "a" }, base)).toEqual({ saved: true });
+    await sendAbandonedCartReminders(test.db, at(base, 61), siteUrl);
+    expect(await recoveryEmails(test, email)).toHaveLength(1);
+
+    // Saved again (by anyone) after the reminder: kept as it was, and no second reminder.
+    expect(await saveAbandonedCart(test.db, { email, items: [{ productId: 6, variantId: null, quantity: 5 }], client: "b" }, at(base, 120))).toEqual({ saved: false, reason: "kept" });
+    await sendAbandonedCartReminders(test.db, at(base, 300), siteUrl);
+    expect(await recoveryEmails(test, email)).toHaveLength(1);
+
+    // After the quiet window, a new cart gets its own reminder.
+    const nextWeek = at(base, REMINDER_QUIET_DAYS * 24 * 60 + 120);
+    expect(await saveAbandonedCart(test.db, { email, items: lines, client: "a" }, nextWeek)).toEqual({ saved: true });
+    await sendAbandonedCartReminders(test.db, at(nextWeek, 61), siteUrl);
+    expect(await recoveryEmails(test, email)).toHaveLength(2);
+  });
+
+  it("never replaces the saved cart of an address with an account from an anonymous request", async () => {
+    const base = new Date("2027-02-10T15:00:00Z");
+    const email = DEMO_CUSTOMER.email;
+    const own = [{ productId: 6, variantId: null, quantity: 3 }];
+    expect(await saveAbandonedCart(test.db, { email, items: own, client: "home", signedInEmail: email }, base)).toEqual({ saved: true });
+    expect(await saveAbandonedCart(test.db, { email, items: lines, client: "elsewhere" }, at(base, 5))).toEqual({ saved: false, reason: "kept" });
+    expect(await saveAbandonedCart(test.db, { email, items: lines, client: "elsewhere", signedInEmail: "otra@example.pe" }, at(base, 6))).toEqual({ saved: false, reason: "kept" });
+    const [row] = await test.db.select().from(abandonedCarts).where(eq(abandonedCarts.email, email));
+    expect(row!.items).toEqual(own);
+    // The customer, signed in, still replaces it.
+    expect(await saveAbandonedCart(test.db, { email, items: lines, client: "home", signedInEmail: email }, at(base, 7))).toEqual({ saved: true });
+  });
+
+  it("limits saves per address and per client", async () => {
+    const base = new Date("2027-03-10T15:00:00Z");
+    const email = "limited@example.pe";
+    for (let index = 0; index < SAVE_LIMITS.perAddress.limit; index++) {
+      expect((await saveAbandonedCart(test.db, { email, items: lines, client: `client-${index}` }, at(base, index))).saved).toBe(true);
+    }
+    expect(await saveAbandonedCart(test.db, { email, items: lines, client: "client-new" }, at(base, 20))).toEqual({ saved: false, reason: "rate_limited" });
+
+    const results = [];
+    for (let index = 0; index <= SAVE_LIMITS.perClient.limit; index++) {
+      results.push(await saveAbandonedCart(test.db, { email: `recipient-${index}@example.pe`, items: lines, client: "one-machine" }, at(base, 30)));
+    }
+    expect(results.filter((result) => result.saved)).toHaveLength(SAVE_LIMITS.perClient.limit);
+    expect(results.at(-1)).toEqual({ saved: false, reason: "rate_limited" });
+    const saved = await test.db.select().from(abandonedCarts);
+    expect(saved.filter((row) => row.email.startsWith("recipient-"))).toHaveLength(SAVE_LIMITS.perClient.limit);
   });
 });

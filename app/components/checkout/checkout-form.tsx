@@ -310,6 +310,7 @@ export function CheckoutForm({
           <OrderSummaryBox cartSubtotalCents={subtotal} purchaseType={purchaseType} frequency={frequency}>
             <div role="alert" className="mt-4 space-y-2 text-sm">
               {shippingInvalid && touched.submit && <p className="text-red-700">{SHIPPING_INCOMPLETE}</p>}
+              {errorFor("items") && <p className="text-red-700">{errorFor("items")}</p>}
               {result?.message && <p className="rounded-xl bg-red-50 p-3 text-red-800">{result.message}</p>}
               {result?.accountRequired && <AccountLinks />}
               {result?.inlineError && <p className="text-red-700">{result.inlineError}</p>}
