@@ -56,6 +56,8 @@ export interface ShopProcess {
   baseURL: string;
   outboxDir: string;
   output(): string;
+  /** Whether the process is still alive (it never exited or crashed). */
+  running(): boolean;
   /** SIGKILL: no shutdown handler runs, open requests and transactions die with the process. */
   kill(): Promise<void>;
   /** SIGTERM, as a process manager stops it. */
@@ -107,6 +109,7 @@ export async function startShopProcess({ database, env = {}, outboxDir }: ShopPr
     baseURL,
     outboxDir: outbox,
     output: () => output,
+    running: () => child.exitCode === null && child.signalCode === null,
     kill: () => endProcess(child, "SIGKILL"),
     stop: async () => {
       await endProcess(child, "SIGTERM");
