@@ -182,3 +182,22 @@ export async function postSandboxAction(baseURL: string, paymentPath: string, in
     redirect: "manual",
   });
 }
+
+/**
+ * Reads the shop's books from the test while a server runs on them: directly on PostgreSQL; the
+ * embedded database belongs to one process, so there the server is stopped around the read and a
+ * new one started on the same database afterwards (the holder then points at the new one).
+ */
+export async function readBooks<T>(holder: { server: ShopProcess | undefined; restart: () => Promise<ShopProcess> }, database: ShopDatabase, read: (db: DatabaseHandle["db"]) => Promise<T>): Promise<T> {
+  if (database.kind === "pglite") {
+    await holder.server?.stop();
+    holder.server = undefined;
+  }
+  const handle = await database.open();
+  try {
+    return await read(handle.db);
+  } finally {
+    await handle.close();
+    if (database.kind === "pglite") holder.server = await holder.restart();
+  }
+}
