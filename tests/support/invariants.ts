@@ -42,10 +42,13 @@ const list = (values: string[]) =>
 export async function findInvariantViolations(db: Database, options: InvariantOptions = {}): Promise<string[]> {
   const violations: string[] = [];
 
-  // Every paid order has its items, a delivery, one invoice for its total and exactly one settled payment for its total.
-  const paid = await rows<{ order_number: string; items: number; deliveries: number; invoices: number; invoice_total: number | null; settled: number; settled_total: number | null; total_cents: number }>(
+  // Every paid order has its items, a delivery, one invoice for its total and exactly one settled
+  // payment for its total. A subscription's renewal orders pay a period: the period's deliveries
+  // are scheduled by the subscription as their dates come, not with the order.
+  const paid = await rows<{ order_number: string; renewal: boolean; items: number; deliveries: number; invoices: number; invoice_total: number | null; settled: number; settled_total: number | null; total_cents: number }>(
     db,
     sql`select o.order_number, o.total_cents,
+          exists (select 1 from subscription_periods sp where sp.order_id = o.id and sp.period_number > 1) as renewal,
           (select count(*)::int from order_items i where i.order_id = o.id) as items,
           (select count(*)::int from deliveries d where d.order_id = o.id) as deliveries,
           (select count(*)::int from invoices v where v.order_id = o.id) as invoices,
@@ -56,7 +59,7 @@ export async function findInvariantViolations(db: Database, options: InvariantOp
   );
   for (const order of paid) {
     if (order.items < 1) violations.push(`${order.order_number} is paid but has no items`);
-    if (order.deliveries < 1) violations.push(`${order.order_number} is paid but has no delivery`);
+    if (order.deliveries < 1 && !order.renewal) violations.push(`${order.order_number} is paid but has no delivery`);
     if (order.invoices !== 1) violations.push(`${order.order_number} is paid but has ${order.invoices} invoices`);
     else if (order.invoice_total !== order.total_cents) violations.push(`${order.order_number}: invoice of ${order.invoice_total} for a total of ${order.total_cents}`);
     if (order.settled !== 1) violations.push(`${order.order_number} is paid but has ${order.settled} settled payments`);
