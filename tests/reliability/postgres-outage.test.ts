@@ -62,7 +62,9 @@ describe("PostgreSQL stopped and started under load", () => {
 
     const load = backgroundLoad(shop.baseURL);
     // Let the customers get going, then take the database away under them.
-    while ((load.statuses.get(302) ?? 0) < 6) await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now() + 30_000;
+    while ((load.statuses.get(302) ?? 0) < 6 && Date.now() < started) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(load.statuses.get(302) ?? 0, "customers were buying before the outage").toBeGreaterThanOrEqual(6);
     await postgres.stop("fast");
 
     const page = await fetch(`${shop.baseURL}/tienda`);
