@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const alias = {
   "~": fileURLToPath(new URL("./app", import.meta.url)),
@@ -7,9 +7,15 @@ const alias = {
 };
 
 /**
- * Three suites: pure rules (unit), domains against a real database (db), and user journeys in
- * real Chromium against the real server (e2e). `npm test` runs all three; CI runs db and e2e a
- * second time against PostgreSQL.
+ * The reliability scenarios that need a PostgreSQL server of their own or two processes on one
+ * database: they are part of the suite only when DATABASE_URL is set (CI's PostgreSQL pass).
+ */
+const postgresOnlyReliability = ["tests/reliability/postgres-outage.test.ts", "tests/reliability/two-processes.test.ts"];
+
+/**
+ * Four suites: pure rules (unit), domains against a real database (db), user journeys in real
+ * Chromium against the real server (e2e), and faults the server must survive (reliability).
+ * `npm test` runs all four; CI runs db, e2e and reliability a second time against PostgreSQL.
  */
 export default defineConfig({
   resolve: { alias },
@@ -55,6 +61,19 @@ export default defineConfig({
           // Two cores: one browser and one server at a time keeps timings steady.
           fileParallelism: false,
           testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "reliability",
+          include: ["tests/reliability/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...(process.env.DATABASE_URL ? [] : postgresOnlyReliability)],
+          globalSetup: ["tests/support/global-setup.ts", "tests/support/reliability-global-setup.ts"],
+          // Each file runs its own servers: one file at a time on two cores.
+          fileParallelism: false,
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },

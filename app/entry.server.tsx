@@ -39,6 +39,13 @@ getDatabase()
     process.exit(1);
   });
 
+// Loaders hand pages promises for data below the fold. When another loader of the same request
+// fails (the database went away mid-request), the error page renders instead and nobody awaits
+// those promises: their rejection must be logged, not end the process and every request in it.
+process.on("unhandledRejection", (reason: unknown) => {
+  console.error("A promise failed with nobody waiting for it:", reason instanceof Error ? reason.message : reason);
+});
+
 /**
  * Every document waits for all its data and is sent as one body (onAllReady), so crawlers and
  * visitors without JavaScript get complete pages, and compression works on one buffer instead of

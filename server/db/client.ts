@@ -40,12 +40,48 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir, target.loadDataDir);
 }
 
+let lastConnectionFailureAt = 0;
+
+/**
+ * Whether a connection to the PostgreSQL server failed (refused, dropped, "starting up") at or
+ * after this instant: a request that failed meanwhile failed because the database was away.
+ */
+export function databaseConnectionFailedSince(instant: number): boolean {
+  return lastConnectionFailureAt >= instant;
+}
+
+/** A pool connection that notes when it cannot connect, so the 503 page knows why a request failed. */
+class ObservedClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ((error: Error) => void) | ((error: null, client: pg.Client) => void)): void;
+  override connect(callback?: ((error: Error) => void) | ((error: null, client: pg.Client) => void)): Promise<pg.Client> | void {
+    if (!callback) {
+      return super.connect().catch((error: unknown) => {
+        lastConnectionFailureAt = Date.now();
+        throw error;
+      });
+    }
+    const reply = callback as (error: Error | null, client?: pg.Client) => void;
+    super.connect((error: Error | null, client?: pg.Client) => {
+      if (error) lastConnectionFailureAt = Date.now();
+      reply(error, client);
+    });
+  }
+}
+
 async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle connection the server drops (a restart, a failover, a terminated backend) is an event on
-  // the pool; without a listener Node treats it as uncaught and the whole process dies. The pool
-  // replaces the connection on the next query, so it is logged and nothing else.
-  pool.on("error", (error) => console.warn(`PostgreSQL dropped an idle connection: ${error.message}`));
+  const pool = new pg.Pool({ connectionString: url, max: 10, Client: ObservedClient });
+  // A connection the server drops (a restart, a failover) emits "error"; unheard, that ends the
+  // process. Each connection gets a listener for its whole life, including while a transaction
+  // holds it between two queries; the pool's own event repeats it for idle ones. The broken
+  // connection is discarded, the request using it fails, and new connections are opened later.
+  pool.on("connect", (client) =>
+    client.on("error", (error) => {
+      lastConnectionFailureAt = Date.now();
+      console.error("A database connection was lost:", error.message);
+    }),
+  );
+  pool.on("error", () => {});
   // Fail at boot rather than on the first request when the server is unreachable.
   await pool.query("select 1");
   const db = drizzleNodePg(pool, { schema }) as unknown as Database;

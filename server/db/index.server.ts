@@ -1,9 +1,11 @@
+import { sql } from "drizzle-orm";
 import { env } from "../config/env";
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from "./client";
 import { seedOnStart } from "./seed/seed";
 
 export type { Database } from "./client";
 export { describeErrorSafely, installSafeErrorLogging } from "./safe-error-log";
+export { databaseConnectionFailedSince } from "./client";
 
 let opening: Promise<DatabaseHandle> | undefined;
 
@@ -33,6 +35,28 @@ export function getDatabase(): Promise<Database> {
     throw error;
   });
   return opening.then((handle) => handle.db);
+}
+
+/** How long the reachability check waits for the database before calling it away. */
+const REACHABILITY_TIMEOUT_MS = 3_000;
+
+/**
+ * Whether the database answers a trivial query now. Asked after a request failed, to tell "the
+ * database is away" (answered with a 503 page) from a bug (a 500).
+ */
+export async function databaseReachable(): Promise<boolean> {
+  if (!opening) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), REACHABILITY_TIMEOUT_MS)));
+  const probe = opening.then((handle) => handle.db.execute(sql`select 1`)).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -6,7 +6,8 @@
  * is a JSON string, refunds (A.5: reason enum, partial refunds adding up to the charge, `amount_refunded`,
  * an `Idempotency-Key` header answered with the refund it already made). Test hooks: pay an order,
  * delay the next charge (to time the client out), fail reads of charges, fail the next refund
- * before or after Culqi applied it (an answer lost on the way back).
+ * before or after Culqi applied it (an answer lost on the way back); fail the next charges with a server error (nothing charged),
+ * or take the next charge and drop the connection before answering (charged, answer lost).
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -54,11 +55,17 @@ export interface CulqiMock {
   yapeToken(phone?: string): Promise<string>;
   /** The next charge is processed but answered only after this delay. */
   delayNextCharge(ms: number): void;
+  /** The next `count` charge requests are answered 500 without charging anything (Culqi failing). */
+  failNextCharges(count: number): void;
+  /** The next card charge is made, then the connection is cut before any answer (the answer is lost). */
+  dropNextChargeAnswer(): void;
   confirmOrder(orderId: string): Promise<void>;
   payOrder(orderId: string): CulqiEvent;
   expireOrder(orderId: string): CulqiEvent;
   events: CulqiEvent[];
   charges: Map<string, Record<string, unknown>>;
+  /** Culqi orders (cash codes) by id, with the metadata the shop sent. */
+  orders: Map<string, Record<string, unknown>>;
   /** Every POST /v2/charges as received, with the status it was answered with. */
   chargeRequests: ChargeRequest[];
   /** From now on every charge of this saved card is declined (a card that ran out of funds). */
@@ -102,6 +109,8 @@ export async function startCulqiMock(): Promise<CulqiMock> {
   const refundsByKey = new Map<string, Record<string, unknown>>();
   let failingReads = 0;
   let nextRefundFailure: "before" | "lost-answer" | null = null;
+  let failingCharges = 0;
+  let dropNextAnswer = false;
 
   const emit = (type: string, data: Record<string, unknown>) => {
     const event: CulqiEvent = { object: "event", id: id("evt"), type, creation_date: Date.now(), data: JSON.stringify(data) };
@@ -165,8 +174,16 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     if (request.method === "POST" && url.pathname === "/v2/charges") {
       const answer = (status: number, reply: Record<string, unknown>) => {
         chargeRequests.push({ body, status, actionCode: typeof reply.action_code === "string" ? reply.action_code : null });
+        if (status === 201 && dropNextAnswer) {
+          dropNextAnswer = false;
+          return void request.socket.destroy();
+        }
         return send(status, reply);
       };
+      if (failingCharges > 0) {
+        failingCharges -= 1;
+        return answer(500, { object: "error", type: "api_error", merchant_message: "Error interno", user_message: "Ocurrió un error, intenta nuevamente" });
+      }
       // A saved card (crd_) is charged again and again; a token only once.
       const saved = cards.get(String(body.source_id));
       if (saved) {
@@ -294,6 +311,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     publicKey,
     events,
     charges,
+    orders,
     chargeRequests,
     requestLog,
     refundRequests,
@@ -303,6 +321,8 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     tokenize: async (card, email = "cliente@example.pe") => (await post("/tokens", publicKey, { card_number: card, cvv: "123", expiration_month: 12, expiration_year: 2030, email })).id,
     yapeToken: async (phone = "900000001") => (await post("/tokens/yape", publicKey, { amount: 5990, number_phone: phone, otp: "425251" })).id,
     delayNextCharge: (ms) => void (nextChargeDelay = ms),
+    failNextCharges: (count) => void (failingCharges = count),
+    dropNextChargeAnswer: () => void (dropNextAnswer = true),
     declineSavedCard(cardId) {
       const card = cards.get(cardId);
       if (!card) throw new Error(`Unknown card ${cardId}`);
@@ -323,4 +343,11 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The charges the local Culqi took successfully, with the payment each names: the provider's books. */
+export function successfulCulqiCharges(culqi: CulqiMock): { id: string; paymentId: string }[] {
+  return [...culqi.charges.values()]
+    .filter((charge) => (charge.outcome as { type?: string } | undefined)?.type === "venta_exitosa")
+    .map((charge) => ({ id: String(charge.id), paymentId: String((charge.metadata as Record<string, string>).payment_id) }));
 }

@@ -37,11 +37,24 @@ const LATE_REFUND = "Tu pago se confirmó cuando este pedido ya había vencido. 
  * customer. A timeout leaves the attempt open: Culqi's webhook settles it if the
  * charge did happen, since the charge carries our payment id in its metadata.
  */
-export async function chargeCulqiToken(
-  db: Database,
-  client: CulqiClient,
-  input: { paymentId: string; token: string; now: Date; siteUrl: string; deviceFingerprint?: string; authentication3DS?: Authentication3DS },
-): Promise<CulqiChargeOutcome> {
+export async function chargeCulqiToken(db: Database, client: CulqiClient, input: ChargeInput): Promise<CulqiChargeOutcome> {
+  // A double click posts the same token twice: Culqi charges the first and refuses the reused
+  // token, and that refusal must not fail a payment the first is settling. Attempts on one payment
+  // run one after the other in this process; the next one then finds the payment settled.
+  const previous = chargesInFlight.get(input.paymentId) ?? Promise.resolve();
+  const attempt = previous.catch(() => {}).then(() => chargeCulqiTokenNow(db, client, input));
+  chargesInFlight.set(input.paymentId, attempt);
+  try {
+    return await attempt;
+  } finally {
+    if (chargesInFlight.get(input.paymentId) === attempt) chargesInFlight.delete(input.paymentId);
+  }
+}
+
+type ChargeInput = { paymentId: string; token: string; now: Date; siteUrl: string; deviceFingerprint?: string; authentication3DS?: Authentication3DS };
+const chargesInFlight = new Map<string, Promise<CulqiChargeOutcome>>();
+
+async function chargeCulqiTokenNow(db: Database, client: CulqiClient, input: ChargeInput): Promise<CulqiChargeOutcome> {
   const row = await paymentWithOrder(db, input.paymentId);
   if (!row) return { outcome: "not_payable", message: "No encontramos este pago." };
   const { payment, order } = row;
