@@ -97,3 +97,17 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     createdAt: subscription.createdAt.toISOString(),
   };
 }
+
+/**
+ * What a page reached by the subscription's id may tell anyone (decisions.md: status to anyone,
+ * personal data only to the owner), and what decides who the owner is: the customer's account,
+ * or the first order (whose signed cookie or emailed token proves the browser placed it).
+ */
+export async function findSubscriptionStatus(db: Database, subscriptionId: string): Promise<{ id: string; subscriptionNumber: string; status: string; userId: string; orderId: string | null } | null> {
+  if (!isSubscriptionId(subscriptionId)) return null;
+  const [row] = await db
+    .select({ id: subscriptions.id, subscriptionNumber: subscriptions.subscriptionNumber, status: subscriptions.status, userId: subscriptions.userId, orderId: subscriptions.orderId })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId));
+  return row ?? null;
+}
