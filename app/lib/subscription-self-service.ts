@@ -2,7 +2,7 @@
  * Self-service rules of a subscription (issue 5, decision 0020) shared by the account pages and the
  * server: which actions each state allows, the date windows, the cancellation reasons.
  */
-import { addDays, limaToday } from "./lima-dates";
+import { addDays, isoWeekday, limaToday } from "./lima-dates";
 import { addMonthsClamped } from "./subscription-dates";
 
 /** A pause lasts at most this many months. */
@@ -83,4 +83,17 @@ export function linesFromQuantityFields(fields: Iterable<[string, unknown]>): { 
     lines.push({ productId: Number(match[1]), variantId: match[2] ? Number(match[2]) : null, quantity });
   }
   return { lines, invalid };
+}
+
+/**
+ * The dates a subscription takes up again when it resumes on `resumeDay` (issue 5): billing on
+ * that day if its date passed meanwhile, and the next delivery on the first served weekday after
+ * it if that passed too. The resume itself and the pages telling a paused subscription's next
+ * charge and delivery use this one rule, so the page shows what will happen.
+ */
+export function datesOnResume(subscription: { nextBillingDate: string | null; nextDeliveryDate: string | null }, resumeDay: string, servedWeekdays: number[]): { nextBillingDate: string; nextDeliveryDate: string } {
+  const nextBillingDate = subscription.nextBillingDate && subscription.nextBillingDate > resumeDay ? subscription.nextBillingDate : resumeDay;
+  let nextDeliveryDate = subscription.nextDeliveryDate && subscription.nextDeliveryDate > resumeDay ? subscription.nextDeliveryDate : addDays(resumeDay, 1);
+  for (let step = 0; step < 7 && servedWeekdays.length > 0 && !servedWeekdays.includes(isoWeekday(nextDeliveryDate)); step += 1) nextDeliveryDate = addDays(nextDeliveryDate, 1);
+  return { nextBillingDate, nextDeliveryDate };
 }
