@@ -39,3 +39,16 @@ export const paymentStatusLabels: Record<string, string> = {
   failed: "Rechazado",
   expired: "Vencido",
 };
+
+/**
+ * Where an order stands with its payment, for the pages that wait for it (/success): still
+ * awaiting it, paid (every status the order reaches after payment), or ended without a payment
+ * to wait for (failed, cancelled, refunded). Only `awaiting` is worth asking the server again.
+ */
+export type PaymentStage = "awaiting" | "paid" | "ended";
+
+export function paymentStage(status: string): PaymentStage {
+  if (status === "pending" || status === "payment_created") return "awaiting";
+  if (status === "paid" || status === "processing" || status === "shipped" || status === "delivered") return "paid";
+  return "ended";
+}

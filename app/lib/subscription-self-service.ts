@@ -3,7 +3,7 @@
  * server: which actions each state allows, the date windows, the cancellation reasons.
  */
 import { INT32_MAX } from "./input-schemas";
-import { addDays, limaToday } from "./lima-dates";
+import { addDays, isoWeekday, limaToday } from "./lima-dates";
 import { addMonthsClamped } from "./subscription-dates";
 
 /** A pause lasts at most this many months. */
@@ -91,4 +91,17 @@ export function linesFromQuantityFields(fields: Iterable<[string, unknown]>): { 
     lines.push({ productId, variantId, quantity });
   }
   return { lines, invalid };
+}
+
+/**
+ * The dates a subscription takes up again when it resumes on `resumeDay` (issue 5): billing on
+ * that day if its date passed meanwhile, and the next delivery on the first served weekday after
+ * it if that passed too. The resume itself and the pages telling a paused subscription's next
+ * charge and delivery use this one rule, so the page shows what will happen.
+ */
+export function datesOnResume(subscription: { nextBillingDate: string | null; nextDeliveryDate: string | null }, resumeDay: string, servedWeekdays: number[]): { nextBillingDate: string; nextDeliveryDate: string } {
+  const nextBillingDate = subscription.nextBillingDate && subscription.nextBillingDate > resumeDay ? subscription.nextBillingDate : resumeDay;
+  let nextDeliveryDate = subscription.nextDeliveryDate && subscription.nextDeliveryDate > resumeDay ? subscription.nextDeliveryDate : addDays(resumeDay, 1);
+  for (let step = 0; step < 7 && servedWeekdays.length > 0 && !servedWeekdays.includes(isoWeekday(nextDeliveryDate)); step += 1) nextDeliveryDate = addDays(nextDeliveryDate, 1);
+  return { nextBillingDate, nextDeliveryDate };
 }

@@ -103,9 +103,12 @@ export default function Carrito() {
         </p>
       ) : (
         <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
-          <div className="overflow-x-auto">
-            <table className="w-full text-left">
-              <thead className="border-b border-slate-200 text-sm text-slate-600">
+          {/* A table from sm up; on a phone each line is a small card (product, then quantity and
+              total, then unit price and Quitar), so nothing needs a sideways scroll. `relative`
+              keeps the visually hidden header inside the scroller, not widening the page. */}
+          <div className="relative min-w-0 sm:overflow-x-auto">
+            <table className="w-full text-left max-sm:block">
+              <thead className="border-b border-slate-200 text-sm text-slate-600 max-sm:sr-only">
                 <tr>
                   <th scope="col" className="py-3">Producto</th>
                   <th scope="col" className="py-3">Precio</th>
@@ -114,10 +117,10 @@ export default function Carrito() {
                   <th scope="col" className="py-3"><span className="sr-only">Acciones</span></th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-slate-100">
+              <tbody className="divide-y divide-slate-100 max-sm:block">
                 {items.map((item) => (
-                  <tr key={item.key} data-testid="cart-line">
-                    <td className="py-4 pr-3">
+                  <tr key={item.key} data-testid="cart-line" className="max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-3 max-sm:py-4">
+                    <td className="py-4 pr-3 max-sm:col-span-2 max-sm:p-0">
                       <div className="flex items-center gap-3">
                         <img src={item.image ?? DEFAULT_PRODUCT_IMAGE} alt="" width={64} height={64} className="h-16 w-16 rounded-xl bg-sky-50" />
                         <div>
@@ -132,12 +135,12 @@ export default function Carrito() {
                         </div>
                       </div>
                     </td>
-                    <td className="py-4 pr-3 whitespace-nowrap" data-testid="cart-line-price">{formatSoles(item.price)}</td>
-                    <td className="py-4 pr-3">
+                    <td className="py-4 pr-3 whitespace-nowrap max-sm:order-4 max-sm:p-0 max-sm:text-sm max-sm:text-slate-600 max-sm:after:content-['_c/u']" data-testid="cart-line-price">{formatSoles(item.price)}</td>
+                    <td className="py-4 pr-3 max-sm:order-2 max-sm:p-0">
                       <QuantityStepper value={item.quantity} onChange={(next) => setQuantity(item.key, next)} label={`Cantidad de ${item.title}`} />
                     </td>
-                    <td className="py-4 pr-3 font-semibold whitespace-nowrap" data-testid="cart-line-total">{formatSoles(item.price * item.quantity)}</td>
-                    <td className="py-4">
+                    <td className="py-4 pr-3 font-semibold whitespace-nowrap max-sm:order-3 max-sm:p-0 max-sm:text-right" data-testid="cart-line-total">{formatSoles(item.price * item.quantity)}</td>
+                    <td className="py-4 max-sm:order-5 max-sm:p-0 max-sm:text-right">
                       <button type="button" onClick={() => remove(item.key)} className="text-sm font-medium text-red-700 hover:underline">
                         Quitar
                       </button>

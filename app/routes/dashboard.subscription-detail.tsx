@@ -3,7 +3,7 @@ import type { Route } from "./+types/dashboard.subscription-detail";
 import { findSubscriptionForUser, loadSelfServiceOptions } from "@server/subscriptions/index.server";
 import { AccountPageError } from "~/components/account/account-page";
 import { FormAlert } from "~/components/account/auth-shell";
-import { actionPanels, SubscriptionActions } from "~/components/account/subscription-actions";
+import { actionPanels, IntentForm, SubscriptionActions } from "~/components/account/subscription-actions";
 import { SubscriptionHistory, SubscriptionNotices, SubscriptionSummary } from "~/components/account/subscription-card";
 import { dbContext } from "~/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
@@ -64,7 +64,10 @@ export default function SubscriptionDetail({ loaderData, actionData }: Route.Com
       {success && <FormAlert tone="success">{success}</FormAlert>}
       {retryNotice && <FormAlert tone={loaderData.subscription.status === "active" ? "info" : "error"}>{retryNotice}</FormAlert>}
       {actionData?.intent === null && <FormAlert>{actionData.error}</FormAlert>}
-      <SubscriptionNotices subscription={subscription} />
+      <SubscriptionNotices
+        subscription={subscription}
+        resume={options.actions.includes("resume") && <IntentForm subscriptionId={subscription.id} intent="resume" requestKey={requestKey} error={actionData?.intent === "resume" ? actionData : null} submit="Reanudar ahora" />}
+      />
       <SubscriptionSummary subscription={subscription} />
       <SubscriptionActions subscription={subscription} options={options} requestKey={requestKey} openAction={openAction} actionError={actionData ?? null} />
       <SubscriptionHistory history={subscription.history} />

@@ -142,21 +142,22 @@ export default function Nosotros({ loaderData, actionData }: Route.ComponentProp
           <h2 id="comparacion" className="text-center text-3xl font-bold text-brand-900">
             Agua normal vs. agua alcalina
           </h2>
-          <div className="mt-8 overflow-x-auto rounded-3xl bg-white shadow-sm">
+          {/* Edge to edge with tighter cells on a phone: the three columns then fit 360 px unscrolled. */}
+          <div className="-mx-4 mt-8 overflow-x-auto bg-white shadow-sm sm:mx-0 sm:rounded-3xl">
             <table className="w-full text-left text-sm sm:text-base">
               <thead className="bg-brand-800 text-white">
                 <tr>
-                  <th scope="col" className="p-4">Característica</th>
-                  <th scope="col" className="p-4">Agua normal</th>
-                  <th scope="col" className="p-4">Agua alcalina</th>
+                  <th scope="col" className="px-2.5 py-3 sm:p-4">Característica</th>
+                  <th scope="col" className="px-2.5 py-3 sm:p-4">Agua normal</th>
+                  <th scope="col" className="px-2.5 py-3 sm:p-4">Agua alcalina</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {comparison.map((row) => (
                   <tr key={row.aspect}>
-                    <th scope="row" className="p-4 font-semibold text-slate-800">{row.aspect}</th>
-                    <td className="p-4 text-slate-600">{row.normal}</td>
-                    <td className="p-4 font-medium text-brand-800">{row.alkaline}</td>
+                    <th scope="row" className="px-2.5 py-3 sm:p-4 font-semibold text-slate-800">{row.aspect}</th>
+                    <td className="px-2.5 py-3 sm:p-4 text-slate-600">{row.normal}</td>
+                    <td className="px-2.5 py-3 sm:p-4 font-medium text-brand-800">{row.alkaline}</td>
                   </tr>
                 ))}
               </tbody>

@@ -3,6 +3,7 @@ import { isRouteErrorResponse, Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/success";
 import { dbContext } from "~/db-context.server";
 import { ReceiptView, ShopLinks } from "~/components/orders/receipt-view";
+import { orderStatusLabel, paymentStage } from "~/lib/order-labels";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
 import { loadReceipt, privatePageHeaders } from "~/order-receipt.server";
@@ -18,7 +19,11 @@ export const headers = () => privatePageHeaders;
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), { title: "Estado de tu pago", description: "Comprobante de tu pedido.", robots: "noindex,nofollow", path: "/success" });
 
-/** Spec §4 receipt polling: every 5 s, for at most 10 minutes, until the order is paid. */
+/**
+ * Spec §4 receipt polling: every 5 s, for at most 10 minutes, until the order is paid. An order
+ * already past payment (processing, shipped, delivered) counts as paid, and one that ended
+ * (failed, cancelled, refunded) has nothing left to wait for: neither is polled.
+ */
 export const POLL_INTERVAL_MS = 5000;
 export const POLL_LIMIT_MS = 10 * 60 * 1000;
 
@@ -27,16 +32,17 @@ export default function Success({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const { clear } = useCart();
   const [startedAt] = useState(() => Date.now());
-  const paid = receipt?.status === "paid";
+  const stage = receipt ? paymentStage(receipt.status) : null;
+  const paid = stage === "paid";
 
   useEffect(() => {
-    if (!receipt || paid) return;
+    if (!receipt || stage !== "awaiting") return;
     const timer = window.setInterval(() => {
       if (Date.now() - startedAt > POLL_LIMIT_MS) return window.clearInterval(timer);
       if (revalidator.state === "idle") revalidator.revalidate();
     }, POLL_INTERVAL_MS);
     return () => window.clearInterval(timer);
-  }, [receipt, paid, revalidator, startedAt]);
+  }, [receipt, stage, revalidator, startedAt]);
 
   // Spec §2: the cart is cleared once, the first time this order is seen paid in this browser.
   useEffect(() => {
@@ -61,6 +67,8 @@ export default function Success({ loaderData }: Route.ComponentProps) {
       <div role="status" aria-live="polite">
         {paid ? (
           <h1 className="text-3xl font-bold text-green-800">Pago confirmado</h1>
+        ) : stage === "ended" ? (
+          <h1 className="text-2xl font-bold text-brand-900">{receipt!.status === "failed" ? "No se pudo completar el pago" : `Pedido ${orderStatusLabel(receipt!.status).toLowerCase()}`}</h1>
         ) : (
           <h1 className="text-2xl font-bold text-brand-900">Estamos procesando tu pago, espera un momento…</h1>
         )}

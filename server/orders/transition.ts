@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { orders, orderStatusChanges } from "../db/schema";
+import { deliveries, orders, orderStatusChanges } from "../db/schema";
 import { canReopenForLatePayment, canTransition, InvalidOrderTransitionError, type OrderStatus } from "./order-status";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -29,5 +29,25 @@ export async function transitionOrder(
     .returning({ id: orders.id });
   if (updated.length === 0) return false;
   await db.insert(orderStatusChanges).values({ orderId, fromStatus: from, toStatus: to, actor: change.actor, note: change.note ?? null, createdAt: change.now });
+  if (to === "failed" || to === "cancelled") await cancelDeliveriesOfEndedOrder(db, orderId, to, change.now);
   return true;
+}
+
+/**
+ * Delivery statuses still waiting to go out. An order can only fail or be cancelled before it is
+ * shipped, so its deliveries are at most scheduled (or failed, waiting for a new date).
+ */
+export const DELIVERY_STATUSES_BEFORE_DISPATCH = ["pending", "preparing", "scheduled", "rescheduled", "failed"] as const;
+
+/**
+ * An order that failed or was cancelled will never be delivered: its deliveries are cancelled in
+ * the same transaction (after the order row, the lock order of the decision records), so none is
+ * left "Pendiente" among the customer's upcoming deliveries nor holds a place in the day's capacity.
+ */
+async function cancelDeliveriesOfEndedOrder(db: DatabaseOrTransaction, orderId: string, to: "failed" | "cancelled", now: Date) {
+  const entry = { status: "cancelled", timestamp: now.toISOString(), note: to === "failed" ? "Pago rechazado: pedido fallido" : "Pedido cancelado" };
+  await db
+    .update(deliveries)
+    .set({ status: "cancelled", statusHistory: sql`${deliveries.statusHistory} || ${JSON.stringify([entry])}::jsonb`, updatedAt: now })
+    .where(and(eq(deliveries.orderId, orderId), inArray(deliveries.status, [...DELIVERY_STATUSES_BEFORE_DISPATCH])));
 }

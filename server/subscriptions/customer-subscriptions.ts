@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
 import { limaToday } from "~/lib/lima-dates";
+import { datesOnResume } from "~/lib/subscription-self-service";
 import type { Database } from "../db/client";
-import { deliveries, organizations, subscriptionEvents, subscriptionItems, subscriptions } from "../db/schema";
+import { deliveries, districtDeliveryDays, organizations, subscriptionEvents, subscriptionItems, subscriptions } from "../db/schema";
 
 export interface SubscriptionView {
   id: string;
@@ -50,7 +51,7 @@ export async function listSubscriptionsForUser(db: Database, userId: string): Pr
 }
 
 /** One subscription of this customer; null for another customer's, an unknown or a malformed id. */
-export async function findSubscriptionForUser(db: Database, userId: string, subscriptionId: string): Promise<SubscriptionView | null> {
+export async function findSubscriptionForUser(db: Database, userId: string, subscriptionId: string, now: Date = new Date()): Promise<SubscriptionView | null> {
   if (!isSubscriptionId(subscriptionId)) return null;
   const [row] = await db
     .select({ subscription: subscriptions, organizationTitle: organizations.title })
@@ -59,16 +60,23 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)));
   if (!row) return null;
   const { subscription } = row;
-  const [items, history, scheduled] = await Promise.all([
+  const [items, history, scheduled, served] = await Promise.all([
     db.select().from(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscription.id)).orderBy(asc(subscriptionItems.id)),
     db.select().from(subscriptionEvents).where(eq(subscriptionEvents.subscriptionId, subscription.id)).orderBy(desc(subscriptionEvents.createdAt), desc(subscriptionEvents.id)),
     db
       .select({ date: deliveries.deliveryDate })
       .from(deliveries)
-      .where(and(eq(deliveries.subscriptionId, subscription.id), gte(deliveries.deliveryDate, limaToday(new Date())), inArray(deliveries.status, ["pending", "preparing", "scheduled", "shipped", "in_transit", "rescheduled"])))
+      .where(and(eq(deliveries.subscriptionId, subscription.id), gte(deliveries.deliveryDate, limaToday(now)), inArray(deliveries.status, ["pending", "preparing", "scheduled", "shipped", "in_transit", "rescheduled"])))
       .orderBy(asc(deliveries.deliveryDate))
       .limit(1),
+    db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId)),
   ]);
+  // While paused the stored dates may fall inside the pause, where nothing is charged or
+  // delivered: the customer is told the dates the resume will really give (lifecycle.ts).
+  const dates =
+    subscription.status === "paused" && subscription.pausedUntil
+      ? datesOnResume(subscription, subscription.pausedUntil, served.map((row) => row.day))
+      : { nextBillingDate: subscription.nextBillingDate, nextDeliveryDate: subscription.nextDeliveryDate };
   return {
     id: subscription.id,
     subscriptionNumber: subscription.subscriptionNumber,
@@ -81,9 +89,9 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     address: subscription.address,
     deliveryWindow: subscription.deliveryWindow,
     startDate: subscription.startDate,
-    nextBillingDate: subscription.nextBillingDate,
-    nextDeliveryDate: subscription.nextDeliveryDate,
-    upcomingDeliveryDate: scheduled[0]?.date ?? subscription.nextDeliveryDate,
+    nextBillingDate: dates.nextBillingDate,
+    nextDeliveryDate: dates.nextDeliveryDate,
+    upcomingDeliveryDate: scheduled[0]?.date ?? dates.nextDeliveryDate,
     pausedUntil: subscription.pausedUntil,
     endsOn: subscription.endsOn,
     cancelReason: subscription.cancelReason,
@@ -96,4 +104,18 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     history: history.map((event) => ({ id: event.id, description: event.description, actor: event.actor, createdAt: event.createdAt.toISOString() })),
     createdAt: subscription.createdAt.toISOString(),
   };
+}
+
+/**
+ * What a page reached by the subscription's id may tell anyone (decisions.md: status to anyone,
+ * personal data only to the owner), and what decides who the owner is: the customer's account,
+ * or the first order (whose signed cookie or emailed token proves the browser placed it).
+ */
+export async function findSubscriptionStatus(db: Database, subscriptionId: string): Promise<{ id: string; subscriptionNumber: string; status: string; userId: string; orderId: string | null } | null> {
+  if (!isSubscriptionId(subscriptionId)) return null;
+  const [row] = await db
+    .select({ id: subscriptions.id, subscriptionNumber: subscriptions.subscriptionNumber, status: subscriptions.status, userId: subscriptions.userId, orderId: subscriptions.orderId })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId));
+  return row ?? null;
 }

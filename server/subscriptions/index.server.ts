@@ -1,4 +1,4 @@
-export { findSubscriptionForUser, listSubscriptionsForUser, type SubscriptionView } from "./customer-subscriptions";
+export { findSubscriptionForUser, findSubscriptionStatus, listSubscriptionsForUser, type SubscriptionView } from "./customer-subscriptions";
 export { activateSubscription, type ActivationResult } from "./signup";
 export { findSubscriptionAwaitingCard } from "./pending-card";
 export { renewDueSubscriptions, RETRY_DAYS, MAX_ATTEMPTS, type RenewalReport } from "./renewals";

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, lte } from "drizzle-orm";
-import { addDays, isoWeekday, limaToday } from "~/lib/lima-dates";
+import { limaToday } from "~/lib/lima-dates";
+import { datesOnResume } from "~/lib/subscription-self-service";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";
@@ -18,11 +19,8 @@ export async function resumeSubscription(
   context: { now: Date; actor: string; description: string; details?: Record<string, unknown> },
 ) {
   const today = limaToday(context.now);
-  const nextBillingDate = subscription.nextBillingDate && subscription.nextBillingDate > today ? subscription.nextBillingDate : today;
   const days = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
-  const served = days.map((row) => row.day);
-  let nextDelivery = subscription.nextDeliveryDate && subscription.nextDeliveryDate > today ? subscription.nextDeliveryDate : addDays(today, 1);
-  for (let step = 0; step < 7 && served.length > 0 && !served.includes(isoWeekday(nextDelivery)); step += 1) nextDelivery = addDays(nextDelivery, 1);
+  const { nextBillingDate, nextDeliveryDate: nextDelivery } = datesOnResume(subscription, today, days.map((row) => row.day));
   await tx
     .update(subscriptions)
     .set({

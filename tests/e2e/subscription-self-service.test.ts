@@ -6,7 +6,7 @@ import { seriousAxeViolations } from "../support/axe";
 import { MOBILE } from "../support/browser";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 import { newSubscriber, submitSandboxCard } from "../support/subscription-page";
-import { addDays, formatLimaDate, limaToday } from "~/lib/lima-dates";
+import { addDays, formatLimaDate, isoWeekday, limaToday } from "~/lib/lima-dates";
 import { formatSoles } from "~/lib/money";
 import { orderSummary } from "~/lib/pricing";
 
@@ -59,6 +59,37 @@ describe("subscription self-service", () => {
     await waitForHydration(page);
     await page.getByRole("button", { name: "Reanudar ahora" }).click();
     await page.waitForURL((url) => url.pathname === subscriber.detailPath && url.searchParams.has("cambio"));
+    await success(page, /^Suscripción reanudada\. Próximo cobro: /);
+    expect(await page.getByText("Activa", { exact: true }).count()).toBe(1);
+    expectClean();
+    await close();
+  });
+
+  it("shows a paused subscription's real next charge and delivery, after the pause, and resumes from its own page", async () => {
+    const subscriber = await newSubscriber(shop);
+    const { page, expectClean, close } = await openSignedIn(shop, subscriber.cookies, MOBILE);
+    const today = limaToday(new Date());
+    // Past the next charge (a month from today) and past the first delivery (within the week).
+    const until = addDays(today, 40);
+    await page.goto(`${shop.baseURL()}${subscriber.detailPath}?accion=pausar`);
+    await waitForHydration(page);
+    await page.getByLabel("Reanudar el").fill(until);
+    await page.getByRole("button", { name: "Pausar suscripción" }).click();
+    await success(page, /^Suscripción pausada: se reanudará/);
+
+    // Nothing inside the pause: the charge waits for the resume day, the first delivery comes on
+    // the first day Miraflores is served (Monday, Wednesday, Friday) after it.
+    let delivery = addDays(until, 1);
+    while (![1, 3, 5].includes(isoWeekday(delivery))) delivery = addDays(delivery, 1);
+    const longDate = (date: string) => formatLimaDate(date, { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+    const row = (label: string) => page.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd");
+    expect(await row("Próximo cobro").textContent()).toBe(longDate(until));
+    expect(await row("Próxima entrega").textContent()).toBe(longDate(delivery));
+    expect(await page.getByText(`tu próximo cobro será el ${longDate(until)} y tu próxima entrega el ${longDate(delivery)}`).count()).toBe(1);
+
+    const resume = page.getByRole("button", { name: "Reanudar ahora" });
+    expect(await resume.isVisible()).toBe(true);
+    await resume.click();
     await success(page, /^Suscripción reanudada\. Próximo cobro: /);
     expect(await page.getByText("Activa", { exact: true }).count()).toBe(1);
     expectClean();

@@ -45,7 +45,8 @@ interface Props {
 
 /** Every self-service action of one subscription (issue 5), each a form posting its `intent`; they work without JavaScript. */
 export function SubscriptionActions({ subscription, options, requestKey, openAction, actionError }: Props) {
-  const panels = actionPanels.filter((panel) => options.actions.includes(panel.action));
+  // Resuming is one click, offered in the pause notice at the top of the page (not a folded panel).
+  const panels = actionPanels.filter((panel) => options.actions.includes(panel.action) && panel.action !== "resume");
   if (panels.length === 0) return null;
   const errorFor = (action: SelfServiceAction) => (actionError?.intent === action ? actionError : null);
   return (

@@ -73,7 +73,7 @@ export function SubscriptionSummary({ subscription, detailLink }: { subscription
 }
 
 /** What the customer must know first: a pause, a cancellation waiting for its date, an unpaid period, a plan change. */
-export function SubscriptionNotices({ subscription }: { subscription: SubscriptionView }) {
+export function SubscriptionNotices({ subscription, resume }: { subscription: SubscriptionView; resume?: React.ReactNode }) {
   const notices: React.ReactNode[] = [];
   if (subscription.status === "pending_payment") {
     notices.push(
@@ -97,7 +97,17 @@ export function SubscriptionNotices({ subscription }: { subscription: Subscripti
       </>,
     );
   }
-  if (subscription.status === "paused" && subscription.pausedUntil) notices.push(`Pausada hasta el ${dateOrDash(subscription.pausedUntil)}: no haremos cobros ni entregas hasta entonces.`);
+  if (subscription.status === "paused" && subscription.pausedUntil) {
+    notices.push(
+      <div className="space-y-3">
+        <p>
+          Pausada hasta el {dateOrDash(subscription.pausedUntil)}: no haremos cobros ni entregas hasta entonces. Después, tu próximo cobro será el {dateOrDash(subscription.nextBillingDate)} y tu próxima entrega el{" "}
+          {dateOrDash(subscription.nextDeliveryDate)}.
+        </p>
+        {resume}
+      </div>,
+    );
+  }
   if (subscription.endsOn && subscription.status !== "cancelled") notices.push(`Cancelaste tu suscripción: no haremos más cobros y terminará el ${dateOrDash(subscription.endsOn)}.`);
   if (subscription.pendingFrequency && !subscription.endsOn) {
     notices.push(`Desde tu próximo cobro, el ${dateOrDash(subscription.nextBillingDate)}, pasarás al plan ${frequencyLabel(subscription.pendingFrequency).toLowerCase()}.`);

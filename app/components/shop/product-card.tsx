@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { Link } from "react-router";
 import { formatPriceRange } from "~/lib/money";
 import type { ShopProduct } from "@server/catalog/index.server";
@@ -30,12 +31,13 @@ export function ProductCard({ product, headingLevel = "h2" }: { product: ShopPro
         </Heading>
         {price && (
           <p className="mt-auto text-lg font-bold text-brand-800" data-testid="product-card-price">
-            {/* Each amount stays on one line; a range may wrap only at its dash. */}
+            {/* Each amount stays on one line; a range wraps after its dash on a narrow card (two
+                columns on a phone), so the dash and its spaces must sit outside the nowrap spans. */}
             {price.split(" - ").map((amount, index) => (
-              <span key={amount} className="whitespace-nowrap">
+              <Fragment key={amount}>
                 {index > 0 && " - "}
-                {amount}
-              </span>
+                <span className="whitespace-nowrap">{amount}</span>
+              </Fragment>
             ))}
           </p>
         )}

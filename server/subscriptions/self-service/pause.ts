@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { isIsoDate, limaToday } from "~/lib/lima-dates";
 import { pauseDateRange, PAUSE_MAX_MONTHS } from "~/lib/subscription-self-service";
 import type { Database } from "../../db/client";
-import { subscriptions } from "../../db/schema";
+import { deliveries, subscriptions } from "../../db/schema";
+import type { DatabaseOrTransaction } from "../../orders/transition";
 import { resumeSubscription } from "../lifecycle";
 import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
 
@@ -10,7 +11,10 @@ import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type SelfServ
  * Pause until a date (issue 5): from tomorrow to six months ahead in Lima. While paused nothing is
  * charged and no delivery is created (renewals and deliveries only take active subscriptions); on
  * that date the subscription resumes by itself (lifecycle.ts). A paused subscription can move
- * its end date. Deliveries already created (within the week before their date) are kept.
+ * its end date. A delivery already created for a date inside the pause (they are created a week
+ * ahead) that the team has not started on is cancelled and handed back: it is created again after
+ * the pause, so nothing is delivered while paused and nothing paid for is lost. One the team is
+ * already preparing goes out as planned, and the page still shows it.
  */
 export async function pauseSubscription(db: Database, input: SelfServiceContext & { until: string }): Promise<SelfServiceResult> {
   return changeOwnedSubscription(db, input, "pause", async (tx, subscription) => {
@@ -22,11 +26,20 @@ export async function pauseSubscription(db: Database, input: SelfServiceContext 
     if (input.until > max) return refuse(`La pausa puede durar hasta ${PAUSE_MAX_MONTHS} meses: elige una fecha hasta el ${shortDate(max)}`, "until");
     if (subscription.status === "paused" && subscription.pausedUntil === input.until) return refuse(`Tu suscripción ya está pausada hasta el ${shortDate(input.until)}`, "until");
     const extending = subscription.status === "paused";
-    await tx.update(subscriptions).set({ status: "paused", pausedUntil: input.until, updatedAt: input.now }).where(eq(subscriptions.id, subscription.id));
+    const handedBack = await handBackDeliveriesInPause(tx, subscription, input.until, input.now);
+    await tx
+      .update(subscriptions)
+      .set({
+        status: "paused",
+        pausedUntil: input.until,
+        updatedAt: input.now,
+        ...(handedBack ? { deliveriesMade: subscription.deliveriesMade - handedBack.count, nextDeliveryDate: handedBack.firstDate } : {}),
+      })
+      .where(eq(subscriptions.id, subscription.id));
     return {
       kind: "paused",
       description: `${extending ? "Pausa cambiada" : "Suscripción pausada"}: se reanudará el ${shortDate(input.until)}. Mientras tanto no haremos cobros ni entregas.`,
-      details: { pausedUntil: input.until, previousPausedUntil: subscription.pausedUntil },
+      details: { pausedUntil: input.until, previousPausedUntil: subscription.pausedUntil, cancelledDeliveries: handedBack?.count ?? 0 },
     };
   });
 }
@@ -42,4 +55,34 @@ export async function resumeSubscriptionNow(db: Database, input: SelfServiceCont
     await resumeSubscription(tx, subscription, { now: input.now, actor: "customer", description, details: { intent: "resume", requestKey: input.requestKey } });
     return { kind: "resumed", description, eventRecorded: true };
   });
+}
+
+/**
+ * Cancels the subscription's last created deliveries that fall inside the pause (up to its end
+ * day: a resume schedules from the day after) and are still only pending, releasing their place in
+ * the subscription's numbering so the same paid-for deliveries are created again after the pause.
+ * Only a run of the newest deliveries is handed back, so the numbering stays without gaps.
+ */
+async function handBackDeliveriesInPause(tx: DatabaseOrTransaction, subscription: { id: string; deliveriesMade: number }, until: string, now: Date): Promise<{ count: number; firstDate: string } | null> {
+  const created = await tx
+    .select({ id: deliveries.id, sequence: deliveries.subscriptionSequence, date: deliveries.deliveryDate, status: deliveries.status })
+    .from(deliveries)
+    .where(and(eq(deliveries.subscriptionId, subscription.id), lte(deliveries.deliveryDate, until)))
+    .orderBy(asc(deliveries.subscriptionSequence))
+    .for("update");
+  const handBack: typeof created = [];
+  for (let sequence = subscription.deliveriesMade; sequence > 0; sequence -= 1) {
+    const delivery = created.find((row) => row.sequence === sequence);
+    if (!delivery || delivery.status !== "pending" || delivery.date < limaToday(now)) break;
+    handBack.unshift(delivery);
+  }
+  if (handBack.length === 0) return null;
+  const entry = { status: "cancelled", timestamp: now.toISOString(), note: `Suscripción pausada hasta el ${shortDate(until)}` };
+  for (const delivery of handBack) {
+    await tx
+      .update(deliveries)
+      .set({ status: "cancelled", subscriptionSequence: null, statusHistory: sql`${deliveries.statusHistory} || ${JSON.stringify([entry])}::jsonb`, updatedAt: now })
+      .where(eq(deliveries.id, delivery.id));
+  }
+  return { count: handBack.length, firstDate: handBack[0]!.date };
 }
