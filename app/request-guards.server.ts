@@ -3,7 +3,6 @@
  * with a 4xx and a Spanish message instead of a 500 from deep inside a loader or action.
  */
 import { data, type MiddlewareFunction } from "react-router";
-import { isUuid } from "~/lib/input-schemas";
 import { METHOD_NOT_ALLOWED } from "./request-body.server";
 
 /** Pages are read with GET/HEAD and forms post; nothing of the shop answers another method. */
@@ -28,16 +27,4 @@ export const methodGuardMiddleware: MiddlewareFunction<Response> = async ({ requ
     }
   }
   return response;
-};
-
-/**
- * Every `…Id` parameter of the route table (orders, payments, subscriptions, invoices, deliveries)
- * names a uuid row. PostgreSQL refuses a malformed uuid with an error, so a malformed one is a 404
- * here, before any query.
- */
-export const uuidParamsMiddleware: MiddlewareFunction<Response> = ({ params }, next) => {
-  for (const [name, value] of Object.entries(params)) {
-    if (name.endsWith("Id") && !isUuid(value)) throw data("Página no encontrada", { status: 404 });
-  }
-  return next();
 };

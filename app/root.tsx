@@ -5,12 +5,12 @@ import appStylesHref from "./app.css?url";
 import { privateWhenSignedInMiddleware } from "./cache-control.server";
 import { sameOriginMiddleware } from "./csrf.server";
 import { databaseMiddleware, dbContext } from "./db-context.server";
-import { methodGuardMiddleware, uuidParamsMiddleware } from "./request-guards.server";
+import { methodGuardMiddleware } from "./request-guards.server";
 import { siteInfo } from "./site-info.server";
 import { useNonce } from "~/lib/nonce";
 import { pageMeta } from "~/lib/seo";
 
-export const middleware: Route.MiddlewareFunction[] = [methodGuardMiddleware, uuidParamsMiddleware, privateWhenSignedInMiddleware, sameOriginMiddleware, databaseMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [methodGuardMiddleware, privateWhenSignedInMiddleware, sameOriginMiddleware, databaseMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { site: await siteInfo(context.get(dbContext), request) };

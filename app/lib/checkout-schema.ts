@@ -15,7 +15,7 @@ export const INVALID_EMAIL = "Ingresa un correo válido";
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * What one household order can hold (decision 0024-malformed-input): the cart never has two lines
+ * What one household order can hold (decision 0027-malformed-input): the cart never has two lines
  * of the same product and variant, and these bounds are far above any real order while keeping a
  * crafted one (thousands of units repeated over many lines) from being accepted.
  */

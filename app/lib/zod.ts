@@ -3,7 +3,7 @@
  * issue without its own message still reads as Spanish, on the server and in the browser alike.
  * A small map of our own rather than `z.locales.es()`: its wording is a developer's ("se esperaba
  * número, recibido indefinido") and it would add ~4 KB to every page that validates a form
- * (decision 0024-malformed-input).
+ * (decision 0027-malformed-input).
  */
 import "./zod-without-eval";
 import { z } from "zod";

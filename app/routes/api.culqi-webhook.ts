@@ -10,12 +10,12 @@ let warnedUnprotected = false;
 /**
  * Culqi's webhook endpoint (payments.md A.9); configure this URL and its Basic auth in CulqiPanel.
  * Without Culqi it does not exist; in production it refuses to work without the Basic auth secret;
- * each client address is limited before anything else is done (decision 0024-late-payments-and-refunds).
+ * each client address is limited before anything else is done (decision 0026-late-payments-and-refunds).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const setup = culqiWebhookSetup();
-  if (setup.kind === "off") return new Response(null, { status: 404 });
-  if (request.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "POST" } });
+  if (setup.kind === "off") return Response.json({ error: CULQI_OFF }, { status: 404 });
+  if (request.method !== "POST") return Response.json({ error: "Método no permitido" }, { status: 405, headers: { Allow: "POST" } });
   if (setup.kind === "unprotected") {
     if (!warnedUnprotected) console.error("[payments] Culqi webhook refused: set CULQI_WEBHOOK_AUTH (the Basic auth user:password configured in CulqiPanel) in production");
     warnedUnprotected = true;
@@ -35,7 +35,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return new Response(null, { status: outcome.status });
 }
 
+/** A retrying sender, or a curious visitor, is told in Spanish that nothing answers here. */
+const CULQI_OFF = "Los pagos con Culqi no están activos en esta tienda";
+
 /** A GET is not Culqi: the same 404 when Culqi is off, 405 otherwise. */
 export function loader() {
-  return new Response(null, { status: culqiWebhookSetup().kind === "off" ? 404 : 405, headers: { Allow: "POST" } });
+  const off = culqiWebhookSetup().kind === "off";
+  return Response.json({ error: off ? CULQI_OFF : "Método no permitido" }, { status: off ? 404 : 405, headers: { Allow: "POST" } });
 }

@@ -12,7 +12,7 @@ import { useCulqiCheckout } from "~/lib/use-culqi-checkout";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { siteInfo } from "~/site-info.server";
 
-/** Without both Culqi keys this page does not exist (decision 0024-late-payments-and-refunds): 404, never a 500. */
+/** Without both Culqi keys this page does not exist (decision 0026-late-payments-and-refunds): 404, never a 500. */
 function requireCulqi() {
   const publicKey = culqiPublicKey();
   if (activePaymentProvider().id !== "culqi" || !publicKey) throw data("Pago no encontrado", { status: 404 });

@@ -17,6 +17,7 @@ import { SandboxCardForm } from "~/components/subscriptions/sandbox-card-form";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
 import { formatSoles } from "~/lib/money";
+import { isUuid } from "~/lib/input-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { frequencyLabel } from "~/lib/subscription-labels";
 import { privatePageHeaders } from "~/order-receipt.server";
@@ -34,6 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const user = await getSignedInUser(db, request);
   if (!user) throw redirect(loginUrlFor(request));
+  if (!isUuid(params.subscriptionId)) throw data("Suscripción no encontrada", { status: 404 });
   if (updating(request)) {
     const current = await findSubscriptionForCardUpdate(db, user.id, params.subscriptionId);
     if (!current) throw data("Suscripción no encontrada", { status: 404 });
@@ -59,6 +61,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const user = await getSignedInUser(db, request);
   if (!user) throw redirect(loginUrlFor(request));
+  // A malformed id names no subscription; PostgreSQL would refuse it with an error, not a 404.
+  if (!isUuid(params.subscriptionId)) throw data("Suscripción no encontrada", { status: 404 });
   if (activeCardProviderId() === "flow" && !updating(request)) {
     // Flow registers the card on its own page; the subscription is activated when the customer
     // comes back to /flow/register-return (payments.md B.2).

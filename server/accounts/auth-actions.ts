@@ -21,7 +21,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /**
- * Sign-in under the throttle of docs/decisions/0024: only failed passwords count, per account on
+ * Sign-in under the throttle of docs/decisions/0029: only failed passwords count, per account on
  * this client, per account from anywhere (a high ceiling that only slows) and per client; a
  * refused attempt says in Spanish how long to wait and checks no password.
  */

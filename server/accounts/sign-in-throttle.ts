@@ -7,7 +7,7 @@ import { inTransaction } from "../db/transaction";
 import { enqueueEmail, signInAttemptsEmail } from "../notifications/index.server";
 
 /**
- * Sign-in throttling (docs/decisions/0024-sign-in-throttling.md). Only failed passwords count.
+ * Sign-in throttling (docs/decisions/0029-sign-in-throttling.md). Only failed passwords count.
  * Each key lets `freeFailures` through, then every further attempt waits
  * `baseDelaySeconds · 2^(failures − freeFailures)`, at most `maxDelaySeconds`; a key's failures
  * are forgotten after `forgetAfterSeconds` without one.

@@ -1,7 +1,7 @@
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 
 /**
- * Which hops in front of the server may speak for the client (TRUST_PROXY, docs/decisions/0024).
+ * Which hops in front of the server may speak for the client (TRUST_PROXY, docs/decisions/0029).
  * `none`: the socket address is the client and X-Forwarded-For is ignored. `hops`: the nearest N
  * hops are proxies, whatever their address. `addresses`: hops whose address is in the list are.
  */

@@ -53,7 +53,7 @@ const jobs = {
   subscriptionDeliveries: (job: JobContext) => scheduleSubscriptionDeliveries(job.db, job.now),
   renewalReminders: (job: JobContext) => sendRenewalReminders(job.db, job.now, job.siteUrl),
   expiredOrders: (job: JobContext) => expireUnpaidOrders(job.db, job.now),
-  // Refunds whose provider call failed or never happened (decision 0024-late-payments-and-refunds).
+  // Refunds whose provider call failed or never happened (decision 0026-late-payments-and-refunds).
   refunds: (job: JobContext) => retryDueRefunds(job.db, job.culqi(), { now: job.now, siteUrl: job.siteUrl }),
   cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),
   // Attachments (invoice PDFs) are made at sending time by their own domain's renderer.

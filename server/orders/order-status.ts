@@ -2,7 +2,7 @@
  * Order status machine (decisions.md, Orders): statuses only move forward along these edges.
  * pending → payment_created → paid → processing → shipped → delivered; pending/payment_created →
  * failed or cancelled; paid/processing → cancelled → refunded; delivered → refunded; failed →
- * refunded (money that arrived for a declined order and was given back, decision 0024-late-payments-and-refunds).
+ * refunded (money that arrived for a declined order and was given back, decision 0026-late-payments-and-refunds).
  */
 export const orderStatuses = ["pending", "payment_created", "paid", "processing", "shipped", "delivered", "failed", "cancelled", "refunded"] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
@@ -26,7 +26,7 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
 /**
  * The one way back: an order that ended only because its payment did not arrive in time (or was
  * declined) is re-opened straight to paid when the money does arrive and the order can still be
- * honoured (decision 0024-late-payments-and-refunds). Only the late-settlement path asks for it.
+ * honoured (decision 0026-late-payments-and-refunds). Only the late-settlement path asks for it.
  */
 export function canReopenForLatePayment(from: OrderStatus, to: OrderStatus): boolean {
   return to === "paid" && (from === "cancelled" || from === "failed");

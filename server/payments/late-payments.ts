@@ -29,7 +29,7 @@ const ENDED_STATUSES = ["cancelled", "failed"];
 const REOPEN_NOTE = "Pago confirmado después del vencimiento: pedido reabierto";
 
 /**
- * Decision 0024-late-payments-and-refunds: every confirmed charge ends either settled or refunded,
+ * Decision 0026-late-payments-and-refunds: every confirmed charge ends either settled or refunded,
  * never dropped. In one transaction (payment row locked first, then the order, as settling does):
  * - an open order is settled as usual;
  * - an order that ended only because the money was late (expired or declined) is re-opened and

@@ -47,7 +47,7 @@ export type CulqiWebhookSetup =
   | { kind: "unprotected" }
   | { kind: "ready"; expectedAuthorization: string | null };
 
-/** Whether the webhook may run, decided from the environment (decision 0024-late-payments-and-refunds). */
+/** Whether the webhook may run, decided from the environment (decision 0026-late-payments-and-refunds). */
 export function culqiWebhookSetup(): CulqiWebhookSetup {
   const config = env();
   if (!config.CULQI_PUBLIC_KEY || !config.CULQI_SECRET_KEY) return { kind: "off" };

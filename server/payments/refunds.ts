@@ -23,7 +23,7 @@ export type RefundAttempt = "refunded" | "retry_scheduled" | "manual" | "busy";
 
 /**
  * Gives one recorded refund's money back through the provider, outside any transaction
- * (decision 0024-late-payments-and-refunds). The row is claimed first, so a webhook replay and the
+ * (decision 0026-late-payments-and-refunds). The row is claimed first, so a webhook replay and the
  * job never call the provider at the same moment; before calling, the charge is read again and a
  * refund a previous attempt made (whose answer was lost) is recognised by `amount_refunded`, so the
  * money goes back exactly once. Any failure is written on the row and retried by the jobs.

@@ -23,7 +23,7 @@ const tooLateToDeliver = new Date("2026-11-25T06:00:00Z");
 const siteUrl = "http://shop.test";
 const basicAuth = `Basic ${Buffer.from("culqi:s3creto").toString("base64")}`;
 
-describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decision 0024)", () => {
+describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decision 0026)", () => {
   let test: TestDatabase;
   let culqi: CulqiMock;
   let client: CulqiClient;

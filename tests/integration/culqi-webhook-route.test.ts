@@ -16,7 +16,7 @@ type PaymentRoute = typeof PaymentModule;
 const origin = "http://shop.test";
 const basicAuth = `Basic ${Buffer.from("culqi:s3creto").toString("base64")}`;
 
-describe("the Culqi routes guard themselves by configuration (decision 0024)", () => {
+describe("the Culqi routes guard themselves by configuration (decision 0026)", () => {
   let test: TestDatabase;
   let culqi: CulqiMock;
 
@@ -56,6 +56,8 @@ describe("the Culqi routes guard themselves by configuration (decision 0024)", (
     };
   }
 
+  // Production refuses to start without its own secret (decision 0028).
+  const PRODUCTION_SECRET = "s".repeat(64);
   const culqiKeys = () => ({ CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase });
   const event = (chargeId: string) => JSON.stringify({ object: "event", id: `evt_test_${chargeId.slice(-8)}`, type: "charge.creation.succeeded", data: JSON.stringify({ id: chargeId }) });
   /** What a thrown `data(…, { status })` or a returned Response says. */
@@ -80,14 +82,14 @@ describe("the Culqi routes guard themselves by configuration (decision 0024)", (
 
   it("refuses the webhook in production without CULQI_WEBHOOK_AUTH, before asking Culqi anything", async () => {
     expectConsoleError(/Culqi webhook refused: set CULQI_WEBHOOK_AUTH/);
-    const routes = await load({ ...culqiKeys(), NODE_ENV: "production", CULQI_WEBHOOK_AUTH: undefined, SITE_URL: origin });
+    const routes = await load({ ...culqiKeys(), NODE_ENV: "production", CULQI_WEBHOOK_AUTH: undefined, SITE_URL: origin, SESSION_SECRET: PRODUCTION_SECRET });
     const status = await statusOf(() => routes.postWebhook(event("chr_test_prodprodprod01")));
     expect(status).toBe(503);
     expect(culqi.requestLog).not.toContain("GET /v2/charges/chr_test_prodprodprod01");
   });
 
   it("works in production with the secret, and refuses a webhook without it", async () => {
-    const routes = await load({ ...culqiKeys(), NODE_ENV: "production", CULQI_WEBHOOK_AUTH: "culqi:s3creto", SITE_URL: origin });
+    const routes = await load({ ...culqiKeys(), NODE_ENV: "production", CULQI_WEBHOOK_AUTH: "culqi:s3creto", SITE_URL: origin, SESSION_SECRET: PRODUCTION_SECRET });
     expect(await statusOf(() => routes.postWebhook(event("chr_test_unknown00000001")))).toBe(401);
     expect(culqi.requestLog).not.toContain("GET /v2/charges/chr_test_unknown00000001");
     // A charge Culqi does not know: read once from Culqi, acknowledged, nothing to do.

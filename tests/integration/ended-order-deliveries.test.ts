@@ -75,7 +75,7 @@ describe("deliveries of orders that ended without being delivered", () => {
     await applySandboxAction(test.db, paid.paymentId, "approve_card", { now, siteUrl });
     expect(await upcomingOrderIds()).toContain(placed.orderId);
 
-    await test.db.execute(sql.raw(await readFile(path.join(migrationsFolder, "0005_cancel_deliveries_of_ended_orders.sql"), "utf8")));
+    await test.db.execute(sql.raw(await readFile(path.join(migrationsFolder, "0009_cancel_deliveries_of_ended_orders.sql"), "utf8")));
     const fixed = await deliveryOf(placed.orderId);
     expect(fixed.status).toBe("cancelled");
     expect(fixed.statusHistory.map((entry) => [entry.status, entry.note])).toEqual([

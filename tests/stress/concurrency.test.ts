@@ -31,7 +31,7 @@ import {
 import { pauseDateRange } from "~/lib/subscription-self-service";
 import { checkoutInput } from "../support/checkout-fixture";
 import { insertDueSubscriptions, verifyRenewals } from "../support/due-renewals";
-import { ledgerProblems } from "../support/ledger-checks";
+import { findInvariantViolations } from "../support/invariants";
 import { createTestDatabase, rowsOf, type TestDatabase } from "../support/test-database";
 
 const onPostgres = inject("databaseTemplates").kind === "postgres";
@@ -85,7 +85,7 @@ describe("concurrency: one lock order, retried where the database asks", () => {
       }
       const { expectations } = await verifyRenewals(test.db, now, SIZE.renewals);
       expect(expectations.filter(([, ok]) => !ok).map(([label]) => label), `round ${round}`).toEqual([]);
-      expect(await ledgerProblems(test.db, { createdFrom: now }), `round ${round}`).toEqual([]);
+      expect(await findInvariantViolations(test.db, { ordersCreatedFrom: now }), `round ${round}`).toEqual([]);
     }
   });
 
@@ -144,6 +144,6 @@ describe("concurrency: one lock order, retried where the database asks", () => {
     // A double click changed things once: one history line per request key.
     const repeated = await test.db.execute(sql`select details->>'requestKey' as key, count(*) from ${subscriptionEvents} where details ? 'requestKey' group by 1 having count(*) > 1`);
     expect(rowsOf(repeated)).toEqual([]);
-    expect(await ledgerProblems(test.db, { createdFrom: now })).toEqual([]);
+    expect(await findInvariantViolations(test.db, { ordersCreatedFrom: now })).toEqual([]);
   });
 });

@@ -69,7 +69,7 @@ export function InvoiceFilters({ status, query, counts }: { status: InvoiceStatu
                 }`}
               >
                 {chip.label}
-                <span className={`rounded-full px-2 text-xs ${selected ? "bg-white/20" : "bg-white text-slate-700"}`} data-testid="chip-count">
+                <span className={`rounded-full px-2 text-xs ${selected ? "bg-white text-brand-800" : "bg-white text-slate-700"}`} data-testid="chip-count">
                   {counts[chip.value]}
                 </span>
               </Link>

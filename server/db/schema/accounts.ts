@@ -95,7 +95,7 @@ export const rateLimitBuckets = pgTable("rate_limit_buckets", {
 
 /**
  * Failed sign-ins, one row per throttled key: an account on one client, an account from anywhere,
- * a client for every account (server/accounts/sign-in-throttle.ts, docs/decisions/0024). Only
+ * a client for every account (server/accounts/sign-in-throttle.ts, docs/decisions/0029). Only
  * failures are counted; `blocked_until` is when the next attempt on the key is allowed.
  */
 export const signInFailures = pgTable(

@@ -57,7 +57,7 @@ export const sandboxCharges = pgTable("sandbox_charges", {
 });
 
 /**
- * Money the shop sends back through the provider (decision 0024-late-payments-and-refunds): a charge
+ * Money the shop sends back through the provider (decision 0026-late-payments-and-refunds): a charge
  * confirmed after its order could no longer be honoured, or a second charge for a payment already
  * settled. One row per provider charge (the unique key is what keeps a replayed webhook from
  * refunding twice); the provider is called outside any transaction and a failed call is retried by

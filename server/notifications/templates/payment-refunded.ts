@@ -17,7 +17,7 @@ const explanations: Record<PaymentRefundedData["reason"], string> = {
   amount_mismatch: "Recibimos un pago cuyo monto no coincidía con el de tu pedido, así que no lo cobramos.",
 };
 
-/** Decision 0024-late-payments-and-refunds: the customer hears from us whenever money is sent back. */
+/** Decision 0026-late-payments-and-refunds: the customer hears from us whenever money is sent back. */
 export function paymentRefundedEmail(data: PaymentRefundedData) {
   const subject = `Devolvimos tu pago del pedido ${data.orderNumber}`;
   const explanation = explanations[data.reason];

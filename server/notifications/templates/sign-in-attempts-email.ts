@@ -1,7 +1,7 @@
 import { button, emailLayout, escapeHtml } from "./layout";
 
 /**
- * Tells the owner that someone keeps failing to sign in to their account (docs/decisions/0024).
+ * Tells the owner that someone keeps failing to sign in to their account (docs/decisions/0029).
  * It names no client or address: the owner needs to know and to act, not the attacker's network.
  */
 export function signInAttemptsEmail(data: { brandName: string; firstName: string; failures: number; forgotUrl: string }) {

@@ -147,7 +147,7 @@ function parseEvent(rawBody: string): { id: string; type: string; data: Record<s
  * is fetched again from Culqi with the secret key before anything changes. Settling is idempotent
  * and the event id is recorded only once the event was fully handled, so a replayed event changes
  * nothing and a failed one is answered 5xx for Culqi to deliver again (decision
- * 0024-late-payments-and-refunds). Benign cases (unknown charge, a charge that is not ours, a
+ * 0026-late-payments-and-refunds). Benign cases (unknown charge, a charge that is not ours, a
  * declined charge) are answered 200.
  */
 export async function handleCulqiWebhook(
