@@ -3,6 +3,11 @@
  * (the spec's "logged, empty list" cases) are declared with `expectConsoleError`.
  */
 import { afterEach, beforeEach, expect, vi } from "vitest";
+import { installSafeErrorLogging } from "@server/db/safe-error-log";
+
+// Opening a database installs the shop's redacting console once per process (decision 0027). Done
+// here first, so the per-test spy below always wraps it and is never replaced by it mid-test.
+installSafeErrorLogging();
 
 let expected: RegExp[] = [];
 let unexpected: string[] = [];
