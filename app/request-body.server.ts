@@ -27,7 +27,11 @@ export async function readFormData(request: Request): Promise<FormData> {
   }
 }
 
-/** A JSON body, or null when it is missing or not JSON (the caller's schema then refuses it). */
+/**
+ * A JSON body, or null when it is missing or not JSON: the parse error says nothing worth keeping,
+ * and the caller's schema refuses null with a Spanish 400 (tests/e2e/malformed-input.test.ts posts
+ * broken JSON to every route).
+ */
 export async function readJson(request: Request): Promise<unknown> {
   return request.json().catch(() => null);
 }

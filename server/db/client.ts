@@ -97,8 +97,14 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         await migrateNodePg(locked, { migrationsFolder });
         await afterMigrate?.(locked as unknown as Database);
       } finally {
-        await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
-        client.release();
+        // If the unlock itself fails, the connection is destroyed rather than returned to the pool:
+        // closing the session is what frees a session-level advisory lock, so no later start waits
+        // on a lock nobody holds any more.
+        const unlockError = await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).then(
+          () => undefined,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        );
+        client.release(unlockError);
       }
     },
     close: () => pool.end(),

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCulqiMock, successfulCulqiCharges, type CulqiEvent, type CulqiMock } from "../support/culqi-mock";
+import { describe, expect, it } from "vitest";
+import { successfulCulqiCharges, type CulqiEvent } from "../support/culqi-mock";
 import { expectShopInvariants } from "../support/invariants";
 import { classifyOrder, orderShapes } from "../support/order-outcomes";
-import { checkoutBody, createShopDatabase, postCheckout, readBooks, startShopProcess, type ShopDatabase, type ShopProcess } from "../support/shop-process";
+import { checkoutBody, postCheckout, readBooks, culqiShopForFile } from "../support/shop-process";
 
 const WEBHOOK_AUTH = "culqi:webhook-secreto";
 
@@ -15,33 +15,12 @@ const paymentIdOf = (paymentPath: string) => paymentPath.split("/").at(-1)!;
  * ten times each and out of order. One order, one charge, one invoice, one email.
  */
 describe("the same request many times at once", () => {
-  let culqi: CulqiMock;
-  let database: ShopDatabase;
-  const shop: { server: ShopProcess | undefined; restart: () => Promise<ShopProcess> } = {
-    server: undefined,
-    restart: () =>
-      startShopProcess({
-        database,
-        env: { CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase, CULQI_WEBHOOK_AUTH: WEBHOOK_AUTH },
-      }),
-  };
-  const baseURL = () => shop.server!.baseURL;
-
-  beforeAll(async () => {
-    culqi = await startCulqiMock();
-    database = await createShopDatabase();
-    shop.server = await shop.restart();
-  });
-  afterAll(async () => {
-    await shop.server?.kill();
-    await database?.drop();
-    await culqi?.close();
-  });
+  const shop = culqiShopForFile(WEBHOOK_AUTH);
 
   const postToken = (paymentPath: string, token: string) =>
-    fetch(`${baseURL()}${paymentPath}`, { method: "POST", headers: { Origin: baseURL() }, body: new URLSearchParams({ token }), redirect: "manual" });
+    fetch(`${shop.baseURL()}${paymentPath}`, { method: "POST", headers: { Origin: shop.baseURL() }, body: new URLSearchParams({ token }), redirect: "manual" });
   const postWebhook = (event: CulqiEvent) =>
-    fetch(`${baseURL()}/api/pagos/culqi/webhook`, {
+    fetch(`${shop.baseURL()}/api/pagos/culqi/webhook`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Basic ${Buffer.from(WEBHOOK_AUTH).toString("base64")}` },
       body: JSON.stringify(event),
@@ -49,21 +28,21 @@ describe("the same request many times at once", () => {
 
   it("makes one order and one charge from a checkout and a card token each submitted ten times at once", async () => {
     const body = checkoutBody({ correo: "doble@rel.example.pe", checkoutKey: randomUUID() });
-    const checkouts = await Promise.all(Array.from({ length: 10 }, () => postCheckout(baseURL(), body)));
+    const checkouts = await Promise.all(Array.from({ length: 10 }, () => postCheckout(shop.baseURL(), body)));
     expect(checkouts.map((response) => response.status)).toEqual(Array(10).fill(302));
     const paymentPaths = new Set(checkouts.map((response) => response.headers.get("location")!));
     expect(paymentPaths.size).toBe(1);
     const [paymentPath] = [...paymentPaths];
 
-    const token = await culqi.tokenize("4111111111111111", "doble@rel.example.pe");
+    const token = await shop.culqi.tokenize("4111111111111111", "doble@rel.example.pe");
     const payments = await Promise.all(Array.from({ length: 10 }, () => postToken(paymentPath!, token)));
     // Every click lands on the receipt: the payment went through, whichever click made it.
     expect(payments.map((response) => response.headers.get("location") ?? `HTTP ${response.status}`).filter((location) => !location.startsWith("/success"))).toEqual([]);
-    expect(successfulCulqiCharges(culqi).filter((charge) => charge.paymentId === paymentIdOf(paymentPath!))).toHaveLength(1);
+    expect(successfulCulqiCharges(shop.culqi).filter((charge) => charge.paymentId === paymentIdOf(paymentPath!))).toHaveLength(1);
 
-    await readBooks(shop, database, async (db) => {
+    await readBooks(shop, shop.database, async (db) => {
       expect((await orderShapes(db, { emailLike: "doble@rel.example.pe" })).map(classifyOrder)).toEqual(["paid"]);
-      await expectShopInvariants(db, { providerCharges: successfulCulqiCharges(culqi) });
+      await expectShopInvariants(db, { providerCharges: successfulCulqiCharges(shop.culqi) });
     });
   });
 
@@ -72,18 +51,18 @@ describe("the same request many times at once", () => {
     // confirm in Culqi's checkout and pay at an agent.
     const events: CulqiEvent[] = [];
     for (const index of [1, 2, 3]) {
-      const checkout = await postCheckout(baseURL(), checkoutBody({ correo: `webhook${index}@rel.example.pe` }));
+      const checkout = await postCheckout(shop.baseURL(), checkoutBody({ correo: `webhook${index}@rel.example.pe` }));
       const paymentId = paymentIdOf(checkout.headers.get("location")!);
-      const culqiOrder = [...culqi.orders.values()].find((order) => (order.metadata as Record<string, string>).payment_id === paymentId)!;
-      await culqi.confirmOrder(String(culqiOrder.id));
-      events.push(culqi.payOrder(String(culqiOrder.id)));
+      const culqiOrder = [...shop.culqi.orders.values()].find((order) => (order.metadata as Record<string, string>).payment_id === paymentId)!;
+      await shop.culqi.confirmOrder(String(culqiOrder.id));
+      events.push(shop.culqi.payOrder(String(culqiOrder.id)));
     }
     // A fourth pays by card, and Culqi's answer never reaches the shop: only the webhook tells.
-    const cardCheckout = await postCheckout(baseURL(), checkoutBody({ correo: "webhook4@rel.example.pe" }));
-    const token = await culqi.tokenize("5111111111111118", "webhook4@rel.example.pe");
-    culqi.delayNextCharge(20_000);
+    const cardCheckout = await postCheckout(shop.baseURL(), checkoutBody({ correo: "webhook4@rel.example.pe" }));
+    const token = await shop.culqi.tokenize("5111111111111118", "webhook4@rel.example.pe");
+    shop.culqi.delayNextCharge(20_000);
     void postToken(cardCheckout.headers.get("location")!, token).catch(() => {});
-    const charged = () => culqi.events.find((event) => event.type === "charge.creation.succeeded" && event.data.includes(token));
+    const charged = () => shop.culqi.events.find((event) => event.type === "charge.creation.succeeded" && event.data.includes(token));
     const deadline = Date.now() + 10_000;
     while (!charged() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     events.push(charged()!);
@@ -93,9 +72,9 @@ describe("the same request many times at once", () => {
     const statuses = await Promise.all(deliveries.map((event) => postWebhook(event).then((response) => response.status)));
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
 
-    await readBooks(shop, database, async (db) => {
+    await readBooks(shop, shop.database, async (db) => {
       expect((await orderShapes(db, { emailLike: "webhook%@rel.example.pe" })).map(classifyOrder)).toEqual(["paid", "paid", "paid", "paid"]);
-      await expectShopInvariants(db, { providerCharges: successfulCulqiCharges(culqi) });
+      await expectShopInvariants(db, { providerCharges: successfulCulqiCharges(shop.culqi) });
     });
   });
 });

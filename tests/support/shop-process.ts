@@ -9,10 +9,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type DatabaseHandle } from "@server/db/client";
 import { nextDeliveryDates } from "~/lib/lima-dates";
 import { checkoutInput } from "./checkout-fixture";
+import { startCulqiMock, type CulqiMock } from "./culqi-mock";
 import { freePort } from "./shop-server";
 import { adminQuery, withDatabase } from "./test-database";
 
@@ -218,4 +219,34 @@ export async function readBooks<T>(holder: { server: ShopProcess | undefined; re
     await handle.close();
     if (database.kind === "pglite") holder.server = await holder.restart();
   }
+}
+
+/**
+ * A shop process paying through the local Culqi, for one test file: Culqi, the database and the
+ * server start before its tests and stop after them. `restart` starts a new server on the same
+ * database and Culqi (after a kill, say).
+ */
+export function culqiShopForFile(webhookAuth: string) {
+  const shop = {
+    culqi: undefined as unknown as CulqiMock,
+    database: undefined as unknown as ShopDatabase,
+    server: undefined as ShopProcess | undefined,
+    restart: () =>
+      startShopProcess({
+        database: shop.database,
+        env: { CULQI_PUBLIC_KEY: shop.culqi.publicKey, CULQI_SECRET_KEY: shop.culqi.secretKey, CULQI_API_BASE: shop.culqi.apiBase, CULQI_WEBHOOK_AUTH: webhookAuth },
+      }),
+    baseURL: () => shop.server!.baseURL,
+  };
+  beforeAll(async () => {
+    shop.culqi = await startCulqiMock();
+    shop.database = await createShopDatabase();
+    shop.server = await shop.restart();
+  });
+  afterAll(async () => {
+    await shop.server?.kill();
+    await shop.database?.drop();
+    await shop.culqi?.close();
+  });
+  return shop;
 }

@@ -42,6 +42,7 @@ export async function chargeCulqiToken(db: Database, client: CulqiClient, input:
   // token, and that refusal must not fail a payment the first is settling. Attempts on one payment
   // run one after the other in this process; the next one then finds the payment settled.
   const previous = chargesInFlight.get(input.paymentId) ?? Promise.resolve();
+  // The earlier attempt's outcome, error included, went to its own caller; here it only says "wait".
   const attempt = previous.catch(() => {}).then(() => chargeCulqiTokenNow(db, client, input));
   chargesInFlight.set(input.paymentId, attempt);
   try {
