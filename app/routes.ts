@@ -49,6 +49,11 @@ export default [
   route("dashboard/facturas/:invoiceId/pdf", "routes/invoice-pdf.ts"),
   route("dashboard/facturas/descargar-todas", "routes/invoices-archive.ts"),
 
+  // The staff area (issue 10): the layout admits staff only; each page states its own roles.
+  layout("routes/admin-layout.tsx", [
+    route("admin", "routes/admin.home.tsx"),
+  ]),
+
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).
   route("productos", "routes/alias-redirect.ts", { id: "alias-productos" }),
   route("terms", "routes/alias-redirect.ts", { id: "alias-terms" }),

@@ -29,9 +29,13 @@ export { safeRedirectPath } from "~/lib/safe-redirect";
  * decides, with TRUST_PROXY, how much of X-Forwarded-For to believe.
  */
 export function clientKey(request: Request): string {
-  const address = clientAddressFrom(
+  return clientLimitKey(clientAddress(request));
+}
+
+/** The client's own address, whole (the audit log records it as it came). */
+export function clientAddress(request: Request): string {
+  return clientAddressFrom(
     { socket: request.headers.get("x-socket-address") ?? "127.0.0.1", forwardedFor: request.headers.get("x-forwarded-for") },
     env().TRUST_PROXY,
   );
-  return clientLimitKey(address);
 }

@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
 import { authFor } from "./auth";
+import { userRoleOf, type UserRole } from "./staff-roles";
 
 export interface SignedInUser {
   id: string;
@@ -8,7 +9,7 @@ export interface SignedInUser {
   firstName: string;
   lastName: string;
   fullName: string;
-  role: "customer" | "admin";
+  role: UserRole;
   sessionId: string;
 }
 
@@ -34,7 +35,7 @@ export async function getSignedInUser(db: Database, request: Request): Promise<S
     firstName: user.firstName,
     lastName: user.lastName,
     fullName: `${user.firstName} ${user.lastName}`.trim(),
-    role: user.role === "admin" ? "admin" : "customer",
+    role: userRoleOf(user.role ?? "customer"),
     sessionId: session.session.id,
   };
 }

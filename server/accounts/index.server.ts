@@ -17,3 +17,4 @@ export { attachGuestOrders, findVerifiedAccountIdByEmail, isEmailRegistered } fr
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
 export { getDashboardSummary, type DashboardSummary } from "./dashboard-summary";
+export { STAFF_ROLES, isStaffRole, type StaffRole, type UserRole } from "./staff-roles";

@@ -2,6 +2,8 @@ import type { Database } from "./client";
 
 /** A transaction handle as Drizzle passes it to `db.transaction`'s callback. */
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+/** Functions that work alone or inside a caller's transaction take this. */
+export type DatabaseOrTransaction = Database | Transaction;
 
 /**
  * SQLSTATEs PostgreSQL uses to abort a transaction that did nothing wrong and may simply be run

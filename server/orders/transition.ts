@@ -1,10 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Database } from "../db/client";
 import { deliveries, orders, orderStatusChanges } from "../db/schema";
 import { canReopenForLatePayment, canTransition, InvalidOrderTransitionError, type OrderStatus } from "./order-status";
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-export type DatabaseOrTransaction = Database | Transaction;
+export type { DatabaseOrTransaction } from "../db/transaction";
+import type { DatabaseOrTransaction } from "../db/transaction";
 
 /**
  * Moves an order to `to` if the machine allows it, recording who did it. The update is guarded by

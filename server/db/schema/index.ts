@@ -8,3 +8,4 @@ export * from "./notifications";
 export * from "./accounts";
 export * from "./subscriptions";
 export * from "./jobs";
+export * from "./audit";

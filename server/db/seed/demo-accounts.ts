@@ -35,6 +35,10 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export const DEMO_CUSTOMER = { email: "cliente@demo.pe", password: "Cliente123", firstName: "María", lastName: "Fernández" } as const;
 export const DEMO_ADMIN = { email: "admin@demo.pe", password: "Admin1234", firstName: "Administración", lastName: "Vida Alcalina" } as const;
 
+/** Issue 10: one demo account per staff role besides the admin, listed in the README. */
+export const DEMO_OPERACIONES = { email: "operaciones@demo.pe", password: "Operaciones1234", firstName: "Carla", lastName: "Operaciones" } as const;
+export const DEMO_REPARTIDOR = { email: "repartidor@demo.pe", password: "Reparto1234", firstName: "Jorge", lastName: "Repartidor" } as const;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -44,6 +48,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export async function seedDemoAccounts(db: Database, now: Date = new Date()): Promise<{ seeded: boolean }> {
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUSTOMER.email));
+  await seedDemoStaff(db, now);
   if (existing) return { seeded: false };
   const [customerHash, adminHash] = await Promise.all([hashPassword(DEMO_CUSTOMER.password), hashPassword(DEMO_ADMIN.password)]);
   await inTransaction(db, async (tx) => {
@@ -54,6 +59,19 @@ export async function seedDemoAccounts(db: Database, now: Date = new Date()): Pr
     await seedCustomerHistory(tx, { userId: customerId, district: miraflores, now });
   });
   return { seeded: true };
+}
+
+/** The operaciones and repartidor demo accounts, each keyed on its own e-mail (demo databases from before issue 10 get them too). */
+async function seedDemoStaff(db: Database, now: Date): Promise<void> {
+  for (const [member, role] of [
+    [DEMO_OPERACIONES, "operaciones"],
+    [DEMO_REPARTIDOR, "repartidor"],
+  ] as const) {
+    const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, member.email));
+    if (existing) continue;
+    const passwordHash = await hashPassword(member.password);
+    await inTransaction(db, (tx) => insertUser(tx, { ...member, role, passwordHash, districtId: null, now }));
+  }
 }
 
 async function insertUser(

@@ -1,0 +1,23 @@
+import type { StaffRole } from "@server/accounts/index.server";
+
+export interface AdminNavLink {
+  to: string;
+  label: string;
+  /** Who sees the link; the route's own `allowRoles` is what actually guards it. `admin` sees all. */
+  roles: StaffRole[];
+  end?: boolean;
+}
+
+/** Issue 10: Inicio, Despacho, Reparto, Pedidos, Auditoría, Equipo. */
+export const ADMIN_NAV_LINKS: AdminNavLink[] = [
+  { to: "/admin", label: "Inicio", roles: ["operaciones", "repartidor"], end: true },
+  { to: "/admin/despacho", label: "Despacho", roles: ["operaciones"] },
+  { to: "/admin/reparto", label: "Reparto", roles: ["repartidor"] },
+  { to: "/admin/pedidos", label: "Pedidos", roles: ["operaciones"] },
+  { to: "/admin/auditoria", label: "Auditoría", roles: [] },
+  { to: "/admin/equipo", label: "Equipo", roles: [] },
+];
+
+export function navLinksFor(role: StaffRole): AdminNavLink[] {
+  return ADMIN_NAV_LINKS.filter((link) => role === "admin" || link.roles.includes(role));
+}

@@ -1,0 +1,13 @@
+/** decisions.md, Roles: the three staff roles; everyone else is a `customer`. */
+export const STAFF_ROLES = ["admin", "operaciones", "repartidor"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+export type UserRole = "customer" | StaffRole;
+
+export function isStaffRole(role: string): role is StaffRole {
+  return (STAFF_ROLES as readonly string[]).includes(role);
+}
+
+/** A stored role that is not one we know (a typo in SQL) is a customer: it never opens the back office. */
+export function userRoleOf(stored: string): UserRole {
+  return isStaffRole(stored) ? stored : "customer";
+}

@@ -1,0 +1,44 @@
+import type { DatabaseOrTransaction } from "../db/transaction";
+import { staffActions } from "../db/schema";
+import type { StaffRole } from "../accounts/staff-roles";
+
+/** Who did it, as the staff guard knows them, and from where (the client address of the request). */
+export interface StaffActor {
+  id: string;
+  email: string;
+  role: StaffRole;
+  clientAddress: string | null;
+}
+
+export interface StaffActionEntry {
+  action: string;
+  entityType: string;
+  entityId: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/**
+ * Appends one audit row. Call it inside the transaction that makes the change, so the record and
+ * the change land together or not at all (a bulk action writes one row per record it touched).
+ */
+export async function recordStaffAction(tx: DatabaseOrTransaction, actor: StaffActor, entry: StaffActionEntry): Promise<void> {
+  await recordStaffActions(tx, actor, [entry]);
+}
+
+export async function recordStaffActions(tx: DatabaseOrTransaction, actor: StaffActor, entries: StaffActionEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.insert(staffActions).values(
+    entries.map((entry) => ({
+      actorId: actor.id,
+      actorEmail: actor.email,
+      actorRole: actor.role,
+      action: entry.action,
+      entityType: entry.entityType,
+      entityId: entry.entityId,
+      before: entry.before ?? null,
+      after: entry.after ?? null,
+      clientAddress: actor.clientAddress,
+    })),
+  );
+}

@@ -1,0 +1,90 @@
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import routeTable from "../../app/routes";
+import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
+import { cookieHeader, DEMO_CUSTOMER, signInCookies } from "../support/accounts";
+
+/**
+ * Issue 10: every /admin route of app/routes.ts × anonymous, customer, repartidor, operaciones and
+ * admin. The table below is the rule; a route in routes.ts without a row fails the first test, so
+ * no page can be added to the staff area without saying who may use it. A refused staff member or
+ * customer gets the plain Spanish 404, with nothing of the back office in it; anonymous visitors go
+ * to /login and come back. Each request is both a page load (GET) and an action (POST): the
+ * route's own middleware guards both.
+ */
+
+type Who = "repartidor" | "operaciones";
+
+interface Rule {
+  /** Roles besides admin (who may do everything). */
+  allowed: Who[];
+  /** A real URL for a pattern with parameters (ids of the demo data, looked up through the pages). */
+  sample?: string;
+}
+
+const RULES: Record<string, Rule> = {
+  "/admin": { allowed: ["operaciones", "repartidor"] },
+};
+
+function adminPatterns(entries: RouteConfigEntry[], prefix = ""): string[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? prefix : entry.path === undefined ? prefix : `${prefix}/${entry.path}`;
+    const own = entry.index || entry.path !== undefined ? [path || "/"] : [];
+    return [...own, ...adminPatterns(entry.children ?? [], path)].filter((pattern) => pattern === "/admin" || pattern.startsWith("/admin/"));
+  });
+}
+
+const baseURL = () => inject("shopBaseURL");
+const sessions: Record<"customer" | Who | "admin", string> = { customer: "", repartidor: "", operaciones: "", admin: "" };
+
+async function request(path: string, method: "GET" | "POST", cookie?: string): Promise<{ status: number; location: string | null; body: string }> {
+  const response = await fetch(`${baseURL()}${path}`, {
+    method,
+    redirect: "manual",
+    headers: { ...(cookie ? { cookie } : {}), ...(method === "POST" ? { origin: baseURL(), "content-type": "application/x-www-form-urlencoded" } : {}) },
+    ...(method === "POST" ? { body: "intent=nada" } : {}),
+  });
+  return { status: response.status, location: response.headers.get("location"), body: await response.text() };
+}
+
+describe("who may use each page of the staff area", () => {
+  beforeAll(async () => {
+    for (const [who, account] of [
+      ["customer", DEMO_CUSTOMER],
+      ["repartidor", DEMO_REPARTIDOR],
+      ["operaciones", DEMO_OPERACIONES],
+      ["admin", DEMO_ADMIN],
+    ] as const) {
+      sessions[who] = cookieHeader(await signInCookies(baseURL(), account.email, account.password));
+    }
+  });
+
+  it("has a rule for every /admin route of the route table", () => {
+    expect(adminPatterns(routeTable).sort()).toEqual(Object.keys(RULES).sort());
+  });
+
+  for (const [pattern, rule] of Object.entries(RULES)) {
+    const path = rule.sample ?? pattern;
+    for (const method of ["GET", "POST"] as const) {
+      it(`${method} ${pattern}: anonymous to /login, customer and wrong roles to the 404, ${["admin", ...rule.allowed].join(" and ")} in`, async () => {
+        const anonymous = await request(path, method);
+        expect(anonymous.status).toBe(302);
+        expect(anonymous.location).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+
+        for (const who of ["customer", "repartidor", "operaciones", "admin"] as const) {
+          const answer = await request(path, method, sessions[who]);
+          const allowed = who === "admin" || (who !== "customer" && rule.allowed.includes(who));
+          if (allowed) {
+            // An action may refuse a meaningless body (400) or redirect; it must not be the role's 404.
+            expect(answer.status, `${who} ${method} ${path}`).not.toBe(404);
+            expect(answer.status, `${who} ${method} ${path}`).toBeLessThan(500);
+          } else {
+            expect(answer.status, `${who} ${method} ${path}`).toBe(404);
+            expect(answer.body).toContain("Página no encontrada");
+            expect(answer.body).not.toContain("Back office");
+          }
+        }
+      });
+    }
+  }
+});
