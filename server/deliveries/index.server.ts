@@ -6,3 +6,13 @@ export {
   type CustomerDeliveryRow,
 } from "./customer-deliveries";
 export type { DeliveryStatusEntry } from "../db/schema";
+export {
+  DELIVERY_STATUSES,
+  DELIVERY_MAIN_PATH,
+  OPEN_DELIVERY_STATUSES,
+  deliveryPath,
+  isDeliveryStatus,
+  InvalidDeliveryTransitionError,
+  type DeliveryStatus,
+} from "./delivery-status";
+export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResult } from "./transition";

@@ -106,6 +106,8 @@ export interface DeliveryStatusEntry {
   status: string;
   timestamp: string;
   note: string | null;
+  /** Who moved it (a staff member's e-mail, `system`); absent in entries from before the back office. */
+  actor?: string;
 }
 
 export const deliveries = pgTable(
@@ -130,6 +132,10 @@ export const deliveries = pgTable(
     statusHistory: jsonb("status_history").$type<DeliveryStatusEntry[]>().notNull().default([]),
     trackingCode: text("tracking_code"),
     notes: text("notes"),
+    /** The repartidor whose route it is on (issue 10: dispatch assigns, the driver sees only their own). */
+    assignedDriverId: text("assigned_driver_id").references(() => users.id),
+    /** Stop order within the driver's route for the day; staff move stops up or down. */
+    routePosition: integer("route_position"),
     /** A subscription's deliveries are numbered 1, 2, 3… so each month's is created exactly once. */
     subscriptionId: uuid("subscription_id"),
     subscriptionSequence: integer("subscription_sequence"),
@@ -139,6 +145,7 @@ export const deliveries = pgTable(
   (table) => [
     index("deliveries_order_idx").on(table.orderId),
     index("deliveries_date_idx").on(table.deliveryDate),
+    index("deliveries_driver_date_idx").on(table.assignedDriverId, table.deliveryDate),
     unique("deliveries_subscription_sequence_unique").on(table.subscriptionId, table.subscriptionSequence),
   ],
 );
