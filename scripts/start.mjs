@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: serves the production build, building it first when it is missing or older than
 // the sources (decisions.md, Running). The server migrates and seeds the database on boot.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -30,9 +29,10 @@ if (!process.env.NODE_ENV) {
   console.log("Local demo (NODE_ENV is not set): demo accounts, sandbox payments. Set NODE_ENV=production for a real shop.");
 }
 console.log(`Starting the shop on http://localhost:${port}`);
-const server = spawn(process.execPath, [path.join(projectRoot, "scripts/serve.mjs")], { cwd: projectRoot, stdio: "inherit", env });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+// The server runs in this same process (issue 13: no second Node kept alive only to start another).
+Object.assign(process.env, env);
+process.chdir(projectRoot);
+await import("./serve.mjs");
 
 /** The same per-machine key `npm run dev` uses (server/config/app-secret.ts), so links survive restarts. */
 function localSecret() {
