@@ -17,7 +17,9 @@ function newestMtime(target) {
 
 /** When build/ was made (0 if never) and whether any source is newer. */
 export function buildState() {
-  const builtAt = existsSync(buildEntry) ? statSync(buildEntry).mtimeMs : 0;
+  // The operator commands (build/cli, scripts/build-cli.mjs) are part of the build: missing ones make it stale.
+  const outputs = [buildEntry, ...["migrate", "jobs"].map((name) => path.join(projectRoot, "build/cli", `${name}.mjs`))];
+  const builtAt = outputs.every((output) => existsSync(output)) ? Math.min(...outputs.map((output) => statSync(output).mtimeMs)) : 0;
   const sourcesAt = Math.max(...sources.map((source) => newestMtime(path.join(projectRoot, source))));
   return { builtAt, stale: sourcesAt > builtAt };
 }
@@ -35,5 +37,10 @@ export function buildIfStale({ quiet = false } = {}) {
   if (build.status !== 0) {
     if (quiet) process.stderr.write(build.stdout + build.stderr);
     throw new Error("The production build failed");
+  }
+  const cli = spawnSync(process.execPath, [path.join(projectRoot, "scripts/build-cli.mjs")], { cwd: projectRoot, stdio: quiet ? "pipe" : "inherit" });
+  if (cli.status !== 0) {
+    if (quiet) process.stderr.write(cli.stdout + cli.stderr);
+    throw new Error("The build of the operator commands failed");
   }
 }

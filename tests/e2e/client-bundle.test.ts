@@ -23,3 +23,17 @@ describe("client bundle", () => {
     expect(sources).not.toMatch(/jsxDEV/);
   });
 });
+
+/** Issue 13: `db:migrate` and `jobs:run` run in production, where only `dependencies` are installed. */
+describe("operator commands (build/cli)", () => {
+  const { dependencies } = JSON.parse(readFileSync("package.json", "utf8")) as { dependencies: Record<string, string> };
+  const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+
+  it.each(["migrate", "jobs"])("%s needs only production dependencies and Node's own modules", (name) => {
+    const source = readFileSync(path.resolve("build/cli", `${name}.mjs`), "utf8");
+    const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((match) => match[1]!);
+    expect(specifiers.length).toBeGreaterThan(0);
+    const outside = specifiers.filter((specifier) => !specifier.startsWith("node:") && !specifier.startsWith(".") && !(packageOf(specifier) in dependencies));
+    expect(outside).toEqual([]);
+  });
+});

@@ -150,10 +150,13 @@ async function endProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<
   clearTimeout(timer);
 }
 
-/** One `npm run jobs:run` against the database, as a scheduler would run it; its JSON report. */
+/**
+ * One `npm run jobs:run` against the database, as a scheduler would run it: the bundled command of
+ * the production build (build/cli, plain Node, no dev tools), built by the global setup. Its JSON report.
+ */
 export async function runJobsOnce(database: ShopDatabase, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
   const root = process.cwd();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/jobs/cli.ts")], {
+  const child = spawn(process.execPath, [path.join(root, "build/cli/jobs.mjs")], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
