@@ -22,6 +22,22 @@ try {
 installSafeErrorLogging();
 
 /**
+ * What scripts/serve.mjs needs from the environment, validated with every other variable above
+ * (issue 13: the HTTP server reads nothing raw). Reached there as `build.entry.module.serverSettings`.
+ */
+export function serverSettings() {
+  const config = env();
+  return {
+    port: config.PORT,
+    host: config.HOST,
+    logRequests: config.LOG_REQUESTS,
+    pageCacheSeconds: config.PAGE_CACHE_SECONDS,
+    trustProxy: process.env.TRUST_PROXY ?? "",
+    siteIsHttps: config.SITE_URL?.startsWith("https://") ?? false,
+  };
+}
+
+/**
  * React Router's own log of a loader, action or render error (replacing its default, which prints
  * the error as is): a failed query appears as its SQLSTATE and statement, never its values.
  */

@@ -12,17 +12,15 @@ import { createMicroCache } from "./micro-cache.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const clientDir = path.join(root, "build/client");
-const port = Number(process.env.PORT || 3000);
-const host = process.env.HOST || undefined;
-const logRequests = process.env.LOG_REQUESTS === "true";
-
+// Importing the build validates every environment variable (app/entry.server.tsx stops on a bad one);
+// this file reads its own settings from there, never from process.env.
 const build = await import(pathToFileURL(path.join(root, "build/server/index.js")).href);
+const { port, host, logRequests, pageCacheSeconds, trustProxy: trustProxySetting, siteIsHttps } = build.entry.module.serverSettings();
 const handleRequest = createRequestHandler(build, "production");
 // TRUST_PROXY is validated, and the client address decided, by server/config/client-address.ts;
 // Express only needs the same setting to believe a trusted proxy's X-Forwarded-Proto.
-const trustProxy = expressTrustProxy(process.env.TRUST_PROXY);
-const microCache = createMicroCache({ seconds: Number(process.env.PAGE_CACHE_SECONDS ?? 10) });
-const siteIsHttps = process.env.SITE_URL?.startsWith("https://") ?? false;
+const trustProxy = expressTrustProxy(trustProxySetting);
+const microCache = createMicroCache({ seconds: pageCacheSeconds });
 
 const app = express();
 app.disable("x-powered-by");

@@ -10,6 +10,12 @@ const booleanFlag = z.enum(["true", "false"], { message: 'must be "true" or "fal
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** The interface the HTTP server listens on; unset: every interface. */
+  HOST: z.string().min(1).optional(),
+  /** One log line per request (method, path, status, time) from scripts/serve.mjs. */
+  LOG_REQUESTS: booleanFlag.default(false),
+  /** How long scripts/serve.mjs reuses a cookieless page (decision 0011); 0 turns the page cache off. */
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
