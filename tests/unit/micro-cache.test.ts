@@ -40,6 +40,30 @@ describe("page micro-cache", () => {
     expect(renders).toBe(cases.length * 2);
   });
 
+  it("serves a stored page to a visitor with cookies, marked private for them, unless the page varies by cookie", async () => {
+    const cache = createMicroCache({ seconds: 10 });
+    let renders = 0;
+    const render = (vary: string | null) => async () => {
+      const response = page(`render ${++renders}`, "public, max-age=60");
+      if (vary) response.headers.set("vary", vary);
+      return response;
+    };
+    const withCookie = (path: string) => new Request(`http://shop.test${path}`, { headers: { cookie: "va.session_token=abc" } });
+
+    await cache.serve(new Request("http://shop.test/tienda"), render(null));
+    const shared = await cache.serve(withCookie("/tienda"), render(null));
+    expect(await shared.text()).toBe("render 1");
+    expect(shared.headers.get("cache-control")).toBe("private, no-store");
+    // The anonymous visitor still gets the public page.
+    expect((await cache.serve(new Request("http://shop.test/tienda"), render(null))).headers.get("cache-control")).toBe("public, max-age=60");
+
+    await cache.serve(new Request("http://shop.test/nosotros"), render("Accept-Encoding, Cookie"));
+    expect(await (await cache.serve(withCookie("/nosotros"), render(null))).text()).toBe("render 3");
+    // Nothing stored yet for this URL: a visitor with cookies renders, and stores nothing.
+    expect(await (await cache.serve(withCookie("/tienda/producto/a"), render(null))).text()).toBe("render 4");
+    expect(await (await cache.serve(withCookie("/tienda/producto/a"), render(null))).text()).toBe("render 5");
+  });
+
   it("keeps pages apart by full URL and does nothing when turned off", async () => {
     const cache = createMicroCache({ seconds: 10 });
     const render = (body: string) => async () => page(body, "public, max-age=60");
