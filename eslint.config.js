@@ -27,8 +27,8 @@ export default tseslint.config(
         "error",
         {
           patterns: [{ regex: "^@server/(?!.+/index\\.server$)", message: "Import server code through a domain's index.server door." }],
-          // Issue 9: app/lib/zod.ts sets the Spanish messages; importing zod directly skips them.
-          paths: [{ name: "zod", message: "Import { z } from \"~/lib/zod\" (Spanish messages)." }],
+          // Issue 9: core/zod.ts sets the Spanish messages; importing zod directly skips them.
+          paths: [{ name: "zod", message: "Import { z } from \"@core/zod\" (Spanish messages)." }],
         },
       ],
     },
@@ -49,7 +49,32 @@ export default tseslint.config(
     },
   },
   {
-    files: ["app/lib/zod.ts", "app/lib/zod-without-eval.ts"],
+    // Issue 13: the ground floor (core/) holds the pure rules both sides share and imports nothing
+    // of ours above it: no UI, no server, no React.
+    files: ["core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^(~|@server)/", message: "core/ imports nothing above it (app/ or server/)." },
+            { regex: "^\\.\\./", message: "core/ imports nothing above it." },
+            { regex: "^react", message: "core/ holds pure rules, no React." },
+          ],
+          paths: [{ name: "zod", message: "Import { z } from \"./zod\" (Spanish messages)." }],
+        },
+      ],
+    },
+  },
+  {
+    // Issue 13: the server uses the ground floor, never the UI folder.
+    files: ["server/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^~/", message: "The server imports shared rules from @core/, never from app/." }] }],
+    },
+  },
+  {
+    files: ["core/zod.ts", "core/zod-without-eval.ts"],
     rules: { "no-restricted-imports": "off" },
   },
 );

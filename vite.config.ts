@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       "~": fileURLToPath(new URL("./app", import.meta.url)),
       "@server": fileURLToPath(new URL("./server", import.meta.url)),
+      "@core": fileURLToPath(new URL("./core", import.meta.url)),
     },
   },
   ssr: {
@@ -24,7 +25,7 @@ export default defineConfig({
             // The small modules every storefront page needs travel as one chunk: each chunk
             // costs its own wrapper and compresses alone, which the 120 KB first-load budget feels.
             manualChunks(id) {
-              const storefrontCore = ["/app/lib/money.ts", "/app/lib/seo.ts", "/app/lib/cart.ts", "/app/lib/use-cart.ts", "/app/components/ui/icons.tsx", "/app/components/shop/product-card.tsx"];
+              const storefrontCore = ["/core/money.ts", "/app/lib/seo.ts", "/app/lib/cart.ts", "/app/lib/use-cart.ts", "/app/components/ui/icons.tsx", "/app/components/shop/product-card.tsx"];
               if (storefrontCore.some((file) => id.endsWith(file))) return "storefront";
             },
           },

@@ -4,6 +4,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 const alias = {
   "~": fileURLToPath(new URL("./app", import.meta.url)),
   "@server": fileURLToPath(new URL("./server", import.meta.url)),
+  "@core": fileURLToPath(new URL("./core", import.meta.url)),
 };
 
 /**

@@ -21,8 +21,8 @@ import {
 } from "@server/subscriptions/index.server";
 import type { Database } from "@server/db/index.server";
 import { readFormData } from "./request-body.server";
-import { INT32_MAX, isPlainText } from "~/lib/input-schemas";
-import { linesFromQuantityFields, type SelfServiceAction } from "~/lib/subscription-self-service";
+import { INT32_MAX, isPlainText } from "@core/input-schemas";
+import { linesFromQuantityFields, type SelfServiceAction } from "@core/subscription-self-service";
 
 export const SUBSCRIPTION_NOT_FOUND = "Suscripción no encontrada";
 

@@ -23,7 +23,7 @@ import path from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { and, count, countDistinct, eq } from "drizzle-orm";
 import pg from "pg";
-import { limaToday } from "../app/lib/lima-dates";
+import { limaToday } from "../core/lima-dates";
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from "../server/db/client";
 import { deliveries, subscriptions } from "../server/db/schema";
 import { seedDemoShop } from "../server/db/seed/seed";

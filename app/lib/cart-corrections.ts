@@ -1,5 +1,5 @@
 import { cartLineKey, type CartItem } from "./cart";
-import { formatSoles } from "./money";
+import { formatSoles } from "@core/money";
 
 export interface CurrentLine {
   productId: number;

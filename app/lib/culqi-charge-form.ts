@@ -3,7 +3,7 @@
  * Culqi3DS device id, and, on the second charge after a 3DS review, the bank's 3DS values
  * (payments.md A.4, A.15). Built here in the browser and read here again in the action.
  */
-import { z } from "./zod";
+import { z } from "@core/zod";
 
 /** The values Culqi3DS posts back as `parameters3DS`; forwarded unchanged to Culqi. */
 export type Parameters3DS = Record<string, string | number | boolean | null>;

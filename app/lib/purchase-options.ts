@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from "react";
-import type { PurchaseType, SubscriptionFrequency } from "./pricing";
+import type { PurchaseType, SubscriptionFrequency } from "@core/pricing";
 
 /**
  * Spec §3 local state: the purchase type (default one-time) and subscription frequency

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/admin.home";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { navLinksFor } from "~/components/admin/admin-nav-links";
-import { formatLimaDate, limaToday } from "~/lib/lima-dates";
+import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { allowRoles, staffContext } from "~/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones", "repartidor")];

@@ -2,9 +2,9 @@ import type { Route } from "./+types/api.abandoned-cart";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { saveAbandonedCart } from "@server/cart/index.server";
 import { dbContext } from "~/db-context.server";
-import { EMAIL_PATTERN, orderLinesSchema } from "~/lib/checkout-schema";
-import { isPlainLine, lineText } from "~/lib/input-schemas";
-import { z } from "~/lib/zod";
+import { EMAIL_PATTERN, orderLinesSchema } from "@core/checkout-schema";
+import { isPlainLine, lineText } from "@core/input-schemas";
+import { z } from "@core/zod";
 import { methodNotAllowedJson, readJson } from "~/request-body.server";
 import { clientKey } from "~/session.server";
 

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/api.cart-prices";
 import { priceCartLines } from "@server/catalog/index.server";
 import { dbContext } from "~/db-context.server";
-import { int32Id } from "~/lib/input-schemas";
-import { z } from "~/lib/zod";
+import { int32Id } from "@core/input-schemas";
+import { z } from "@core/zod";
 import { methodNotAllowedJson, readJson } from "~/request-body.server";
 
 const requestSchema = z.object({

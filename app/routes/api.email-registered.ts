@@ -2,8 +2,8 @@ import { data } from "react-router";
 import type { Route } from "./+types/api.email-registered";
 import { consumeRateLimit, getSignedInUser, isEmailRegistered, RATE_LIMITS } from "@server/accounts/index.server";
 import { dbContext } from "~/db-context.server";
-import { EMAIL_PATTERN } from "~/lib/checkout-schema";
-import { isPlainLine } from "~/lib/input-schemas";
+import { EMAIL_PATTERN } from "@core/checkout-schema";
+import { isPlainLine } from "@core/input-schemas";
 import { methodNotAllowedJson, readJson } from "~/request-body.server";
 import { clientKey } from "~/session.server";
 

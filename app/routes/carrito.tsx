@@ -8,8 +8,8 @@ import { PurchaseOptionsPicker } from "~/components/shop/purchase-options-picker
 import { QuantityStepper } from "~/components/shop/quantity-stepper";
 import { cartSubtotalCents } from "~/lib/cart";
 import { correctCart, type CurrentLine } from "~/lib/cart-corrections";
-import { formatSoles } from "~/lib/money";
-import { minimumOrderShortfall } from "~/lib/pricing";
+import { formatSoles } from "@core/money";
+import { minimumOrderShortfall } from "@core/pricing";
 import { usePurchaseOptions } from "~/lib/purchase-options";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";

@@ -7,8 +7,8 @@ import { activePaymentProvider, createCulqiOrderForPayment, culqiClient } from "
 import { dbContext } from "~/db-context.server";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/components/checkout/checkout-form";
-import { checkoutSchema, fieldErrors } from "~/lib/checkout-schema";
-import { limaToday } from "~/lib/lima-dates";
+import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
+import { limaToday } from "@core/lima-dates";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { orderCookie } from "~/order-cookie.server";
 

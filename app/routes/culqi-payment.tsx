@@ -5,7 +5,7 @@ import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
 import { THREE_DS_PROBLEMS } from "~/lib/culqi-3ds";
 import { readCulqiChargeForm } from "~/lib/culqi-charge-form";
-import { formatSoles } from "~/lib/money";
+import { formatSoles } from "@core/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCulqiCharge } from "~/lib/use-culqi-charge";
 import { useCulqiCheckout } from "~/lib/use-culqi-checkout";

@@ -4,9 +4,9 @@ import { listDeliveriesForUser, type CustomerDeliveryRow } from "@server/deliver
 import { AccountPageError, EmptyState } from "~/components/account/account-page";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { dbContext } from "~/db-context.server";
-import { deliveryDayLabel, deliveryFilters, parseDeliveryFilter, type DeliveryFilter } from "~/lib/delivery-labels";
-import { deliveryWindowLabel } from "~/lib/delivery-schedule";
-import { limaToday } from "~/lib/lima-dates";
+import { deliveryDayLabel, deliveryFilters, parseDeliveryFilter, type DeliveryFilter } from "@core/delivery-labels";
+import { deliveryWindowLabel } from "@core/delivery-schedule";
+import { limaToday } from "@core/lima-dates";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { userContext } from "~/session.server";

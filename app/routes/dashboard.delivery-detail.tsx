@@ -5,9 +5,9 @@ import { AccountPageError, AccountSection, FactList } from "~/components/account
 import { DeliveryStatusBadge, DeliveryTimeline } from "~/components/deliveries/delivery-status";
 import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
 import { dbContext } from "~/db-context.server";
-import { DELIVERY_CARRIER, deliveryDayLabel, formatDeliveryDate } from "~/lib/delivery-labels";
-import { deliveryWindowLabel } from "~/lib/delivery-schedule";
-import { limaToday } from "~/lib/lima-dates";
+import { DELIVERY_CARRIER, deliveryDayLabel, formatDeliveryDate } from "@core/delivery-labels";
+import { deliveryWindowLabel } from "@core/delivery-schedule";
+import { limaToday } from "@core/lima-dates";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { userContext } from "~/session.server";

@@ -5,9 +5,9 @@ import { AccountPageError, EmptyState } from "~/components/account/account-page"
 import { Pager } from "~/components/account/pager";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/db-context.server";
-import { formatLimaInstant } from "~/lib/lima-dates";
-import { formatSoles } from "~/lib/money";
-import { orderTypeLabels } from "~/lib/order-labels";
+import { formatLimaInstant } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import { orderTypeLabels } from "@core/order-labels";
 import { pageWindow, parsePageParam } from "~/lib/pagination";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";

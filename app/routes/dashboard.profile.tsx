@@ -8,7 +8,7 @@ import { ProfileView, ProfileEditForm } from "~/components/account/profile-forms
 import { ChangePasswordDialog } from "~/components/account/change-password-dialog";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
-import { changePasswordSchema, fieldErrors, profileSchema } from "~/lib/account-schemas";
+import { changePasswordSchema, fieldErrors, profileSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { userContext } from "~/session.server";

@@ -7,7 +7,7 @@ import { SubscriptionHistory, SubscriptionNotices, SubscriptionSummary } from "~
 import { LinkButton } from "~/components/ui/link-button";
 import { dbContext } from "~/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { availableActions } from "~/lib/subscription-self-service";
+import { availableActions } from "@core/subscription-self-service";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { userContext } from "~/session.server";
 

@@ -7,7 +7,7 @@ import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/a
 import { Field, inputClass } from "~/components/checkout/field";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
-import { fieldErrors, forgotPasswordSchema } from "~/lib/account-schemas";
+import { fieldErrors, forgotPasswordSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useHydrated } from "~/lib/use-hydrated";
 import { clientKey } from "~/session.server";

@@ -7,7 +7,7 @@ import { Field, inputClass } from "~/components/checkout/field";
 import { redirectWithAuthCookies } from "~/auth-response.server";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
-import { fieldErrors, loginSchema } from "~/lib/account-schemas";
+import { fieldErrors, loginSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { clientKey, safeRedirectPath } from "~/session.server";

@@ -5,7 +5,7 @@ import { getSignedInUser } from "@server/accounts/index.server";
 import { countVotes, countVotesForPublicPage, findVoteOf, listHistorySlides, listOrganizations, voteForOrganization } from "@server/content/index.server";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
-import { INT32_MAX } from "~/lib/input-schemas";
+import { INT32_MAX } from "@core/input-schemas";
 import { HistoryCarousel } from "~/components/about/history-carousel";
 import { OrganizationCards, OrganizationSkeletons, type VoteNotice } from "~/components/about/organization-cards";
 import { ValuesStrip } from "~/components/about/values-strip";

@@ -4,7 +4,7 @@ import { findProductBySlug } from "@server/catalog/index.server";
 import { dbContext } from "~/db-context.server";
 import { NotFoundPage } from "~/components/layout/not-found-page";
 import { ProductDetailView } from "~/components/shop/product-detail-view";
-import { isPlainLine } from "~/lib/input-schemas";
+import { isPlainLine } from "@core/input-schemas";
 import { absoluteUrl, pageMeta, siteFromMatches } from "~/lib/seo";
 
 export async function loader({ params, context }: Route.LoaderArgs) {

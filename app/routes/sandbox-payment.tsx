@@ -4,7 +4,7 @@ import { applySandboxAction, findSandboxPayment, type SandboxAction } from "@ser
 import { dbContext } from "~/db-context.server";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { readFormData } from "~/request-body.server";
-import { formatSoles } from "~/lib/money";
+import { formatSoles } from "@core/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { siteInfo } from "~/site-info.server";
 

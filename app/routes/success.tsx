@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/success";
 import { dbContext } from "~/db-context.server";
 import { ReceiptView, ShopLinks } from "~/components/orders/receipt-view";
-import { orderStatusLabel, paymentStage } from "~/lib/order-labels";
+import { orderStatusLabel, paymentStage } from "@core/order-labels";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
 import { loadReceipt, privatePageHeaders } from "~/order-receipt.server";

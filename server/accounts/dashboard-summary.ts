@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, asc } from "drizzle-orm";
-import { limaToday } from "~/lib/lima-dates";
+import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { deliveries, invoices, orders, subscriptions } from "../db/schema";
 

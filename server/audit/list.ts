@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { staffActions } from "../db/schema";
-import { addDays } from "~/lib/lima-dates";
+import { addDays } from "@core/lima-dates";
 
 export interface StaffActionFilters {
   actor?: string;

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import type { CheckoutInput } from "~/lib/checkout-schema";
-import { deliveryScheduleError } from "~/lib/delivery-schedule";
-import { minimumOrderShortfall, orderSummary } from "~/lib/pricing";
+import type { CheckoutInput } from "@core/checkout-schema";
+import { deliveryScheduleError } from "@core/delivery-schedule";
+import { minimumOrderShortfall, orderSummary } from "@core/pricing";
 import { markCartRecovered } from "../cart/abandoned-carts";
 import { priceCartLines, type PricedCartLine } from "../catalog/cart-pricing";
 import type { Database } from "../db/client";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, type SQL } from "drizzle-orm";
-import { inTransitDeliveryStatuses, upcomingDeliveryStatuses, type DeliveryFilter } from "~/lib/delivery-labels";
-import { limaToday } from "~/lib/lima-dates";
+import { inTransitDeliveryStatuses, upcomingDeliveryStatuses, type DeliveryFilter } from "@core/delivery-labels";
+import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { deliveries, orders, type DeliveryStatusEntry } from "../db/schema";
 import { isUuid } from "../db/uuid";

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
-import { limaToday } from "~/lib/lima-dates";
-import type { InvoiceStatus } from "~/lib/invoice-list";
+import { limaToday } from "@core/lima-dates";
+import type { InvoiceStatus } from "@core/invoice-list";
 import type { Database } from "../db/client";
 import { deliveries, districts, invoices, orderItems, orders } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { zipSync } from "fflate";
-import { limaToday } from "~/lib/lima-dates";
-import { invoiceStatusLabels } from "~/lib/invoice-list";
+import { limaToday } from "@core/lima-dates";
+import { invoiceStatusLabels } from "@core/invoice-list";
 import { getSiteSettings } from "../content/index.server";
 import type { Database } from "../db/client";
 import type { EmailAttachmentRef } from "../db/schema";

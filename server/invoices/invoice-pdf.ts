@@ -1,8 +1,8 @@
 import PDFDocument from "pdfkit";
-import { formatSoles } from "~/lib/money";
-import { invoiceDocumentLabels } from "~/lib/invoice-list";
-import { paymentMethodLabels } from "~/lib/order-labels";
-import { IGV_RATE } from "~/lib/pricing";
+import { formatSoles } from "@core/money";
+import { invoiceDocumentLabels } from "@core/invoice-list";
+import { paymentMethodLabels } from "@core/order-labels";
+import { IGV_RATE } from "@core/pricing";
 import { amountInWords } from "./amount-in-words";
 import type { InvoiceDetail } from "./customer-invoices";
 import { INVOICE_ISSUER } from "./issuer";

@@ -1,4 +1,4 @@
-import type { InvoiceStatus } from "~/lib/invoice-list";
+import type { InvoiceStatus } from "@core/invoice-list";
 
 /**
  * Spec §4 invoice statuses, decided at read time (decision 0017): a stored `paid` stays paid; a

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { limaToday } from "~/lib/lima-dates";
-import { igvBreakdown } from "~/lib/pricing";
+import { limaToday } from "@core/lima-dates";
+import { igvBreakdown } from "@core/pricing";
 import { invoices, invoiceSeries } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";
 

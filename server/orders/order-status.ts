@@ -32,7 +32,7 @@ export function canReopenForLatePayment(from: OrderStatus, to: OrderStatus): boo
   return to === "paid" && (from === "cancelled" || from === "failed");
 }
 
-export { orderStatusLabel, orderStatusLabels } from "~/lib/order-labels";
+export { orderStatusLabel, orderStatusLabels } from "@core/order-labels";
 
 export class InvalidOrderTransitionError extends Error {
   override name = "InvalidOrderTransitionError";

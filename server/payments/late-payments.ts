@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { deliveryScheduleError } from "~/lib/delivery-schedule";
-import { isoWeekday } from "~/lib/lima-dates";
+import { deliveryScheduleError } from "@core/delivery-schedule";
+import { isoWeekday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, type payments, products, productVariants, refunds } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";

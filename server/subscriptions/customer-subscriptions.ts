@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
-import { limaToday } from "~/lib/lima-dates";
-import { datesOnResume } from "~/lib/subscription-self-service";
+import { limaToday } from "@core/lima-dates";
+import { datesOnResume } from "@core/subscription-self-service";
 import type { Database } from "../db/client";
 import { deliveries, districtDeliveryDays, organizations, subscriptionEvents, subscriptionItems, subscriptions } from "../db/schema";
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, lte } from "drizzle-orm";
-import { limaToday } from "~/lib/lima-dates";
-import { datesOnResume } from "~/lib/subscription-self-service";
+import { limaToday } from "@core/lima-dates";
+import { datesOnResume } from "@core/subscription-self-service";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";

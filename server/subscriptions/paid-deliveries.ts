@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { deliveriesPerPeriod } from "~/lib/subscription-dates";
+import { deliveriesPerPeriod } from "@core/subscription-dates";
 import { orders, subscriptionPeriods, type subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";
 

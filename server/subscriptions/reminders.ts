@@ -1,6 +1,6 @@
 import { and, eq, gt, lte } from "drizzle-orm";
-import { addDays, limaToday } from "~/lib/lima-dates";
-import { orderSummary } from "~/lib/pricing";
+import { addDays, limaToday } from "@core/lima-dates";
+import { orderSummary } from "@core/pricing";
 import type { Database } from "../db/client";
 import { subscriptions } from "../db/schema";
 import { forEachRowOnItsOwn } from "../db/row-failures";

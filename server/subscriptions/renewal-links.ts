@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import { limaToday } from "~/lib/lima-dates";
+import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { orders, siteSettings, subscriptionEvents, subscriptionPeriods, subscriptions, users } from "../db/schema";
 import { enqueueEmail } from "../notifications/outbox";

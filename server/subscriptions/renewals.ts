@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, lt, lte, notInArray, sql } from "drizzle-orm";
-import { addDays, limaToday } from "~/lib/lima-dates";
-import { orderSummary } from "~/lib/pricing";
-import { billingDateOfPeriod } from "~/lib/subscription-dates";
+import { addDays, limaToday } from "@core/lima-dates";
+import { orderSummary } from "@core/pricing";
+import { billingDateOfPeriod } from "@core/subscription-dates";
 import type { Database } from "../db/client";
 import { orderItems, orders, orderStatusChanges, paymentMethods, payments, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions, users } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";

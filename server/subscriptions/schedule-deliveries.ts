@@ -1,6 +1,6 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import { addDays, limaToday } from "~/lib/lima-dates";
-import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
+import { addDays, limaToday } from "@core/lima-dates";
+import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import type { Database } from "../db/client";
 import { deliveries, districtDeliveryDays, subscriptions } from "../db/schema";
 import { paidPeriodsOf, periodOfDelivery } from "./paid-deliveries";

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { nextMonthlyDeliveryDate, billingDateOfPeriod } from "~/lib/subscription-dates";
-import { limaToday } from "~/lib/lima-dates";
+import { nextMonthlyDeliveryDate, billingDateOfPeriod } from "@core/subscription-dates";
+import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, orders, paymentMethods, payments, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions, users } from "../db/schema";
 import type { DatabaseOrTransaction } from "../orders/transition";

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nextDeliveryDates } from "~/lib/lima-dates";
+import { nextDeliveryDates } from "@core/lima-dates";
 import { launchBrowser, openPage } from "../support/browser";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { formatDeliveryDate } from "~/lib/delivery-labels";
-import { formatLimaInstant, limaToday } from "~/lib/lima-dates";
+import { formatDeliveryDate } from "@core/delivery-labels";
+import { formatLimaInstant, limaToday } from "@core/lima-dates";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, registerCustomer, signInCookies, type SessionCookie } from "../support/accounts";
 import { DESKTOP, MOBILE } from "../support/browser";
 import { seriousAxeViolations } from "../support/axe";

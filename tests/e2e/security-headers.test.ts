@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nextDeliveryDates } from "~/lib/lima-dates";
+import { nextDeliveryDates } from "@core/lima-dates";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, signInCookies, type SessionCookie } from "../support/accounts";
 import { boxLine } from "../support/checkout-page";
 import { useBrowser, waitForEmail } from "../support/e2e";

@@ -6,9 +6,9 @@ import { seriousAxeViolations } from "../support/axe";
 import { MOBILE } from "../support/browser";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 import { newSubscriber, submitSandboxCard } from "../support/subscription-page";
-import { addDays, formatLimaDate, isoWeekday, limaToday } from "~/lib/lima-dates";
-import { formatSoles } from "~/lib/money";
-import { orderSummary } from "~/lib/pricing";
+import { addDays, formatLimaDate, isoWeekday, limaToday } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import { orderSummary } from "@core/pricing";
 
 const fullDate = (date: string) => formatLimaDate(date, { day: "numeric", month: "long", year: "numeric" });
 

@@ -5,8 +5,8 @@ import type { Database } from "@server/db/index.server";
 import { deliveries, invoices, orders, outboxEmails, paymentMethods, sandboxCharges, subscriptionEvents, subscriptionPeriods, subscriptions, users } from "@server/db/schema";
 import { sandboxCardProvider, sandboxCardToken, type CardProvider } from "@server/payments/index.server";
 import { activateSubscription, renewDueSubscriptions, scheduleSubscriptionDeliveries, sendRenewalReminders } from "@server/subscriptions/index.server";
-import { addDays, isoWeekday, limaToday as limaDate } from "~/lib/lima-dates";
-import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
+import { addDays, isoWeekday, limaToday as limaDate } from "@core/lima-dates";
+import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 

@@ -17,10 +17,10 @@ import {
   undoCancellation,
   updateSubscriptionCard,
 } from "@server/subscriptions/index.server";
-import { addDays, isoWeekday } from "~/lib/lima-dates";
-import { formatSoles } from "~/lib/money";
-import { orderSummary } from "~/lib/pricing";
-import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
+import { addDays, isoWeekday } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import { orderSummary } from "@core/pricing";
+import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import { changeEmails, chargesOf, customerEvents, limaNoon, newCustomer, runJobs, siteUrl, start, subscribe, subscriptionRow } from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 

@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@server/db/client";
-import { limaToday } from "~/lib/lima-dates";
+import { limaToday } from "@core/lima-dates";
 import { cookieHeader, registerCustomer } from "../support/accounts";
 import { expectShopInvariants } from "../support/invariants";
 import { startRoundRobin, type RoundRobin } from "../support/round-robin";

@@ -28,7 +28,7 @@ import {
   skipNextDelivery,
   type RenewalReport,
 } from "@server/subscriptions/index.server";
-import { pauseDateRange } from "~/lib/subscription-self-service";
+import { pauseDateRange } from "@core/subscription-self-service";
 import { checkoutInput } from "../support/checkout-fixture";
 import { insertDueSubscriptions, verifyRenewals } from "../support/due-renewals";
 import { findInvariantViolations } from "../support/invariants";

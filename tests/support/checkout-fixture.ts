@@ -1,6 +1,6 @@
 /** A valid guest checkout for Miraflores (served Mon/Wed/Fri) on Wednesday 2026-11-25, for domain tests. */
 import { randomUUID } from "node:crypto";
-import { checkoutSchema, type CheckoutInput } from "~/lib/checkout-schema";
+import { checkoutSchema, type CheckoutInput } from "@core/checkout-schema";
 
 export function checkoutInput(overrides: Partial<Record<keyof CheckoutInput, unknown>> = {}): CheckoutInput {
   return checkoutSchema.parse({

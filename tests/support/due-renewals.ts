@@ -5,9 +5,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, asc, count as countRows, countDistinct, eq, sql } from "drizzle-orm";
-import { addDays, isoWeekday, limaToday } from "../../app/lib/lima-dates";
-import { orderSummary } from "../../app/lib/pricing";
-import { addMonthsClamped } from "../../app/lib/subscription-dates";
+import { addDays, isoWeekday, limaToday } from "../../core/lima-dates";
+import { orderSummary } from "../../core/pricing";
+import { addMonthsClamped } from "../../core/subscription-dates";
 import type { Database } from "../../server/db/client";
 import {
   districtDeliveryDays,

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type DatabaseHandle } from "@server/db/client";
-import { nextDeliveryDates } from "~/lib/lima-dates";
+import { nextDeliveryDates } from "@core/lima-dates";
 import { checkoutInput } from "./checkout-fixture";
 import { startCulqiMock, type CulqiMock } from "./culqi-mock";
 import { freePort } from "./shop-server";

@@ -7,7 +7,7 @@ import { outboxEmails, sandboxCharges, subscriptionEvents, subscriptions, users 
 import { runDueJobs } from "@server/jobs/index.server";
 import { sandboxCardProvider, sandboxCardToken } from "@server/payments/index.server";
 import { activateSubscription } from "@server/subscriptions/index.server";
-import { addDays } from "~/lib/lima-dates";
+import { addDays } from "@core/lima-dates";
 import { checkoutInput } from "./checkout-fixture";
 
 export const siteUrl = "http://localhost:3000";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryDayLabel, deliveryStatusLabel, parseDeliveryFilter } from "~/lib/delivery-labels";
+import { deliveryDayLabel, deliveryStatusLabel, parseDeliveryFilter } from "@core/delivery-labels";
 import { pageWindow, parsePageParam } from "~/lib/pagination";
 
 describe("delivery labels", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { changePasswordSchema, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "~/lib/account-schemas";
-import { checkoutSchema, fieldErrors, MAX_ORDER_LINES, TOO_MANY_LINES, TOO_MANY_UNITS } from "~/lib/checkout-schema";
+import { changePasswordSchema, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "@core/account-schemas";
+import { checkoutSchema, fieldErrors, MAX_ORDER_LINES, TOO_MANY_LINES, TOO_MANY_UNITS } from "@core/checkout-schema";
 import { safeRedirectPath } from "~/lib/safe-redirect";
-import { z } from "~/lib/zod";
+import { z } from "@core/zod";
 
 /** zod's English defaults, as they reached customers before issue 9. */
 const ENGLISH = /Too (small|big)|Invalid (input|option|string|email|UUID)|expected|received|Required/;

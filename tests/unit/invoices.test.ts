@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { amountInWords, numberInSpanishWords } from "@server/invoices/amount-in-words";
 import { effectiveInvoiceStatus, sortInvoicesForList } from "@server/invoices/invoice-status";
-import { countByStatus, matchesInvoiceSearch, parseInvoiceStatusFilter, summarizeInvoices, type InvoiceStatus } from "~/lib/invoice-list";
+import { countByStatus, matchesInvoiceSearch, parseInvoiceStatusFilter, summarizeInvoices, type InvoiceStatus } from "@core/invoice-list";
 
 describe("amount in words (SUNAT's 'SON:' line)", () => {
   it.each([

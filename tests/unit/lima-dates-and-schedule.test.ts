@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deliveryScheduleError } from "~/lib/delivery-schedule";
-import { addDays, isIsoDate, isoWeekday, limaToday, nextDeliveryDates } from "~/lib/lima-dates";
+import { deliveryScheduleError } from "@core/delivery-schedule";
+import { addDays, isIsoDate, isoWeekday, limaToday, nextDeliveryDates } from "@core/lima-dates";
 
 // 2026-11-24 is a Tuesday. 04:30 UTC on the 25th is still 23:30 of the 24th in Lima (UTC-5).
 const lateTuesdayInLima = new Date("2026-11-25T04:30:00Z");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPriceRange, formatSoles } from "~/lib/money";
+import { formatPriceRange, formatSoles } from "@core/money";
 
 describe("money", () => {
   it("formats céntimos as soles with two decimals", () => {

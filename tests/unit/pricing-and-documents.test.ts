@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { documentNumberError, isPeruvianMobile, isValidRuc, normalizePeruvianMobile } from "~/lib/documents";
-import { igvBreakdown, minimumOrderShortfall, orderSummary } from "~/lib/pricing";
+import { documentNumberError, isPeruvianMobile, isValidRuc, normalizePeruvianMobile } from "@core/documents";
+import { igvBreakdown, minimumOrderShortfall, orderSummary } from "@core/pricing";
 
 describe("order summary (spec §9)", () => {
   it("charges the subtotal for a one-time purchase", () => {

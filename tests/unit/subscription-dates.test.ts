@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isoWeekday } from "~/lib/lima-dates";
-import { addMonthsClamped, billingDateOfPeriod, nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
+import { isoWeekday } from "@core/lima-dates";
+import { addMonthsClamped, billingDateOfPeriod, nextMonthlyDeliveryDate } from "@core/subscription-dates";
 
 describe("subscription calendar", () => {
   it("adds months keeping the day, or the month's last day when it has none", () => {

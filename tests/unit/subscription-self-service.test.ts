@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { availableActions, canDo, cancelReasonLabel, linesFromQuantityFields, pauseDateRange, quantityFieldName } from "~/lib/subscription-self-service";
+import { availableActions, canDo, cancelReasonLabel, linesFromQuantityFields, pauseDateRange, quantityFieldName } from "@core/subscription-self-service";
 
 describe("self-service rules of a subscription", () => {
   it("offers every change to an active subscription and only resuming-related ones while paused", () => {

@@ -1,4 +1,4 @@
-import { PASSWORD_RULES } from "~/lib/account-schemas";
+import { PASSWORD_RULES } from "@core/account-schemas";
 
 /** Spec §2, reset form: the hint list of requirements; ticks each one as it is met when given the value. */
 export function PasswordHints({ value }: { value?: string }) {

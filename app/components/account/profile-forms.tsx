@@ -4,7 +4,7 @@ import type { Profile } from "@server/accounts/index.server";
 import type { ServedDistrict } from "@server/content/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
 import { Field, inputClass } from "~/components/checkout/field";
-import { documentTypeLabels } from "~/lib/documents";
+import { documentTypeLabels } from "@core/documents";
 
 /** Spec §4: 'Perfil actualizado correctamente' hides after 3 s. */
 const SAVED_MESSAGE_MS = 3000;

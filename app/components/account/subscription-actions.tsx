@@ -3,10 +3,10 @@ import { Form, Link, useNavigation } from "react-router";
 import type { SelfServiceOptions, SubscriptionView } from "@server/subscriptions/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
 import { inputClass } from "~/components/checkout/field";
-import { formatLimaDate, weekdayNames } from "~/lib/lima-dates";
-import { formatSoles } from "~/lib/money";
-import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "~/lib/pricing";
-import { CANCEL_REASONS, quantityFieldName, type SelfServiceAction } from "~/lib/subscription-self-service";
+import { formatLimaDate, weekdayNames } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "@core/pricing";
+import { CANCEL_REASONS, quantityFieldName, type SelfServiceAction } from "@core/subscription-self-service";
 
 /** The panel of each action, as named in links (`?accion=`), and the order they are shown in. */
 export const actionPanels: { action: SelfServiceAction; slug: string; title: string }[] = [

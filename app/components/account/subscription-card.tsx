@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import type { SubscriptionView } from "@server/subscriptions/index.server";
 import { StatusBadge } from "~/components/account/status-badge";
-import { deliveryWindowLabels } from "~/lib/delivery-schedule";
-import { formatLimaDate, limaToday } from "~/lib/lima-dates";
-import { formatSoles } from "~/lib/money";
-import { orderSummary } from "~/lib/pricing";
+import { deliveryWindowLabels } from "@core/delivery-schedule";
+import { formatLimaDate, limaToday } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import { orderSummary } from "@core/pricing";
 import { frequencyLabel, subscriptionStatusLabel } from "~/lib/subscription-labels";
 
 const dateOrDash = (date: string | null) => (date ? formatLimaDate(date, { weekday: "long", day: "numeric", month: "long", year: "numeric" }) : "—");

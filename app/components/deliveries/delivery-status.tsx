@@ -1,6 +1,6 @@
 import type { DeliveryStatusEntry } from "@server/deliveries/index.server";
-import { deliveryStatusLabel, deliveryStatusTone } from "~/lib/delivery-labels";
-import { formatLimaInstant } from "~/lib/lima-dates";
+import { deliveryStatusLabel, deliveryStatusTone } from "@core/delivery-labels";
+import { formatLimaInstant } from "@core/lima-dates";
 
 export function DeliveryStatusBadge({ status }: { status: string }) {
   return (

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import type { InvoiceDetail } from "@server/invoices/index.server";
-import { deliveryWindowLabels } from "~/lib/delivery-schedule";
-import { invoiceDocumentLabels, invoiceDocumentTitles } from "~/lib/invoice-list";
-import { formatLimaDate, limaToday } from "~/lib/lima-dates";
-import { formatSoles } from "~/lib/money";
-import { orderStatusLabel, paymentMethodLabels } from "~/lib/order-labels";
-import { IGV_RATE } from "~/lib/pricing";
+import { deliveryWindowLabels } from "@core/delivery-schedule";
+import { invoiceDocumentLabels, invoiceDocumentTitles } from "@core/invoice-list";
+import { formatLimaDate, limaToday } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import { orderStatusLabel, paymentMethodLabels } from "@core/order-labels";
+import { IGV_RATE } from "@core/pricing";
 import { InvoiceStatusBadge, invoicePdfHref, shortDate } from "./invoice-rows";
 
 /** Spec §4 delivery states, as the customer reads them. */

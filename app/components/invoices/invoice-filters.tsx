@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useSubmit } from "react-router";
-import { invoiceStatusChips, type InvoiceStatusFilter } from "~/lib/invoice-list";
+import { invoiceStatusChips, type InvoiceStatusFilter } from "@core/invoice-list";
 
 function chipHref(status: InvoiceStatusFilter, query: string): string {
   const params = new URLSearchParams();

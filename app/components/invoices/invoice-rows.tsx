@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { formatLimaDate } from "~/lib/lima-dates";
-import { formatSoles } from "~/lib/money";
-import { invoiceStatusLabels, invoiceStatusTones, type InvoiceStatus } from "~/lib/invoice-list";
+import { formatLimaDate } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import { invoiceStatusLabels, invoiceStatusTones, type InvoiceStatus } from "@core/invoice-list";
 
 export interface InvoiceRow {
   id: string;

@@ -1,5 +1,5 @@
 import type { OrderLine } from "@server/orders/index.server";
-import { formatSoles } from "~/lib/money";
+import { formatSoles } from "@core/money";
 
 /** The products of an order: title, variant, quantity, unit price and line total (spec §2). */
 export function OrderLinesTable({ lines }: { lines: OrderLine[] }) {

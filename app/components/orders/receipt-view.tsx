@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import type { OrderReceipt } from "@server/orders/index.server";
-import { deliveryWindowLabel } from "~/lib/delivery-schedule";
-import { formatLimaDate } from "~/lib/lima-dates";
-import { formatSoles } from "~/lib/money";
-import { orderStatusLabel, paymentMethodLabels } from "~/lib/order-labels";
+import { deliveryWindowLabel } from "@core/delivery-schedule";
+import { formatLimaDate } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import { orderStatusLabel, paymentMethodLabels } from "@core/order-labels";
 
 /** Spec §4 receipt colours: paid green, failed or cancelled red, anything else yellow. */
 export function statusTone(status: string): string {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { formatSoles } from "~/lib/money";
-import { MINIMUM_ORDER_CENTS, minimumOrderShortfall } from "~/lib/pricing";
+import { formatSoles } from "@core/money";
+import { MINIMUM_ORDER_CENTS, minimumOrderShortfall } from "@core/pricing";
 
 /**
  * Spec §5 'Pedido Mínimo Requerido'. A native <dialog> opened as a modal: focus moves into it,

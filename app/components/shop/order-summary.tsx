@@ -1,5 +1,5 @@
-import { formatSoles } from "~/lib/money";
-import { orderSummary, type PurchaseType, type SubscriptionFrequency } from "~/lib/pricing";
+import { formatSoles } from "@core/money";
+import { orderSummary, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
 
 const frequencyLabels: Record<SubscriptionFrequency, string> = { mensual: "Mensual", anual: "Anual" };
 

@@ -1,6 +1,6 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
-import { formatPriceRange } from "~/lib/money";
+import { formatPriceRange } from "@core/money";
 import type { ShopProduct } from "@server/catalog/index.server";
 
 export const DEFAULT_PRODUCT_IMAGE = "/images/products/default-bottle.svg";

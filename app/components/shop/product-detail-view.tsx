@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { QuantityStepper } from "./quantity-stepper";
 import { DEFAULT_PRODUCT_IMAGE } from "./product-card";
-import { formatSoles } from "~/lib/money";
+import { formatSoles } from "@core/money";
 import { useCart } from "~/lib/use-cart";
 import type { ProductDetail } from "@server/catalog/index.server";
 

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { Field, inputClass } from "~/components/checkout/field";
-import { formatSoles } from "~/lib/money";
+import { formatSoles } from "@core/money";
 
 /** Mirrors SANDBOX_TEST_CARDS on the server (server/payments/cards/sandbox-cards.ts). */
 const TEST_CARDS = [

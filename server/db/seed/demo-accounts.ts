@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { addDays, limaToday } from "~/lib/lima-dates";
-import { igvBreakdown, orderSummary } from "~/lib/pricing";
-import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
+import { addDays, limaToday } from "@core/lima-dates";
+import { igvBreakdown, orderSummary } from "@core/pricing";
+import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import { hashPassword } from "../../accounts/password-hash";
 import { formatInvoiceNumber, invoiceSeriesFor } from "../../invoices/issue-invoice";
 import type { Database } from "../client";

@@ -1,4 +1,4 @@
-import { formatSoles } from "~/lib/money";
+import { formatSoles } from "@core/money";
 import { button, emailLayout } from "./layout";
 
 export function abandonedCartEmail(data: { brandName: string; resumeUrl: string; subtotalCents: number }) {

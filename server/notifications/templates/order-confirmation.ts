@@ -1,6 +1,6 @@
-import { formatSoles } from "~/lib/money";
-import { deliveryWindowLabel } from "~/lib/delivery-schedule";
-import { formatLimaDate } from "~/lib/lima-dates";
+import { formatSoles } from "@core/money";
+import { deliveryWindowLabel } from "@core/delivery-schedule";
+import { formatLimaDate } from "@core/lima-dates";
 import { button, emailLayout, escapeHtml } from "./layout";
 
 export interface OrderConfirmationData {

@@ -1,4 +1,4 @@
-import { formatSoles } from "~/lib/money";
+import { formatSoles } from "@core/money";
 import { button, emailLayout, escapeHtml } from "./layout";
 
 export interface PaymentRefundedData {

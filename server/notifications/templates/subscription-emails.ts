@@ -1,5 +1,5 @@
-import { formatSoles } from "~/lib/money";
-import { formatLimaDate } from "~/lib/lima-dates";
+import { formatSoles } from "@core/money";
+import { formatLimaDate } from "@core/lima-dates";
 import { button, emailLayout, escapeHtml } from "./layout";
 
 interface SubscriptionEmailBase {

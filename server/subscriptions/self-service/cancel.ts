@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { limaToday } from "~/lib/lima-dates";
-import { cancelReasonLabel } from "~/lib/subscription-self-service";
+import { limaToday } from "@core/lima-dates";
+import { cancelReasonLabel } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { subscriptions } from "../../db/schema";
 import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
-import { canDo } from "~/lib/subscription-self-service";
+import { canDo } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { orders, paymentMethods, subscriptionPeriods, subscriptions, users } from "../../db/schema";
 import type { CardProvider } from "../../payments/cards";

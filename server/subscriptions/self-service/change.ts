@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { formatLimaDate } from "~/lib/lima-dates";
-import { canDo, type SelfServiceAction } from "~/lib/subscription-self-service";
+import { formatLimaDate } from "@core/lima-dates";
+import { canDo, type SelfServiceAction } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { districtDeliveryDays, subscriptionEvents, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../orders/transition";

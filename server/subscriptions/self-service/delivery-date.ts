@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray } from "drizzle-orm";
-import { addDays, isAtLeastTomorrow, isIsoDate, isoWeekday, limaToday } from "~/lib/lima-dates";
-import { DELIVERY_CHANGE_WINDOW_DAYS } from "~/lib/subscription-self-service";
+import { addDays, isAtLeastTomorrow, isIsoDate, isoWeekday, limaToday } from "@core/lima-dates";
+import { DELIVERY_CHANGE_WINDOW_DAYS } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../orders/transition";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { orderSummary } from "~/lib/pricing";
+import { orderSummary } from "@core/pricing";
 import type { Database } from "../../db/client";
 import { subscriptions } from "../../db/schema";
 import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";

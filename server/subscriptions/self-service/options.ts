@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { orderSummary } from "~/lib/pricing";
-import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
-import { availableActions, pauseDateRange, type SelfServiceAction } from "~/lib/subscription-self-service";
+import { orderSummary } from "@core/pricing";
+import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
+import { availableActions, pauseDateRange, type SelfServiceAction } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { organizations, products, productVariants, subscriptions } from "../../db/schema";
 import { isSubscriptionId } from "../customer-subscriptions";

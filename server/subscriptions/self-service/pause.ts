@@ -1,6 +1,6 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import { isIsoDate, limaToday } from "~/lib/lima-dates";
-import { pauseDateRange, PAUSE_MAX_MONTHS } from "~/lib/subscription-self-service";
+import { isIsoDate, limaToday } from "@core/lima-dates";
+import { pauseDateRange, PAUSE_MAX_MONTHS } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../orders/transition";

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { formatSoles } from "~/lib/money";
-import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "~/lib/pricing";
+import { formatSoles } from "@core/money";
+import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "@core/pricing";
 import { priceCartLines, type CartLineRequest } from "../../catalog/index.server";
 import type { Database } from "../../db/client";
 import { subscriptionItems, subscriptionPeriods, subscriptions } from "../../db/schema";

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { orderSummary } from "~/lib/pricing";
-import { nextMonthlyDeliveryDate } from "~/lib/subscription-dates";
+import { orderSummary } from "@core/pricing";
+import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import type { Database } from "../../db/client";
 import { subscriptionPeriods, subscriptions } from "../../db/schema";
 import { advanceSubscription } from "../renewals";
