@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { bidonMovements, deliveries } from "../db/schema";
+import { bidonMovements, deliveries, users } from "../db/schema";
 
 /**
  * The returnable bidones ledger (issue 10, decision 0030-bidon-ledger). A customer is the order's
@@ -78,4 +78,12 @@ export async function recordBidonMovements(
     .map(([kind, quantity]) => ({ deliveryId: input.deliveryId, orderId: input.orderId, userId: input.userId, customerEmail: input.email.toLowerCase(), kind, quantity, createdAt: input.now }));
   if (rows.length === 0) return;
   await tx.insert(bidonMovements).values(rows).onConflictDoNothing({ target: [bidonMovements.deliveryId, bidonMovements.kind] });
+}
+
+/** What "Mis envíos" shows a signed-in customer: their balance and latest movements. */
+export async function bidonSummaryForUser(db: DatabaseOrTransaction, userId: string): Promise<BidonBalance & { movements: BidonMovement[] }> {
+  const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  const customer = { userId, email: account?.email ?? "" };
+  const [balance, movements] = [await bidonBalance(db, customer), await recentBidonMovements(db, customer)];
+  return { ...balance, movements };
 }

@@ -18,4 +18,4 @@ export {
 export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResult } from "./transition";
 export { listDriverStops, type DriverStop } from "./driver-route";
 export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult } from "./driver-confirmations";
-export { bidonBalance, recentBidonMovements, type BidonBalance, type BidonCustomer, type BidonMovement } from "./bidon-ledger";
+export { bidonBalance, bidonSummaryForUser, recentBidonMovements, type BidonBalance, type BidonCustomer, type BidonMovement } from "./bidon-ledger";
