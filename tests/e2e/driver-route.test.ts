@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { openDatabase, type Database } from "@server/db/client";
 import { deliveries, orders, users } from "@server/db/schema";
-import { DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
+import { DEMO_ADMIN, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
 import { seedOnStart } from "@server/db/seed/seed";
 import { applySandboxAction } from "@server/payments/index.server";
 import { limaToday } from "~/lib/lima-dates";
-import { DEMO_CUSTOMER, signInCookies, type SessionCookie } from "../support/accounts";
+import { cookieHeader, DEMO_CUSTOMER, signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { launchBrowser, openPage } from "../support/browser";
 import { checkoutInput } from "../support/checkout-fixture";
@@ -33,25 +33,31 @@ describe("the driver's route on a phone", () => {
   let server: ShopServer;
   let browser: Browser;
   let cleanup: () => Promise<void>;
-  const stops: Record<"withJs" | "withoutJs", { orderId: string; address: string }> = {
-    withJs: { orderId: "", address: "Jr. Reparto Uno 101" },
-    withoutJs: { orderId: "", address: "Jr. Reparto Dos 202" },
+  const stops: Record<"withJs" | "withoutJs" | "otherDriver", { orderId: string; deliveryId: string; address: string }> = {
+    withJs: { orderId: "", deliveryId: "", address: "Jr. Reparto Uno 101" },
+    withoutJs: { orderId: "", deliveryId: "", address: "Jr. Reparto Dos 202" },
+    // On the admin's route: the demo repartidor may not touch it.
+    otherDriver: { orderId: "", deliveryId: "", address: "Jr. Reparto Tres 303" },
   };
 
   async function prepareStops(db: Database) {
     await seedOnStart(db, { base: true, demo: true });
     const [customer] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUSTOMER.email));
     const [driver] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email));
+    const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ADMIN.email));
     // Placed yesterday in Lima for a valid Miraflores day, then moved to today's route, as dispatch would.
     const placedAt = new Date("2026-11-24T15:00:00Z");
     for (const [index, stop] of Object.values(stops).entries()) {
+      const assignee = stop === stops.otherDriver ? admin! : driver!;
       const placed = await placeOrder(db, checkoutInput({ correo: DEMO_CUSTOMER.email, direccion: stop.address }), { now: placedAt, provider: "sandbox", userId: customer!.id });
       if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
       await applySandboxAction(db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: "http://localhost" });
-      await db
+      const [delivery] = await db
         .update(deliveries)
-        .set({ deliveryDate: limaToday(new Date()), assignedDriverId: driver!.id, routePosition: index + 1, status: "scheduled" })
-        .where(eq(deliveries.orderId, placed.orderId));
+        .set({ deliveryDate: limaToday(new Date()), assignedDriverId: assignee.id, routePosition: index + 1, status: "scheduled" })
+        .where(eq(deliveries.orderId, placed.orderId))
+        .returning({ id: deliveries.id });
+      stop.deliveryId = delivery!.id;
       await db.update(orders).set({ deliveryDate: limaToday(new Date()) }).where(eq(orders.id, placed.orderId));
       stop.orderId = placed.orderId;
     }
@@ -169,4 +175,27 @@ describe("the driver's route on a phone", () => {
     await close();
     await customerSees(stops.withoutJs.orderId, "sin JavaScript");
   }, 120_000);
+
+  it("refuses, with the Spanish 404, a stop on another driver's route and an unknown stop, and leaves them as they were", async () => {
+    const cookie = cookieHeader(await signInCookies(server.baseURL, DEMO_REPARTIDOR.email, DEMO_REPARTIDOR.password));
+    const post = (deliveryId: string) =>
+      fetch(`${server.baseURL}/admin/reparto`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie, origin: server.baseURL, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "en_camino", deliveryId }),
+      });
+    for (const deliveryId of [stops.otherDriver.deliveryId, "00000000-0000-4000-8000-000000000000", "no-es-un-id"]) {
+      const answer = await post(deliveryId);
+      expect(answer.status, deliveryId).toBe(404);
+      expect(await answer.text()).toContain("Página no encontrada");
+    }
+    const { page, close } = await openPage(browser, PHONE);
+    await page.goto(`${server.baseURL}/orden/${stops.otherDriver.orderId}`);
+    expect(await page.getByTestId("order-status").textContent()).toBe("Pagado");
+    await close();
+    // Nor does it appear on the repartidor's page.
+    const route = await fetch(`${server.baseURL}/admin/reparto`, { headers: { cookie } });
+    expect(await route.text()).not.toContain(stops.otherDriver.address);
+  });
 });
