@@ -8,7 +8,8 @@ export const deliveryStatusLabels: Record<string, string> = {
   shipped: "Enviado",
   in_transit: "En camino",
   delivered: "Entregado",
-  failed: "Fallido",
+  // Issue 10: the driver's "No se pudo entregar"; operaciones give it a new date.
+  failed: "No entregado",
   cancelled: "Cancelado",
   rescheduled: "Reprogramado",
 };
@@ -61,3 +62,16 @@ export function deliveryStatusTone(status: string): string {
 
 /** The shop delivers with its own staff (no courier), so the schema keeps no carrier column. */
 export const DELIVERY_CARRIER = "Reparto propio";
+
+/** Why the driver could not deliver (issue 10, "No se pudo entregar"). */
+export const deliveryFailureReasons = [
+  { value: "ausente", label: "Cliente ausente" },
+  { value: "direccion_errada", label: "Dirección errada" },
+  { value: "rechazado", label: "Pedido rechazado" },
+  { value: "otro", label: "Otro motivo" },
+] as const;
+export type DeliveryFailureReason = (typeof deliveryFailureReasons)[number]["value"];
+
+export function deliveryFailureReasonLabel(reason: string): string {
+  return deliveryFailureReasons.find((candidate) => candidate.value === reason)?.label ?? "Otro motivo";
+}

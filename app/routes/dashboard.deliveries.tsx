@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard.deliveries";
-import { listDeliveriesForUser, type CustomerDeliveryRow } from "@server/deliveries/index.server";
+import { bidonSummaryForUser, listDeliveriesForUser, type CustomerDeliveryRow } from "@server/deliveries/index.server";
 import { AccountPageError, EmptyState } from "~/components/account/account-page";
+import { BidonLedger } from "~/components/deliveries/bidon-ledger";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { dbContext } from "~/db-context.server";
 import { deliveryDayLabel, deliveryFilters, parseDeliveryFilter, type DeliveryFilter } from "@core/delivery-labels";
@@ -17,9 +18,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const filter = parseDeliveryFilter(new URL(request.url).searchParams.get("filter"));
   const now = new Date();
-  const rows = await listDeliveriesForUser(context.get(dbContext), user.id, { filter, now });
+  const db = context.get(dbContext);
+  const rows = await listDeliveriesForUser(db, user.id, { filter, now });
   // 'Hoy' and 'Mañana' are decided here, in Lima time, so the browser's clock and zone never matter.
-  return { filter, rows, today: limaToday(now) };
+  return { filter, rows, today: limaToday(now), bidones: await bidonSummaryForUser(db, user.id) };
 }
 
 export const headers = () => privatePageHeaders;
@@ -86,7 +88,7 @@ function DeliveryRow({ row, today }: { row: CustomerDeliveryRow; today: string }
 
 /** Spec §2 Deliveries: 'Mis Envíos' with its four tabs; a row opens the tracking detail. */
 export default function DashboardDeliveries({ loaderData }: Route.ComponentProps) {
-  const { filter, rows, today } = loaderData;
+  const { filter, rows, today, bidones } = loaderData;
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Mis Envíos</h1>
@@ -100,6 +102,7 @@ export default function DashboardDeliveries({ loaderData }: Route.ComponentProps
           ))}
         </ul>
       )}
+      <BidonLedger summary={bidones} />
     </div>
   );
 }

@@ -1,11 +1,11 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/dashboard.delivery-detail";
-import { findDeliveryForUser } from "@server/deliveries/index.server";
+import { bidonSummaryForUser, findDeliveryForUser } from "@server/deliveries/index.server";
 import { AccountPageError, AccountSection, FactList } from "~/components/account/account-page";
 import { DeliveryStatusBadge, DeliveryTimeline } from "~/components/deliveries/delivery-status";
 import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
 import { dbContext } from "~/db-context.server";
-import { DELIVERY_CARRIER, deliveryDayLabel, formatDeliveryDate } from "@core/delivery-labels";
+import { DELIVERY_CARRIER, deliveryDayLabel, deliveryFailureReasonLabel, formatDeliveryDate } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { limaToday } from "@core/lima-dates";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
@@ -16,10 +16,11 @@ const NOT_FOUND = "Envío no encontrado";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  const delivery = await findDeliveryForUser(context.get(dbContext), user.id, params.deliveryId);
+  const db = context.get(dbContext);
+  const delivery = await findDeliveryForUser(db, user.id, params.deliveryId);
   // Unknown and someone else's deliveries get the same answer (spec §6).
   if (!delivery) throw data(NOT_FOUND, { status: 404 });
-  return { delivery, today: limaToday(new Date()) };
+  return { delivery, today: limaToday(new Date()), bidonBalance: (await bidonSummaryForUser(db, user.id)).balance };
 }
 
 export const headers = () => privatePageHeaders;
@@ -34,7 +35,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) =>
 
 /** Spec §2 Deliveries: the tracking detail of one delivery. */
 export default function DashboardDeliveryDetail({ loaderData }: Route.ComponentProps) {
-  const { delivery, today } = loaderData;
+  const { delivery, today, bidonBalance } = loaderData;
   const day = deliveryDayLabel(delivery, today);
   const fullDate = formatDeliveryDate(delivery.deliveryDate);
   const facts: [string, React.ReactNode][] = [
@@ -51,6 +52,13 @@ export default function DashboardDeliveryDetail({ loaderData }: Route.ComponentP
     ],
   ];
   if (delivery.notes) facts.push(["Indicaciones", delivery.notes]);
+  const proof = delivery.proof;
+  if (proof?.outcome === "delivered" && delivery.status === "delivered") {
+    facts.push(["Recibido por", proof.receiverName ?? "—"]);
+    facts.push(["Bidones", `${proof.fullBidonesLeft ?? 0} llenos dejados · ${proof.emptyBidonesCollected ?? 0} vacíos recogidos`]);
+  }
+  facts.push(["Bidones en tu poder", String(bidonBalance)]);
+  if (proof?.outcome === "failed" && delivery.status === "failed") facts.push(["Motivo de no entrega", deliveryFailureReasonLabel(proof.failureReason ?? "otro")]);
   return (
     <article className="space-y-4" data-testid="delivery-detail">
       <Link to="/dashboard/envios" className="inline-block text-sm font-semibold text-brand-800 underline">

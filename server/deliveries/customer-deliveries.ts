@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, type SQL } from "drizzle-orm";
 import { inTransitDeliveryStatuses, upcomingDeliveryStatuses, type DeliveryFilter } from "@core/delivery-labels";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
-import { deliveries, orders, type DeliveryStatusEntry } from "../db/schema";
+import { deliveries, deliveryProofs, orders, type DeliveryStatusEntry } from "../db/schema";
 import { isUuid } from "../db/uuid";
 import { listOrderLines, type OrderLine } from "../orders/index.server";
 
@@ -38,6 +38,8 @@ export interface CustomerDeliveryDetail {
   statusHistory: DeliveryStatusEntry[];
   order: { id: string; orderNumber: string; subtotalCents: number; discountCents: number; shippingCents: number; totalCents: number };
   items: OrderLine[];
+  /** What the driver recorded at the door, latest attempt (issue 10). */
+  proof: { outcome: string; receiverName: string | null; fullBidonesLeft: number | null; emptyBidonesCollected: number | null; failureReason: string | null } | null;
 }
 
 const rowColumns = {
@@ -105,6 +107,12 @@ export async function findDeliveryForUser(db: Database, userId: string, delivery
   if (!found) return null;
   const { delivery, order } = found;
   const lines = await listOrderLines(db, [order.id]);
+  const [proof] = await db
+    .select({ outcome: deliveryProofs.outcome, receiverName: deliveryProofs.receiverName, fullBidonesLeft: deliveryProofs.fullBidonesLeft, emptyBidonesCollected: deliveryProofs.emptyBidonesCollected, failureReason: deliveryProofs.failureReason })
+    .from(deliveryProofs)
+    .where(eq(deliveryProofs.deliveryId, delivery.id))
+    .orderBy(desc(deliveryProofs.createdAt))
+    .limit(1);
   return {
     id: delivery.id,
     deliveryNumber: delivery.deliveryNumber,
@@ -125,5 +133,6 @@ export async function findDeliveryForUser(db: Database, userId: string, delivery
       totalCents: order.totalCents,
     },
     items: lines.get(order.id) ?? [],
+    proof: proof ?? null,
   };
 }

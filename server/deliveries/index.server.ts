@@ -16,3 +16,6 @@ export {
   type DeliveryStatus,
 } from "./delivery-status";
 export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResult } from "./transition";
+export { listDriverStops, type DriverStop } from "./driver-route";
+export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult } from "./driver-confirmations";
+export { bidonBalance, bidonSummaryForUser, recentBidonMovements, type BidonBalance, type BidonCustomer, type BidonMovement } from "./bidon-ledger";

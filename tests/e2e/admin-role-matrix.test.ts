@@ -24,6 +24,7 @@ interface Rule {
 
 const RULES: Record<string, Rule> = {
   "/admin": { allowed: ["operaciones", "repartidor"] },
+  "/admin/reparto": { allowed: ["repartidor"] },
 };
 
 function adminPatterns(entries: RouteConfigEntry[], prefix = ""): string[] {

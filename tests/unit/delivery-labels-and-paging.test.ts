@@ -11,7 +11,7 @@ describe("delivery labels", () => {
       "Enviado",
       "En camino",
       "Entregado",
-      "Fallido",
+      "No entregado",
       "Cancelado",
       "Reprogramado",
       "Desconocido",

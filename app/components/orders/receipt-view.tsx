@@ -7,7 +7,7 @@ import { orderStatusLabel, paymentMethodLabels } from "@core/order-labels";
 
 /** Spec §4 receipt colours: paid green, failed or cancelled red, anything else yellow. */
 export function statusTone(status: string): string {
-  if (status === "paid") return "bg-green-100 text-green-900";
+  if (status === "paid" || status === "delivered") return "bg-green-100 text-green-900";
   if (status === "failed" || status === "cancelled" || status === "canceled") return "bg-red-100 text-red-900";
   return "bg-amber-100 text-amber-900";
 }

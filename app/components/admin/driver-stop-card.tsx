@@ -1,0 +1,217 @@
+import { Form, useNavigation } from "react-router";
+import type { DriverStop } from "@server/deliveries/index.server";
+import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
+import { deliveryFailureReasonLabel, deliveryFailureReasons } from "@core/delivery-labels";
+import { deliveryWindowLabel } from "@core/delivery-schedule";
+import { callHref, customerWhatsappHref, mapHref } from "~/lib/driver-stop-links";
+import { MAX_BIDONES_PER_STOP } from "~/lib/driver-stop-schema";
+import { formatSoles } from "@core/money";
+
+/** What the action answers a form it could not apply: shown on that stop, with what was typed. */
+export interface StopFormFeedback {
+  deliveryId: string;
+  intent: string;
+  formError: string | null;
+  fieldErrors: Record<string, string>;
+  values: Record<string, string>;
+}
+
+const ON_THE_ROAD = ["shipped", "in_transit"];
+const CAN_GO_OUT = ["pending", "preparing", "scheduled", "rescheduled"];
+
+const bigButton = "block w-full min-h-12 rounded-xl px-4 py-3 text-center text-base font-semibold disabled:opacity-60";
+const linkButton = "flex min-h-12 items-center justify-center rounded-xl bg-white px-3 py-2 text-base font-semibold text-brand-900 ring-1 ring-brand-200 hover:bg-brand-50";
+const input = "mt-1 block w-full min-h-12 rounded-xl border border-slate-300 px-3 py-2 text-base";
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="mt-1 text-sm font-semibold text-red-800">
+      {message}
+    </p>
+  );
+}
+
+/** One stop of the driver's route: who, where, what, how much, and the three buttons (issue 10). */
+export function DriverStopCard({ stop, number, feedback }: { stop: DriverStop; number: number; feedback: StopFormFeedback | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("deliveryId") === stop.id;
+  const values = (intent: string) => (feedback?.intent === intent ? feedback.values : {});
+  const errors = (intent: string) => (feedback?.intent === intent ? feedback.fieldErrors : {});
+  const open = !["delivered", "failed", "cancelled"].includes(stop.status);
+  const headingId = `parada-${stop.id}-titulo`;
+  const firstName = stop.recipientName.split(" ")[0] ?? stop.recipientName;
+  return (
+    <li id={`parada-${stop.id}`} className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100" aria-labelledby={headingId} data-testid="driver-stop">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h2 id={headingId} className="text-lg font-bold text-slate-900">
+          {number}. {stop.address}
+        </h2>
+        <DeliveryStatusBadge status={stop.status} />
+      </div>
+      <p className="text-slate-700">
+        {stop.districtName} · {deliveryWindowLabel(stop.deliveryWindow)}
+      </p>
+      {stop.reference && <p className="mt-1 text-slate-700">Referencia: {stop.reference}</p>}
+      {stop.orderNotes && stop.orderNotes !== stop.reference && <p className="mt-1 text-slate-700">Notas: {stop.orderNotes}</p>}
+      <p className="mt-2 text-slate-900">
+        Recibe: <span className="font-semibold">{stop.recipientName}</span> · {stop.phone}
+      </p>
+      <p className="text-sm text-slate-600">
+        Envío {stop.deliveryNumber} · Pedido {stop.orderNumber}
+      </p>
+
+      <div className="mt-3 grid grid-cols-3 gap-2">
+        <a href={callHref(stop.phone)} className={linkButton}>
+          Llamar
+        </a>
+        <a href={customerWhatsappHref(stop.phone, firstName)} className={linkButton} target="_blank" rel="noreferrer">
+          WhatsApp
+        </a>
+        <a href={mapHref(stop.address, stop.districtName)} className={linkButton} target="_blank" rel="noreferrer">
+          Mapa
+        </a>
+      </div>
+
+      <ul className="mt-3 space-y-1 text-slate-900" aria-label={`Productos del envío ${stop.deliveryNumber}`}>
+        {stop.items.map((item, index) => (
+          <li key={index}>
+            <span className="font-semibold">{item.quantity} ×</span> {item.title}
+            {item.variantTitle && <span className="text-slate-600"> ({item.variantTitle})</span>}
+          </li>
+        ))}
+      </ul>
+      <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+        <div className={`rounded-xl p-3 ${stop.amountToCollectCents > 0 ? "bg-amber-50 text-amber-950" : "bg-slate-50 text-slate-800"}`}>
+          <dt>Cobrar</dt>
+          <dd className="text-lg font-bold" data-testid="amount-to-collect">
+            {stop.amountToCollectCents > 0 ? formatSoles(stop.amountToCollectCents) : "Pagado"}
+          </dd>
+        </div>
+        <div className="rounded-xl bg-slate-50 p-3 text-slate-800">
+          <dt>Bidones en poder del cliente</dt>
+          <dd className="text-lg font-bold" data-testid="bidon-balance">
+            {stop.bidonBalance}
+          </dd>
+        </div>
+      </dl>
+
+      {stop.proof && !open && (
+        <p className="mt-3 rounded-xl bg-slate-50 p-3 text-slate-800" data-testid="stop-proof">
+          {stop.proof.outcome === "delivered"
+            ? `Recibió ${stop.proof.receiverName}. Llenos dejados: ${stop.proof.fullBidonesLeft ?? 0}, vacíos recogidos: ${stop.proof.emptyBidonesCollected ?? 0}.`
+            : `No se pudo entregar: ${deliveryFailureReasonLabel(stop.proof.failureReason ?? "otro")}${stop.proof.note ? ` (${stop.proof.note})` : ""}.`}
+        </p>
+      )}
+
+      {feedback?.formError && (
+        <p role="alert" className="mt-3 rounded-xl bg-red-50 p-3 font-semibold text-red-800">
+          {feedback.formError}
+        </p>
+      )}
+
+      {open && (
+        <div className="mt-4 space-y-3">
+          {CAN_GO_OUT.includes(stop.status) && (
+            <Form method="post">
+              <input type="hidden" name="intent" value="en_camino" />
+              <input type="hidden" name="deliveryId" value={stop.id} />
+              <button type="submit" disabled={busy} className={`${bigButton} bg-sky-700 text-white hover:bg-sky-800`}>
+                Marcar en camino
+              </button>
+            </Form>
+          )}
+          {(ON_THE_ROAD.includes(stop.status) || CAN_GO_OUT.includes(stop.status)) && (
+            <details className="rounded-xl ring-1 ring-slate-200" open={feedback?.intent === "entregado" || ON_THE_ROAD.includes(stop.status) || undefined}>
+              <summary className="min-h-12 cursor-pointer rounded-xl px-4 py-3 text-base font-semibold text-green-900">Marcar entregado</summary>
+              <Form method="post" className="space-y-3 px-4 pb-4">
+                <input type="hidden" name="intent" value="entregado" />
+                <input type="hidden" name="deliveryId" value={stop.id} />
+                <div>
+                  <label htmlFor={`receptor-${stop.id}`} className="font-semibold text-slate-900">
+                    Nombre de quien recibe
+                  </label>
+                  <input
+                    id={`receptor-${stop.id}`}
+                    name="receiverName"
+                    required
+                    maxLength={120}
+                    autoComplete="off"
+                    defaultValue={values("entregado").receiverName ?? ""}
+                    aria-invalid={errors("entregado").receiverName ? true : undefined}
+                    aria-describedby={errors("entregado").receiverName ? `receptor-${stop.id}-error` : undefined}
+                    className={input}
+                  />
+                  <FieldError id={`receptor-${stop.id}-error`} message={errors("entregado").receiverName} />
+                </div>
+                <div className="grid grid-cols-2 gap-3">
+                  {(
+                    [
+                      ["fullBidonesLeft", "Bidones llenos dejados", "llenos"],
+                      ["emptyBidonesCollected", "Bidones vacíos recogidos", "vacios"],
+                    ] as const
+                  ).map(([name, label, slug]) => (
+                    <div key={name}>
+                      <label htmlFor={`${slug}-${stop.id}`} className="font-semibold text-slate-900">
+                        {label}
+                      </label>
+                      <input
+                        id={`${slug}-${stop.id}`}
+                        name={name}
+                        type="number"
+                        inputMode="numeric"
+                        min={0}
+                        max={MAX_BIDONES_PER_STOP}
+                        step={1}
+                        required
+                        defaultValue={values("entregado")[name] ?? "0"}
+                        aria-invalid={errors("entregado")[name] ? true : undefined}
+                        aria-describedby={errors("entregado")[name] ? `${slug}-${stop.id}-error` : undefined}
+                        className={input}
+                      />
+                      <FieldError id={`${slug}-${stop.id}-error`} message={errors("entregado")[name]} />
+                    </div>
+                  ))}
+                </div>
+                <button type="submit" disabled={busy} className={`${bigButton} bg-green-700 text-white hover:bg-green-800`}>
+                  Confirmar entrega
+                </button>
+              </Form>
+            </details>
+          )}
+          {ON_THE_ROAD.includes(stop.status) && (
+            <details className="rounded-xl ring-1 ring-slate-200" open={feedback?.intent === "no_entregado" || undefined}>
+              <summary className="min-h-12 cursor-pointer rounded-xl px-4 py-3 text-base font-semibold text-red-800">No se pudo entregar</summary>
+              <Form method="post" className="space-y-3 px-4 pb-4">
+                <input type="hidden" name="intent" value="no_entregado" />
+                <input type="hidden" name="deliveryId" value={stop.id} />
+                <fieldset>
+                  <legend className="font-semibold text-slate-900">Motivo</legend>
+                  <div className="mt-1 space-y-1">
+                    {deliveryFailureReasons.map((reason) => (
+                      <label key={reason.value} className="flex min-h-12 items-center gap-3 rounded-xl px-2 text-base text-slate-900 hover:bg-slate-50">
+                        <input type="radio" name="reason" value={reason.value} required defaultChecked={values("no_entregado").reason === reason.value} className="h-5 w-5" />
+                        {reason.label}
+                      </label>
+                    ))}
+                  </div>
+                  <FieldError id={`motivo-${stop.id}-error`} message={errors("no_entregado").reason} />
+                </fieldset>
+                <div>
+                  <label htmlFor={`nota-${stop.id}`} className="font-semibold text-slate-900">
+                    Nota (opcional)
+                  </label>
+                  <textarea id={`nota-${stop.id}`} name="note" rows={2} maxLength={500} defaultValue={values("no_entregado").note ?? ""} className={input} />
+                  <FieldError id={`nota-${stop.id}-error`} message={errors("no_entregado").note} />
+                </div>
+                <button type="submit" disabled={busy} className={`${bigButton} bg-red-700 text-white hover:bg-red-800`}>
+                  Registrar no entregado
+                </button>
+              </Form>
+            </details>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,45 @@
+import { z } from "@core/zod";
+import { freeText, isUuid, lineText } from "@core/input-schemas";
+
+/** Bidones a driver can leave or collect at one door: a small count, checked on the server. */
+export const MAX_BIDONES_PER_STOP = 50;
+
+const bidones = (label: string) =>
+  z
+    .string()
+    .trim()
+    .transform((value) => (value === "" ? "0" : value))
+    .pipe(
+      z
+        .string()
+        .regex(/^\d+$/, `${label}: ingresa un número entero de 0 o más`)
+        .transform(Number)
+        .pipe(z.number().max(MAX_BIDONES_PER_STOP, `${label}: como máximo ${MAX_BIDONES_PER_STOP}`)),
+    );
+
+const deliveryId = z.string().refine(isUuid, "Parada no encontrada");
+
+/** The driver's three forms (issue 10); each posts `intent` and the stop's `deliveryId`. */
+export const driverStopSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("en_camino"), deliveryId }),
+  z.object({
+    intent: z.literal("entregado"),
+    deliveryId,
+    receiverName: lineText(120)
+      .trim()
+      .min(1, "Ingresa el nombre de quien recibe"),
+    fullBidonesLeft: bidones("Bidones llenos dejados"),
+    emptyBidonesCollected: bidones("Bidones vacíos recogidos"),
+  }),
+  z.object({
+    intent: z.literal("no_entregado"),
+    deliveryId,
+    reason: z.enum(["ausente", "direccion_errada", "rechazado", "otro"], { message: "Elige el motivo" }),
+    note: freeText(500)
+      .trim()
+      .optional()
+      .transform((value) => value || null),
+  }),
+]);
+
+export const DRIVER_INTENTS = ["en_camino", "entregado", "no_entregado"] as const;

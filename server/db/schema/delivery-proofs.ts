@@ -1,0 +1,61 @@
+import { check, index, integer, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { users } from "./accounts";
+import { deliveries, orders } from "./orders";
+
+/**
+ * What the driver recorded at the door (issue 10): who received it and the bidones, or why it could
+ * not be delivered. One row per attempt; a delivery that failed and was rescheduled gets a second.
+ */
+export const deliveryProofs = pgTable(
+  "delivery_proofs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
+    /** delivered | failed */
+    outcome: text("outcome").notNull(),
+    receiverName: text("receiver_name"),
+    fullBidonesLeft: integer("full_bidones_left"),
+    emptyBidonesCollected: integer("empty_bidones_collected"),
+    /** ausente | direccion_errada | rechazado | otro (failed only) */
+    failureReason: text("failure_reason"),
+    note: text("note"),
+    driverId: text("driver_id").references(() => users.id),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("delivery_proofs_delivery_idx").on(table.deliveryId)],
+);
+
+/**
+ * The returnable bidones ledger (issue 10): full bidones lent to a customer and empties returned,
+ * written only by a confirmed delivery. One row per delivery and kind, so a repeated confirmation
+ * writes nothing twice. The customer is the order's account, or the order's e-mail for a guest
+ * (decision 0032).
+ */
+export const bidonMovements = pgTable(
+  "bidon_movements",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Lower-cased; identifies a guest, and lets a guest's movements follow them into a later account. */
+    customerEmail: text("customer_email").notNull(),
+    /** lent (full bidones left) | returned (empties collected) */
+    kind: text("kind").notNull(),
+    quantity: integer("quantity").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique("bidon_movements_delivery_kind_unique").on(table.deliveryId, table.kind),
+    index("bidon_movements_user_idx").on(table.userId, table.createdAt),
+    index("bidon_movements_email_idx").on(table.customerEmail, table.createdAt),
+    check("bidon_movements_quantity_positive", sql`${table.quantity} > 0`),
+  ],
+);

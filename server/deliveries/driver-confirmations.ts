@@ -1,0 +1,135 @@
+import { eq } from "drizzle-orm";
+import { deliveryFailureReasonLabel, type DeliveryFailureReason } from "@core/delivery-labels";
+import { deliveryWindowLabel } from "@core/delivery-schedule";
+import type { Database } from "../db/client";
+import { deliveries, deliveryProofs, orders, siteSettings, users } from "../db/schema";
+import { inTransaction, type Transaction } from "../db/transaction";
+import { recordStaffAction, type StaffActor } from "../audit/index.server";
+import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enqueueEmail } from "../notifications/index.server";
+import { receiptToken } from "../orders/index.server";
+import { bidonBalance, recordBidonMovements } from "./bidon-ledger";
+import { InvalidDeliveryTransitionError, type DeliveryStatus } from "./delivery-status";
+import { orderFollowsDeliveries } from "./order-follows-deliveries";
+import { transitionDeliveries } from "./transition";
+
+export type DriverConfirmation =
+  | { kind: "on_the_way" }
+  | { kind: "delivered"; receiverName: string; fullBidonesLeft: number; emptyBidonesCollected: number }
+  | { kind: "failed"; reason: DeliveryFailureReason; note: string | null };
+
+export type DriverConfirmationResult =
+  /** `changed: false`: the stop was already there (a double tap); nothing was written. */
+  | { ok: true; changed: boolean }
+  /** Unknown, or not on this driver's route: the caller answers 404 either way. */
+  | { ok: false; reason: "not_found" }
+  /** The delivery's machine does not allow the move (e.g. delivering a stop that failed). */
+  | { ok: false; reason: "not_allowed"; status: string };
+
+const TARGET: Record<DriverConfirmation["kind"], DeliveryStatus> = { on_the_way: "in_transit", delivered: "delivered", failed: "failed" };
+const AUDIT_ACTION: Record<DriverConfirmation["kind"], string> = { on_the_way: "delivery.in_transit", delivered: "delivery.delivered", failed: "delivery.failed" };
+
+/**
+ * The driver's three buttons (issue 10). One transaction: the order row, then the delivery
+ * (decision 0025), the delivery's move with its history, the proof, the bidones ledger, the order
+ * following its deliveries, the audit entry and the customer's e-mail. A stop already in the
+ * target status changes nothing, so a double tap counts once and sends one e-mail.
+ */
+export async function confirmDriverStop(
+  db: Database,
+  input: { deliveryId: string; driver: StaffActor; confirmation: DriverConfirmation; now: Date; siteUrl: string },
+): Promise<DriverConfirmationResult> {
+  const { driver, confirmation, now } = input;
+  return inTransaction(db, async (tx) => {
+    const [ref] = await tx.select({ orderId: deliveries.orderId }).from(deliveries).where(eq(deliveries.id, input.deliveryId));
+    if (!ref) return { ok: false, reason: "not_found" };
+    const [order] = await tx.select().from(orders).where(eq(orders.id, ref.orderId)).for("update");
+    const [delivery] = await tx.select().from(deliveries).where(eq(deliveries.id, input.deliveryId)).for("update");
+    // Checked under the lock: dispatch may have moved the stop to another driver a moment ago.
+    if (!order || !delivery || delivery.assignedDriverId !== driver.id) return { ok: false, reason: "not_found" };
+    const target = TARGET[confirmation.kind];
+    if (delivery.status === target) return { ok: true, changed: false };
+    const note = historyNote(confirmation);
+    try {
+      // A stop given a new date comes back "Reprogramado"; it goes out again through "Programado".
+      if (confirmation.kind === "on_the_way" && delivery.status === "rescheduled") await transitionDeliveries(tx, [delivery.id], "scheduled", { actor: driver.email, now });
+      await transitionDeliveries(tx, [delivery.id], target, { actor: driver.email, now, note });
+    } catch (error) {
+      if (error instanceof InvalidDeliveryTransitionError) return { ok: false, reason: "not_allowed", status: delivery.status };
+      throw error;
+    }
+    let proofId: string | null = null;
+    if (confirmation.kind !== "on_the_way") {
+      const [proof] = await tx
+        .insert(deliveryProofs)
+        .values({
+          deliveryId: delivery.id,
+          outcome: confirmation.kind,
+          receiverName: confirmation.kind === "delivered" ? confirmation.receiverName : null,
+          fullBidonesLeft: confirmation.kind === "delivered" ? confirmation.fullBidonesLeft : null,
+          emptyBidonesCollected: confirmation.kind === "delivered" ? confirmation.emptyBidonesCollected : null,
+          failureReason: confirmation.kind === "failed" ? confirmation.reason : null,
+          note: confirmation.kind === "failed" ? confirmation.note : null,
+          driverId: driver.id,
+          createdAt: now,
+        })
+        .returning({ id: deliveryProofs.id });
+      proofId = proof!.id;
+    }
+    if (confirmation.kind === "delivered") {
+      await recordBidonMovements(tx, {
+        deliveryId: delivery.id,
+        orderId: order.id,
+        userId: order.userId,
+        email: order.customerEmail,
+        fullLeft: confirmation.fullBidonesLeft,
+        emptiesCollected: confirmation.emptyBidonesCollected,
+        now,
+      });
+    }
+    await orderFollowsDeliveries(tx, order, { actor: driver.email, now });
+    await recordStaffAction(tx, driver, {
+      action: AUDIT_ACTION[confirmation.kind],
+      entityType: "delivery",
+      entityId: delivery.id,
+      before: { status: delivery.status },
+      after: { status: target, ...(confirmation.kind === "on_the_way" ? {} : confirmation) },
+    });
+    await tellCustomer(tx, { order, delivery, confirmation, proofId, now, siteUrl: input.siteUrl });
+    return { ok: true, changed: true };
+  });
+}
+
+function historyNote(confirmation: DriverConfirmation): string | null {
+  if (confirmation.kind === "delivered") return `Recibido por ${confirmation.receiverName}`;
+  if (confirmation.kind === "failed") return `${deliveryFailureReasonLabel(confirmation.reason)}${confirmation.note ? `: ${confirmation.note}` : ""}`;
+  return null;
+}
+
+async function tellCustomer(
+  tx: Transaction,
+  input: { order: typeof orders.$inferSelect; delivery: typeof deliveries.$inferSelect; confirmation: DriverConfirmation; proofId: string | null; now: Date; siteUrl: string },
+) {
+  const { order, delivery, confirmation } = input;
+  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+  const base = {
+    brandName: settings?.brandName ?? "Vida Alcalina",
+    firstName: order.customerFirstName,
+    orderNumber: order.orderNumber,
+    deliveryNumber: delivery.deliveryNumber,
+    orderUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
+  };
+  const to = order.customerEmail;
+  if (confirmation.kind === "on_the_way") {
+    const email = deliveryOnTheWayEmail({ ...base, windowLabel: deliveryWindowLabel(delivery.deliveryWindow) });
+    await enqueueEmail(tx, { dedupeKey: `delivery-on-the-way:${delivery.id}`, kind: "delivery-on-the-way", to, ...email }, input.now);
+  } else if (confirmation.kind === "delivered") {
+    const [account] = order.userId ? await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId)) : [];
+    const balance = await bidonBalance(tx, { userId: order.userId, email: account?.email ?? order.customerEmail });
+    const email = deliveryDeliveredEmail({ ...base, receiverName: confirmation.receiverName, fullLeft: confirmation.fullBidonesLeft, emptiesCollected: confirmation.emptyBidonesCollected, bidonBalance: balance.balance });
+    await enqueueEmail(tx, { dedupeKey: `delivery-delivered:${delivery.id}`, kind: "delivery-delivered", to, ...email }, input.now);
+  } else {
+    // Each failed attempt is its own proof row, so a second failure after a reschedule is told too.
+    const email = deliveryFailedEmail({ ...base, reasonLabel: deliveryFailureReasonLabel(confirmation.reason) });
+    await enqueueEmail(tx, { dedupeKey: `delivery-failed:${delivery.id}:${input.proofId}`, kind: "delivery-failed", to, ...email }, input.now);
+  }
+}

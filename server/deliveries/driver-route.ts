@@ -1,0 +1,93 @@
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { limaToday } from "@core/lima-dates";
+import type { Database } from "../db/client";
+import { deliveries, deliveryProofs, orders, payments, users } from "../db/schema";
+import { listOrderLines, type OrderLine } from "../orders/index.server";
+import { bidonBalance } from "./bidon-ledger";
+
+/** Methods paid at the door with a code the driver can collect (spec: "monto a cobrar"). */
+const COLLECTABLE_METHODS = ["cash", "yape"];
+const UNPAID_ORDER_STATUSES = ["pending", "payment_created"];
+
+export interface DriverStop {
+  id: string;
+  deliveryNumber: string;
+  orderId: string;
+  orderNumber: string;
+  status: string;
+  deliveryWindow: string;
+  routePosition: number | null;
+  address: string;
+  districtName: string;
+  /** The customer's reference for the address (checkout's "Referencia"). */
+  reference: string | null;
+  orderNotes: string | null;
+  recipientName: string;
+  phone: string;
+  items: OrderLine[];
+  /** Céntimos the driver collects at the door; 0 when the order is already paid. */
+  amountToCollectCents: number;
+  /** Full bidones the customer holds before this stop: the empties the driver can expect back. */
+  bidonBalance: number;
+  /** What the driver recorded, once the stop is done. */
+  proof: { outcome: string; receiverName: string | null; fullBidonesLeft: number | null; emptyBidonesCollected: number | null; failureReason: string | null; note: string | null } | null;
+}
+
+/**
+ * Today's stops (Lima date) of one driver, in route order: the position dispatch gave them, then
+ * district and window for stops not placed yet. Cancelled deliveries are off the route; delivered
+ * and failed ones stay, so the driver sees the day's progress.
+ */
+export async function listDriverStops(db: Database, driverId: string, now: Date): Promise<DriverStop[]> {
+  const rows = await db
+    .select({ delivery: deliveries, order: orders, accountEmail: users.email })
+    .from(deliveries)
+    .innerJoin(orders, eq(orders.id, deliveries.orderId))
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(and(eq(deliveries.assignedDriverId, driverId), eq(deliveries.deliveryDate, limaToday(now)), ne(deliveries.status, "cancelled")))
+    .orderBy(
+      sql`${deliveries.routePosition} asc nulls last`,
+      asc(deliveries.districtName),
+      sql`case ${deliveries.deliveryWindow} when 'manana' then 0 when 'tarde' then 1 else 2 end`,
+      asc(deliveries.deliveryNumber),
+    );
+  if (rows.length === 0) return [];
+  const orderIds = [...new Set(rows.map((row) => row.order.id))];
+  const lines = await listOrderLines(db, orderIds);
+  const collectable = await db
+    .selectDistinct({ orderId: payments.orderId })
+    .from(payments)
+    .where(and(inArray(payments.orderId, orderIds), inArray(payments.method, COLLECTABLE_METHODS), eq(payments.status, "pending")));
+  const toCollect = new Set(collectable.map((row) => row.orderId));
+  const proofs = await latestProofs(db, rows.map((row) => row.delivery.id));
+  const stops: DriverStop[] = [];
+  for (const { delivery, order, accountEmail } of rows) {
+    const balance = await bidonBalance(db, { userId: order.userId, email: accountEmail ?? order.customerEmail });
+    stops.push({
+      id: delivery.id,
+      deliveryNumber: delivery.deliveryNumber,
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      status: delivery.status,
+      deliveryWindow: delivery.deliveryWindow,
+      routePosition: delivery.routePosition,
+      address: delivery.address,
+      districtName: delivery.districtName,
+      reference: delivery.notes,
+      orderNotes: order.deliveryNotes,
+      recipientName: `${order.customerFirstName} ${order.customerLastName}`,
+      phone: order.customerPhone,
+      items: lines.get(order.id) ?? [],
+      amountToCollectCents: UNPAID_ORDER_STATUSES.includes(order.status) && toCollect.has(order.id) ? order.totalCents : 0,
+      bidonBalance: balance.balance,
+      proof: proofs.get(delivery.id) ?? null,
+    });
+  }
+  return stops;
+}
+
+async function latestProofs(db: Database, deliveryIds: string[]): Promise<Map<string, DriverStop["proof"] & object>> {
+  const rows = await db.select().from(deliveryProofs).where(inArray(deliveryProofs.deliveryId, deliveryIds)).orderBy(asc(deliveryProofs.createdAt));
+  // Later attempts overwrite earlier ones: a delivery that failed and came back shows its last outcome.
+  return new Map(rows.map((row) => [row.deliveryId, { outcome: row.outcome, receiverName: row.receiverName, fullBidonesLeft: row.fullBidonesLeft, emptyBidonesCollected: row.emptyBidonesCollected, failureReason: row.failureReason, note: row.note }]));
+}

@@ -1,0 +1,32 @@
+import { eq } from "drizzle-orm";
+import { deliveriesPerPeriod } from "@core/subscription-dates";
+import { deliveries, type orders } from "../db/schema";
+import type { Transaction } from "../db/transaction";
+import { transitionOrder } from "../orders/index.server";
+
+const LEFT_THE_WAREHOUSE = ["shipped", "in_transit", "delivered"];
+
+/**
+ * Issue 10: the order follows its deliveries. The first delivery on its way ships the order
+ * (walking paid → processing → shipped, as the order machine allows); once every delivery the order
+ * paid for is delivered, the order is delivered. A subscription's order counts the deliveries of its
+ * period (1 for mensual, 12 for anual), since an annual order's later deliveries are created month by
+ * month. An order not paid yet (cash or Yape code collected at the door) keeps its status: the
+ * machine cannot ship an unpaid order, and recording the payment is the payments domain's work.
+ * The caller holds the order's lock.
+ */
+export async function orderFollowsDeliveries(tx: Transaction, order: typeof orders.$inferSelect, change: { actor: string; now: Date }): Promise<void> {
+  const rows = await tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.orderId, order.id));
+  let status = order.status;
+  if (rows.some((row) => LEFT_THE_WAREHOUSE.includes(row.status)) && (status === "paid" || status === "processing")) {
+    if (status === "paid") await transitionOrder(tx, order.id, "processing", { actor: change.actor, now: change.now });
+    await transitionOrder(tx, order.id, "shipped", { actor: change.actor, now: change.now, note: "Salió a reparto" });
+    status = "shipped";
+  }
+  const expected = order.subscriptionFrequency ? deliveriesPerPeriod(order.subscriptionFrequency) : 1;
+  const delivered = rows.filter((row) => row.status === "delivered").length;
+  const stillOpen = rows.some((row) => row.status !== "delivered" && row.status !== "cancelled");
+  if (status === "shipped" && !stillOpen && delivered >= expected) {
+    await transitionOrder(tx, order.id, "delivered", { actor: change.actor, now: change.now, note: "Entregado al cliente" });
+  }
+}

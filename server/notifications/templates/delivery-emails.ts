@@ -1,0 +1,51 @@
+import { button, emailLayout, escapeHtml } from "./layout";
+
+interface DeliveryEmailBase {
+  brandName: string;
+  firstName: string;
+  orderNumber: string;
+  deliveryNumber: string;
+  /** The order's page (`/orden/{id}` with its signed token), reachable without signing in. */
+  orderUrl: string;
+}
+
+function deliveryEmail(data: DeliveryEmailBase, subject: string, paragraphs: string[]) {
+  const html = emailLayout({
+    brandName: data.brandName,
+    title: subject,
+    body: `<h1 style="font-size:22px;color:#164e63;margin:0 0 12px">Hola, ${escapeHtml(data.firstName)}</h1>
+${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
+<p style="margin:24px 0">${button(data.orderUrl, "Ver mi pedido")}</p>`,
+  });
+  const text = [`Hola, ${data.firstName}`, ...paragraphs, `Ver tu pedido: ${data.orderUrl}`].join("\n");
+  return { subject, html, text };
+}
+
+/** Issue 10: once per delivery, when the driver marks it "en camino". */
+export function deliveryOnTheWayEmail(data: DeliveryEmailBase & { windowLabel: string }) {
+  return deliveryEmail(data, "Tu pedido está en camino", [
+    `Tu envío ${data.deliveryNumber} del pedido ${data.orderNumber} salió a reparto y llegará hoy en el horario ${data.windowLabel}.`,
+    "Ten a mano tus bidones vacíos para devolverlos al repartidor.",
+  ]);
+}
+
+/** Issue 10: once per delivery, when the driver confirms it; says how the bidones stand. */
+export function deliveryDeliveredEmail(data: DeliveryEmailBase & { receiverName: string; fullLeft: number; emptiesCollected: number; bidonBalance: number }) {
+  const bidones =
+    data.fullLeft === 0 && data.emptiesCollected === 0
+      ? "Esta entrega no movió bidones retornables."
+      : `Dejamos ${data.fullLeft} ${data.fullLeft === 1 ? "bidón lleno" : "bidones llenos"} y recogimos ${data.emptiesCollected} ${data.emptiesCollected === 1 ? "vacío" : "vacíos"}.`;
+  return deliveryEmail(data, "Tu pedido fue entregado", [
+    `Entregamos tu envío ${data.deliveryNumber} del pedido ${data.orderNumber}. Lo recibió ${data.receiverName}.`,
+    bidones,
+    `Bidones nuestros en tu poder: ${data.bidonBalance}.`,
+  ]);
+}
+
+/** Issue 10: the driver could not deliver; operaciones set a new date, and that e-mail tells it. */
+export function deliveryFailedEmail(data: DeliveryEmailBase & { reasonLabel: string }) {
+  return deliveryEmail(data, "No pudimos entregar tu pedido", [
+    `Hoy no pudimos entregar tu envío ${data.deliveryNumber} del pedido ${data.orderNumber} (motivo: ${data.reasonLabel}).`,
+    "Nuestro equipo te contactará para coordinar una nueva fecha de entrega, y te avisaremos por correo cuando esté programada.",
+  ]);
+}

@@ -1,0 +1,201 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeOrder } from "@server/checkout/index.server";
+import { openDatabase, type Database } from "@server/db/client";
+import { deliveries, orders, users } from "@server/db/schema";
+import { DEMO_ADMIN, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
+import { seedOnStart } from "@server/db/seed/seed";
+import { applySandboxAction } from "@server/payments/index.server";
+import { limaToday } from "@core/lima-dates";
+import { cookieHeader, DEMO_CUSTOMER, signInCookies, type SessionCookie } from "../support/accounts";
+import { seriousAxeViolations } from "../support/axe";
+import { launchBrowser, openPage } from "../support/browser";
+import { checkoutInput } from "../support/checkout-fixture";
+import { auditLayout } from "../support/layout-audit";
+import { startShopServer, type ShopServer } from "../support/shop-server";
+import { adminQuery, withDatabase } from "../support/test-database";
+
+const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+
+/**
+ * Issue 10, the driver's day on a phone: a paid order of the demo customer, on the demo
+ * repartidor's route today, is marked en camino and then entregado with 1 bidón left and 1
+ * collected; the customer's order page then says "Entregado" and "Mis envíos" shows the bidones.
+ * The stops are written into the shop's database before its server starts (the embedded database
+ * has one owner at a time), then everything else goes through the browser.
+ */
+describe("the driver's route on a phone", () => {
+  let server: ShopServer;
+  let browser: Browser;
+  let cleanup: () => Promise<void>;
+  const stops: Record<"withJs" | "withoutJs" | "otherDriver", { orderId: string; deliveryId: string; address: string }> = {
+    withJs: { orderId: "", deliveryId: "", address: "Jr. Reparto Uno 101" },
+    withoutJs: { orderId: "", deliveryId: "", address: "Jr. Reparto Dos 202" },
+    // On the admin's route: the demo repartidor may not touch it.
+    otherDriver: { orderId: "", deliveryId: "", address: "Jr. Reparto Tres 303" },
+  };
+
+  async function prepareStops(db: Database) {
+    await seedOnStart(db, { base: true, demo: true });
+    const [customer] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUSTOMER.email));
+    const [driver] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email));
+    const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ADMIN.email));
+    // Placed yesterday in Lima for a valid Miraflores day, then moved to today's route, as dispatch would.
+    const placedAt = new Date("2026-11-24T15:00:00Z");
+    for (const [index, stop] of Object.values(stops).entries()) {
+      const assignee = stop === stops.otherDriver ? admin! : driver!;
+      const placed = await placeOrder(db, checkoutInput({ correo: DEMO_CUSTOMER.email, direccion: stop.address }), { now: placedAt, provider: "sandbox", userId: customer!.id });
+      if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
+      await applySandboxAction(db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: "http://localhost" });
+      const [delivery] = await db
+        .update(deliveries)
+        .set({ deliveryDate: limaToday(new Date()), assignedDriverId: assignee.id, routePosition: index + 1, status: "scheduled" })
+        .where(eq(deliveries.orderId, placed.orderId))
+        .returning({ id: deliveries.id });
+      stop.deliveryId = delivery!.id;
+      await db.update(orders).set({ deliveryDate: limaToday(new Date()) }).where(eq(orders.id, placed.orderId));
+      stop.orderId = placed.orderId;
+    }
+  }
+
+  beforeAll(async () => {
+    const adminUrl = process.env.DATABASE_URL;
+    let env: Record<string, string>;
+    if (adminUrl) {
+      const name = `shop_driver_${randomBytes(5).toString("hex")}`;
+      await adminQuery(adminUrl, `create database ${name}`);
+      env = { DATABASE_URL: withDatabase(adminUrl, name) };
+      cleanup = () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+    } else {
+      const dir = await mkdtemp(path.join(tmpdir(), "shop-driver-"));
+      env = { PGLITE_DATA_DIR: path.join(dir, "pglite") };
+      cleanup = () => rm(dir, { recursive: true, force: true });
+    }
+    const handle = await openDatabase(env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.PGLITE_DATA_DIR! });
+    try {
+      await handle.migrate(prepareStops);
+    } finally {
+      await handle.close();
+    }
+    server = await startShopServer({ env });
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await cleanup?.();
+  });
+
+  async function signedIn(account: { email: string; password: string }, options: BrowserContextOptions) {
+    const cookies: SessionCookie[] = await signInCookies(server.baseURL, account.email, account.password);
+    const tracked = await openPage(browser, { ...PHONE, ...options });
+    await tracked.page.context().addCookies(cookies.map((cookie) => ({ ...cookie, url: server.baseURL })));
+    return tracked;
+  }
+
+  const stopCard = (page: Page, address: string) => page.getByTestId("driver-stop").filter({ hasText: address });
+
+  /** No serious axe finding, no sideways scroll; `uncut` also asks that no text be cut or pushed off the screen. */
+  async function expectPhoneReady(page: Page, label: string, uncut: boolean) {
+    expect(await seriousAxeViolations(page, label)).toEqual([]);
+    // "Mis envíos" shortens a long item list with an ellipsis on purpose, so there only the page width is checked.
+    expect((await auditLayout(page)).filter((problem) => (uncut ? problem.kind !== "under-chat-button" : problem.kind === "page-overflow"))).toEqual([]);
+  }
+
+  /** `audit`: axe and the layout audit run scripts in the page, so only the run with JavaScript checks them. */
+  async function driveStop(page: Page, address: string, label: string, audit: boolean) {
+    await page.goto(`${server.baseURL}/admin/reparto`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Mi ruta de hoy");
+    const card = stopCard(page, address);
+    expect(await card.getByTestId("delivery-status").textContent()).toBe("Programado");
+    expect(await card.getByRole("link", { name: "Llamar" }).getAttribute("href")).toBe("tel:+51987654321");
+    expect(await card.getByRole("link", { name: "WhatsApp" }).getAttribute("href")).toMatch(/^https:\/\/wa\.me\/51987654321\?text=/);
+    expect(await card.getByRole("link", { name: "Mapa" }).getAttribute("href")).toBe(
+      `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${address}, Miraflores, Lima, Perú`)}`,
+    );
+    expect(await card.getByTestId("amount-to-collect").textContent()).toBe("Pagado");
+    if (audit) await expectPhoneReady(page, `${label}: ruta`, true);
+
+    await card.getByRole("button", { name: "Marcar en camino" }).click();
+    await page.getByText("Parada marcada en camino. Avisamos al cliente.").waitFor();
+    expect(await stopCard(page, address).getByTestId("delivery-status").textContent()).toBe("En camino");
+
+    const onTheRoad = stopCard(page, address);
+    await onTheRoad.getByLabel("Bidones llenos dejados").fill("1");
+    await onTheRoad.getByLabel("Bidones vacíos recogidos").fill("1");
+    // A name of blanks passes the browser's `required` but not the server, which says why and keeps the counts typed.
+    await onTheRoad.getByLabel("Nombre de quien recibe").fill("   ");
+    await onTheRoad.getByRole("button", { name: "Confirmar entrega" }).click();
+    await page.getByText("Ingresa el nombre de quien recibe").waitFor();
+    expect(await stopCard(page, address).getByTestId("delivery-status").textContent()).toBe("En camino");
+    expect(await stopCard(page, address).getByLabel("Bidones llenos dejados").inputValue()).toBe("1");
+    expect(await stopCard(page, address).getByLabel("Bidones vacíos recogidos").inputValue()).toBe("1");
+    await onTheRoad.getByLabel("Nombre de quien recibe").fill("Rosa Quispe");
+    if (audit) await expectPhoneReady(page, `${label}: entrega`, true);
+    await onTheRoad.getByRole("button", { name: "Confirmar entrega" }).click();
+    await page.getByText("Entrega registrada. Avisamos al cliente.").waitFor();
+    const done = stopCard(page, address);
+    expect(await done.getByTestId("delivery-status").textContent()).toBe("Entregado");
+    expect(await done.getByTestId("stop-proof").textContent()).toBe("Recibió Rosa Quispe. Llenos dejados: 1, vacíos recogidos: 1.");
+    expect(await done.getByRole("button").count()).toBe(0);
+  }
+
+  async function customerSees(orderId: string, label: string) {
+    const { page, errors, close } = await signedIn(DEMO_CUSTOMER, {});
+    await page.goto(`${server.baseURL}/orden/${orderId}`);
+    expect(await page.getByTestId("order-status").textContent()).toBe("Entregado");
+    await page.goto(`${server.baseURL}/dashboard/envios?filter=delivered`);
+    expect(await page.getByTestId("delivery-row").first().getByTestId("delivery-status").textContent()).toBe("Entregado");
+    const ledger = page.getByRole("list", { name: "Últimos movimientos de bidones" });
+    expect(await ledger.getByText("Recibiste 1 bidón lleno").count()).toBeGreaterThan(0);
+    expect(await ledger.getByText("Devolviste 1 vacío").count()).toBeGreaterThan(0);
+    expect(await page.getByTestId("bidon-balance").textContent()).toBe("0");
+    await expectPhoneReady(page, `${label}: Mis envíos`, false);
+    expect(errors).toEqual([]);
+    await close();
+  }
+
+  it("takes a stop from Programado to Entregado with JavaScript, and the customer sees it delivered", async () => {
+    const { page, errors, close } = await signedIn(DEMO_REPARTIDOR, {});
+    await driveStop(page, stops.withJs.address, "con JavaScript", true);
+    expect(errors).toEqual([]);
+    await close();
+    await customerSees(stops.withJs.orderId, "con JavaScript");
+  }, 120_000);
+
+  it("does the same without JavaScript: every button is a plain form post", async () => {
+    const { page, errors, close } = await signedIn(DEMO_REPARTIDOR, { javaScriptEnabled: false });
+    await driveStop(page, stops.withoutJs.address, "sin JavaScript", false);
+    expect(errors).toEqual([]);
+    await close();
+    await customerSees(stops.withoutJs.orderId, "sin JavaScript");
+  }, 120_000);
+
+  it("refuses, with the Spanish 404, a stop on another driver's route and an unknown stop, and leaves them as they were", async () => {
+    const cookie = cookieHeader(await signInCookies(server.baseURL, DEMO_REPARTIDOR.email, DEMO_REPARTIDOR.password));
+    const post = (deliveryId: string) =>
+      fetch(`${server.baseURL}/admin/reparto`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie, origin: server.baseURL, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "en_camino", deliveryId }),
+      });
+    for (const deliveryId of [stops.otherDriver.deliveryId, "00000000-0000-4000-8000-000000000000", "no-es-un-id"]) {
+      const answer = await post(deliveryId);
+      expect(answer.status, deliveryId).toBe(404);
+      expect(await answer.text()).toContain("Página no encontrada");
+    }
+    const { page, close } = await openPage(browser, PHONE);
+    await page.goto(`${server.baseURL}/orden/${stops.otherDriver.orderId}`);
+    expect(await page.getByTestId("order-status").textContent()).toBe("Pagado");
+    await close();
+    // Nor does it appear on the repartidor's page.
+    const route = await fetch(`${server.baseURL}/admin/reparto`, { headers: { cookie } });
+    expect(await route.text()).not.toContain(stops.otherDriver.address);
+  });
+});

@@ -1,0 +1,224 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, like } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeOrder } from "@server/checkout/index.server";
+import { bidonMovements, deliveries, deliveryProofs, orders, orderStatusChanges, outboxEmails, staffActions, users } from "@server/db/schema";
+import { bidonBalance, confirmDriverStop, listDriverStops, recentBidonMovements, type DriverConfirmation } from "@server/deliveries/index.server";
+import type { StaffActor } from "@server/audit/index.server";
+import { applySandboxAction } from "@server/payments/index.server";
+import { checkoutInput } from "../support/checkout-fixture";
+import { newCustomer } from "../support/subscription-fixture";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+// Orders are placed on Tuesday 24 November 2026 for Wednesday the 25th (Miraflores); the driver works on the 25th at 10:00 Lima.
+const placedAt = new Date("2026-11-24T15:00:00Z");
+const now = new Date("2026-11-25T15:00:00Z");
+const today = "2026-11-25";
+const siteUrl = "http://shop.test";
+
+/** Issue 10: the driver's buttons move the delivery, the order follows, the customer is told once, the bidones are counted once. */
+describe("the driver's confirmations", () => {
+  let test: TestDatabase;
+  let driver: StaffActor;
+  let otherDriver: StaffActor;
+  let customer: { id: string; email: string };
+
+  async function newDriver(name: string): Promise<StaffActor> {
+    const email = `${name}-${randomUUID().slice(0, 8)}@demo.pe`;
+    const id = `staff-${email}`;
+    await test.db.insert(users).values({ id, name, email, emailVerified: true, firstName: name, lastName: "Reparto", role: "repartidor" });
+    return { id, email, role: "repartidor", clientAddress: "127.0.0.1" };
+  }
+
+  /** A paid order (or, with `pay: "code"`, one waiting for its cash code) whose delivery is on `assignee`'s route today. */
+  async function stopFor(assignee: StaffActor, options: { guestEmail?: string; pay?: "card" | "code" } = {}) {
+    const placed = await placeOrder(test.db, checkoutInput({ correo: options.guestEmail ?? customer.email }), { now: placedAt, provider: "sandbox", userId: options.guestEmail ? null : customer.id });
+    if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
+    await applySandboxAction(test.db, placed.paymentId, options.pay === "code" ? "issue_code" : "approve_card", { now: placedAt, siteUrl });
+    const [delivery] = await test.db.update(deliveries).set({ assignedDriverId: assignee.id, status: "scheduled" }).where(eq(deliveries.orderId, placed.orderId)).returning();
+    return { orderId: placed.orderId, deliveryId: delivery!.id };
+  }
+
+  const confirm = (deliveryId: string, confirmation: DriverConfirmation, who = driver) => confirmDriverStop(test.db, { deliveryId, driver: who, confirmation, now, siteUrl });
+  const delivered = (fullBidonesLeft: number, emptyBidonesCollected: number): DriverConfirmation => ({ kind: "delivered", receiverName: "Rosa Quispe", fullBidonesLeft, emptyBidonesCollected });
+  const orderStatus = async (orderId: string) => (await test.db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]!.status;
+  const delivery = async (deliveryId: string) => (await test.db.select().from(deliveries).where(eq(deliveries.id, deliveryId)))[0]!;
+  const emailsOf = (deliveryId: string) => test.db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `delivery-%${deliveryId}%`));
+  const orderSteps = async (orderId: string) =>
+    (await test.db.select().from(orderStatusChanges).where(eq(orderStatusChanges.orderId, orderId)).orderBy(asc(orderStatusChanges.id))).map((change) => change.toStatus);
+
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+    driver = await newDriver("Jorge");
+    otherDriver = await newDriver("Luis");
+    customer = await newCustomer(test.db, "bidones");
+  });
+  afterAll(() => test.close());
+
+  it("marks a stop en camino: the delivery passes shipped, the order walks paid → processing → shipped, the customer gets one e-mail", async () => {
+    const stop = await stopFor(driver);
+    expect(await confirm(stop.deliveryId, { kind: "on_the_way" })).toEqual({ ok: true, changed: true });
+    const row = await delivery(stop.deliveryId);
+    expect(row.status).toBe("in_transit");
+    expect(row.statusHistory.slice(-2).map((entry) => [entry.status, entry.actor])).toEqual([
+      ["shipped", driver.email],
+      ["in_transit", driver.email],
+    ]);
+    expect(await orderStatus(stop.orderId)).toBe("shipped");
+    expect((await orderSteps(stop.orderId)).slice(-3)).toEqual(["paid", "processing", "shipped"]);
+    const emails = await emailsOf(stop.deliveryId);
+    expect(emails.map((email) => email.subject)).toEqual(["Tu pedido está en camino"]);
+    expect(emails[0]!.toAddress).toBe(customer.email);
+    const audit = await test.db.select().from(staffActions).where(eq(staffActions.entityId, stop.deliveryId));
+    expect(audit.map((entry) => [entry.action, entry.actorEmail])).toEqual([["delivery.in_transit", driver.email]]);
+  });
+
+  it("counts a double tap once: one move, one e-mail, one audit entry, one pair of ledger movements", async () => {
+    const stop = await stopFor(driver);
+    const [first, second] = await Promise.all([confirm(stop.deliveryId, { kind: "on_the_way" }), confirm(stop.deliveryId, { kind: "on_the_way" })]);
+    expect([first, second].filter((result) => result.ok && result.changed)).toHaveLength(1);
+    expect(await confirm(stop.deliveryId, { kind: "on_the_way" })).toEqual({ ok: true, changed: false });
+
+    const taps = await Promise.all([confirm(stop.deliveryId, delivered(1, 1)), confirm(stop.deliveryId, delivered(1, 1)), confirm(stop.deliveryId, delivered(3, 0))]);
+    expect(taps.filter((result) => result.ok && result.changed)).toHaveLength(1);
+    expect(taps.every((result) => result.ok)).toBe(true);
+
+    expect((await emailsOf(stop.deliveryId)).map((email) => email.subject).sort()).toEqual(["Tu pedido está en camino", "Tu pedido fue entregado"]);
+    const proofs = await test.db.select().from(deliveryProofs).where(eq(deliveryProofs.deliveryId, stop.deliveryId));
+    expect(proofs).toHaveLength(1);
+    // Whichever tap won, the ledger holds exactly what its proof says, once.
+    const movements = await test.db.select().from(bidonMovements).where(eq(bidonMovements.deliveryId, stop.deliveryId));
+    const expected = [
+      ["lent", proofs[0]!.fullBidonesLeft],
+      ["returned", proofs[0]!.emptyBidonesCollected],
+    ].filter(([, quantity]) => Number(quantity) > 0);
+    expect(movements.map((movement) => [movement.kind, movement.quantity]).sort()).toEqual(expected);
+    const audit = await test.db.select({ action: staffActions.action }).from(staffActions).where(eq(staffActions.entityId, stop.deliveryId));
+    expect(audit.map((entry) => entry.action).sort()).toEqual(["delivery.delivered", "delivery.in_transit"]);
+    const history = (await delivery(stop.deliveryId)).statusHistory.map((entry) => entry.status);
+    expect(history.filter((status) => status === "delivered")).toHaveLength(1);
+    expect(history.filter((status) => status === "in_transit")).toHaveLength(1);
+  });
+
+  it("delivers the order when its only delivery is delivered, with the receiver and the bidones kept as proof", async () => {
+    const stop = await stopFor(driver);
+    await confirm(stop.deliveryId, { kind: "on_the_way" });
+    expect(await confirm(stop.deliveryId, delivered(1, 1))).toEqual({ ok: true, changed: true });
+    expect((await delivery(stop.deliveryId)).status).toBe("delivered");
+    expect(await orderStatus(stop.orderId)).toBe("delivered");
+    const [proof] = await test.db.select().from(deliveryProofs).where(eq(deliveryProofs.deliveryId, stop.deliveryId));
+    expect(proof).toMatchObject({ outcome: "delivered", receiverName: "Rosa Quispe", fullBidonesLeft: 1, emptyBidonesCollected: 1, driverId: driver.id });
+    const [email] = (await emailsOf(stop.deliveryId)).filter((row) => row.kind === "delivery-delivered");
+    expect(email!.subject).toBe("Tu pedido fue entregado");
+    expect(email!.text).toContain("Lo recibió Rosa Quispe");
+    expect(email!.text).toContain("Dejamos 1 bidón lleno y recogimos 1 vacío");
+  });
+
+  it("keeps the order shipped until every one of its deliveries is delivered", async () => {
+    const stop = await stopFor(driver);
+    const [first] = await test.db.select().from(deliveries).where(eq(deliveries.id, stop.deliveryId));
+    const { id: _id, deliveryNumber: _number, ...copy } = first!;
+    const [second] = await test.db.insert(deliveries).values(copy).returning();
+    await confirm(stop.deliveryId, { kind: "on_the_way" });
+    await confirm(stop.deliveryId, delivered(0, 0));
+    expect(await orderStatus(stop.orderId)).toBe("shipped");
+    await confirm(second!.id, delivered(0, 0));
+    expect(await orderStatus(stop.orderId)).toBe("delivered");
+    // Nothing lent or returned: no ledger rows, though both deliveries were confirmed.
+    expect(await test.db.select().from(bidonMovements).where(eq(bidonMovements.orderId, stop.orderId))).toHaveLength(0);
+  });
+
+  it("refuses another driver's stop and an unknown one, changing nothing", async () => {
+    const stop = await stopFor(otherDriver);
+    expect(await confirm(stop.deliveryId, { kind: "on_the_way" })).toEqual({ ok: false, reason: "not_found" });
+    expect(await confirm(stop.deliveryId, delivered(1, 0))).toEqual({ ok: false, reason: "not_found" });
+    expect(await confirm(randomUUID(), { kind: "on_the_way" })).toEqual({ ok: false, reason: "not_found" });
+    expect((await delivery(stop.deliveryId)).status).toBe("scheduled");
+    expect(await orderStatus(stop.orderId)).toBe("paid");
+    expect(await emailsOf(stop.deliveryId)).toHaveLength(0);
+    expect(await test.db.select().from(staffActions).where(eq(staffActions.entityId, stop.deliveryId))).toHaveLength(0);
+    // The stop is on its own driver's list only.
+    expect((await listDriverStops(test.db, driver.id, now)).map((row) => row.id)).not.toContain(stop.deliveryId);
+    expect((await listDriverStops(test.db, otherDriver.id, now)).map((row) => row.id)).toContain(stop.deliveryId);
+  });
+
+  it("records a failed delivery with its reason and note, tells the customer, and refuses to deliver it afterwards", async () => {
+    const stop = await stopFor(driver);
+    await confirm(stop.deliveryId, { kind: "on_the_way" });
+    const failed: DriverConfirmation = { kind: "failed", reason: "ausente", note: "Nadie abrió, tocamos dos veces" };
+    expect(await confirm(stop.deliveryId, failed)).toEqual({ ok: true, changed: true });
+    expect(await confirm(stop.deliveryId, failed)).toEqual({ ok: true, changed: false });
+    const row = await delivery(stop.deliveryId);
+    expect(row.status).toBe("failed");
+    expect(row.statusHistory.at(-1)!.note).toBe("Cliente ausente: Nadie abrió, tocamos dos veces");
+    const proofs = await test.db.select().from(deliveryProofs).where(eq(deliveryProofs.deliveryId, stop.deliveryId));
+    expect(proofs.map((proof) => [proof.outcome, proof.failureReason, proof.note])).toEqual([["failed", "ausente", "Nadie abrió, tocamos dos veces"]]);
+    const subjects = (await emailsOf(stop.deliveryId)).map((email) => email.subject).sort();
+    expect(subjects).toEqual(["No pudimos entregar tu pedido", "Tu pedido está en camino"]);
+    expect(await orderStatus(stop.orderId)).toBe("shipped");
+    expect(await confirm(stop.deliveryId, delivered(1, 0))).toEqual({ ok: false, reason: "not_allowed", status: "failed" });
+    expect(await test.db.select().from(bidonMovements).where(eq(bidonMovements.deliveryId, stop.deliveryId))).toHaveLength(0);
+  });
+
+  it("keeps the bidones balance per customer: lent − returned, by account, and by e-mail for guests", async () => {
+    const fresh = await newCustomer(test.db, "saldo");
+    const previous = customer;
+    customer = fresh;
+    try {
+      const one = await stopFor(driver);
+      const two = await stopFor(driver);
+      await confirm(one.deliveryId, delivered(3, 0));
+      await confirm(two.deliveryId, delivered(1, 2));
+      expect(await bidonBalance(test.db, { userId: fresh.id, email: fresh.email })).toEqual({ lent: 4, returned: 2, balance: 2 });
+      const movements = await recentBidonMovements(test.db, { userId: fresh.id, email: fresh.email });
+      expect(movements.map((movement) => [movement.kind, movement.quantity]).sort()).toEqual([
+        ["lent", 1],
+        ["lent", 3],
+        ["returned", 2],
+      ]);
+
+      // A guest is the order's e-mail; their bidones are theirs alone, and an account with that e-mail takes them over.
+      const guestEmail = `invitado-${randomUUID().slice(0, 8)}@prueba.pe`;
+      const guest = await stopFor(driver, { guestEmail });
+      await confirm(guest.deliveryId, delivered(2, 0));
+      expect((await bidonBalance(test.db, { userId: null, email: guestEmail.toUpperCase() })).balance).toBe(2);
+      expect((await bidonBalance(test.db, { userId: fresh.id, email: fresh.email })).balance).toBe(2);
+      expect((await bidonBalance(test.db, { userId: "someone-else", email: guestEmail })).balance).toBe(2);
+
+      // The driver sees the balance on the customer's next stop.
+      const next = await stopFor(driver);
+      const stops = await listDriverStops(test.db, driver.id, now);
+      expect(stops.find((row) => row.id === next.deliveryId)!.bidonBalance).toBe(2);
+    } finally {
+      customer = previous;
+    }
+  });
+
+  it("lists today's stops in route order with the amount to collect for an order awaiting its cash code", async () => {
+    const routeDriver = await newDriver("Ana");
+    const paid = await stopFor(routeDriver);
+    const unpaid = await stopFor(routeDriver, { pay: "code" });
+    const later = await stopFor(routeDriver);
+    await test.db.update(deliveries).set({ routePosition: 1 }).where(eq(deliveries.id, unpaid.deliveryId));
+    await test.db.update(deliveries).set({ routePosition: 2 }).where(eq(deliveries.id, paid.deliveryId));
+    await test.db.update(deliveries).set({ deliveryDate: "2026-11-27" }).where(eq(deliveries.id, later.deliveryId));
+    const stops = await listDriverStops(test.db, routeDriver.id, now);
+    expect(stops.map((stop) => stop.id)).toEqual([unpaid.deliveryId, paid.deliveryId]);
+    const [order] = await test.db.select({ totalCents: orders.totalCents }).from(orders).where(eq(orders.id, unpaid.orderId));
+    expect(stops[0]!.amountToCollectCents).toBe(order!.totalCents);
+    expect(stops[1]!.amountToCollectCents).toBe(0);
+    expect(stops[0]!).toMatchObject({ address: "Av. Larco 123", recipientName: "Rosa Quispe", phone: "987654321" });
+    expect(stops[0]!.items.length).toBeGreaterThan(0);
+
+    // An order still waiting for its money goes out and is delivered, but keeps its status: the machine cannot ship it unpaid.
+    await confirm(unpaid.deliveryId, { kind: "on_the_way" }, routeDriver);
+    expect((await delivery(unpaid.deliveryId)).status).toBe("in_transit");
+    expect(await orderStatus(unpaid.orderId)).toBe("payment_created");
+    expect(
+      await test.db
+        .select()
+        .from(deliveries)
+        .where(and(eq(deliveries.assignedDriverId, routeDriver.id), eq(deliveries.deliveryDate, today))),
+    ).toHaveLength(2);
+  });
+});
