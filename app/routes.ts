@@ -52,6 +52,9 @@ export default [
   // The staff area (issue 10): the layout admits staff only; each page states its own roles.
   layout("routes/admin-layout.tsx", [
     route("admin", "routes/admin.home.tsx"),
+    route("admin/pedidos/:orderId/cancelar", "routes/admin.cancel-order.tsx"),
+    route("admin/pedidos/:orderId/reembolsar", "routes/admin.refund-order.tsx"),
+    route("admin/ajustes", "routes/admin.settings.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).
