@@ -53,6 +53,9 @@ export default [
   layout("routes/admin-layout.tsx", [
     route("admin", "routes/admin.home.tsx"),
     route("admin/reparto", "routes/admin.reparto.tsx"),
+    route("admin/pedidos/:orderId/cancelar", "routes/admin.cancel-order.tsx"),
+    route("admin/pedidos/:orderId/reembolsar", "routes/admin.refund-order.tsx"),
+    route("admin/ajustes", "routes/admin.settings.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

@@ -15,6 +15,7 @@ const fallbackSettings: SiteSettings = {
   facebookUrl: null,
   tiktokUrl: null,
   closingCtaLabel: "Compra ahora",
+  operacionesRefundLimitCents: 20000,
 };
 
 export const getSiteSettings = cachedRead(async (db: Database): Promise<SiteSettings> => {

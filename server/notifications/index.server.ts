@@ -7,3 +7,4 @@ export { invoicesEmail, type InvoicesEmailData } from "./templates/invoices-emai
 export { renewalFailedEmail, renewalPaymentLinkEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "./templates/subscription-emails";
 export { listDeadEmails, retryDeadEmail, type DeadEmail, type RetryDeadEmailResult } from "./dead-letters";
 export { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail } from "./templates/delivery-emails";
+export { orderCancelledEmail, orderRefundedEmail, type OrderCancelledData, type OrderRefundedData, type RefundChannel } from "./templates/staff-order-emails";

@@ -12,3 +12,4 @@ export {
   type CustomerOrderRow,
   type OrderLine,
 } from "./customer-orders";
+export { cancelOrderByStaff, staffCancellationBlocker, type CancelOrderResult } from "./staff-cancel";

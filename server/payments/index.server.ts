@@ -31,3 +31,17 @@ export {
   type CardProvider,
 } from "./cards";
 export { completeFlowCardRegistration, startFlowCardRegistration, FLOW_REGISTER_NOTIFY_PATH, FLOW_REGISTER_RETURN_PATH, type FlowReturnOutcome } from "./flow";
+export {
+  DEFAULT_OPERACIONES_REFUND_LIMIT_CENTS,
+  markManualRefundDone,
+  operacionesRefundLimitCents,
+  orderRefundSummary,
+  recordStaffRefund,
+  refundOrder,
+  REFUND_ORDER_NOT_FOUND,
+  setOperacionesRefundLimit,
+  settleStaffRefund,
+  type OrderRefundSummary,
+  type RefundDeps,
+  type StaffRefundResult,
+} from "./staff-refunds";

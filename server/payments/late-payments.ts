@@ -54,7 +54,7 @@ export async function settleConfirmedCharge(
     const [existing] = await tx
       .select({ id: refunds.id, reason: refunds.reason })
       .from(refunds)
-      .where(and(eq(refunds.provider, charge.provider), eq(refunds.chargeReference, charge.reference)));
+      .where(eq(refunds.requestKey, lateChargeRefundKey(charge)));
     if (existing) return { kind: "refund", orderId: payment.orderId, refundId: existing.id, created: false, reason: existing.reason as RefundReason };
 
     const refund = (reason: RefundReason) => recordRefund(tx, { payment, charge, reason, now: details.now });
@@ -113,6 +113,11 @@ async function reopenBlocker(tx: DatabaseOrTransaction, order: typeof orders.$in
   return null;
 }
 
+/** One automatic refund per provider charge: a webhook delivered three times records one. */
+function lateChargeRefundKey(charge: ConfirmedCharge): string {
+  return `charge:${charge.provider}:${charge.reference}`;
+}
+
 async function recordRefund(
   tx: DatabaseOrTransaction,
   input: { payment: typeof payments.$inferSelect; charge: ConfirmedCharge; reason: RefundReason; now: Date },
@@ -126,6 +131,7 @@ async function recordRefund(
       chargeReference: input.charge.reference,
       amountCents: input.charge.amountCents,
       reason: input.reason,
+      requestKey: lateChargeRefundKey(input.charge),
       nextAttemptAt: input.now,
       createdAt: input.now,
       updatedAt: input.now,

@@ -1,9 +1,11 @@
-import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { formatSoles } from "@core/money";
 import { receiptToken } from "../orders/receipt-access";
 import type { Database } from "../db/client";
-import { orders, orderStatusChanges, refunds, siteSettings } from "../db/schema";
-import { inTransaction } from "../db/transaction";
-import { enqueueEmail, paymentRefundedEmail } from "../notifications/index.server";
+import { orders, orderStatusChanges, payments, refunds, siteSettings } from "../db/schema";
+import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
+import { enqueueEmail, orderRefundedEmail, paymentRefundedEmail, type RefundChannel } from "../notifications/index.server";
+import { canTransition, type OrderStatus } from "../orders/order-status";
 import { transitionOrder } from "../orders/transition";
 import { CulqiUnavailableError, type CulqiClient, type CulqiRefundReason, type RefundAnswer } from "./culqi/client";
 import type { RefundReason } from "./late-payments";
@@ -19,7 +21,50 @@ const culqiReasons: Record<RefundReason, CulqiRefundReason> = {
   amount_mismatch: "solicitud_comprador",
 };
 
-export type RefundAttempt = "refunded" | "retry_scheduled" | "manual" | "busy";
+export type RefundAttempt = "refunded" | "retry_scheduled" | "manual" | "busy" | "declined";
+
+/** A refund a staff member asked for (issue 10), as opposed to the shop's automatic ones (decision 0026). */
+const isStaffRefund = (refund: { requestedBy: string | null }) => refund.requestedBy !== null;
+
+/**
+ * The provider's answer for one refund. The sandbox gives money back at once, offline. Culqi is
+ * asked through its API; before asking, the charge is read, and when Culqi's refunded total already
+ * covers ours plus this one (a previous attempt whose answer was lost), it counts as done. Only one
+ * refund per charge is ever pending (the partial unique index), so that comparison is unambiguous.
+ */
+async function askProvider(db: Database, client: CulqiClient | null, refund: typeof refunds.$inferSelect): Promise<RefundAnswer> {
+  if (refund.provider === "sandbox") return { kind: "refunded", refundId: `sbx_ref_${refund.id}` };
+  if (!client) return { kind: "unavailable", reason: "Culqi is not configured (CULQI_SECRET_KEY)" };
+  try {
+    const charge = await client.getCharge(refund.chargeReference);
+    if (!charge) return { kind: "refused", message: `charge ${refund.chargeReference} not found` };
+    const [earlier] = await db
+      .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+      .from(refunds)
+      .where(and(eq(refunds.provider, refund.provider), eq(refunds.chargeReference, refund.chargeReference), eq(refunds.status, "succeeded"), ne(refunds.id, refund.id)));
+    if ((charge.amount_refunded ?? 0) >= Number(earlier?.cents ?? 0) + refund.amountCents) return { kind: "refunded", refundId: "" };
+    const reason = isStaffRefund(refund) ? "solicitud_comprador" : culqiReasons[refund.reason as RefundReason];
+    return await client.createRefund({ chargeId: refund.chargeReference, amount: refund.amountCents, reason, idempotencyKey: `refund-${refund.id}` });
+  } catch (error) {
+    if (!(error instanceof CulqiUnavailableError)) throw error;
+    return { kind: "unavailable", reason: error.message };
+  }
+}
+
+/**
+ * How a payment's money goes back: by the provider's API (a sandbox card, a Culqi charge `chr_…`)
+ * or by hand (`manual`: cash or a Yape code paid offline, a Culqi order `ord_…`, Flow, whose refund
+ * API the shop does not use). Staff mark a manual refund done once they have returned the money.
+ */
+export function refundChannel(payment: { provider: string; providerReference: string | null; method: string | null }): RefundChannel {
+  const reference = payment.providerReference ?? "";
+  if (payment.provider === "sandbox") return payment.method === "card" && !reference.startsWith("sbx_ord_") ? "sandbox" : "manual";
+  if (payment.provider === "culqi" && reference.startsWith("chr_")) return payment.method === "yape" ? "yape" : "card";
+  return "manual";
+}
+
+/** What a pending row can be given back through: the sandbox (staff rows are pending only for its cards) or a Culqi charge. */
+const refundableByApi = (refund: { provider: string; chargeReference: string }) => refund.provider === "sandbox" || (refund.provider === "culqi" && refund.chargeReference.startsWith("chr_"));
 
 /**
  * Gives one recorded refund's money back through the provider, outside any transaction
@@ -37,34 +82,27 @@ export async function processRefund(db: Database, client: CulqiClient | null, re
     .returning();
   if (!refund) return "busy";
 
-  if (!refund.chargeReference.startsWith("chr_")) {
+  if (!refundableByApi(refund)) {
     // Culqi refunds charges only; money paid at an agent or by bank transfer (a Culqi order) goes
     // back by hand. The row waits, visible, for staff.
-    await db.update(refunds).set({ status: "manual", lastError: "Pago en efectivo: devolver por transferencia (Culqi no lo reembolsa por API)", claimedUntil: null, updatedAt: now }).where(eq(refunds.id, refund.id));
+    await db.update(refunds).set({ status: "manual", lastError: "Pago en efectivo o con código: devolver por transferencia (el proveedor no lo reembolsa por API)", claimedUntil: null, updatedAt: now }).where(eq(refunds.id, refund.id));
     console.error(`[payments] refund ${refund.id} of ${refund.chargeReference} (${refund.amountCents} céntimos) needs staff: cash payments are returned by hand`);
     return "manual";
   }
 
-  let answer: RefundAnswer;
-  if (!client) {
-    answer = { kind: "unavailable", reason: "Culqi is not configured (CULQI_SECRET_KEY)" };
-  } else {
-    try {
-      const charge = await client.getCharge(refund.chargeReference);
-      if (!charge) answer = { kind: "refused", message: `charge ${refund.chargeReference} not found` };
-      else if ((charge.amount_refunded ?? 0) >= refund.amountCents) answer = { kind: "refunded", refundId: "" };
-      else answer = await client.createRefund({ chargeId: refund.chargeReference, amount: refund.amountCents, reason: culqiReasons[refund.reason as RefundReason], idempotencyKey: `refund-${refund.id}` });
-    } catch (error) {
-      if (!(error instanceof CulqiUnavailableError)) throw error;
-      answer = { kind: "unavailable", reason: error.message };
-    }
-  }
-
+  const answer = await askProvider(db, client, refund);
   if (answer.kind === "refunded") {
     await recordRefundDone(db, refund, answer.refundId || null, input);
     return "refunded";
   }
   const attempts = refund.attempts + 1;
+  if (answer.kind === "refused" && isStaffRefund(refund)) {
+    // A staff member is waiting for the answer: a refusal is final and frees the amount; they see
+    // the provider's message and may try again (a new request) once the cause is clear.
+    await db.update(refunds).set({ status: "failed", attempts, lastError: answer.message, claimedUntil: null, updatedAt: now }).where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")));
+    console.error(`[payments] refund ${refund.id} of ${refund.chargeReference} refused by ${refund.provider}: ${answer.message}`);
+    return "declined";
+  }
   const delay = Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempts - 1));
   const nextAttemptAt = new Date(now.getTime() + delay);
   const lastError = answer.kind === "refused" ? answer.message : answer.reason;
@@ -75,15 +113,33 @@ export async function processRefund(db: Database, client: CulqiClient | null, re
 
 /** The money is back: the refund, the order's history and the customer's email, in one transaction. */
 async function recordRefundDone(db: Database, refund: typeof refunds.$inferSelect, providerRefundId: string | null, input: { now: Date; siteUrl: string }) {
-  const { now } = input;
   await inTransaction(db, async (tx) => {
+    // Decision 0025: the order first, then the refund row.
     const [order] = await tx.select().from(orders).where(eq(orders.id, refund.orderId)).for("update");
     const done = await tx
       .update(refunds)
-      .set({ status: "succeeded", providerRefundId, refundedAt: now, attempts: refund.attempts + 1, lastError: null, claimedUntil: null, updatedAt: now })
+      .set({ status: "succeeded", providerRefundId, refundedAt: input.now, attempts: refund.attempts + 1, lastError: null, claimedUntil: null, updatedAt: input.now })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
       .returning({ id: refunds.id });
     if (done.length === 0 || !order) return;
+    await applyRefundToOrder(tx, order, refund, input);
+  });
+  console.warn(`[payments] refund ${refund.id} done: ${refund.chargeReference}, ${refund.amountCents} céntimos${providerRefundId ? `, ${providerRefundId}` : " (found already refunded at the provider)"}`);
+}
+
+/**
+ * What a refund that just succeeded means for its order (decisions.md, Back office): when the
+ * refunds of the payment now add up to all it captured and the machine allows it, the order is
+ * `refunded`; otherwise it keeps its state and its history records the amount. The customer's email
+ * is queued with a key per refund, so it leaves once. The caller holds the order's lock.
+ */
+export async function applyRefundToOrder(tx: DatabaseOrTransaction, order: typeof orders.$inferSelect, refund: typeof refunds.$inferSelect, input: { now: Date; siteUrl: string }) {
+  const { now } = input;
+  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+  const brandName = settings?.brandName ?? "Vida Alcalina";
+  const receiptUrl = new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString();
+
+  if (!isStaffRefund(refund)) {
     const note = `Reembolso automático de ${refund.chargeReference} (${refund.reason})`;
     if (order.status === "cancelled" || order.status === "failed") {
       await transitionOrder(tx, order.id, "refunded", { actor: "system", now, note });
@@ -91,18 +147,35 @@ async function recordRefundDone(db: Database, refund: typeof refunds.$inferSelec
       // A second payment of a paid order: the order itself goes on; its history says what happened.
       await tx.insert(orderStatusChanges).values({ orderId: order.id, fromStatus: order.status, toStatus: order.status, actor: "system", note, createdAt: now });
     }
-    const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
-    const email = paymentRefundedEmail({
-      brandName: settings?.brandName ?? "Vida Alcalina",
-      firstName: order.customerFirstName,
-      orderNumber: order.orderNumber,
-      amountCents: refund.amountCents,
-      reason: refund.reason as RefundReason,
-      receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
-    });
+    const email = paymentRefundedEmail({ brandName, firstName: order.customerFirstName, orderNumber: order.orderNumber, amountCents: refund.amountCents, reason: refund.reason as RefundReason, receiptUrl });
     await enqueueEmail(tx, { dedupeKey: `payment-refunded:${refund.id}`, kind: "payment-refunded", to: order.customerEmail, ...email }, now);
-  });
-  console.warn(`[payments] refund ${refund.id} done: ${refund.chargeReference}, ${refund.amountCents} céntimos${providerRefundId ? `, ${providerRefundId}` : " (found already refunded at the provider)"}`);
+    return;
+  }
+
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, refund.paymentId));
+  const [given] = await tx
+    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, refund.paymentId), eq(refunds.chargeReference, refund.chargeReference), eq(refunds.status, "succeeded")));
+  const refundedCents = Number(given?.cents ?? 0);
+  const full = payment !== undefined && refundedCents >= payment.amountCents;
+  const actor = refund.requestedBy ?? "system";
+  const reasonText = refund.note ?? "";
+  if (full && canTransition(order.status as OrderStatus, "refunded")) {
+    await transitionOrder(tx, order.id, "refunded", { actor, now, note: `Reembolso total de ${formatSoles(refund.amountCents)}: ${reasonText}` });
+  } else {
+    await tx.insert(orderStatusChanges).values({
+      orderId: order.id,
+      fromStatus: order.status,
+      toStatus: order.status,
+      actor,
+      note: `Reembolso de ${formatSoles(refund.amountCents)} (reembolsado en total: ${formatSoles(refundedCents)}): ${reasonText}`,
+      createdAt: now,
+    });
+  }
+  const channel: RefundChannel = payment ? refundChannel(payment) : "manual";
+  const email = orderRefundedEmail({ brandName, firstName: order.customerFirstName, orderNumber: order.orderNumber, amountCents: refund.amountCents, full, channel, reason: reasonText, receiptUrl });
+  await enqueueEmail(tx, { dedupeKey: `order-refunded:${refund.id}`, kind: "order-refunded", to: order.customerEmail, ...email }, now);
 }
 
 /**

@@ -25,7 +25,14 @@ interface Rule {
 const RULES: Record<string, Rule> = {
   "/admin": { allowed: ["operaciones", "repartidor"] },
   "/admin/reparto": { allowed: ["repartidor"] },
+  "/admin/pedidos/:orderId/cancelar": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}/cancelar" },
+  "/admin/pedidos/:orderId/reembolsar": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}/reembolsar" },
+  "/admin/ajustes": { allowed: [] },
 };
+
+/** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */
+const demoIds: Record<string, string> = {};
+const withDemoIds = (sample: string) => sample.replace(/\{(\w+)\}/g, (_match, name: string) => demoIds[name] ?? `{${name}}`);
 
 function adminPatterns(entries: RouteConfigEntry[], prefix = ""): string[] {
   return entries.flatMap((entry) => {
@@ -58,6 +65,11 @@ describe("who may use each page of the staff area", () => {
     ] as const) {
       sessions[who] = cookieHeader(await signInCookies(baseURL(), account.email, account.password));
     }
+    // One of the demo customer's orders, as their own order list links it.
+    const orders = await request("/dashboard/pedidos", "GET", sessions.customer);
+    const orderId = /\/dashboard\/pedidos\/([0-9a-f-]{36})/.exec(orders.body)?.[1];
+    if (!orderId) throw new Error("No demo order found on /dashboard/pedidos");
+    demoIds.demoOrderId = orderId;
   });
 
   it("has a rule for every /admin route of the route table", () => {
@@ -65,9 +77,9 @@ describe("who may use each page of the staff area", () => {
   });
 
   for (const [pattern, rule] of Object.entries(RULES)) {
-    const path = rule.sample ?? pattern;
     for (const method of ["GET", "POST"] as const) {
       it(`${method} ${pattern}: anonymous to /login, customer and wrong roles to the 404, ${["admin", ...rule.allowed].join(" and ")} in`, async () => {
+        const path = withDemoIds(rule.sample ?? pattern);
         const anonymous = await request(path, method);
         expect(anonymous.status).toBe(302);
         expect(anonymous.location).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);

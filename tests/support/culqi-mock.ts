@@ -6,7 +6,8 @@
  * is a JSON string, refunds (A.5: reason enum, partial refunds adding up to the charge, `amount_refunded`,
  * an `Idempotency-Key` header answered with the refund it already made). Test hooks: pay an order,
  * delay the next charge (to time the client out), fail reads of charges, fail the next refund
- * before or after Culqi applied it (an answer lost on the way back); fail the next charges with a server error (nothing charged),
+ * before or after Culqi applied it (an answer lost on the way back, or one that comes too late),
+ * decline it; fail the next charges with a server error (nothing charged),
  * or take the next charge and drop the connection before answering (charged, answer lost).
  */
 import { randomBytes, randomInt } from "node:crypto";
@@ -80,9 +81,16 @@ export interface CulqiMock {
   failReads(count: number): void;
   /**
    * The next refund fails: "before" answers 503 without refunding; "lost-answer" refunds, then
-   * drops the connection, as when the answer is lost on the way back.
+   * drops the connection, as when the answer is lost on the way back; "decline" answers 400 with
+   * Culqi's error object and refunds nothing; "timeout" refunds, then answers only after
+   * `delayMs` (longer than the shop waits).
    */
-  failNextRefund(mode: "before" | "lost-answer"): void;
+  failNextRefund(mode: "before" | "lost-answer" | "decline" | "timeout", delayMs?: number): void;
+  /**
+   * Culqi documents no idempotency key (payments.md A.10): with this on, the mock forgets keys too,
+   * so a test proves the shop itself never refunds twice.
+   */
+  ignoreIdempotencyKeys(ignore: boolean): void;
   close(): Promise<void>;
 }
 
@@ -108,7 +116,9 @@ export async function startCulqiMock(): Promise<CulqiMock> {
   const refunds: Record<string, unknown>[] = [];
   const refundsByKey = new Map<string, Record<string, unknown>>();
   let failingReads = 0;
-  let nextRefundFailure: "before" | "lost-answer" | null = null;
+  let nextRefundFailure: "before" | "lost-answer" | "decline" | "timeout" | null = null;
+  let refundTimeoutMs = 0;
+  let ignoreKeys = false;
   let failingCharges = 0;
   let dropNextAnswer = false;
 
@@ -262,7 +272,8 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       const failure = nextRefundFailure;
       nextRefundFailure = null;
       if (failure === "before") return send(503, { object: "error", type: "api_error", merchant_message: "Servicio no disponible" });
-      const earlier = idempotencyKey ? refundsByKey.get(idempotencyKey) : undefined;
+      if (failure === "decline") return send(400, { object: "error", type: "card_error", code: "refund_rejected", merchant_message: "La devolución fue rechazada por el emisor", user_message: "No se pudo procesar la devolución" });
+      const earlier = idempotencyKey && !ignoreKeys ? refundsByKey.get(idempotencyKey) : undefined;
       if (earlier) return send(201, earlier);
       const charge = charges.get(String(body.charge_id));
       if (!charge || (charge.outcome as { type?: string } | undefined)?.type !== "venta_exitosa") return send(400, { object: "error", type: "invalid_request_error", param: "charge_id", merchant_message: "Cargo inexistente" });
@@ -276,6 +287,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
       emit("refund.creation.succeeded", { id: refund.id, chargeId: charge.id, amount });
       if (failure === "lost-answer") return void request.socket.destroy();
+      if (failure === "timeout") await new Promise((resolve) => setTimeout(resolve, refundTimeoutMs));
       return send(201, refund);
     }
     if (request.method === "POST" && url.pathname === "/v2/orders") {
@@ -317,7 +329,11 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     refundRequests,
     refunds,
     failReads: (count) => void (failingReads = count),
-    failNextRefund: (mode) => void (nextRefundFailure = mode),
+    failNextRefund: (mode, delayMs = 5_000) => {
+      nextRefundFailure = mode;
+      refundTimeoutMs = delayMs;
+    },
+    ignoreIdempotencyKeys: (ignore) => void (ignoreKeys = ignore),
     tokenize: async (card, email = "cliente@example.pe") => (await post("/tokens", publicKey, { card_number: card, cvv: "123", expiration_month: 12, expiration_year: 2030, email })).id,
     yapeToken: async (phone = "900000001") => (await post("/tokens/yape", publicKey, { amount: 5990, number_phone: phone, otp: "425251" })).id,
     delayNextCharge: (ms) => void (nextChargeDelay = ms),

@@ -40,5 +40,7 @@ export const siteSettings = pgTable("site_settings", {
   tiktokUrl: text("tiktok_url"),
   /** Label of the home page's closing call-to-action button (spec §2 Home). */
   closingCtaLabel: text("closing_cta_label").notNull(),
+  /** The largest refund operaciones may give on their own (issue 10); the admin changes it, and refunds without limit. */
+  operacionesRefundLimitCents: integer("operaciones_refund_limit_cents").notNull().default(20000),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

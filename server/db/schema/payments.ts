@@ -1,4 +1,6 @@
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { invoices } from "./invoices";
 import { orders } from "./orders";
 
 /**
@@ -77,10 +79,25 @@ export const refunds = pgTable(
     /** The provider's id of the charge given back (Culqi `chr_…`). */
     chargeReference: text("charge_reference").notNull(),
     amountCents: integer("amount_cents").notNull(),
-    /** late_payment | duplicate_charge | amount_mismatch */
+    /** late_payment | duplicate_charge | amount_mismatch (automatic); staff_refund | order_cancelled (staff, issue 10) */
     reason: text("reason").notNull(),
-    /** pending (to call or retry the provider) | succeeded */
+    /**
+     * pending (to call or retry the provider) | succeeded | manual (cash paid offline: staff return
+     * it by hand and mark it done) | failed (the provider refused a staff refund; nothing was given back)
+     */
     status: text("status").notNull().default("pending"),
+    /**
+     * What makes a request the same request: the staff form's key (a double click or a retried POST
+     * finds the refund it already made), or `charge:<provider>:<reference>` for an automatic refund
+     * of a late charge (a replayed webhook finds it).
+     */
+    requestKey: text("request_key").notNull().unique(),
+    /** The staff member who asked for it (e-mail); null for the shop's automatic refunds. */
+    requestedBy: text("requested_by"),
+    /** The staff member's reason, as typed (shown to staff; the nota de crédito's description). */
+    note: text("note"),
+    /** The invoice the refund corrects, when the order had one: the compliance work issues its nota de crédito. */
+    invoiceId: uuid("invoice_id").references(() => invoices.id),
     /** The provider's refund id (Culqi `ref_…`), when its answer named one. */
     providerRefundId: text("provider_refund_id"),
     attempts: integer("attempts").notNull().default(0),
@@ -92,5 +109,10 @@ export const refunds = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
-  (table) => [unique("refunds_provider_charge_unique").on(table.provider, table.chargeReference), index("refunds_status_next_attempt_idx").on(table.status, table.nextAttemptAt), index("refunds_order_idx").on(table.orderId)],
+  (table) => [
+    // One refund in flight per charge: reconciling a lost answer compares the charge's refunded total
+    // with ours, which is only unambiguous when a single one of ours can be on its way.
+    uniqueIndex("refunds_one_pending_per_charge").on(table.provider, table.chargeReference).where(sql`${table.status} = 'pending'`),
+    index("refunds_status_next_attempt_idx").on(table.status, table.nextAttemptAt), index("refunds_order_idx").on(table.orderId),
+  ],
 );

@@ -1,0 +1,36 @@
+/** Shared look of the staff area's small forms (cancel, refund, settings): phone-first, full width on a phone. */
+export const staffInputClass = "w-full rounded-xl border border-slate-300 bg-white px-3 py-2.5 text-base aria-[invalid=true]:border-red-600";
+export const staffPrimaryButtonClass = "w-full rounded-xl bg-brand-700 px-4 py-3 font-semibold text-white hover:bg-brand-800 sm:w-auto";
+export const staffDangerButtonClass = "w-full rounded-xl bg-red-700 px-4 py-3 font-semibold text-white hover:bg-red-800 sm:w-auto";
+
+export function StaffFormError({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="mb-4 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+      {message}
+    </p>
+  );
+}
+
+export function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="mt-1 text-sm text-red-700">
+      {message}
+    </p>
+  );
+}
+
+/** Label/value rows (captured, refunded, refundable…) that wrap instead of overflowing at 360 px. */
+export function FactList({ facts }: { facts: [string, string][] }) {
+  return (
+    <dl className="mb-6 grid gap-2 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:grid-cols-2">
+      {facts.map(([label, value]) => (
+        <div key={label} className="flex flex-wrap justify-between gap-x-3 border-b border-slate-100 pb-2 last:border-b-0 sm:block sm:border-b-0">
+          <dt className="text-sm text-slate-600">{label}</dt>
+          <dd className="font-semibold break-words text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

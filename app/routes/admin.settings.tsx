@@ -1,0 +1,50 @@
+import { Form } from "react-router";
+import type { Route } from "./+types/admin.settings";
+import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
+import { formatSoles } from "@core/money";
+import { dbContext } from "~/db-context.server";
+import { allowRoles } from "~/staff.server";
+import { refundLimitAction } from "~/staff-refunds.server";
+import { operacionesRefundLimitCents } from "@server/payments/index.server";
+
+/** Admin only: allowRoles with no other role. */
+export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return { limitCents: await operacionesRefundLimitCents(context.get(dbContext)), saved: new URL(request.url).searchParams.get("guardado") === "1" };
+}
+
+export const action = ({ request, context }: Route.ActionArgs) => refundLimitAction(request, context);
+
+export const meta: Route.MetaFunction = () => [{ title: "Ajustes · Back office" }, { name: "robots", content: "noindex,nofollow" }];
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const errors = actionData?.fieldErrors ?? {};
+  return (
+    <div className="max-w-2xl">
+      <AdminPageHeader title="Ajustes" />
+      {loaderData.saved && !actionData && (
+        <p role="status" className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900">
+          Límite guardado.
+        </p>
+      )}
+      <Form method="post" className="space-y-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100">
+        <StaffFormError message={actionData?.error} />
+        <div>
+          <label htmlFor="limit" className="mb-1 block font-semibold text-slate-800">
+            Límite de reembolso para operaciones (S/)
+          </label>
+          <input id="limit" name="limit" inputMode="decimal" autoComplete="off" required defaultValue={actionData?.values.limit ?? (loaderData.limitCents / 100).toFixed(2)} aria-invalid={errors.limit ? true : undefined} aria-describedby={errors.limit ? "limit-error" : "limit-help"} className={staffInputClass} />
+          <p id="limit-help" className="mt-1 text-sm text-slate-600">
+            Actual: {formatSoles(loaderData.limitCents)} por reembolso. Administración no tiene límite.
+          </p>
+          <FieldError id="limit-error" message={errors.limit} />
+        </div>
+        <button type="submit" name="intent" value="refund_limit" className={staffPrimaryButtonClass}>
+          Guardar
+        </button>
+      </Form>
+    </div>
+  );
+}
