@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (typeof id !== "string" || !isUuid(id)) return data({ ok: false, message: "No encontramos ese correo." }, { status: 404 });
   const result = await retryDeadEmailByStaff(context.get(dbContext), staffActor(context, request), id, new Date());
   if (result.ok) return { ok: true, message: "El correo volverá a enviarse en el próximo intento del envío." };
-  if (result.reason === "not_dead") return data({ ok: false, message: "Ese correo ya no está detenido." }, { status: 409 });
+  if (result.reason === "not_dead") return data({ ok: false, message: "Ese correo ya no está detenido." }, { status: 400 });
   return data({ ok: false, message: "No encontramos ese correo." }, { status: 404 });
 }
 

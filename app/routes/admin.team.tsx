@@ -34,14 +34,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       const result = await createStaffMember(db, actor, parsed.data);
       if (result.ok) return { intent: "create", values: null, fieldErrors: {}, message: `${parsed.data.firstName} ya puede ingresar con su correo y la contraseña inicial.`, promote: null };
       const promote = result.reason === "customer_exists" ? { userId: result.customer.id, fullName: result.customer.fullName, role: parsed.data.role } : null;
-      return data({ intent: "create", values, fieldErrors: {}, message: result.message, promote }, { status: 409 });
+      return data({ intent: "create", values, fieldErrors: {}, message: result.message, promote }, { status: 400 });
     }
     case "promote":
     case "role": {
       const parsed = (form.intent === "promote" ? promoteSchema : changeRoleSchema).safeParse(form);
       if (!parsed.success) return data({ intent: form.intent, values: null, fieldErrors: {}, message: Object.values(fieldErrors(parsed.error))[0] ?? "Solicitud no válida", promote: null }, { status: 400 });
       const result = await changeStaffRole(db, actor, parsed.data);
-      if (!result.ok) return data({ intent: form.intent, values: null, fieldErrors: {}, message: result.message, promote: null }, { status: result.reason === "not_found" ? 404 : 409 });
+      if (!result.ok) return data({ intent: form.intent, values: null, fieldErrors: {}, message: result.message, promote: null }, { status: result.reason === "not_found" ? 404 : 400 });
       const role: string = parsed.data.role;
       const label = role === "customer" ? "sin acceso al back office" : `con el rol ${staffRoleLabels[role]}`;
       return { intent: form.intent, values: null, fieldErrors: {}, message: result.changed ? `Listo: la cuenta quedó ${label}.` : `La cuenta ya estaba ${label}.`, promote: null };
@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const parsed = memberSchema.safeParse(form);
       if (!parsed.success) return data({ intent: form.intent, values: null, fieldErrors: {}, message: "No encontramos a esa persona del equipo.", promote: null }, { status: 404 });
       const result = await setStaffStatus(db, actor, { userId: parsed.data.userId, status: form.intent === "deactivate" ? "inactive" : "active" });
-      if (!result.ok) return data({ intent: form.intent, values: null, fieldErrors: {}, message: result.message, promote: null }, { status: result.reason === "not_found" ? 404 : 409 });
+      if (!result.ok) return data({ intent: form.intent, values: null, fieldErrors: {}, message: result.message, promote: null }, { status: result.reason === "not_found" ? 404 : 400 });
       return { intent: form.intent, values: null, fieldErrors: {}, message: form.intent === "deactivate" ? "Cuenta desactivada: sus sesiones se cerraron." : "Cuenta reactivada.", promote: null };
     }
     default:

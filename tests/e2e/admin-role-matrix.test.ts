@@ -24,6 +24,8 @@ interface Rule {
 
 const RULES: Record<string, Rule> = {
   "/admin": { allowed: ["operaciones", "repartidor"] },
+  "/admin/equipo": { allowed: [] },
+  "/admin/auditoria": { allowed: [] },
 };
 
 function adminPatterns(entries: RouteConfigEntry[], prefix = ""): string[] {
