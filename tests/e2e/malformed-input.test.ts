@@ -141,7 +141,10 @@ describe("malformed input on every route of the route table", () => {
   async function send(probe: Probe) {
     const headers: Record<string, string> = { Origin: server.baseURL, Cookie: isStaffArea(probe.path) ? adminCookie : cookie };
     if (probe.contentType) headers["Content-Type"] = probe.contentType;
-    const response = await fetch(`${server.baseURL}${probe.path}`, { method: probe.method, headers, body: probe.body, redirect: "manual" });
+    const response = await fetch(`${server.baseURL}${probe.path}`, { method: probe.method, headers, body: probe.body, redirect: "manual" }).catch((error: unknown) => {
+      // Name the request that broke the connection.
+      throw new Error(`${probe.method} ${probe.path.slice(0, 80)} [${probe.label}] failed: ${String(error)}`, { cause: error });
+    });
     const text = await response.text();
     return { probe, status: response.status, type: response.headers.get("content-type") ?? "", text };
   }
