@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
+import { DEMO_ADMIN, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
 import { openSignedIn, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, MOBILE } from "../support/browser";
@@ -80,6 +80,9 @@ describe("the team page and the audit log (issue 10)", () => {
     expect(await history.allTextContents()).toEqual([expect.stringContaining("Cuenta desactivada"), expect.stringContaining("Alta en el equipo")]);
     expect(await history.first().textContent()).toMatch(/status:\s*active\s*→\s*inactive/);
     await expectAccessibleAndFitting(admin.page, "auditoría (escritorio)");
+    await admin.page.goto(`${shop.baseURL()}/admin`);
+    await admin.page.getByRole("heading", { name: "Alarmas" }).waitFor();
+    await expectAccessibleAndFitting(admin.page, "inicio (escritorio)");
 
     admin.expectClean();
     staff.expectClean();
@@ -112,5 +115,17 @@ describe("the team page and the audit log (issue 10)", () => {
     await expectAccessibleAndFitting(admin.page, "auditoría (teléfono)");
     admin.expectClean();
     await admin.close();
+  });
+
+  it("shows the repartidor the stops of today's route from the demo data, and no alarms", async () => {
+    const driver = await openSignedIn(shop, await signInCookies(shop.baseURL(), DEMO_REPARTIDOR.email, DEMO_REPARTIDOR.password), PHONE);
+    await driver.page.goto(`${shop.baseURL()}/admin`);
+    const route = driver.page.locator("section", { has: driver.page.getByRole("heading", { name: "Tu ruta de hoy" }) });
+    expect(await route.textContent()).toMatch(/\d+ paradas asignadas/);
+    expect(await route.getByRole("link", { name: "Ver mi ruta" }).getAttribute("href")).toBe("/admin/reparto");
+    expect(await driver.page.getByRole("heading", { name: "Alarmas" }).count()).toBe(0);
+    await expectAccessibleAndFitting(driver.page, "inicio del repartidor (teléfono)");
+    driver.expectClean();
+    await driver.close();
   });
 });
