@@ -56,6 +56,8 @@ export default [
     route("admin/pedidos/:orderId/cancelar", "routes/admin.cancel-order.tsx"),
     route("admin/pedidos/:orderId/reembolsar", "routes/admin.refund-order.tsx"),
     route("admin/ajustes", "routes/admin.settings.tsx"),
+    route("admin/equipo", "routes/admin.team.tsx"),
+    route("admin/auditoria", "routes/admin.audit.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

@@ -8,7 +8,7 @@ import { coercedInt32Id, isPlainLine, lineText } from "./input-schemas";
 export { fieldErrors } from "./checkout-schema";
 import { documentNumberError, isPeruvianMobile, normalizePeruvianMobile, type DocumentType } from "./documents";
 
-const email = z.string().trim().toLowerCase().min(1, "Ingresa tu correo").max(160, INVALID_EMAIL).regex(EMAIL_PATTERN, INVALID_EMAIL).refine(isPlainLine, INVALID_EMAIL);
+export const emailField = z.string().trim().toLowerCase().min(1, "Ingresa tu correo").max(160, INVALID_EMAIL).regex(EMAIL_PATTERN, INVALID_EMAIL).refine(isPlainLine, INVALID_EMAIL);
 
 /** Spec §5, reset password: the checks in this order, each with its message. */
 export const PASSWORD_RULES: ReadonlyArray<{ test: (value: string) => boolean; message: string; hint: string }> = [
@@ -27,7 +27,7 @@ export function passwordStrengthError(value: string): string | null {
   return PASSWORD_RULES.find((rule) => !rule.test(value))?.message ?? null;
 }
 
-const strongPassword = z
+export const strongPassword = z
   .string()
   .max(128, "La contraseña es demasiado larga")
   .refine(isPlainLine, "La contraseña contiene caracteres no permitidos")
@@ -47,13 +47,13 @@ export const registerSchema = z
   .object({
     firstName: lineText(80).trim().min(1, "Ingresa tu nombre"),
     lastName: lineText(80).trim().min(1, "Ingresa tu apellido"),
-    email,
+    email: emailField,
     password: strongPassword,
     confirmPassword: z.string(),
   })
   .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER });
 
-export const forgotPasswordSchema = z.object({ email });
+export const forgotPasswordSchema = z.object({ email: emailField });
 
 export const resetPasswordSchema = z
   .object({ token: z.string().min(1, INVALID_RESET_TOKEN).max(200, INVALID_RESET_TOKEN).refine(isPlainLine, INVALID_RESET_TOKEN), password: strongPassword, confirmPassword: z.string() })

@@ -1,24 +1,108 @@
-import { Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.home";
+import { getStaffHome } from "@server/accounts/index.server";
+import { retryDeadEmailByStaff } from "@server/notifications/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminAlarms, type AlarmsView } from "~/components/admin/home-alarms";
 import { navLinksFor } from "~/components/admin/admin-nav-links";
-import { formatLimaDate, limaToday } from "@core/lima-dates";
-import { allowRoles, staffContext } from "~/staff.server";
+import { FormAlert } from "~/components/account/auth-shell";
+import { dbContext } from "~/db-context.server";
+import { deliveryStatusLabel } from "@core/delivery-labels";
+import { isUuid } from "@core/input-schemas";
+import { formatLimaDate, formatLimaInstant, limaToday } from "@core/lima-dates";
+import { readFormData } from "~/request-body.server";
+import { allowRoles, staffActor, staffContext } from "~/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones", "repartidor")];
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const member = context.get(staffContext);
-  return { firstName: member.firstName, today: limaToday(new Date()), links: navLinksFor(member.role).filter((link) => link.to !== "/admin") };
+  const today = limaToday(new Date());
+  const { alarms, ...home } = await getStaffHome(context.get(dbContext), member, today);
+  // Times are written out here, in Lima, so the browser's own locale data never renders them differently.
+  const when = (instant: Date | null) => (instant ? formatLimaInstant(instant) : "—");
+  const alarmView: AlarmsView | null = alarms && {
+    deadEmails: alarms.deadEmails.map((email) => ({ id: email.id, kind: email.kind, to: email.to, subject: email.subject, attempts: email.attempts, lastError: email.lastError, deadAt: when(email.deadAt) })),
+    rowFailures: alarms.rowFailures.map((failure) => ({ ...failure, lastFailedAt: when(failure.lastFailedAt) })),
+    openRefunds: alarms.openRefunds.map((refund) => ({ ...refund, createdAt: when(refund.createdAt) })),
+  };
+  return { firstName: member.firstName, today, home: { ...home, alarms: alarmView }, links: navLinksFor(member.role).filter((link) => link.to !== "/admin") };
+}
+
+/** "Reintentar" a dead e-mail: an alarm only the admin sees, so only the admin may act on it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readFormData(request);
+  if (form.get("intent") !== "retry-email") return data({ ok: false, message: "Acción desconocida" }, { status: 400 });
+  if (context.get(staffContext).role !== "admin") throw data("Página no encontrada", { status: 404 });
+  const id = form.get("emailId");
+  if (typeof id !== "string" || !isUuid(id)) return data({ ok: false, message: "No encontramos ese correo." }, { status: 404 });
+  const result = await retryDeadEmailByStaff(context.get(dbContext), staffActor(context, request), id, new Date());
+  if (result.ok) return { ok: true, message: "El correo volverá a enviarse en el próximo intento del envío." };
+  if (result.reason === "not_dead") return data({ ok: false, message: "Ese correo ya no está detenido." }, { status: 400 });
+  return data({ ok: false, message: "No encontramos ese correo." }, { status: 404 });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Inicio · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 
-export default function AdminHome({ loaderData }: Route.ComponentProps) {
+const card = "rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100";
+
+export default function AdminHome({ loaderData, actionData }: Route.ComponentProps) {
+  const { home } = loaderData;
   return (
     <>
       <AdminPageHeader title={`Hola, ${loaderData.firstName}`} />
       <p className="mb-6 text-slate-700 first-letter:uppercase">{formatLimaDate(loaderData.today, { weekday: "long", day: "numeric", month: "long", year: "numeric" })}</p>
+      {actionData?.message && (
+        <div className="mb-4">
+          <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>
+        </div>
+      )}
+
+      {home.driver && (
+        <section aria-labelledby="home-driver" className={`${card} mb-6`}>
+          <h2 id="home-driver" className="text-lg font-bold text-slate-900">
+            Tu ruta de hoy
+          </h2>
+          <p className="mt-1 text-slate-700">
+            {home.driver.stopsToday === 0 ? "Hoy no tienes paradas asignadas." : `${home.driver.stopsToday} ${home.driver.stopsToday === 1 ? "parada asignada" : "paradas asignadas"}.`}
+          </p>
+          <Link to="/admin/reparto" className="mt-3 inline-block rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800">
+            Ver mi ruta
+          </Link>
+        </section>
+      )}
+
+      {home.operations && (
+        <section aria-labelledby="home-today" className="mb-6 grid gap-3 sm:grid-cols-2">
+          <h2 id="home-today" className="text-lg font-bold text-slate-900 sm:col-span-2">
+            Hoy
+          </h2>
+          <div className={card}>
+            <h3 className="font-semibold text-slate-900">Entregas de hoy</h3>
+            {home.operations.deliveriesToday.length === 0 ? (
+              <p className="mt-1 text-slate-700">No hay entregas para hoy.</p>
+            ) : (
+              <ul className="mt-2 flex flex-wrap gap-2" aria-label="Entregas de hoy por estado">
+                {home.operations.deliveriesToday.map((row) => (
+                  <li key={row.status} className="rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-800">
+                    {deliveryStatusLabel(row.status)}: <strong>{row.count}</strong>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+          <Link to="/admin/despacho" className={`${card} block hover:ring-brand-300`}>
+            <span className="block font-semibold text-slate-900">Pedidos pagados por despachar</span>
+            <span className="mt-1 block text-3xl font-bold text-brand-900" data-testid="orders-awaiting-dispatch">
+              {home.operations.ordersAwaitingDispatch}
+            </span>
+          </Link>
+        </section>
+      )}
+
+      {home.alarms && <AdminAlarms alarms={home.alarms} RetryForm={RetryEmailForm} />}
+
+      <h2 className="mb-3 text-lg font-bold text-slate-900">Accesos</h2>
       <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {loaderData.links.map((link) => (
           <li key={link.to}>
@@ -29,5 +113,17 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
         ))}
       </ul>
     </>
+  );
+}
+
+function RetryEmailForm({ emailId, to }: { emailId: string; to: string }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="retry-email" />
+      <input type="hidden" name="emailId" value={emailId} />
+      <button type="submit" aria-label={`Reintentar el correo a ${to}`} className="rounded-lg px-3 py-1.5 text-sm font-semibold text-brand-900 ring-1 ring-brand-200 hover:bg-brand-50">
+        Reintentar
+      </button>
+    </Form>
   );
 }

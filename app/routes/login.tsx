@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { getSignedInUser, signIn } from "@server/accounts/index.server";
+import { getSignedInUser, landingPathFor, signIn } from "@server/accounts/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { PasswordInput } from "~/components/account/password-input";
 import { Field, inputClass } from "~/components/checkout/field";
@@ -14,7 +14,7 @@ import { clientKey, safeRedirectPath } from "~/session.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSignedInUser(context.get(dbContext), request);
-  if (user) throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo")));
+  if (user) throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), landingPathFor(user.role)));
   return null;
 }
 
@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return data({ email, fieldErrors: fieldErrors(parsed.error), message: null }, { status: 400 });
   const result = await signIn(context.get(dbContext), { ...parsed.data, client: clientKey(request) });
   if (!result.ok) return data({ email, fieldErrors: {}, message: result.message }, { status: 400 });
-  return redirectWithAuthCookies(safeRedirectPath(parsed.data.redirectTo), result.headers);
+  return redirectWithAuthCookies(safeRedirectPath(parsed.data.redirectTo, result.landingPath), result.headers);
 }
 
 export const headers = () => privatePageHeaders;

@@ -5,13 +5,23 @@ import { sessions } from "../db/schema";
 import { authFor, sendPasswordChangedEmail } from "./auth";
 import { sessionHeaders } from "./current-user";
 import { RATE_LIMITS, consumeRateLimit, rateLimitMessage } from "./rate-limit";
+import { isStaffRole, userRoleOf, type UserRole } from "./staff-roles";
 import { attemptAbandoned, attemptFailed, attemptSucceeded, claimSignInAttempt } from "./sign-in-throttle";
 
 export type AuthResult = { ok: true; headers: Headers } | { ok: false; message: string; field?: string };
 
 const LOGIN_FAILED = "Correo o contraseña incorrectos";
+const DEACTIVATED = "Tu cuenta está desactivada. Si crees que es un error, escribe a la administración de la tienda.";
 
-function failure(message: string, field?: string): AuthResult {
+/** A successful sign-in also says where the person lands when the page asked for nowhere in particular. */
+export type SignInResult = { ok: true; headers: Headers; landingPath: string } | { ok: false; message: string; field?: string };
+
+/** Issue 10: staff start in the back office, customers in their account. */
+export function landingPathFor(role: UserRole): string {
+  return isStaffRole(role) ? "/admin" : "/dashboard";
+}
+
+function failure(message: string, field?: string): { ok: false; message: string; field?: string } {
   return field ? { ok: false, message, field } : { ok: false, message };
 }
 
@@ -25,17 +35,23 @@ function errorCode(error: unknown): string | undefined {
  * this client, per account from anywhere (a high ceiling that only slows) and per client; a
  * refused attempt says in Spanish how long to wait and checks no password.
  */
-export async function signIn(db: Database, input: { email: string; password: string; remember: boolean; client: string; now?: Date }): Promise<AuthResult> {
+export async function signIn(db: Database, input: { email: string; password: string; remember: boolean; client: string; now?: Date }): Promise<SignInResult> {
   const attempt = await claimSignInAttempt(db, { email: input.email, client: input.client }, input.now ?? new Date());
   if (!attempt.allowed) return failure(rateLimitMessage(attempt.retryAfterSeconds));
   try {
-    const { headers } = await authFor(db).api.signInEmail({
+    const { headers, response } = await authFor(db).api.signInEmail({
       body: { email: input.email, password: input.password, rememberMe: input.remember },
       headers: new Headers(),
       returnHeaders: true,
     });
     await attemptSucceeded(db, attempt);
-    return { ok: true, headers };
+    const user = response.user as { status?: unknown; role?: unknown };
+    if (user.status !== "active") {
+      // A deactivated staff account (issue 10): the password was right, but no session may outlive this answer.
+      await db.delete(sessions).where(eq(sessions.token, response.token));
+      return failure(DEACTIVATED);
+    }
+    return { ok: true, headers, landingPath: landingPathFor(userRoleOf(typeof user.role === "string" ? user.role : "customer")) };
   } catch (error) {
     const code = errorCode(error);
     if (code === "INVALID_EMAIL_OR_PASSWORD" || code === "INVALID_PASSWORD" || code === "CREDENTIAL_ACCOUNT_NOT_FOUND") {

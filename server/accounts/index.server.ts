@@ -11,6 +11,8 @@ export {
   countOtherSessions,
   INVALID_RESET_LINK,
   type AuthResult,
+  type SignInResult,
+  landingPathFor,
 } from "./auth-actions";
 export { consumeRateLimit, RATE_LIMITS, rateLimitMessage } from "./rate-limit";
 export { attachGuestOrders, findVerifiedAccountIdByEmail, isEmailRegistered } from "./guest-orders";
@@ -18,3 +20,14 @@ export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
 export { getDashboardSummary, type DashboardSummary } from "./dashboard-summary";
 export { STAFF_ROLES, isStaffRole, type StaffRole, type UserRole } from "./staff-roles";
+export {
+  listStaffMembers,
+  createStaffMember,
+  changeStaffRole,
+  setStaffStatus,
+  type StaffMemberRow,
+  type CreateStaffResult,
+  type TeamChangeResult,
+  type UserStatus,
+} from "./staff-team";
+export { getStaffHome, type StaffHome } from "./staff-home";

@@ -1,6 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { outboxEmails } from "../db/schema";
+import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
+import { recordStaffAction, type StaffActor } from "../audit/index.server";
 
 /** An email the sender gave up on, as staff see it (the CLI today, /admin later). */
 export interface DeadEmail {
@@ -42,7 +44,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * a mistyped address, SMTP credentials). The last error stays until the next attempt replaces it.
  * Only a dead email can be retried, so a retry can never resend one that was sent.
  */
-export async function retryDeadEmail(db: Database, id: string, now: Date): Promise<RetryDeadEmailResult> {
+export async function retryDeadEmail(db: DatabaseOrTransaction, id: string, now: Date): Promise<RetryDeadEmailResult> {
   if (!UUID.test(id)) return { ok: false, reason: "not_found" };
   const retried = await db
     .update(outboxEmails)
@@ -52,4 +54,13 @@ export async function retryDeadEmail(db: Database, id: string, now: Date): Promi
   if (retried.length > 0) return { ok: true };
   const [exists] = await db.select({ id: outboxEmails.id }).from(outboxEmails).where(eq(outboxEmails.id, id));
   return { ok: false, reason: exists ? "not_dead" : "not_found" };
+}
+
+/** "Reintentar" on the back office's home (issue 10): the same retry, audited in its transaction. */
+export async function retryDeadEmailByStaff(db: Database, actor: StaffActor, id: string, now: Date): Promise<RetryDeadEmailResult> {
+  return inTransaction(db, async (tx) => {
+    const result = await retryDeadEmail(tx, id, now);
+    if (result.ok) await recordStaffAction(tx, actor, { action: "email.retry", entityType: "email", entityId: id, before: { status: "dead" }, after: { status: "pending" } });
+    return result;
+  });
 }

@@ -28,6 +28,8 @@ const RULES: Record<string, Rule> = {
   "/admin/pedidos/:orderId/cancelar": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}/cancelar" },
   "/admin/pedidos/:orderId/reembolsar": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}/reembolsar" },
   "/admin/ajustes": { allowed: [] },
+  "/admin/equipo": { allowed: [] },
+  "/admin/auditoria": { allowed: [] },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

@@ -28,8 +28,9 @@ import {
   type DeliveryStatusEntry,
 } from "../schema";
 import { inTransaction } from "../transaction";
+import { seedDemoDeliveries } from "./demo-deliveries";
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** README: the demo accounts. The customer has enough history to exercise every account screen. */
 export const DEMO_CUSTOMER = { email: "cliente@demo.pe", password: "Cliente123", firstName: "María", lastName: "Fernández" } as const;
@@ -49,7 +50,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function seedDemoAccounts(db: Database, now: Date = new Date()): Promise<{ seeded: boolean }> {
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUSTOMER.email));
   await seedDemoStaff(db, now);
-  if (existing) return { seeded: false };
+  if (!existing) await seedDemoCustomerAndAdmin(db, now);
+  // After the customer's history (whose invoice numbers stay as they were), keyed on its own
+  // orders, so demo databases from before the back office get the day's work on their next start.
+  await seedDemoDeliveries(db, now);
+  return { seeded: !existing };
+}
+
+async function seedDemoCustomerAndAdmin(db: Database, now: Date): Promise<void> {
   const [customerHash, adminHash] = await Promise.all([hashPassword(DEMO_CUSTOMER.password), hashPassword(DEMO_ADMIN.password)]);
   await inTransaction(db, async (tx) => {
     const [miraflores] = await tx.select().from(districts).where(eq(districts.name, "Miraflores"));
@@ -58,7 +66,6 @@ export async function seedDemoAccounts(db: Database, now: Date = new Date()): Pr
     await insertUser(tx, { ...DEMO_ADMIN, role: "admin", passwordHash: adminHash, districtId: null, now });
     await seedCustomerHistory(tx, { userId: customerId, district: miraflores, now });
   });
-  return { seeded: true };
 }
 
 /** The operaciones and repartidor demo accounts, each keyed on its own e-mail (demo databases from before issue 10 get them too). */
@@ -99,7 +106,7 @@ async function insertUser(
   return id;
 }
 
-interface DemoLine {
+export interface DemoLine {
   sku: string;
   quantity: number;
 }
@@ -303,7 +310,7 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
   }
 }
 
-async function insertDemoInvoice(tx: Transaction, order: typeof orders.$inferSelect, details: { paid: boolean; issuedAt: Date; dueDate: string }) {
+export async function insertDemoInvoice(tx: Transaction, order: typeof orders.$inferSelect, details: { paid: boolean; issuedAt: Date; dueDate: string }) {
   const { series, documentType } = invoiceSeriesFor(order);
   const [counter] = await tx
     .insert(invoiceSeries)
@@ -333,7 +340,7 @@ async function insertDemoInvoice(tx: Transaction, order: typeof orders.$inferSel
 
 type CatalogEntry = { productId: number; variantId: number | null; title: string; variantTitle: string | null; unitPriceCents: number; sku: string };
 
-async function catalogBySku(tx: Transaction): Promise<Map<string, CatalogEntry>> {
+export async function catalogBySku(tx: Transaction): Promise<Map<string, CatalogEntry>> {
   const entries = new Map<string, CatalogEntry>();
   const allProducts = new Map((await tx.select().from(products)).map((product) => [product.id, product]));
   for (const product of allProducts.values()) {
@@ -346,7 +353,7 @@ async function catalogBySku(tx: Transaction): Promise<Map<string, CatalogEntry>>
   return entries;
 }
 
-function priced(catalog: Map<string, CatalogEntry>, line: DemoLine) {
+export function priced(catalog: Map<string, CatalogEntry>, line: DemoLine) {
   const entry = catalog.get(line.sku);
   if (!entry) throw new Error(`Demo data names an unknown SKU: ${line.sku}`);
   return {

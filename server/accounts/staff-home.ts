@@ -1,0 +1,85 @@
+import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { deliveries, jobRowFailures, orders, refunds } from "../db/schema";
+import { listDeadEmails, type DeadEmail } from "../notifications/index.server";
+import type { StaffRole } from "./staff-roles";
+
+/**
+ * The back office's first page (issue 10, /admin): the day at a glance for whoever runs it, the
+ * alarms only an admin can act on, and the driver's own stops. Every figure is a count or a short,
+ * limited list, so the page stays cheap however large the shop grows.
+ */
+
+/** Orders paid and not yet on their way: the work waiting for Despacho (decisions.md, order states). */
+const AWAITING_DISPATCH = ["paid", "processing"];
+/** Refunds someone has to look at: still to go through the provider, or left for a person to do. */
+const OPEN_REFUND_STATUSES = ["pending", "manual"];
+const ALARM_LIST_LIMIT = 20;
+
+export interface StaffHome {
+  operations: { deliveriesToday: { status: string; count: number }[]; ordersAwaitingDispatch: number } | null;
+  alarms: {
+    deadEmails: DeadEmail[];
+    rowFailures: { job: string; rowId: string; message: string; failures: number; lastFailedAt: Date }[];
+    openRefunds: { id: string; orderId: string; orderNumber: string | null; amountCents: number; status: string; reason: string; lastError: string | null; createdAt: Date }[];
+  } | null;
+  driver: { stopsToday: number } | null;
+}
+
+export async function getStaffHome(db: Database, member: { id: string; role: StaffRole }, today: string): Promise<StaffHome> {
+  const runsTheDay = member.role === "admin" || member.role === "operaciones";
+  const [operations, alarms, driver] = await Promise.all([
+    runsTheDay ? operationsToday(db, today) : null,
+    member.role === "admin" ? adminAlarms(db) : null,
+    member.role === "repartidor" ? driverToday(db, member.id, today) : null,
+  ]);
+  return { operations, alarms, driver };
+}
+
+async function operationsToday(db: Database, today: string) {
+  const [byStatus, [awaiting]] = await Promise.all([
+    db.select({ status: deliveries.status, count: count() }).from(deliveries).where(eq(deliveries.deliveryDate, today)).groupBy(deliveries.status),
+    db.select({ count: count() }).from(orders).where(inArray(orders.status, AWAITING_DISPATCH)),
+  ]);
+  return {
+    // bigint counts come back as strings from node-postgres (stack notes).
+    deliveriesToday: byStatus.map((row) => ({ status: row.status, count: Number(row.count) })),
+    ordersAwaitingDispatch: Number(awaiting?.count ?? 0),
+  };
+}
+
+async function adminAlarms(db: Database) {
+  const [deadEmails, rowFailures, openRefunds] = await Promise.all([
+    listDeadEmails(db, { limit: ALARM_LIST_LIMIT }),
+    db
+      .select({ job: jobRowFailures.job, rowId: jobRowFailures.rowId, message: jobRowFailures.message, failures: jobRowFailures.failures, lastFailedAt: jobRowFailures.lastFailedAt })
+      .from(jobRowFailures)
+      .orderBy(desc(jobRowFailures.lastFailedAt))
+      .limit(ALARM_LIST_LIMIT),
+    db
+      .select({
+        id: refunds.id,
+        orderId: refunds.orderId,
+        orderNumber: orders.orderNumber,
+        amountCents: refunds.amountCents,
+        status: refunds.status,
+        reason: refunds.reason,
+        lastError: refunds.lastError,
+        createdAt: refunds.createdAt,
+      })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(inArray(refunds.status, OPEN_REFUND_STATUSES))
+      .orderBy(desc(refunds.createdAt))
+      .limit(ALARM_LIST_LIMIT),
+  ]);
+  return { deadEmails, rowFailures, openRefunds };
+}
+
+async function driverToday(db: Database, driverId: string, today: string) {
+  const [row] = await db
+    .select({ count: count() })
+    .from(deliveries)
+    .where(and(eq(deliveries.assignedDriverId, driverId), eq(deliveries.deliveryDate, today), ne(deliveries.status, "cancelled")));
+  return { stopsToday: Number(row?.count ?? 0) };
+}
