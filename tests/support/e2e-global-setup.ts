@@ -7,6 +7,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     shopBaseURL: string;
     shopOutboxDir: string;
+    shopErrorLog: string;
   }
 }
 
@@ -18,5 +19,6 @@ export default async function setup(project: TestProject) {
   const server = await startShopServer();
   project.provide("shopBaseURL", server.baseURL);
   project.provide("shopOutboxDir", server.outboxDir);
+  project.provide("shopErrorLog", server.errorLog);
   return () => server.stop();
 }
