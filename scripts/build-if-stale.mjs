@@ -33,7 +33,7 @@ export function buildIfStale({ quiet = false } = {}) {
     env: { ...process.env, NODE_ENV: "production" },
   });
   if (build.status !== 0) {
-    if (quiet) process.stderr.write(build.stdout + build.stderr);
+    if (quiet) process.stderr.write(Buffer.concat([build.stdout, build.stderr]));
     throw new Error("The production build failed");
   }
 }
