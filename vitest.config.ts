@@ -59,6 +59,7 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-global-setup.ts"],
+          setupFiles: ["tests/support/fail-on-server-error.ts"],
           // Two cores: one browser and one server at a time keeps timings steady.
           fileParallelism: false,
           testTimeout: 60_000,

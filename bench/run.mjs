@@ -134,7 +134,7 @@ async function main() {
     if (wants("js")) {
       console.log("First-load JavaScript…");
       const measured = await measureFirstLoadJs(PAGES.map((page) => server.origin + page.path), { chromePath: CHROME_PATH });
-      results.firstLoadJs = measured.map((entry, index) => ({ ...entry, path: PAGES[index].path }));
+      results.firstLoadJs = measured.map((entry, index) => ({ ...entry, path: PAGES[index]?.path }));
     }
     if (wants("load")) {
       console.log("Server latency and throughput…");

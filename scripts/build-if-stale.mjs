@@ -35,12 +35,12 @@ export function buildIfStale({ quiet = false } = {}) {
     env: { ...process.env, NODE_ENV: "production" },
   });
   if (build.status !== 0) {
-    if (quiet) process.stderr.write(build.stdout + build.stderr);
+    if (quiet) process.stderr.write(Buffer.concat([build.stdout, build.stderr]));
     throw new Error("The production build failed");
   }
   const cli = spawnSync(process.execPath, [path.join(projectRoot, "scripts/build-cli.mjs")], { cwd: projectRoot, stdio: quiet ? "pipe" : "inherit" });
   if (cli.status !== 0) {
-    if (quiet) process.stderr.write(cli.stdout + cli.stderr);
+    if (quiet) process.stderr.write(Buffer.concat([cli.stdout, cli.stderr]));
     throw new Error("The build of the operator commands failed");
   }
 }

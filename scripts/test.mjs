@@ -6,6 +6,19 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { projectRoot } from "./build-if-stale.mjs";
+import { CHROMIUM_MISSING, findChromium } from "./find-chromium.mjs";
+
+/** Whether this run includes the browser tests: every project runs unless `--project` names others. */
+function runsBrowserTests(args) {
+  const projects = args.flatMap((arg, index) => (arg === "--project" ? [args[index + 1]] : arg.startsWith("--project=") ? [arg.slice(10)] : []));
+  return projects.length === 0 || projects.includes("e2e");
+}
+
+// Without a browser the run would end in a failure per browser test: one line instead, at once.
+if (runsBrowserTests(process.argv.slice(2)) && !findChromium()) {
+  console.log(CHROMIUM_MISSING);
+  process.exit(1);
+}
 
 const reportDir = mkdtempSync(path.join(tmpdir(), "shop-test-report-"));
 const reportFile = path.join(reportDir, "report.json");

@@ -11,6 +11,7 @@ import { OrganizationCards, OrganizationSkeletons, type VoteNotice } from "~/com
 import { ValuesStrip } from "~/components/about/values-strip";
 import { LinkButton } from "~/components/ui/link-button";
 import { Reveal } from "~/components/ui/reveal";
+import { ScrollRegion } from "~/components/ui/scroll-region";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { loginUrlFor } from "~/session.server";
@@ -143,7 +144,7 @@ export default function Nosotros({ loaderData, actionData }: Route.ComponentProp
             Agua normal vs. agua alcalina
           </h2>
           {/* Edge to edge with tighter cells on a phone: the three columns then fit 360 px unscrolled. */}
-          <div className="-mx-4 mt-8 overflow-x-auto bg-white shadow-sm sm:mx-0 sm:rounded-3xl">
+          <ScrollRegion label="Tabla comparativa: agua normal y agua alcalina" className="-mx-4 mt-8 bg-white shadow-sm sm:mx-0 sm:rounded-3xl">
             <table className="w-full text-left text-sm sm:text-base">
               <thead className="bg-brand-800 text-white">
                 <tr>
@@ -162,7 +163,7 @@ export default function Nosotros({ loaderData, actionData }: Route.ComponentProp
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <div className="mt-8 text-center">
             <LinkButton to="/tienda">Compra y suscríbete</LinkButton>
           </div>

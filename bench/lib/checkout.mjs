@@ -8,8 +8,8 @@ const limaDate = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima", ye
 
 /** The next Wednesday after today in Lima: a date Miraflores (served Mon/Wed/Fri) accepts. */
 function nextWednesday() {
-  const [year, month, day] = limaDate.format(new Date()).split("-").map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day + 1));
+  const date = new Date(`${limaDate.format(new Date())}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
   while (date.getUTCDay() !== 3) date.setUTCDate(date.getUTCDate() + 1);
   return date.toISOString().slice(0, 10);
 }

@@ -50,7 +50,7 @@ export async function measureFirstLoadJs(urls, { chromePath }) {
         gzip: files.reduce((sum, file) => sum + file.gzip, 0),
         raw: files.reduce((sum, file) => sum + file.raw, 0),
       });
-      console.log(`  ${url}: ${files.length} JS files, ${(pages.at(-1).gzip / 1000).toFixed(1)} KB gzip`);
+      console.log(`  ${url}: ${files.length} JS files, ${((pages.at(-1)?.gzip ?? 0) / 1000).toFixed(1)} KB gzip`);
     }
   } finally {
     await browser.close();

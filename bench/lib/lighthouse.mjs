@@ -117,7 +117,7 @@ export async function auditPage(url, { runs, chromePath, saveDir, slug }) {
     }
   }
   // Ties in score are common; breaking them on LCP (worse first) keeps the choice deterministic.
-  const ordered = [...summaries].sort((a, b) => a.scores.performance - b.scores.performance || b.metrics.lcp - a.metrics.lcp);
+  const ordered = [...summaries].sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0) || b.metrics.lcp - a.metrics.lcp);
   const median = ordered[Math.floor((ordered.length - 1) / 2)];
   return { ...median, allPerformanceScores: summaries.map((summary) => summary.scores.performance) };
 }

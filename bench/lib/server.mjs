@@ -21,8 +21,9 @@ export async function freePort() {
     probe.unref();
     probe.on("error", reject);
     probe.listen(0, HOST, () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
+      const address = probe.address();
+      if (!address || typeof address === "string") return reject(new Error("no TCP port"));
+      probe.close(() => resolve(address.port));
     });
   });
 }

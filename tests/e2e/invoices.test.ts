@@ -1,10 +1,10 @@
 import { access } from "node:fs/promises";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { unzipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, registerCustomer, signInCookies, type SessionCookie } from "../support/accounts";
+import { seriousAxeViolations } from "../support/axe";
 import { MOBILE } from "../support/browser";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 import { pdfPlainText } from "../support/pdf-text";
@@ -16,11 +16,6 @@ function cents(text: string | null): number {
 
 async function chipCount(page: Page, status: string): Promise<number> {
   return Number(await page.getByTestId(`invoice-chip-${status}`).getByTestId("chip-count").textContent());
-}
-
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  return results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
 
 describe("the customer's invoices", () => {
@@ -66,7 +61,7 @@ describe("the customer's invoices", () => {
     await expect.poll(() => rows.count()).toBe(total - 2);
     expect(new Set(await page.getByTestId("invoice-table").getByTestId("invoice-status").allTextContents())).toEqual(new Set(["Pagada"]));
     expect(await page.getByTestId("invoice-chip-paid").getAttribute("aria-current")).toBe("true");
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page, "invoices")).toEqual([]);
     expectClean();
     await close();
   });
@@ -135,7 +130,7 @@ describe("the customer's invoices", () => {
     expect(await cards.first().isVisible()).toBe(true);
     expect(await page.getByTestId("invoice-table").isVisible()).toBe(false);
     expect(await cards.first().getByRole("link", { name: /^Ver factura/ }).isVisible()).toBe(true);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page, "invoices")).toEqual([]);
     expectClean();
     await close();
   });
@@ -164,7 +159,7 @@ describe("the customer's invoices", () => {
 
     const [download] = await Promise.all([page.waitForEvent("download"), pdfLinks.first().click()]);
     expect(download.suggestedFilename()).toBe(`${number}.pdf`);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page, "invoices")).toEqual([]);
 
     await page.getByRole("link", { name: "Volver a facturas" }).first().click();
     await page.waitForURL(/\/dashboard\/facturas$/);

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nextDeliveryDates } from "@core/lima-dates";
 import { launchBrowser, openPage } from "../support/browser";
+import { nextTwoLimaDatesOnWeekday } from "../support/lima-clock";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
 /**
@@ -39,7 +39,7 @@ describe("delivery dates in Lima time", () => {
       for (const [dayNumber, label] of days) {
         await page.getByLabel("Día de entrega").selectOption({ label });
         const offered = await page.locator('input[name="fecha"]').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
-        expect(offered, `${district}, ${label}`).toEqual(nextDeliveryDates(dayNumber, new Date()));
+        expect(offered, `${district}, ${label}`).toEqual(nextTwoLimaDatesOnWeekday(dayNumber, new Date()));
       }
     }
     await close();

@@ -1,7 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { formatDeliveryDate } from "@core/delivery-labels";
-import { formatLimaInstant, limaToday } from "@core/lima-dates";
+import { formatLimaInstant } from "@core/lima-dates";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, registerCustomer, signInCookies, type SessionCookie } from "../support/accounts";
 import { DESKTOP, MOBILE } from "../support/browser";
 import { seriousAxeViolations } from "../support/axe";
@@ -177,7 +176,8 @@ describe("the customer's orders and deliveries", () => {
     await page.getByRole("heading", { level: 1, name: `Envío ${number}` }).waitFor();
     expect(await page.getByTestId("delivery-status").first().textContent()).toBe("En camino");
     const facts = await page.getByTestId("delivery-facts").textContent();
-    expect(facts).toContain(`FechaHoy, ${formatDeliveryDate(limaToday(new Date()))}`);
+    const todayInLima = new Intl.DateTimeFormat("es-PE", { timeZone: "America/Lima", weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(new Date());
+    expect(facts).toContain(`FechaHoy, ${todayInLima}`);
     expect(facts).toContain("HorarioMañana (9am - 12pm)");
     expect(facts).toContain("DirecciónAv. José Larco 1234, dpto. 502, Miraflores");
     expect(facts).toContain("Código de seguimientoVA-TRK-1004");

@@ -7,8 +7,6 @@ import { MOBILE } from "../support/browser";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 import { newSubscriber, submitSandboxCard } from "../support/subscription-page";
 import { addDays, formatLimaDate, isoWeekday, limaToday } from "@core/lima-dates";
-import { formatSoles } from "@core/money";
-import { orderSummary } from "@core/pricing";
 
 const fullDate = (date: string) => formatLimaDate(date, { day: "numeric", month: "long", year: "numeric" });
 
@@ -167,16 +165,17 @@ describe("subscription self-service", () => {
     await products.getByRole("alert").filter({ hasText: "Pedido Mínimo Requerido: el pedido mínimo de suscripción es de S/ 50.00. Monto actual: S/ 15.90. Te faltan: S/ 34.10" }).waitFor();
 
     await products.getByLabel(/^Caja de 20 L/).fill("2");
-    const monthly = 2 * 5990 + 1590;
-    await products.getByText(`${formatSoles(orderSummary(monthly, "subscription", "mensual").totalCents)} al mes`).waitFor();
+    // 2 × S/ 59.90 + S/ 15.90 = S/ 135.70 a month, less 5% (S/ 6.79 rounded from 6.785).
+    const newCharge = "S/ 128.91";
+    await products.getByText(`${newCharge} al mes`).waitFor();
     await products.getByRole("button", { name: "Guardar productos" }).click();
-    const newCharge = formatSoles(orderSummary(monthly, "subscription", "mensual").totalCents);
     await success(page, `: 1 × Agua alcalina familiar 8 L (1 unidad), 2 × Caja de 20 L con dispensador. Nuevo cobro: ${newCharge} al mes.`);
     expect(await page.getByRole("status").filter({ hasText: "Productos cambiados" }).textContent()).toMatch(/^Productos cambiados desde el cobro del /);
     expect(await page.getByText("2 × Caja de 20 L con dispensador", { exact: true }).count()).toBe(1);
 
     await page.locator("details#frequency > summary").click();
-    const yearly = formatSoles(orderSummary(monthly, "subscription", "anual").totalCents);
+    // Twelve months, S/ 1,628.40, less 15% (S/ 244.26).
+    const yearly = "S/ 1,384.14";
     await page.locator("details#frequency").getByText(`${yearly} al año`).waitFor();
     await page.getByRole("button", { name: "Cambiar plan" }).click();
     await success(page, new RegExp(`^Plan cambiado a anual desde el cobro del .+: ${yearly} al año\\.$`));

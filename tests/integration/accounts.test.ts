@@ -1,4 +1,4 @@
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   attachGuestOrders,
@@ -58,8 +58,10 @@ describe("accounts", () => {
   });
 
   it("refuses a second account for the same email, whatever its case", async () => {
-    const result = await register(test.db, { firstName: "Otra", lastName: "Persona", email: "NUEVA@prueba.pe".toLowerCase(), password: PASSWORD, client: "x" });
+    const result = await register(test.db, { firstName: "Otra", lastName: "Persona", email: "Nueva@Prueba.PE", password: PASSWORD, client: "x" });
     expect(result).toMatchObject({ ok: false, field: "email" });
+    const accountsNamedNueva = await test.db.select({ email: users.email }).from(users).where(sql`lower(${users.email}) = 'nueva@prueba.pe'`);
+    expect(accountsNamedNueva).toEqual([{ email: "nueva@prueba.pe" }]);
   });
 
   it("resets a password once with the emailed link, ending every session", async () => {

@@ -1,10 +1,26 @@
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql, type SQL } from "drizzle-orm";
+import type { Database } from "@server/db/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "@server/config/env";
 import { districts, products, productVariants, siteSettings, users } from "@server/db/schema";
 import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
 import { seedBaseData, seedOnStart } from "@server/db/seed/seed";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+/** Every table's columns and row count, every site setting, and the migrations recorded as applied. */
+async function databaseSnapshot(db: Database) {
+  // Both drivers answer a raw query with `{ rows }`; Drizzle's shared type leaves it unknown.
+  const rowsOf = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  const tables = await rowsOf<{ table_name: string; columns: string }>(sql`
+    select table_name, string_agg(column_name || ':' || data_type, ',' order by column_name) as columns
+    from information_schema.columns where table_schema = 'public' group by table_name order by table_name`);
+  const rows: Record<string, number> = {};
+  for (const { table_name } of tables) {
+    rows[table_name] = (await rowsOf<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(table_name)}`))[0]!.n;
+  }
+  const migrations = (await rowsOf<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]!.n;
+  return { tables, rows, settings: await db.select().from(siteSettings), migrations };
+}
 
 describe("migrations and demo seed", () => {
   let empty: TestDatabase;
@@ -27,7 +43,11 @@ describe("migrations and demo seed", () => {
   });
 
   it("applying the migrations again changes nothing", async () => {
+    const before = await databaseSnapshot(empty.db);
+    expect(before.migrations).toBeGreaterThan(0);
+    expect(before.rows.products).toBe(6);
     await empty.handle.migrate();
+    expect(await databaseSnapshot(empty.db)).toEqual(before);
     const [settings] = await empty.db.select().from(siteSettings).where(eq(siteSettings.id, 1));
     expect(settings?.brandName).toBe("Vida Alcalina");
   });

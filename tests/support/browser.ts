@@ -3,12 +3,13 @@
  * console errors and uncaught exceptions so a test can insist there were none.
  */
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { CHROMIUM_MISSING, findChromium } from "../../scripts/find-chromium.mjs";
 
 export async function launchBrowser(): Promise<Browser> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(CHROMIUM_MISSING);
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     args: [
       "--no-sandbox",
       "--disable-gpu",

@@ -8,12 +8,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { adminQuery, withDatabase } from "./test-database";
 
 export interface ShopServer {
   baseURL: string;
   /** The local outbox folder this server writes its emails to. */
   outboxDir: string;
+  /** Every error the server logs (console.error, uncaught exceptions), one JSON string a line: see server-errors.ts. */
+  errorLog: string;
   /** What the server printed, for diagnosing a failed start. */
   output(): string;
   /** SIGTERM, as Ctrl-C or a process manager would; `forced` if it had to be killed after 10 s. */
@@ -44,6 +47,7 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
 
   const outboxParent = await mkdtemp(path.join(tmpdir(), "shop-outbox-"));
   const outboxDir = path.join(outboxParent, "outbox");
+  const errorLog = path.join(outboxParent, "errors.jsonl");
   cleanups.push(() => rm(outboxParent, { recursive: true, force: true }));
 
   const adminUrl = process.env.DATABASE_URL;
@@ -59,7 +63,8 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
   }
 
   const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
+  const errorTap = pathToFileURL(path.join(root, "tests/support/server-error-tap.mjs")).href;
+  const child = spawn(process.execPath, ["--import", errorTap, path.join(root, "scripts/serve.mjs")], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
@@ -75,6 +80,7 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
       SEED_DEMO_DATA: seed ? "true" : "false",
       SEED_BASE_DATA: seed ? "true" : "false",
       OUTBOX_DIR: outboxDir,
+      SHOP_ERROR_LOG: errorLog,
       JOBS_INTERVAL_SECONDS: "1",
       // Every browser test comes from 127.0.0.1: one "client" for the per-client limits.
       CLIENT_RATE_LIMIT_FACTOR: "100",
@@ -98,6 +104,7 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
   return {
     baseURL,
     outboxDir,
+    errorLog,
     output: () => output,
     async stop() {
       const result = await stopProcess(child);

@@ -24,8 +24,8 @@ describe("order summary (spec §9)", () => {
 
   it("splits IGV out of a total that includes it", () => {
     expect(igvBreakdown(11800)).toEqual({ taxableCents: 10000, igvCents: 1800 });
-    const { taxableCents, igvCents } = igvBreakdown(5990);
-    expect(taxableCents + igvCents).toBe(5990);
+    // S/ 59.90 / 1.18 = S/ 50.7627…: S/ 50.76 taxable, and the IGV is the rest to the céntimo.
+    expect(igvBreakdown(5990)).toEqual({ taxableCents: 5076, igvCents: 914 });
   });
 });
 

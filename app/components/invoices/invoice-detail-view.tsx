@@ -7,6 +7,7 @@ import { formatSoles } from "@core/money";
 import { orderStatusLabel, paymentMethodLabels } from "@core/order-labels";
 import { IGV_RATE } from "@core/pricing";
 import { InvoiceStatusBadge, invoicePdfHref, shortDate } from "./invoice-rows";
+import { ScrollRegion } from "~/components/ui/scroll-region";
 
 /** Spec §4 delivery states, as the customer reads them. */
 const deliveryStatusLabels: Record<string, string> = {
@@ -140,7 +141,7 @@ export function InvoiceDetailView({ invoice }: { invoice: InvoiceDetail }) {
       </Section>
 
       <Section title="Productos" testId="invoice-products">
-        <div className="overflow-x-auto">
+        <ScrollRegion label="Productos de la factura">
           <table className="w-full text-left">
             <thead className="text-slate-600">
               <tr>
@@ -164,7 +165,7 @@ export function InvoiceDetailView({ invoice }: { invoice: InvoiceDetail }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </Section>
 
       <div className="grid gap-5 lg:grid-cols-2">
