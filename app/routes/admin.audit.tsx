@@ -1,4 +1,4 @@
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.audit";
 import { listStaffActions, type StaffActionFilters } from "@server/audit/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
@@ -10,7 +10,6 @@ import { formatLimaInstant, isIsoDate } from "@core/lima-dates";
 import { parsePageParam } from "~/lib/pagination";
 import { isPlainLine } from "@core/input-schemas";
 import { staffRoleLabels } from "~/lib/staff-labels";
-import { METHOD_NOT_ALLOWED, readFormData } from "~/request-body.server";
 import { allowRoles } from "~/staff.server";
 
 /** Issue 10: the audit log is the admin's. */
@@ -51,16 +50,6 @@ function readFilters(params: URLSearchParams) {
   };
   if (filters.from && filters.to && filters.from > filters.to) errors.hasta = "La fecha final es anterior a la inicial";
   return { raw, filters, errors };
-}
-
-/**
- * The log is only read. A post gets a Spanish 405 after its body is read: answered unread, a large
- * form leaves the rest of its bytes on the connection and the client's next request on it hangs
- * until the socket is reset (seen in tests/e2e/malformed-input.test.ts).
- */
-export async function action({ request }: Route.ActionArgs) {
-  await readFormData(request);
-  throw data(METHOD_NOT_ALLOWED, { status: 405, headers: { Allow: "GET" } });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -215,7 +215,8 @@ describe("malformed input on every route of the route table", () => {
       })
       .map(({ probe, status, text }) => `${probe.method} ${probe.path.slice(0, 80)} [${probe.label}] → ${status} ${text.slice(0, 120).replace(/\s+/g, " ")}`);
     expect(failures).toEqual([]);
-    expect(results.length).toBeLessThan(1000);
+    // A bound that keeps the run lean as the route table grows (the staff area roughly doubled it).
+    expect(results.length).toBeLessThan(2000);
     // Whatever failed inside, the log carries no query parameters (the NUL value stands for them).
     expect(server.output()).not.toMatch(/params:/);
     expect(server.output()).not.toContain(NUL);
