@@ -16,3 +16,28 @@ export {
   type DeliveryStatus,
 } from "./delivery-status";
 export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResult } from "./transition";
+export { deliveryDateRefusal, loadDeliveryCalendar, type DeliveryCalendar } from "./calendar";
+export {
+  assertSlotsAvailable,
+  capacityForDay,
+  claimSlot,
+  claimSlots,
+  DELIVERY_WINDOWS,
+  SlotUnavailableError,
+  type DayCapacity,
+  type SlotClaim,
+  type SlotRequest,
+} from "./capacity";
+export { claimNextSlotFrom, datesWithRoom, MAX_POSTPONE_DAYS, offeredDeliverySlots, type OfferedDate } from "./offered-slots";
+export {
+  addClosedDay,
+  loadCalendarForStaff,
+  MAX_WINDOW_CAPACITY,
+  removeCapacityOverride,
+  removeClosedDay,
+  setCapacityOverride,
+  setCutoffTime,
+  setDefaultCapacities,
+  type CalendarAdminView,
+  type CalendarChangeResult,
+} from "./calendar-admin";

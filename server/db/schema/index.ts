@@ -9,3 +9,4 @@ export * from "./accounts";
 export * from "./subscriptions";
 export * from "./jobs";
 export * from "./audit";
+export * from "./delivery-calendar";
