@@ -24,6 +24,7 @@ interface Rule {
 
 const RULES: Record<string, Rule> = {
   "/admin": { allowed: ["operaciones", "repartidor"] },
+  "/admin/calendario": { allowed: ["operaciones"] },
 };
 
 function adminPatterns(entries: RouteConfigEntry[], prefix = ""): string[] {
