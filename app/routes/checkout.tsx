@@ -53,7 +53,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 const ACCOUNT_REQUIRED = "Para suscribirte necesitas una cuenta: así podrás pausar, cambiar o cancelar tu suscripción cuando quieras.";
 
-/** A slot taken meanwhile answers 409; the page reloads what is still offered (React Router skips that after a 4xx by default). */
+/** A slot taken meanwhile: the page reloads what is still offered (React Router skips that after a 4xx by default). */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   (actionResult as CheckoutActionData | undefined)?.slotTaken === true || defaultShouldRevalidate;
 
@@ -89,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "minimum":
         return data<CheckoutActionData>({ ok: false, minimumShortfallCents: result.shortfallCents }, { status: 400 });
       case "slot_taken":
-        return data<CheckoutActionData>({ ok: false, fieldErrors: result.fieldErrors, slotTaken: true }, { status: 409 });
+        return data<CheckoutActionData>({ ok: false, fieldErrors: result.fieldErrors, slotTaken: true }, { status: 400 });
       case "account_required":
         return data<CheckoutActionData>({ ok: false, message: ACCOUNT_REQUIRED, accountRequired: true }, { status: 401 });
     }
