@@ -48,14 +48,15 @@ describe("the checkout follows the delivery calendar", () => {
     await staff.page.getByLabel("Fecha").fill(firstWednesday!);
     await staff.page.getByLabel("Motivo").fill("Inventario");
     await saveInCalendar(staff.page, "Cerrar ese día", "Día cerrado agregado");
-    expect(await staff.page.getByRole("listitem").filter({ hasText: "Inventario" }).count()).toBe(1);
+    await staff.page.getByRole("listitem").filter({ hasText: "Inventario" }).waitFor();
     // Wednesday mañana has no place left anywhere; Miraflores keeps one place of its own on Wednesday afternoons.
     await staff.page.getByLabel("Miércoles, Mañana").fill("0");
     await saveInCalendar(staff.page, "Guardar cupos", "Cupos por día guardados");
-    await staff.page.getByLabel("Distrito").selectOption({ label: "Miraflores" });
-    await staff.page.getByLabel("Día", { exact: true }).selectOption({ label: "Miércoles" });
-    await staff.page.getByLabel("Horario").selectOption({ label: "Tarde" });
-    await staff.page.getByLabel("Cupos", { exact: true }).fill("1");
+    const districtForm = staff.page.getByRole("region", { name: "Cupos propios por distrito" });
+    await districtForm.getByRole("combobox", { name: /^Distrito/ }).selectOption({ label: "Miraflores" });
+    await districtForm.getByRole("combobox", { name: /^Día/ }).selectOption({ label: "Miércoles" });
+    await districtForm.getByRole("combobox", { name: /^Horario/ }).selectOption({ label: "Tarde" });
+    await districtForm.getByRole("spinbutton", { name: /^Cupos/ }).fill("1");
     await saveInCalendar(staff.page, "Guardar cupo del distrito", "Cupo del distrito guardado");
     expect(await seriousAxeViolations(staff.page, "/admin/calendario")).toEqual([]);
     expect(await staff.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
