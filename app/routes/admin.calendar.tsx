@@ -216,7 +216,7 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
                             required
                             inputMode="numeric"
                             aria-label={`${weekdayNames[dayNumber]}, ${deliveryWindows[window].label}`}
-                            className={`${input} w-24`}
+                            className={`${input} w-20`}
                             defaultValue={typed("capacity-defaults", name, current === null || current === undefined ? "" : String(current))}
                             aria-invalid={invalid("capacity-defaults", name)}
                           />
