@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder, SLOT_TAKEN_MESSAGE } from "@server/checkout/index.server";
 import { openDatabase, type Database, type DatabaseHandle } from "@server/db/client";
@@ -15,7 +16,9 @@ import {
 } from "@server/deliveries/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import { expireUnpaidOrders } from "@server/orders/index.server";
+import { changeNextDeliveryDate, loadSelfServiceOptions } from "@server/subscriptions/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
+import { limaNoon, newCustomer, runJobs, siteUrl, subscribe, subscriptionRow } from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 // Tuesday 2026-11-24, 10:00 in Lima; the checkout fixture delivers Wednesday the 25th, mañana, in Miraflores.
@@ -165,5 +168,37 @@ describe("delivery capacity (issue 10)", () => {
     expect(audit.filter((row) => row.action === "calendar.closed_day.remove")).toHaveLength(1);
     const [defaults] = await test.db.select().from(deliveryCapacityDefaults).where(and(eq(deliveryCapacityDefaults.dayNumber, WED), eq(deliveryCapacityDefaults.deliveryWindow, "tarde")));
     expect(defaults!.capacity).toBe(500);
+  });
+});
+
+describe("subscription deliveries and date changes against capacity (decision 0030)", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+  });
+  afterAll(() => test.close());
+
+  it("moves a delivery due on a full day to the district's next weekday with room, keeping the monthly rhythm; date changes refuse full days", async () => {
+    const customer = await newCustomer(test.db, "cupos");
+    // Mensual in Miraflores (Mon/Wed/Fri), mañana: billed 23 December, next delivery Wednesday 30 December.
+    const subscriptionId = await subscribe(test.db, customer, "mensual");
+    const [staff] = await test.db.select().from(users).where(eq(users.email, DEMO_OPERACIONES.email));
+    const actor: StaffActor = { id: staff!.id, email: staff!.email, role: "operaciones", clientAddress: null };
+    const [miraflores] = await test.db.select({ id: districts.id }).from(districts).where(eq(districts.name, "Miraflores"));
+    // Wednesday mornings in Miraflores are full (no place at all).
+    await setCapacityOverride(test.db, actor, { districtId: miraflores!.id, dayNumber: WED, window: "manana", capacity: 0 });
+
+    const as = { userId: customer.id, subscriptionId, requestKey: randomUUID(), now: limaNoon("2026-12-01"), siteUrl };
+    const options = await loadSelfServiceOptions(test.db, customer.id, subscriptionId, limaNoon("2026-12-01"));
+    expect(options!.deliveryDates.slice(0, 3)).toEqual(["2026-12-28", "2027-01-04", "2027-01-08"]);
+    expect(await changeNextDeliveryDate(test.db, { ...as, date: "2027-01-06" })).toMatchObject({ ok: false, field: "date", message: "Ya no quedan cupos para esa fecha. Elige otra." });
+
+    await runJobs(test.db, "2026-12-20", "2026-12-31");
+    const made = await test.db.select().from(deliveries).where(eq(deliveries.subscriptionId, subscriptionId)).orderBy(asc(deliveries.subscriptionSequence));
+    // Wednesday 30 December is full and Friday 1 January is New Year's Day: Monday 4 January.
+    expect(made.map((delivery) => delivery.deliveryDate)).toEqual(["2026-11-25", "2027-01-04"]);
+    expect(made[1]!.statusHistory[0]!.note).toBe("Fecha movida del 2026-12-30: día cerrado o sin cupos");
+    // The month after is counted from the wanted Wednesday, not from the Monday it went out on.
+    expect(await subscriptionRow(test.db, subscriptionId)).toMatchObject({ nextDeliveryDate: "2027-02-03" });
   });
 });
