@@ -97,7 +97,7 @@ describe("delivery capacity (issue 10)", () => {
     await setShopCapacity(await shopUsed("tarde"), "tarde");
     expect((await offered()).map((day) => day.date)).not.toContain(WEDNESDAY);
     expect((await offered()).map((day) => day.date).slice(0, 3)).toEqual(["2026-11-27", "2026-11-30", "2026-12-02"]);
-    await setShopCapacity(80, "tarde");
+    await setShopCapacity(120, "tarde");
   });
 
   it("frees the place of an order that expired unpaid", async () => {

@@ -36,8 +36,8 @@ export const seedHolidays: { closedOn: string; kind: "feriado"; name: string }[]
 
 /**
  * Shop-wide places per window on every weekday (the district's own weekdays still decide where it
- * is served): four trucks of about twenty stops a window. Staff change it per weekday and window
+ * is served): six trucks of about twenty stops a window. Staff change it per weekday and window
  * and give single districts their own figure.
  */
-export const SEED_CAPACITY_PER_WINDOW = 80;
+export const SEED_CAPACITY_PER_WINDOW = 120;
 export const SEED_CUTOFF_TIME = "18:00";
