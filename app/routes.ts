@@ -58,6 +58,7 @@ export default [
     route("admin/ajustes", "routes/admin.settings.tsx"),
     route("admin/equipo", "routes/admin.team.tsx"),
     route("admin/auditoria", "routes/admin.audit.tsx"),
+    route("admin/calendario", "routes/admin.calendar.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

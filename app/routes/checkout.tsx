@@ -1,25 +1,26 @@
-import { data, redirect } from "react-router";
+import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/checkout";
 import { getProfile, getSignedInUser, type Profile } from "@server/accounts/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { listOrganizations, listServedDistricts } from "@server/content/index.server";
+import { offeredDeliverySlots } from "@server/deliveries/index.server";
 import { activePaymentProvider, createCulqiOrderForPayment, culqiClient } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/components/checkout/checkout-form";
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
-import { limaToday } from "@core/lima-dates";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { orderCookie } from "~/order-cookie.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const [districts, user, organizations] = await Promise.all([listServedDistricts(db), getSignedInUser(db, request), listOrganizations(db)]);
-  const profile = user ? await getProfile(db, user.id) : null;
-  // The server's idea of "today in Lima" seeds the date choices, so server and browser agree.
+  const now = new Date();
+  const [profile, offered] = await Promise.all([user ? getProfile(db, user.id) : null, offeredDeliverySlots(db, { now, districts })]);
+  // Issue 10: the server says which dates and windows have room (cut-off, closed days, capacity).
   return {
     districts,
-    today: limaToday(new Date()),
+    offered,
     customer: profile ? checkoutPrefill(profile) : null,
     organizations: organizations.map(({ id, title }) => ({ id, title })),
   };
@@ -52,6 +53,10 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 const ACCOUNT_REQUIRED = "Para suscribirte necesitas una cuenta: así podrás pausar, cambiar o cancelar tu suscripción cuando quieras.";
 
+/** A slot taken meanwhile: the page reloads what is still offered (React Router skips that after a 4xx by default). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  (actionResult as CheckoutActionData | undefined)?.slotTaken === true || defaultShouldRevalidate;
+
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = checkoutSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) {
@@ -83,6 +88,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         );
       case "minimum":
         return data<CheckoutActionData>({ ok: false, minimumShortfallCents: result.shortfallCents }, { status: 400 });
+      case "slot_taken":
+        return data<CheckoutActionData>({ ok: false, fieldErrors: result.fieldErrors, slotTaken: true }, { status: 400 });
       case "account_required":
         return data<CheckoutActionData>({ ok: false, message: ACCOUNT_REQUIRED, accountRequired: true }, { status: 401 });
     }
@@ -96,5 +103,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData }: Route.ComponentProps) {
-  return <CheckoutForm districts={loaderData.districts} today={loaderData.today} customer={loaderData.customer} organizations={loaderData.organizations} />;
+  return <CheckoutForm districts={loaderData.districts} offered={loaderData.offered} customer={loaderData.customer} organizations={loaderData.organizations} />;
 }

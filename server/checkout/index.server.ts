@@ -1,1 +1,1 @@
-export { CARD_PAYMENT_WINDOW_MINUTES, placeOrder, type PlaceOrderResult } from "./place-order";
+export { CARD_PAYMENT_WINDOW_MINUTES, placeOrder, SLOT_TAKEN_MESSAGE, type PlaceOrderResult } from "./place-order";

@@ -9,6 +9,10 @@ import { findVerifiedAccountIdByEmail } from "../accounts/guest-orders";
 import { createPendingSubscription } from "../subscriptions/signup";
 import { deliveries, districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
 import { inTransaction } from "../db/transaction";
+import { claimSlot, deliveryDateRefusal, SlotUnavailableError } from "../deliveries/index.server";
+
+/** Issue 10: the place was free when the page loaded and was taken before the order was placed. */
+export const SLOT_TAKEN_MESSAGE = "Ese horario acaba de llenarse. Elige otra fecha u horario: no se hizo ningún cobro.";
 
 /** A card attempt that is not completed in this window stops being payable (issue 3: expiry). */
 export const CARD_PAYMENT_WINDOW_MINUTES = 30;
@@ -21,7 +25,9 @@ export type PlaceOrderResult =
   | { ok: false; reason: "cart_changed"; lines: PricedCartLine[]; unavailable: CheckoutInput["items"] }
   | { ok: false; reason: "minimum"; shortfallCents: number; subtotalCents: number }
   /** A subscription is managed from an account: the buyer must be signed in. */
-  | { ok: false; reason: "account_required" };
+  | { ok: false; reason: "account_required" }
+  /** The date or window filled (or closed) since the page loaded: nothing was written or charged. */
+  | { ok: false; reason: "slot_taken"; fieldErrors: Record<string, string> };
 
 /**
  * Creates the order of a checkout: validates the delivery in Lima time, prices every line from the
@@ -41,6 +47,9 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
   const days = await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, district.id));
   const scheduleError = deliveryScheduleError({ districtDays: days.map((row) => row.day), dayNumber: input.diaHabil, date: input.fecha, now: options.now });
   if (scheduleError) return { ok: false, reason: "invalid", fieldErrors: { [scheduleError.field]: scheduleError.message } };
+  // Issue 10: the cut-off the day before and the closed days (holidays) are data staff edit.
+  const calendarError = await deliveryDateRefusal(db, input.fecha, options.now);
+  if (calendarError) return { ok: false, reason: "invalid", fieldErrors: { fecha: calendarError } };
 
   const priced = await priceCartLines(db, input.items);
   if (priced.unavailable.length > 0 || priced.subtotalCents !== input.clientSubtotalCents) {
@@ -123,6 +132,10 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
             now: options.now,
           })
         : null;
+      // The slot row is locked after the order row (decision 0025), and counted under that lock, so
+      // the last places go to exactly as many checkouts as there are places.
+      const claim = await claimSlot(tx, { districtId: district.id, date: input.fecha, window: input.rangoHorario });
+      if (!claim.ok) throw new SlotUnavailableError(claim);
       await tx.insert(deliveries).values({
         orderId: order!.id,
         subscriptionId,
@@ -148,6 +161,10 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
       return subscriptionId ? { ...placed, nextStep: "tokenize_card" as const, subscriptionId } : { ...placed, nextStep: "process_payment" as const };
     });
   } catch (error) {
+    if (error instanceof SlotUnavailableError) {
+      const message = error.claim.reason === "closed" ? `No repartimos ese día (${error.claim.name}). Elige otra fecha.` : SLOT_TAKEN_MESSAGE;
+      return { ok: false, reason: "slot_taken", fieldErrors: { [error.claim.reason === "closed" ? "fecha" : "rangoHorario"]: message } };
+    }
     // Two submits raced past the first lookup: the unique checkout key let one through.
     const raced = await findByCheckoutKey(db, input.checkoutKey);
     if (raced) return raced;

@@ -19,3 +19,28 @@ export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResul
 export { listDriverStops, type DriverStop } from "./driver-route";
 export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult } from "./driver-confirmations";
 export { bidonBalance, bidonSummaryForUser, recentBidonMovements, type BidonBalance, type BidonCustomer, type BidonMovement } from "./bidon-ledger";
+export { deliveryDateRefusal, loadDeliveryCalendar, type DeliveryCalendar } from "./calendar";
+export {
+  assertSlotsAvailable,
+  capacityForDay,
+  claimSlot,
+  claimSlots,
+  DELIVERY_WINDOWS,
+  SlotUnavailableError,
+  type DayCapacity,
+  type SlotClaim,
+  type SlotRequest,
+} from "./capacity";
+export { claimNextSlotFrom, datesWithRoom, MAX_POSTPONE_DAYS, offeredDeliverySlots, type OfferedDate } from "./offered-slots";
+export {
+  addClosedDay,
+  loadCalendarForStaff,
+  MAX_WINDOW_CAPACITY,
+  removeCapacityOverride,
+  removeClosedDay,
+  setCapacityOverride,
+  setCutoffTime,
+  setDefaultCapacities,
+  type CalendarAdminView,
+  type CalendarChangeResult,
+} from "./calendar-admin";

@@ -6,6 +6,7 @@ import { deliveries, districtDeliveryDays, subscriptions } from "../db/schema";
 import { paidPeriodsOf, periodOfDelivery } from "./paid-deliveries";
 import { forEachRowOnItsOwn } from "../db/row-failures";
 import { inTransaction } from "../db/transaction";
+import { claimNextSlotFrom } from "../deliveries/index.server";
 
 /** A delivery is created this many days ahead of its date, so the team can plan the route. */
 export const DELIVERY_LEAD_DAYS = 7;
@@ -39,6 +40,13 @@ async function createNextDelivery(db: Database, subscriptionId: string, horizon:
     // Which paid period this delivery belongs to (each by its own frequency); none yet means it is not paid for.
     const period = periodOfDelivery(await paidPeriodsOf(tx, subscription), sequence);
     if (!period?.orderId) return false;
+    const days = (await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId))).map((row) => row.day);
+    // Decision 0030: a closed or full date moves this delivery to the district's next weekday with
+    // room; with none in sight it keeps its date (a paid delivery is never dropped) and dispatch sees
+    // the day over capacity. The slot is locked after the subscription (decision 0025).
+    const slot = await claimNextSlotFrom(tx, { districtId: subscription.districtId, window: subscription.deliveryWindow, wantedDate: subscription.nextDeliveryDate, districtDays: days });
+    const deliveryDate = slot?.date ?? subscription.nextDeliveryDate;
+    const moved = deliveryDate === subscription.nextDeliveryDate ? null : `Fecha movida del ${subscription.nextDeliveryDate}: día cerrado o sin cupos`;
     const inserted = await tx
       .insert(deliveries)
       .values({
@@ -48,19 +56,18 @@ async function createNextDelivery(db: Database, subscriptionId: string, horizon:
         districtId: subscription.districtId,
         districtName: subscription.districtName,
         address: subscription.address,
-        deliveryDate: subscription.nextDeliveryDate,
+        deliveryDate,
         deliveryWindow: subscription.deliveryWindow,
         status: "pending",
-        statusHistory: [{ status: "pending", timestamp: now.toISOString(), note: null }],
+        statusHistory: [{ status: "pending", timestamp: now.toISOString(), note: moved }],
         createdAt: now,
         updatedAt: now,
       })
       .onConflictDoNothing()
       .returning({ id: deliveries.id });
-    const days = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
     await tx
       .update(subscriptions)
-      .set({ deliveriesMade: sequence, nextDeliveryDate: nextMonthlyDeliveryDate(subscription.nextDeliveryDate, days.map((row) => row.day)), updatedAt: now })
+      .set({ deliveriesMade: sequence, nextDeliveryDate: nextMonthlyDeliveryDate(subscription.nextDeliveryDate, days), updatedAt: now })
       .where(and(eq(subscriptions.id, subscription.id), eq(subscriptions.deliveriesMade, sql`${subscription.deliveriesMade}`)));
     return inserted.length > 0;
   });

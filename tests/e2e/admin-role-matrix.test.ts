@@ -30,6 +30,7 @@ const RULES: Record<string, Rule> = {
   "/admin/ajustes": { allowed: [] },
   "/admin/equipo": { allowed: [] },
   "/admin/auditoria": { allowed: [] },
+  "/admin/calendario": { allowed: ["operaciones"] },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nextDeliveryDates } from "@core/lima-dates";
+import { bookableDates } from "../support/lima-clock";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, signInCookies, type SessionCookie } from "../support/accounts";
 import { boxLine } from "../support/checkout-page";
 import { useBrowser, waitForEmail } from "../support/e2e";
@@ -150,7 +150,7 @@ async function placeGuestOrder(baseURL: string, headers: Record<string, string> 
     districtId: 22,
     direccion: "Av. Larco 123",
     diaHabil: 3,
-    fecha: nextDeliveryDates(3, new Date())[0],
+    fecha: bookableDates(3)[0],
     rangoHorario: "manana",
     items: [{ productId: boxLine.productId, variantId: null, quantity: 1 }],
     clientSubtotalCents: boxLine.price,

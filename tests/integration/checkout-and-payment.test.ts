@@ -64,9 +64,15 @@ describe("checkout and payment", () => {
   it("checks the delivery date in Lima time against the district's weekdays", async () => {
     const sameDay = await placeOrder(test.db, checkout({ diaHabil: 2, fecha: "2026-11-24" }), { now, provider: "sandbox" });
     expect(sameDay).toEqual({ ok: false, reason: "invalid", fieldErrors: { diaHabil: "Selecciona un día habilitado" } });
-    // 23:30 on Tuesday in Lima is already Wednesday in UTC: Wednesday is still bookable.
+    // 23:30 on Tuesday in Lima is already Wednesday in UTC: it is still Tuesday for the rules, but
+    // past the 18:00 cut-off, so Wednesday is refused and Friday is bookable (issue 10).
     const lateTuesday = new Date("2026-11-25T04:30:00Z");
-    expect(await placeOrder(test.db, checkout(), { now: lateTuesday, provider: "sandbox" })).toMatchObject({ ok: true });
+    expect(await placeOrder(test.db, checkout(), { now: lateTuesday, provider: "sandbox" })).toEqual({
+      ok: false,
+      reason: "invalid",
+      fieldErrors: { fecha: "Los pedidos para mañana se reciben hasta las 18:00. Elige otra fecha." },
+    });
+    expect(await placeOrder(test.db, checkout({ diaHabil: 5, fecha: "2026-11-27" }), { now: lateTuesday, provider: "sandbox" })).toMatchObject({ ok: true });
     const wednesday = new Date("2026-11-25T05:30:00Z");
     expect(await placeOrder(test.db, checkout(), { now: wednesday, provider: "sandbox" })).toEqual({
       ok: false,

@@ -32,7 +32,8 @@ describe("the customer's invoices", () => {
 
   /** A paid order through the real checkout and sandbox payment, then attached to the account. */
   async function paidInvoiceFor(userId: string, overrides: Parameters<typeof checkoutInput>[0] = {}, issuedAt?: Date) {
-    const placed = await placeOrder(test.db, checkoutInput(overrides), { now, provider: "sandbox" });
+    // 22:00 in Lima is past the cut-off for Wednesday's delivery: Friday is the first bookable day.
+    const placed = await placeOrder(test.db, checkoutInput({ diaHabil: 5, fecha: "2026-11-27", ...overrides }), { now, provider: "sandbox" });
     if (!placed.ok) throw new Error(`order not placed: ${JSON.stringify(placed)}`);
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now, siteUrl });
     await test.db.update(orders).set({ userId }).where(eq(orders.id, placed.orderId));
@@ -89,7 +90,7 @@ describe("the customer's invoices", () => {
       customer: { name: "Estudio Test S.A.C.", documentType: "ruc", documentNumber: "20131312955" },
       order: { districtName: "Miraflores", address: "Av. Larco 123", subtotalCents: 11980 },
       district: { name: "Miraflores", province: "Lima" },
-      delivery: { deliveryDate: "2026-11-25", deliveryWindow: "manana", districtName: "Miraflores" },
+      delivery: { deliveryDate: "2026-11-27", deliveryWindow: "manana", districtName: "Miraflores" },
     });
     expect(invoice!.items).toEqual([expect.objectContaining({ quantity: 2, unitPriceCents: 5990, lineTotalCents: 11980 })]);
     expect(invoice!.taxableCents + invoice!.igvCents).toBe(11980);

@@ -49,8 +49,11 @@ async function runDaily(db: Database, from: string, to: string, cards: (db: Data
 function deliveryDatesDue(earned: number): string[] {
   const dates = ["2026-11-25"];
   while (dates.length < earned) dates.push(nextMonthlyDeliveryDate(dates.at(-1)!, [1, 3, 5]));
-  return dates.filter((date) => date <= addDays("2028-01-23", 7));
+  return dates.filter((date) => date <= addDays("2028-01-23", 7)).map((date) => HOLIDAY_MOVES[date] ?? date);
 }
+
+/** Decision 0030: a delivery due on a holiday goes out on the district's next weekday (Miraflores: Mon/Wed/Fri). */
+const HOLIDAY_MOVES: Record<string, string> = { "2027-12-08": "2027-12-10" };
 
 const chargesOf = (db: Database, subscriptionId: string) =>
   db.select().from(sandboxCharges).where(like(sandboxCharges.chargeKey, `${subscriptionId}:%`)).orderBy(asc(sandboxCharges.createdAt));
@@ -90,7 +93,7 @@ describe("renewals over 14 months", () => {
     const due = deliveryDatesDue(15);
     expect(made.map((delivery) => delivery.deliveryDate)).toEqual(due);
     expect(made.map((delivery) => delivery.subscriptionSequence)).toEqual(due.map((_, index) => index + 1));
-    expect(made.every((delivery) => isoWeekday(delivery.deliveryDate) === 3)).toBe(true);
+    expect(made.every((delivery) => isoWeekday(delivery.deliveryDate) === 3 || delivery.deliveryDate === "2027-12-10")).toBe(true);
   });
 
   it("charges anual once a year (12 months at 85%) and still delivers every month", async () => {

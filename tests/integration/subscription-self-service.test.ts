@@ -52,7 +52,8 @@ async function cardStartsDeclining(subscriptionId: string) {
 function monthlyFrom(first: string, count: number): string[] {
   const dates = [first];
   while (dates.length < count) dates.push(nextMonthlyDeliveryDate(dates.at(-1)!, MIRAFLORES_DAYS));
-  return dates;
+  // Decision 0030: a delivery due on a holiday goes out on the district's next weekday (8 Dec 2027 → Friday 10).
+  return dates.map((date) => (date === "2027-12-08" ? "2027-12-10" : date));
 }
 
 const variantBySku = async (sku: string) => (await db.select().from(productVariants).where(eq(productVariants.sku, sku)))[0]!;
@@ -198,8 +199,11 @@ describe("change the next delivery date", () => {
   it("offers the district's weekdays from the day after the paying charge, and refuses anything else with the spec's messages", async () => {
     const { subscriptionId, customer, as } = await subscriber();
     const options = await loadSelfServiceOptions(db, customer.id, subscriptionId, limaNoon("2026-12-01"));
-    // The second delivery is paid by the charge of 23 December: offered from the 24th, for 60 days.
-    expect(options!.deliveryDates[0]).toBe("2026-12-25");
+    // The second delivery is paid by the charge of 23 December: offered from the 24th, for 60 days,
+    // except Christmas and New Year's Day (issue 10: holidays are never offered).
+    expect(options!.deliveryDates[0]).toBe("2026-12-28");
+    expect(options!.deliveryDates).not.toContain("2026-12-25");
+    expect(options!.deliveryDates).not.toContain("2027-01-01");
     expect(options!.deliveryDates.at(-1)).toBe("2027-02-22");
     expect(options!.deliveryDates.every((date) => MIRAFLORES_DAYS.includes(isoWeekday(date)))).toBe(true);
     expect(options!.deliveryDates).not.toContain(FIRST_NEXT_DELIVERY);
@@ -210,6 +214,7 @@ describe("change the next delivery date", () => {
     expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-21" })).toMatchObject({ ok: false, field: "date", message: "Elige una de las fechas ofrecidas" });
     expect(await changeNextDeliveryDate(db, { ...as(at), date: "2027-02-24" })).toMatchObject({ ok: false, field: "date", message: "Elige una de las fechas ofrecidas" });
     expect(await changeNextDeliveryDate(db, { ...as(at), date: "31-12-2026" })).toMatchObject({ ok: false, field: "date" });
+    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-25" })).toMatchObject({ ok: false, field: "date", message: "No repartimos el viernes, 25 de diciembre (Navidad). Elige otra fecha." });
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ nextDeliveryDate: FIRST_NEXT_DELIVERY });
   });
 

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type DatabaseHandle } from "@server/db/client";
-import { nextDeliveryDates } from "@core/lima-dates";
 import { checkoutInput } from "./checkout-fixture";
+import { bookableDates } from "./lima-clock";
 import { startCulqiMock, type CulqiMock } from "./culqi-mock";
 import { freePort } from "./shop-server";
 import { adminQuery, withDatabase } from "./test-database";
@@ -180,9 +180,9 @@ export async function runJobsOnce(database: ShopDatabase, env: Record<string, st
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
 }
 
-/** A valid guest checkout for the next Wednesday in Miraflores, as the checkout form posts it. */
+/** A valid guest checkout for the first Wednesday offered in Miraflores, as the checkout form posts it. */
 export function checkoutBody(overrides: Record<string, unknown> = {}) {
-  return { ...checkoutInput({ fecha: nextDeliveryDates(3, new Date())[0], ...overrides }), checkoutKey: (overrides.checkoutKey as string | undefined) ?? randomUUID() };
+  return { ...checkoutInput({ fecha: bookableDates(3)[0], ...overrides }), checkoutKey: (overrides.checkoutKey as string | undefined) ?? randomUUID() };
 }
 
 /** Posts the checkout as the browser does; the answer is the redirect to the payment page. */

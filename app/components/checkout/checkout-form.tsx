@@ -6,7 +6,7 @@ import { cartSubtotalCents } from "~/lib/cart";
 import { checkoutSchema, fieldErrors, SHIPPING_INCOMPLETE } from "@core/checkout-schema";
 import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
 import { documentTypeLabels, type DocumentType } from "@core/documents";
-import { formatLimaDate, nextDeliveryDates, weekdayNames } from "@core/lima-dates";
+import { formatLimaDate, isoWeekday, weekdayNames } from "@core/lima-dates";
 import { minimumOrderShortfall, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
 import { usePurchaseOptions } from "~/lib/purchase-options";
 import { useCart } from "~/lib/use-cart";
@@ -23,7 +23,12 @@ export type CheckoutActionData = {
   minimumShortfallCents?: number;
   /** A subscription needs an account: the form offers sign-in and sign-up, coming back here. */
   accountRequired?: boolean;
+  /** The chosen date or window filled since the page loaded (issue 10): the offer is read again. */
+  slotTaken?: boolean;
 };
+
+/** What the server offers per district (server/deliveries: cut-off, closed days, capacity). */
+export type OfferedSlots = Record<number, { date: string; windows: { window: DeliveryWindow; hasRoom: boolean }[] }[]>;
 
 interface District {
   id: number;
@@ -54,12 +59,12 @@ export type CheckoutPrefill = Pick<typeof emptyForm, "nombre" | "apellido" | "co
 
 export function CheckoutForm({
   districts,
-  today,
+  offered,
   customer,
   organizations,
 }: {
   districts: District[];
-  today: string;
+  offered: OfferedSlots;
   customer: CheckoutPrefill | null;
   organizations: { id: number; title: string }[];
 }) {
@@ -82,8 +87,14 @@ export function CheckoutForm({
   const subtotal = cartSubtotalCents(items);
 
   const district = districts.find((candidate) => candidate.name.toLocaleLowerCase("es") === form.districtName.trim().toLocaleLowerCase("es"));
-  // Dates count from the server's "today" in Lima: noon of that day is safely inside it in any zone.
-  const dates = useMemo(() => (form.diaHabil ? nextDeliveryDates(Number(form.diaHabil), new Date(`${today}T17:00:00Z`)) : []), [form.diaHabil, today]);
+  // Spec §5's next two dates of the weekday, among those the server offers (issue 10: after the
+  // cut-off, no closed day, room left).
+  const offeredDays = useMemo(() => (district ? (offered[district.id] ?? []) : []), [district, offered]);
+  const dates = useMemo(
+    () => (form.diaHabil ? offeredDays.filter((day) => isoWeekday(day.date) === Number(form.diaHabil)).slice(0, 2).map((day) => day.date) : []),
+    [form.diaHabil, offeredDays],
+  );
+  const windowsOfDate = offeredDays.find((day) => day.date === form.fecha)?.windows;
 
   useEffect(() => {
     if (hydrated && items.length === 0) navigate("/tienda", { replace: true });
@@ -125,6 +136,9 @@ export function CheckoutForm({
       // Spec §4: changing district clears day and date; changing day clears date.
       if (field === "districtName") Object.assign(next, { diaHabil: "", fecha: "" });
       if (field === "diaHabil") next.fecha = "";
+      // A window full on the new date is no longer a choice.
+      const full = offeredDays.find((day) => day.date === next.fecha)?.windows.some((offer) => offer.window === next.rangoHorario && !offer.hasRoom);
+      if (full) next.rangoHorario = "";
       return next;
     });
   }
@@ -256,7 +270,9 @@ export function CheckoutForm({
               <legend className="mb-1 font-semibold">Fecha</legend>
               <p className="mb-2 text-sm text-slate-600">Requiere mínimo 1 día de anticipación</p>
               {dates.length === 0 ? (
-                <p className="text-sm text-slate-500">Elige el día de entrega para ver las fechas disponibles.</p>
+                <p className="text-sm text-slate-500">
+                  {form.diaHabil ? "No quedan fechas disponibles para ese día. Elige otro día." : "Elige el día de entrega para ver las fechas disponibles."}
+                </p>
               ) : (
                 <div className="flex flex-wrap gap-3">
                   {dates.map((date) => (
@@ -274,12 +290,18 @@ export function CheckoutForm({
                 Rango horario <span className="text-sm font-normal text-slate-600">(Referencial)</span>
               </legend>
               <div className="flex flex-wrap gap-3">
-                {(Object.keys(deliveryWindows) as DeliveryWindow[]).map((window) => (
-                  <label key={window} className="flex cursor-pointer items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
-                    <input type="radio" name="rangoHorario" value={window} checked={form.rangoHorario === window} onChange={() => update("rangoHorario", window)} className="accent-brand-700" />
-                    {deliveryWindows[window].label} ({deliveryWindows[window].hours})
-                  </label>
-                ))}
+                {(Object.keys(deliveryWindows) as DeliveryWindow[]).map((window) => {
+                  const full = windowsOfDate?.find((offer) => offer.window === window)?.hasRoom === false;
+                  return (
+                    <label
+                      key={window}
+                      className={`flex items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 ${full ? "cursor-not-allowed text-slate-500" : "cursor-pointer"}`}
+                    >
+                      <input type="radio" name="rangoHorario" value={window} disabled={full} checked={form.rangoHorario === window} onChange={() => update("rangoHorario", window)} className="accent-brand-700" />
+                      {deliveryWindows[window].label} ({deliveryWindows[window].hours}){full && " · Sin cupos"}
+                    </label>
+                  );
+                })}
               </div>
               {errorFor("rangoHorario") && <p className="mt-1 text-sm text-red-700">{errorFor("rangoHorario")}</p>}
             </fieldset>

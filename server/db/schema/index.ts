@@ -10,3 +10,4 @@ export * from "./subscriptions";
 export * from "./jobs";
 export * from "./audit";
 export * from "./delivery-proofs";
+export * from "./delivery-calendar";

@@ -16,6 +16,7 @@ import { readSeedDistricts } from "./districts-data";
 import { seedDemoAccounts } from "./demo-accounts";
 import { privacyHtml, termsHtml } from "./legal-texts";
 import { inTransaction } from "../transaction";
+import { seedDeliveryCalendar } from "./delivery-calendar";
 
 export const LEGAL_SLUGS = { terms: "terminos-condiciones", privacy: "politica-privacidad" } as const;
 
@@ -26,6 +27,8 @@ export const LEGAL_SLUGS = { terms: "terminos-condiciones", privacy: "politica-p
  * duplicates rows; everything is one transaction, so a crash leaves it empty.
  */
 export async function seedBaseData(db: Database): Promise<{ seeded: boolean }> {
+  // Before the early return: a database seeded before the delivery calendar existed gets it too.
+  await inTransaction(db, (tx) => seedDeliveryCalendar(tx));
   const [existing] = await db.select({ n: count() }).from(siteSettings);
   if (Number(existing?.n ?? 0) > 0) return { seeded: false };
 

@@ -5,6 +5,7 @@ import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../orders/transition";
 import { paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
+import { datesWithRoom, deliveryDateRefusal } from "../../deliveries/index.server";
 import { changeOwnedSubscription, refuse, servedWeekdays, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult, type Subscription } from "./change";
 
 const OPEN_DELIVERY = ["pending", "preparing", "scheduled", "shipped", "in_transit", "rescheduled"];
@@ -13,7 +14,8 @@ const OPEN_DELIVERY = ["pending", "preparing", "scheduled", "shipped", "in_trans
  * The dates the next delivery (the next one not yet scheduled) can move to (issue 5): the
  * district's weekdays, from tomorrow in Lima; after a delivery already scheduled (deliveries are
  * created a week ahead for the team's route); when that delivery is not paid for yet, after the
- * billing date that pays for it; and within 60 days of the first of those dates.
+ * billing date that pays for it; within 60 days of the first of those dates; and (issue 10) not
+ * before the cut-off, not on a closed day, and with room in the subscription's window.
  */
 export async function offeredDeliveryDates(tx: DatabaseOrTransaction, subscription: Subscription, now: Date): Promise<string[]> {
   const today = limaToday(now);
@@ -33,7 +35,7 @@ export async function offeredDeliveryDates(tx: DatabaseOrTransaction, subscripti
   for (let date = earliest; date <= latest; date = addDays(date, 1)) {
     if (weekdays.includes(isoWeekday(date)) && date !== subscription.nextDeliveryDate) dates.push(date);
   }
-  return dates;
+  return datesWithRoom(tx, { districtId: subscription.districtId, window: subscription.deliveryWindow, dates, now });
 }
 
 /** Change the next delivery date to one of the offered dates; the following ones keep its weekday, a month apart. */
@@ -46,6 +48,12 @@ export async function changeNextDeliveryDate(db: Database, input: SelfServiceCon
     if (!isAtLeastTomorrow(input.date, input.now)) return refuse("Requiere mínimo 1 día de anticipación", "date");
     if (!(await servedWeekdays(tx, subscription.districtId)).includes(isoWeekday(input.date))) return refuse("Selecciona un día habilitado", "date");
     if (input.date === subscription.nextDeliveryDate) return refuse("Esa ya es la fecha de tu próxima entrega", "date");
+    const calendarError = await deliveryDateRefusal(tx, input.date, input.now);
+    if (calendarError) return refuse(calendarError, "date");
+    // The place itself is claimed when the delivery is scheduled a week ahead (decision 0037).
+    if ((await datesWithRoom(tx, { districtId: subscription.districtId, window: subscription.deliveryWindow, dates: [input.date], now: input.now })).length === 0) {
+      return refuse("Ya no quedan cupos para esa fecha. Elige otra.", "date");
+    }
     if (!(await offeredDeliveryDates(tx, subscription, input.now)).includes(input.date)) return refuse("Elige una de las fechas ofrecidas", "date");
     await tx.update(subscriptions).set({ nextDeliveryDate: input.date, updatedAt: input.now }).where(eq(subscriptions.id, subscription.id));
     return {

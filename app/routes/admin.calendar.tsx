@@ -1,0 +1,322 @@
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/admin.calendar";
+import { listServedDistricts } from "@server/content/index.server";
+import {
+  addClosedDay,
+  loadCalendarForStaff,
+  removeCapacityOverride,
+  removeClosedDay,
+  setCapacityOverride,
+  setCutoffTime,
+  setDefaultCapacities,
+  type CalendarChangeResult,
+} from "@server/deliveries/index.server";
+import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
+import { isPlainLine } from "@core/input-schemas";
+import { formatLimaDate, limaToday, weekdayNames } from "@core/lima-dates";
+import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
+import { allowRoles, staffActor } from "~/staff.server";
+
+/** Issue 10: the delivery calendar staff keep — closed days and holidays, places per window, the cut-off. */
+export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const db = context.get(dbContext);
+  const today = limaToday(new Date());
+  const [calendar, districts] = await Promise.all([loadCalendarForStaff(db, today), listServedDistricts(db)]);
+  return { calendar, districts: districts.map(({ id, name }) => ({ id, name })) };
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Calendario de reparto · Back office" }, { name: "robots", content: "noindex,nofollow" }];
+
+const WINDOWS = Object.keys(deliveryWindows) as DeliveryWindow[];
+const DAYS = [1, 2, 3, 4, 5, 6, 7];
+
+type ActionData = { intent: string; ok: boolean; message: string; field?: string; values?: Record<string, string> };
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value.trim() : "";
+};
+/** A whole number as typed, or NaN (which the domain refuses with its Spanish message). */
+const whole = (value: string) => (/^\d{1,9}$/.test(value) ? Number(value) : Number.NaN);
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readFormData(request);
+  const db = context.get(dbContext);
+  const actor = staffActor(context, request);
+  const intent = text(form, "intent");
+  const values = Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== "intent"));
+  if (Object.values(values).some((value) => value.length > 200 || !isPlainLine(value))) {
+    return data<ActionData>({ intent, ok: false, message: "El formulario contiene caracteres no permitidos.", values }, { status: 400 });
+  }
+  let result: CalendarChangeResult;
+  let done: string;
+  switch (intent) {
+    case "cutoff":
+      result = await setCutoffTime(db, actor, text(form, "cutoffTime"), new Date());
+      done = "Hora de corte guardada.";
+      break;
+    case "capacity-defaults":
+      result = await setDefaultCapacities(
+        db,
+        actor,
+        DAYS.flatMap((dayNumber) => WINDOWS.map((window) => ({ dayNumber, window, capacity: whole(text(form, `capacity-${dayNumber}-${window}`)) }))),
+      );
+      done = "Cupos por día guardados.";
+      break;
+    case "override-set":
+      result = await setCapacityOverride(db, actor, {
+        districtId: whole(text(form, "districtId")),
+        dayNumber: whole(text(form, "dayNumber")),
+        window: text(form, "window"),
+        capacity: whole(text(form, "capacity")),
+      });
+      done = "Cupo del distrito guardado.";
+      break;
+    case "override-remove":
+      result = await removeCapacityOverride(db, actor, { districtId: whole(text(form, "districtId")), dayNumber: whole(text(form, "dayNumber")), window: text(form, "window") });
+      done = "El distrito vuelve al cupo general.";
+      break;
+    case "closed-add":
+      result = await addClosedDay(db, actor, { date: text(form, "date"), kind: text(form, "kind"), name: text(form, "name") });
+      done = "Día cerrado agregado: ya no se ofrece.";
+      break;
+    case "closed-remove":
+      result = await removeClosedDay(db, actor, text(form, "date"));
+      done = "Día abierto de nuevo.";
+      break;
+    default:
+      return data<ActionData>({ intent, ok: false, message: "Acción no válida. Recarga la página e inténtalo de nuevo." }, { status: 400 });
+  }
+  if (!result.ok) return data<ActionData>({ intent, ok: false, message: result.message, field: result.field, values }, { status: 400 });
+  return data<ActionData>({ intent, ok: true, message: done });
+}
+
+const input = "rounded-xl border border-slate-300 px-3 py-2 aria-[invalid=true]:border-red-600";
+const button = "rounded-full bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400";
+const removeButton = "rounded-lg px-2 py-1 text-sm font-semibold text-red-700 hover:bg-red-50";
+
+export default function AdminCalendar({ loaderData, actionData }: Route.ComponentProps) {
+  const { calendar, districts } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const answer = (intent: string) => (actionData?.intent === intent ? actionData : undefined);
+  const typed = (intent: string, name: string, fallback: string) => answer(intent)?.values?.[name] ?? fallback;
+  const invalid = (intent: string, field: string) => (answer(intent)?.ok === false && answer(intent)?.field === field ? true : undefined);
+
+  return (
+    <>
+      <AdminPageHeader title="Calendario de reparto" />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section aria-labelledby="corte" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100">
+          <h2 id="corte" className="text-lg font-bold text-slate-900">
+            Hora de corte
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">Desde esta hora (Lima), mañana ya no se ofrece en la tienda.</p>
+          <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
+            <input type="hidden" name="intent" value="cutoff" />
+            <label className="grid gap-1 text-sm font-semibold">
+              Hora de corte
+              <input name="cutoffTime" type="time" required className={input} defaultValue={typed("cutoff", "cutoffTime", calendar.cutoffTime)} aria-invalid={invalid("cutoff", "cutoffTime")} />
+            </label>
+            <button type="submit" className={button} disabled={busy}>
+              Guardar hora
+            </button>
+          </Form>
+          <Outcome data={answer("cutoff")} />
+        </section>
+
+        <section aria-labelledby="cerrados" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100">
+          <h2 id="cerrados" className="text-lg font-bold text-slate-900">
+            Feriados y días cerrados
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">Nunca se ofrecen para entregas.</p>
+          <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-2">
+            <input type="hidden" name="intent" value="closed-add" />
+            <label className="grid gap-1 text-sm font-semibold">
+              Fecha
+              <input name="date" type="date" required className={input} defaultValue={typed("closed-add", "date", "")} aria-invalid={invalid("closed-add", "date")} />
+            </label>
+            <label className="grid gap-1 text-sm font-semibold">
+              Tipo
+              <select name="kind" className={input} defaultValue={typed("closed-add", "kind", "cierre")}>
+                <option value="cierre">Cierre de la tienda</option>
+                <option value="feriado">Feriado nacional</option>
+              </select>
+            </label>
+            <label className="grid gap-1 text-sm font-semibold sm:col-span-2">
+              Motivo
+              <input name="name" required maxLength={80} className={input} defaultValue={typed("closed-add", "name", "")} aria-invalid={invalid("closed-add", "name")} />
+            </label>
+            <div className="sm:col-span-2">
+              <button type="submit" className={button} disabled={busy}>
+                Cerrar ese día
+              </button>
+            </div>
+          </Form>
+          <Outcome data={answer("closed-add") ?? answer("closed-remove")} />
+          <ul className="mt-4 divide-y divide-slate-100">
+            {calendar.closedDays.length === 0 && <li className="py-2 text-sm text-slate-600">No hay días cerrados próximos.</li>}
+            {calendar.closedDays.map((day) => (
+              <li key={day.date} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                <span>
+                  <span className="font-semibold first-letter:uppercase">{formatLimaDate(day.date, { weekday: "short", day: "numeric", month: "short", year: "numeric" })}</span> · {day.name}{" "}
+                  <span className="text-slate-600">({day.kind === "feriado" ? "feriado" : "cierre"})</span>
+                </span>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="closed-remove" />
+                  <input type="hidden" name="date" value={day.date} />
+                  <button type="submit" className={removeButton} disabled={busy} aria-label={`Abrir el ${day.date} (${day.name})`}>
+                    Quitar
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section aria-labelledby="cupos" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100">
+          <h2 id="cupos" className="text-lg font-bold text-slate-900">
+            Cupos por día y horario
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">Entregas que caben en cada horario, entre todos los distritos sin cupo propio.</p>
+          <Form method="post" className="mt-3">
+            <input type="hidden" name="intent" value="capacity-defaults" />
+            <table className="w-full text-sm">
+              <thead>
+                <tr className="text-left">
+                  <th scope="col" className="py-1">
+                    Día
+                  </th>
+                  {WINDOWS.map((window) => (
+                    <th key={window} scope="col" className="py-1">
+                      {deliveryWindows[window].label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {DAYS.map((dayNumber) => (
+                  <tr key={dayNumber}>
+                    <th scope="row" className="py-1 text-left font-semibold">
+                      {weekdayNames[dayNumber]}
+                    </th>
+                    {WINDOWS.map((window) => {
+                      const name = `capacity-${dayNumber}-${window}`;
+                      const current = calendar.defaults.find((row) => row.dayNumber === dayNumber && row.window === window)?.capacity;
+                      return (
+                        <td key={window} className="py-1 pr-2">
+                          <input
+                            name={name}
+                            type="number"
+                            min={0}
+                            max={9999}
+                            required
+                            inputMode="numeric"
+                            aria-label={`${weekdayNames[dayNumber]}, ${deliveryWindows[window].label}`}
+                            className={`${input} w-20`}
+                            defaultValue={typed("capacity-defaults", name, current === null || current === undefined ? "" : String(current))}
+                            aria-invalid={invalid("capacity-defaults", name)}
+                          />
+                        </td>
+                      );
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <button type="submit" className={`${button} mt-3`} disabled={busy}>
+              Guardar cupos
+            </button>
+          </Form>
+          <Outcome data={answer("capacity-defaults")} />
+        </section>
+
+        <section aria-labelledby="distritos" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100">
+          <h2 id="distritos" className="text-lg font-bold text-slate-900">
+            Cupos propios por distrito
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">Un distrito con cupo propio se cuenta aparte del cupo general en ese día y horario.</p>
+          <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-2">
+            <input type="hidden" name="intent" value="override-set" />
+            <label className="grid gap-1 text-sm font-semibold">
+              Distrito
+              <select name="districtId" required className={input} defaultValue={typed("override-set", "districtId", "")} aria-invalid={invalid("override-set", "districtId")}>
+                <option value="">Elige un distrito</option>
+                {districts.map((district) => (
+                  <option key={district.id} value={district.id}>
+                    {district.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="grid gap-1 text-sm font-semibold">
+              Día
+              <select name="dayNumber" required className={input} defaultValue={typed("override-set", "dayNumber", "1")}>
+                {DAYS.map((dayNumber) => (
+                  <option key={dayNumber} value={dayNumber}>
+                    {weekdayNames[dayNumber]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="grid gap-1 text-sm font-semibold">
+              Horario
+              <select name="window" required className={input} defaultValue={typed("override-set", "window", "manana")}>
+                {WINDOWS.map((window) => (
+                  <option key={window} value={window}>
+                    {deliveryWindows[window].label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="grid gap-1 text-sm font-semibold">
+              Cupos
+              <input name="capacity" type="number" min={0} max={9999} required inputMode="numeric" className={input} defaultValue={typed("override-set", "capacity", "")} aria-invalid={invalid("override-set", "capacity")} />
+            </label>
+            <div className="sm:col-span-2">
+              <button type="submit" className={button} disabled={busy}>
+                Guardar cupo del distrito
+              </button>
+            </div>
+          </Form>
+          <Outcome data={answer("override-set") ?? answer("override-remove")} />
+          <ul className="mt-4 divide-y divide-slate-100">
+            {calendar.overrides.length === 0 && <li className="py-2 text-sm text-slate-600">Ningún distrito tiene cupo propio.</li>}
+            {calendar.overrides.map((row) => (
+              <li key={`${row.districtId}-${row.dayNumber}-${row.window}`} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                <span>
+                  <span className="font-semibold">{row.districtName}</span> · {weekdayNames[row.dayNumber]}, {deliveryWindows[row.window as DeliveryWindow]?.label ?? row.window}: {row.capacity}
+                </span>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="override-remove" />
+                  <input type="hidden" name="districtId" value={row.districtId} />
+                  <input type="hidden" name="dayNumber" value={row.dayNumber} />
+                  <input type="hidden" name="window" value={row.window} />
+                  <button type="submit" className={removeButton} disabled={busy} aria-label={`Quitar cupo propio de ${row.districtName}, ${weekdayNames[row.dayNumber]}`}>
+                    Quitar
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </>
+  );
+}
+
+function Outcome({ data: outcome }: { data: ActionData | undefined }) {
+  if (!outcome) return null;
+  return outcome.ok ? (
+    <p role="status" className="mt-3 rounded-xl bg-emerald-50 p-3 text-sm text-emerald-900">
+      {outcome.message}
+    </p>
+  ) : (
+    <p role="alert" className="mt-3 rounded-xl bg-red-50 p-3 text-sm text-red-800">
+      {outcome.message}
+    </p>
+  );
+}
