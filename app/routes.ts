@@ -52,6 +52,9 @@ export default [
   // The staff area (issue 10): the layout admits staff only; each page states its own roles.
   layout("routes/admin-layout.tsx", [
     route("admin", "routes/admin.home.tsx"),
+    route("admin/pedidos", "routes/admin.orders.tsx"),
+    route("admin/pedidos/exportar", "routes/admin.orders-export.ts"),
+    route("admin/pedidos/:orderId", "routes/admin.order-detail.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

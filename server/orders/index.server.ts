@@ -12,3 +12,7 @@ export {
   type CustomerOrderRow,
   type OrderLine,
 } from "./customer-orders";
+export { searchStaffOrders, STAFF_ORDERS_PAGE_SIZE, type StaffOrderRow } from "./staff-order-search";
+export { staffOrdersCsvFilename, staffOrdersCsvStream } from "./staff-orders-csv";
+export { findStaffOrder, type StaffOrderDetail, type StaffOrderNote } from "./staff-order-detail";
+export { addOrderNote, resendOrderConfirmation, StaffOrderNotFoundError, type ResendConfirmationResult } from "./staff-order-actions";

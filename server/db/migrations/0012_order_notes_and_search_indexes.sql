@@ -5,7 +5,9 @@ CREATE TABLE "order_notes" (
 	"author_name" text NOT NULL,
 	"author_email" text NOT NULL,
 	"body" text NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"request_key" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "order_notes_request_key_unique" UNIQUE("request_key")
 );
 --> statement-breakpoint
 ALTER TABLE "order_notes" ADD CONSTRAINT "order_notes_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint

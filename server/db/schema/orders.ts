@@ -91,6 +91,8 @@ export const orderNotes = pgTable(
     authorName: text("author_name").notNull(),
     authorEmail: text("author_email").notNull(),
     body: text("body").notNull(),
+    /** Sent with the form, so a double-clicked "Agregar nota" adds it once. */
+    requestKey: text("request_key").notNull().unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("order_notes_order_idx").on(table.orderId, table.id)],
