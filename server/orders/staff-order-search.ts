@@ -33,7 +33,7 @@ function escapeLike(text: string): string {
  * The "Buscar" box. Each field is matched the way an index can answer with 100 000 orders (the
  * indexes of migration 0012): order number exactly ("1234", "VA-001234"), e-mail and names by
  * their beginning, phone by its digits (with or without Peru's +51), document or RUC exactly.
- * A name of several words needs each word to begin the first or the last name.
+ * A name matches when it has every word typed, or when each word begins its first or last name.
  */
 function searchCondition(query: string): SQL {
   const lower = query.toLowerCase();
@@ -49,11 +49,15 @@ function searchCondition(query: string): SQL {
   arms.push(eq(orders.documentNumber, query.toUpperCase()), eq(orders.ruc, query));
   const words = lower.split(/\s+/).filter(Boolean);
   if (!lower.includes("@")) {
-    const nameWords = words.map((word) => {
+    // Whole words of the full name, in any order ("maría quispe", "huamán"): the GIN index.
+    const wordList = sql.join(words.map((word) => sql`${word}`), sql`, `);
+    arms.push(sql`string_to_array(lower(${orders.customerFirstName} || ' ' || ${orders.customerLastName}), ' ') @> array[${wordList}]::text[]`);
+    // Or, while typing: each word begins the first or the last name ("ana qui"): the btree prefix indexes.
+    const prefixes = words.map((word) => {
       const prefix = `${escapeLike(word)}%`;
       return or(sql`lower(${orders.customerFirstName}) like ${prefix}`, sql`lower(${orders.customerLastName}) like ${prefix}`)!;
     });
-    arms.push(nameWords.length === 1 ? nameWords[0]! : and(...nameWords)!);
+    arms.push(prefixes.length === 1 ? prefixes[0]! : and(...prefixes)!);
   }
   return or(...arms)!;
 }
