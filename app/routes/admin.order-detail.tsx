@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.order-detail";
 import { addOrderNote, findStaffOrder, resendOrderConfirmation, StaffOrderNotFoundError } from "@server/orders/index.server";
@@ -26,7 +25,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const order = await findStaffOrder(context.get(dbContext), params.orderId);
   if (!order) throw data(NOT_FOUND, { status: 404 });
   // A fresh key per page load: the same form sent twice (double click, retry) acts once.
-  return { order, noteKey: randomUUID(), resendKey: randomUUID() };
+  return { order, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID() };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -67,8 +66,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.success) return answer({ intent, ok: false, message: parsed.error.issues[0]!.message }, 400);
       const result = await resendOrderConfirmation(db, { orderId: params.orderId, requestKey: parsed.data.requestKey, actor, siteUrl: (await siteInfo(db)).siteUrl, now });
       if (result.status === "sent" || result.status === "already_sent") return answer({ intent, ok: true, message: `Reenviamos la confirmación a ${result.to}.` });
-      if (result.status === "too_soon") return answer({ intent, ok: false, message: "La confirmación ya se reenvió hace menos de un minuto." }, 409);
-      return answer({ intent, ok: false, message: "Este pedido aún no tiene confirmación: se envía cuando el pago se aprueba." }, 409);
+      if (result.status === "too_soon") return answer({ intent, ok: false, message: "La confirmación ya se reenvió hace menos de un minuto." }, 400);
+      return answer({ intent, ok: false, message: "Este pedido aún no tiene confirmación: se envía cuando el pago se aprueba." }, 400);
     }
   } catch (error) {
     if (error instanceof StaffOrderNotFoundError) throw data(NOT_FOUND, { status: 404 });

@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A page past the end (an old link after the filters changed) goes to the last page with orders.
   const { lastPage } = pageWindow(page, STAFF_ORDERS_PAGE_SIZE, total);
   if (page > lastPage) throw redirect(withQuery(LIST_PATH, staffOrderSearchParams(filters, lastPage)));
-  return { rows, total, page, filters, districts: districts.map(({ id, name }) => ({ id, name })) };
+  return { rows, total, page, pageSize: STAFF_ORDERS_PAGE_SIZE, filters, districts: districts.map(({ id, name }) => ({ id, name })) };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Pedidos · Back office" }, { name: "robots", content: "noindex,nofollow" }];
@@ -197,7 +197,7 @@ function OrderCards({ rows }: { rows: StaffOrderRow[] }) {
 
 /** Issue 10, Orders: every order, searchable and filtered from the URL, with its CSV export. */
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { rows, total, page, filters, districts } = loaderData;
+  const { rows, total, page, pageSize, filters, districts } = loaderData;
   return (
     <>
       <AdminPageHeader title="Pedidos">
@@ -215,7 +215,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         <>
           <OrdersTable rows={rows} />
           <OrderCards rows={rows} />
-          <Pager page={page} pageSize={STAFF_ORDERS_PAGE_SIZE} total={total} hrefFor={(target) => withQuery(LIST_PATH, staffOrderSearchParams(filters, target))} />
+          <Pager page={page} pageSize={pageSize} total={total} hrefFor={(target) => withQuery(LIST_PATH, staffOrderSearchParams(filters, target))} />
         </>
       )}
     </>

@@ -19,11 +19,17 @@ interface Rule {
   /** Roles besides admin (who may do everything). */
   allowed: Who[];
   /** A real URL for a pattern with parameters (ids of the demo data, looked up through the pages). */
-  sample?: string;
+  sample?: string | (() => string);
 }
+
+/** Ids of the demo data, read in beforeAll from the staff pages themselves. */
+const demo = { orderId: "" };
 
 const RULES: Record<string, Rule> = {
   "/admin": { allowed: ["operaciones", "repartidor"] },
+  "/admin/pedidos": { allowed: ["operaciones"] },
+  "/admin/pedidos/exportar": { allowed: ["operaciones"] },
+  "/admin/pedidos/:orderId": { allowed: ["operaciones"], sample: () => `/admin/pedidos/${demo.orderId}` },
 };
 
 function adminPatterns(entries: RouteConfigEntry[], prefix = ""): string[] {
@@ -57,6 +63,10 @@ describe("who may use each page of the staff area", () => {
     ] as const) {
       sessions[who] = cookieHeader(await signInCookies(baseURL(), account.email, account.password));
     }
+    // The demo customer's first order in the staff list (any demo order would do).
+    const list = await request(`/admin/pedidos?q=${encodeURIComponent(DEMO_CUSTOMER.email)}`, "GET", sessions.admin);
+    demo.orderId = /href="\/admin\/pedidos\/([0-9a-f-]{36})"/.exec(list.body)?.[1] ?? "";
+    expect(demo.orderId, "a demo order in /admin/pedidos").not.toBe("");
   });
 
   it("has a rule for every /admin route of the route table", () => {
@@ -64,9 +74,9 @@ describe("who may use each page of the staff area", () => {
   });
 
   for (const [pattern, rule] of Object.entries(RULES)) {
-    const path = rule.sample ?? pattern;
     for (const method of ["GET", "POST"] as const) {
       it(`${method} ${pattern}: anonymous to /login, customer and wrong roles to the 404, ${["admin", ...rule.allowed].join(" and ")} in`, async () => {
+        const path = typeof rule.sample === "function" ? rule.sample() : (rule.sample ?? pattern);
         const anonymous = await request(path, method);
         expect(anonymous.status).toBe(302);
         expect(anonymous.location).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);

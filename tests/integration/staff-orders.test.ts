@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { districts, invoices, orderNotes, orders, outboxEmails, payments, refunds, staffActions, users } from "@server/db/schema";
 import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
@@ -18,7 +18,7 @@ describe("the staff order list, its CSV export and an order's notes and confirma
   let miraflores = 0;
   let sanIsidro = 0;
 
-  async function insertOrder(values: Partial<typeof orders.$inferInsert> & { createdAt: Date | ReturnType<typeof sql> }): Promise<string> {
+  async function insertOrder(values: Omit<Partial<typeof orders.$inferInsert>, "createdAt"> & { createdAt: Date | SQL }): Promise<string> {
     const [row] = await test.db
       .insert(orders)
       .values({
