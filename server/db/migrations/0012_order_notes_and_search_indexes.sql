@@ -20,7 +20,7 @@ CREATE INDEX "orders_last_name_prefix_idx" ON "orders" USING btree (lower("custo
 CREATE INDEX "orders_phone_digits_idx" ON "orders" USING btree (regexp_replace("customer_phone", '[^0-9]', '', 'g'));--> statement-breakpoint
 CREATE INDEX "orders_document_idx" ON "orders" USING btree ("document_number");--> statement-breakpoint
 CREATE INDEX "orders_ruc_idx" ON "orders" USING btree ("ruc");--> statement-breakpoint
-CREATE INDEX "orders_name_words_idx" ON "orders" USING gin (string_to_array(lower("customer_first_name" || ' ' || "customer_last_name"), ' '));--> statement-breakpoint
+CREATE INDEX "orders_name_words_idx" ON "orders" USING gin (string_to_array(lower("customer_first_name" || ' ' || "customer_last_name"), ' ')) WITH (fastupdate=false);--> statement-breakpoint
 -- Issue 10: internal notes are append-only; the database itself refuses to rewrite or remove them.
 CREATE FUNCTION "order_notes_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -66,7 +66,10 @@ export const orders = pgTable(
     index("orders_created_idx").on(table.createdAt, table.id),
     index("orders_email_prefix_idx").using("btree", sql`lower(${table.customerEmail}) text_pattern_ops`),
     index("orders_first_name_prefix_idx").using("btree", sql`lower(${table.customerFirstName}) text_pattern_ops`),
-    index("orders_name_words_idx").using("gin", sql`string_to_array(lower(${table.customerFirstName} || ' ' || ${table.customerLastName}), ' ')`),
+    // Without a pending list: PGlite has no autovacuum to flush one, and every search would scan it.
+    index("orders_name_words_idx")
+      .using("gin", sql`string_to_array(lower(${table.customerFirstName} || ' ' || ${table.customerLastName}), ' ')`)
+      .with({ fastupdate: false }),
     index("orders_last_name_prefix_idx").using("btree", sql`lower(${table.customerLastName}) text_pattern_ops`),
     index("orders_phone_digits_idx").using("btree", sql`regexp_replace(${table.customerPhone}, '[^0-9]', '', 'g')`),
     index("orders_document_idx").on(table.documentNumber),
