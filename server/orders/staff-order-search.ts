@@ -74,6 +74,17 @@ export function staffOrderConditions(filters: StaffOrderFilters): SQL | undefine
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
+/**
+ * Newest first. With a search the matches are few, but the planner cannot tell (it guesses the
+ * name-words arm at 0.5% of the table), so it walks orders_created_idx filtering every row: a
+ * second with 100 000 orders on PostgreSQL. Ordering by an expression that index does not serve
+ * makes it collect the matches from the search indexes first, then sort those few.
+ */
+export function newestFirst(filters: StaffOrderFilters): SQL[] {
+  const createdAt = filters.q ? sql`(${orders.createdAt} + interval '0 seconds')` : sql`${orders.createdAt}`;
+  return [sql`${createdAt} desc`, desc(orders.id)];
+}
+
 /** Issue 10: every order the filters match, newest first, one page of them and how many in all. */
 export async function searchStaffOrders(
   db: Database,
@@ -101,7 +112,7 @@ export async function searchStaffOrders(
       })
       .from(orders)
       .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .orderBy(...newestFirst(filters))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
   ]);

@@ -1,10 +1,10 @@
-import { desc, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { orders } from "../db/schema";
 import { orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "~/lib/order-labels";
 import { deliveryWindowLabel } from "~/lib/delivery-schedule";
 import type { StaffOrderFilters } from "~/lib/staff-order-filters";
-import { staffOrderConditions } from "./staff-order-search";
+import { newestFirst, staffOrderConditions } from "./staff-order-search";
 
 /** Rows read per query: big enough to be quick, small enough that memory stays flat however many orders match. */
 export const CSV_BATCH_SIZE = 1000;
@@ -91,6 +91,7 @@ const columns = {
 export function staffOrdersCsvStream(db: Database, filters: StaffOrderFilters, batchSize = CSV_BATCH_SIZE): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const filtered = staffOrderConditions(filters);
+  const order = newestFirst(filters);
   let after: { cursor: string; id: string } | null = null;
   let done = false;
   return new ReadableStream<Uint8Array>(
@@ -102,7 +103,7 @@ export function staffOrdersCsvStream(db: Database, filters: StaffOrderFilters, b
         if (done) return;
         const keyset = after ? sql`(${orders.createdAt}, ${orders.id}) < (${after.cursor}::timestamptz, ${after.id}::uuid)` : undefined;
         const where = filtered && keyset ? sql`${filtered} and ${keyset}` : (filtered ?? keyset);
-        const rows = await readBatch(db, where, batchSize);
+        const rows = await readBatch(db, where, order, batchSize);
         if (rows.length > 0) {
           const last = rows[rows.length - 1]!;
           after = { cursor: last.cursor, id: last.id };
@@ -119,8 +120,8 @@ export function staffOrdersCsvStream(db: Database, filters: StaffOrderFilters, b
   );
 }
 
-function readBatch(db: Database, where: SQL | undefined, batchSize: number) {
-  return db.select(columns).from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(batchSize);
+function readBatch(db: Database, where: SQL | undefined, order: SQL[], batchSize: number) {
+  return db.select(columns).from(orders).where(where).orderBy(...order).limit(batchSize);
 }
 
 function csvRow(r: Awaited<ReturnType<typeof readBatch>>[number]): string {
