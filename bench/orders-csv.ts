@@ -137,16 +137,16 @@ function record(config: string, cells: string[], searches: string) {
   const start = text.indexOf(ORDERS_START);
   const end = text.indexOf(ORDERS_END);
   if (start < 0 || end < start) throw new Error(`bench/RESULTS.md has no ${ORDERS_START} … ${ORDERS_END} block`);
-  const body = text.slice(start + ORDERS_START.length, end);
-  const lines = body.split("\n").filter((line) => line.startsWith("| "));
+  // The table of runs, then one block of list timings per configuration.
+  const [tablePart = "", ...blockParts] = text.slice(start + ORDERS_START.length, end).split(/\n(?=<!-- searches: )/);
+  const lines = tablePart.split("\n").filter((line) => line.startsWith("| "));
   const [header, rule, ...rows] = lines.length >= 2 ? lines : ["| Configuration | Orders | CSV time | CSV size | Rows/s | Server RSS before | Peak RSS growth | Checks | Date | Database; machine |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"];
   const line = `| ${config} | ${cells.join(" | ")} |`;
   const index = rows.findIndex((existing) => existing.startsWith(`| ${config} |`));
   if (index >= 0) rows[index] = line;
   else rows.push(line);
-  // The list timings of each configuration follow the table, one block per configuration.
-  const blocks = body.split(/\n(?=<!-- searches: )/).slice(1).filter((block) => !block.startsWith(`<!-- searches: ${config} -->`));
-  const newBlocks = [...blocks.map((block) => block.trim()), `<!-- searches: ${config} -->\n${searches}`].join("\n\n");
+  const blocks = blockParts.map((block) => block.trim()).filter((block) => !block.startsWith(`<!-- searches: ${config} -->`));
+  const newBlocks = [...blocks, `<!-- searches: ${config} -->\n${searches}`].join("\n\n");
   writeFileSync(file, `${text.slice(0, start + ORDERS_START.length)}\n${[header, rule, ...rows].join("\n")}\n\n${newBlocks}\n${text.slice(end)}`);
 }
 
