@@ -15,16 +15,15 @@
 // Flags: --count=N (default 10000), --workers=N (default 1), --batch=N (renewals' claim batch,
 // default theirs), --record (write the result into bench/RESULTS.md). To profile, Node's own:
 //   node --cpu-prof --cpu-prof-dir=bench/.tmp --import tsx bench/renewals.ts
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { and, count, countDistinct, eq } from "drizzle-orm";
-import pg from "pg";
 import { limaToday } from "../core/lima-dates";
-import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from "../server/db/client";
+import { openDatabase, type Database, type DatabaseHandle } from "../server/db/client";
+import { freshDatabase, machine } from "./lib/fresh-database";
 import { deliveries, subscriptions } from "../server/db/schema";
 import { seedDemoShop } from "../server/db/seed/seed";
 import { benchSubscriptions, insertDueSubscriptions, verifyRenewals } from "../tests/support/due-renewals";
@@ -41,46 +40,11 @@ const WORKERS = Number(flag("workers") ?? 1);
 const CLAIM_BATCH = flag("batch") ? Number(flag("batch")) : undefined;
 const RECORD = args.includes("--record");
 
-interface Fresh {
-  target: DatabaseTarget;
-  label: string;
-  drop(): Promise<void>;
-}
-
-/** A database nobody else uses: a temporary PGlite folder, or a new database on the server. */
-async function freshDatabase(): Promise<Fresh> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (adminUrl) {
-    const name = `bench_renewals_${randomBytes(4).toString("hex")}`;
-    const admin = async <T extends object>(statement: string) => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        return (await client.query<T>(statement)).rows;
-      } finally {
-        await client.end();
-      }
-    };
-    const [server] = await admin<{ server_version: string }>("show server_version");
-    await admin(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return { target: { kind: "postgres", url: url.toString() }, label: `PostgreSQL ${server!.server_version} (local server, fsync off)`, drop: async () => void (await admin(`drop database if exists ${name} with (force)`)) };
-  }
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-renewals-"));
-  return { target: { kind: "pglite", dataDir: path.join(dir, "pglite") }, label: "PGlite (embedded, data directory on disk)", drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 function sum(reports: RenewalReport[]): RenewalReport {
   return reports.reduce((total, report) => ({ charged: total.charged + report.charged, declined: total.declined + report.declined, pastDue: total.pastDue + report.pastDue, reconciled: total.reconciled + report.reconciled, unknown: total.unknown + report.unknown, failed: total.failed + report.failed }));
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-function machine() {
-  const cpus = os.cpus();
-  return `${cpus[0]?.model.trim() ?? "unknown"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM; Node ${process.version}`;
-}
 
 const RENEWALS_START = "<!-- bench:renewals — rows written by bench/renewals.ts --record -->";
 const RENEWALS_END = "<!-- /bench:renewals -->";
@@ -143,7 +107,7 @@ async function workerMain() {
 
 async function main() {
   const loadAtStart = os.loadavg().map((value) => value.toFixed(2)).join(" / ");
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase("renewals");
   const handles: DatabaseHandle[] = [];
   try {
     console.log(`Database: ${fresh.label}; ${COUNT} due renewals; ${WORKERS} worker(s); machine: ${machine()}`);

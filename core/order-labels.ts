@@ -1,3 +1,7 @@
+/** Every status of the order machine (server/orders/order-status.ts), here so pages can list them too. */
+export const orderStatuses = ["pending", "payment_created", "paid", "processing", "shipped", "delivered", "failed", "cancelled", "refunded"] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
 /** Spec §4 and §9 labels for order statuses and payment methods, shared by the server and the pages. */
 export const orderStatusLabels: Record<string, string> = {
   pending: "Pendiente",

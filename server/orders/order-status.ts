@@ -4,8 +4,8 @@
  * failed or cancelled; paid/processing → cancelled → refunded; delivered → refunded; failed →
  * refunded (money that arrived for a declined order and was given back, decision 0026-late-payments-and-refunds).
  */
-export const orderStatuses = ["pending", "payment_created", "paid", "processing", "shipped", "delivered", "failed", "cancelled", "refunded"] as const;
-export type OrderStatus = (typeof orderStatuses)[number];
+import { orderStatuses, type OrderStatus } from "@core/order-labels";
+export { orderStatuses, type OrderStatus };
 
 const allowed: Record<OrderStatus, OrderStatus[]> = {
   pending: ["payment_created", "paid", "failed", "cancelled"],

@@ -22,6 +22,7 @@ interface Rule {
   sample?: string;
 }
 
+
 const RULES: Record<string, Rule> = {
   "/admin": { allowed: ["operaciones", "repartidor"] },
   "/admin/reparto": { allowed: ["repartidor"] },
@@ -31,6 +32,9 @@ const RULES: Record<string, Rule> = {
   "/admin/equipo": { allowed: [] },
   "/admin/auditoria": { allowed: [] },
   "/admin/calendario": { allowed: ["operaciones"] },
+  "/admin/pedidos": { allowed: ["operaciones"] },
+  "/admin/pedidos/exportar": { allowed: ["operaciones"] },
+  "/admin/pedidos/:orderId": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}" },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

@@ -61,7 +61,45 @@ export const orders = pgTable(
     index("orders_status_expires_idx").on(table.status, table.expiresAt),
     index("orders_user_created_idx").on(table.userId, table.createdAt),
     index("orders_subscription_idx").on(table.subscriptionId),
+    // The staff order list (/admin/pedidos, 100 000 orders): newest first, and the search box's
+    // prefix and exact matches, each answerable from an index (bench/orders-csv.ts measures them).
+    index("orders_created_idx").on(table.createdAt, table.id),
+    index("orders_email_prefix_idx").using("btree", sql`lower(${table.customerEmail}) text_pattern_ops`),
+    index("orders_first_name_prefix_idx").using("btree", sql`lower(${table.customerFirstName}) text_pattern_ops`),
+    // Without a pending list: PGlite has no autovacuum to flush one, and every search would scan it.
+    index("orders_name_words_idx")
+      .using("gin", sql`string_to_array(lower(${table.customerFirstName} || ' ' || ${table.customerLastName}), ' ')`)
+      .with({ fastupdate: false }),
+    index("orders_last_name_prefix_idx").using("btree", sql`lower(${table.customerLastName}) text_pattern_ops`),
+    index("orders_phone_digits_idx").using("btree", sql`regexp_replace(${table.customerPhone}, '[^0-9]', '', 'g')`),
+    index("orders_document_idx").on(table.documentNumber),
+    index("orders_ruc_idx").on(table.ruc),
   ],
+);
+
+/**
+ * Staff's internal notes on an order (issue 10), never shown to the customer. Append-only: a
+ * trigger refuses UPDATE and DELETE, and the order cannot be deleted while it has notes.
+ */
+export const orderNotes = pgTable(
+  "order_notes",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    authorId: text("author_id")
+      .notNull()
+      .references(() => users.id),
+    /** Who wrote it as they were then, so the note still says so after a rename or deactivation. */
+    authorName: text("author_name").notNull(),
+    authorEmail: text("author_email").notNull(),
+    body: text("body").notNull(),
+    /** Sent with the form, so a double-clicked "Agregar nota" adds it once. */
+    requestKey: text("request_key").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("order_notes_order_idx").on(table.orderId, table.id)],
 );
 
 export const orderItems = pgTable(

@@ -1,0 +1,206 @@
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/admin.order-detail";
+import { addOrderNote, findStaffOrder, resendOrderConfirmation, StaffOrderNotFoundError } from "@server/orders/index.server";
+import { AccountSection, FactList } from "~/components/account/account-page";
+import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { StaffOrderHistory, StaffOrderNotes, StaffOrderPayments, StaffOrderDeliveries, StaffOrderRefunds } from "~/components/admin/staff-order-sections";
+import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
+import { OrderStatusBadge } from "~/components/orders/receipt-view";
+import { dbContext } from "~/db-context.server";
+import { formatDeliveryDate } from "@core/delivery-labels";
+import { deliveryWindowLabel } from "@core/delivery-schedule";
+import { formatLimaInstant } from "@core/lima-dates";
+import { orderTypeLabels } from "@core/order-labels";
+import { freeText, isUuid } from "@core/input-schemas";
+import { z } from "@core/zod";
+import { readFormData } from "~/request-body.server";
+import { siteInfo } from "~/site-info.server";
+import { allowRoles, staffActor, staffContext } from "~/staff.server";
+
+export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+
+const NOT_FOUND = "Pedido no encontrado";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const order = await findStaffOrder(context.get(dbContext), params.orderId);
+  if (!order) throw data(NOT_FOUND, { status: 404 });
+  // A fresh key per page load: the same form sent twice (double click, retry) acts once.
+  return { order, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID() };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData ? `Pedido ${loaderData.order.orderNumber}` : NOT_FOUND} · Back office` },
+  { name: "robots", content: "noindex,nofollow" },
+];
+
+const noteSchema = z.object({
+  body: freeText(2000).transform((text) => text.trim()).pipe(z.string().min(1, "Escribe la nota.")),
+  requestKey: z.string().refine(isUuid, "Recarga la página e inténtalo de nuevo."),
+});
+
+const resendSchema = z.object({ requestKey: z.string().refine(isUuid, "Recarga la página e inténtalo de nuevo.") });
+
+type ActionResult = { intent: "note"; ok: boolean; message: string; values?: { body: string } } | { intent: "resend"; ok: boolean; message: string };
+
+/** Every answer of the action has the same shape, so the page reads one type. */
+function answer(result: ActionResult, status = 200) {
+  return data(result, { status });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const db = context.get(dbContext);
+  const form = await readFormData(request);
+  const intent = form.get("intent");
+  const actor = staffActor(context, request);
+  const now = new Date();
+  try {
+    if (intent === "note") {
+      const body = String(form.get("body") ?? "");
+      const parsed = noteSchema.safeParse({ body, requestKey: form.get("requestKey") ?? "" });
+      if (!parsed.success) return answer({ intent, ok: false, message: parsed.error.issues[0]!.message, values: { body } }, 400);
+      await addOrderNote(db, { orderId: params.orderId, body: parsed.data.body, requestKey: parsed.data.requestKey, author: { ...actor, name: context.get(staffContext).fullName }, now });
+      return answer({ intent, ok: true, message: "Nota agregada." });
+    }
+    if (intent === "resend") {
+      const parsed = resendSchema.safeParse({ requestKey: form.get("requestKey") ?? "" });
+      if (!parsed.success) return answer({ intent, ok: false, message: parsed.error.issues[0]!.message }, 400);
+      const result = await resendOrderConfirmation(db, { orderId: params.orderId, requestKey: parsed.data.requestKey, actor, siteUrl: (await siteInfo(db)).siteUrl, now });
+      if (result.status === "sent" || result.status === "already_sent") return answer({ intent, ok: true, message: `Reenviamos la confirmación a ${result.to}.` });
+      if (result.status === "too_soon") return answer({ intent, ok: false, message: "La confirmación ya se reenvió hace menos de un minuto." }, 400);
+      return answer({ intent, ok: false, message: "Este pedido aún no tiene confirmación: se envía cuando el pago se aprueba." }, 400);
+    }
+  } catch (error) {
+    if (error instanceof StaffOrderNotFoundError) throw data(NOT_FOUND, { status: 404 });
+    throw error;
+  }
+  return answer({ intent: "resend", ok: false, message: "Acción no reconocida." }, 400);
+}
+
+function Message({ result }: { result: { ok: boolean; message: string } }) {
+  return (
+    <p role={result.ok ? "status" : "alert"} className={`rounded-xl border px-4 py-3 text-sm ${result.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}>
+      {result.message}
+    </p>
+  );
+}
+
+const actionLink = "rounded-lg border px-4 py-2 text-sm font-semibold";
+
+/** Issue 10, Orders: one order as staff need it, with the actions its status allows. */
+export default function AdminOrderDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, noteKey, resendKey } = loaderData;
+  const result: ActionResult | undefined = actionData;
+  const { customer, shipping } = order;
+  return (
+    <div className="space-y-6">
+      <p>
+        <Link to="/admin/pedidos" className="text-sm font-semibold text-brand-800 underline">
+          Volver a pedidos
+        </Link>
+      </p>
+      <AdminPageHeader title={`Pedido ${order.orderNumber}`}>
+        <OrderStatusBadge status={order.status} />
+      </AdminPageHeader>
+      <p className="-mt-4 text-sm text-slate-600">
+        {formatLimaInstant(order.createdAt)} · {orderTypeLabels[order.orderType] ?? order.orderType}
+        {order.subscriptionFrequency ? ` (${order.subscriptionFrequency})` : ""}
+      </p>
+
+      {(order.actions.cancel || order.actions.refund || order.actions.resendConfirmation) && (
+        <section aria-labelledby="acciones" className="space-y-3">
+          <h2 id="acciones" className="sr-only">Acciones</h2>
+          <div className="flex flex-wrap gap-3">
+            {order.actions.cancel && (
+              <Link to={`/admin/pedidos/${order.id}/cancelar`} className={`${actionLink} border-red-300 text-red-800 hover:bg-red-50`}>
+                Cancelar pedido
+              </Link>
+            )}
+            {order.actions.refund && (
+              <Link to={`/admin/pedidos/${order.id}/reembolsar`} className={`${actionLink} border-brand-700 text-brand-800 hover:bg-brand-50`}>
+                Reembolsar
+              </Link>
+            )}
+            {order.actions.resendConfirmation && (
+              <Form method="post">
+                <input type="hidden" name="intent" value="resend" />
+                <input type="hidden" name="requestKey" value={resendKey} />
+                <button type="submit" className={`${actionLink} border-brand-700 bg-brand-700 text-white hover:bg-brand-800`}>
+                  Reenviar confirmación
+                </button>
+              </Form>
+            )}
+          </div>
+          {result?.intent === "resend" && <Message result={result} />}
+        </section>
+      )}
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <AccountSection title="Productos">
+          <OrderLinesTable lines={order.items} />
+          <OrderTotals totals={order} />
+        </AccountSection>
+        <AccountSection title="Cliente">
+          <FactList
+            testId="staff-order-customer"
+            facts={[
+              ["Nombre", `${customer.firstName} ${customer.lastName}`],
+              ["E-mail", <span className="break-all">{customer.email}</span>],
+              ["Teléfono", customer.phone],
+              ["Documento", `${customer.documentType.toUpperCase()} ${customer.documentNumber}`],
+              ...(customer.ruc ? ([["RUC", `${customer.ruc}${customer.businessName ? ` · ${customer.businessName}` : ""}`]] as [string, string][]) : []),
+              ["Cuenta", customer.hasAccount ? "Cliente registrado" : "Invitado"],
+            ]}
+          />
+        </AccountSection>
+        <AccountSection title="Entrega">
+          <FactList
+            facts={[
+              ["Dirección", `${shipping.address}, ${shipping.districtName}`],
+              ["Fecha", <span className="inline-block first-letter:uppercase">{formatDeliveryDate(shipping.deliveryDate)}</span>],
+              ["Horario", deliveryWindowLabel(shipping.deliveryWindow)],
+              ...(shipping.notes ? ([["Indicaciones", shipping.notes]] as [string, string][]) : []),
+            ]}
+          />
+          <h3 className="mt-4 text-sm font-bold text-slate-900">Envíos</h3>
+          <StaffOrderDeliveries deliveries={order.deliveries} />
+        </AccountSection>
+        <AccountSection title="Pagos">
+          <StaffOrderPayments payments={order.payments} />
+          <h3 className="mt-4 text-sm font-bold text-slate-900">Comprobante</h3>
+          {/* The invoice PDF route is the customer's own (/dashboard/facturas/…), so staff see the number only. */}
+          <p className="text-sm text-slate-900" data-testid="staff-order-invoice">
+            {order.invoice ? order.invoice.invoiceNumber : "Sin comprobante (se emite al aprobarse el pago)."}
+          </p>
+          <h3 className="mt-4 text-sm font-bold text-slate-900">Reembolsos</h3>
+          <StaffOrderRefunds refunds={order.refunds} />
+        </AccountSection>
+        <AccountSection title="Historial">
+          <StaffOrderHistory timeline={order.timeline} />
+        </AccountSection>
+        <AccountSection title="Notas internas">
+          <StaffOrderNotes notes={order.notes} />
+          <Form method="post" className="mt-4 space-y-2" key={noteKey}>
+            <input type="hidden" name="intent" value="note" />
+            <input type="hidden" name="requestKey" value={noteKey} />
+            <label htmlFor="nota" className="block text-sm font-semibold text-slate-700">
+              Nueva nota
+            </label>
+            <textarea
+              id="nota"
+              name="body"
+              rows={3}
+              maxLength={2000}
+              required
+              defaultValue={result?.intent === "note" && !result.ok ? result.values?.body : ""}
+              className="block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+            />
+            {result?.intent === "note" && <Message result={result} />}
+            <button type="submit" className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+              Agregar nota
+            </button>
+          </Form>
+        </AccountSection>
+      </div>
+    </div>
+  );
+}

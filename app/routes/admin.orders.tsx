@@ -1,0 +1,223 @@
+import { Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/admin.orders";
+import { listServedDistricts } from "@server/content/index.server";
+import { searchStaffOrders, STAFF_ORDERS_PAGE_SIZE, type StaffOrderRow } from "@server/orders/index.server";
+import { Pager } from "~/components/account/pager";
+import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { OrderStatusBadge } from "~/components/orders/receipt-view";
+import { dbContext } from "~/db-context.server";
+import { formatLimaInstant } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import { orderStatuses, orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "@core/order-labels";
+import { pageWindow, parsePageParam } from "~/lib/pagination";
+import { hasStaffOrderFilters, parseStaffOrderFilters, STAFF_ORDER_PAYMENT_METHODS, STAFF_ORDER_TYPES, staffOrderSearchParams, type StaffOrderFilters } from "@core/staff-order-filters";
+import { allowRoles } from "~/staff.server";
+
+export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+
+const LIST_PATH = "/admin/pedidos";
+
+function withQuery(path: string, params: URLSearchParams): string {
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const db = context.get(dbContext);
+  const params = new URL(request.url).searchParams;
+  const filters = parseStaffOrderFilters(params);
+  const page = parsePageParam(params.get("page"));
+  const [{ rows, total }, districts] = await Promise.all([searchStaffOrders(db, filters, { page }), listServedDistricts(db)]);
+  // A page past the end (an old link after the filters changed) goes to the last page with orders.
+  const { lastPage } = pageWindow(page, STAFF_ORDERS_PAGE_SIZE, total);
+  if (page > lastPage) throw redirect(withQuery(LIST_PATH, staffOrderSearchParams(filters, lastPage)));
+  return { rows, total, page, pageSize: STAFF_ORDERS_PAGE_SIZE, filters, districts: districts.map(({ id, name }) => ({ id, name })) };
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Pedidos · Back office" }, { name: "robots", content: "noindex,nofollow" }];
+
+const orderDate = (row: StaffOrderRow) => formatLimaInstant(row.createdAt, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const paymentLabel = (method: string | null) => (method ? (paymentMethodLabels[method] ?? method) : "Sin definir");
+
+const fieldClass = "mt-1 block w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900";
+const labelClass = "block text-sm font-semibold text-slate-700";
+
+function Filters({ filters, districts }: { filters: StaffOrderFilters; districts: { id: number; name: string }[] }) {
+  // Keyed by the URL's filters, so going back to another search shows its values, not the last typed.
+  return (
+    <Form method="get" action={LIST_PATH} key={staffOrderSearchParams(filters).toString()} className="mb-6 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100" role="search" aria-label="Buscar pedidos">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <div className="min-w-0 flex-1">
+          <label htmlFor="q" className={labelClass}>
+            Buscar
+          </label>
+          <input id="q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={120} placeholder="N° de pedido, e-mail, nombre, teléfono o documento" className={fieldClass} />
+        </div>
+        <button type="submit" className="rounded-lg bg-brand-700 px-5 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+          Buscar
+        </button>
+      </div>
+      <div className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-6">
+        <div>
+          <label htmlFor="estado" className={labelClass}>Estado</label>
+          <select id="estado" name="estado" defaultValue={filters.status ?? ""} className={fieldClass}>
+            <option value="">Todos</option>
+            {orderStatuses.map((status) => (
+              <option key={status} value={status}>{orderStatusLabel(status)}</option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="desde" className={labelClass}>Desde</label>
+          <input id="desde" name="desde" type="date" defaultValue={filters.from ?? ""} className={fieldClass} />
+        </div>
+        <div>
+          <label htmlFor="hasta" className={labelClass}>Hasta</label>
+          <input id="hasta" name="hasta" type="date" defaultValue={filters.to ?? ""} className={fieldClass} />
+        </div>
+        <div>
+          <label htmlFor="distrito" className={labelClass}>Distrito</label>
+          <select id="distrito" name="distrito" defaultValue={filters.districtId ? String(filters.districtId) : ""} className={fieldClass}>
+            <option value="">Todos</option>
+            {districts.map((district) => (
+              <option key={district.id} value={district.id}>{district.name}</option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="pago" className={labelClass}>Medio de pago</label>
+          <select id="pago" name="pago" defaultValue={filters.paymentMethod ?? ""} className={fieldClass}>
+            <option value="">Todos</option>
+            {STAFF_ORDER_PAYMENT_METHODS.map((method) => (
+              <option key={method} value={method}>{paymentLabel(method)}</option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="tipo" className={labelClass}>Tipo</label>
+          <select id="tipo" name="tipo" defaultValue={filters.orderType ?? ""} className={fieldClass}>
+            <option value="">Todos</option>
+            {STAFF_ORDER_TYPES.map((type) => (
+              <option key={type} value={type}>{orderTypeLabels[type]}</option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <button type="submit" className="rounded-lg border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50">
+          Aplicar filtros
+        </button>
+        {hasStaffOrderFilters(filters) && (
+          <Link to={LIST_PATH} className="text-sm font-semibold text-brand-800 underline">
+            Limpiar filtros
+          </Link>
+        )}
+      </div>
+    </Form>
+  );
+}
+
+function DetailLink({ row, className }: { row: StaffOrderRow; className: string }) {
+  return (
+    <Link to={`${LIST_PATH}/${row.id}`} className={className}>
+      {row.orderNumber}
+    </Link>
+  );
+}
+
+function OrdersTable({ rows }: { rows: StaffOrderRow[] }) {
+  return (
+    <div className="hidden overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-100 lg:block" data-testid="staff-orders-table">
+      <table className="w-full text-left text-sm">
+        <thead className="bg-slate-50 text-slate-600">
+          <tr>
+            <th scope="col" className="px-4 py-3 font-semibold">Pedido</th>
+            <th scope="col" className="px-4 py-3 font-semibold">Fecha</th>
+            <th scope="col" className="px-4 py-3 font-semibold">Cliente</th>
+            <th scope="col" className="px-4 py-3 font-semibold">Distrito</th>
+            <th scope="col" className="px-4 py-3 font-semibold">Pago</th>
+            <th scope="col" className="px-4 py-3 font-semibold">Estado</th>
+            <th scope="col" className="px-4 py-3 text-right font-semibold">Total</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((row) => (
+            <tr key={row.id} data-testid="staff-order-row">
+              <th scope="row" className="px-4 py-3 font-semibold whitespace-nowrap">
+                <DetailLink row={row} className="text-brand-800 underline" />
+                <span className="block text-xs font-normal text-slate-600">{orderTypeLabels[row.orderType] ?? row.orderType}</span>
+              </th>
+              <td className="px-4 py-3 whitespace-nowrap">{orderDate(row)}</td>
+              <td className="px-4 py-3">
+                <span className="block text-slate-900">{row.customerName}</span>
+                <span className="block break-all text-slate-600">{row.customerEmail}</span>
+              </td>
+              <td className="px-4 py-3">{row.districtName}</td>
+              <td className="px-4 py-3">{paymentLabel(row.paymentMethod)}</td>
+              <td className="px-4 py-3">
+                <OrderStatusBadge status={row.status} />
+              </td>
+              <td className="px-4 py-3 text-right font-semibold whitespace-nowrap">{formatSoles(row.totalCents)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Phones and tablets get one card per order instead of a table too wide for them. */
+function OrderCards({ rows }: { rows: StaffOrderRow[] }) {
+  return (
+    <ul className="space-y-3 lg:hidden" data-testid="staff-order-cards">
+      {rows.map((row) => (
+        <li key={row.id} className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100" data-testid="staff-order-card">
+          <div className="flex flex-wrap items-start justify-between gap-2">
+            <div className="min-w-0">
+              <DetailLink row={row} className="font-semibold text-brand-800 underline" />
+              <p className="text-sm text-slate-600">
+                {orderDate(row)} · {orderTypeLabels[row.orderType] ?? row.orderType}
+              </p>
+            </div>
+            <OrderStatusBadge status={row.status} />
+          </div>
+          <p className="mt-2 text-sm text-slate-900">{row.customerName}</p>
+          <p className="text-sm break-all text-slate-600">{row.customerEmail}</p>
+          <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm">
+            <span className="text-slate-600">
+              {row.districtName} · {paymentLabel(row.paymentMethod)}
+            </span>
+            <span className="font-bold text-slate-900">{formatSoles(row.totalCents)}</span>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Issue 10, Orders: every order, searchable and filtered from the URL, with its CSV export. */
+export default function AdminOrders({ loaderData }: Route.ComponentProps) {
+  const { rows, total, page, pageSize, filters, districts } = loaderData;
+  return (
+    <>
+      <AdminPageHeader title="Pedidos">
+        {/* A document request, not a client navigation: the browser downloads the file. */}
+        <a href={withQuery(`${LIST_PATH}/exportar`, staffOrderSearchParams(filters))} className="rounded-lg border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50" download>
+          Exportar CSV
+        </a>
+      </AdminPageHeader>
+      <Filters filters={filters} districts={districts} />
+      {total === 0 ? (
+        <p className="rounded-2xl bg-white px-6 py-10 text-center text-slate-700 shadow-sm ring-1 ring-slate-100" data-testid="staff-orders-empty">
+          {hasStaffOrderFilters(filters) ? "Ningún pedido coincide con la búsqueda." : "Aún no hay pedidos."}
+        </p>
+      ) : (
+        <>
+          <OrdersTable rows={rows} />
+          <OrderCards rows={rows} />
+          <Pager page={page} pageSize={pageSize} total={total} hrefFor={(target) => withQuery(LIST_PATH, staffOrderSearchParams(filters, target))} />
+        </>
+      )}
+    </>
+  );
+}

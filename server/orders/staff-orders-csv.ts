@@ -1,0 +1,156 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { orders } from "../db/schema";
+import { orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "@core/order-labels";
+import { deliveryWindowLabel } from "@core/delivery-schedule";
+import type { StaffOrderFilters } from "@core/staff-order-filters";
+import { newestFirst, staffOrderConditions } from "./staff-order-search";
+
+/** Rows read per query: big enough to be quick, small enough that memory stays flat however many orders match. */
+export const CSV_BATCH_SIZE = 1000;
+
+const HEADER = [
+  "Pedido",
+  "Fecha (Lima)",
+  "Estado",
+  "Tipo",
+  "Nombre",
+  "Apellido",
+  "E-mail",
+  "Teléfono",
+  "Tipo de documento",
+  "Documento",
+  "RUC",
+  "Razón social",
+  "Distrito",
+  "Dirección",
+  "Fecha de entrega",
+  "Horario",
+  "Método de pago",
+  "Subtotal (S/)",
+  "Descuento (S/)",
+  "Envío (S/)",
+  "Total (S/)",
+];
+
+/**
+ * One CSV field (RFC 4180). A text that a spreadsheet would run as a formula (it begins with
+ * = + - or @) gets a leading apostrophe, so an order placed with a name like `=HYPERLINK(…)`
+ * stays text in Excel (OWASP "CSV injection").
+ */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvLine(values: string[]): string {
+  return `${values.map(csvField).join(",")}\r\n`;
+}
+
+const soles = (cents: number) => (cents / 100).toFixed(2);
+
+/** `2026-11-24 10:05` on Lima's clock (UTC−5 all year: Lima keeps no daylight saving). */
+function limaDateTime(instant: Date): string {
+  return new Date(instant.getTime() - 5 * 3600_000).toISOString().slice(0, 16).replace("T", " ");
+}
+
+const columns = {
+  id: orders.id,
+  /** The keyset cursor as PostgreSQL prints it: microseconds kept, unlike a JavaScript Date. */
+  cursor: sql<string>`${orders.createdAt}::text`,
+  orderNumber: orders.orderNumber,
+  createdAt: orders.createdAt,
+  status: orders.status,
+  orderType: orders.orderType,
+  firstName: orders.customerFirstName,
+  lastName: orders.customerLastName,
+  email: orders.customerEmail,
+  phone: orders.customerPhone,
+  documentType: orders.documentType,
+  documentNumber: orders.documentNumber,
+  ruc: orders.ruc,
+  businessName: orders.businessName,
+  districtName: orders.districtName,
+  address: orders.address,
+  deliveryDate: orders.deliveryDate,
+  deliveryWindow: orders.deliveryWindow,
+  paymentMethod: orders.paymentMethod,
+  subtotalCents: orders.subtotalCents,
+  discountCents: orders.discountCents,
+  shippingCents: orders.shippingCents,
+  totalCents: orders.totalCents,
+};
+
+/**
+ * The filtered order list as CSV, produced while it is sent: each pull reads the next
+ * CSV_BATCH_SIZE orders after the last one sent (keyset on created_at, id — the order of the
+ * list page, served by orders_created_idx), so memory holds one batch whatever the total, and a
+ * slow client slows the reads instead of filling the server. Starts with a UTF-8 byte order mark
+ * so Excel reads the accents.
+ */
+export function staffOrdersCsvStream(db: Database, filters: StaffOrderFilters, batchSize = CSV_BATCH_SIZE): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const filtered = staffOrderConditions(filters);
+  const order = newestFirst(filters);
+  let after: { cursor: string; id: string } | null = null;
+  let done = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(`\uFEFF${csvLine(HEADER)}`));
+      },
+      async pull(controller) {
+        if (done) return;
+        const keyset = after ? sql`(${orders.createdAt}, ${orders.id}) < (${after.cursor}::timestamptz, ${after.id}::uuid)` : undefined;
+        const where = filtered && keyset ? sql`${filtered} and ${keyset}` : (filtered ?? keyset);
+        const rows = await readBatch(db, where, order, batchSize);
+        if (rows.length > 0) {
+          const last = rows[rows.length - 1]!;
+          after = { cursor: last.cursor, id: last.id };
+          controller.enqueue(encoder.encode(rows.map(csvRow).join("")));
+        }
+        if (rows.length < batchSize) {
+          done = true;
+          controller.close();
+        }
+      },
+    },
+    // One batch waiting at most: the next is read when the client has taken this one.
+    { highWaterMark: 1 },
+  );
+}
+
+function readBatch(db: Database, where: SQL | undefined, order: SQL[], batchSize: number) {
+  return db.select(columns).from(orders).where(where).orderBy(...order).limit(batchSize);
+}
+
+function csvRow(r: Awaited<ReturnType<typeof readBatch>>[number]): string {
+  return csvLine([
+    r.orderNumber,
+    limaDateTime(r.createdAt),
+    orderStatusLabel(r.status),
+    orderTypeLabels[r.orderType] ?? r.orderType,
+    r.firstName,
+    r.lastName,
+    r.email,
+    r.phone,
+    r.documentType.toUpperCase(),
+    r.documentNumber,
+    r.ruc ?? "",
+    r.businessName ?? "",
+    r.districtName,
+    r.address,
+    r.deliveryDate,
+    deliveryWindowLabel(r.deliveryWindow),
+    r.paymentMethod ? (paymentMethodLabels[r.paymentMethod] ?? r.paymentMethod) : "",
+    soles(r.subtotalCents),
+    soles(r.discountCents),
+    soles(r.shippingCents),
+    soles(r.totalCents),
+  ]);
+}
+
+/** `pedidos-2026-11-24.csv`: the Lima date of the export. */
+export function staffOrdersCsvFilename(today: string): string {
+  return `pedidos-${today}.csv`;
+}
