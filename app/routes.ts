@@ -52,6 +52,8 @@ export default [
   // The staff area (issue 10): the layout admits staff only; each page states its own roles.
   layout("routes/admin-layout.tsx", [
     route("admin", "routes/admin.home.tsx"),
+    route("admin/despacho", "routes/admin.despacho.tsx"),
+    route("admin/despacho/hoja", "routes/admin.despacho-hoja.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

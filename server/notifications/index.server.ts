@@ -6,3 +6,4 @@ export { paymentRefundedEmail, type PaymentRefundedData } from "./templates/paym
 export { invoicesEmail, type InvoicesEmailData } from "./templates/invoices-email";
 export { renewalFailedEmail, renewalPaymentLinkEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "./templates/subscription-emails";
 export { listDeadEmails, retryDeadEmail, type DeadEmail, type RetryDeadEmailResult } from "./dead-letters";
+export { deliveryRescheduledEmail, type DeliveryRescheduledData } from "./templates/delivery-rescheduled";

@@ -24,6 +24,8 @@ interface Rule {
 
 const RULES: Record<string, Rule> = {
   "/admin": { allowed: ["operaciones", "repartidor"] },
+  "/admin/despacho": { allowed: ["operaciones"] },
+  "/admin/despacho/hoja": { allowed: ["operaciones"] },
 };
 
 function adminPatterns(entries: RouteConfigEntry[], prefix = ""): string[] {

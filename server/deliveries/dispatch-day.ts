@@ -1,0 +1,185 @@
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Database } from "../db/client";
+import { deliveries, orderItems, orders, products, productVariants, users } from "../db/schema";
+import { amountToCollect, compareStops, dispatchableOrder, TO_LOAD_STATUSES, windowRank } from "./dispatch-scope";
+import { bidonExchange } from "./returnable-bidones";
+
+export interface DispatchDelivery {
+  id: string;
+  deliveryNumber: string;
+  status: string;
+  districtId: number;
+  districtName: string;
+  deliveryWindow: string;
+  address: string;
+  orderNumber: string;
+  customerName: string;
+  customerPhone: string;
+  driverId: string | null;
+  driverName: string | null;
+  routePosition: number | null;
+  amountToCollectCents: number | null;
+}
+
+export interface DispatchGroup {
+  districtId: number;
+  districtName: string;
+  deliveryWindow: string;
+  deliveries: DispatchDelivery[];
+  /** How many deliveries fit in this district and window that day; null until capacity is wired in (see dayCapacity). */
+  capacity: number | null;
+}
+
+export interface LoadLine {
+  productId: number;
+  variantId: number | null;
+  title: string;
+  variantTitle: string | null;
+  sku: string | null;
+  units: number;
+}
+
+export interface DispatchDriver {
+  id: string;
+  name: string;
+  /** The driver's stops this day (not cancelled). */
+  stops: number;
+}
+
+export interface DispatchDay {
+  date: string;
+  groups: DispatchGroup[];
+  total: number;
+  statusCounts: { status: string; count: number }[];
+  /** Units of each product and variant across the day's deliveries still to go out (TO_LOAD_STATUSES). */
+  load: LoadLine[];
+  bidones: { full: number; empty: number };
+  /** Active repartidores, with how many stops each already has that day. */
+  drivers: DispatchDriver[];
+}
+
+/** A capacity per district and window of the day, or null where none is known. */
+export type CapacityLookup = (districtId: number, deliveryWindow: string) => number | null;
+
+/**
+ * The one place Despacho learns the day's capacity. The capacity work (server/deliveries/capacity*,
+ * `capacityForDay(db, date)`) is wired in here on merge; until then every group shows "—".
+ */
+export async function dayCapacity(_db: Database, _date: string): Promise<CapacityLookup> {
+  return () => null;
+}
+
+/**
+ * Everything Despacho shows for one Lima date, in a fixed handful of set-based queries (no query
+ * per delivery): the deliveries with order, customer and driver; the units to load; the drivers.
+ */
+export async function loadDispatchDay(db: Database, date: string): Promise<DispatchDay> {
+  const driver = alias(users, "driver");
+  const [rows, loadRows, driverRows, capacity] = await Promise.all([
+    db
+      .select({
+        id: deliveries.id,
+        deliveryNumber: deliveries.deliveryNumber,
+        status: deliveries.status,
+        districtId: deliveries.districtId,
+        districtName: deliveries.districtName,
+        deliveryWindow: deliveries.deliveryWindow,
+        address: deliveries.address,
+        orderNumber: orders.orderNumber,
+        firstName: orders.customerFirstName,
+        lastName: orders.customerLastName,
+        customerPhone: orders.customerPhone,
+        driverId: deliveries.assignedDriverId,
+        driverFirstName: driver.firstName,
+        driverLastName: driver.lastName,
+        routePosition: deliveries.routePosition,
+        amountToCollectCents: amountToCollect,
+      })
+      .from(deliveries)
+      .innerJoin(orders, eq(orders.id, deliveries.orderId))
+      .leftJoin(driver, eq(driver.id, deliveries.assignedDriverId))
+      .where(and(eq(deliveries.deliveryDate, date), ne(deliveries.status, "cancelled"), dispatchableOrder))
+      .orderBy(asc(deliveries.districtName), asc(deliveries.deliveryWindow), asc(deliveries.deliveryNumber)),
+    db
+      .select({
+        productId: orderItems.productId,
+        variantId: orderItems.variantId,
+        title: products.title,
+        variantTitle: productVariants.title,
+        sku: sql<string | null>`coalesce(${productVariants.sku}, ${products.sku})`,
+        units: sql<number>`sum(${orderItems.quantity})`.mapWith(Number),
+      })
+      .from(deliveries)
+      .innerJoin(orders, eq(orders.id, deliveries.orderId))
+      .innerJoin(orderItems, eq(orderItems.orderId, deliveries.orderId))
+      .innerJoin(products, eq(products.id, orderItems.productId))
+      .leftJoin(productVariants, eq(productVariants.id, orderItems.variantId))
+      .where(and(eq(deliveries.deliveryDate, date), inArray(deliveries.status, [...TO_LOAD_STATUSES]), dispatchableOrder))
+      .groupBy(orderItems.productId, orderItems.variantId, products.title, productVariants.title, productVariants.sku, products.sku, products.sortOrder, productVariants.id)
+      .orderBy(asc(products.sortOrder), asc(products.title), asc(productVariants.id)),
+    listActiveDrivers(db),
+    dayCapacity(db, date),
+  ]);
+
+  const list: DispatchDelivery[] = rows.map((row) => ({
+    id: row.id,
+    deliveryNumber: row.deliveryNumber,
+    status: row.status,
+    districtId: row.districtId,
+    districtName: row.districtName,
+    deliveryWindow: row.deliveryWindow,
+    address: row.address,
+    orderNumber: row.orderNumber,
+    customerName: `${row.firstName} ${row.lastName}`.trim(),
+    customerPhone: row.customerPhone,
+    driverId: row.driverId,
+    driverName: row.driverFirstName === null ? null : `${row.driverFirstName} ${row.driverLastName ?? ""}`.trim(),
+    routePosition: row.routePosition,
+    amountToCollectCents: row.amountToCollectCents,
+  }));
+
+  const groups = new Map<string, DispatchGroup>();
+  const statusCounts = new Map<string, number>();
+  const stopsByDriver = new Map<string, number>();
+  for (const delivery of list) {
+    const key = `${delivery.districtId}:${delivery.deliveryWindow}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { districtId: delivery.districtId, districtName: delivery.districtName, deliveryWindow: delivery.deliveryWindow, deliveries: [], capacity: capacity(delivery.districtId, delivery.deliveryWindow) };
+      groups.set(key, group);
+    }
+    group.deliveries.push(delivery);
+    statusCounts.set(delivery.status, (statusCounts.get(delivery.status) ?? 0) + 1);
+    if (delivery.driverId) stopsByDriver.set(delivery.driverId, (stopsByDriver.get(delivery.driverId) ?? 0) + 1);
+  }
+  const sortedGroups = [...groups.values()].sort((a, b) => a.districtName.localeCompare(b.districtName, "es") || windowRank(a.deliveryWindow) - windowRank(b.deliveryWindow));
+  for (const group of sortedGroups) group.deliveries.sort(compareStops);
+
+  const bidones = { full: 0, empty: 0 };
+  for (const line of loadRows) {
+    const exchange = bidonExchange(line.sku, line.units);
+    bidones.full += exchange.full;
+    bidones.empty += exchange.empty;
+  }
+
+  return {
+    date,
+    groups: sortedGroups,
+    total: list.length,
+    statusCounts: [...statusCounts].map(([status, count]) => ({ status, count })),
+    load: loadRows,
+    bidones,
+    drivers: driverRows.map((row) => ({ ...row, stops: stopsByDriver.get(row.id) ?? 0 })),
+  };
+}
+
+/** Active users with the repartidor role, by name: who a delivery can be assigned to. */
+export async function listActiveDrivers(db: Database): Promise<{ id: string; name: string }[]> {
+  const rows = await db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(and(eq(users.role, "repartidor"), eq(users.status, "active")))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id));
+  return rows.map((row) => ({ id: row.id, name: `${row.firstName} ${row.lastName}`.trim() }));
+}
