@@ -154,9 +154,9 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
                 Preparar
               </button>
               <div className="flex flex-wrap items-end gap-2">
-                <label className="text-sm font-semibold text-slate-700">
-                  Repartidor
-                  <select name="repartidor" defaultValue={values?.repartidor ?? ""} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2">
+                <div className="text-sm font-semibold text-slate-700">
+                  <label htmlFor="despacho-repartidor">Repartidor</label>
+                  <select id="despacho-repartidor" name="repartidor" defaultValue={values?.repartidor ?? ""} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2">
                     <option value="">Elige…</option>
                     {day.drivers.map((driver) => (
                       <option key={driver.id} value={driver.id}>
@@ -164,7 +164,7 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
                       </option>
                     ))}
                   </select>
-                </label>
+                </div>
                 <button type="submit" name="intent" value="asignar" className="rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white">
                   Asignar a repartidor
                 </button>
@@ -174,16 +174,16 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
                   Nueva fecha
                   <input type="date" name="nuevaFecha" min={addDays(today, 1)} defaultValue={values?.nuevaFecha ?? ""} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2" />
                 </label>
-                <label className="text-sm font-semibold text-slate-700">
-                  Horario
-                  <select name="nuevoHorario" defaultValue={values?.nuevoHorario ?? "manana"} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2">
+                <div className="text-sm font-semibold text-slate-700">
+                  <label htmlFor="despacho-horario">Horario</label>
+                  <select id="despacho-horario" name="nuevoHorario" defaultValue={values?.nuevoHorario ?? "manana"} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2">
                     {Object.entries(deliveryWindows).map(([value, window]) => (
                       <option key={value} value={value}>
                         {window.label}
                       </option>
                     ))}
                   </select>
-                </label>
+                </div>
                 <button type="submit" name="intent" value="reprogramar" className="rounded-lg bg-slate-800 px-4 py-2 font-semibold text-white">
                   Reprogramar
                 </button>

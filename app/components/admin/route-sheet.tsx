@@ -12,7 +12,7 @@ export function RouteSheetView({ sheet, moveForm }: { sheet: RouteSheet; moveFor
   const headingId = `hoja-${sheet.driverId}`;
   const collect = sheet.stops.reduce((sum, stop) => sum + (stop.amountToCollectCents ?? 0), 0);
   return (
-    <section aria-labelledby={headingId} className="mb-8 break-after-page rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 last:break-after-auto sm:p-6 print:mb-0 print:p-0 print:shadow-none print:ring-0" data-testid="route-sheet">
+    <section aria-labelledby={headingId} className="mb-8 break-after-page rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:p-6 print:mb-0 print:p-0 print:shadow-none print:ring-0" data-testid="route-sheet">
       <header className="mb-4 border-b border-slate-200 pb-3">
         <h2 id={headingId} className="text-xl font-bold text-slate-900">
           Hoja de ruta · {sheet.driverName}
