@@ -5,20 +5,16 @@ import { deliveries, orderItems, orders, products, productVariants, users } from
 import { amountToCollect, compareStops, dispatchableOrder, TO_LOAD_STATUSES, windowRank } from "./dispatch-scope";
 import { bidonExchange } from "./returnable-bidones";
 
+/** One row of the day view; its district and window are its group's (kept out of each row, the page carries 2 000 of them). */
 export interface DispatchDelivery {
   id: string;
   deliveryNumber: string;
   status: string;
-  districtId: number;
-  districtName: string;
-  deliveryWindow: string;
   address: string;
   orderNumber: string;
   customerName: string;
   customerPhone: string;
-  driverId: string | null;
   driverName: string | null;
-  routePosition: number | null;
   amountToCollectCents: number | null;
 }
 
@@ -99,8 +95,7 @@ export async function loadDispatchDay(db: Database, date: string): Promise<Dispa
       .from(deliveries)
       .innerJoin(orders, eq(orders.id, deliveries.orderId))
       .leftJoin(driver, eq(driver.id, deliveries.assignedDriverId))
-      .where(and(eq(deliveries.deliveryDate, date), ne(deliveries.status, "cancelled"), dispatchableOrder))
-      .orderBy(asc(deliveries.districtName), asc(deliveries.deliveryWindow), asc(deliveries.deliveryNumber)),
+      .where(and(eq(deliveries.deliveryDate, date), ne(deliveries.status, "cancelled"), dispatchableOrder)),
     db
       .select({
         productId: orderItems.productId,
@@ -122,39 +117,31 @@ export async function loadDispatchDay(db: Database, date: string): Promise<Dispa
     dayCapacity(db, date),
   ]);
 
-  const list: DispatchDelivery[] = rows.map((row) => ({
-    id: row.id,
-    deliveryNumber: row.deliveryNumber,
-    status: row.status,
-    districtId: row.districtId,
-    districtName: row.districtName,
-    deliveryWindow: row.deliveryWindow,
-    address: row.address,
-    orderNumber: row.orderNumber,
-    customerName: `${row.firstName} ${row.lastName}`.trim(),
-    customerPhone: row.customerPhone,
-    driverId: row.driverId,
-    driverName: row.driverFirstName === null ? null : `${row.driverFirstName} ${row.driverLastName ?? ""}`.trim(),
-    routePosition: row.routePosition,
-    amountToCollectCents: row.amountToCollectCents,
-  }));
-
   const groups = new Map<string, DispatchGroup>();
   const statusCounts = new Map<string, number>();
   const stopsByDriver = new Map<string, number>();
-  for (const delivery of list) {
-    const key = `${delivery.districtId}:${delivery.deliveryWindow}`;
+  for (const row of rows.sort(compareStops)) {
+    const key = `${row.districtId}:${row.deliveryWindow}`;
     let group = groups.get(key);
     if (!group) {
-      group = { districtId: delivery.districtId, districtName: delivery.districtName, deliveryWindow: delivery.deliveryWindow, deliveries: [], capacity: capacity(delivery.districtId, delivery.deliveryWindow) };
+      group = { districtId: row.districtId, districtName: row.districtName, deliveryWindow: row.deliveryWindow, deliveries: [], capacity: capacity(row.districtId, row.deliveryWindow) };
       groups.set(key, group);
     }
-    group.deliveries.push(delivery);
-    statusCounts.set(delivery.status, (statusCounts.get(delivery.status) ?? 0) + 1);
-    if (delivery.driverId) stopsByDriver.set(delivery.driverId, (stopsByDriver.get(delivery.driverId) ?? 0) + 1);
+    group.deliveries.push({
+      id: row.id,
+      deliveryNumber: row.deliveryNumber,
+      status: row.status,
+      address: row.address,
+      orderNumber: row.orderNumber,
+      customerName: `${row.firstName} ${row.lastName}`.trim(),
+      customerPhone: row.customerPhone,
+      driverName: row.driverFirstName === null ? null : `${row.driverFirstName} ${row.driverLastName ?? ""}`.trim(),
+      amountToCollectCents: row.amountToCollectCents,
+    });
+    statusCounts.set(row.status, (statusCounts.get(row.status) ?? 0) + 1);
+    if (row.driverId) stopsByDriver.set(row.driverId, (stopsByDriver.get(row.driverId) ?? 0) + 1);
   }
   const sortedGroups = [...groups.values()].sort((a, b) => a.districtName.localeCompare(b.districtName, "es") || windowRank(a.deliveryWindow) - windowRank(b.deliveryWindow));
-  for (const group of sortedGroups) group.deliveries.sort(compareStops);
 
   const bidones = { full: 0, empty: 0 };
   for (const line of loadRows) {
@@ -166,7 +153,7 @@ export async function loadDispatchDay(db: Database, date: string): Promise<Dispa
   return {
     date,
     groups: sortedGroups,
-    total: list.length,
+    total: rows.length,
     statusCounts: [...statusCounts].map(([status, count]) => ({ status, count })),
     load: loadRows,
     bidones,
