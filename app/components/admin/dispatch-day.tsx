@@ -46,24 +46,19 @@ export function DispatchDeliveryList({ groups, selected }: { groups: DispatchGro
                 {group.deliveries.length} {group.deliveries.length === 1 ? "envío" : "envíos"} · capacidad {group.capacity ?? "—"}
               </p>
             </header>
-            {/* Row styles sit on the list (`*:`), not on each of up to 2 000 rows: the page stays small. */}
-            <ul className="divide-y divide-slate-100 *:flex *:flex-wrap *:items-start *:gap-x-4 *:gap-y-1 *:px-4 *:py-3">
+            {/* Few elements per row, styled once by `.dispatch-rows` (app.css): the page may carry 2 000 rows. */}
+            <ul className="dispatch-rows divide-y divide-slate-100">
               {group.deliveries.map((delivery) => (
                 <li key={delivery.id} data-testid="dispatch-delivery">
-                  <input type="checkbox" name="ids" value={delivery.id} id={delivery.id} defaultChecked={selected.has(delivery.id)} className="mt-1 size-5 shrink-0 accent-brand-700" />
-                  <div className="min-w-0 flex-1 basis-48">
-                    <label htmlFor={delivery.id} className="font-semibold">
-                      {delivery.deliveryNumber} · {delivery.customerName}
-                    </label>
-                    <p className="text-sm break-words text-slate-700">
-                      {delivery.address} · {delivery.customerPhone} · Pedido {delivery.orderNumber}
-                    </p>
-                  </div>
-                  <p className="flex flex-wrap items-center gap-2 text-sm">
-                    <DeliveryStatusBadge status={delivery.status} />
-                    <span>{delivery.driverName ? `Repartidor: ${delivery.driverName}` : "Sin repartidor"}</span>
-                    {delivery.amountToCollectCents !== null && <strong className="text-red-800">Cobrar {formatSoles(delivery.amountToCollectCents)}</strong>}
-                  </p>
+                  <label>
+                    <input type="checkbox" name="ids" value={delivery.id} defaultChecked={selected.has(delivery.id)} />
+                    {`${delivery.deliveryNumber} · ${delivery.customerName}`}
+                  </label>
+                  <DeliveryStatusBadge status={delivery.status} />
+                  <small>
+                    {`${delivery.address} · ${delivery.customerPhone} · Pedido ${delivery.orderNumber} · ${delivery.driverName ? `Repartidor: ${delivery.driverName}` : "Sin repartidor"}`}
+                    {delivery.amountToCollectCents !== null && <strong>{` · Cobrar ${formatSoles(delivery.amountToCollectCents)}`}</strong>}
+                  </small>
                 </li>
               ))}
             </ul>
