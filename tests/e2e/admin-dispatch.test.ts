@@ -87,9 +87,11 @@ describe("Despacho: operaciones prepares and assigns the day's deliveries and pr
     await waitForHydration(page);
     await page.getByRole("button", { name: new RegExp(`^Bajar la parada ${at(morning) + 1} `) }).click();
     await page.getByText("Orden de la ruta actualizado.").waitFor();
-    const reordered = await page.getByTestId("route-stop").allTextContents();
-    expect(reordered.findIndex((text) => text.includes(afternoon))).toBe(at(morning));
-    expect(reordered.findIndex((text) => text.includes(morning))).toBe(at(morning) + 1);
+    const order = async () => {
+      const reordered = await page.getByTestId("route-stop").allTextContents();
+      return [reordered.findIndex((text) => text.includes(afternoon)), reordered.findIndex((text) => text.includes(morning))];
+    };
+    await expect.poll(order).toEqual([at(morning), at(morning) + 1]);
     // Printed, the staff area's navigation and the buttons are gone; each sheet ends its page.
     await page.emulateMedia({ media: "print" });
     expect(await page.getByRole("navigation", { name: "Back office" }).isVisible()).toBe(false);
