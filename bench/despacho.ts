@@ -16,17 +16,17 @@
 // result into bench/RESULTS.md), --no-build (measure build/ as it is).
 import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
-import pg from "pg";
 import { addDays, limaToday } from "../app/lib/lima-dates";
-import { openDatabase, type Database, type DatabaseTarget } from "../server/db/client";
+import { openDatabase, type Database } from "../server/db/client";
 import { deliveries, districts, orderItems, orders, payments, productVariants, products, users } from "../server/db/schema";
 import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "../server/db/seed/demo-accounts";
 import { seedDemoShop } from "../server/db/seed/seed";
+import { freshDatabase } from "./lib/fresh-database";
+import { recordRow } from "./lib/results-table";
 import { ensureBuild, freePort, HOST } from "./lib/server.mjs";
 
 const BENCH_DIR = import.meta.dirname;
@@ -38,37 +38,6 @@ const REQUESTS = Number(flag("requests") ?? 50);
 const WARMUP = 5;
 const RECORD = args.includes("--record");
 const TARGET_P95_MS = 300;
-
-interface Fresh {
-  target: DatabaseTarget;
-  env: Record<string, string>;
-  label: string;
-  drop(): Promise<void>;
-}
-
-async function freshDatabase(): Promise<Fresh> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (adminUrl) {
-    const name = `bench_despacho_${randomBytes(4).toString("hex")}`;
-    const admin = async <T extends object>(statement: string) => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        return (await client.query<T>(statement)).rows;
-      } finally {
-        await client.end();
-      }
-    };
-    const [server] = await admin<{ server_version: string }>("show server_version");
-    await admin(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return { target: { kind: "postgres", url: url.toString() }, env: { DATABASE_URL: url.toString() }, label: `PostgreSQL ${server!.server_version} (local server, fsync off)`, drop: async () => void (await admin(`drop database if exists ${name} with (force)`)) };
-  }
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-despacho-"));
-  const dataDir = path.join(dir, "pglite");
-  return { target: { kind: "pglite", dataDir }, env: { PGLITE_DATA_DIR: dataDir }, label: "PGlite (embedded, data directory on disk)", drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 function chunks<T>(rows: T[], size = 500): T[][] {
   const out: T[][] = [];
@@ -201,28 +170,13 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const START = "<!-- bench:despacho — rows written by bench/despacho.ts --record -->";
 const END = "<!-- /bench:despacho -->";
 
-/** Keeps one row per engine in RESULTS.md's Despacho table. */
-function record(config: string, cells: string[]) {
-  const file = path.join(BENCH_DIR, "RESULTS.md");
-  const text = readFileSync(file, "utf8");
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`bench/RESULTS.md has no ${START} … ${END} block`);
-  const lines = text.slice(start + START.length, end).split("\n").filter((line) => line.startsWith("|"));
-  const [header, rule, ...rows] = lines;
-  const line = `| ${config} | ${cells.join(" | ")} |`;
-  const index = rows.findIndex((existing) => existing.startsWith(`| ${config} |`));
-  if (index >= 0) rows[index] = line;
-  else rows.push(line);
-  writeFileSync(file, `${text.slice(0, start + START.length)}\n${[header, rule, ...rows].join("\n")}\n${text.slice(end)}`);
-}
 
 async function main() {
   const loadAtStart = os.loadavg().map((value) => value.toFixed(2)).join(" / ");
   const cpus = os.cpus();
   const machine = `${cpus[0]?.model.trim() ?? "unknown"}, ${cpus.length} cores; Node ${process.version}`;
   ensureBuild(ROOT, { skip: args.includes("--no-build") });
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase("despacho");
   const now = new Date();
   const date = addDays(limaToday(now), 3);
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -281,7 +235,7 @@ async function main() {
     console.log(`  ${REQUESTS} requests: p50 ${ms(p50)}, p95 ${ms(p95)} ${ok ? "✅" : "❌"} (target ≤ ${TARGET_P95_MS} ms), max ${ms(max)}; loader data alone p95 ${ms(dataP95)}; staff home's data p95 ${ms(floorP95)}; ${rows} rows, ${(bytes / 1024).toFixed(0)} KB of HTML`);
     if (RECORD) {
       const engine = fresh.target.kind === "postgres" ? "PostgreSQL" : "PGlite";
-      record(engine, [String(rows), String(REQUESTS), ms(p50), `${ms(p95)} ${ok ? "✅" : "❌"}`, ms(max), ms(dataP95), ms(floorP95), `${(bytes / 1024).toFixed(0)} KB`, new Date().toISOString().slice(0, 10), `${fresh.label}; ${machine}; load average at start ${loadAtStart}`]);
+      recordRow({ start: START, end: END }, { config: engine, cells: [String(rows), String(REQUESTS), ms(p50), `${ms(p95)} ${ok ? "✅" : "❌"}`, ms(max), ms(dataP95), ms(floorP95), `${(bytes / 1024).toFixed(0)} KB`, new Date().toISOString().slice(0, 10), `${fresh.label}; ${machine}; load average at start ${loadAtStart}`] });
       console.log("  recorded in bench/RESULTS.md");
     }
     if (!ok) process.exitCode = 1;

@@ -15,23 +15,20 @@
 // Flags: --count=N (default 10000), --workers=N (default 1), --batch=N (renewals' claim batch,
 // default theirs), --record (write the result into bench/RESULTS.md). To profile, Node's own:
 //   node --cpu-prof --cpu-prof-dir=bench/.tmp --import tsx bench/renewals.ts
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { and, count, countDistinct, eq } from "drizzle-orm";
-import pg from "pg";
 import { limaToday } from "../app/lib/lima-dates";
-import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from "../server/db/client";
+import { openDatabase, type Database, type DatabaseHandle } from "../server/db/client";
+import { freshDatabase } from "./lib/fresh-database";
+import { recordRow } from "./lib/results-table";
 import { deliveries, subscriptions } from "../server/db/schema";
 import { seedDemoShop } from "../server/db/seed/seed";
 import { benchSubscriptions, insertDueSubscriptions, verifyRenewals } from "../tests/support/due-renewals";
 import { sandboxCardProvider } from "../server/payments/cards";
 import { renewDueSubscriptions, scheduleSubscriptionDeliveries, type RenewalReport } from "../server/subscriptions/index.server";
 
-const BENCH_DIR = import.meta.dirname;
 const SITE_URL = "http://localhost:3000";
 
 const args = process.argv.slice(2);
@@ -40,36 +37,6 @@ const COUNT = Number(flag("count") ?? 10_000);
 const WORKERS = Number(flag("workers") ?? 1);
 const CLAIM_BATCH = flag("batch") ? Number(flag("batch")) : undefined;
 const RECORD = args.includes("--record");
-
-interface Fresh {
-  target: DatabaseTarget;
-  label: string;
-  drop(): Promise<void>;
-}
-
-/** A database nobody else uses: a temporary PGlite folder, or a new database on the server. */
-async function freshDatabase(): Promise<Fresh> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (adminUrl) {
-    const name = `bench_renewals_${randomBytes(4).toString("hex")}`;
-    const admin = async <T extends object>(statement: string) => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        return (await client.query<T>(statement)).rows;
-      } finally {
-        await client.end();
-      }
-    };
-    const [server] = await admin<{ server_version: string }>("show server_version");
-    await admin(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return { target: { kind: "postgres", url: url.toString() }, label: `PostgreSQL ${server!.server_version} (local server, fsync off)`, drop: async () => void (await admin(`drop database if exists ${name} with (force)`)) };
-  }
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-renewals-"));
-  return { target: { kind: "pglite", dataDir: path.join(dir, "pglite") }, label: "PGlite (embedded, data directory on disk)", drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 function sum(reports: RenewalReport[]): RenewalReport {
   return reports.reduce((total, report) => ({ charged: total.charged + report.charged, declined: total.declined + report.declined, pastDue: total.pastDue + report.pastDue, reconciled: total.reconciled + report.reconciled, unknown: total.unknown + report.unknown, failed: total.failed + report.failed }));
@@ -85,21 +52,7 @@ function machine() {
 const RENEWALS_START = "<!-- bench:renewals — rows written by bench/renewals.ts --record -->";
 const RENEWALS_END = "<!-- /bench:renewals -->";
 
-/** Keeps one row per configuration in RESULTS.md's renewals table (above run.mjs's generated part). */
-function record(row: { config: string; cells: string[] }) {
-  const file = path.join(BENCH_DIR, "RESULTS.md");
-  const text = readFileSync(file, "utf8");
-  const start = text.indexOf(RENEWALS_START);
-  const end = text.indexOf(RENEWALS_END);
-  if (start < 0 || end < start) throw new Error(`bench/RESULTS.md has no ${RENEWALS_START} … ${RENEWALS_END} block`);
-  const lines = text.slice(start + RENEWALS_START.length, end).split("\n").filter((line) => line.startsWith("|"));
-  const [header, rule, ...rows] = lines;
-  const line = `| ${row.config} | ${row.cells.join(" | ")} |`;
-  const index = rows.findIndex((existing) => existing.startsWith(`| ${row.config} |`));
-  if (index >= 0) rows[index] = line;
-  else rows.push(line);
-  writeFileSync(file, `${text.slice(0, start + RENEWALS_START.length)}\n${[header, rule, ...rows].join("\n")}\n${text.slice(end)}`);
-}
+const record = (row: { config: string; cells: string[] }) => recordRow({ start: RENEWALS_START, end: RENEWALS_END }, row);
 
 const renewalOptions = (db: Database, now: Date) => ({ now, siteUrl: SITE_URL, cardsFor: () => sandboxCardProvider(db), ...(CLAIM_BATCH ? { batchSize: CLAIM_BATCH } : {}) });
 
@@ -143,7 +96,7 @@ async function workerMain() {
 
 async function main() {
   const loadAtStart = os.loadavg().map((value) => value.toFixed(2)).join(" / ");
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase("renewals");
   const handles: DatabaseHandle[] = [];
   try {
     console.log(`Database: ${fresh.label}; ${COUNT} due renewals; ${WORKERS} worker(s); machine: ${machine()}`);

@@ -1,0 +1,45 @@
+// A database nobody else uses, for one bench run: a temporary PGlite folder, or (with
+// DATABASE_URL) a new database on that PostgreSQL server, dropped afterwards.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { DatabaseTarget } from "../../server/db/client";
+
+export interface FreshDatabase {
+  target: DatabaseTarget;
+  /** How a server process reaches it (DATABASE_URL or PGLITE_DATA_DIR). */
+  env: Record<string, string>;
+  label: string;
+  drop(): Promise<void>;
+}
+
+export async function freshDatabase(prefix: string): Promise<FreshDatabase> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (adminUrl) {
+    const name = `bench_${prefix}_${randomBytes(4).toString("hex")}`;
+    const admin = async <T extends object>(statement: string) => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        return (await client.query<T>(statement)).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    const [server] = await admin<{ server_version: string }>("show server_version");
+    await admin(`create database ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return {
+      target: { kind: "postgres", url: url.toString() },
+      env: { DATABASE_URL: url.toString() },
+      label: `PostgreSQL ${server!.server_version} (local server, fsync off)`,
+      drop: async () => void (await admin(`drop database if exists ${name} with (force)`)),
+    };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), `bench-${prefix}-`));
+  const dataDir = path.join(dir, "pglite");
+  return { target: { kind: "pglite", dataDir }, env: { PGLITE_DATA_DIR: dataDir }, label: "PGlite (embedded, data directory on disk)", drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
