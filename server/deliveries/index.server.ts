@@ -28,4 +28,4 @@ export {
 } from "./dispatch-actions";
 export { loadRouteSheets, moveRouteStop, type MoveStopResult, type RouteSheet, type RouteStop } from "./route-sheet";
 export { bidonExchange, type BidonExchange } from "./returnable-bidones";
-export { compareStops, dispatchableOrder, TO_LOAD_STATUSES } from "./dispatch-scope";
+export { compareStops } from "./dispatch-scope";
