@@ -62,6 +62,8 @@ export default [
     route("admin/pedidos", "routes/admin.orders.tsx"),
     route("admin/pedidos/exportar", "routes/admin.orders-export.ts"),
     route("admin/pedidos/:orderId", "routes/admin.order-detail.tsx"),
+    route("admin/despacho", "routes/admin.despacho.tsx"),
+    route("admin/despacho/hoja", "routes/admin.despacho-hoja.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

@@ -16,21 +16,19 @@
 // default theirs), --record (write the result into bench/RESULTS.md). To profile, Node's own:
 //   node --cpu-prof --cpu-prof-dir=bench/.tmp --import tsx bench/renewals.ts
 import { once } from "node:events";
-import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { and, count, countDistinct, eq } from "drizzle-orm";
 import { limaToday } from "../core/lima-dates";
 import { openDatabase, type Database, type DatabaseHandle } from "../server/db/client";
 import { freshDatabase, machine } from "./lib/fresh-database";
+import { recordRow } from "./lib/results-table";
 import { deliveries, subscriptions } from "../server/db/schema";
 import { seedDemoShop } from "../server/db/seed/seed";
 import { benchSubscriptions, insertDueSubscriptions, verifyRenewals } from "../tests/support/due-renewals";
 import { sandboxCardProvider } from "../server/payments/cards";
 import { renewDueSubscriptions, scheduleSubscriptionDeliveries, type RenewalReport } from "../server/subscriptions/index.server";
 
-const BENCH_DIR = import.meta.dirname;
 const SITE_URL = "http://localhost:3000";
 
 const args = process.argv.slice(2);
@@ -49,21 +47,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const RENEWALS_START = "<!-- bench:renewals — rows written by bench/renewals.ts --record -->";
 const RENEWALS_END = "<!-- /bench:renewals -->";
 
-/** Keeps one row per configuration in RESULTS.md's renewals table (above run.mjs's generated part). */
-function record(row: { config: string; cells: string[] }) {
-  const file = path.join(BENCH_DIR, "RESULTS.md");
-  const text = readFileSync(file, "utf8");
-  const start = text.indexOf(RENEWALS_START);
-  const end = text.indexOf(RENEWALS_END);
-  if (start < 0 || end < start) throw new Error(`bench/RESULTS.md has no ${RENEWALS_START} … ${RENEWALS_END} block`);
-  const lines = text.slice(start + RENEWALS_START.length, end).split("\n").filter((line) => line.startsWith("|"));
-  const [header, rule, ...rows] = lines;
-  const line = `| ${row.config} | ${row.cells.join(" | ")} |`;
-  const index = rows.findIndex((existing) => existing.startsWith(`| ${row.config} |`));
-  if (index >= 0) rows[index] = line;
-  else rows.push(line);
-  writeFileSync(file, `${text.slice(0, start + RENEWALS_START.length)}\n${[header, rule, ...rows].join("\n")}\n${text.slice(end)}`);
-}
+const record = (row: { config: string; cells: string[] }) => recordRow({ start: RENEWALS_START, end: RENEWALS_END }, row);
 
 const renewalOptions = (db: Database, now: Date) => ({ now, siteUrl: SITE_URL, cardsFor: () => sandboxCardProvider(db), ...(CLAIM_BATCH ? { batchSize: CLAIM_BATCH } : {}) });
 

@@ -7,13 +7,15 @@ import path from "node:path";
 import pg from "pg";
 import type { DatabaseTarget } from "../../server/db/client";
 
-export interface Fresh {
+export interface FreshDatabase {
   target: DatabaseTarget;
+  /** How a server process reaches it (DATABASE_URL or PGLITE_DATA_DIR). */
+  env: Record<string, string>;
   label: string;
   drop(): Promise<void>;
 }
 
-export async function freshDatabase(prefix: string): Promise<Fresh> {
+export async function freshDatabase(prefix: string): Promise<FreshDatabase> {
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
     const name = `bench_${prefix}_${randomBytes(4).toString("hex")}`;
@@ -30,11 +32,19 @@ export async function freshDatabase(prefix: string): Promise<Fresh> {
     await admin(`create database ${name}`);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    return { target: { kind: "postgres", url: url.toString() }, label: `PostgreSQL ${server!.server_version} (local server, fsync off)`, drop: async () => void (await admin(`drop database if exists ${name} with (force)`)) };
+    return {
+      target: { kind: "postgres", url: url.toString() },
+      env: { DATABASE_URL: url.toString() },
+      label: `PostgreSQL ${server!.server_version} (local server, fsync off)`,
+      drop: async () => void (await admin(`drop database if exists ${name} with (force)`)),
+    };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), `bench-${prefix}-`));
-  return { target: { kind: "pglite", dataDir: path.join(dir, "pglite") }, label: "PGlite (embedded, data directory on disk)", drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  const dataDir = path.join(dir, "pglite");
+  return { target: { kind: "pglite", dataDir }, env: { PGLITE_DATA_DIR: dataDir }, label: "PGlite (embedded, data directory on disk)", drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+export type Fresh = FreshDatabase;
 
 export function machine(): string {
   const cpus = os.cpus();

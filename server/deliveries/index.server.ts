@@ -44,3 +44,16 @@ export {
   type CalendarAdminView,
   type CalendarChangeResult,
 } from "./calendar-admin";
+export { listActiveDrivers, loadDispatchDay, type DispatchDay, type DispatchDelivery, type DispatchDriver, type DispatchGroup, type LoadLine } from "./dispatch-day";
+export {
+  assignDeliveries,
+  DispatchRefusedError,
+  ensureRescheduleAllowed,
+  MAX_BULK_DELIVERIES,
+  prepareDeliveries,
+  rescheduleDeliveries,
+  type DispatchActionResult,
+} from "./dispatch-actions";
+export { loadRouteSheets, moveRouteStop, type MoveStopResult, type RouteSheet, type RouteStop } from "./route-sheet";
+export { bidonExchange, type BidonExchange } from "./returnable-bidones";
+export { compareStops } from "./dispatch-scope";

@@ -8,3 +8,4 @@ export { renewalFailedEmail, renewalPaymentLinkEmail, renewalReminderEmail, subs
 export { listDeadEmails, retryDeadEmail, retryDeadEmailByStaff, type DeadEmail, type RetryDeadEmailResult } from "./dead-letters";
 export { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail } from "./templates/delivery-emails";
 export { orderCancelledEmail, orderRefundedEmail, type OrderCancelledData, type OrderRefundedData, type RefundChannel } from "./templates/staff-order-emails";
+export { deliveryRescheduledEmail, type DeliveryRescheduledData } from "./templates/delivery-rescheduled";

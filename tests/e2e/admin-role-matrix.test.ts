@@ -35,6 +35,8 @@ const RULES: Record<string, Rule> = {
   "/admin/pedidos": { allowed: ["operaciones"] },
   "/admin/pedidos/exportar": { allowed: ["operaciones"] },
   "/admin/pedidos/:orderId": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}" },
+  "/admin/despacho": { allowed: ["operaciones"] },
+  "/admin/despacho/hoja": { allowed: ["operaciones"] },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */
