@@ -2,6 +2,34 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import { readdirSync } from "node:fs";
+
+const INFRASTRUCTURE = ["db", "config"];
+
+/** One block per folder of server/: its files may reach other domains only through their door. */
+function serverDomainDoors() {
+  const folders = readdirSync(new URL("./server", import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const domains = folders.filter((name) => !INFRASTRUCTURE.includes(name));
+  return folders.map((own) => ({
+    files: [`server/${own}/**/*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^~/", message: "The server imports shared rules from @core/, never from app/." },
+            {
+              regex: `^(\\.\\./)+(${domains.filter((name) => name !== own).join("|")})/(?!index\\.server$)`,
+              message: "Use the other domain through its index.server door (conventions: a room with a door).",
+            },
+          ],
+        },
+      ],
+    },
+  }));
+}
 
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", "node_modules/", "bench/", ".data/"] },
@@ -66,13 +94,9 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Issue 13: the server uses the ground floor, never the UI folder.
-    files: ["server/**/*.ts"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [{ regex: "^~/", message: "The server imports shared rules from @core/, never from app/." }] }],
-    },
-  },
+  // Issue 13: a server domain uses another only through its index.server door (db/ and config/ are
+  // the shared infrastructure, not domains), and the server never imports the UI folder.
+  ...serverDomainDoors(),
   {
     files: ["core/zod.ts", "core/zod-without-eval.ts"],
     rules: { "no-restricted-imports": "off" },

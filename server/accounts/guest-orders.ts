@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import type { DatabaseOrTransaction } from "../db/transaction";
 import { orders, users } from "../db/schema";
 
 /**

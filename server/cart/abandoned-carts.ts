@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import { consumeRateLimit, isEmailRegistered } from "../accounts/index.server";
-import { priceCartLines, type CartLineRequest } from "../catalog/cart-pricing";
+import { priceCartLines, type CartLineRequest } from "../catalog/index.server";
 import { env } from "../config/env";
 import type { Database } from "../db/client";
 import { abandonedCarts, orders, siteSettings } from "../db/schema";
-import { enqueueEmail } from "../notifications/outbox";
-import type { DatabaseOrTransaction } from "../orders/transition";
-import { abandonedCartEmail } from "../notifications/templates/abandoned-cart";
+import { enqueueEmail } from "../notifications/index.server";
+import type { DatabaseOrTransaction } from "../db/transaction";
+import { abandonedCartEmail } from "../notifications/index.server";
 import { inTransaction } from "../db/transaction";
 
 /** Issue 3: a cart left for an hour without an order gets one recovery email. */

@@ -3,7 +3,7 @@ import { limaToday } from "@core/lima-dates";
 import type { InvoiceStatus } from "@core/invoice-list";
 import type { Database } from "../db/client";
 import { deliveries, districts, invoices, orderItems, orders } from "../db/schema";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import type { DatabaseOrTransaction } from "../db/transaction";
 import { effectiveInvoiceStatus, sortInvoicesForList } from "./invoice-status";
 
 /** One row of /dashboard/facturas. */

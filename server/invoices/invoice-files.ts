@@ -6,7 +6,7 @@ import { getSiteSettings } from "../content/index.server";
 import type { Database } from "../db/client";
 import type { EmailAttachmentRef } from "../db/schema";
 import { enqueueEmail, invoicesEmail } from "../notifications/index.server";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import type { DatabaseOrTransaction } from "../db/transaction";
 import { findAllInvoicesForUser, findInvoicesByIds } from "./customer-invoices";
 import { invoicePdfFilename, renderInvoicePdf } from "./invoice-pdf";
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
 import { igvBreakdown } from "@core/pricing";
 import { invoices, invoiceSeries } from "../db/schema";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import type { DatabaseOrTransaction } from "../db/transaction";
 
 export interface InvoiceableOrder {
   id: string;

@@ -1,13 +1,13 @@
-import { sendAbandonedCartReminders } from "../cart/abandoned-carts";
+import { sendAbandonedCartReminders } from "../cart/index.server";
 import { publicSiteUrl } from "../config/env";
 import type { Database } from "../db/client";
 import { renderInvoiceAttachments } from "../invoices/index.server";
-import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/deliver";
-import { expireUnpaidOrders } from "../orders/expire-unpaid";
-import { cardProviderFor, type CardProvider } from "../payments/cards";
-import type { CulqiClient } from "../payments/culqi";
+import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/index.server";
+import { expireUnpaidOrders } from "../orders/index.server";
+import { cardProviderFor, type CardProvider } from "../payments/index.server";
+import type { CulqiClient } from "../payments/index.server";
 import { culqiClientIfConfigured, retryDueRefunds } from "../payments/index.server";
-import { activePaymentProvider } from "../payments/providers";
+import { activePaymentProvider } from "../payments/index.server";
 import {
   closeAbandonedSignups,
   endCancelledSubscriptions,

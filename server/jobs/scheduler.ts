@@ -1,6 +1,6 @@
 import { env } from "../config/env";
 import type { Database } from "../db/client";
-import type { MailTransport } from "../notifications/deliver";
+import type { MailTransport } from "../notifications/index.server";
 import { jobNames, runDueJobs, type JobName } from "./run-due-jobs";
 
 export interface JobSchedulerOptions {

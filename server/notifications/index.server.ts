@@ -9,3 +9,7 @@ export { listDeadEmails, retryDeadEmail, retryDeadEmailByStaff, type DeadEmail, 
 export { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail } from "./templates/delivery-emails";
 export { orderCancelledEmail, orderRefundedEmail, type OrderCancelledData, type OrderRefundedData, type RefundChannel } from "./templates/staff-order-emails";
 export { deliveryRescheduledEmail, type DeliveryRescheduledData } from "./templates/delivery-rescheduled";
+export type { MailTransport } from "./deliver";
+export { abandonedCartEmail } from "./templates/abandoned-cart";
+export { configuredTransport } from "./deliver";
+export { deliverPendingEmails } from "./deliver";

@@ -1,5 +1,5 @@
 import { outboxEmails, type EmailAttachmentRef } from "../db/schema";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import type { DatabaseOrTransaction } from "../db/transaction";
 
 export interface EmailMessage {
   /** One email per key, ever: enqueueing the same key again does nothing. */

@@ -45,3 +45,5 @@ export {
   type RefundDeps,
   type StaffRefundResult,
 } from "./staff-refunds";
+export type { CulqiClient } from "./culqi/index";
+export { settlePaymentInTransaction } from "./settle";

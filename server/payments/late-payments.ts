@@ -3,7 +3,7 @@ import { deliveryScheduleError } from "@core/delivery-schedule";
 import { isoWeekday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, type payments, products, productVariants, refunds } from "../db/schema";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import type { DatabaseOrTransaction } from "../db/transaction";
 import { lockPaymentWithOrder, PaymentNotFoundError, settlePaymentInTransaction, type PaymentMethod } from "./settle";
 import { inTransaction } from "../db/transaction";
 

@@ -1,12 +1,12 @@
 import { and, asc, eq, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { formatSoles } from "@core/money";
-import { receiptToken } from "../orders/receipt-access";
+import { receiptToken } from "../orders/index.server";
 import type { Database } from "../db/client";
 import { orders, orderStatusChanges, payments, refunds, siteSettings } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { enqueueEmail, orderRefundedEmail, paymentRefundedEmail, type RefundChannel } from "../notifications/index.server";
-import { canTransition, type OrderStatus } from "../orders/order-status";
-import { transitionOrder } from "../orders/transition";
+import { canTransition, type OrderStatus } from "../orders/index.server";
+import { transitionOrder } from "../orders/index.server";
 import { CulqiUnavailableError, type CulqiClient, type CulqiRefundReason, type RefundAnswer } from "./culqi/client";
 import type { RefundReason } from "./late-payments";
 

@@ -1,11 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { deliveries, orderItems, orders, payments, siteSettings } from "../db/schema";
-import { issueInvoiceForPaidOrder } from "../invoices/issue-invoice";
-import { enqueueEmail } from "../notifications/outbox";
-import { orderConfirmationEmail } from "../notifications/templates/order-confirmation";
-import { receiptToken } from "../orders/receipt-access";
-import { transitionOrder, type DatabaseOrTransaction } from "../orders/transition";
+import { issueInvoiceForPaidOrder } from "../invoices/index.server";
+import { enqueueEmail } from "../notifications/index.server";
+import { orderConfirmationEmail } from "../notifications/index.server";
+import { receiptToken } from "../orders/index.server";
+import { transitionOrder } from "../orders/index.server";
+import type { DatabaseOrTransaction } from "../db/transaction";
 import { inTransaction } from "../db/transaction";
 
 export type PaymentMethod = "card" | "yape" | "cash";

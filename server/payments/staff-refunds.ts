@@ -4,7 +4,7 @@ import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
 import { invoices, orders, payments, refunds, siteSettings } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
-import { canTransition, orderStatusLabel, type OrderStatus } from "../orders/order-status";
+import { canTransition, orderStatusLabel, type OrderStatus } from "../orders/index.server";
 import type { CulqiClient } from "./culqi/client";
 import { applyRefundToOrder, processRefund, refundChannel } from "./refunds";
 

@@ -8,3 +8,4 @@ export { endCancelledSubscriptions, resumeEndedPauses, resumeSubscription } from
 export { notifySubscriber } from "./notify";
 export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods, PAYMENT_LINK_DAYS } from "./renewal-links";
 export * from "./self-service";
+export { createPendingSubscription } from "./signup";

@@ -3,7 +3,7 @@ import { limaToday } from "@core/lima-dates";
 import { datesOnResume } from "@core/subscription-self-service";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import type { DatabaseOrTransaction } from "../db/transaction";
 import { forEachRowOnItsOwn } from "../db/row-failures";
 import { inTransaction } from "../db/transaction";
 

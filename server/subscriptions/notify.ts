@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { publicSiteUrl } from "../config/env";
 import { siteSettings, type subscriptions, users } from "../db/schema";
-import { enqueueEmail } from "../notifications/outbox";
-import { renewalFailedEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "../notifications/templates/subscription-emails";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import { enqueueEmail } from "../notifications/index.server";
+import { renewalFailedEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "../notifications/index.server";
+import type { DatabaseOrTransaction } from "../db/transaction";
 
 type SubscriptionEmail =
   | { type: "reminder"; billingDate: string; amountCents: number }

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { deliveriesPerPeriod } from "@core/subscription-dates";
 import { orders, subscriptionPeriods, type subscriptions } from "../db/schema";
-import type { DatabaseOrTransaction } from "../orders/transition";
+import type { DatabaseOrTransaction } from "../db/transaction";
 
 export interface PaidPeriod {
   periodNumber: number;

@@ -3,9 +3,9 @@ import { nextMonthlyDeliveryDate, billingDateOfPeriod } from "@core/subscription
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, orders, paymentMethods, payments, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions, users } from "../db/schema";
-import type { DatabaseOrTransaction } from "../orders/transition";
-import type { CardProvider } from "../payments/cards";
-import { recordPaymentFailed, settlePaymentInTransaction } from "../payments/settle";
+import type { DatabaseOrTransaction } from "../db/transaction";
+import type { CardProvider } from "../payments/index.server";
+import { recordPaymentFailed, settlePaymentInTransaction } from "../payments/index.server";
 import { inTransaction } from "../db/transaction";
 
 export interface PendingSubscriptionInput {

@@ -3,8 +3,8 @@ import { eq, sql } from "drizzle-orm";
 import { addDays, limaToday } from "@core/lima-dates";
 import { igvBreakdown, orderSummary } from "@core/pricing";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
-import { hashPassword } from "../../accounts/password-hash";
-import { formatInvoiceNumber, invoiceSeriesFor } from "../../invoices/issue-invoice";
+import { hashPassword } from "../../accounts/index.server";
+import { formatInvoiceNumber, invoiceSeriesFor } from "../../invoices/index.server";
 import type { Database } from "../client";
 import {
   accounts,

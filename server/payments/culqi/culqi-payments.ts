@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orders, payments, processedWebhookEvents } from "../../db/schema";
-import { transitionOrder } from "../../orders/transition";
+import { transitionOrder } from "../../orders/index.server";
 import { settleConfirmedCharge, type ChargeSettlement } from "../late-payments";
 import { processRefund } from "../refunds";
 import { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed } from "../settle";

@@ -2,7 +2,7 @@ import { and, eq, inArray, ne } from "drizzle-orm";
 import { canDo } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { orders, paymentMethods, subscriptionPeriods, subscriptions, users } from "../../db/schema";
-import type { CardProvider } from "../../payments/cards";
+import type { CardProvider } from "../../payments/index.server";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { resumeSubscription } from "../lifecycle";
 import { renewDueSubscriptions } from "../renewals";

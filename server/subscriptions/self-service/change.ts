@@ -3,7 +3,7 @@ import { formatLimaDate } from "@core/lima-dates";
 import { canDo, type SelfServiceAction } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { districtDeliveryDays, subscriptionEvents, subscriptions } from "../../db/schema";
-import type { DatabaseOrTransaction } from "../../orders/transition";
+import type { DatabaseOrTransaction } from "../../db/transaction";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { notifySubscriber } from "../notify";
 import { inTransaction } from "../../db/transaction";

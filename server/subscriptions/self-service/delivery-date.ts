@@ -3,7 +3,7 @@ import { addDays, isAtLeastTomorrow, isIsoDate, isoWeekday, limaToday } from "@c
 import { DELIVERY_CHANGE_WINDOW_DAYS } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
-import type { DatabaseOrTransaction } from "../../orders/transition";
+import type { DatabaseOrTransaction } from "../../db/transaction";
 import { paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
 import { datesWithRoom, deliveryDateRefusal } from "../../deliveries/index.server";
 import { changeOwnedSubscription, refuse, servedWeekdays, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult, type Subscription } from "./change";

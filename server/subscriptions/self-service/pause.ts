@@ -3,7 +3,7 @@ import { isIsoDate, limaToday } from "@core/lima-dates";
 import { pauseDateRange, PAUSE_MAX_MONTHS } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
-import type { DatabaseOrTransaction } from "../../orders/transition";
+import type { DatabaseOrTransaction } from "../../db/transaction";
 import { resumeSubscription } from "../lifecycle";
 import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
 

@@ -4,7 +4,7 @@ import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "@core/
 import { priceCartLines, type CartLineRequest } from "../../catalog/index.server";
 import type { Database } from "../../db/client";
 import { subscriptionItems, subscriptionPeriods, subscriptions } from "../../db/schema";
-import type { DatabaseOrTransaction } from "../../orders/transition";
+import type { DatabaseOrTransaction } from "../../db/transaction";
 import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type Refusal, type SelfServiceContext, type SelfServiceResult, type Subscription } from "./change";
 
 type Frequency = "mensual" | "anual";
