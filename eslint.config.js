@@ -56,7 +56,7 @@ export default tseslint.config(
         {
           patterns: [{ regex: "^@server/(?!.+/index\\.server$)", message: "Import server code through a domain's index.server door." }],
           // Issue 9: core/zod.ts sets the Spanish messages; importing zod directly skips them.
-          paths: [{ name: "zod", message: "Import { z } from \"@core/zod\" (Spanish messages)." }],
+          paths: [{ name: "zod", message: 'Import { z } from "@core/zod" (Spanish messages).' }],
         },
       ],
     },
@@ -89,7 +89,7 @@ export default tseslint.config(
             { regex: "^\\.\\./", message: "core/ imports nothing above it." },
             { regex: "^react", message: "core/ holds pure rules, no React." },
           ],
-          paths: [{ name: "zod", message: "Import { z } from \"./zod\" (Spanish messages)." }],
+          paths: [{ name: "zod", message: 'Import { z } from "./zod" (Spanish messages).' }],
         },
       ],
     },

@@ -25,7 +25,14 @@ export default defineConfig({
             // The small modules every storefront page needs travel as one chunk: each chunk
             // costs its own wrapper and compresses alone, which the 120 KB first-load budget feels.
             manualChunks(id) {
-              const storefrontCore = ["/core/money.ts", "/app/lib/seo.ts", "/app/lib/cart.ts", "/app/lib/use-cart.ts", "/app/components/ui/icons.tsx", "/app/components/shop/product-card.tsx"];
+              const storefrontCore = [
+                "/core/money.ts",
+                "/app/lib/seo.ts",
+                "/app/lib/cart.ts",
+                "/app/lib/use-cart.ts",
+                "/app/components/ui/icons.tsx",
+                "/app/components/shop/product-card.tsx",
+              ];
               if (storefrontCore.some((file) => id.endsWith(file))) return "storefront";
             },
           },

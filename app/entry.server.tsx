@@ -68,12 +68,7 @@ process.on("unhandledRejection", (reason: unknown) => {
  * hundreds of small chunks. Deferred data still streams on client-side navigations, where the
  * spec's loading states show. See docs/decisions/0006.
  */
-export default function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  routerContext: EntryContext,
-) {
+export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

@@ -78,7 +78,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <main className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
-      <h1 className="text-3xl font-bold text-brand-800">{notFound ? "Página no encontrada" : refusal ? "No pudimos procesar tu solicitud" : "Algo salió mal"}</h1>
+      <h1 className="text-3xl font-bold text-brand-800">
+        {notFound ? "Página no encontrada" : refusal ? "No pudimos procesar tu solicitud" : "Algo salió mal"}
+      </h1>
       <p>
         {notFound
           ? "La página que buscas no existe o fue movida."

@@ -61,7 +61,15 @@ export async function cancelOrderAction(request: Request, context: Readonly<Rout
   const result = await cancelOrderByStaff(context.get(dbContext), staffActor(context, request), { orderId, reason: values.reason }, refundDeps());
   if (!result.ok) return result.code === "not_found" ? notFound() : refusal(values, result.message);
   const refund = result.refund;
-  const status = !refund ? "cancelado" : !refund.ok ? "cancelado-reembolso-fallido" : refund.status === "succeeded" ? "cancelado-reembolsado" : refund.status === "manual" ? "cancelado-reembolso-manual" : "cancelado-reembolso-en-proceso";
+  const status = !refund
+    ? "cancelado"
+    : !refund.ok
+      ? "cancelado-reembolso-fallido"
+      : refund.status === "succeeded"
+        ? "cancelado-reembolsado"
+        : refund.status === "manual"
+          ? "cancelado-reembolso-manual"
+          : "cancelado-reembolso-en-proceso";
   throw redirect(`/admin/pedidos/${orderId}?aviso=${status}`);
 }
 
@@ -105,7 +113,8 @@ export async function refundLimitAction(request: Request, context: Readonly<Rout
   const values = { limit: text(form, "limit") };
   if (text(form, "intent") !== "refund_limit") return refusal(values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
   const cents = parseSolesInput(values.limit);
-  if (cents === null || cents > 10_000_000) return refusal(values, "Revisa el campo marcado.", { limit: "Escribe un monto en soles, por ejemplo 200.00 (hasta S/ 100 000.00)." });
+  if (cents === null || cents > 10_000_000)
+    return refusal(values, "Revisa el campo marcado.", { limit: "Escribe un monto en soles, por ejemplo 200.00 (hasta S/ 100 000.00)." });
   const saved = await setOperacionesRefundLimit(context.get(dbContext), staffActor(context, request), cents, new Date());
   if (!saved) return refusal(values, "No hay ajustes de la tienda que cambiar. Ejecuta la carga inicial de datos.");
   throw redirect("/admin/ajustes?guardado=1");

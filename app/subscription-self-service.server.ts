@@ -40,11 +40,20 @@ export async function subscriptionAction(db: Database, request: Request, input: 
   // refuses it with an error); the customer's free text may still hold line breaks.
   for (const [name, value] of form.entries()) {
     if (typeof value !== "string" || !isPlainText(value) || value.length > 2000) {
-      return data<SelfServiceActionData>({ intent: null, error: "El formulario contiene caracteres no permitidos. Revisa lo que escribiste e intenta nuevamente.", field: name }, { status: 400 });
+      return data<SelfServiceActionData>(
+        { intent: null, error: "El formulario contiene caracteres no permitidos. Revisa lo que escribiste e intenta nuevamente.", field: name },
+        { status: 400 },
+      );
     }
   }
   const intent = text(form, "intent");
-  const context: SelfServiceContext = { userId: input.userId, subscriptionId: input.subscriptionId, requestKey: text(form, "requestKey"), now: new Date(), siteUrl: input.siteUrl };
+  const context: SelfServiceContext = {
+    userId: input.userId,
+    subscriptionId: input.subscriptionId,
+    requestKey: text(form, "requestKey"),
+    now: new Date(),
+    siteUrl: input.siteUrl,
+  };
   let result: SelfServiceResult;
   switch (intent) {
     case "pause":
@@ -89,6 +98,7 @@ export async function subscriptionAction(db: Database, request: Request, input: 
       return data<SelfServiceActionData>({ intent: null, error: "Acción desconocida. Recarga la página e intenta nuevamente.", field: null }, { status: 400 });
   }
   if (!result.ok && result.reason === "not_found") throw data(SUBSCRIPTION_NOT_FOUND, { status: 404 });
-  if (!result.ok) return data<SelfServiceActionData>({ intent: intent as SelfServiceAction, error: result.message, field: result.field ?? null }, { status: 400 });
+  if (!result.ok)
+    return data<SelfServiceActionData>({ intent: intent as SelfServiceAction, error: result.message, field: result.field ?? null }, { status: 400 });
   return redirect(`/dashboard/suscripciones/${input.subscriptionId}?cambio=${result.eventId}`);
 }

@@ -49,7 +49,14 @@ function chunks<T>(rows: T[], size = 500): T[][] {
 export async function insertDay(db: Database, date: string, count: number, now: Date) {
   const served = await db.select({ id: districts.id, name: districts.name }).from(districts).where(eq(districts.served, true));
   const catalogue = await db
-    .select({ productId: products.id, variantId: productVariants.id, title: products.title, variantTitle: productVariants.title, sku: productVariants.sku, priceCents: productVariants.priceCents })
+    .select({
+      productId: products.id,
+      variantId: productVariants.id,
+      title: products.title,
+      variantTitle: productVariants.title,
+      sku: productVariants.sku,
+      priceCents: productVariants.priceCents,
+    })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(productVariants.active, true));
@@ -92,9 +99,29 @@ export async function insertDay(db: Database, date: string, count: number, now: 
       updatedAt: now,
     });
     for (const line of lines) {
-      itemRows.push({ orderId: id, productId: line.productId, variantId: line.variantId, title: line.title, variantTitle: line.variantTitle, sku: line.sku, unitPriceCents: line.priceCents, quantity: 2, lineTotalCents: line.priceCents * 2 });
+      itemRows.push({
+        orderId: id,
+        productId: line.productId,
+        variantId: line.variantId,
+        title: line.title,
+        variantTitle: line.variantTitle,
+        sku: line.sku,
+        unitPriceCents: line.priceCents,
+        quantity: 2,
+        lineTotalCents: line.priceCents * 2,
+      });
     }
-    paymentRows.push({ orderId: id, provider: "sandbox", method: cash ? "cash" : "card", status: cash ? "pending" : "succeeded", amountCents: subtotal, paymentCode: cash ? String(10_000_000 + index) : null, settledAt: cash ? null : now, createdAt: now, updatedAt: now });
+    paymentRows.push({
+      orderId: id,
+      provider: "sandbox",
+      method: cash ? "cash" : "card",
+      status: cash ? "pending" : "succeeded",
+      amountCents: subtotal,
+      paymentCode: cash ? String(10_000_000 + index) : null,
+      settledAt: cash ? null : now,
+      createdAt: now,
+      updatedAt: now,
+    });
     const assigned = index % 3 === 0;
     deliveryRows.push({
       orderId: id,
@@ -129,14 +156,28 @@ async function signIn(origin: string, email: string, password: string): Promise<
     redirect: "manual",
   });
   if (response.status !== 302) throw new Error(`Sign-in of ${email} failed with ${response.status}`);
-  return response.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ");
+  return response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .join("; ");
 }
 
 async function startServer(env: Record<string, string>) {
   const port: number = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST, NODE_ENV: "production", SITE_URL: `http://${HOST}:${port}`, SESSION_SECRET: randomBytes(32).toString("hex"), SEED_DEMO_DATA: "true", ALLOW_SANDBOX_PAYMENTS: "true", JOBS_INTERVAL_SECONDS: "3600" },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST,
+      NODE_ENV: "production",
+      SITE_URL: `http://${HOST}:${port}`,
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      SEED_DEMO_DATA: "true",
+      ALLOW_SANDBOX_PAYMENTS: "true",
+      JOBS_INTERVAL_SECONDS: "3600",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const logs: string[] = [];
@@ -170,9 +211,11 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const START = "<!-- bench:despacho — rows written by bench/despacho.ts --record -->";
 const END = "<!-- /bench:despacho -->";
 
-
 async function main() {
-  const loadAtStart = os.loadavg().map((value) => value.toFixed(2)).join(" / ");
+  const loadAtStart = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" / ");
   const cpus = os.cpus();
   const machine = `${cpus[0]?.model.trim() ?? "unknown"}, ${cpus.length} cores; Node ${process.version}`;
   ensureBuild(ROOT, { skip: args.includes("--no-build") });
@@ -229,13 +272,38 @@ async function main() {
     const p50 = percentile(sorted, 50);
     const p95 = percentile(sorted, 95);
     const max = sorted.at(-1)!;
-    const dataP95 = percentile([...dataTimes].sort((a, b) => a - b), 95);
-    const floorP95 = percentile([...floorTimes].sort((a, b) => a - b), 95);
+    const dataP95 = percentile(
+      [...dataTimes].sort((a, b) => a - b),
+      95,
+    );
+    const floorP95 = percentile(
+      [...floorTimes].sort((a, b) => a - b),
+      95,
+    );
     const ok = p95 <= TARGET_P95_MS;
-    console.log(`  ${REQUESTS} requests: p50 ${ms(p50)}, p95 ${ms(p95)} ${ok ? "✅" : "❌"} (target ≤ ${TARGET_P95_MS} ms), max ${ms(max)}; loader data alone p95 ${ms(dataP95)}; staff home's data p95 ${ms(floorP95)}; ${rows} rows, ${(bytes / 1024).toFixed(0)} KB of HTML`);
+    console.log(
+      `  ${REQUESTS} requests: p50 ${ms(p50)}, p95 ${ms(p95)} ${ok ? "✅" : "❌"} (target ≤ ${TARGET_P95_MS} ms), max ${ms(max)}; loader data alone p95 ${ms(dataP95)}; staff home's data p95 ${ms(floorP95)}; ${rows} rows, ${(bytes / 1024).toFixed(0)} KB of HTML`,
+    );
     if (RECORD) {
       const engine = fresh.target.kind === "postgres" ? "PostgreSQL" : "PGlite";
-      recordRow({ start: START, end: END }, { config: engine, cells: [String(rows), String(REQUESTS), ms(p50), `${ms(p95)} ${ok ? "✅" : "❌"}`, ms(max), ms(dataP95), ms(floorP95), `${(bytes / 1024).toFixed(0)} KB`, new Date().toISOString().slice(0, 10), `${fresh.label}; ${machine}; load average at start ${loadAtStart}`] });
+      recordRow(
+        { start: START, end: END },
+        {
+          config: engine,
+          cells: [
+            String(rows),
+            String(REQUESTS),
+            ms(p50),
+            `${ms(p95)} ${ok ? "✅" : "❌"}`,
+            ms(max),
+            ms(dataP95),
+            ms(floorP95),
+            `${(bytes / 1024).toFixed(0)} KB`,
+            new Date().toISOString().slice(0, 10),
+            `${fresh.label}; ${machine}; load average at start ${loadAtStart}`,
+          ],
+        },
+      );
       console.log("  recorded in bench/RESULTS.md");
     }
     if (!ok) process.exitCode = 1;

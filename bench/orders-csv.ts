@@ -37,11 +37,16 @@ const MB = 1024 * 1024;
 
 /** 100 000 orders in one INSERT … SELECT: fields vary with the row number so every filter has matches. */
 async function insertOrders(db: Awaited<ReturnType<typeof openDatabase>>["db"], total: number) {
-  const served = await db.select({ id: districts.id, name: districts.name }).from(districts).where(sql`${districts.served}`).orderBy(districts.id);
+  const served = await db
+    .select({ id: districts.id, name: districts.name })
+    .from(districts)
+    .where(sql`${districts.served}`)
+    .orderBy(districts.id);
   const ids = `array[${served.map((row) => row.id).join(",")}]`;
   const names = `array[${served.map((row) => `'${row.name.replace(/'/g, "''")}'`).join(",")}]`;
   const n = served.length;
-  await db.execute(sql.raw(`
+  await db.execute(
+    sql.raw(`
     insert into orders (status, order_type, subscription_frequency, customer_first_name, customer_last_name, customer_email, customer_phone,
       document_type, document_number, district_id, district_name, address, delivery_date, delivery_window,
       subtotal_cents, discount_cents, shipping_cents, total_cents, payment_provider, payment_method, paid_at, created_at, updated_at)
@@ -66,7 +71,8 @@ async function insertOrders(db: Awaited<ReturnType<typeof openDatabase>>["db"], 
       null,
       timestamptz '2025-11-24 05:00:00+00' + (i * interval '1 second') * (365 * 86400 / ${total}),
       now()
-    from generate_series(1, ${total}) as i`));
+    from generate_series(1, ${total}) as i`),
+  );
   await db.execute(sql`analyze orders`);
 }
 
@@ -81,7 +87,20 @@ async function startShop(env: Record<string, string>) {
   let output = "";
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", SITE_URL: origin, SESSION_SECRET: randomBytes(32).toString("hex"), SEED_DEMO_DATA: "true", ALLOW_SANDBOX_PAYMENTS: "true", JOBS_INTERVAL_SECONDS: "0", CLIENT_RATE_LIMIT_FACTOR: "100", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: origin,
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      SEED_DEMO_DATA: "true",
+      ALLOW_SANDBOX_PAYMENTS: "true",
+      JOBS_INTERVAL_SECONDS: "0",
+      CLIENT_RATE_LIMIT_FACTOR: "100",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout.on("data", (chunk) => (output += chunk));
@@ -89,7 +108,10 @@ async function startShop(env: Record<string, string>) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The shop exited during start:\n${output}`);
-    const ok = await fetch(`${origin}/robots.txt`).then((response) => response.ok, () => false);
+    const ok = await fetch(`${origin}/robots.txt`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) break;
     await sleep(250);
   }
@@ -108,9 +130,17 @@ async function startShop(env: Record<string, string>) {
 
 /** Signs in through the real /login form (tests/support/accounts.ts does the same for the tests). */
 async function signIn(origin: string, email: string, password: string): Promise<string> {
-  const response = await fetch(`${origin}/login`, { method: "POST", headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email, password }), redirect: "manual" });
+  const response = await fetch(`${origin}/login`, {
+    method: "POST",
+    headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password }),
+    redirect: "manual",
+  });
   if (response.status !== 302) throw new Error(`Sign-in of ${email} failed with ${response.status}`);
-  return response.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ");
+  return response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .join("; ");
 }
 
 /** Median of `runs` requests of one URL, measured from the client over loopback (the page fully received). */
@@ -140,7 +170,13 @@ function record(config: string, cells: string[], searches: string) {
   // The table of runs, then one block of list timings per configuration.
   const [tablePart = "", ...blockParts] = text.slice(start + ORDERS_START.length, end).split(/\n(?=<!-- searches: )/);
   const lines = tablePart.split("\n").filter((line) => line.startsWith("| "));
-  const [header, rule, ...rows] = lines.length >= 2 ? lines : ["| Configuration | Orders | CSV time | CSV size | Rows/s | Server RSS before | Peak RSS growth | Checks | Date | Database; machine |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"];
+  const [header, rule, ...rows] =
+    lines.length >= 2
+      ? lines
+      : [
+          "| Configuration | Orders | CSV time | CSV size | Rows/s | Server RSS before | Peak RSS growth | Checks | Date | Database; machine |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        ];
   const line = `| ${config} | ${cells.join(" | ")} |`;
   const index = rows.findIndex((existing) => existing.startsWith(`| ${config} |`));
   if (index >= 0) rows[index] = line;
@@ -151,7 +187,10 @@ function record(config: string, cells: string[], searches: string) {
 }
 
 async function main() {
-  const loadAtStart = os.loadavg().map((value) => value.toFixed(2)).join(" / ");
+  const loadAtStart = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" / ");
   const built = ensureBuild(ROOT);
   const fresh = await freshDatabase("orders_csv");
   let shop: Awaited<ReturnType<typeof startShop>> | undefined;
@@ -166,10 +205,20 @@ async function main() {
       await insertOrders(handle.db, COUNT);
       const [counted] = await handle.db.select({ n: count() }).from(orders);
       inDatabase = Number(counted!.n);
-      const [middle] = await handle.db.execute<{ email: string; first: string; last: string; phone: string; document: string; number: string }>(
-        sql`select customer_email as email, customer_first_name as first, customer_last_name as last, customer_phone as phone, document_number as document, order_number as number from orders where customer_email = ${`cliente${Math.floor(COUNT / 2)}@bench.example.pe`}`,
-      ).then((result) => (result as unknown as { rows: { email: string; first: string; last: string; phone: string; document: string; number: string }[] }).rows);
-      sample = { email: middle!.email, name: `${middle!.first} ${middle!.last}`.split(" ").slice(0, 2).join(" "), phone: middle!.phone, document: middle!.document, number: middle!.number };
+      const [middle] = await handle.db
+        .execute<{ email: string; first: string; last: string; phone: string; document: string; number: string }>(
+          sql`select customer_email as email, customer_first_name as first, customer_last_name as last, customer_phone as phone, document_number as document, order_number as number from orders where customer_email = ${`cliente${Math.floor(COUNT / 2)}@bench.example.pe`}`,
+        )
+        .then(
+          (result) => (result as unknown as { rows: { email: string; first: string; last: string; phone: string; document: string; number: string }[] }).rows,
+        );
+      sample = {
+        email: middle!.email,
+        name: `${middle!.first} ${middle!.last}`.split(" ").slice(0, 2).join(" "),
+        phone: middle!.phone,
+        document: middle!.document,
+        number: middle!.number,
+      };
     } finally {
       await handle.close();
     }
@@ -179,7 +228,8 @@ async function main() {
     const cookie = await signIn(shop.origin, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password);
 
     // Warm-up: the first request loads the route modules and fills the database's caches.
-    for (const url of ["/admin/pedidos", "/admin/pedidos/exportar?estado=refunded&desde=2026-11-01"]) await (await fetch(`${shop.origin}${url}`, { headers: { cookie } })).arrayBuffer();
+    for (const url of ["/admin/pedidos", "/admin/pedidos/exportar?estado=refunded&desde=2026-11-01"])
+      await (await fetch(`${shop.origin}${url}`, { headers: { cookie } })).arrayBuffer();
 
     const searches = [
       "/admin/pedidos",
@@ -230,7 +280,9 @@ async function main() {
       [`${inDatabase} rows exported (every order, once)`, rows === inDatabase],
       ["server RSS growth ≤ 100 MB", growth <= 100 * MB],
     ];
-    console.log(`  export: ${(exportMs / 1000).toFixed(1)} s, first byte after ${firstByteMs.toFixed(0)} ms, ${(bytes / MB).toFixed(1)} MB, ${rows} rows; server RSS ${(before / MB).toFixed(0)} MB before, peak +${(growth / MB).toFixed(1)} MB`);
+    console.log(
+      `  export: ${(exportMs / 1000).toFixed(1)} s, first byte after ${firstByteMs.toFixed(0)} ms, ${(bytes / MB).toFixed(1)} MB, ${rows} rows; server RSS ${(before / MB).toFixed(0)} MB before, peak +${(growth / MB).toFixed(1)} MB`,
+    );
     for (const [label, ok] of checks) console.log(`  ${ok ? "ok  " : "FAIL"} ${label}`);
     const failed = checks.filter(([, ok]) => !ok);
     if (failed.length > 0) throw new Error(`CSV export bench failed: ${failed.map(([label]) => label).join("; ")}`);
@@ -239,8 +291,24 @@ async function main() {
       const engine = fresh.target.kind === "postgres" ? "PostgreSQL" : "PGlite";
       record(
         engine,
-        [String(inDatabase), `${(exportMs / 1000).toFixed(1)} s (first byte ${firstByteMs.toFixed(0)} ms)`, `${(bytes / MB).toFixed(1)} MB`, (rows / (exportMs / 1000)).toFixed(0), `${(before / MB).toFixed(0)} MB`, `+${(growth / MB).toFixed(1)} MB`, "✅ all checks", new Date().toISOString().slice(0, 10), `${fresh.label}; ${machine()}; load average at start ${loadAtStart}`],
-        [`List page on ${engine} with ${inDatabase} orders (median of 5 / max, full page over loopback):`, "", "| Request | Median | Max |", "| --- | --- | --- |", ...timings.map((timing) => `| \`${timing.url.replace(/\|/g, "\\|")}\` | ${timing.medianMs.toFixed(0)} ms | ${timing.maxMs.toFixed(0)} ms |`)].join("\n"),
+        [
+          String(inDatabase),
+          `${(exportMs / 1000).toFixed(1)} s (first byte ${firstByteMs.toFixed(0)} ms)`,
+          `${(bytes / MB).toFixed(1)} MB`,
+          (rows / (exportMs / 1000)).toFixed(0),
+          `${(before / MB).toFixed(0)} MB`,
+          `+${(growth / MB).toFixed(1)} MB`,
+          "✅ all checks",
+          new Date().toISOString().slice(0, 10),
+          `${fresh.label}; ${machine()}; load average at start ${loadAtStart}`,
+        ],
+        [
+          `List page on ${engine} with ${inDatabase} orders (median of 5 / max, full page over loopback):`,
+          "",
+          "| Request | Median | Max |",
+          "| --- | --- | --- |",
+          ...timings.map((timing) => `| \`${timing.url.replace(/\|/g, "\\|")}\` | ${timing.medianMs.toFixed(0)} ms | ${timing.maxMs.toFixed(0)} ms |`),
+        ].join("\n"),
       );
       console.log("  recorded in bench/RESULTS.md");
     }

@@ -39,7 +39,14 @@ const CLAIM_BATCH = flag("batch") ? Number(flag("batch")) : undefined;
 const RECORD = args.includes("--record");
 
 function sum(reports: RenewalReport[]): RenewalReport {
-  return reports.reduce((total, report) => ({ charged: total.charged + report.charged, declined: total.declined + report.declined, pastDue: total.pastDue + report.pastDue, reconciled: total.reconciled + report.reconciled, unknown: total.unknown + report.unknown, failed: total.failed + report.failed }));
+  return reports.reduce((total, report) => ({
+    charged: total.charged + report.charged,
+    declined: total.declined + report.declined,
+    pastDue: total.pastDue + report.pastDue,
+    reconciled: total.reconciled + report.reconciled,
+    unknown: total.unknown + report.unknown,
+    failed: total.failed + report.failed,
+  }));
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -49,7 +56,12 @@ const RENEWALS_END = "<!-- /bench:renewals -->";
 
 const record = (row: { config: string; cells: string[] }) => recordRow({ start: RENEWALS_START, end: RENEWALS_END }, row);
 
-const renewalOptions = (db: Database, now: Date) => ({ now, siteUrl: SITE_URL, cardsFor: () => sandboxCardProvider(db), ...(CLAIM_BATCH ? { batchSize: CLAIM_BATCH } : {}) });
+const renewalOptions = (db: Database, now: Date) => ({
+  now,
+  siteUrl: SITE_URL,
+  cardsFor: () => sandboxCardProvider(db),
+  ...(CLAIM_BATCH ? { batchSize: CLAIM_BATCH } : {}),
+});
 
 /** All workers in this process (PGlite has one connection, so several workers there only interleave). */
 async function renewHere(db: Database, now: Date) {
@@ -90,7 +102,10 @@ async function workerMain() {
 }
 
 async function main() {
-  const loadAtStart = os.loadavg().map((value) => value.toFixed(2)).join(" / ");
+  const loadAtStart = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" / ");
   const fresh = await freshDatabase("renewals");
   const handles: DatabaseHandle[] = [];
   try {
@@ -111,7 +126,9 @@ async function main() {
     mark = reports.startedAt;
     const renewalMs = performance.now() - mark;
     const report = sum(reports.reports);
-    console.log(`  renewDueSubscriptions: ${seconds(renewalMs)}, ${(COUNT / (renewalMs / 1000)).toFixed(1)} renewals/s; ${JSON.stringify(report)}${WORKERS > 1 ? ` (per worker: ${reports.reports.map((each) => each.charged).join(" + ")})` : ""}`);
+    console.log(
+      `  renewDueSubscriptions: ${seconds(renewalMs)}, ${(COUNT / (renewalMs / 1000)).toFixed(1)} renewals/s; ${JSON.stringify(report)}${WORKERS > 1 ? ` (per worker: ${reports.reports.map((each) => each.charged).join(" + ")})` : ""}`,
+    );
 
     mark = performance.now();
     const scheduled = await scheduleSubscriptionDeliveries(handle.db, now);
@@ -124,7 +141,11 @@ async function main() {
     console.log(`  scheduleSubscriptionDeliveries: ${scheduled} deliveries in ${seconds(scheduleMs)}`);
 
     const { expectations } = await verifyRenewals(handle.db, now, COUNT);
-    expectations.push([`${COUNT} deliveries for period 2, one per subscription`, Number(made!.n) === COUNT && Number(made!.subscriptions) === COUNT], [`report counts ${COUNT} charged`, report.charged === COUNT], ["no row failed (job_row_failures)", report.failed === 0]);
+    expectations.push(
+      [`${COUNT} deliveries for period 2, one per subscription`, Number(made!.n) === COUNT && Number(made!.subscriptions) === COUNT],
+      [`report counts ${COUNT} charged`, report.charged === COUNT],
+      ["no row failed (job_row_failures)", report.failed === 0],
+    );
     for (const [label, ok] of expectations) console.log(`  ${ok ? "ok  " : "FAIL"} ${label}`);
     const failed = expectations.filter(([, ok]) => !ok);
     if (failed.length > 0) throw new Error(`Renewals were not exactly once: ${failed.map(([label]) => label).join("; ")}`);
@@ -133,7 +154,16 @@ async function main() {
       const engine = fresh.target.kind === "postgres" ? "PostgreSQL" : "PGlite";
       record({
         config: `${engine}, ${WORKERS} worker${WORKERS > 1 ? "s" : ""}`,
-        cells: [String(COUNT), seconds(renewalMs), (COUNT / (renewalMs / 1000)).toFixed(0), `${((renewalMs / COUNT)).toFixed(2)} ms`, `${scheduled} in ${seconds(scheduleMs)}`, "✅ all checks", new Date().toISOString().slice(0, 10), `${fresh.label}; ${machine()}; load average at start ${loadAtStart}`],
+        cells: [
+          String(COUNT),
+          seconds(renewalMs),
+          (COUNT / (renewalMs / 1000)).toFixed(0),
+          `${(renewalMs / COUNT).toFixed(2)} ms`,
+          `${scheduled} in ${seconds(scheduleMs)}`,
+          "✅ all checks",
+          new Date().toISOString().slice(0, 10),
+          `${fresh.label}; ${machine()}; load average at start ${loadAtStart}`,
+        ],
       });
       console.log("  recorded in bench/RESULTS.md");
     }

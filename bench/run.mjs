@@ -120,20 +120,34 @@ async function main() {
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);
 
-  const results = { startedAt: startedAt.toISOString(), machine, build: { builtAt: build.builtAt.toISOString(), stale: build.stale, development: build.development, rebuilt: build.rebuilt }, settings: SETTINGS, quick };
+  const results = {
+    startedAt: startedAt.toISOString(),
+    machine,
+    build: { builtAt: build.builtAt.toISOString(), stale: build.stale, development: build.development, rebuilt: build.rebuilt },
+    settings: SETTINGS,
+    quick,
+  };
   try {
     await preflight(server.origin);
     if (wants("lighthouse")) {
       console.log(`Lighthouse (mobile, ${SETTINGS.lighthouseRuns} run(s) per page)…`);
       results.lighthouse = [];
       for (const page of PAGES) {
-        const summary = await auditPage(server.origin + page.path, { runs: SETTINGS.lighthouseRuns, chromePath: CHROME_PATH, saveDir: path.join(TMP_DIR, "lighthouse"), slug: page.slug });
+        const summary = await auditPage(server.origin + page.path, {
+          runs: SETTINGS.lighthouseRuns,
+          chromePath: CHROME_PATH,
+          saveDir: path.join(TMP_DIR, "lighthouse"),
+          slug: page.slug,
+        });
         results.lighthouse.push({ path: page.path, ...summary });
       }
     }
     if (wants("js")) {
       console.log("First-load JavaScript…");
-      const measured = await measureFirstLoadJs(PAGES.map((page) => server.origin + page.path), { chromePath: CHROME_PATH });
+      const measured = await measureFirstLoadJs(
+        PAGES.map((page) => server.origin + page.path),
+        { chromePath: CHROME_PATH },
+      );
       results.firstLoadJs = measured.map((entry, index) => ({ ...entry, path: PAGES[index]?.path }));
     }
     if (wants("load")) {
@@ -144,7 +158,9 @@ async function main() {
     if (wants("checkout")) {
       console.log("Checkout submission…");
       results.checkout = await measureCheckout(server.origin, quick ? { sequential: 5, concurrentS: 2 } : {});
-      console.log(`  sequential p50 ${results.checkout.sequential.p50} ms, p95 ${results.checkout.sequential.p95} ms; ${results.checkout.concurrent.ordersPerSecond} orders/s with ${results.checkout.concurrent.connections} connections`);
+      console.log(
+        `  sequential p50 ${results.checkout.sequential.p50} ms, p95 ${results.checkout.sequential.p95} ms; ${results.checkout.concurrent.ordersPerSecond} orders/s with ${results.checkout.concurrent.connections} connections`,
+      );
     }
   } finally {
     await server.stop();
@@ -156,7 +172,9 @@ async function main() {
   // build/ was replaced meanwhile, part of what we measured was another build. Don't report it.
   if (buildFingerprint(ROOT) !== fingerprint) {
     writeFileSync(path.join(TMP_DIR, "results.discarded.json"), JSON.stringify(results, null, 2));
-    throw new Error("build/ changed during the run (rebuilt by someone else?); results discarded to bench/.tmp/results.discarded.json. Re-run on a quiet machine.");
+    throw new Error(
+      "build/ changed during the run (rebuilt by someone else?); results discarded to bench/.tmp/results.discarded.json. Re-run on a quiet machine.",
+    );
   }
 
   writeFileSync(path.join(TMP_DIR, partial ? "results.partial.json" : "results.json"), JSON.stringify(results, null, 2));

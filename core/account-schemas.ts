@@ -8,7 +8,14 @@ import { coercedInt32Id, isPlainLine, lineText } from "./input-schemas";
 export { fieldErrors } from "./checkout-schema";
 import { documentNumberError, isPeruvianMobile, normalizePeruvianMobile, type DocumentType } from "./documents";
 
-export const emailField = z.string().trim().toLowerCase().min(1, "Ingresa tu correo").max(160, INVALID_EMAIL).regex(EMAIL_PATTERN, INVALID_EMAIL).refine(isPlainLine, INVALID_EMAIL);
+export const emailField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, "Ingresa tu correo")
+  .max(160, INVALID_EMAIL)
+  .regex(EMAIL_PATTERN, INVALID_EMAIL)
+  .refine(isPlainLine, INVALID_EMAIL);
 
 /** Spec §5, reset password: the checks in this order, each with its message. */
 export const PASSWORD_RULES: ReadonlyArray<{ test: (value: string) => boolean; message: string; hint: string }> = [
@@ -56,7 +63,11 @@ export const registerSchema = z
 export const forgotPasswordSchema = z.object({ email: emailField });
 
 export const resetPasswordSchema = z
-  .object({ token: z.string().min(1, INVALID_RESET_TOKEN).max(200, INVALID_RESET_TOKEN).refine(isPlainLine, INVALID_RESET_TOKEN), password: strongPassword, confirmPassword: z.string() })
+  .object({
+    token: z.string().min(1, INVALID_RESET_TOKEN).max(200, INVALID_RESET_TOKEN).refine(isPlainLine, INVALID_RESET_TOKEN),
+    password: strongPassword,
+    confirmPassword: z.string(),
+  })
   .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER });
 
 export const changePasswordSchema = z
@@ -80,7 +91,10 @@ export const profileSchema = z
     firstName: lineText(80).trim().min(1, NAMES_REQUIRED),
     lastName: lineText(80).trim().min(1, NAMES_REQUIRED),
     phone: optionalText(20).refine((value) => value === null || isPeruvianMobile(value), "Ingresa un celular válido de 9 dígitos que empiece con 9"),
-    documentType: z.enum(["dni", "ce", "pasaporte"], { message: "Selecciona un tipo de documento" }).optional().or(z.literal("").transform(() => undefined)),
+    documentType: z
+      .enum(["dni", "ce", "pasaporte"], { message: "Selecciona un tipo de documento" })
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     documentNumber: optionalText(20),
     districtId: z.preprocess((value) => (value === "" || value === undefined ? null : value), coercedInt32Id("Elige un distrito de la lista").nullable()),
     address: optionalText(200),

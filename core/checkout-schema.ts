@@ -51,7 +51,6 @@ export const orderLinesSchema = z
   .transform(mergeOrderLines)
   .refine((lines) => lines.reduce((sum, line) => sum + line.quantity, 0) <= MAX_ORDER_UNITS, TOO_MANY_UNITS);
 
-
 export const checkoutSchema = z
   .object({
     checkoutKey: z.string().uuid("Recarga la página e inténtalo de nuevo"),
@@ -80,7 +79,10 @@ export const checkoutSchema = z
     fecha: z.string().max(10, "Selecciona una fecha").refine(isIsoDate, "Selecciona una fecha"),
     rangoHorario: z.enum(["manana", "tarde"], { message: "Selecciona un rango horario" }),
     /** Subscriptions: the organisation the subscription supports (optional; can be chosen later). */
-    organizationId: z.preprocess((value) => (value === "" || value === null || value === undefined ? undefined : Number(value)), coercedInt32Id("Elige una organización de la lista").optional()),
+    organizationId: z.preprocess(
+      (value) => (value === "" || value === null || value === undefined ? undefined : Number(value)),
+      coercedInt32Id("Elige una organización de la lista").optional(),
+    ),
     items: orderLinesSchema,
     clientSubtotalCents: z.coerce.number().int("Carrito inválido").nonnegative("Carrito inválido").max(Number.MAX_SAFE_INTEGER, "Carrito inválido"),
   })

@@ -11,7 +11,8 @@ export const PAUSE_MAX_MONTHS = 6;
 /** The next delivery can be moved within this many days of the first date it can take. */
 export const DELIVERY_CHANGE_WINDOW_DAYS = 60;
 
-export type SelfServiceAction = "pause" | "resume" | "skip" | "date" | "products" | "frequency" | "organization" | "card" | "billing" | "cancel" | "undo-cancel";
+export type SelfServiceAction =
+  "pause" | "resume" | "skip" | "date" | "products" | "frequency" | "organization" | "card" | "billing" | "cancel" | "undo-cancel";
 
 export interface SubscriptionState {
   status: string;
@@ -68,7 +69,10 @@ export function quantityFieldName(productId: number, variantId: number | null): 
 }
 
 /** The lines a products form asks for (quantity above 0), read back from its fields. */
-export function linesFromQuantityFields(fields: Iterable<[string, unknown]>): { lines: { productId: number; variantId: number | null; quantity: number }[]; invalid: boolean } {
+export function linesFromQuantityFields(fields: Iterable<[string, unknown]>): {
+  lines: { productId: number; variantId: number | null; quantity: number }[];
+  invalid: boolean;
+} {
   const lines: { productId: number; variantId: number | null; quantity: number }[] = [];
   let invalid = false;
   for (const [name, raw] of fields) {
@@ -99,9 +103,14 @@ export function linesFromQuantityFields(fields: Iterable<[string, unknown]>): { 
  * it if that passed too. The resume itself and the pages telling a paused subscription's next
  * charge and delivery use this one rule, so the page shows what will happen.
  */
-export function datesOnResume(subscription: { nextBillingDate: string | null; nextDeliveryDate: string | null }, resumeDay: string, servedWeekdays: number[]): { nextBillingDate: string; nextDeliveryDate: string } {
+export function datesOnResume(
+  subscription: { nextBillingDate: string | null; nextDeliveryDate: string | null },
+  resumeDay: string,
+  servedWeekdays: number[],
+): { nextBillingDate: string; nextDeliveryDate: string } {
   const nextBillingDate = subscription.nextBillingDate && subscription.nextBillingDate > resumeDay ? subscription.nextBillingDate : resumeDay;
   let nextDeliveryDate = subscription.nextDeliveryDate && subscription.nextDeliveryDate > resumeDay ? subscription.nextDeliveryDate : addDays(resumeDay, 1);
-  for (let step = 0; step < 7 && servedWeekdays.length > 0 && !servedWeekdays.includes(isoWeekday(nextDeliveryDate)); step += 1) nextDeliveryDate = addDays(nextDeliveryDate, 1);
+  for (let step = 0; step < 7 && servedWeekdays.length > 0 && !servedWeekdays.includes(isoWeekday(nextDeliveryDate)); step += 1)
+    nextDeliveryDate = addDays(nextDeliveryDate, 1);
   return { nextBillingDate, nextDeliveryDate };
 }

@@ -54,7 +54,14 @@ export function createMicroCache({ seconds, maxEntries = 500 }) {
       const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? null;
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value);
       const variesByCookie = /(^|,)\s*(cookie|\*)\s*(,|$)/i.test(response.headers.get("vary") ?? "");
-      const stored = { expires: Date.now() + keepFor * 1000, status: response.status, headers, body: nonce ? splitAt(body, nonce) : [body], nonce, variesByCookie };
+      const stored = {
+        expires: Date.now() + keepFor * 1000,
+        status: response.status,
+        headers,
+        body: nonce ? splitAt(body, nonce) : [body],
+        nonce,
+        variesByCookie,
+      };
       entries.set(key, stored);
       return replay(request, stored, nonce);
     },

@@ -96,7 +96,10 @@ function expressTrustProxy(value = "") {
   if (raw === "" || raw === "false") return false;
   if (raw === "true") return ["loopback", "linklocal", "uniquelocal"];
   if (/^\d+$/.test(raw)) return Number(raw);
-  return raw.split(",").map((entry) => entry.trim()).filter(Boolean);
+  return raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 /**

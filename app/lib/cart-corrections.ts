@@ -40,7 +40,13 @@ export function correctCart(items: CartItem[], current: CurrentLine[]): { items:
       image: line.image,
       price: line.unitPriceCents,
     };
-    if (next.price !== item.price || next.title !== item.title || next.variantTitle !== item.variantTitle || next.image !== item.image || next.slug !== item.slug) {
+    if (
+      next.price !== item.price ||
+      next.title !== item.title ||
+      next.variantTitle !== item.variantTitle ||
+      next.image !== item.image ||
+      next.slug !== item.slug
+    ) {
       changed = true;
     }
     corrected.push(next);

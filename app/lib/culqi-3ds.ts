@@ -106,7 +106,13 @@ export function culqiDeviceFingerprint(publicKey: string, waitMs = DEVICE_ID_WAI
  * back as authentication3DS, or why there are none: the bank refused (`data.error`), the customer
  * closed Culqi's window, or the script could not load. Aborting stops listening.
  */
-export async function authenticateWithCulqi3DS(input: { publicKey: string; tokenId: string; amountCents: number; email: string; signal: AbortSignal }): Promise<ThreeDSOutcome> {
+export async function authenticateWithCulqi3DS(input: {
+  publicKey: string;
+  tokenId: string;
+  amountCents: number;
+  email: string;
+  signal: AbortSignal;
+}): Promise<ThreeDSOutcome> {
   const culqi3DS = await loadCulqi3DS();
   if (!culqi3DS) return { ok: false, reason: "unavailable" };
   if (input.signal.aborted) return { ok: false, reason: "closed" };

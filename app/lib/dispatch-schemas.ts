@@ -9,7 +9,11 @@ const selectedIds = z.array(z.string().refine(isUuid, "La selección no es váli
 
 export const dispatchActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("preparar"), ids: selectedIds }),
-  z.object({ intent: z.literal("asignar"), ids: selectedIds, repartidor: z.string("Elige un repartidor.").min(1, "Elige un repartidor.").max(200).refine(isPlainLine, "Elige un repartidor.") }),
+  z.object({
+    intent: z.literal("asignar"),
+    ids: selectedIds,
+    repartidor: z.string("Elige un repartidor.").min(1, "Elige un repartidor.").max(200).refine(isPlainLine, "Elige un repartidor."),
+  }),
   z.object({
     intent: z.literal("reprogramar"),
     ids: selectedIds,

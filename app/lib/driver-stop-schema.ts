@@ -25,9 +25,7 @@ export const driverStopSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("entregado"),
     deliveryId,
-    receiverName: lineText(120)
-      .trim()
-      .min(1, "Ingresa el nombre de quien recibe"),
+    receiverName: lineText(120).trim().min(1, "Ingresa el nombre de quien recibe"),
     fullBidonesLeft: bidones("Bidones llenos dejados"),
     emptyBidonesCollected: bidones("Bidones vacíos recogidos"),
   }),

@@ -26,8 +26,7 @@ export interface PageSeo {
   jsonLd?: Record<string, unknown>[];
 }
 
-export const DEFAULT_KEYWORDS =
-  "agua alcalina, agua alcalina Lima, agua pH 8.5, bidón de agua, delivery de agua Lima, suscripción agua, agua con minerales";
+export const DEFAULT_KEYWORDS = "agua alcalina, agua alcalina Lima, agua pH 8.5, bidón de agua, delivery de agua Lima, suscripción agua, agua con minerales";
 
 export function absoluteUrl(site: SiteInfo, path: string): string {
   return new URL(path, site.siteUrl).toString();

@@ -3,7 +3,10 @@
  * céntimos, or null when it is not one. Never goes through floating point: "0.29" is 29 céntimos.
  */
 export function parseSolesInput(value: string): number | null {
-  const cleaned = value.trim().replace(/^S\/\s*/i, "").replace(/[\s\u00a0]/g, "");
+  const cleaned = value
+    .trim()
+    .replace(/^S\/\s*/i, "")
+    .replace(/[\s\u00a0]/g, "");
   const match = /^(\d{1,7})(?:[.,](\d{1,2}))?$/.exec(cleaned);
   if (!match) return null;
   return Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0"));

@@ -1,12 +1,5 @@
 import { useCallback, useSyncExternalStore } from "react";
-import {
-  addToCart,
-  CART_STORAGE_KEY,
-  parseStoredCart,
-  removeFromCart,
-  setCartQuantity,
-  type CartItem,
-} from "./cart";
+import { addToCart, CART_STORAGE_KEY, parseStoredCart, removeFromCart, setCartQuantity, type CartItem } from "./cart";
 
 /**
  * Local-storage cart shared by every component and every tab: the `storage` event carries

@@ -48,7 +48,18 @@ export function useCulqiCheckout(settings: CulqiCheckoutSettings, onResult: (res
       const checkout = new window.CulqiCheckout(publicKey, {
         settings: { title: "Vida Alcalina", currency: "PEN", amount: amountCents, ...(culqiOrderId ? { order: culqiOrderId } : {}) },
         client: { email },
-        options: { lang: "es", installments: false, paymentMethods: { tarjeta: true, yape: true, bancaMovil: Boolean(culqiOrderId), agente: Boolean(culqiOrderId), billetera: Boolean(culqiOrderId), cuotealo: false } },
+        options: {
+          lang: "es",
+          installments: false,
+          paymentMethods: {
+            tarjeta: true,
+            yape: true,
+            bancaMovil: Boolean(culqiOrderId),
+            agente: Boolean(culqiOrderId),
+            billetera: Boolean(culqiOrderId),
+            cuotealo: false,
+          },
+        },
       });
       checkout.culqi = () => {
         if (checkout.token) {

@@ -64,7 +64,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     hasMore,
     rows: rows.map((row) => ({
       id: row.id,
-      when: formatLimaInstant(row.createdAt, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }),
+      when: formatLimaInstant(row.createdAt, {
+        day: "numeric",
+        month: "short",
+        year: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+      }),
       actorEmail: row.actorEmail,
       actorRole: staffRoleLabels[row.actorRole] ?? row.actorRole,
       action: staffActionLabel(row.action),

@@ -77,7 +77,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       done = "Cupo del distrito guardado.";
       break;
     case "override-remove":
-      result = await removeCapacityOverride(db, actor, { districtId: whole(text(form, "districtId")), dayNumber: whole(text(form, "dayNumber")), window: text(form, "window") });
+      result = await removeCapacityOverride(db, actor, {
+        districtId: whole(text(form, "districtId")),
+        dayNumber: whole(text(form, "dayNumber")),
+        window: text(form, "window"),
+      });
       done = "El distrito vuelve al cupo general.";
       break;
     case "closed-add":
@@ -119,7 +123,14 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
             <input type="hidden" name="intent" value="cutoff" />
             <label className="grid gap-1 text-sm font-semibold">
               Hora de corte
-              <input name="cutoffTime" type="time" required className={input} defaultValue={typed("cutoff", "cutoffTime", calendar.cutoffTime)} aria-invalid={invalid("cutoff", "cutoffTime")} />
+              <input
+                name="cutoffTime"
+                type="time"
+                required
+                className={input}
+                defaultValue={typed("cutoff", "cutoffTime", calendar.cutoffTime)}
+                aria-invalid={invalid("cutoff", "cutoffTime")}
+              />
             </label>
             <button type="submit" className={button} disabled={busy}>
               Guardar hora
@@ -137,7 +148,14 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
             <input type="hidden" name="intent" value="closed-add" />
             <label className="grid gap-1 text-sm font-semibold">
               Fecha
-              <input name="date" type="date" required className={input} defaultValue={typed("closed-add", "date", "")} aria-invalid={invalid("closed-add", "date")} />
+              <input
+                name="date"
+                type="date"
+                required
+                className={input}
+                defaultValue={typed("closed-add", "date", "")}
+                aria-invalid={invalid("closed-add", "date")}
+              />
             </label>
             <label className="grid gap-1 text-sm font-semibold">
               Tipo
@@ -148,7 +166,14 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
             </label>
             <label className="grid gap-1 text-sm font-semibold sm:col-span-2">
               Motivo
-              <input name="name" required maxLength={80} className={input} defaultValue={typed("closed-add", "name", "")} aria-invalid={invalid("closed-add", "name")} />
+              <input
+                name="name"
+                required
+                maxLength={80}
+                className={input}
+                defaultValue={typed("closed-add", "name", "")}
+                aria-invalid={invalid("closed-add", "name")}
+              />
             </label>
             <div className="sm:col-span-2">
               <button type="submit" className={button} disabled={busy}>
@@ -162,8 +187,10 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
             {calendar.closedDays.map((day) => (
               <li key={day.date} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                 <span>
-                  <span className="font-semibold first-letter:uppercase">{formatLimaDate(day.date, { weekday: "short", day: "numeric", month: "short", year: "numeric" })}</span> · {day.name}{" "}
-                  <span className="text-slate-600">({day.kind === "feriado" ? "feriado" : "cierre"})</span>
+                  <span className="font-semibold first-letter:uppercase">
+                    {formatLimaDate(day.date, { weekday: "short", day: "numeric", month: "short", year: "numeric" })}
+                  </span>{" "}
+                  · {day.name} <span className="text-slate-600">({day.kind === "feriado" ? "feriado" : "cierre"})</span>
                 </span>
                 <Form method="post">
                   <input type="hidden" name="intent" value="closed-remove" />
@@ -243,7 +270,13 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
             <input type="hidden" name="intent" value="override-set" />
             <label className="grid gap-1 text-sm font-semibold">
               Distrito
-              <select name="districtId" required className={input} defaultValue={typed("override-set", "districtId", "")} aria-invalid={invalid("override-set", "districtId")}>
+              <select
+                name="districtId"
+                required
+                className={input}
+                defaultValue={typed("override-set", "districtId", "")}
+                aria-invalid={invalid("override-set", "districtId")}
+              >
                 <option value="">Elige un distrito</option>
                 {districts.map((district) => (
                   <option key={district.id} value={district.id}>
@@ -274,7 +307,17 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
             </label>
             <label className="grid gap-1 text-sm font-semibold">
               Cupos
-              <input name="capacity" type="number" min={0} max={9999} required inputMode="numeric" className={input} defaultValue={typed("override-set", "capacity", "")} aria-invalid={invalid("override-set", "capacity")} />
+              <input
+                name="capacity"
+                type="number"
+                min={0}
+                max={9999}
+                required
+                inputMode="numeric"
+                className={input}
+                defaultValue={typed("override-set", "capacity", "")}
+                aria-invalid={invalid("override-set", "capacity")}
+              />
             </label>
             <div className="sm:col-span-2">
               <button type="submit" className={button} disabled={busy}>
@@ -288,14 +331,20 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
             {calendar.overrides.map((row) => (
               <li key={`${row.districtId}-${row.dayNumber}-${row.window}`} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                 <span>
-                  <span className="font-semibold">{row.districtName}</span> · {weekdayNames[row.dayNumber]}, {deliveryWindows[row.window as DeliveryWindow]?.label ?? row.window}: {row.capacity}
+                  <span className="font-semibold">{row.districtName}</span> · {weekdayNames[row.dayNumber]},{" "}
+                  {deliveryWindows[row.window as DeliveryWindow]?.label ?? row.window}: {row.capacity}
                 </span>
                 <Form method="post">
                   <input type="hidden" name="intent" value="override-remove" />
                   <input type="hidden" name="districtId" value={row.districtId} />
                   <input type="hidden" name="dayNumber" value={row.dayNumber} />
                   <input type="hidden" name="window" value={row.window} />
-                  <button type="submit" className={removeButton} disabled={busy} aria-label={`Quitar cupo propio de ${row.districtName}, ${weekdayNames[row.dayNumber]}`}>
+                  <button
+                    type="submit"
+                    className={removeButton}
+                    disabled={busy}
+                    aria-label={`Quitar cupo propio de ${row.districtName}, ${weekdayNames[row.dayNumber]}`}
+                  >
                     Quitar
                   </button>
                 </Form>

@@ -22,7 +22,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export const action = ({ request, context, params }: Route.ActionArgs) => cancelOrderAction(request, context, orderIdParam(params.orderId));
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `Cancelar pedido ${loaderData?.summary.orderNumber ?? ""} · Back office` }, { name: "robots", content: "noindex,nofollow" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `Cancelar pedido ${loaderData?.summary.orderNumber ?? ""} · Back office` },
+  { name: "robots", content: "noindex,nofollow" },
+];
 
 export default function CancelOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { summary, blocker } = loaderData;
@@ -56,12 +59,32 @@ export default function CancelOrder({ loaderData, actionData }: Route.ComponentP
             <label htmlFor="reason" className="mb-1 block font-semibold text-slate-800">
               Motivo de la cancelación
             </label>
-            <textarea id="reason" name="reason" rows={3} required minLength={3} maxLength={500} defaultValue={values.reason ?? ""} aria-invalid={errors.reason ? true : undefined} aria-describedby={errors.reason ? "reason-error" : undefined} className={staffInputClass} />
+            <textarea
+              id="reason"
+              name="reason"
+              rows={3}
+              required
+              minLength={3}
+              maxLength={500}
+              defaultValue={values.reason ?? ""}
+              aria-invalid={errors.reason ? true : undefined}
+              aria-describedby={errors.reason ? "reason-error" : undefined}
+              className={staffInputClass}
+            />
             <FieldError id="reason-error" message={errors.reason} />
           </div>
           <div>
             <label className="flex items-start gap-2 text-slate-800">
-              <input type="checkbox" name="confirm" value="si" required defaultChecked={values.confirm === "si"} aria-invalid={errors.confirm ? true : undefined} aria-describedby={errors.confirm ? "confirm-error" : undefined} className="mt-1 h-5 w-5" />
+              <input
+                type="checkbox"
+                name="confirm"
+                value="si"
+                required
+                defaultChecked={values.confirm === "si"}
+                aria-invalid={errors.confirm ? true : undefined}
+                aria-describedby={errors.confirm ? "confirm-error" : undefined}
+                className="mt-1 h-5 w-5"
+              />
               <span>Confirmo que quiero cancelar este pedido{summary.refundableCents > 0 ? " y devolver su pago" : ""}.</span>
             </label>
             <FieldError id="confirm-error" message={errors.confirm} />

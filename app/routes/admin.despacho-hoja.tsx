@@ -41,12 +41,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     now: new Date(),
   });
   if (result === "not_found") throw data("Parada no encontrada", { status: 404 });
-  if (result === "unchanged") return data({ ok: false, message: "La parada ya no estaba en ese lugar (¿doble clic?); revisa el orden de la hoja." }, { status: 409 });
+  if (result === "unchanged")
+    return data({ ok: false, message: "La parada ya no estaba en ese lugar (¿doble clic?); revisa el orden de la hoja." }, { status: 409 });
   return { ok: true, message: "Orden de la ruta actualizado." };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData ? `Hoja de ruta ${loaderData.date}${loaderData.driverName && loaderData.onlyOne ? ` · ${loaderData.driverName}` : ""} · Back office` : "Hoja de ruta · Back office" },
+  {
+    title: loaderData
+      ? `Hoja de ruta ${loaderData.date}${loaderData.driverName && loaderData.onlyOne ? ` · ${loaderData.driverName}` : ""} · Back office`
+      : "Hoja de ruta · Back office",
+  },
   { name: "robots", content: "noindex,nofollow" },
 ];
 
@@ -65,7 +70,10 @@ export default function AdminRouteSheets({ loaderData, actionData }: Route.Compo
         </div>
       </div>
       {actionData?.message && (
-        <p role={actionData.ok ? "status" : "alert"} className={`mb-4 rounded-xl p-4 font-semibold print:hidden ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+        <p
+          role={actionData.ok ? "status" : "alert"}
+          className={`mb-4 rounded-xl p-4 font-semibold print:hidden ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+        >
           {actionData.message}
         </p>
       )}
@@ -75,7 +83,15 @@ export default function AdminRouteSheets({ loaderData, actionData }: Route.Compo
         </p>
       ) : (
         sheets.map((sheet) => (
-          <RouteSheetView key={sheet.driverId} sheet={sheet} moveForm={(children) => <Form method="post" action={`/admin/despacho/hoja?${search}`} className="flex gap-1 print:hidden">{children}</Form>} />
+          <RouteSheetView
+            key={sheet.driverId}
+            sheet={sheet}
+            moveForm={(children) => (
+              <Form method="post" action={`/admin/despacho/hoja?${search}`} className="flex gap-1 print:hidden">
+                {children}
+              </Form>
+            )}
+          />
         ))
       )}
     </>

@@ -1,6 +1,13 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.despacho";
-import { assignDeliveries, DispatchRefusedError, loadDispatchDay, prepareDeliveries, rescheduleDeliveries, type DispatchActionResult } from "@server/deliveries/index.server";
+import {
+  assignDeliveries,
+  DispatchRefusedError,
+  loadDispatchDay,
+  prepareDeliveries,
+  rescheduleDeliveries,
+  type DispatchActionResult,
+} from "@server/deliveries/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DispatchCapacitySummary, DispatchDeliveryList, DispatchLoadSummary } from "~/components/admin/dispatch-day";
@@ -55,7 +62,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error instanceof DispatchRefusedError) return data({ ok: false, message: error.message, values }, { status: 409 });
     throw error;
   }
-  const message = result.changed === 0 ? "Nada que cambiar: los envíos seleccionados ya estaban así." : done[input.intent]!(result.changed) + (result.unchanged > 0 ? ` ${result.unchanged} ya estaban así.` : "");
+  const message =
+    result.changed === 0
+      ? "Nada que cambiar: los envíos seleccionados ya estaban así."
+      : done[input.intent]!(result.changed) + (result.unchanged > 0 ? ` ${result.unchanged} ya estaban así.` : "");
   // `done` remounts the form, so the boxes just acted on come back unticked.
   return { ok: true, message, values: { ...values, ids: [] }, done: now.getTime() };
 }
@@ -97,7 +107,11 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
       </nav>
 
       {actionData?.message && (
-        <p role={actionData.ok ? "status" : "alert"} className={`mb-4 rounded-xl p-4 font-semibold ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`} data-testid="dispatch-message">
+        <p
+          role={actionData.ok ? "status" : "alert"}
+          className={`mb-4 rounded-xl p-4 font-semibold ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+          data-testid="dispatch-message"
+        >
           {actionData.message}
         </p>
       )}
@@ -131,7 +145,10 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
                   {driver.name}: {driver.stops} {driver.stops === 1 ? "parada" : "paradas"}
                 </span>
                 {driver.stops > 0 && (
-                  <Link to={`/admin/despacho/hoja?fecha=${day.date}&repartidor=${encodeURIComponent(driver.id)}`} className="font-semibold text-brand-800 underline">
+                  <Link
+                    to={`/admin/despacho/hoja?fecha=${day.date}&repartidor=${encodeURIComponent(driver.id)}`}
+                    className="font-semibold text-brand-800 underline"
+                  >
                     Hoja de {driver.name}
                   </Link>
                 )}
@@ -159,7 +176,12 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
               <div className="flex flex-wrap items-end gap-2">
                 <div className="text-sm font-semibold text-slate-700">
                   <label htmlFor="despacho-repartidor">Repartidor</label>
-                  <select id="despacho-repartidor" name="repartidor" defaultValue={values?.repartidor ?? ""} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2">
+                  <select
+                    id="despacho-repartidor"
+                    name="repartidor"
+                    defaultValue={values?.repartidor ?? ""}
+                    className="mt-1 block rounded-lg border border-slate-300 px-3 py-2"
+                  >
                     <option value="">Elige…</option>
                     {day.drivers.map((driver) => (
                       <option key={driver.id} value={driver.id}>
@@ -175,11 +197,22 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
               <div className="flex flex-wrap items-end gap-2">
                 <label className="text-sm font-semibold text-slate-700">
                   Nueva fecha
-                  <input type="date" name="nuevaFecha" min={addDays(today, 1)} defaultValue={values?.nuevaFecha ?? ""} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2" />
+                  <input
+                    type="date"
+                    name="nuevaFecha"
+                    min={addDays(today, 1)}
+                    defaultValue={values?.nuevaFecha ?? ""}
+                    className="mt-1 block rounded-lg border border-slate-300 px-3 py-2"
+                  />
                 </label>
                 <div className="text-sm font-semibold text-slate-700">
                   <label htmlFor="despacho-horario">Horario</label>
-                  <select id="despacho-horario" name="nuevoHorario" defaultValue={values?.nuevoHorario ?? "manana"} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2">
+                  <select
+                    id="despacho-horario"
+                    name="nuevoHorario"
+                    defaultValue={values?.nuevoHorario ?? "manana"}
+                    className="mt-1 block rounded-lg border border-slate-300 px-3 py-2"
+                  >
                     {Object.entries(deliveryWindows).map(([value, window]) => (
                       <option key={value} value={value}>
                         {window.label}

@@ -22,7 +22,15 @@ export async function loader({ context }: Route.LoaderArgs) {
   // Times are written out here, in Lima, so the browser's own locale data never renders them differently.
   const when = (instant: Date | null) => (instant ? formatLimaInstant(instant) : "—");
   const alarmView: AlarmsView | null = alarms && {
-    deadEmails: alarms.deadEmails.map((email) => ({ id: email.id, kind: email.kind, to: email.to, subject: email.subject, attempts: email.attempts, lastError: email.lastError, deadAt: when(email.deadAt) })),
+    deadEmails: alarms.deadEmails.map((email) => ({
+      id: email.id,
+      kind: email.kind,
+      to: email.to,
+      subject: email.subject,
+      attempts: email.attempts,
+      lastError: email.lastError,
+      deadAt: when(email.deadAt),
+    })),
     rowFailures: alarms.rowFailures.map((failure) => ({ ...failure, lastFailedAt: when(failure.lastFailedAt) })),
     openRefunds: alarms.openRefunds.map((refund) => ({ ...refund, createdAt: when(refund.createdAt) })),
   };
@@ -51,7 +59,9 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
   return (
     <>
       <AdminPageHeader title={`Hola, ${loaderData.firstName}`} />
-      <p className="mb-6 text-slate-700 first-letter:uppercase">{formatLimaDate(loaderData.today, { weekday: "long", day: "numeric", month: "long", year: "numeric" })}</p>
+      <p className="mb-6 text-slate-700 first-letter:uppercase">
+        {formatLimaDate(loaderData.today, { weekday: "long", day: "numeric", month: "long", year: "numeric" })}
+      </p>
       {actionData?.message && (
         <div className="mb-4">
           <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>
@@ -64,7 +74,9 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
             Tu ruta de hoy
           </h2>
           <p className="mt-1 text-slate-700">
-            {home.driver.stopsToday === 0 ? "Hoy no tienes paradas asignadas." : `${home.driver.stopsToday} ${home.driver.stopsToday === 1 ? "parada asignada" : "paradas asignadas"}.`}
+            {home.driver.stopsToday === 0
+              ? "Hoy no tienes paradas asignadas."
+              : `${home.driver.stopsToday} ${home.driver.stopsToday === 1 ? "parada asignada" : "paradas asignadas"}.`}
           </p>
           <Link to="/admin/reparto" className="mt-3 inline-block rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800">
             Ver mi ruta
@@ -121,7 +133,11 @@ function RetryEmailForm({ emailId, to }: { emailId: string; to: string }) {
     <Form method="post">
       <input type="hidden" name="intent" value="retry-email" />
       <input type="hidden" name="emailId" value={emailId} />
-      <button type="submit" aria-label={`Reintentar el correo a ${to}`} className="rounded-lg px-3 py-1.5 text-sm font-semibold text-brand-900 ring-1 ring-brand-200 hover:bg-brand-50">
+      <button
+        type="submit"
+        aria-label={`Reintentar el correo a ${to}`}
+        className="rounded-lg px-3 py-1.5 text-sm font-semibold text-brand-900 ring-1 ring-brand-200 hover:bg-brand-50"
+      >
         Reintentar
       </button>
     </Form>

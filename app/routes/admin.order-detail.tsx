@@ -34,7 +34,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 const noteSchema = z.object({
-  body: freeText(2000).transform((text) => text.trim()).pipe(z.string().min(1, "Escribe la nota.")),
+  body: freeText(2000)
+    .transform((text) => text.trim())
+    .pipe(z.string().min(1, "Escribe la nota.")),
   requestKey: z.string().refine(isUuid, "Recarga la página e inténtalo de nuevo."),
 });
 
@@ -58,14 +60,27 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const body = String(form.get("body") ?? "");
       const parsed = noteSchema.safeParse({ body, requestKey: form.get("requestKey") ?? "" });
       if (!parsed.success) return answer({ intent, ok: false, message: parsed.error.issues[0]!.message, values: { body } }, 400);
-      await addOrderNote(db, { orderId: params.orderId, body: parsed.data.body, requestKey: parsed.data.requestKey, author: { ...actor, name: context.get(staffContext).fullName }, now });
+      await addOrderNote(db, {
+        orderId: params.orderId,
+        body: parsed.data.body,
+        requestKey: parsed.data.requestKey,
+        author: { ...actor, name: context.get(staffContext).fullName },
+        now,
+      });
       return answer({ intent, ok: true, message: "Nota agregada." });
     }
     if (intent === "resend") {
       const parsed = resendSchema.safeParse({ requestKey: form.get("requestKey") ?? "" });
       if (!parsed.success) return answer({ intent, ok: false, message: parsed.error.issues[0]!.message }, 400);
-      const result = await resendOrderConfirmation(db, { orderId: params.orderId, requestKey: parsed.data.requestKey, actor, siteUrl: (await siteInfo(db)).siteUrl, now });
-      if (result.status === "sent" || result.status === "already_sent") return answer({ intent, ok: true, message: `Reenviamos la confirmación a ${result.to}.` });
+      const result = await resendOrderConfirmation(db, {
+        orderId: params.orderId,
+        requestKey: parsed.data.requestKey,
+        actor,
+        siteUrl: (await siteInfo(db)).siteUrl,
+        now,
+      });
+      if (result.status === "sent" || result.status === "already_sent")
+        return answer({ intent, ok: true, message: `Reenviamos la confirmación a ${result.to}.` });
       if (result.status === "too_soon") return answer({ intent, ok: false, message: "La confirmación ya se reenvió hace menos de un minuto." }, 400);
       return answer({ intent, ok: false, message: "Este pedido aún no tiene confirmación: se envía cuando el pago se aprueba." }, 400);
     }
@@ -78,7 +93,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 function Message({ result }: { result: { ok: boolean; message: string } }) {
   return (
-    <p role={result.ok ? "status" : "alert"} className={`rounded-xl border px-4 py-3 text-sm ${result.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}>
+    <p
+      role={result.ok ? "status" : "alert"}
+      className={`rounded-xl border px-4 py-3 text-sm ${result.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}
+    >
       {result.message}
     </p>
   );
@@ -108,7 +126,9 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
 
       {(order.actions.cancel || order.actions.refund || order.actions.resendConfirmation) && (
         <section aria-labelledby="acciones" className="space-y-3">
-          <h2 id="acciones" className="sr-only">Acciones</h2>
+          <h2 id="acciones" className="sr-only">
+            Acciones
+          </h2>
           <div className="flex flex-wrap gap-3">
             {order.actions.cancel && (
               <Link to={`/admin/pedidos/${order.id}/cancelar`} className={`${actionLink} border-red-300 text-red-800 hover:bg-red-50`}>

@@ -10,7 +10,14 @@ import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { orderStatuses, orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "@core/order-labels";
 import { pageWindow, parsePageParam } from "~/lib/pagination";
-import { hasStaffOrderFilters, parseStaffOrderFilters, STAFF_ORDER_PAYMENT_METHODS, STAFF_ORDER_TYPES, staffOrderSearchParams, type StaffOrderFilters } from "@core/staff-order-filters";
+import {
+  hasStaffOrderFilters,
+  parseStaffOrderFilters,
+  STAFF_ORDER_PAYMENT_METHODS,
+  STAFF_ORDER_TYPES,
+  staffOrderSearchParams,
+  type StaffOrderFilters,
+} from "@core/staff-order-filters";
 import { allowRoles } from "~/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
@@ -36,7 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Pedidos · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 
-const orderDate = (row: StaffOrderRow) => formatLimaInstant(row.createdAt, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const orderDate = (row: StaffOrderRow) =>
+  formatLimaInstant(row.createdAt, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 const paymentLabel = (method: string | null) => (method ? (paymentMethodLabels[method] ?? method) : "Sin definir");
 
 const fieldClass = "mt-1 block w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900";
@@ -45,13 +53,28 @@ const labelClass = "block text-sm font-semibold text-slate-700";
 function Filters({ filters, districts }: { filters: StaffOrderFilters; districts: { id: number; name: string }[] }) {
   // Keyed by the URL's filters, so going back to another search shows its values, not the last typed.
   return (
-    <Form method="get" action={LIST_PATH} key={staffOrderSearchParams(filters).toString()} className="mb-6 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100" role="search" aria-label="Buscar pedidos">
+    <Form
+      method="get"
+      action={LIST_PATH}
+      key={staffOrderSearchParams(filters).toString()}
+      className="mb-6 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100"
+      role="search"
+      aria-label="Buscar pedidos"
+    >
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="min-w-0 flex-1">
           <label htmlFor="q" className={labelClass}>
             Buscar
           </label>
-          <input id="q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={120} placeholder="N° de pedido, e-mail, nombre, teléfono o documento" className={fieldClass} />
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={filters.q ?? ""}
+            maxLength={120}
+            placeholder="N° de pedido, e-mail, nombre, teléfono o documento"
+            className={fieldClass}
+          />
         </div>
         <button type="submit" className="rounded-lg bg-brand-700 px-5 py-2 text-sm font-semibold text-white hover:bg-brand-800">
           Buscar
@@ -59,46 +82,66 @@ function Filters({ filters, districts }: { filters: StaffOrderFilters; districts
       </div>
       <div className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-6">
         <div>
-          <label htmlFor="estado" className={labelClass}>Estado</label>
+          <label htmlFor="estado" className={labelClass}>
+            Estado
+          </label>
           <select id="estado" name="estado" defaultValue={filters.status ?? ""} className={fieldClass}>
             <option value="">Todos</option>
             {orderStatuses.map((status) => (
-              <option key={status} value={status}>{orderStatusLabel(status)}</option>
+              <option key={status} value={status}>
+                {orderStatusLabel(status)}
+              </option>
             ))}
           </select>
         </div>
         <div>
-          <label htmlFor="desde" className={labelClass}>Desde</label>
+          <label htmlFor="desde" className={labelClass}>
+            Desde
+          </label>
           <input id="desde" name="desde" type="date" defaultValue={filters.from ?? ""} className={fieldClass} />
         </div>
         <div>
-          <label htmlFor="hasta" className={labelClass}>Hasta</label>
+          <label htmlFor="hasta" className={labelClass}>
+            Hasta
+          </label>
           <input id="hasta" name="hasta" type="date" defaultValue={filters.to ?? ""} className={fieldClass} />
         </div>
         <div>
-          <label htmlFor="distrito" className={labelClass}>Distrito</label>
+          <label htmlFor="distrito" className={labelClass}>
+            Distrito
+          </label>
           <select id="distrito" name="distrito" defaultValue={filters.districtId ? String(filters.districtId) : ""} className={fieldClass}>
             <option value="">Todos</option>
             {districts.map((district) => (
-              <option key={district.id} value={district.id}>{district.name}</option>
+              <option key={district.id} value={district.id}>
+                {district.name}
+              </option>
             ))}
           </select>
         </div>
         <div>
-          <label htmlFor="pago" className={labelClass}>Medio de pago</label>
+          <label htmlFor="pago" className={labelClass}>
+            Medio de pago
+          </label>
           <select id="pago" name="pago" defaultValue={filters.paymentMethod ?? ""} className={fieldClass}>
             <option value="">Todos</option>
             {STAFF_ORDER_PAYMENT_METHODS.map((method) => (
-              <option key={method} value={method}>{paymentLabel(method)}</option>
+              <option key={method} value={method}>
+                {paymentLabel(method)}
+              </option>
             ))}
           </select>
         </div>
         <div>
-          <label htmlFor="tipo" className={labelClass}>Tipo</label>
+          <label htmlFor="tipo" className={labelClass}>
+            Tipo
+          </label>
           <select id="tipo" name="tipo" defaultValue={filters.orderType ?? ""} className={fieldClass}>
             <option value="">Todos</option>
             {STAFF_ORDER_TYPES.map((type) => (
-              <option key={type} value={type}>{orderTypeLabels[type]}</option>
+              <option key={type} value={type}>
+                {orderTypeLabels[type]}
+              </option>
             ))}
           </select>
         </div>
@@ -131,13 +174,27 @@ function OrdersTable({ rows }: { rows: StaffOrderRow[] }) {
       <table className="w-full text-left text-sm">
         <thead className="bg-slate-50 text-slate-600">
           <tr>
-            <th scope="col" className="px-4 py-3 font-semibold">Pedido</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Fecha</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Cliente</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Distrito</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Pago</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Estado</th>
-            <th scope="col" className="px-4 py-3 text-right font-semibold">Total</th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Pedido
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Fecha
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Cliente
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Distrito
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Pago
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Estado
+            </th>
+            <th scope="col" className="px-4 py-3 text-right font-semibold">
+              Total
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -202,7 +259,11 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
     <>
       <AdminPageHeader title="Pedidos">
         {/* A document request, not a client navigation: the browser downloads the file. */}
-        <a href={withQuery(`${LIST_PATH}/exportar`, staffOrderSearchParams(filters))} className="rounded-lg border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50" download>
+        <a
+          href={withQuery(`${LIST_PATH}/exportar`, staffOrderSearchParams(filters))}
+          className="rounded-lg border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
+          download
+        >
           Exportar CSV
         </a>
       </AdminPageHeader>

@@ -13,7 +13,12 @@ import { orderRefundSummary } from "@server/payments/index.server";
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 
 const refundStatusLabels: Record<string, string> = { pending: "En proceso", succeeded: "Devuelto", manual: "Por devolver a mano", failed: "Rechazado" };
-const channelLabels: Record<string, string> = { card: "Tarjeta (Culqi)", yape: "Yape (Culqi)", sandbox: "Simulación (sandbox)", manual: "Efectivo o código: devolución a mano" };
+const channelLabels: Record<string, string> = {
+  card: "Tarjeta (Culqi)",
+  yape: "Yape (Culqi)",
+  sandbox: "Simulación (sandbox)",
+  manual: "Efectivo o código: devolución a mano",
+};
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const orderId = orderIdParam(params.orderId);
@@ -25,7 +30,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export const action = ({ request, context, params }: Route.ActionArgs) => refundOrderAction(request, context, orderIdParam(params.orderId));
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `Reembolsar pedido ${loaderData?.summary.orderNumber ?? ""} · Back office` }, { name: "robots", content: "noindex,nofollow" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `Reembolsar pedido ${loaderData?.summary.orderNumber ?? ""} · Back office` },
+  { name: "robots", content: "noindex,nofollow" },
+];
 
 export default function RefundOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { summary, isAdmin } = loaderData;
@@ -66,7 +74,17 @@ export default function RefundOrder({ loaderData, actionData }: Route.ComponentP
             <label htmlFor="amount" className="mb-1 block font-semibold text-slate-800">
               Monto a devolver (S/), si es una parte
             </label>
-            <input id="amount" name="amount" inputMode="decimal" autoComplete="off" placeholder="25.50" defaultValue={values.amount ?? ""} aria-invalid={errors.amount ? true : undefined} aria-describedby={errors.amount ? "amount-error" : "amount-help"} className={staffInputClass} />
+            <input
+              id="amount"
+              name="amount"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="25.50"
+              defaultValue={values.amount ?? ""}
+              aria-invalid={errors.amount ? true : undefined}
+              aria-describedby={errors.amount ? "amount-error" : "amount-help"}
+              className={staffInputClass}
+            />
             <p id="amount-help" className="mt-1 text-sm text-slate-600">
               {isAdmin ? "Sin límite para administración." : `Operaciones puede devolver hasta ${formatSoles(summary.limitCents)} por vez.`}
             </p>
@@ -76,7 +94,18 @@ export default function RefundOrder({ loaderData, actionData }: Route.ComponentP
             <label htmlFor="reason" className="mb-1 block font-semibold text-slate-800">
               Motivo
             </label>
-            <textarea id="reason" name="reason" rows={3} required minLength={3} maxLength={500} defaultValue={values.reason ?? ""} aria-invalid={errors.reason ? true : undefined} aria-describedby={errors.reason ? "reason-error" : undefined} className={staffInputClass} />
+            <textarea
+              id="reason"
+              name="reason"
+              rows={3}
+              required
+              minLength={3}
+              maxLength={500}
+              defaultValue={values.reason ?? ""}
+              aria-invalid={errors.reason ? true : undefined}
+              aria-describedby={errors.reason ? "reason-error" : undefined}
+              className={staffInputClass}
+            />
             <FieldError id="reason-error" message={errors.reason} />
           </div>
           <button type="submit" name="intent" value="refund" className={staffPrimaryButtonClass}>

@@ -40,7 +40,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await readFormData(request));
   const intent = typeof form.intent === "string" ? form.intent : "";
   const deliveryId = typeof form.deliveryId === "string" ? form.deliveryId : "";
-  if (!["en_camino", "entregado", "no_entregado"].includes(intent)) return data<StopFormFeedback>({ deliveryId, intent, formError: "Acción no válida", fieldErrors: {}, values: {} }, { status: 400 });
+  if (!["en_camino", "entregado", "no_entregado"].includes(intent))
+    return data<StopFormFeedback>({ deliveryId, intent, formError: "Acción no válida", fieldErrors: {}, values: {} }, { status: 400 });
   const parsed = driverStopSchema.safeParse(form);
   const values = Object.fromEntries(Object.entries(form).filter(([, value]) => typeof value === "string")) as Record<string, string>;
   if (!parsed.success) {
@@ -57,7 +58,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         : { kind: "failed", reason: input.reason, note: input.note };
   const db = context.get(dbContext);
   const site = await siteInfo(db, request);
-  const result = await confirmDriverStop(db, { deliveryId: input.deliveryId, driver: staffActor(context, request), confirmation, now: new Date(), siteUrl: site.siteUrl });
+  const result = await confirmDriverStop(db, {
+    deliveryId: input.deliveryId,
+    driver: staffActor(context, request),
+    confirmation,
+    now: new Date(),
+    siteUrl: site.siteUrl,
+  });
   if (!result.ok && result.reason === "not_found") staffNotFound();
   if (!result.ok) {
     const formError = `Esta parada está «${deliveryStatusLabel(result.status)}» y no se puede marcar así.`;
@@ -74,7 +81,8 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
     <div className="mx-auto max-w-2xl">
       <AdminPageHeader title="Mi ruta de hoy" />
       <p className="-mt-4 mb-4 text-slate-700 first-letter:uppercase">
-        {formatLimaDate(today, { weekday: "long", day: "numeric", month: "long" })} · {stops.length === 1 ? "1 parada" : `${stops.length} paradas`}, {pending} por atender
+        {formatLimaDate(today, { weekday: "long", day: "numeric", month: "long" })} · {stops.length === 1 ? "1 parada" : `${stops.length} paradas`}, {pending}{" "}
+        por atender
       </p>
       {notice && (
         <p role="status" className="mb-4 rounded-xl bg-green-50 p-4 font-semibold text-green-900">

@@ -35,7 +35,17 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           <label htmlFor="limit" className="mb-1 block font-semibold text-slate-800">
             Límite de reembolso para operaciones (S/)
           </label>
-          <input id="limit" name="limit" inputMode="decimal" autoComplete="off" required defaultValue={actionData?.values.limit ?? (loaderData.limitCents / 100).toFixed(2)} aria-invalid={errors.limit ? true : undefined} aria-describedby={errors.limit ? "limit-error" : "limit-help"} className={staffInputClass} />
+          <input
+            id="limit"
+            name="limit"
+            inputMode="decimal"
+            autoComplete="off"
+            required
+            defaultValue={actionData?.values.limit ?? (loaderData.limitCents / 100).toFixed(2)}
+            aria-invalid={errors.limit ? true : undefined}
+            aria-describedby={errors.limit ? "limit-error" : "limit-help"}
+            className={staffInputClass}
+          />
           <p id="limit-help" className="mt-1 text-sm text-slate-600">
             Actual: {formatSoles(loaderData.limitCents)} por reembolso. Administración no tiene límite.
           </p>

@@ -32,27 +32,62 @@ export async function action({ request, context }: Route.ActionArgs) {
       const parsed = createStaffSchema.safeParse(form);
       if (!parsed.success) return data({ intent: "create", values, fieldErrors: fieldErrors(parsed.error), message: null, promote: null }, { status: 400 });
       const result = await createStaffMember(db, actor, parsed.data);
-      if (result.ok) return { intent: "create", values: null, fieldErrors: {}, message: `${parsed.data.firstName} ya puede ingresar con su correo y la contraseña inicial.`, promote: null };
+      if (result.ok)
+        return {
+          intent: "create",
+          values: null,
+          fieldErrors: {},
+          message: `${parsed.data.firstName} ya puede ingresar con su correo y la contraseña inicial.`,
+          promote: null,
+        };
       const promote = result.reason === "customer_exists" ? { userId: result.customer.id, fullName: result.customer.fullName, role: parsed.data.role } : null;
       return data({ intent: "create", values, fieldErrors: {}, message: result.message, promote }, { status: 400 });
     }
     case "promote":
     case "role": {
       const parsed = (form.intent === "promote" ? promoteSchema : changeRoleSchema).safeParse(form);
-      if (!parsed.success) return data({ intent: form.intent, values: null, fieldErrors: {}, message: Object.values(fieldErrors(parsed.error))[0] ?? "Solicitud no válida", promote: null }, { status: 400 });
+      if (!parsed.success)
+        return data(
+          { intent: form.intent, values: null, fieldErrors: {}, message: Object.values(fieldErrors(parsed.error))[0] ?? "Solicitud no válida", promote: null },
+          { status: 400 },
+        );
       const result = await changeStaffRole(db, actor, parsed.data);
-      if (!result.ok) return data({ intent: form.intent, values: null, fieldErrors: {}, message: result.message, promote: null }, { status: result.reason === "not_found" ? 404 : 400 });
+      if (!result.ok)
+        return data(
+          { intent: form.intent, values: null, fieldErrors: {}, message: result.message, promote: null },
+          { status: result.reason === "not_found" ? 404 : 400 },
+        );
       const role: string = parsed.data.role;
       const label = role === "customer" ? "sin acceso al back office" : `con el rol ${staffRoleLabels[role]}`;
-      return { intent: form.intent, values: null, fieldErrors: {}, message: result.changed ? `Listo: la cuenta quedó ${label}.` : `La cuenta ya estaba ${label}.`, promote: null };
+      return {
+        intent: form.intent,
+        values: null,
+        fieldErrors: {},
+        message: result.changed ? `Listo: la cuenta quedó ${label}.` : `La cuenta ya estaba ${label}.`,
+        promote: null,
+      };
     }
     case "deactivate":
     case "reactivate": {
       const parsed = memberSchema.safeParse(form);
-      if (!parsed.success) return data({ intent: form.intent, values: null, fieldErrors: {}, message: "No encontramos a esa persona del equipo.", promote: null }, { status: 404 });
+      if (!parsed.success)
+        return data(
+          { intent: form.intent, values: null, fieldErrors: {}, message: "No encontramos a esa persona del equipo.", promote: null },
+          { status: 404 },
+        );
       const result = await setStaffStatus(db, actor, { userId: parsed.data.userId, status: form.intent === "deactivate" ? "inactive" : "active" });
-      if (!result.ok) return data({ intent: form.intent, values: null, fieldErrors: {}, message: result.message, promote: null }, { status: result.reason === "not_found" ? 404 : 400 });
-      return { intent: form.intent, values: null, fieldErrors: {}, message: form.intent === "deactivate" ? "Cuenta desactivada: sus sesiones se cerraron." : "Cuenta reactivada.", promote: null };
+      if (!result.ok)
+        return data(
+          { intent: form.intent, values: null, fieldErrors: {}, message: result.message, promote: null },
+          { status: result.reason === "not_found" ? 404 : 400 },
+        );
+      return {
+        intent: form.intent,
+        values: null,
+        fieldErrors: {},
+        message: form.intent === "deactivate" ? "Cuenta desactivada: sus sesiones se cerraron." : "Cuenta reactivada.",
+        promote: null,
+      };
     }
     default:
       return data({ intent: null, values: null, fieldErrors: {}, message: "Acción desconocida", promote: null }, { status: 400 });
@@ -67,7 +102,11 @@ export default function AdminTeam({ loaderData, actionData }: Route.ComponentPro
   return (
     <>
       <AdminPageHeader title="Equipo" />
-      {actionData?.message && !creating && <div className="mb-4"><FormAlert tone={failed ? "error" : "success"}>{actionData.message}</FormAlert></div>}
+      {actionData?.message && !creating && (
+        <div className="mb-4">
+          <FormAlert tone={failed ? "error" : "success"}>{actionData.message}</FormAlert>
+        </div>
+      )}
       <section aria-labelledby="team-list" className="mb-10">
         <h2 id="team-list" className="mb-3 text-lg font-bold text-slate-900">
           Personas con acceso ({loaderData.members.length})

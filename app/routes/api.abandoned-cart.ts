@@ -26,7 +26,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await getSignedInUser(db, request);
   const result = await saveAbandonedCart(db, { ...parsed.data, client: clientKey(request), signedInEmail: user?.email ?? null }, new Date());
   if (!result.saved && result.reason === "rate_limited") {
-    return Response.json({ ok: false, error: "Demasiadas solicitudes. Inténtalo de nuevo más tarde." }, { status: 429, headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { ok: false, error: "Demasiadas solicitudes. Inténtalo de nuevo más tarde." },
+      { status: 429, headers: { "Cache-Control": "no-store" } },
+    );
   }
   return Response.json({ ok: true }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -17,7 +17,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (setup.kind === "off") return Response.json({ error: CULQI_OFF }, { status: 404 });
   if (request.method !== "POST") return Response.json({ error: "Método no permitido" }, { status: 405, headers: { Allow: "POST" } });
   if (setup.kind === "unprotected") {
-    if (!warnedUnprotected) console.error("[payments] Culqi webhook refused: set CULQI_WEBHOOK_AUTH (the Basic auth user:password configured in CulqiPanel) in production");
+    if (!warnedUnprotected)
+      console.error("[payments] Culqi webhook refused: set CULQI_WEBHOOK_AUTH (the Basic auth user:password configured in CulqiPanel) in production");
     warnedUnprotected = true;
     return new Response(null, { status: 503 });
   }

@@ -17,7 +17,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowedJson();
   const body = (await readJson(request)) as { email?: unknown } | null;
   const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
-  if (email.length > 160 || !EMAIL_PATTERN.test(email) || !isPlainLine(email)) return data({ exists: false, error: "Ingresa un correo válido" }, { status: 400 });
+  if (email.length > 160 || !EMAIL_PATTERN.test(email) || !isPlainLine(email))
+    return data({ exists: false, error: "Ingresa un correo válido" }, { status: 400 });
   if (await getSignedInUser(db, request)) return { exists: false };
   const limit = await consumeRateLimit(db, `email-check:${clientKey(request)}`, RATE_LIMITS.emailCheckPerClient);
   if (!limit.allowed) return data({ exists: false, error: "Demasiadas solicitudes. Inténtalo de nuevo más tarde." }, { status: 429 });

@@ -110,16 +110,30 @@ export default function Carrito() {
             <table className="w-full text-left max-sm:block">
               <thead className="border-b border-slate-200 text-sm text-slate-600 max-sm:sr-only">
                 <tr>
-                  <th scope="col" className="py-3">Producto</th>
-                  <th scope="col" className="py-3">Precio</th>
-                  <th scope="col" className="py-3">Cantidad</th>
-                  <th scope="col" className="py-3">Total</th>
-                  <th scope="col" className="py-3"><span className="sr-only">Acciones</span></th>
+                  <th scope="col" className="py-3">
+                    Producto
+                  </th>
+                  <th scope="col" className="py-3">
+                    Precio
+                  </th>
+                  <th scope="col" className="py-3">
+                    Cantidad
+                  </th>
+                  <th scope="col" className="py-3">
+                    Total
+                  </th>
+                  <th scope="col" className="py-3">
+                    <span className="sr-only">Acciones</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100 max-sm:block">
                 {items.map((item) => (
-                  <tr key={item.key} data-testid="cart-line" className="max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-3 max-sm:py-4">
+                  <tr
+                    key={item.key}
+                    data-testid="cart-line"
+                    className="max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-3 max-sm:py-4"
+                  >
                     <td className="py-4 pr-3 max-sm:col-span-2 max-sm:p-0">
                       <div className="flex items-center gap-3">
                         <img src={item.image ?? DEFAULT_PRODUCT_IMAGE} alt="" width={64} height={64} className="h-16 w-16 rounded-xl bg-sky-50" />
@@ -135,11 +149,18 @@ export default function Carrito() {
                         </div>
                       </div>
                     </td>
-                    <td className="py-4 pr-3 whitespace-nowrap max-sm:order-4 max-sm:p-0 max-sm:text-sm max-sm:text-slate-600 max-sm:after:content-['_c/u']" data-testid="cart-line-price">{formatSoles(item.price)}</td>
+                    <td
+                      className="py-4 pr-3 whitespace-nowrap max-sm:order-4 max-sm:p-0 max-sm:text-sm max-sm:text-slate-600 max-sm:after:content-['_c/u']"
+                      data-testid="cart-line-price"
+                    >
+                      {formatSoles(item.price)}
+                    </td>
                     <td className="py-4 pr-3 max-sm:order-2 max-sm:p-0">
                       <QuantityStepper value={item.quantity} onChange={(next) => setQuantity(item.key, next)} label={`Cantidad de ${item.title}`} />
                     </td>
-                    <td className="py-4 pr-3 font-semibold whitespace-nowrap max-sm:order-3 max-sm:p-0 max-sm:text-right" data-testid="cart-line-total">{formatSoles(item.price * item.quantity)}</td>
+                    <td className="py-4 pr-3 font-semibold whitespace-nowrap max-sm:order-3 max-sm:p-0 max-sm:text-right" data-testid="cart-line-total">
+                      {formatSoles(item.price * item.quantity)}
+                    </td>
                     <td className="py-4 max-sm:order-5 max-sm:p-0 max-sm:text-right">
                       <button type="button" onClick={() => remove(item.key)} className="text-sm font-medium text-red-700 hover:underline">
                         Quitar
@@ -153,7 +174,11 @@ export default function Carrito() {
           <div className="space-y-6">
             <PurchaseOptionsPicker value={options} onChange={options.update} />
             <OrderSummaryBox cartSubtotalCents={subtotal} purchaseType={options.purchaseType} frequency={options.subscriptionFrequency}>
-              <button type="button" onClick={placeOrder} className="mt-6 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800">
+              <button
+                type="button"
+                onClick={placeOrder}
+                className="mt-6 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800"
+              >
                 Realizar pedido
               </button>
             </OrderSummaryBox>

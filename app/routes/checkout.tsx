@@ -73,7 +73,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.ok) {
       // Banca móvil, agentes and billeteras need a Culqi order before its checkout opens; if
       // Culqi cannot create one now, cards and Yape still work.
-      if (provider.id === "culqi") await createCulqiOrderForPayment(context.get(dbContext), culqiClient(), { paymentId: result.paymentId, now: new Date() }).catch(() => null);
+      if (provider.id === "culqi")
+        await createCulqiOrderForPayment(context.get(dbContext), culqiClient(), { paymentId: result.paymentId, now: new Date() }).catch(() => null);
       // nextStep process_payment: the provider's payment page takes over (a redirect from a
       // fetcher action navigates the app, and works the same for a repeated submit).
       return redirect(provider.paymentPath(result.paymentId), { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });

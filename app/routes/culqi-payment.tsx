@@ -92,7 +92,12 @@ export default function CulqiPayment({ loaderData }: Route.ComponentProps) {
         </p>
       )}
       {payable && (
-        <button type="button" onClick={pay} disabled={!checkout.open || payment.busy} className="mt-8 rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400">
+        <button
+          type="button"
+          onClick={pay}
+          disabled={!checkout.open || payment.busy}
+          className="mt-8 rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400"
+        >
           Pagar con tarjeta, Yape o efectivo
         </button>
       )}
@@ -100,7 +105,9 @@ export default function CulqiPayment({ loaderData }: Route.ComponentProps) {
         <section className="mt-8 rounded-3xl border border-brand-200 bg-brand-50 p-6">
           <h2 className="text-lg font-bold">Tu código de pago</h2>
           <p className="mt-2 font-mono text-3xl tracking-widest">{paymentCode}</p>
-          <p className="mt-2 text-sm text-slate-700">Págalo desde tu banca móvil, billetera o en un agente antes de que venza. Te avisaremos por correo cuando se confirme.</p>
+          <p className="mt-2 text-sm text-slate-700">
+            Págalo desde tu banca móvil, billetera o en un agente antes de que venza. Te avisaremos por correo cuando se confirme.
+          </p>
         </section>
       )}
     </main>

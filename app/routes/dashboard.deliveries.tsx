@@ -27,7 +27,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Mis Envíos", description: "Tus envíos: próximos, en camino y entregados.", path: LIST_PATH, robots: "noindex,nofollow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Mis Envíos",
+    description: "Tus envíos: próximos, en camino y entregados.",
+    path: LIST_PATH,
+    robots: "noindex,nofollow",
+  });
 
 /** Tabs are links (`?filter=`), so they work before and without JavaScript. */
 function FilterTabs({ selected }: { selected: DeliveryFilter }) {

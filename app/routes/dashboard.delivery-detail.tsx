@@ -58,7 +58,8 @@ export default function DashboardDeliveryDetail({ loaderData }: Route.ComponentP
     facts.push(["Bidones", `${proof.fullBidonesLeft ?? 0} llenos dejados · ${proof.emptyBidonesCollected ?? 0} vacíos recogidos`]);
   }
   facts.push(["Bidones en tu poder", String(bidonBalance)]);
-  if (proof?.outcome === "failed" && delivery.status === "failed") facts.push(["Motivo de no entrega", deliveryFailureReasonLabel(proof.failureReason ?? "otro")]);
+  if (proof?.outcome === "failed" && delivery.status === "failed")
+    facts.push(["Motivo de no entrega", deliveryFailureReasonLabel(proof.failureReason ?? "otro")]);
   return (
     <article className="space-y-4" data-testid="delivery-detail">
       <Link to="/dashboard/envios" className="inline-block text-sm font-semibold text-brand-800 underline">

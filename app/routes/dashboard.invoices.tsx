@@ -6,7 +6,14 @@ import { InvoiceFilters } from "~/components/invoices/invoice-filters";
 import { InvoiceRows, type InvoiceRow } from "~/components/invoices/invoice-rows";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
-import { countByStatus, matchesInvoiceSearch, parseInvoiceStatusFilter, summarizeInvoices, type InvoiceStatusFilter, type InvoiceSummary } from "@core/invoice-list";
+import {
+  countByStatus,
+  matchesInvoiceSearch,
+  parseInvoiceStatusFilter,
+  summarizeInvoices,
+  type InvoiceStatusFilter,
+  type InvoiceSummary,
+} from "@core/invoice-list";
 import { formatSoles } from "@core/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
@@ -30,7 +37,16 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Lo
     const matching = invoices.filter((invoice) => matchesInvoiceSearch(invoice, query));
     const rows = matching
       .filter((invoice) => status === "all" || invoice.status === status)
-      .map(({ id, invoiceNumber, orderId, orderNumber, issuedOn, dueDate, totalCents, status }) => ({ id, invoiceNumber, orderId, orderNumber, issuedOn, dueDate, totalCents, status }));
+      .map(({ id, invoiceNumber, orderId, orderNumber, issuedOn, dueDate, totalCents, status }) => ({
+        id,
+        invoiceNumber,
+        orderId,
+        orderNumber,
+        issuedOn,
+        dueDate,
+        totalCents,
+        status,
+      }));
     return { ok: true, status, query, rows, counts: countByStatus(matching), summary: summarizeInvoices(invoices) };
   } catch (error) {
     console.error("The invoice list could not be loaded", error);
@@ -53,7 +69,12 @@ export async function action({ request, context }: Route.ActionArgs): Promise<{ 
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Facturas", description: "Tus boletas y facturas: estado, descargas en PDF y envío por correo.", path: "/dashboard/facturas", robots: "noindex,nofollow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Facturas",
+    description: "Tus boletas y facturas: estado, descargas en PDF y envío por correo.",
+    path: "/dashboard/facturas",
+    robots: "noindex,nofollow",
+  });
 
 function emailMessage(result: EmailInvoicesResult): string {
   if (result.status === "queued") return `Te enviamos tus facturas a ${result.to}. Llegarán en unos minutos con los PDF adjuntos.`;
@@ -89,12 +110,19 @@ function BulkActions({ result }: { result: EmailInvoicesResult | undefined }) {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-brand-900">Descarga o recibe por correo todos tus comprobantes en PDF.</p>
         <div className="flex flex-wrap gap-2">
-          <a href="/dashboard/facturas/descargar-todas" className="rounded-full border border-brand-700 bg-white px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-100">
+          <a
+            href="/dashboard/facturas/descargar-todas"
+            className="rounded-full border border-brand-700 bg-white px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-100"
+          >
             Descargar todas
           </a>
           <Form method="post" preventScrollReset>
             <input type="hidden" name="intent" value="email-invoices" />
-            <button type="submit" disabled={sending} className="rounded-full bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-60">
+            <button
+              type="submit"
+              disabled={sending}
+              className="rounded-full bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
+            >
               {sending ? "Enviando..." : "Enviar por email"}
             </button>
           </Form>

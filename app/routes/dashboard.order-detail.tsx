@@ -125,7 +125,11 @@ export default function DashboardOrderDetail({ loaderData }: Route.ComponentProp
       {/* window.print needs JavaScript: the button appears once the page is interactive. */}
       {hydrated && (
         <div className="print:hidden">
-          <button type="button" onClick={() => window.print()} className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white shadow hover:bg-brand-800">
+          <button
+            type="button"
+            onClick={() => window.print()}
+            className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white shadow hover:bg-brand-800"
+          >
             Imprimir comprobante
           </button>
         </div>

@@ -32,7 +32,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Mis pedidos", description: "Tus pedidos, su estado y su detalle.", path: LIST_PATH, robots: "noindex,nofollow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Mis pedidos",
+    description: "Tus pedidos, su estado y su detalle.",
+    path: LIST_PATH,
+    robots: "noindex,nofollow",
+  });
 
 function orderDate(row: CustomerOrderRow): string {
   return formatLimaInstant(row.createdAt, { day: "numeric", month: "short", year: "numeric" });
@@ -52,11 +57,21 @@ function OrdersTable({ rows }: { rows: CustomerOrderRow[] }) {
       <table className="w-full text-left text-sm">
         <thead className="bg-slate-50 text-slate-600">
           <tr>
-            <th scope="col" className="px-4 py-3 font-semibold">N° de pedido</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Fecha</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Tipo</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Estado</th>
-            <th scope="col" className="px-4 py-3 text-right font-semibold">Total</th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              N° de pedido
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Fecha
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Tipo
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Estado
+            </th>
+            <th scope="col" className="px-4 py-3 text-right font-semibold">
+              Total
+            </th>
             <th scope="col" className="px-4 py-3 text-right font-semibold">
               <span className="sr-only">Acciones</span>
             </th>
@@ -65,7 +80,9 @@ function OrdersTable({ rows }: { rows: CustomerOrderRow[] }) {
         <tbody className="divide-y divide-slate-100">
           {rows.map((row) => (
             <tr key={row.id} data-testid="order-row">
-              <th scope="row" className="px-4 py-3 font-semibold text-slate-900">{row.orderNumber}</th>
+              <th scope="row" className="px-4 py-3 font-semibold text-slate-900">
+                {row.orderNumber}
+              </th>
               <td className="px-4 py-3 whitespace-nowrap">{orderDate(row)}</td>
               <td className="px-4 py-3">{orderTypeLabels[row.orderType] ?? row.orderType}</td>
               <td className="px-4 py-3">

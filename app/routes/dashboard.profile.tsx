@@ -35,7 +35,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const result = await changePassword(db, request, parsed.data);
     if (!result.ok) {
-      return data({ intent: "password" as const, ok: false, message: result.field ? null : result.message, fieldErrors: result.field ? { [result.field]: result.message } : {} }, { status: 400 });
+      return data(
+        {
+          intent: "password" as const,
+          ok: false,
+          message: result.field ? null : result.message,
+          fieldErrors: result.field ? { [result.field]: result.message } : {},
+        },
+        { status: 400 },
+      );
     }
     runJobSoon("emails");
     const headers = new Headers();
@@ -44,25 +52,49 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const parsed = profileSchema.safeParse(form);
-  if (!parsed.success) return data({ intent: "profile" as const, ok: false, message: null, fieldErrors: fieldErrors(parsed.error), typed: form }, { status: 400 });
+  if (!parsed.success)
+    return data({ intent: "profile" as const, ok: false, message: null, fieldErrors: fieldErrors(parsed.error), typed: form }, { status: 400 });
   const result = await updateProfile(db, user.id, parsed.data).catch((error: unknown) => {
     console.error("Profile update failed", error);
     return { ok: false as const, message: null };
   });
   if (!result.ok && !result.message) {
-    return data({ intent: "profile" as const, ok: false, message: "Error al guardar los cambios: no se pudo conectar con el servidor. Por favor, inténtalo de nuevo.", fieldErrors: {}, typed: form }, { status: 500 });
+    return data(
+      {
+        intent: "profile" as const,
+        ok: false,
+        message: "Error al guardar los cambios: no se pudo conectar con el servidor. Por favor, inténtalo de nuevo.",
+        fieldErrors: {},
+        typed: form,
+      },
+      { status: 500 },
+    );
   }
-  if (!result.ok) return data({ intent: "profile" as const, ok: false, message: null, fieldErrors: { districtId: result.message }, typed: form }, { status: 400 });
+  if (!result.ok)
+    return data({ intent: "profile" as const, ok: false, message: null, fieldErrors: { districtId: result.message }, typed: form }, { status: 400 });
   return redirect("/dashboard/perfil?actualizado=1");
 }
 
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Mi perfil", description: "Tus datos de contacto y entrega.", path: "/dashboard/perfil", robots: "noindex,nofollow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Mi perfil",
+    description: "Tus datos de contacto y entrega.",
+    path: "/dashboard/perfil",
+    robots: "noindex,nofollow",
+  });
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <AccountPageError error={error} title="Mi perfil" notFound="No se pudo obtener la información del usuario" failure="No se pudo cargar el perfil del usuario" back={{ to: "/dashboard", label: "Volver a mi cuenta" }} />;
+  return (
+    <AccountPageError
+      error={error}
+      title="Mi perfil"
+      notFound="No se pudo obtener la información del usuario"
+      failure="No se pudo cargar el perfil del usuario"
+      back={{ to: "/dashboard", label: "Volver a mi cuenta" }}
+    />
+  );
 }
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {

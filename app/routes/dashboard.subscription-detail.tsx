@@ -15,7 +15,10 @@ import { SUBSCRIPTION_NOT_FOUND, subscriptionAction } from "~/subscription-self-
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const userId = context.get(userContext).id;
-  const [subscription, options] = await Promise.all([findSubscriptionForUser(db, userId, params.subscriptionId), loadSelfServiceOptions(db, userId, params.subscriptionId, new Date())]);
+  const [subscription, options] = await Promise.all([
+    findSubscriptionForUser(db, userId, params.subscriptionId),
+    loadSelfServiceOptions(db, userId, params.subscriptionId, new Date()),
+  ]);
   if (!subscription || !options) throw data(SUBSCRIPTION_NOT_FOUND, { status: 404 });
   const query = new URL(request.url).searchParams;
   // After a change the page comes back with ?cambio=<event>: that event, told as it was recorded, is the success message.
@@ -41,16 +44,32 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 export async function action({ context, params, request }: Route.ActionArgs) {
   const db = context.get(dbContext);
-  return subscriptionAction(db, request, { userId: context.get(userContext).id, subscriptionId: params.subscriptionId, siteUrl: (await siteInfo(db, request)).siteUrl });
+  return subscriptionAction(db, request, {
+    userId: context.get(userContext).id,
+    subscriptionId: params.subscriptionId,
+    siteUrl: (await siteInfo(db, request)).siteUrl,
+  });
 }
 
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Detalle de suscripción", description: "Tu suscripción y su historial.", path: "/dashboard/suscripcion", robots: "noindex,nofollow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Detalle de suscripción",
+    description: "Tu suscripción y su historial.",
+    path: "/dashboard/suscripcion",
+    robots: "noindex,nofollow",
+  });
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <AccountPageError error={error} notFound="Suscripción no encontrada" failure="No se pudo cargar la suscripción" back={{ to: "/dashboard/suscripcion", label: "Volver a mi suscripción" }} />;
+  return (
+    <AccountPageError
+      error={error}
+      notFound="Suscripción no encontrada"
+      failure="No se pudo cargar la suscripción"
+      back={{ to: "/dashboard/suscripcion", label: "Volver a mi suscripción" }}
+    />
+  );
 }
 
 export default function SubscriptionDetail({ loaderData, actionData }: Route.ComponentProps) {
@@ -66,7 +85,17 @@ export default function SubscriptionDetail({ loaderData, actionData }: Route.Com
       {actionData?.intent === null && <FormAlert>{actionData.error}</FormAlert>}
       <SubscriptionNotices
         subscription={subscription}
-        resume={options.actions.includes("resume") && <IntentForm subscriptionId={subscription.id} intent="resume" requestKey={requestKey} error={actionData?.intent === "resume" ? actionData : null} submit="Reanudar ahora" />}
+        resume={
+          options.actions.includes("resume") && (
+            <IntentForm
+              subscriptionId={subscription.id}
+              intent="resume"
+              requestKey={requestKey}
+              error={actionData?.intent === "resume" ? actionData : null}
+              submit="Reanudar ahora"
+            />
+          )
+        }
       />
       <SubscriptionSummary subscription={subscription} />
       <SubscriptionActions subscription={subscription} options={options} requestKey={requestKey} openAction={openAction} actionError={actionData ?? null} />

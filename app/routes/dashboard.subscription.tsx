@@ -20,10 +20,23 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Mi suscripción", description: "Tu plan, próximas entregas y cobros.", path: "/dashboard/suscripcion", robots: "noindex,nofollow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Mi suscripción",
+    description: "Tu plan, próximas entregas y cobros.",
+    path: "/dashboard/suscripcion",
+    robots: "noindex,nofollow",
+  });
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <AccountPageError error={error} title="Mi suscripción" notFound="Suscripción no encontrada" failure="No se pudo cargar la suscripción" back={{ to: "/dashboard", label: "Volver a mi cuenta" }} />;
+  return (
+    <AccountPageError
+      error={error}
+      title="Mi suscripción"
+      notFound="Suscripción no encontrada"
+      failure="No se pudo cargar la suscripción"
+      back={{ to: "/dashboard", label: "Volver a mi cuenta" }}
+    />
+  );
 }
 
 /** decisions.md: the customer's real subscriptions, not the spec's hard-coded sample plans. */
@@ -79,7 +92,14 @@ function QuickActions({ subscription, requestKey }: { subscription: Subscription
       </h2>
       <div className="mt-3 flex flex-wrap gap-3">
         {oneClick.map((action) => (
-          <IntentForm key={action} subscriptionId={subscription.id} intent={action} requestKey={requestKey} error={null} submit={action === "resume" ? "Reanudar ahora" : "Deshacer la cancelación"} />
+          <IntentForm
+            key={action}
+            subscriptionId={subscription.id}
+            intent={action}
+            requestKey={requestKey}
+            error={null}
+            submit={action === "resume" ? "Reanudar ahora" : "Deshacer la cancelación"}
+          />
         ))}
       </div>
       <ul className="mt-3 grid gap-2 sm:grid-cols-2">

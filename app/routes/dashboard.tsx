@@ -24,7 +24,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Mi cuenta", description: "Tus pedidos, envíos, facturas y suscripción.", path: "/dashboard", robots: "noindex,nofollow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Mi cuenta",
+    description: "Tus pedidos, envíos, facturas y suscripción.",
+    path: "/dashboard",
+    robots: "noindex,nofollow",
+  });
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
@@ -69,7 +74,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </ul>
 
       {summary.pendingInvoiceCount > 0 && (
-        <Link to="/dashboard/facturas?status=pending" className="block rounded-2xl border border-amber-200 bg-amber-50 px-4 py-3 font-semibold text-amber-900 hover:bg-amber-100">
+        <Link
+          to="/dashboard/facturas?status=pending"
+          className="block rounded-2xl border border-amber-200 bg-amber-50 px-4 py-3 font-semibold text-amber-900 hover:bg-amber-100"
+        >
           Tienes {summary.pendingInvoiceCount} {summary.pendingInvoiceCount === 1 ? "factura pendiente" : "facturas pendientes"} de pago →
         </Link>
       )}
@@ -94,7 +102,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                     <span>
                       <span className="block font-semibold">{order.orderNumber}</span>
                       <span className="text-sm text-slate-500">
-                        {formatLimaDate(limaToday(new Date(order.createdAt)), { day: "numeric", month: "short", year: "numeric" })} · {order.orderType === "subscription" ? "Suscripción" : "Única"}
+                        {formatLimaDate(limaToday(new Date(order.createdAt)), { day: "numeric", month: "short", year: "numeric" })} ·{" "}
+                        {order.orderType === "subscription" ? "Suscripción" : "Única"}
                       </span>
                     </span>
                     <span className="flex items-center gap-3">

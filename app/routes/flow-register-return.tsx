@@ -62,7 +62,12 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Re
   if (!flowConfigured()) return { state: "error", message: MESSAGES.generic };
   let outcome: FlowReturnOutcome;
   try {
-    outcome = await completeFlowCardRegistration(db, flowClient(), { userId: user.id, token: token.trim(), now: new Date(), siteUrl: (await siteInfo(db, request)).siteUrl });
+    outcome = await completeFlowCardRegistration(db, flowClient(), {
+      userId: user.id,
+      token: token.trim(),
+      now: new Date(),
+      siteUrl: (await siteInfo(db, request)).siteUrl,
+    });
   } catch (error) {
     console.error(error);
     return { state: "error", message: MESSAGES.internal };
@@ -90,7 +95,12 @@ function stateFor(outcome: FlowReturnOutcome): ReturnState {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Registro de tarjeta", description: "Resultado del registro de tu tarjeta con Flow.", robots: "noindex,nofollow", path: "/flow/register-return" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Registro de tarjeta",
+    description: "Resultado del registro de tu tarjeta con Flow.",
+    robots: "noindex,nofollow",
+    path: "/flow/register-return",
+  });
 
 export default function FlowRegisterReturn({ loaderData, actionData }: Route.ComponentProps) {
   const fetcher = useFetcher<typeof action>();

@@ -24,7 +24,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Recuperar contraseña", description: "Te enviaremos un enlace para crear una nueva contraseña.", path: "/forgot-password", robots: "noindex,follow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Recuperar contraseña",
+    description: "Te enviaremos un enlace para crear una nueva contraseña.",
+    path: "/forgot-password",
+    robots: "noindex,follow",
+  });
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const [retrying, setRetrying] = useState(false);
@@ -53,7 +58,16 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         {actionData?.error && !retrying && <FormAlert>{actionData.error}</FormAlert>}
         <Field label="Correo electrónico">
           {(props) => (
-            <input {...props} name="email" type="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} className={inputClass} />
+            <input
+              {...props}
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              className={inputClass}
+            />
           )}
         </Field>
         <button type="submit" className={primaryButtonClass} disabled={hydrated && (!email.trim() || sending)}>

@@ -149,8 +149,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               Cada gota transforma
             </h2>
             <p className="mt-4 text-lg">
-              Con cada suscripción apoyamos reforestación, comedores populares, limpieza de playas y más. Tú eliges la causa y la comunidad vota
-              por las organizaciones que acompañamos.
+              Con cada suscripción apoyamos reforestación, comedores populares, limpieza de playas y más. Tú eliges la causa y la comunidad vota por las
+              organizaciones que acompañamos.
             </p>
             <LinkButton to="/nosotros" variant="light" className="mt-8">
               Conoce nuestro impacto

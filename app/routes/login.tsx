@@ -31,7 +31,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Iniciar sesión", description: "Ingresa a tu cuenta para ver tus pedidos, facturas, envíos y tu suscripción.", path: "/login", robots: "noindex,follow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Iniciar sesión",
+    description: "Ingresa a tu cuenta para ver tus pedidos, facturas, envíos y tu suscripción.",
+    path: "/login",
+    robots: "noindex,follow",
+  });
 
 export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
@@ -43,8 +48,15 @@ export default function Login({ actionData }: Route.ComponentProps) {
       subtitle="Accede a tus pedidos, facturas, envíos y suscripción."
       footer={
         <>
-          Al ingresar aceptas los <Link to="/terms" className="font-semibold text-brand-800 underline">Términos y condiciones</Link> y la{" "}
-          <Link to="/privacy" className="font-semibold text-brand-800 underline">Política de privacidad</Link>.
+          Al ingresar aceptas los{" "}
+          <Link to="/terms" className="font-semibold text-brand-800 underline">
+            Términos y condiciones
+          </Link>{" "}
+          y la{" "}
+          <Link to="/privacy" className="font-semibold text-brand-800 underline">
+            Política de privacidad
+          </Link>
+          .
         </>
       }
     >
@@ -52,7 +64,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
         {actionData?.message && <FormAlert>{actionData.message}</FormAlert>}
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
         <Field label="Correo electrónico" error={errors.email}>
-          {(props) => <input {...props} name="email" type="email" autoComplete="email" required defaultValue={actionData?.email ?? ""} className={inputClass} />}
+          {(props) => (
+            <input {...props} name="email" type="email" autoComplete="email" required defaultValue={actionData?.email ?? ""} className={inputClass} />
+          )}
         </Field>
         <PasswordInput label="Contraseña" name="password" autoComplete="current-password" error={errors.password} />
         <div className="flex items-center justify-between gap-4 text-sm">
@@ -70,7 +84,10 @@ export default function Login({ actionData }: Route.ComponentProps) {
       </Form>
       <p className="mt-6 text-center text-sm text-slate-600">
         ¿No tienes cuenta?{" "}
-        <Link to={`/register${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`} className="font-semibold text-brand-800 underline">
+        <Link
+          to={`/register${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}
+          className="font-semibold text-brand-800 underline"
+        >
           Regístrate
         </Link>
       </p>

@@ -45,9 +45,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!user) throw redirect(loginUrlFor(request));
   const form = await readFormData(request);
   const organizationId = Number(form.get("organizationId"));
-  const result = form.get("intent") === "vote" && Number.isInteger(organizationId) && organizationId > 0 && organizationId <= INT32_MAX ? await voteForOrganization(db, { userId: user.id, organizationId, now: new Date() }) : null;
+  const result =
+    form.get("intent") === "vote" && Number.isInteger(organizationId) && organizationId > 0 && organizationId <= INT32_MAX
+      ? await voteForOrganization(db, { userId: user.id, organizationId, now: new Date() })
+      : null;
   if (!result?.ok) {
-    return data<VoteNotice>({ ok: false, message: "No pudimos registrar tu voto: la organización elegida no existe." }, { status: 400, headers: signedInHeaders });
+    return data<VoteNotice>(
+      { ok: false, message: "No pudimos registrar tu voto: la organización elegida no existe." },
+      { status: 400, headers: signedInHeaders },
+    );
   }
   return data<VoteNotice>({ ok: true, message: "¡Gracias! Tu voto quedó registrado." }, { headers: signedInHeaders });
 }
@@ -60,8 +66,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   const site = siteFromMatches(matches);
   return pageMeta(site, {
     title: `Nosotros | ${site?.brandName ?? "Vida Alcalina"}, agua alcalina con propósito`,
-    description:
-      "Conoce nuestra historia, nuestros valores y las organizaciones sociales que apoyamos con cada suscripción de agua alcalina en Lima.",
+    description: "Conoce nuestra historia, nuestros valores y las organizaciones sociales que apoyamos con cada suscripción de agua alcalina en Lima.",
     path: "/nosotros",
   });
 };
@@ -148,15 +153,23 @@ export default function Nosotros({ loaderData, actionData }: Route.ComponentProp
             <table className="w-full text-left text-sm sm:text-base">
               <thead className="bg-brand-800 text-white">
                 <tr>
-                  <th scope="col" className="px-2.5 py-3 sm:p-4">Característica</th>
-                  <th scope="col" className="px-2.5 py-3 sm:p-4">Agua normal</th>
-                  <th scope="col" className="px-2.5 py-3 sm:p-4">Agua alcalina</th>
+                  <th scope="col" className="px-2.5 py-3 sm:p-4">
+                    Característica
+                  </th>
+                  <th scope="col" className="px-2.5 py-3 sm:p-4">
+                    Agua normal
+                  </th>
+                  <th scope="col" className="px-2.5 py-3 sm:p-4">
+                    Agua alcalina
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {comparison.map((row) => (
                   <tr key={row.aspect}>
-                    <th scope="row" className="px-2.5 py-3 sm:p-4 font-semibold text-slate-800">{row.aspect}</th>
+                    <th scope="row" className="px-2.5 py-3 sm:p-4 font-semibold text-slate-800">
+                      {row.aspect}
+                    </th>
                     <td className="px-2.5 py-3 sm:p-4 text-slate-600">{row.normal}</td>
                     <td className="px-2.5 py-3 sm:p-4 font-medium text-brand-800">{row.alkaline}</td>
                   </tr>

@@ -26,7 +26,11 @@ function Actions() {
       <Link to="/tienda" className="rounded-full border border-brand-700 px-5 py-2.5 font-semibold text-brand-800 hover:bg-brand-50">
         Volver a la tienda
       </Link>
-      <button type="button" onClick={() => revalidator.revalidate()} className="rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800">
+      <button
+        type="button"
+        onClick={() => revalidator.revalidate()}
+        className="rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
+      >
         Reintentar
       </button>
     </div>

@@ -3,7 +3,12 @@ import type { Route } from "./+types/pago-error";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "No pudimos procesar tu pago", description: "Tu compra no se completó.", robots: "noindex,nofollow", path: "/pago-error" });
+  pageMeta(siteFromMatches(matches), {
+    title: "No pudimos procesar tu pago",
+    description: "Tu compra no se completó.",
+    robots: "noindex,nofollow",
+    path: "/pago-error",
+  });
 
 /** Spec §2 /pago-error: the order stays failed; the cart is untouched so the customer can retry. */
 export default function PagoError() {

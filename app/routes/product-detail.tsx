@@ -22,7 +22,12 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
   const site = siteFromMatches(matches);
   const product = loaderData?.product;
   if (!product) {
-    return pageMeta(site, { title: "Producto no encontrado", description: "Este producto no está disponible.", robots: "noindex,follow", path: location.pathname });
+    return pageMeta(site, {
+      title: "Producto no encontrado",
+      description: "Este producto no está disponible.",
+      robots: "noindex,follow",
+      path: location.pathname,
+    });
   }
   const path = `/tienda/producto/${product.slug}`;
   const prices = product.variants.length > 0 ? product.variants.map((variant) => variant.priceCents) : [product.priceCents ?? 0];
@@ -32,7 +37,15 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
   const offers =
     low === high
       ? { "@type": "Offer", price: low.toFixed(2), priceCurrency: "PEN", availability: "https://schema.org/InStock", url }
-      : { "@type": "AggregateOffer", lowPrice: low.toFixed(2), highPrice: high.toFixed(2), offerCount: prices.length, priceCurrency: "PEN", availability: "https://schema.org/InStock", url };
+      : {
+          "@type": "AggregateOffer",
+          lowPrice: low.toFixed(2),
+          highPrice: high.toFixed(2),
+          offerCount: prices.length,
+          priceCurrency: "PEN",
+          availability: "https://schema.org/InStock",
+          url,
+        };
   return pageMeta(site, {
     title: `${product.title} | Agua alcalina en Lima`,
     description: product.description.slice(0, 160),

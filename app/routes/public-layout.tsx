@@ -9,9 +9,7 @@ import type { loader as rootLoader } from "~/root";
 
 export function loader({ context }: Route.LoaderArgs) {
   // Below the fold: streamed on client navigations, awaited for documents (entry.server).
-  const districts = listServedDistricts(context.get(dbContext)).then((rows) =>
-    rows.map(({ id, name }) => ({ id, name })),
-  );
+  const districts = listServedDistricts(context.get(dbContext)).then((rows) => rows.map(({ id, name }) => ({ id, name })));
   return { districts };
 }
 
@@ -21,7 +19,10 @@ export default function PublicLayout({ loaderData }: Route.ComponentProps) {
   const { site } = root;
   return (
     <>
-      <a href="#contenido" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2">
+      <a
+        href="#contenido"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2"
+      >
         Saltar al contenido
       </a>
       <SiteHeader brandName={site.brandName} />

@@ -37,7 +37,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Crear cuenta", description: "Crea tu cuenta para seguir tus pedidos, facturas y envíos.", path: "/register", robots: "noindex,follow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Crear cuenta",
+    description: "Crea tu cuenta para seguir tus pedidos, facturas y envíos.",
+    path: "/register",
+    robots: "noindex,follow",
+  });
 
 export default function Register({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state !== "idle";
@@ -48,14 +53,20 @@ export default function Register({ actionData }: Route.ComponentProps) {
         {actionData?.message && <FormAlert>{actionData.message}</FormAlert>}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Nombre" error={errors.firstName}>
-            {(props) => <input {...props} name="firstName" autoComplete="given-name" required defaultValue={actionData?.typed.firstName} className={inputClass} />}
+            {(props) => (
+              <input {...props} name="firstName" autoComplete="given-name" required defaultValue={actionData?.typed.firstName} className={inputClass} />
+            )}
           </Field>
           <Field label="Apellido" error={errors.lastName}>
-            {(props) => <input {...props} name="lastName" autoComplete="family-name" required defaultValue={actionData?.typed.lastName} className={inputClass} />}
+            {(props) => (
+              <input {...props} name="lastName" autoComplete="family-name" required defaultValue={actionData?.typed.lastName} className={inputClass} />
+            )}
           </Field>
         </div>
         <Field label="Correo electrónico" error={errors.email}>
-          {(props) => <input {...props} name="email" type="email" autoComplete="email" required defaultValue={actionData?.typed.email} className={inputClass} />}
+          {(props) => (
+            <input {...props} name="email" type="email" autoComplete="email" required defaultValue={actionData?.typed.email} className={inputClass} />
+          )}
         </Field>
         <PasswordInput label="Contraseña" name="password" autoComplete="new-password" error={errors.password} />
         <PasswordInput label="Confirmar contraseña" name="confirmPassword" autoComplete="new-password" error={errors.confirmPassword} />

@@ -40,7 +40,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers = () => ({ ...privatePageHeaders, "Referrer-Policy": "no-referrer" });
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Nueva contraseña", description: "Crea una nueva contraseña para tu cuenta.", path: "/reset-password", robots: "noindex,nofollow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Nueva contraseña",
+    description: "Crea una nueva contraseña para tu cuenta.",
+    path: "/reset-password",
+    robots: "noindex,nofollow",
+  });
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   if (actionData?.done) return <PasswordUpdated />;

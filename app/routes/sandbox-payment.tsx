@@ -26,7 +26,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Pago de prueba", description: "Pasarela de pago de prueba.", robots: "noindex,nofollow", path: "/pago/sandbox" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Pago de prueba",
+    description: "Pasarela de pago de prueba.",
+    robots: "noindex,nofollow",
+    path: "/pago/sandbox",
+  });
 
 const actions: SandboxAction[] = ["approve_card", "decline_card", "issue_code", "pay_code"];
 
@@ -38,7 +43,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const site = await siteInfo(db, request);
   const result = await applySandboxAction(db, params.paymentId, intent as SandboxAction, { now: new Date(), siteUrl: site.siteUrl });
   if (!result.ok) {
-    return data({ error: result.reason === "expired" ? "El tiempo para pagar este pedido terminó. Vuelve al carrito para generar uno nuevo." : "Pago no encontrado" }, { status: result.reason === "expired" ? 410 : 404 });
+    return data(
+      { error: result.reason === "expired" ? "El tiempo para pagar este pedido terminó. Vuelve al carrito para generar uno nuevo." : "Pago no encontrado" },
+      { status: result.reason === "expired" ? 410 : 404 },
+    );
   }
   if (intent === "decline_card") return redirect(`/pago-error?orderId=${result.orderId}`);
   if (intent === "issue_code") return redirect(`/pago/sandbox/${params.paymentId}`);
@@ -75,10 +83,20 @@ export default function SandboxPayment({ loaderData, actionData }: Route.Compone
           <section className="rounded-3xl border border-slate-200 p-6">
             <h2 className="text-lg font-bold">Tarjeta de crédito o débito</h2>
             <Form method="post" className="mt-4 flex flex-wrap gap-3">
-              <button name="intent" value="approve_card" disabled={busy} className="rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400">
+              <button
+                name="intent"
+                value="approve_card"
+                disabled={busy}
+                className="rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400"
+              >
                 Simular pago exitoso
               </button>
-              <button name="intent" value="decline_card" disabled={busy} className="rounded-full border border-red-700 px-5 py-2.5 font-semibold text-red-800 hover:bg-red-50">
+              <button
+                name="intent"
+                value="decline_card"
+                disabled={busy}
+                className="rounded-full border border-red-700 px-5 py-2.5 font-semibold text-red-800 hover:bg-red-50"
+              >
                 Simular pago rechazado
               </button>
             </Form>
@@ -87,7 +105,12 @@ export default function SandboxPayment({ loaderData, actionData }: Route.Compone
             <h2 className="text-lg font-bold">Yape, banca móvil o agentes</h2>
             <p className="mt-1 text-sm text-slate-600">Genera un código y págalo desde tu app o en un agente.</p>
             <Form method="post" className="mt-4">
-              <button name="intent" value="issue_code" disabled={busy} className="rounded-full border border-brand-700 px-5 py-2.5 font-semibold text-brand-800 hover:bg-brand-50">
+              <button
+                name="intent"
+                value="issue_code"
+                disabled={busy}
+                className="rounded-full border border-brand-700 px-5 py-2.5 font-semibold text-brand-800 hover:bg-brand-50"
+              >
                 Generar código de pago
               </button>
             </Form>
@@ -100,19 +123,24 @@ export default function SandboxPayment({ loaderData, actionData }: Route.Compone
           <p className="mt-2 font-mono text-3xl tracking-widest" data-testid="payment-code">
             {paymentCode}
           </p>
-          <p className="mt-2 text-sm text-slate-700">Págalo con Yape, tu banca móvil o en un agente antes de que venza. Confirmaremos tu pedido apenas recibamos el pago.</p>
+          <p className="mt-2 text-sm text-slate-700">
+            Págalo con Yape, tu banca móvil o en un agente antes de que venza. Confirmaremos tu pedido apenas recibamos el pago.
+          </p>
           {!expired && (
             <Form method="post" className="mt-4">
-              <button name="intent" value="pay_code" disabled={busy} className="rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800">
+              <button
+                name="intent"
+                value="pay_code"
+                disabled={busy}
+                className="rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
+              >
                 Simular pago del código
               </button>
             </Form>
           )}
         </section>
       )}
-      {(status === "succeeded" || status === "failed") && (
-        <p className="mt-8">Este pago ya fue {status === "succeeded" ? "confirmado" : "rechazado"}.</p>
-      )}
+      {(status === "succeeded" || status === "failed") && <p className="mt-8">Este pago ya fue {status === "succeeded" ? "confirmado" : "rechazado"}.</p>}
     </main>
   );
 }

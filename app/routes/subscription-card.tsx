@@ -43,7 +43,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (!current.canUpdate) throw redirect(`/dashboard/suscripciones/${current.id}`);
     const provider = activeCardProviderId();
     // A fresh key per page load: the same form posted twice saves one card (Culqi's token, unique per use, does the same).
-    return { mode: "update" as const, subscription: current, provider, publicKey: provider === "culqi" ? culqiPublicKey() : null, requestKey: crypto.randomUUID() };
+    return {
+      mode: "update" as const,
+      subscription: current,
+      provider,
+      publicKey: provider === "culqi" ? culqiPublicKey() : null,
+      requestKey: crypto.randomUUID(),
+    };
   }
   const subscription = await findSubscriptionAwaitingCard(db, user.id, params.subscriptionId);
   if (!subscription) throw data("No se pudo cargar la suscripción", { status: 404 });
@@ -55,7 +61,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Registra tu tarjeta", description: "Tarjeta para tu suscripción.", robots: "noindex,nofollow", path: "/suscripcion/tarjeta" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Registra tu tarjeta",
+    description: "Tarjeta para tu suscripción.",
+    robots: "noindex,nofollow",
+    path: "/suscripcion/tarjeta",
+  });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
@@ -69,7 +80,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const subscription = await findSubscriptionAwaitingCard(db, user.id, params.subscriptionId);
     if (!subscription) return data({ error: "No se pudo cargar la suscripción", fieldErrors: {} }, { status: 404 });
     if (subscription.status === "active") return redirect(`/suscripcion/bienvenido?subscriptionId=${subscription.id}`);
-    if (subscription.status !== "pending_payment" || !["pending", "payment_created"].includes(subscription.orderStatus)) return data({ error: SIGNUP_EXPIRED, fieldErrors: {} }, { status: 410 });
+    if (subscription.status !== "pending_payment" || !["pending", "payment_created"].includes(subscription.orderStatus))
+      return data({ error: SIGNUP_EXPIRED, fieldErrors: {} }, { status: 410 });
     const started = await startFlowCardRegistration(db, flowClient(), { user, siteUrl: (await siteInfo(db, request)).siteUrl });
     if (!started.ok) return data({ error: started.message, fieldErrors: {} }, { status: 502 });
     return redirect(started.redirectUrl);
@@ -77,7 +89,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const token = tokenFrom(form);
   if ("error" in token) return data({ error: token.error, fieldErrors: token.fieldErrors ?? {} }, { status: 400 });
-  if (updating(request)) return updateCard(db, request, { userId: user.id, subscriptionId: params.subscriptionId, token: token.value, requestKey: String(form.get("requestKey") ?? "") || token.value });
+  if (updating(request))
+    return updateCard(db, request, {
+      userId: user.id,
+      subscriptionId: params.subscriptionId,
+      token: token.value,
+      requestKey: String(form.get("requestKey") ?? "") || token.value,
+    });
   const result = await activateSubscription(db, {
     subscriptionId: params.subscriptionId,
     userId: user.id,
@@ -102,7 +120,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 const RETRY_PARAM = { paid: "pagado", declined: "rechazado", pending: "en-proceso" } as const;
 
 /** Issue 5: a new card for the renewals; a past-due subscription's unpaid period is charged with it at once. */
-async function updateCard(db: Parameters<typeof updateSubscriptionCard>[0], request: Request, input: { userId: string; subscriptionId: string; token: string; requestKey: string }) {
+async function updateCard(
+  db: Parameters<typeof updateSubscriptionCard>[0],
+  request: Request,
+  input: { userId: string; subscriptionId: string; token: string; requestKey: string },
+) {
   const result = await updateSubscriptionCard(db, {
     ...input,
     cards: activeCardProvider(db),
@@ -129,7 +151,8 @@ function tokenFrom(form: FormData): { value: string } | { error: string; fieldEr
   const month = match ? Number(match[1]) : 0;
   const year = match ? 2000 + Number(match[2]) : 0;
   const now = new Date();
-  if (!match || month < 1 || month > 12 || year * 12 + month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) fieldErrors.expiry = "Ingresa una fecha de vencimiento válida (MM/AA)";
+  if (!match || month < 1 || month > 12 || year * 12 + month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1)
+    fieldErrors.expiry = "Ingresa una fecha de vencimiento válida (MM/AA)";
   if (!/^\d{3,4}$/.test(cvv)) fieldErrors.cvv = "Ingresa el código de seguridad";
   if (Object.keys(fieldErrors).length > 0) return { error: "Revisa los datos de tu tarjeta", fieldErrors };
   return { value: sandboxCardToken({ number }) };
@@ -148,8 +171,10 @@ export default function SubscriptionCard({ loaderData, actionData }: Route.Compo
         {formatSoles(subscription.firstChargeCents)}
       </p>
       <p className="text-sm text-slate-600">
-        {subscription.frequency === "anual" ? "Se cobra hoy el año completo; te avisaremos antes de cada renovación." : "Se cobra hoy el primer mes; cada mes te avisamos antes del siguiente cobro."} Guardamos tu
-        tarjeta con la pasarela de pago, nunca en nuestros servidores.
+        {subscription.frequency === "anual"
+          ? "Se cobra hoy el año completo; te avisaremos antes de cada renovación."
+          : "Se cobra hoy el primer mes; cada mes te avisamos antes del siguiente cobro."}{" "}
+        Guardamos tu tarjeta con la pasarela de pago, nunca en nuestros servidores.
       </p>
       {actionData?.error && (
         <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800">
@@ -173,7 +198,11 @@ function FlowCardButton() {
   return (
     <Form method="post" className="mt-8">
       <p className="text-sm text-slate-600">Te llevaremos a Flow para registrar tu tarjeta de forma segura. Al volver, activaremos tu suscripción.</p>
-      <button type="submit" disabled={navigation.state !== "idle"} className="mt-4 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400">
+      <button
+        type="submit"
+        disabled={navigation.state !== "idle"}
+        className="mt-4 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400"
+      >
         Registrar tarjeta con Flow
       </button>
     </Form>
@@ -211,7 +240,10 @@ function CardUpdate({ loaderData, error, fieldErrors }: { loaderData: UpdateLoad
       ) : provider === "culqi" && publicKey ? (
         <CulqiCardForm publicKey={publicKey} email={subscription.email} />
       ) : (
-        <SandboxCardForm amountCents={unpaid ?? 0} fieldErrors={fieldErrors} submitLabel={unpaid !== null ? `Guardar tarjeta y pagar ${formatSoles(unpaid)}` : "Guardar tarjeta"}
+        <SandboxCardForm
+          amountCents={unpaid ?? 0}
+          fieldErrors={fieldErrors}
+          submitLabel={unpaid !== null ? `Guardar tarjeta y pagar ${formatSoles(unpaid)}` : "Guardar tarjeta"}
           hiddenFields={{ requestKey: loaderData.requestKey }}
         />
       )}

@@ -24,7 +24,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSignedInUser(db, request);
   const owner = user?.id === found.userId || (found.orderId !== null && (await isOrderOwner(request, found.orderId)));
   if (!owner) {
-    return { subscription: null, status: { subscriptionNumber: found.subscriptionNumber, status: found.status }, signedIn: user !== null, loginUrl: loginUrlFor(request) };
+    return {
+      subscription: null,
+      status: { subscriptionNumber: found.subscriptionNumber, status: found.status },
+      signedIn: user !== null,
+      loginUrl: loginUrlFor(request),
+    };
   }
   const subscription = await findSubscriptionForUser(db, found.userId, subscriptionId);
   if (!subscription) throw data("No se pudo cargar la suscripción", { status: 404 });
@@ -34,7 +39,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const headers = () => privatePageHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "¡Bienvenido a tu suscripción!", description: "Tu suscripción está activa.", robots: "noindex,nofollow", path: "/suscripcion/bienvenido" });
+  pageMeta(siteFromMatches(matches), {
+    title: "¡Bienvenido a tu suscripción!",
+    description: "Tu suscripción está activa.",
+    robots: "noindex,nofollow",
+    path: "/suscripcion/bienvenido",
+  });
 
 /** Spec §4: the session flag marking a created subscription is removed after 1 s. */
 const CREATED_FLAG = "va-subscription-created";
@@ -60,7 +70,17 @@ export default function SubscriptionWelcome({ loaderData }: Route.ComponentProps
 }
 
 /** Anyone else holding the link: the subscription's number and state, nothing personal. */
-function SubscriptionStatusOnly({ subscriptionNumber, status, signedIn, loginUrl }: { subscriptionNumber: string; status: string; signedIn: boolean; loginUrl: string | null }) {
+function SubscriptionStatusOnly({
+  subscriptionNumber,
+  status,
+  signedIn,
+  loginUrl,
+}: {
+  subscriptionNumber: string;
+  status: string;
+  signedIn: boolean;
+  loginUrl: string | null;
+}) {
   return (
     <main id="contenido" className="mx-auto max-w-2xl space-y-6 px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold text-brand-900">Suscripción {subscriptionNumber}</h1>
@@ -68,7 +88,9 @@ function SubscriptionStatusOnly({ subscriptionNumber, status, signedIn, loginUrl
         Estado: <strong data-testid="subscription-status">{subscriptionStatusLabel(status)}</strong>
       </p>
       <p className="text-slate-700">
-        {signedIn ? "Esta suscripción es de otra cuenta: solo su titular puede ver sus datos." : "Para ver los datos de tu suscripción, inicia sesión con la cuenta con la que te suscribiste."}
+        {signedIn
+          ? "Esta suscripción es de otra cuenta: solo su titular puede ver sus datos."
+          : "Para ver los datos de tu suscripción, inicia sesión con la cuenta con la que te suscribiste."}
       </p>
       <div className="flex flex-wrap gap-3">
         {!signedIn && loginUrl && (
@@ -99,7 +121,9 @@ function Welcome({ subscription }: { subscription: SubscriptionView }) {
   return (
     <main id="contenido" className="mx-auto max-w-2xl space-y-6 px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold text-brand-900">¡Bienvenido a tu suscripción!</h1>
-      <p className="text-slate-700">Tu suscripción está activa. Te enviamos la confirmación y la boleta a tu correo; te avisaremos unos días antes de cada cobro.</p>
+      <p className="text-slate-700">
+        Tu suscripción está activa. Te enviamos la confirmación y la boleta a tu correo; te avisaremos unos días antes de cada cobro.
+      </p>
       <SubscriptionSummary subscription={subscription} />
       <div className="flex flex-wrap gap-3">
         <Link to={`/dashboard/suscripciones/${subscription.id}`} className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800">

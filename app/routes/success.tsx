@@ -68,7 +68,9 @@ export default function Success({ loaderData }: Route.ComponentProps) {
         {paid ? (
           <h1 className="text-3xl font-bold text-green-800">Pago confirmado</h1>
         ) : stage === "ended" ? (
-          <h1 className="text-2xl font-bold text-brand-900">{receipt!.status === "failed" ? "No se pudo completar el pago" : `Pedido ${orderStatusLabel(receipt!.status).toLowerCase()}`}</h1>
+          <h1 className="text-2xl font-bold text-brand-900">
+            {receipt!.status === "failed" ? "No se pudo completar el pago" : `Pedido ${orderStatusLabel(receipt!.status).toLowerCase()}`}
+          </h1>
         ) : (
           <h1 className="text-2xl font-bold text-brand-900">Estamos procesando tu pago, espera un momento…</h1>
         )}

@@ -15,7 +15,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const headers = () => ({ ...privatePageHeaders, "Referrer-Policy": "no-referrer" });
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(siteFromMatches(matches), { title: "Confirmar correo", description: "Confirma el correo de tu cuenta.", path: "/verificar-correo", robots: "noindex,nofollow" });
+  pageMeta(siteFromMatches(matches), {
+    title: "Confirmar correo",
+    description: "Confirma el correo de tu cuenta.",
+    path: "/verificar-correo",
+    robots: "noindex,nofollow",
+  });
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
   return loaderData.verified ? (

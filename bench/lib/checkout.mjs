@@ -30,14 +30,22 @@ function body(date) {
     diaHabil: 3,
     fecha: date,
     rangoHorario: "manana",
-    items: [{ productId: 6, variantId: null, quantity: 1 }, { productId: 1, variantId: 1, quantity: 2 }],
+    items: [
+      { productId: 6, variantId: null, quantity: 1 },
+      { productId: 1, variantId: 1, quantity: 2 },
+    ],
     clientSubtotalCents: 11990,
   });
 }
 
 async function submit(origin, date) {
   const started = performance.now();
-  const response = await fetch(`${origin}/checkout.data`, { method: "POST", headers: { "Content-Type": "application/json" }, body: body(date), redirect: "manual" });
+  const response = await fetch(`${origin}/checkout.data`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: body(date),
+    redirect: "manual",
+  });
   await response.arrayBuffer();
   // A created order answers with the redirect to the payment page (as single-fetch data).
   const ok = response.status < 400;
@@ -71,6 +79,14 @@ export async function measureCheckout(origin, { sequential = 40, concurrentS = 1
   const round = (value) => Math.round(value * 100) / 100;
   return {
     sequential: { count: sequential, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), failures },
-    concurrent: { connections, seconds: concurrentS, orders: latencies.length, ordersPerSecond: round(latencies.length / concurrentS), p50: round(percentile(concurrent, 50)), p95: round(percentile(concurrent, 95)), failures: concurrentFailures },
+    concurrent: {
+      connections,
+      seconds: concurrentS,
+      orders: latencies.length,
+      ordersPerSecond: round(latencies.length / concurrentS),
+      p50: round(percentile(concurrent, 50)),
+      p95: round(percentile(concurrent, 95)),
+      failures: concurrentFailures,
+    },
   };
 }

@@ -29,7 +29,13 @@ export async function measureFirstLoadJs(urls, { chromePath }) {
         // Read bodies as they arrive; once the context closes they are gone.
         pending.push(
           response.body().then(
-            (body) => ({ url: response.url(), status: response.status(), raw: body.length, gzip: gzipSync(body).length, wireEncoding: response.headers()["content-encoding"] ?? "identity" }),
+            (body) => ({
+              url: response.url(),
+              status: response.status(),
+              raw: body.length,
+              gzip: gzipSync(body).length,
+              wireEncoding: response.headers()["content-encoding"] ?? "identity",
+            }),
             (error) => ({ url: response.url(), status: response.status(), raw: 0, gzip: 0, error: String(error) }),
           ),
         );

@@ -41,7 +41,12 @@ export async function freshDatabase(prefix: string): Promise<FreshDatabase> {
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), `bench-${prefix}-`));
   const dataDir = path.join(dir, "pglite");
-  return { target: { kind: "pglite", dataDir }, env: { PGLITE_DATA_DIR: dataDir }, label: "PGlite (embedded, data directory on disk)", drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    target: { kind: "pglite", dataDir },
+    env: { PGLITE_DATA_DIR: dataDir },
+    label: "PGlite (embedded, data directory on disk)",
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export type Fresh = FreshDatabase;

@@ -83,7 +83,9 @@ function summarize(lhr) {
     bestPracticesFailures: failedAudits(lhr, "best-practices"),
     seoFailures: failedAudits(lhr, "seo"),
     runWarnings: lhr.runWarnings ?? [],
-    failedRequests: (lhr.audits["network-requests"]?.details?.items ?? []).filter((item) => item.statusCode >= 400 || item.statusCode === -1).map((item) => `${item.statusCode} ${item.url}`),
+    failedRequests: (lhr.audits["network-requests"]?.details?.items ?? [])
+      .filter((item) => item.statusCode >= 400 || item.statusCode === -1)
+      .map((item) => `${item.statusCode} ${item.url}`),
     lighthouseVersion: lhr.lighthouseVersion,
     benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
   };

@@ -35,7 +35,11 @@ const code = (text) => `\`${String(text).replaceAll("`", "'").replaceAll("|", "\
 function auditList(audits) {
   if (!audits.length) return ["none"];
   return audits.map((audit) => {
-    const savings = audit.metricSavings ? Object.entries(audit.metricSavings).filter(([, value]) => value > 0).map(([metric, value]) => `${metric} −${metric === "CLS" ? value.toFixed(3) : Math.round(value) + " ms"}`) : [];
+    const savings = audit.metricSavings
+      ? Object.entries(audit.metricSavings)
+          .filter(([, value]) => value > 0)
+          .map(([metric, value]) => `${metric} −${metric === "CLS" ? value.toFixed(3) : Math.round(value) + " ms"}`)
+      : [];
     const extra = [audit.displayValue, savings.length ? `savings: ${savings.join(", ")}` : "", `score ${audit.score}`].filter(Boolean).join("; ");
     const nodes = audit.nodes.map((node) => code(node.selector || node.snippet)).join(", ");
     return `${code(audit.id)} — ${audit.title} (${extra})${nodes ? `: ${nodes}` : ""}${audit.more ? ` and ${audit.more} more` : ""}`;
@@ -82,10 +86,17 @@ function firstLoadJsSection(pages) {
     "| --- | --- | --- | --- | --- |",
   ];
   for (const page of pages) {
-    const largest = page.files.slice(0, 4).map((file) => `${code(file.path.replace(/^\/assets\//, ""))} ${kb(file.gzip)}`).join(", ");
+    const largest = page.files
+      .slice(0, 4)
+      .map((file) => `${code(file.path.replace(/^\/assets\//, ""))} ${kb(file.gzip)}`)
+      .join(", ");
     lines.push(`| ${code(page.path)} | ${page.count} | ${kb(page.gzip)} ${mark(page.gzip <= TARGETS.firstLoadJsGzipBytes)} | ${kb(page.raw)} | ${largest} |`);
   }
-  const failed = pages.flatMap((page) => page.files.filter((file) => file.error || file.status >= 400).map((file) => `${page.path}: ${file.path} (${file.status}${file.error ? `, ${file.error}` : ""})`));
+  const failed = pages.flatMap((page) =>
+    page.files
+      .filter((file) => file.error || file.status >= 400)
+      .map((file) => `${page.path}: ${file.path} (${file.status}${file.error ? `, ${file.error}` : ""})`),
+  );
   if (failed.length) lines.push("", `JS responses with errors: ${failed.join("; ")}`);
   return lines;
 }
@@ -94,7 +105,10 @@ function serverSection(results, settings) {
   const { warmupS, lightRate, lightS, fixedRate, fixedS, fixedConnections, maxConnections, maxS } = settings.load;
   const row = (path, run, target = "") =>
     `| ${code(path)} | ${msPrecise(run.p50)} | ${msPrecise(run.p95)}${target} | ${msPrecise(run.p99)} | ${msPrecise(run.max)} | ${run.achievedRate} req/s | ${run.responses} | ${run.errors} | ${run.timeouts} | ${run.non2xx} |`;
-  const header = ["| Path | p50 | p95 | p99 | max | Achieved rate | Responses | Errors | Timeouts | Non-2xx |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"];
+  const header = [
+    "| Path | p50 | p95 | p99 | max | Achieved rate | Responses | Errors | Timeouts | Non-2xx |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  ];
   const lines = [
     "### Server (loopback; browser-like headers incl. `Accept-Encoding: gzip, deflate, br`; load generator and server share the machine's cores)",
     "",
@@ -103,7 +117,10 @@ function serverSection(results, settings) {
     ...header,
   ];
   for (const { path, fixed } of results) {
-    const target = path === "/tienda" ? ` ${mark(fixed.p95 !== null && fixed.p95 <= TARGETS.tiendaP95Ms && fixed.errors === 0 && fixed.timeouts === 0 && fixed.non2xx === 0)} (≤ ${TARGETS.tiendaP95Ms} ms)` : "";
+    const target =
+      path === "/tienda"
+        ? ` ${mark(fixed.p95 !== null && fixed.p95 <= TARGETS.tiendaP95Ms && fixed.errors === 0 && fixed.timeouts === 0 && fixed.non2xx === 0)} (≤ ${TARGETS.tiendaP95Ms} ms)`
+        : "";
     lines.push(row(path, fixed, target));
   }
   lines.push(
@@ -124,7 +141,9 @@ function serverSection(results, settings) {
     "| --- | --- | --- | --- | --- | --- | --- |",
   );
   for (const { path, max } of results) {
-    lines.push(`| ${code(path)} | ${max.achievedRate} | ${msPrecise(max.p50)} | ${msPrecise(max.p95)} | ${msPrecise(max.p99)} | ${max.errors} | ${max.non2xx} |`);
+    lines.push(
+      `| ${code(path)} | ${max.achievedRate} | ${msPrecise(max.p50)} | ${msPrecise(max.p95)} | ${msPrecise(max.p99)} | ${max.errors} | ${max.non2xx} |`,
+    );
   }
   return lines;
 }
@@ -144,17 +163,48 @@ function checkoutSection({ sequential, concurrent }) {
 function targetsSection(results) {
   const rows = [];
   for (const page of results.lighthouse ?? []) {
-    rows.push([`Lighthouse performance ${code(page.path)}`, `≥ ${TARGETS.performance}`, page.scores.performance, page.scores.performance >= TARGETS.performance]);
-    rows.push([`Lighthouse accessibility ${code(page.path)}`, `${TARGETS.accessibility}`, page.scores.accessibility, page.scores.accessibility >= TARGETS.accessibility]);
+    rows.push([
+      `Lighthouse performance ${code(page.path)}`,
+      `≥ ${TARGETS.performance}`,
+      page.scores.performance,
+      page.scores.performance >= TARGETS.performance,
+    ]);
+    rows.push([
+      `Lighthouse accessibility ${code(page.path)}`,
+      `${TARGETS.accessibility}`,
+      page.scores.accessibility,
+      page.scores.accessibility >= TARGETS.accessibility,
+    ]);
     rows.push([`Lighthouse SEO ${code(page.path)}`, `${TARGETS.seo}`, page.scores.seo, page.scores.seo >= TARGETS.seo]);
   }
   for (const page of results.firstLoadJs ?? []) {
-    rows.push([`First-load JS ${code(page.path)}`, `≤ ${TARGETS.firstLoadJsGzipBytes / 1000} KB gzip`, kb(page.gzip), page.gzip <= TARGETS.firstLoadJsGzipBytes]);
+    rows.push([
+      `First-load JS ${code(page.path)}`,
+      `≤ ${TARGETS.firstLoadJsGzipBytes / 1000} KB gzip`,
+      kb(page.gzip),
+      page.gzip <= TARGETS.firstLoadJsGzipBytes,
+    ]);
   }
   const tienda = results.server?.find((entry) => entry.path === "/tienda");
-  if (tienda) rows.push([`p95 ${code("/tienda")} at ${tienda.fixed.targetRate} req/s (evenly paced)`, `≤ ${TARGETS.tiendaP95Ms} ms`, msPrecise(tienda.fixed.p95), tienda.fixed.p95 !== null && tienda.fixed.p95 <= TARGETS.tiendaP95Ms && tienda.fixed.errors === 0 && tienda.fixed.timeouts === 0 && tienda.fixed.non2xx === 0]);
+  if (tienda)
+    rows.push([
+      `p95 ${code("/tienda")} at ${tienda.fixed.targetRate} req/s (evenly paced)`,
+      `≤ ${TARGETS.tiendaP95Ms} ms`,
+      msPrecise(tienda.fixed.p95),
+      tienda.fixed.p95 !== null &&
+        tienda.fixed.p95 <= TARGETS.tiendaP95Ms &&
+        tienda.fixed.errors === 0 &&
+        tienda.fixed.timeouts === 0 &&
+        tienda.fixed.non2xx === 0,
+    ]);
   const met = rows.filter((row) => row[3]).length;
-  return [`### Targets: ${met} of ${rows.length} met`, "", "| Target | Goal | Measured | |", "| --- | --- | --- | --- |", ...rows.map(([name, goal, value, ok]) => `| ${name} | ${goal} | ${value} | ${mark(ok)} |`)];
+  return [
+    `### Targets: ${met} of ${rows.length} met`,
+    "",
+    "| Target | Goal | Measured | |",
+    "| --- | --- | --- | --- |",
+    ...rows.map(([name, goal, value, ok]) => `| ${name} | ${goal} | ${value} | ${mark(ok)} |`),
+  ];
 }
 
 export function renderResults(results) {

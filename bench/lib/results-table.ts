@@ -10,7 +10,10 @@ export function recordRow(markers: { start: string; end: string }, row: { config
   const start = text.indexOf(markers.start);
   const end = text.indexOf(markers.end);
   if (start < 0 || end < start) throw new Error(`bench/RESULTS.md has no ${markers.start} … ${markers.end} block`);
-  const lines = text.slice(start + markers.start.length, end).split("\n").filter((line) => line.startsWith("|"));
+  const lines = text
+    .slice(start + markers.start.length, end)
+    .split("\n")
+    .filter((line) => line.startsWith("|"));
   const [header, rule, ...rows] = lines;
   const line = `| ${row.config} | ${row.cells.join(" | ")} |`;
   const index = rows.findIndex((existing) => existing.startsWith(`| ${row.config} |`));

@@ -80,7 +80,17 @@ export function ensureBuild(root, { force = false, skip = false } = {}) {
     return { missing: builtAt === 0, builtAt, stale, development: isDevelopmentBuild(root), missingAssets: missingAssets(root) };
   };
   let current = state();
-  const reason = current.missing ? "no build/ yet" : force ? "--rebuild" : current.stale ? "build/ is older than the sources" : current.development ? "build/ contains development React" : current.missingAssets.length ? `build/server refers to ${current.missingAssets.length} missing client assets` : null;
+  const reason = current.missing
+    ? "no build/ yet"
+    : force
+      ? "--rebuild"
+      : current.stale
+        ? "build/ is older than the sources"
+        : current.development
+          ? "build/ contains development React"
+          : current.missingAssets.length
+            ? `build/server refers to ${current.missingAssets.length} missing client assets`
+            : null;
   const rebuild = Boolean(reason && (current.missing || !skip));
   if (rebuild) {
     console.log(`Running \`npm run build\` (${reason})…`);
@@ -88,7 +98,8 @@ export function ensureBuild(root, { force = false, skip = false } = {}) {
     if (result.status !== 0) throw new Error("`npm run build` failed");
     current = state();
   }
-  if (current.missingAssets.length) throw new Error(`build/ is inconsistent (missing ${current.missingAssets.join(", ")}); was it rebuilt concurrently? Re-run, or pass --rebuild.`);
+  if (current.missingAssets.length)
+    throw new Error(`build/ is inconsistent (missing ${current.missingAssets.join(", ")}); was it rebuilt concurrently? Re-run, or pass --rebuild.`);
   return { entry, builtAt: new Date(current.builtAt), stale: current.stale, development: current.development, rebuilt: rebuild };
 }
 

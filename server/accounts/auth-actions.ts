@@ -72,7 +72,14 @@ export async function register(
   if (!limit.allowed) return failure(rateLimitMessage(limit.retryAfterSeconds));
   try {
     const { headers } = await authFor(db).api.signUpEmail({
-      body: { name: `${input.firstName} ${input.lastName}`, email: input.email, password: input.password, firstName: input.firstName, lastName: input.lastName, rememberMe: false },
+      body: {
+        name: `${input.firstName} ${input.lastName}`,
+        email: input.email,
+        password: input.password,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        rememberMe: false,
+      },
       headers: new Headers(),
       returnHeaders: true,
     });
@@ -160,6 +167,9 @@ export async function verifyEmail(db: Database, token: string): Promise<boolean>
 
 /** How many sessions a user has besides this one (tests and the profile's security note). */
 export async function countOtherSessions(db: Database, userId: string, sessionId: string): Promise<number> {
-  const rows = await db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, sessionId)));
+  const rows = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, sessionId)));
   return rows.length;
 }

@@ -25,15 +25,32 @@ export async function getDashboardSummary(db: Database, userId: string, now: Dat
     db.select({ n: count() }).from(orders).where(own),
     db.select({ n: count() }).from(deliveries).innerJoin(orders, eq(orders.id, deliveries.orderId)).where(own),
     db.select({ n: count() }).from(deliveries).innerJoin(orders, eq(orders.id, deliveries.orderId)).where(upcoming),
-    db.select({ n: count() }).from(invoices).innerJoin(orders, eq(orders.id, invoices.orderId)).where(and(own, eq(invoices.status, "pending"))),
     db
-      .select({ id: orders.id, orderNumber: orders.orderNumber, createdAt: orders.createdAt, orderType: orders.orderType, status: orders.status, totalCents: orders.totalCents })
+      .select({ n: count() })
+      .from(invoices)
+      .innerJoin(orders, eq(orders.id, invoices.orderId))
+      .where(and(own, eq(invoices.status, "pending"))),
+    db
+      .select({
+        id: orders.id,
+        orderNumber: orders.orderNumber,
+        createdAt: orders.createdAt,
+        orderType: orders.orderType,
+        status: orders.status,
+        totalCents: orders.totalCents,
+      })
       .from(orders)
       .where(own)
       .orderBy(desc(orders.createdAt))
       .limit(5),
     db
-      .select({ id: deliveries.id, deliveryNumber: deliveries.deliveryNumber, deliveryDate: deliveries.deliveryDate, deliveryWindow: deliveries.deliveryWindow, status: deliveries.status })
+      .select({
+        id: deliveries.id,
+        deliveryNumber: deliveries.deliveryNumber,
+        deliveryDate: deliveries.deliveryDate,
+        deliveryWindow: deliveries.deliveryWindow,
+        status: deliveries.status,
+      })
       .from(deliveries)
       .innerJoin(orders, eq(orders.id, deliveries.orderId))
       .where(upcoming)

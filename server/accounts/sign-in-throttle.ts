@@ -82,7 +82,14 @@ export async function claimSignInAttempt(db: Database, input: { email: string; c
       return results;
     });
     const account = counted[1]!;
-    return { allowed: true, email, keys: keys.map((entry) => entry.key), accountFailures: account.failures, accountWindowStartedAt: account.firstFailedAt, now };
+    return {
+      allowed: true,
+      email,
+      keys: keys.map((entry) => entry.key),
+      accountFailures: account.failures,
+      accountWindowStartedAt: account.firstFailedAt,
+      now,
+    };
   } catch (error) {
     if (error instanceof Throttled) return { allowed: false, retryAfterSeconds: error.retryAfterSeconds };
     throw error;
@@ -158,7 +165,10 @@ export async function attemptFailed(db: Database, attempt: Extract<SignInAttempt
 }
 
 async function notifyOwner(db: Database, attempt: Extract<SignInAttempt, { allowed: true }>): Promise<void> {
-  const [user] = await db.select({ id: users.id, email: users.email, name: users.name, firstName: users.firstName }).from(users).where(eq(users.email, attempt.email));
+  const [user] = await db
+    .select({ id: users.id, email: users.email, name: users.name, firstName: users.firstName })
+    .from(users)
+    .where(eq(users.email, attempt.email));
   if (!user) return;
   const settings = await getSiteSettings(db);
   const email = signInAttemptsEmail({
@@ -186,6 +196,10 @@ export async function clearAccountFailures(db: Database, email: string): Promise
 }
 
 export async function forgetStaleFailures(db: Database, now: Date): Promise<void> {
-  const longest = Math.max(SIGN_IN_THROTTLE.accountOnClient.forgetAfterSeconds, SIGN_IN_THROTTLE.account.forgetAfterSeconds, SIGN_IN_THROTTLE.client.forgetAfterSeconds);
+  const longest = Math.max(
+    SIGN_IN_THROTTLE.accountOnClient.forgetAfterSeconds,
+    SIGN_IN_THROTTLE.account.forgetAfterSeconds,
+    SIGN_IN_THROTTLE.client.forgetAfterSeconds,
+  );
   await db.delete(signInFailures).where(lte(signInFailures.lastFailedAt, new Date(now.getTime() - longest * 1000)));
 }

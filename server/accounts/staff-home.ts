@@ -21,7 +21,16 @@ export interface StaffHome {
   alarms: {
     deadEmails: DeadEmail[];
     rowFailures: { job: string; rowId: string; message: string; failures: number; lastFailedAt: Date }[];
-    openRefunds: { id: string; orderId: string; orderNumber: string | null; amountCents: number; status: string; reason: string; lastError: string | null; createdAt: Date }[];
+    openRefunds: {
+      id: string;
+      orderId: string;
+      orderNumber: string | null;
+      amountCents: number;
+      status: string;
+      reason: string;
+      lastError: string | null;
+      createdAt: Date;
+    }[];
   } | null;
   driver: { stopsToday: number } | null;
 }
@@ -52,7 +61,13 @@ async function adminAlarms(db: Database) {
   const [deadEmails, rowFailures, openRefunds] = await Promise.all([
     listDeadEmails(db, { limit: ALARM_LIST_LIMIT }),
     db
-      .select({ job: jobRowFailures.job, rowId: jobRowFailures.rowId, message: jobRowFailures.message, failures: jobRowFailures.failures, lastFailedAt: jobRowFailures.lastFailedAt })
+      .select({
+        job: jobRowFailures.job,
+        rowId: jobRowFailures.rowId,
+        message: jobRowFailures.message,
+        failures: jobRowFailures.failures,
+        lastFailedAt: jobRowFailures.lastFailedAt,
+      })
       .from(jobRowFailures)
       .orderBy(desc(jobRowFailures.lastFailedAt))
       .limit(ALARM_LIST_LIMIT),

@@ -25,9 +25,7 @@ export interface StaffMemberRow {
   status: UserStatus;
 }
 
-export type TeamChangeResult =
-  | { ok: true; changed: boolean }
-  | { ok: false; reason: "not_found" | "self" | "not_staff"; message: string };
+export type TeamChangeResult = { ok: true; changed: boolean } | { ok: false; reason: "not_found" | "self" | "not_staff"; message: string };
 
 export type CreateStaffResult =
   | { ok: true; userId: string }
@@ -46,7 +44,9 @@ export async function listStaffMembers(db: Database): Promise<StaffMemberRow[]> 
     .from(users)
     .where(ne(users.role, "customer"))
     .orderBy(asc(users.status), asc(users.firstName), asc(users.lastName), asc(users.id));
-  return rows.filter((row) => isStaffRole(row.role)).map((row) => ({ ...row, role: row.role as StaffRole, status: row.status === "active" ? "active" : "inactive" }));
+  return rows
+    .filter((row) => isStaffRole(row.role))
+    .map((row) => ({ ...row, role: row.role as StaffRole, status: row.status === "active" ? "active" : "inactive" }));
 }
 
 /**
@@ -67,12 +67,27 @@ export async function createStaffMember(
   const inserted = await inTransaction(db, async (tx) => {
     const rows = await tx
       .insert(users)
-      .values({ id, name: `${input.firstName} ${input.lastName}`, email, emailVerified: true, firstName: input.firstName, lastName: input.lastName, role: input.role, status: "active" })
+      .values({
+        id,
+        name: `${input.firstName} ${input.lastName}`,
+        email,
+        emailVerified: true,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        role: input.role,
+        status: "active",
+      })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     if (rows.length === 0) return false;
     await tx.insert(accounts).values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash });
-    await recordStaffAction(tx, actor, { action: "staff.create", entityType: "user", entityId: id, before: null, after: { email, role: input.role, status: "active" } });
+    await recordStaffAction(tx, actor, {
+      action: "staff.create",
+      entityType: "user",
+      entityId: id,
+      before: null,
+      after: { email, role: input.role, status: "active" },
+    });
     return true;
   });
   if (inserted) return { ok: true, userId: id };
@@ -92,12 +107,14 @@ async function accountByEmail(db: Database, email: string): Promise<ExistingAcco
 }
 
 function existingAccountAnswer(account: ExistingAccount): CreateStaffResult {
-  if (account.status !== "active") return { ok: false, reason: "inactive_account", message: "Ya existe una cuenta desactivada con este correo. Reactívala desde la lista del equipo." };
+  if (account.status !== "active")
+    return { ok: false, reason: "inactive_account", message: "Ya existe una cuenta desactivada con este correo. Reactívala desde la lista del equipo." };
   if (isStaffRole(account.role)) return { ok: false, reason: "staff_exists", message: "Esta persona ya es parte del equipo. Cambia su rol desde la lista." };
   return {
     ok: false,
     reason: "customer_exists",
-    message: "Ya existe una cuenta de cliente con este correo. Puedes darle el rol a esa misma cuenta: conserva su contraseña y sus pedidos, y podrá seguir comprando.",
+    message:
+      "Ya existe una cuenta de cliente con este correo. Puedes darle el rol a esa misma cuenta: conserva su contraseña y sus pedidos, y podrá seguir comprando.",
     customer: { id: account.id, fullName: `${account.firstName} ${account.lastName}`.trim() },
   };
 }

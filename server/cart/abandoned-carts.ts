@@ -65,7 +65,16 @@ export async function saveAbandonedCart(db: Database, input: SaveAbandonedCartIn
     .values(values)
     .onConflictDoUpdate({
       target: abandonedCarts.email,
-      set: { items, subtotalCents: priced.subtotalCents, origin: input.origin ?? null, updatedAt: now, reminderSentAt: null, tokenHash: null, tokenExpiresAt: null, recoveredOrderId: null },
+      set: {
+        items,
+        subtotalCents: priced.subtotalCents,
+        origin: input.origin ?? null,
+        updatedAt: now,
+        reminderSentAt: null,
+        tokenHash: null,
+        tokenExpiresAt: null,
+        recoveredOrderId: null,
+      },
       // An account's cart is kept from anonymous requests; a recent reminder is never re-armed.
       setWhere: protectedCart ? sql`false` : or(isNull(abandonedCarts.reminderSentAt), lte(abandonedCarts.reminderSentAt, quietSince)),
     })
@@ -88,7 +97,13 @@ export async function sendAbandonedCartReminders(db: Database, now: Date, siteUr
     const due = await tx
       .select()
       .from(abandonedCarts)
-      .where(and(isNull(abandonedCarts.reminderSentAt), isNull(abandonedCarts.recoveredOrderId), lte(abandonedCarts.updatedAt, new Date(now.getTime() - ABANDONED_AFTER_MS))))
+      .where(
+        and(
+          isNull(abandonedCarts.reminderSentAt),
+          isNull(abandonedCarts.recoveredOrderId),
+          lte(abandonedCarts.updatedAt, new Date(now.getTime() - ABANDONED_AFTER_MS)),
+        ),
+      )
       .limit(50)
       .for("update", { skipLocked: true });
     const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
@@ -124,7 +139,10 @@ export type ResumeCartResult = { ok: true; items: CartLineRequest[] } | { ok: fa
 /** Opens the one cart a recovery token belongs to, while the token is valid. */
 export async function findCartByRecoveryToken(db: Database, token: string | null, now: Date): Promise<ResumeCartResult> {
   if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { ok: false, reason: "invalid_token" };
-  const [cart] = await db.select().from(abandonedCarts).where(eq(abandonedCarts.tokenHash, hashToken(token)));
+  const [cart] = await db
+    .select()
+    .from(abandonedCarts)
+    .where(eq(abandonedCarts.tokenHash, hashToken(token)));
   if (!cart || !cart.tokenExpiresAt || cart.tokenExpiresAt <= now) return { ok: false, reason: "not_found" };
   return { ok: true, items: cart.items };
 }

@@ -42,7 +42,13 @@ export async function priceCartLines(db: Database, requested: CartLineRequest[])
     .from(products)
     .where(and(inArray(products.id, productIds), eq(products.active, true)));
   const variantRows = await db
-    .select({ id: productVariants.id, productId: productVariants.productId, title: productVariants.title, priceCents: productVariants.priceCents, sku: productVariants.sku })
+    .select({
+      id: productVariants.id,
+      productId: productVariants.productId,
+      title: productVariants.title,
+      priceCents: productVariants.priceCents,
+      sku: productVariants.sku,
+    })
     .from(productVariants)
     .where(and(inArray(productVariants.productId, productIds), eq(productVariants.active, true)));
 

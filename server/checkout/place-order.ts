@@ -35,7 +35,11 @@ export type PlaceOrderResult =
  * record and payment attempt in one transaction. The checkout key makes a repeated submit return
  * the order it already created.
  */
-export async function placeOrder(db: Database, input: CheckoutInput, options: { now: Date; provider: string; userId?: string | null }): Promise<PlaceOrderResult> {
+export async function placeOrder(
+  db: Database,
+  input: CheckoutInput,
+  options: { now: Date; provider: string; userId?: string | null },
+): Promise<PlaceOrderResult> {
   const existing = await findByCheckoutKey(db, input.checkoutKey);
   if (existing) return existing;
 
@@ -128,7 +132,14 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
             deliveryWindow: input.rangoHorario,
             firstDeliveryDate: input.fecha,
             organizationId: input.organizationId ?? null,
-            lines: priced.lines.map((line) => ({ productId: line.productId, variantId: line.variantId, title: line.title, variantTitle: line.variantTitle, unitPriceCents: line.unitPriceCents, quantity: line.quantity })),
+            lines: priced.lines.map((line) => ({
+              productId: line.productId,
+              variantId: line.variantId,
+              title: line.title,
+              variantTitle: line.variantTitle,
+              unitPriceCents: line.unitPriceCents,
+              quantity: line.quantity,
+            })),
             now: options.now,
           })
         : null;
@@ -155,7 +166,15 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: { 
       await markCartRecovered(tx, input.correo, order!.id);
       const [payment] = await tx
         .insert(payments)
-        .values({ orderId: order!.id, provider: options.provider, status: "created", amountCents: summary.totalCents, expiresAt, createdAt: options.now, updatedAt: options.now })
+        .values({
+          orderId: order!.id,
+          provider: options.provider,
+          status: "created",
+          amountCents: summary.totalCents,
+          expiresAt,
+          createdAt: options.now,
+          updatedAt: options.now,
+        })
         .returning({ id: payments.id });
       const placed = { ok: true as const, orderId: order!.id, orderNumber: order!.orderNumber, paymentId: payment!.id, created: true };
       return subscriptionId ? { ...placed, nextStep: "tokenize_card" as const, subscriptionId } : { ...placed, nextStep: "process_payment" as const };
@@ -182,5 +201,7 @@ async function findByCheckoutKey(db: Database, checkoutKey: string): Promise<Pla
     .limit(1);
   if (!row) return null;
   const { subscriptionId, ...placed } = row;
-  return subscriptionId ? { ok: true, ...placed, nextStep: "tokenize_card", subscriptionId, created: false } : { ok: true, ...placed, nextStep: "process_payment", created: false };
+  return subscriptionId
+    ? { ok: true, ...placed, nextStep: "tokenize_card", subscriptionId, created: false }
+    : { ok: true, ...placed, nextStep: "process_payment", created: false };
 }

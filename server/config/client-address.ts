@@ -5,10 +5,7 @@ import { BlockList, isIPv4, isIPv6 } from "node:net";
  * `none`: the socket address is the client and X-Forwarded-For is ignored. `hops`: the nearest N
  * hops are proxies, whatever their address. `addresses`: hops whose address is in the list are.
  */
-export type TrustProxy =
-  | { kind: "none" }
-  | { kind: "hops"; hops: number }
-  | { kind: "addresses"; list: BlockList; entries: string[] };
+export type TrustProxy = { kind: "none" } | { kind: "hops"; hops: number } | { kind: "addresses"; list: BlockList; entries: string[] };
 
 /** Named ranges, as Express (proxy-addr) spells them, so one value configures both. */
 const NAMED_RANGES: Record<string, string[]> = {
@@ -33,7 +30,13 @@ export function parseTrustProxy(value: string | undefined): TrustProxy | string 
     if (hops > 10) return "a hop count must be between 0 and 10";
     return hops === 0 ? { kind: "none" } : { kind: "hops", hops };
   }
-  const entries = raw === "true" ? TRUST_TRUE_MEANS : raw.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries =
+    raw === "true"
+      ? TRUST_TRUE_MEANS
+      : raw
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean);
   const list = new BlockList();
   for (const entry of entries) {
     for (const range of NAMED_RANGES[entry] ?? [entry]) {
@@ -67,7 +70,11 @@ function addRange(list: BlockList, range: string): string | undefined {
 export function clientAddressFrom(hops: { socket: string | null | undefined; forwardedFor: string | null | undefined }, trust: TrustProxy): string {
   const socket = normalizeAddress(hops.socket ?? "") ?? "unknown";
   if (trust.kind === "none") return socket;
-  const forwarded = (hops.forwardedFor ?? "").split(",").map((entry) => entry.trim()).filter(Boolean).reverse();
+  const forwarded = (hops.forwardedFor ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .reverse();
   let client = socket;
   for (let index = 0; ; index += 1) {
     if (!isTrustedHop(client, index, trust)) return client;

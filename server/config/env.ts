@@ -7,104 +7,134 @@ import { parseTrustProxy, type TrustProxy } from "./client-address";
  */
 const booleanFlag = z.enum(["true", "false"], { message: 'must be "true" or "false"' }).transform((value) => value === "true");
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  /** The interface the HTTP server listens on; unset: every interface. */
-  HOST: z.string().min(1).optional(),
-  /** One log line per request (method, path, status, time) from scripts/serve.mjs. */
-  LOG_REQUESTS: booleanFlag.default(false),
-  /** How long scripts/serve.mjs reuses a cookieless page (decision 0011); 0 turns the page cache off. */
-  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
-    .optional(),
-  PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
-  /**
-   * The public origin of every emailed link, canonical URL and redirect to a provider. Required in
-   * production: a link must never take its host from the request's Host header (docs/security.md).
-   */
-  SITE_URL: z.url({ message: "must be a full URL, e.g. https://vidaalcalina.pe" }).optional(),
-  /** Signs cookies and emailed links; required in production, generated into .data/app-secret elsewhere. */
-  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  /** SMTP server for outgoing email, e.g. smtp://user:pass@mail.example.com:587; unset keeps email in the local outbox. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
-  MAIL_FROM: z.string().min(3).default("Vida Alcalina <hola@vidaalcalina.pe>"),
-  /** Where emails are written when SMTP_URL is unset: one .eml and one .html file per email. */
-  OUTBOX_DIR: z.string().min(1).default(".data/outbox"),
-  /** How often the in-process jobs (email delivery, order expiry, cart reminders) run; 0 turns them off. */
-  JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
-  /**
-   * Multiplies the per-client limits of login, sign-up, recovery and the guest email check. The
-   * browser tests share one address, so they raise it; per-address limits are never scaled.
-   */
-  CLIENT_RATE_LIMIT_FACTOR: z.coerce.number().int().min(1).max(10_000).default(1),
-  /**
-   * Which proxies' X-Forwarded-For is believed for the client address: unset or false (none: the
-   * socket address), true (loopback and private networks), a hop count, or a list of IPs/CIDRs.
-   */
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((value, context): TrustProxy => {
-      const parsed = parseTrustProxy(value);
-      if (typeof parsed === "string") context.addIssue({ code: "custom", message: parsed });
-      return typeof parsed === "string" ? { kind: "none" } : parsed;
-    }),
-  /** Culqi: both keys select Culqi as the payment provider; without them the offline sandbox is used. */
-  CULQI_PUBLIC_KEY: z.string().regex(/^pk_(test|live)_/, "must start with pk_test_ or pk_live_").optional(),
-  CULQI_SECRET_KEY: z.string().regex(/^sk_(test|live)_/, "must start with sk_test_ or sk_live_").optional(),
-  CULQI_API_BASE: z.url().default("https://api.culqi.com/v2"),
-  /** Basic auth credentials configured for the webhook in CulqiPanel, as user:password (optional there, recommended). */
-  CULQI_WEBHOOK_AUTH: z.string().regex(/^[^:]+:.+$/, "must be user:password").optional(),
-  /**
-   * Flow (flow.cl): both keys make Flow the card provider of subscriptions (card registration and
-   * renewals); one-time payments stay with CULQI_* or the sandbox. From "Mis datos" in Flow's panel.
-   */
-  FLOW_API_KEY: z.string().regex(/^[\w-]{8,}$/, "must be the ApiKey from Flow's panel (letters, digits and dashes)").optional(),
-  FLOW_SECRET_KEY: z.string().regex(/^\S{16,}$/, "must be the SecretKey from Flow's panel (16 or more characters, no spaces)").optional(),
-  FLOW_API_BASE: z.url().default("https://www.flow.cl/api"),
-  /** How long storefront reads are reused in memory; 0 turns the cache off. */
-  STOREFRONT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
-  /**
-   * The demo accounts (admin@demo.pe with the admin role, cliente@demo.pe) and their history. On by
-   * default except in production, where only an explicit "true" seeds them (docs/security.md).
-   */
-  SEED_DEMO_DATA: booleanFlag.optional(),
-  /** The shop's own data on an empty database: settings, catalogue, districts, organisations, history, legal texts. */
-  SEED_BASE_DATA: booleanFlag.default(true),
-  /**
-   * Production refuses to start on the offline sandbox (it confirms payments nobody made) unless
-   * this says so, e.g. for a staging site.
-   */
-  ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
-}).superRefine((config, context) => {
-  // One Flow key without the other would silently leave subscriptions on the other provider.
-  if (Boolean(config.FLOW_API_KEY) !== Boolean(config.FLOW_SECRET_KEY)) {
-    const missing = config.FLOW_API_KEY ? "FLOW_SECRET_KEY" : "FLOW_API_KEY";
-    context.addIssue({ code: "custom", path: [missing], message: "Flow needs both FLOW_API_KEY and FLOW_SECRET_KEY" });
-  }
-  if (Boolean(config.CULQI_PUBLIC_KEY) !== Boolean(config.CULQI_SECRET_KEY)) {
-    const missing = config.CULQI_PUBLIC_KEY ? "CULQI_SECRET_KEY" : "CULQI_PUBLIC_KEY";
-    context.addIssue({ code: "custom", path: [missing], message: "Culqi needs both CULQI_PUBLIC_KEY and CULQI_SECRET_KEY" });
-  }
-  if (config.NODE_ENV !== "production") return;
-  // Safe by default in production (docs/security.md): nothing that only suits a laptop.
-  if (!config.SITE_URL) {
-    context.addIssue({ code: "custom", path: ["SITE_URL"], message: "required in production: the shop's public origin, e.g. https://vidaalcalina.pe (emailed links are built from it)" });
-  }
-  if (!config.SESSION_SECRET) {
-    context.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "required in production: 32 or more random characters, e.g. the output of `openssl rand -hex 32`" });
-  }
-  if (!config.CULQI_PUBLIC_KEY && !config.CULQI_SECRET_KEY && !config.ALLOW_SANDBOX_PAYMENTS) {
-    context.addIssue({
-      code: "custom",
-      path: ["CULQI_PUBLIC_KEY"],
-      message: "production needs a payment provider: set CULQI_PUBLIC_KEY and CULQI_SECRET_KEY, or ALLOW_SANDBOX_PAYMENTS=true to take orders through the offline sandbox (it collects no money)",
-    });
-  }
-}).transform(({ SEED_DEMO_DATA, ...config }) => ({ ...config, SEED_DEMO_DATA: SEED_DEMO_DATA ?? config.NODE_ENV !== "production" }));
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    /** The interface the HTTP server listens on; unset: every interface. */
+    HOST: z.string().min(1).optional(),
+    /** One log line per request (method, path, status, time) from scripts/serve.mjs. */
+    LOG_REQUESTS: booleanFlag.default(false),
+    /** How long scripts/serve.mjs reuses a cookieless page (decision 0011); 0 turns the page cache off. */
+    PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
+    PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
+    /**
+     * The public origin of every emailed link, canonical URL and redirect to a provider. Required in
+     * production: a link must never take its host from the request's Host header (docs/security.md).
+     */
+    SITE_URL: z.url({ message: "must be a full URL, e.g. https://vidaalcalina.pe" }).optional(),
+    /** Signs cookies and emailed links; required in production, generated into .data/app-secret elsewhere. */
+    SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    /** SMTP server for outgoing email, e.g. smtp://user:pass@mail.example.com:587; unset keeps email in the local outbox. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+      .optional(),
+    MAIL_FROM: z.string().min(3).default("Vida Alcalina <hola@vidaalcalina.pe>"),
+    /** Where emails are written when SMTP_URL is unset: one .eml and one .html file per email. */
+    OUTBOX_DIR: z.string().min(1).default(".data/outbox"),
+    /** How often the in-process jobs (email delivery, order expiry, cart reminders) run; 0 turns them off. */
+    JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
+    /**
+     * Multiplies the per-client limits of login, sign-up, recovery and the guest email check. The
+     * browser tests share one address, so they raise it; per-address limits are never scaled.
+     */
+    CLIENT_RATE_LIMIT_FACTOR: z.coerce.number().int().min(1).max(10_000).default(1),
+    /**
+     * Which proxies' X-Forwarded-For is believed for the client address: unset or false (none: the
+     * socket address), true (loopback and private networks), a hop count, or a list of IPs/CIDRs.
+     */
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value, context): TrustProxy => {
+        const parsed = parseTrustProxy(value);
+        if (typeof parsed === "string") context.addIssue({ code: "custom", message: parsed });
+        return typeof parsed === "string" ? { kind: "none" } : parsed;
+      }),
+    /** Culqi: both keys select Culqi as the payment provider; without them the offline sandbox is used. */
+    CULQI_PUBLIC_KEY: z
+      .string()
+      .regex(/^pk_(test|live)_/, "must start with pk_test_ or pk_live_")
+      .optional(),
+    CULQI_SECRET_KEY: z
+      .string()
+      .regex(/^sk_(test|live)_/, "must start with sk_test_ or sk_live_")
+      .optional(),
+    CULQI_API_BASE: z.url().default("https://api.culqi.com/v2"),
+    /** Basic auth credentials configured for the webhook in CulqiPanel, as user:password (optional there, recommended). */
+    CULQI_WEBHOOK_AUTH: z
+      .string()
+      .regex(/^[^:]+:.+$/, "must be user:password")
+      .optional(),
+    /**
+     * Flow (flow.cl): both keys make Flow the card provider of subscriptions (card registration and
+     * renewals); one-time payments stay with CULQI_* or the sandbox. From "Mis datos" in Flow's panel.
+     */
+    FLOW_API_KEY: z
+      .string()
+      .regex(/^[\w-]{8,}$/, "must be the ApiKey from Flow's panel (letters, digits and dashes)")
+      .optional(),
+    FLOW_SECRET_KEY: z
+      .string()
+      .regex(/^\S{16,}$/, "must be the SecretKey from Flow's panel (16 or more characters, no spaces)")
+      .optional(),
+    FLOW_API_BASE: z.url().default("https://www.flow.cl/api"),
+    /** How long storefront reads are reused in memory; 0 turns the cache off. */
+    STOREFRONT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+    /**
+     * The demo accounts (admin@demo.pe with the admin role, cliente@demo.pe) and their history. On by
+     * default except in production, where only an explicit "true" seeds them (docs/security.md).
+     */
+    SEED_DEMO_DATA: booleanFlag.optional(),
+    /** The shop's own data on an empty database: settings, catalogue, districts, organisations, history, legal texts. */
+    SEED_BASE_DATA: booleanFlag.default(true),
+    /**
+     * Production refuses to start on the offline sandbox (it confirms payments nobody made) unless
+     * this says so, e.g. for a staging site.
+     */
+    ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
+  })
+  .superRefine((config, context) => {
+    // One Flow key without the other would silently leave subscriptions on the other provider.
+    if (Boolean(config.FLOW_API_KEY) !== Boolean(config.FLOW_SECRET_KEY)) {
+      const missing = config.FLOW_API_KEY ? "FLOW_SECRET_KEY" : "FLOW_API_KEY";
+      context.addIssue({ code: "custom", path: [missing], message: "Flow needs both FLOW_API_KEY and FLOW_SECRET_KEY" });
+    }
+    if (Boolean(config.CULQI_PUBLIC_KEY) !== Boolean(config.CULQI_SECRET_KEY)) {
+      const missing = config.CULQI_PUBLIC_KEY ? "CULQI_SECRET_KEY" : "CULQI_PUBLIC_KEY";
+      context.addIssue({ code: "custom", path: [missing], message: "Culqi needs both CULQI_PUBLIC_KEY and CULQI_SECRET_KEY" });
+    }
+    if (config.NODE_ENV !== "production") return;
+    // Safe by default in production (docs/security.md): nothing that only suits a laptop.
+    if (!config.SITE_URL) {
+      context.addIssue({
+        code: "custom",
+        path: ["SITE_URL"],
+        message: "required in production: the shop's public origin, e.g. https://vidaalcalina.pe (emailed links are built from it)",
+      });
+    }
+    if (!config.SESSION_SECRET) {
+      context.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: "required in production: 32 or more random characters, e.g. the output of `openssl rand -hex 32`",
+      });
+    }
+    if (!config.CULQI_PUBLIC_KEY && !config.CULQI_SECRET_KEY && !config.ALLOW_SANDBOX_PAYMENTS) {
+      context.addIssue({
+        code: "custom",
+        path: ["CULQI_PUBLIC_KEY"],
+        message:
+          "production needs a payment provider: set CULQI_PUBLIC_KEY and CULQI_SECRET_KEY, or ALLOW_SANDBOX_PAYMENTS=true to take orders through the offline sandbox (it collects no money)",
+      });
+    }
+  })
+  .transform(({ SEED_DEMO_DATA, ...config }) => ({ ...config, SEED_DEMO_DATA: SEED_DEMO_DATA ?? config.NODE_ENV !== "production" }));
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -11,9 +11,7 @@ let opening: Promise<DatabaseHandle> | undefined;
 
 export function databaseTarget(): DatabaseTarget {
   const config = env();
-  return config.DATABASE_URL
-    ? { kind: "postgres", url: config.DATABASE_URL }
-    : { kind: "pglite", dataDir: config.PGLITE_DATA_DIR };
+  return config.DATABASE_URL ? { kind: "postgres", url: config.DATABASE_URL } : { kind: "pglite", dataDir: config.PGLITE_DATA_DIR };
 }
 
 /**
@@ -48,10 +46,12 @@ export async function databaseReachable(): Promise<boolean> {
   if (!opening) return false;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), REACHABILITY_TIMEOUT_MS)));
-  const probe = opening.then((handle) => handle.db.execute(sql`select 1`)).then(
-    () => true,
-    () => false,
-  );
+  const probe = opening
+    .then((handle) => handle.db.execute(sql`select 1`))
+    .then(
+      () => true,
+      () => false,
+    );
   try {
     return await Promise.race([probe, timeout]);
   } finally {

@@ -70,14 +70,17 @@ export function cachedRead<Args extends (string | number)[], T>(load: (db: Datab
     const settled = () => {
       if (loading.get(key) === entry) loading.delete(key);
     };
-    value.then((result) => {
-      settled();
-      if (result !== null && result !== undefined) found.set(key, entry);
-      else found.delete(key);
-    }, () => {
-      settled();
-      found.delete(key);
-    });
+    value.then(
+      (result) => {
+        settled();
+        if (result !== null && result !== undefined) found.set(key, entry);
+        else found.delete(key);
+      },
+      () => {
+        settled();
+        found.delete(key);
+      },
+    );
     return value;
   };
 }

@@ -55,7 +55,14 @@ export async function inRowSavepoint(tx: Transaction, job: string, rowId: string
  * Runs `work` for each row on its own (each usually its own transaction): a row that throws is
  * recorded and the loop goes on (decision 0025). Returns how many rows failed.
  */
-export async function forEachRowOnItsOwn<T>(db: Database, job: string, rows: readonly T[], rowId: (row: T) => string, now: Date, work: (row: T) => Promise<void>): Promise<number> {
+export async function forEachRowOnItsOwn<T>(
+  db: Database,
+  job: string,
+  rows: readonly T[],
+  rowId: (row: T) => string,
+  now: Date,
+  work: (row: T) => Promise<void>,
+): Promise<number> {
   let failed = 0;
   for (const row of rows) {
     try {

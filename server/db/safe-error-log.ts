@@ -31,7 +31,12 @@ export function involvesDatabaseError(error: unknown, depth = 0): boolean {
 }
 
 const shape = (query: string) => query.replace(/\s+/g, " ").trim().slice(0, 300);
-const frames = (error: Error) => (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line)).slice(0, 8).join("\n");
+const frames = (error: Error) =>
+  (error.stack ?? "")
+    .split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, 8)
+    .join("\n");
 
 function describeDatabaseError(error: Error & Record<string, unknown>): string {
   const parts: string[] = [];

@@ -38,7 +38,10 @@ export async function inTransaction<T>(db: Database, work: (tx: Transaction) => 
       const state = retryableState(error);
       if (!state || attempt >= MAX_TRANSACTION_ATTEMPTS) throw error;
       // Logged once per call: rare by design (decision 0025's lock order), so worth seeing, not worth a flood.
-      if (attempt === 1) console.warn(`Transaction ${options.label ?? callerOf(new Error())} aborted by PostgreSQL (${state}); retrying up to ${MAX_TRANSACTION_ATTEMPTS - 1} times`);
+      if (attempt === 1)
+        console.warn(
+          `Transaction ${options.label ?? callerOf(new Error())} aborted by PostgreSQL (${state}); retrying up to ${MAX_TRANSACTION_ATTEMPTS - 1} times`,
+        );
       await pause(backoff(attempt));
     }
   }
@@ -65,6 +68,9 @@ function pause(ms: number): Promise<void> {
 
 /** Where the transaction was started, for the log line of an unlabelled retry. */
 function callerOf(marker: Error): string {
-  const frames = (marker.stack ?? "").split("\n").slice(1).map((line) => line.trim());
+  const frames = (marker.stack ?? "")
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim());
   return frames.find((frame) => !frame.includes("transaction.ts") && !frame.includes("node:internal")) ?? "(unknown caller)";
 }

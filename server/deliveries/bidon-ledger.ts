@@ -51,7 +51,14 @@ export async function bidonBalance(db: DatabaseOrTransaction, customer: BidonCus
 
 export async function recentBidonMovements(db: DatabaseOrTransaction, customer: BidonCustomer, limit = 10): Promise<BidonMovement[]> {
   const rows = await db
-    .select({ id: bidonMovements.id, kind: bidonMovements.kind, quantity: bidonMovements.quantity, deliveryId: bidonMovements.deliveryId, deliveryNumber: deliveries.deliveryNumber, createdAt: bidonMovements.createdAt })
+    .select({
+      id: bidonMovements.id,
+      kind: bidonMovements.kind,
+      quantity: bidonMovements.quantity,
+      deliveryId: bidonMovements.deliveryId,
+      deliveryNumber: deliveries.deliveryNumber,
+      createdAt: bidonMovements.createdAt,
+    })
     .from(bidonMovements)
     .innerJoin(deliveries, eq(deliveries.id, bidonMovements.deliveryId))
     .where(ownedBy(customer))
@@ -75,9 +82,20 @@ export async function recordBidonMovements(
     ] as const
   )
     .filter(([, quantity]) => quantity > 0)
-    .map(([kind, quantity]) => ({ deliveryId: input.deliveryId, orderId: input.orderId, userId: input.userId, customerEmail: input.email.toLowerCase(), kind, quantity, createdAt: input.now }));
+    .map(([kind, quantity]) => ({
+      deliveryId: input.deliveryId,
+      orderId: input.orderId,
+      userId: input.userId,
+      customerEmail: input.email.toLowerCase(),
+      kind,
+      quantity,
+      createdAt: input.now,
+    }));
   if (rows.length === 0) return;
-  await tx.insert(bidonMovements).values(rows).onConflictDoNothing({ target: [bidonMovements.deliveryId, bidonMovements.kind] });
+  await tx
+    .insert(bidonMovements)
+    .values(rows)
+    .onConflictDoNothing({ target: [bidonMovements.deliveryId, bidonMovements.kind] });
 }
 
 /** What "Mis envíos" shows a signed-in customer: their balance and latest movements. */

@@ -29,7 +29,13 @@ export async function loadCalendarForStaff(db: Database, fromDate: string): Prom
       .orderBy(asc(deliveryClosedDays.closedOn)),
     db.select().from(deliveryCapacityDefaults),
     db
-      .select({ districtId: deliveryCapacityOverrides.districtId, districtName: districts.name, dayNumber: deliveryCapacityOverrides.dayNumber, window: deliveryCapacityOverrides.deliveryWindow, capacity: deliveryCapacityOverrides.capacity })
+      .select({
+        districtId: deliveryCapacityOverrides.districtId,
+        districtName: districts.name,
+        dayNumber: deliveryCapacityOverrides.dayNumber,
+        window: deliveryCapacityOverrides.deliveryWindow,
+        capacity: deliveryCapacityOverrides.capacity,
+      })
       .from(deliveryCapacityOverrides)
       .innerJoin(districts, eq(districts.id, deliveryCapacityOverrides.districtId))
       .orderBy(asc(districts.name), asc(deliveryCapacityOverrides.dayNumber), asc(deliveryCapacityOverrides.deliveryWindow)),
@@ -38,7 +44,9 @@ export async function loadCalendarForStaff(db: Database, fromDate: string): Prom
   return {
     cutoffTime: settings?.cutoffTime ?? DEFAULT_CUTOFF_TIME,
     closedDays,
-    defaults: [1, 2, 3, 4, 5, 6, 7].flatMap((dayNumber) => DELIVERY_WINDOWS.map((window) => ({ dayNumber, window, capacity: byKey.get(`${dayNumber}:${window}`) ?? null }))),
+    defaults: [1, 2, 3, 4, 5, 6, 7].flatMap((dayNumber) =>
+      DELIVERY_WINDOWS.map((window) => ({ dayNumber, window, capacity: byKey.get(`${dayNumber}:${window}`) ?? null })),
+    ),
     overrides,
   };
 }
@@ -54,7 +62,13 @@ export async function setCutoffTime(db: Database, actor: StaffActor, cutoffTime:
       .insert(deliveryCalendarSettings)
       .values({ id: 1, cutoffTime, updatedAt: now })
       .onConflictDoUpdate({ target: deliveryCalendarSettings.id, set: { cutoffTime, updatedAt: now } });
-    await recordStaffAction(tx, actor, { action: "calendar.cutoff", entityType: "delivery_calendar", entityId: "cutoff", before: { cutoffTime: before?.cutoffTime ?? null }, after: { cutoffTime } });
+    await recordStaffAction(tx, actor, {
+      action: "calendar.cutoff",
+      entityType: "delivery_calendar",
+      entityId: "cutoff",
+      before: { cutoffTime: before?.cutoffTime ?? null },
+      after: { cutoffTime },
+    });
   });
   return { ok: true };
 }
@@ -65,9 +79,18 @@ export async function addClosedDay(db: Database, actor: StaffActor, input: { dat
   const name = input.name.trim();
   if (name.length === 0 || name.length > 80) return { ok: false, field: "name", message: "Escribe el motivo (hasta 80 caracteres)" };
   return inTransaction(db, async (tx) => {
-    const inserted = await tx.insert(deliveryClosedDays).values({ closedOn: input.date, kind: input.kind, name }).onConflictDoNothing().returning({ date: deliveryClosedDays.closedOn });
+    const inserted = await tx
+      .insert(deliveryClosedDays)
+      .values({ closedOn: input.date, kind: input.kind, name })
+      .onConflictDoNothing()
+      .returning({ date: deliveryClosedDays.closedOn });
     if (inserted.length === 0) return { ok: false as const, field: "date", message: "Esa fecha ya está cerrada" };
-    await recordStaffAction(tx, actor, { action: "calendar.closed_day.add", entityType: "delivery_closed_day", entityId: input.date, after: { kind: input.kind, name } });
+    await recordStaffAction(tx, actor, {
+      action: "calendar.closed_day.add",
+      entityType: "delivery_closed_day",
+      entityId: input.date,
+      after: { kind: input.kind, name },
+    });
     return { ok: true as const };
   });
 }
@@ -77,7 +100,13 @@ export async function removeClosedDay(db: Database, actor: StaffActor, date: str
   if (!isIsoDate(date)) return { ok: false, field: "date", message: "Elige una fecha" };
   await inTransaction(db, async (tx) => {
     const [removed] = await tx.delete(deliveryClosedDays).where(eq(deliveryClosedDays.closedOn, date)).returning();
-    if (removed) await recordStaffAction(tx, actor, { action: "calendar.closed_day.remove", entityType: "delivery_closed_day", entityId: date, before: { kind: removed.kind, name: removed.name } });
+    if (removed)
+      await recordStaffAction(tx, actor, {
+        action: "calendar.closed_day.remove",
+        entityType: "delivery_closed_day",
+        entityId: date,
+        before: { kind: removed.kind, name: removed.name },
+      });
   });
   return { ok: true };
 }
@@ -87,10 +116,15 @@ function capacityError(value: number): string | null {
 }
 
 /** The shop-wide places per weekday and window, all at once (one audit entry per figure that changed). */
-export async function setDefaultCapacities(db: Database, actor: StaffActor, rows: { dayNumber: number; window: string; capacity: number }[]): Promise<CalendarChangeResult> {
+export async function setDefaultCapacities(
+  db: Database,
+  actor: StaffActor,
+  rows: { dayNumber: number; window: string; capacity: number }[],
+): Promise<CalendarChangeResult> {
   for (const row of rows) {
     const error = capacityError(row.capacity);
-    if (error || row.dayNumber < 1 || row.dayNumber > 7 || !DELIVERY_WINDOWS.includes(row.window as never)) return { ok: false, field: `capacity-${row.dayNumber}-${row.window}`, message: error ?? "Valor no válido" };
+    if (error || row.dayNumber < 1 || row.dayNumber > 7 || !DELIVERY_WINDOWS.includes(row.window as never))
+      return { ok: false, field: `capacity-${row.dayNumber}-${row.window}`, message: error ?? "Valor no válido" };
   }
   await inTransaction(db, async (tx) => {
     const current = await tx.select().from(deliveryCapacityDefaults).for("update");
@@ -102,13 +136,23 @@ export async function setDefaultCapacities(db: Database, actor: StaffActor, rows
         .insert(deliveryCapacityDefaults)
         .values({ dayNumber: row.dayNumber, deliveryWindow: row.window, capacity: row.capacity })
         .onConflictDoUpdate({ target: [deliveryCapacityDefaults.dayNumber, deliveryCapacityDefaults.deliveryWindow], set: { capacity: row.capacity } });
-      await recordStaffAction(tx, actor, { action: "calendar.capacity.default", entityType: "delivery_capacity", entityId: `${row.dayNumber}:${row.window}`, before: { capacity: previous }, after: { capacity: row.capacity } });
+      await recordStaffAction(tx, actor, {
+        action: "calendar.capacity.default",
+        entityType: "delivery_capacity",
+        entityId: `${row.dayNumber}:${row.window}`,
+        before: { capacity: previous },
+        after: { capacity: row.capacity },
+      });
     }
   });
   return { ok: true };
 }
 
-export async function setCapacityOverride(db: Database, actor: StaffActor, input: { districtId: number; dayNumber: number; window: string; capacity: number }): Promise<CalendarChangeResult> {
+export async function setCapacityOverride(
+  db: Database,
+  actor: StaffActor,
+  input: { districtId: number; dayNumber: number; window: string; capacity: number },
+): Promise<CalendarChangeResult> {
   const error = capacityError(input.capacity);
   if (error) return { ok: false, field: "capacity", message: error };
   if (!Number.isInteger(input.dayNumber) || input.dayNumber < 1 || input.dayNumber > 7) return { ok: false, field: "dayNumber", message: "Elige un día" };
@@ -116,13 +160,20 @@ export async function setCapacityOverride(db: Database, actor: StaffActor, input
   const [district] = await db.select({ id: districts.id }).from(districts).where(eq(districts.id, input.districtId));
   if (!district) return { ok: false, field: "districtId", message: "Elige un distrito de la lista" };
   await inTransaction(db, async (tx) => {
-    const key = and(eq(deliveryCapacityOverrides.districtId, input.districtId), eq(deliveryCapacityOverrides.dayNumber, input.dayNumber), eq(deliveryCapacityOverrides.deliveryWindow, input.window));
+    const key = and(
+      eq(deliveryCapacityOverrides.districtId, input.districtId),
+      eq(deliveryCapacityOverrides.dayNumber, input.dayNumber),
+      eq(deliveryCapacityOverrides.deliveryWindow, input.window),
+    );
     const [before] = await tx.select().from(deliveryCapacityOverrides).where(key).for("update");
     if (before?.capacity === input.capacity) return;
     await tx
       .insert(deliveryCapacityOverrides)
       .values({ districtId: input.districtId, dayNumber: input.dayNumber, deliveryWindow: input.window, capacity: input.capacity })
-      .onConflictDoUpdate({ target: [deliveryCapacityOverrides.districtId, deliveryCapacityOverrides.dayNumber, deliveryCapacityOverrides.deliveryWindow], set: { capacity: input.capacity } });
+      .onConflictDoUpdate({
+        target: [deliveryCapacityOverrides.districtId, deliveryCapacityOverrides.dayNumber, deliveryCapacityOverrides.deliveryWindow],
+        set: { capacity: input.capacity },
+      });
     await recordStaffAction(tx, actor, {
       action: "calendar.capacity.district",
       entityType: "delivery_capacity",
@@ -134,14 +185,29 @@ export async function setCapacityOverride(db: Database, actor: StaffActor, input
   return { ok: true };
 }
 
-export async function removeCapacityOverride(db: Database, actor: StaffActor, input: { districtId: number; dayNumber: number; window: string }): Promise<CalendarChangeResult> {
+export async function removeCapacityOverride(
+  db: Database,
+  actor: StaffActor,
+  input: { districtId: number; dayNumber: number; window: string },
+): Promise<CalendarChangeResult> {
   await inTransaction(db, async (tx) => {
     const [removed] = await tx
       .delete(deliveryCapacityOverrides)
-      .where(and(eq(deliveryCapacityOverrides.districtId, input.districtId), eq(deliveryCapacityOverrides.dayNumber, input.dayNumber), eq(deliveryCapacityOverrides.deliveryWindow, input.window)))
+      .where(
+        and(
+          eq(deliveryCapacityOverrides.districtId, input.districtId),
+          eq(deliveryCapacityOverrides.dayNumber, input.dayNumber),
+          eq(deliveryCapacityOverrides.deliveryWindow, input.window),
+        ),
+      )
       .returning();
     if (removed) {
-      await recordStaffAction(tx, actor, { action: "calendar.capacity.district.remove", entityType: "delivery_capacity", entityId: `${input.districtId}:${input.dayNumber}:${input.window}`, before: { capacity: removed.capacity } });
+      await recordStaffAction(tx, actor, {
+        action: "calendar.capacity.district.remove",
+        entityType: "delivery_capacity",
+        entityId: `${input.districtId}:${input.dayNumber}:${input.window}`,
+        before: { capacity: removed.capacity },
+      });
     }
   });
   return { ok: true };

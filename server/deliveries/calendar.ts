@@ -12,8 +12,14 @@ export interface DeliveryCalendar {
 
 /** The calendar as staff set it at /admin/calendario (decision 0037: an unseeded database has the 18:00 cut-off and no closed day). */
 export async function loadDeliveryCalendar(db: DatabaseOrTransaction): Promise<DeliveryCalendar> {
-  const [settings] = await db.select({ cutoffTime: deliveryCalendarSettings.cutoffTime }).from(deliveryCalendarSettings).where(eq(deliveryCalendarSettings.id, 1));
-  const closed = await db.select({ date: deliveryClosedDays.closedOn, name: deliveryClosedDays.name }).from(deliveryClosedDays).orderBy(asc(deliveryClosedDays.closedOn));
+  const [settings] = await db
+    .select({ cutoffTime: deliveryCalendarSettings.cutoffTime })
+    .from(deliveryCalendarSettings)
+    .where(eq(deliveryCalendarSettings.id, 1));
+  const closed = await db
+    .select({ date: deliveryClosedDays.closedOn, name: deliveryClosedDays.name })
+    .from(deliveryClosedDays)
+    .orderBy(asc(deliveryClosedDays.closedOn));
   return { cutoffTime: settings?.cutoffTime ?? DEFAULT_CUTOFF_TIME, closedDays: new Map(closed.map((row) => [row.date, row.name])) };
 }
 

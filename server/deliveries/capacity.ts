@@ -82,7 +82,10 @@ export type SlotClaim =
 export async function claimSlots(tx: Transaction, requests: SlotRequest[], options: { excludeDeliveryIds?: string[] } = {}): Promise<SlotClaim> {
   if (requests.length === 0) return { ok: true };
   const dates = [...new Set(requests.map((request) => request.date))];
-  const closed = await tx.select({ date: deliveryClosedDays.closedOn, name: deliveryClosedDays.name }).from(deliveryClosedDays).where(inArray(deliveryClosedDays.closedOn, dates));
+  const closed = await tx
+    .select({ date: deliveryClosedDays.closedOn, name: deliveryClosedDays.name })
+    .from(deliveryClosedDays)
+    .where(inArray(deliveryClosedDays.closedOn, dates));
   if (closed[0]) return { ok: false, reason: "closed", date: closed[0].date, name: closed[0].name };
 
   const rules = await loadCapacityRules(tx);
@@ -116,7 +119,11 @@ export function claimSlot(tx: Transaction, request: SlotRequest, options: { excl
 
 export class SlotUnavailableError extends Error {
   constructor(readonly claim: Exclude<SlotClaim, { ok: true }>) {
-    super(claim.reason === "closed" ? `No deliveries on ${claim.date} (${claim.name})` : `No room on ${claim.date} ${claim.window} (${claim.used}/${claim.capacity})`);
+    super(
+      claim.reason === "closed"
+        ? `No deliveries on ${claim.date} (${claim.name})`
+        : `No room on ${claim.date} ${claim.window} (${claim.used}/${claim.capacity})`,
+    );
   }
 }
 
@@ -178,7 +185,13 @@ export async function capacityForDay(db: DatabaseOrTransaction, date: string): P
     const [districtId, day] = key.split(":").map(Number);
     if (day === dayNumber) districtIds.add(districtId!);
   }
-  const names = districtIds.size === 0 ? [] : await db.select({ id: districts.id, name: districts.name }).from(districts).where(inArray(districts.id, [...districtIds]));
+  const names =
+    districtIds.size === 0
+      ? []
+      : await db
+          .select({ id: districts.id, name: districts.name })
+          .from(districts)
+          .where(inArray(districts.id, [...districtIds]));
   const rows: DayCapacity["districts"] = [];
   for (const { id, name } of names.sort((a, b) => a.name.localeCompare(b.name, "es"))) {
     for (const window of DELIVERY_WINDOWS) {

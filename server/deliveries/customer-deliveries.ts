@@ -39,7 +39,13 @@ export interface CustomerDeliveryDetail {
   order: { id: string; orderNumber: string; subtotalCents: number; discountCents: number; shippingCents: number; totalCents: number };
   items: OrderLine[];
   /** What the driver recorded at the door, latest attempt (issue 10). */
-  proof: { outcome: string; receiverName: string | null; fullBidonesLeft: number | null; emptyBidonesCollected: number | null; failureReason: string | null } | null;
+  proof: {
+    outcome: string;
+    receiverName: string | null;
+    fullBidonesLeft: number | null;
+    emptyBidonesCollected: number | null;
+    failureReason: string | null;
+  } | null;
 }
 
 const rowColumns = {
@@ -108,7 +114,13 @@ export async function findDeliveryForUser(db: Database, userId: string, delivery
   const { delivery, order } = found;
   const lines = await listOrderLines(db, [order.id]);
   const [proof] = await db
-    .select({ outcome: deliveryProofs.outcome, receiverName: deliveryProofs.receiverName, fullBidonesLeft: deliveryProofs.fullBidonesLeft, emptyBidonesCollected: deliveryProofs.emptyBidonesCollected, failureReason: deliveryProofs.failureReason })
+    .select({
+      outcome: deliveryProofs.outcome,
+      receiverName: deliveryProofs.receiverName,
+      fullBidonesLeft: deliveryProofs.fullBidonesLeft,
+      emptyBidonesCollected: deliveryProofs.emptyBidonesCollected,
+      failureReason: deliveryProofs.failureReason,
+    })
     .from(deliveryProofs)
     .where(eq(deliveryProofs.deliveryId, delivery.id))
     .orderBy(desc(deliveryProofs.createdAt))

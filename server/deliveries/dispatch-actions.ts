@@ -59,7 +59,10 @@ async function lockDeliveries(tx: Transaction, ids: string[]) {
     .for("update");
   if (rows.length !== unique.length) throw new DispatchRefusedError("Uno de los envíos seleccionados ya no existe. Recarga la página.");
   const orderIds = [...new Set(rows.map((row) => row.orderId))];
-  const dispatchable = await tx.select({ id: orders.id }).from(orders).where(and(inArray(orders.id, orderIds), dispatchableOrder));
+  const dispatchable = await tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(inArray(orders.id, orderIds), dispatchableOrder));
   const allowed = new Set(dispatchable.map((row) => row.id));
   const blocked = rows.find((row) => !allowed.has(row.orderId));
   if (blocked) throw new DispatchRefusedError(`El envío ${blocked.deliveryNumber} es de un pedido sin pago que no se puede despachar.`);
@@ -71,7 +74,9 @@ function ensureCanMove(rows: LockedDelivery[], to: DeliveryStatus, verb: string)
   for (const row of rows) {
     if (row.status === to) continue;
     if (!isDeliveryStatus(row.status) || !deliveryPath(row.status, to)) {
-      throw new DispatchRefusedError(`El envío ${row.deliveryNumber} está ${deliveryStatusLabel(row.status).toLowerCase()} y no se puede ${verb}. No se cambió ningún envío.`);
+      throw new DispatchRefusedError(
+        `El envío ${row.deliveryNumber} está ${deliveryStatusLabel(row.status).toLowerCase()} y no se puede ${verb}. No se cambió ningún envío.`,
+      );
     }
   }
 }
@@ -94,7 +99,15 @@ export async function prepareDeliveries(db: Database, actor: StaffActor, input: 
     await recordStaffActions(
       tx,
       actor,
-      rows.filter((row) => moved.has(row.id)).map((row) => ({ action: "delivery.prepare", entityType: "delivery", entityId: row.id, before: snapshot(row), after: { ...snapshot(row), status: "preparing" } })),
+      rows
+        .filter((row) => moved.has(row.id))
+        .map((row) => ({
+          action: "delivery.prepare",
+          entityType: "delivery",
+          entityId: row.id,
+          before: snapshot(row),
+          after: { ...snapshot(row), status: "preparing" },
+        })),
     );
     return { changed: moved.size, unchanged: rows.length - moved.size };
   });
@@ -121,9 +134,21 @@ export async function assignDeliveries(db: Database, actor: StaffActor, input: {
 
     const dates = [...new Set(toAssign.map((row) => row.deliveryDate))];
     const lastPositions = await tx
-      .select({ date: deliveries.deliveryDate, last: sql<number | null>`max(${deliveries.routePosition})`.mapWith((value: unknown) => (value === null ? null : Number(value))) })
+      .select({
+        date: deliveries.deliveryDate,
+        last: sql<number | null>`max(${deliveries.routePosition})`.mapWith((value: unknown) => (value === null ? null : Number(value))),
+      })
       .from(deliveries)
-      .where(and(eq(deliveries.assignedDriverId, driver.id), inArray(deliveries.deliveryDate, dates), notInArray(deliveries.id, toAssign.map((row) => row.id))))
+      .where(
+        and(
+          eq(deliveries.assignedDriverId, driver.id),
+          inArray(deliveries.deliveryDate, dates),
+          notInArray(
+            deliveries.id,
+            toAssign.map((row) => row.id),
+          ),
+        ),
+      )
       .groupBy(deliveries.deliveryDate);
     const next = new Map(dates.map((date) => [date, (lastPositions.find((row) => row.date === date)?.last ?? 0) + 1]));
 
@@ -139,7 +164,13 @@ export async function assignDeliveries(db: Database, actor: StaffActor, input: {
       const position = next.get(row.deliveryDate)!;
       next.set(row.deliveryDate, position + 1);
       await tx.update(deliveries).set({ assignedDriverId: driver.id, routePosition: position, updatedAt: input.now }).where(eq(deliveries.id, row.id));
-      entries.push({ action: "delivery.assign", entityType: "delivery", entityId: row.id, before: snapshot(row), after: { ...snapshot(row), status: "scheduled", assignedDriverId: driver.id, routePosition: position } });
+      entries.push({
+        action: "delivery.assign",
+        entityType: "delivery",
+        entityId: row.id,
+        before: snapshot(row),
+        after: { ...snapshot(row), status: "scheduled", assignedDriverId: driver.id, routePosition: position },
+      });
     }
     await recordStaffActions(tx, actor, entries);
     return { changed: toAssign.length, unchanged: rows.length - toAssign.length };
@@ -151,17 +182,25 @@ export async function assignDeliveries(db: Database, actor: StaffActor, input: {
  * for every district a day it is served on, from tomorrow on (app/lib/delivery-schedule.ts, the
  * checkout's rule). The single call site of the reschedule rules: capacity checks join here.
  */
-export async function ensureRescheduleAllowed(tx: Transaction, input: { deliveries: { id: string; districtId: number; districtName: string }[]; date: string; deliveryWindow: string; now: Date }): Promise<void> {
+export async function ensureRescheduleAllowed(
+  tx: Transaction,
+  input: { deliveries: { id: string; districtId: number; districtName: string }[]; date: string; deliveryWindow: string; now: Date },
+): Promise<void> {
   if (!Object.hasOwn(deliveryWindows, input.deliveryWindow)) throw new DispatchRefusedError("Elige un horario de entrega.");
   const districtIds = [...new Set(input.deliveries.map((row) => row.districtId))];
-  const days = await tx.select({ districtId: districtDeliveryDays.districtId, day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(inArray(districtDeliveryDays.districtId, districtIds));
+  const days = await tx
+    .select({ districtId: districtDeliveryDays.districtId, day: districtDeliveryDays.dayNumber })
+    .from(districtDeliveryDays)
+    .where(inArray(districtDeliveryDays.districtId, districtIds));
   const dayNumber = isoWeekday(input.date);
   for (const districtId of districtIds) {
     const districtDays = days.filter((row) => row.districtId === districtId).map((row) => row.day);
     const error = deliveryScheduleError({ districtDays, dayNumber, date: input.date, now: input.now });
     if (!error) continue;
     const districtName = input.deliveries.find((row) => row.districtId === districtId)!.districtName;
-    throw new DispatchRefusedError(error.field === "diaHabil" ? `${districtName} no recibe entregas ese día. No se cambió ningún envío.` : `${error.message}. No se cambió ningún envío.`);
+    throw new DispatchRefusedError(
+      error.field === "diaHabil" ? `${districtName} no recibe entregas ese día. No se cambió ningún envío.` : `${error.message}. No se cambió ningún envío.`,
+    );
   }
   // Closed days and places (decision 0037): the moved deliveries claim their places on the new date,
   // not counting themselves where they already sit there.
@@ -238,6 +277,10 @@ async function tellCustomers(tx: Transaction, moved: LockedDelivery[], input: { 
       deliveryWindow: input.deliveryWindow,
       receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
     });
-    await enqueueEmail(tx, { dedupeKey: `delivery-rescheduled:${row.id}:${row.historyLength}`, kind: "delivery-rescheduled", to: order.email, ...email }, input.now);
+    await enqueueEmail(
+      tx,
+      { dedupeKey: `delivery-rescheduled:${row.id}:${row.historyLength}`, kind: "delivery-rescheduled", to: order.email, ...email },
+      input.now,
+    );
   }
 }

@@ -89,7 +89,9 @@ export async function loadDispatchDay(db: Database, date: string): Promise<Dispa
     // natively, where decoding each field of each row costs more than the query (bench/despacho.ts).
     db
       .select({
-        rows: sql<DayRow[]>`coalesce(json_agg(json_build_array(${deliveries.id}, ${deliveries.deliveryNumber}, ${deliveries.status}, ${deliveries.districtId}, ${deliveries.districtName}, ${deliveries.deliveryWindow}, ${deliveries.address}, ${orders.orderNumber}, ${orders.customerFirstName} || ' ' || ${orders.customerLastName}, ${orders.customerPhone}, ${deliveries.assignedDriverId}, ${driver.firstName} || ' ' || ${driver.lastName}, ${deliveries.routePosition}, ${amountToCollect})), '[]'::json)`,
+        rows: sql<
+          DayRow[]
+        >`coalesce(json_agg(json_build_array(${deliveries.id}, ${deliveries.deliveryNumber}, ${deliveries.status}, ${deliveries.districtId}, ${deliveries.districtName}, ${deliveries.deliveryWindow}, ${deliveries.address}, ${orders.orderNumber}, ${orders.customerFirstName} || ' ' || ${orders.customerLastName}, ${orders.customerPhone}, ${deliveries.assignedDriverId}, ${driver.firstName} || ' ' || ${driver.lastName}, ${deliveries.routePosition}, ${amountToCollect})), '[]'::json)`,
       })
       .from(deliveries)
       .innerJoin(orders, eq(orders.id, deliveries.orderId))
@@ -110,7 +112,16 @@ export async function loadDispatchDay(db: Database, date: string): Promise<Dispa
       .innerJoin(products, eq(products.id, orderItems.productId))
       .leftJoin(productVariants, eq(productVariants.id, orderItems.variantId))
       .where(and(eq(deliveries.deliveryDate, date), inArray(deliveries.status, [...TO_LOAD_STATUSES]), dispatchableOrder))
-      .groupBy(orderItems.productId, orderItems.variantId, products.title, productVariants.title, productVariants.sku, products.sku, products.sortOrder, productVariants.id)
+      .groupBy(
+        orderItems.productId,
+        orderItems.variantId,
+        products.title,
+        productVariants.title,
+        productVariants.sku,
+        products.sku,
+        products.sortOrder,
+        productVariants.id,
+      )
       .orderBy(asc(products.sortOrder), asc(products.title), asc(productVariants.id)),
     listActiveDrivers(db),
     capacityForDay(db, date),
@@ -120,27 +131,50 @@ export async function loadDispatchDay(db: Database, date: string): Promise<Dispa
   const groups = new Map<string, DispatchGroup>();
   const statusCounts = new Map<string, number>();
   const stopsByDriver = new Map<string, number>();
-  const rows = (aggregated?.rows ?? []).map(([id, deliveryNumber, status, districtId, districtName, deliveryWindow, address, orderNumber, customerName, customerPhone, driverId, driverName, routePosition, amountToCollectCents]) => ({
-    id,
-    deliveryNumber,
-    status,
-    districtId,
-    districtName,
-    deliveryWindow,
-    address,
-    orderNumber,
-    customerName,
-    customerPhone,
-    driverId,
-    driverName,
-    routePosition,
-    amountToCollectCents: amountToCollectCents === null ? null : Number(amountToCollectCents),
-  }));
+  const rows = (aggregated?.rows ?? []).map(
+    ([
+      id,
+      deliveryNumber,
+      status,
+      districtId,
+      districtName,
+      deliveryWindow,
+      address,
+      orderNumber,
+      customerName,
+      customerPhone,
+      driverId,
+      driverName,
+      routePosition,
+      amountToCollectCents,
+    ]) => ({
+      id,
+      deliveryNumber,
+      status,
+      districtId,
+      districtName,
+      deliveryWindow,
+      address,
+      orderNumber,
+      customerName,
+      customerPhone,
+      driverId,
+      driverName,
+      routePosition,
+      amountToCollectCents: amountToCollectCents === null ? null : Number(amountToCollectCents),
+    }),
+  );
   for (const row of rows.sort(compareStops)) {
     const key = `${row.districtId}:${row.deliveryWindow}`;
     let group = groups.get(key);
     if (!group) {
-      group = { districtId: row.districtId, districtName: row.districtName, deliveryWindow: row.deliveryWindow, deliveries: [], capacity: ownCapacity.get(key) ?? null };
+      group = {
+        districtId: row.districtId,
+        districtName: row.districtName,
+        deliveryWindow: row.deliveryWindow,
+        deliveries: [],
+        capacity: ownCapacity.get(key) ?? null,
+      };
       groups.set(key, group);
     }
     group.deliveries.push({
@@ -157,7 +191,9 @@ export async function loadDispatchDay(db: Database, date: string): Promise<Dispa
     statusCounts.set(row.status, (statusCounts.get(row.status) ?? 0) + 1);
     if (row.driverId) stopsByDriver.set(row.driverId, (stopsByDriver.get(row.driverId) ?? 0) + 1);
   }
-  const sortedGroups = [...groups.values()].sort((a, b) => a.districtName.localeCompare(b.districtName, "es") || windowRank(a.deliveryWindow) - windowRank(b.deliveryWindow));
+  const sortedGroups = [...groups.values()].sort(
+    (a, b) => a.districtName.localeCompare(b.districtName, "es") || windowRank(a.deliveryWindow) - windowRank(b.deliveryWindow),
+  );
 
   const bidones = { full: 0, empty: 0 };
   for (const line of loadRows) {

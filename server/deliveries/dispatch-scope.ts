@@ -11,7 +11,9 @@ import type { DeliveryStatus } from "./delivery-status";
 export const dispatchableOrder: SQL = sql`(${orders.status} in ('paid', 'processing', 'shipped', 'delivered') or (${orders.status} in ('pending', 'payment_created') and exists (select 1 from payments p where p.order_id = ${orders.id} and p.method in ('cash', 'yape') and p.status = 'pending')))`;
 
 /** What the driver collects at the door: the open cash/Yape code's amount of an unpaid order; null when it is paid. */
-export const amountToCollect: SQL<number | null> = sql<number | null>`case when ${orders.status} in ('pending', 'payment_created') then (select p.amount_cents from payments p where p.order_id = ${orders.id} and p.method in ('cash', 'yape') and p.status = 'pending' order by p.created_at desc limit 1) end`.mapWith(
+export const amountToCollect: SQL<number | null> = sql<
+  number | null
+>`case when ${orders.status} in ('pending', 'payment_created') then (select p.amount_cents from payments p where p.order_id = ${orders.id} and p.method in ('cash', 'yape') and p.status = 'pending' order by p.created_at desc limit 1) end`.mapWith(
   (value: unknown) => (value === null ? null : Number(value)),
 );
 
@@ -31,7 +33,11 @@ export function compareStops(
     if (b.routePosition === null) return -1;
     return a.routePosition - b.routePosition;
   }
-  return a.districtName.localeCompare(b.districtName, "es") || windowRank(a.deliveryWindow) - windowRank(b.deliveryWindow) || a.deliveryNumber.localeCompare(b.deliveryNumber);
+  return (
+    a.districtName.localeCompare(b.districtName, "es") ||
+    windowRank(a.deliveryWindow) - windowRank(b.deliveryWindow) ||
+    a.deliveryNumber.localeCompare(b.deliveryNumber)
+  );
 }
 
 export function windowRank(window: string): number {

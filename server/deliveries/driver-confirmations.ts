@@ -26,7 +26,11 @@ export type DriverConfirmationResult =
   | { ok: false; reason: "not_allowed"; status: string };
 
 const TARGET: Record<DriverConfirmation["kind"], DeliveryStatus> = { on_the_way: "in_transit", delivered: "delivered", failed: "failed" };
-const AUDIT_ACTION: Record<DriverConfirmation["kind"], string> = { on_the_way: "delivery.in_transit", delivered: "delivery.delivered", failed: "delivery.failed" };
+const AUDIT_ACTION: Record<DriverConfirmation["kind"], string> = {
+  on_the_way: "delivery.in_transit",
+  delivered: "delivery.delivered",
+  failed: "delivery.failed",
+};
 
 /**
  * The driver's three buttons (issue 10). One transaction: the order row, then the delivery
@@ -51,7 +55,8 @@ export async function confirmDriverStop(
     const note = historyNote(confirmation);
     try {
       // A stop given a new date comes back "Reprogramado"; it goes out again through "Programado".
-      if (confirmation.kind === "on_the_way" && delivery.status === "rescheduled") await transitionDeliveries(tx, [delivery.id], "scheduled", { actor: driver.email, now });
+      if (confirmation.kind === "on_the_way" && delivery.status === "rescheduled")
+        await transitionDeliveries(tx, [delivery.id], "scheduled", { actor: driver.email, now });
       await transitionDeliveries(tx, [delivery.id], target, { actor: driver.email, now, note });
     } catch (error) {
       if (error instanceof InvalidDeliveryTransitionError) return { ok: false, reason: "not_allowed", status: delivery.status };
@@ -107,7 +112,14 @@ function historyNote(confirmation: DriverConfirmation): string | null {
 
 async function tellCustomer(
   tx: Transaction,
-  input: { order: typeof orders.$inferSelect; delivery: typeof deliveries.$inferSelect; confirmation: DriverConfirmation; proofId: string | null; now: Date; siteUrl: string },
+  input: {
+    order: typeof orders.$inferSelect;
+    delivery: typeof deliveries.$inferSelect;
+    confirmation: DriverConfirmation;
+    proofId: string | null;
+    now: Date;
+    siteUrl: string;
+  },
 ) {
   const { order, delivery, confirmation } = input;
   const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
@@ -125,7 +137,13 @@ async function tellCustomer(
   } else if (confirmation.kind === "delivered") {
     const [account] = order.userId ? await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId)) : [];
     const balance = await bidonBalance(tx, { userId: order.userId, email: account?.email ?? order.customerEmail });
-    const email = deliveryDeliveredEmail({ ...base, receiverName: confirmation.receiverName, fullLeft: confirmation.fullBidonesLeft, emptiesCollected: confirmation.emptyBidonesCollected, bidonBalance: balance.balance });
+    const email = deliveryDeliveredEmail({
+      ...base,
+      receiverName: confirmation.receiverName,
+      fullLeft: confirmation.fullBidonesLeft,
+      emptiesCollected: confirmation.emptyBidonesCollected,
+      bidonBalance: balance.balance,
+    });
     await enqueueEmail(tx, { dedupeKey: `delivery-delivered:${delivery.id}`, kind: "delivery-delivered", to, ...email }, input.now);
   } else {
     // Each failed attempt is its own proof row, so a second failure after a reschedule is told too.

@@ -30,7 +30,14 @@ export interface DriverStop {
   /** Full bidones the customer holds before this stop: the empties the driver can expect back. */
   bidonBalance: number;
   /** What the driver recorded, once the stop is done. */
-  proof: { outcome: string; receiverName: string | null; fullBidonesLeft: number | null; emptyBidonesCollected: number | null; failureReason: string | null; note: string | null } | null;
+  proof: {
+    outcome: string;
+    receiverName: string | null;
+    fullBidonesLeft: number | null;
+    emptyBidonesCollected: number | null;
+    failureReason: string | null;
+    note: string | null;
+  } | null;
 }
 
 /**
@@ -59,7 +66,10 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
     .from(payments)
     .where(and(inArray(payments.orderId, orderIds), inArray(payments.method, COLLECTABLE_METHODS), eq(payments.status, "pending")));
   const toCollect = new Set(collectable.map((row) => row.orderId));
-  const proofs = await latestProofs(db, rows.map((row) => row.delivery.id));
+  const proofs = await latestProofs(
+    db,
+    rows.map((row) => row.delivery.id),
+  );
   const stops: DriverStop[] = [];
   for (const { delivery, order, accountEmail } of rows) {
     const balance = await bidonBalance(db, { userId: order.userId, email: accountEmail ?? order.customerEmail });
@@ -89,5 +99,17 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
 async function latestProofs(db: Database, deliveryIds: string[]): Promise<Map<string, DriverStop["proof"] & object>> {
   const rows = await db.select().from(deliveryProofs).where(inArray(deliveryProofs.deliveryId, deliveryIds)).orderBy(asc(deliveryProofs.createdAt));
   // Later attempts overwrite earlier ones: a delivery that failed and came back shows its last outcome.
-  return new Map(rows.map((row) => [row.deliveryId, { outcome: row.outcome, receiverName: row.receiverName, fullBidonesLeft: row.fullBidonesLeft, emptyBidonesCollected: row.emptyBidonesCollected, failureReason: row.failureReason, note: row.note }]));
+  return new Map(
+    rows.map((row) => [
+      row.deliveryId,
+      {
+        outcome: row.outcome,
+        receiverName: row.receiverName,
+        fullBidonesLeft: row.fullBidonesLeft,
+        emptyBidonesCollected: row.emptyBidonesCollected,
+        failureReason: row.failureReason,
+        note: row.note,
+      },
+    ]),
+  );
 }

@@ -44,7 +44,15 @@ export {
   type CalendarAdminView,
   type CalendarChangeResult,
 } from "./calendar-admin";
-export { listActiveDrivers, loadDispatchDay, type DispatchDay, type DispatchDelivery, type DispatchDriver, type DispatchGroup, type LoadLine } from "./dispatch-day";
+export {
+  listActiveDrivers,
+  loadDispatchDay,
+  type DispatchDay,
+  type DispatchDelivery,
+  type DispatchDriver,
+  type DispatchGroup,
+  type LoadLine,
+} from "./dispatch-day";
 export {
   assignDeliveries,
   DispatchRefusedError,

@@ -16,9 +16,17 @@ export interface OfferedDate {
  * cut-off, no closed day, and only dates with room in at least one window, up to the latest
  * booking date.
  */
-export async function offeredDeliverySlots(db: DatabaseOrTransaction, input: { now: Date; districts: { id: number; dayNumbers: number[] }[] }): Promise<Record<number, OfferedDate[]>> {
+export async function offeredDeliverySlots(
+  db: DatabaseOrTransaction,
+  input: { now: Date; districts: { id: number; dayNumbers: number[] }[] },
+): Promise<Record<number, OfferedDate[]>> {
   const calendar = await loadDeliveryCalendar(db);
-  const dates = openDates({ now: input.now, cutoffTime: calendar.cutoffTime, closedDays: calendar.closedDays, lastDate: addDays(limaToday(input.now), LATEST_BOOKING_DAYS) });
+  const dates = openDates({
+    now: input.now,
+    cutoffTime: calendar.cutoffTime,
+    closedDays: calendar.closedDays,
+    lastDate: addDays(limaToday(input.now), LATEST_BOOKING_DAYS),
+  });
   const offered: Record<number, OfferedDate[]> = {};
   if (dates.length === 0) return offered;
   const hasRoom = await roomBetween(db, dates[0]!, dates[dates.length - 1]!);
@@ -35,7 +43,9 @@ export async function offeredDeliverySlots(db: DatabaseOrTransaction, input: { n
 export async function datesWithRoom(db: DatabaseOrTransaction, input: { districtId: number; window: string; dates: string[]; now: Date }): Promise<string[]> {
   if (input.dates.length === 0) return [];
   const calendar = await loadDeliveryCalendar(db);
-  const open = new Set(openDates({ now: input.now, cutoffTime: calendar.cutoffTime, closedDays: calendar.closedDays, lastDate: input.dates[input.dates.length - 1]! }));
+  const open = new Set(
+    openDates({ now: input.now, cutoffTime: calendar.cutoffTime, closedDays: calendar.closedDays, lastDate: input.dates[input.dates.length - 1]! }),
+  );
   const sorted = [...input.dates].sort();
   const hasRoom = await roomBetween(db, sorted[0]!, sorted[sorted.length - 1]!);
   return input.dates.filter((date) => open.has(date) && hasRoom(input.districtId, date, input.window));
@@ -50,7 +60,10 @@ export const MAX_POSTPONE_DAYS = 60;
  * (decision 0037). Slots are locked in ascending date order, as decision 0025 asks. Null when
  * nothing within MAX_POSTPONE_DAYS has room.
  */
-export async function claimNextSlotFrom(tx: Transaction, input: { districtId: number; window: string; wantedDate: string; districtDays: number[] }): Promise<{ date: string } | null> {
+export async function claimNextSlotFrom(
+  tx: Transaction,
+  input: { districtId: number; window: string; wantedDate: string; districtDays: number[] },
+): Promise<{ date: string } | null> {
   for (let step = 0; step <= MAX_POSTPONE_DAYS; step += 1) {
     const date = addDays(input.wantedDate, step);
     if (step > 0 && input.districtDays.length > 0 && !input.districtDays.includes(isoWeekday(date))) continue;

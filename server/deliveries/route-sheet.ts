@@ -104,7 +104,9 @@ export async function loadRouteSheets(db: Database, input: { date: string; drive
       bidones.full += exchange.full;
       bidones.empty += exchange.empty;
     }
-    const reference = [row.deliveryNotes, row.orderNotes].filter((note, index, all): note is string => Boolean(note) && all.indexOf(note) === index).join(" · ");
+    const reference = [row.deliveryNotes, row.orderNotes]
+      .filter((note, index, all): note is string => Boolean(note) && all.indexOf(note) === index)
+      .join(" · ");
     sheet.stops.push({
       id: row.id,
       deliveryNumber: row.deliveryNumber,
@@ -141,7 +143,10 @@ export async function moveRouteStop(
   actor: StaffActor,
   input: { deliveryId: string; direction: "up" | "down"; fromPosition: number; now: Date },
 ): Promise<MoveStopResult> {
-  const [target] = await db.select({ driverId: deliveries.assignedDriverId, date: deliveries.deliveryDate }).from(deliveries).where(eq(deliveries.id, input.deliveryId));
+  const [target] = await db
+    .select({ driverId: deliveries.assignedDriverId, date: deliveries.deliveryDate })
+    .from(deliveries)
+    .where(eq(deliveries.id, input.deliveryId));
   if (!target?.driverId) return "not_found";
   return inTransaction(db, async (tx) => {
     const day = await tx
@@ -155,7 +160,9 @@ export async function moveRouteStop(
       })
       .from(deliveries)
       .innerJoin(orders, eq(orders.id, deliveries.orderId))
-      .where(and(eq(deliveries.assignedDriverId, target.driverId!), eq(deliveries.deliveryDate, target.date), ne(deliveries.status, "cancelled"), dispatchableOrder))
+      .where(
+        and(eq(deliveries.assignedDriverId, target.driverId!), eq(deliveries.deliveryDate, target.date), ne(deliveries.status, "cancelled"), dispatchableOrder),
+      )
       .orderBy(asc(deliveries.id))
       .for("update", { of: deliveries });
     const stops = day.sort(compareStops);
@@ -167,9 +174,18 @@ export async function moveRouteStop(
     const entries = [];
     for (const [position, stop] of stops.entries()) {
       if (stop.routePosition === position + 1) continue;
-      await tx.update(deliveries).set({ routePosition: position + 1, updatedAt: input.now }).where(eq(deliveries.id, stop.id));
+      await tx
+        .update(deliveries)
+        .set({ routePosition: position + 1, updatedAt: input.now })
+        .where(eq(deliveries.id, stop.id));
       if (position === index || position === neighbour) {
-        entries.push({ action: "delivery.move_stop", entityType: "delivery", entityId: stop.id, before: { routePosition: stop.routePosition }, after: { routePosition: position + 1 } });
+        entries.push({
+          action: "delivery.move_stop",
+          entityType: "delivery",
+          entityId: stop.id,
+          before: { routePosition: stop.routePosition },
+          after: { routePosition: position + 1 },
+        });
       }
     }
     await recordStaffActions(tx, actor, entries);

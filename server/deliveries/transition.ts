@@ -43,7 +43,12 @@ export async function transitionDeliveries(tx: Transaction, ids: string[], to: D
     }
     const steps = from ? deliveryPath(from, to) : null;
     if (!steps) throw new InvalidDeliveryTransitionError(row.status, to);
-    const entries: DeliveryStatusEntry[] = steps.map((status) => ({ status, timestamp: change.now.toISOString(), note: change.note ?? null, actor: change.actor }));
+    const entries: DeliveryStatusEntry[] = steps.map((status) => ({
+      status,
+      timestamp: change.now.toISOString(),
+      note: change.note ?? null,
+      actor: change.actor,
+    }));
     await tx
       .update(deliveries)
       .set({ ...change.set, status: to, statusHistory: sql`${deliveries.statusHistory} || ${JSON.stringify(entries)}::jsonb`, updatedAt: change.now })

@@ -182,7 +182,14 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
       },
       items: itemRows
         .filter((item) => item.orderId === order.id)
-        .map((item) => ({ title: item.title, variantTitle: item.variantTitle, sku: item.sku, quantity: item.quantity, unitPriceCents: item.unitPriceCents, lineTotalCents: item.lineTotalCents })),
+        .map((item) => ({
+          title: item.title,
+          variantTitle: item.variantTitle,
+          sku: item.sku,
+          quantity: item.quantity,
+          unitPriceCents: item.unitPriceCents,
+          lineTotalCents: item.lineTotalCents,
+        })),
       delivery: delivery
         ? {
             id: delivery.id,

@@ -42,12 +42,20 @@ export async function emailInvoicesToUser(
   const invoices = await findAllInvoicesForUser(db, user.id, { now });
   if (invoices.length === 0) return { status: "no_invoices", to: user.email, count: 0 };
   const ids = invoices.map((invoice) => invoice.id);
-  const fingerprint = createHash("sha256").update([...ids].sort().join(",")).digest("hex").slice(0, 16);
+  const fingerprint = createHash("sha256")
+    .update([...ids].sort().join(","))
+    .digest("hex")
+    .slice(0, 16);
   const { brandName } = await getSiteSettings(db);
   const email = invoicesEmail({
     brandName,
     firstName: user.firstName,
-    invoices: invoices.map((invoice) => ({ invoiceNumber: invoice.invoiceNumber, issuedOn: invoice.issuedOn, totalCents: invoice.totalCents, statusLabel: invoiceStatusLabels[invoice.status] })),
+    invoices: invoices.map((invoice) => ({
+      invoiceNumber: invoice.invoiceNumber,
+      issuedOn: invoice.issuedOn,
+      totalCents: invoice.totalCents,
+      statusLabel: invoiceStatusLabels[invoice.status],
+    })),
     invoicesUrl: new URL("/dashboard/facturas", siteUrl).toString(),
   });
   const queued = await enqueueEmail(
@@ -68,7 +76,11 @@ export async function emailInvoicesToUser(
 export async function renderInvoiceAttachments(db: DatabaseOrTransaction, refs: EmailAttachmentRef[], { now }: { now: Date }): Promise<InvoiceFile[]> {
   const unknownKinds = refs.filter((ref) => ref.kind !== "invoice_pdf");
   if (unknownKinds.length > 0) throw new Error(`Unknown attachment kind: ${unknownKinds[0]!.kind}`);
-  const invoices = await findInvoicesByIds(db, refs.map((ref) => ref.id), { now });
+  const invoices = await findInvoicesByIds(
+    db,
+    refs.map((ref) => ref.id),
+    { now },
+  );
   const files: InvoiceFile[] = [];
   for (const ref of refs) {
     const invoice = invoices.find((candidate) => candidate.id === ref.id);

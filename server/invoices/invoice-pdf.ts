@@ -10,7 +10,19 @@ import { INVOICE_ISSUER } from "./issuer";
 /** The fields of an invoice its printed representation needs. */
 export type PrintableInvoice = Pick<
   InvoiceDetail,
-  "invoiceNumber" | "documentType" | "issuedAt" | "issuedOn" | "dueDate" | "status" | "totalCents" | "taxableCents" | "igvCents" | "paymentMethod" | "customer" | "order" | "items"
+  | "invoiceNumber"
+  | "documentType"
+  | "issuedAt"
+  | "issuedOn"
+  | "dueDate"
+  | "status"
+  | "totalCents"
+  | "taxableCents"
+  | "igvCents"
+  | "paymentMethod"
+  | "customer"
+  | "order"
+  | "items"
 >;
 
 const TITLES: Record<string, string> = { boleta: "BOLETA DE VENTA ELECTRÓNICA", factura: "FACTURA ELECTRÓNICA" };
@@ -52,7 +64,11 @@ export function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffer> {
   const doc = new PDFDocument({
     size: "A4",
     margins: { top: 40, bottom: 40, left: LEFT, right: 40 },
-    info: { Title: `${TITLES[invoice.documentType] ?? "COMPROBANTE"} ${invoice.invoiceNumber}`, Author: INVOICE_ISSUER.legalName, Subject: `Pedido ${invoice.order.orderNumber}` },
+    info: {
+      Title: `${TITLES[invoice.documentType] ?? "COMPROBANTE"} ${invoice.invoiceNumber}`,
+      Author: INVOICE_ISSUER.legalName,
+      Subject: `Pedido ${invoice.order.orderNumber}`,
+    },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -81,7 +97,10 @@ function drawHeader(doc: PDFKit.PDFDocument, invoice: PrintableInvoice) {
   const boxWidth = RIGHT - boxX;
   doc.lineWidth(1.2).strokeColor(BRAND).roundedRect(boxX, 40, boxWidth, 96, 6).stroke();
   doc.fillColor(INK).font("Helvetica-Bold").fontSize(11).text(`R.U.C. ${INVOICE_ISSUER.ruc}`, boxX, 54, { width: boxWidth, align: "center" });
-  doc.fillColor(BRAND).fontSize(11).text(TITLES[invoice.documentType] ?? "COMPROBANTE ELECTRÓNICO", boxX + 8, 76, { width: boxWidth - 16, align: "center" });
+  doc
+    .fillColor(BRAND)
+    .fontSize(11)
+    .text(TITLES[invoice.documentType] ?? "COMPROBANTE ELECTRÓNICO", boxX + 8, 76, { width: boxWidth - 16, align: "center" });
   doc.fillColor(INK).fontSize(13).text(invoice.invoiceNumber, boxX, 110, { width: boxWidth, align: "center" });
 }
 
@@ -98,11 +117,13 @@ function drawDocumentData(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, to
 
   let left = top;
   left = labelled(doc, "Fecha de emisión", `${peruvianDate(invoice.issuedOn)} ${limaTime(invoice.issuedAt)}`, LEFT, left, columnWidth);
-  if (invoice.status !== "paid" || invoice.dueDate !== invoice.issuedOn) left = labelled(doc, "Fecha de vencimiento", peruvianDate(invoice.dueDate), LEFT, left, columnWidth);
+  if (invoice.status !== "paid" || invoice.dueDate !== invoice.issuedOn)
+    left = labelled(doc, "Fecha de vencimiento", peruvianDate(invoice.dueDate), LEFT, left, columnWidth);
   left = labelled(doc, "Moneda", "SOLES (PEN)", LEFT, left, columnWidth);
   // R.S. 193-2020/SUNAT: a factura states Contado or Crédito.
   left = labelled(doc, "Forma de pago", invoice.status === "paid" ? "Contado" : `Crédito, vence el ${peruvianDate(invoice.dueDate)}`, LEFT, left, columnWidth);
-  if (invoice.paymentMethod) left = labelled(doc, "Medio de pago", paymentMethodLabels[invoice.paymentMethod] ?? invoice.paymentMethod, LEFT, left, columnWidth);
+  if (invoice.paymentMethod)
+    left = labelled(doc, "Medio de pago", paymentMethodLabels[invoice.paymentMethod] ?? invoice.paymentMethod, LEFT, left, columnWidth);
   left = labelled(doc, "Pedido", invoice.order.orderNumber, LEFT, left, columnWidth);
 
   let right = top;
@@ -165,12 +186,19 @@ function drawTotals(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, top: num
   rows.push(["Importe total", `S/ ${amount(invoice.totalCents)}`, true]);
   let y = top;
   for (const [label, value, strong] of rows) {
-    doc.font(strong ? "Helvetica-Bold" : "Helvetica").fontSize(strong ? 11 : 9).fillColor(INK);
+    doc
+      .font(strong ? "Helvetica-Bold" : "Helvetica")
+      .fontSize(strong ? 11 : 9)
+      .fillColor(INK);
     doc.text(label, 330, y, { width: 120, align: "right" });
     doc.text(value, 455, y, { width: RIGHT - 455, align: "right" });
     y += strong ? 18 : 14;
   }
-  doc.font("Helvetica-Bold").fontSize(9.5).fillColor(INK).text(`SON: ${amountInWords(invoice.totalCents)}`, LEFT, y + 8, { width: WIDTH });
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(9.5)
+    .fillColor(INK)
+    .text(`SON: ${amountInWords(invoice.totalCents)}`, LEFT, y + 8, { width: WIDTH });
   return doc.y;
 }
 
@@ -183,5 +211,6 @@ function drawFooter(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, top: num
     top + 8,
     { width: WIDTH },
   );
-  if (INVOICE_ISSUER.isDemo) doc.text("Documento de demostración: los datos del emisor son de prueba y este comprobante no tiene validez tributaria.", { width: WIDTH });
+  if (INVOICE_ISSUER.isDemo)
+    doc.text("Documento de demostración: los datos del emisor son de prueba y este comprobante no tiene validez tributaria.", { width: WIDTH });
 }

@@ -52,7 +52,9 @@ export async function issueInvoiceForPaidOrder(tx: DatabaseOrTransaction, order:
       totalCents: order.totalCents,
       taxableCents,
       igvCents,
-      customerName: order.ruc ? (order.businessName ?? `${order.customerFirstName} ${order.customerLastName}`) : `${order.customerFirstName} ${order.customerLastName}`,
+      customerName: order.ruc
+        ? (order.businessName ?? `${order.customerFirstName} ${order.customerLastName}`)
+        : `${order.customerFirstName} ${order.customerLastName}`,
       customerDocumentType: order.ruc ? "ruc" : order.documentType,
       customerDocumentNumber: order.ruc ?? order.documentNumber,
       paymentMethod: order.paymentMethod,

@@ -31,7 +31,9 @@ try {
   if (command === "dead-emails") {
     const dead = await listDeadEmails(handle.db, { limit: 500 });
     for (const email of dead) {
-      console.log(`${email.id}  ${email.deadAt?.toISOString() ?? "-"}  ${email.kind}  ${email.to}  attempts=${email.attempts}  ${email.subject}\n    last error: ${email.lastError ?? "-"}`);
+      console.log(
+        `${email.id}  ${email.deadAt?.toISOString() ?? "-"}  ${email.kind}  ${email.to}  attempts=${email.attempts}  ${email.subject}\n    last error: ${email.lastError ?? "-"}`,
+      );
     }
     console.log(`${dead.length} dead email(s)`);
   } else if (command === "retry-email") {

@@ -60,7 +60,14 @@ export async function retryDeadEmail(db: DatabaseOrTransaction, id: string, now:
 export async function retryDeadEmailByStaff(db: Database, actor: StaffActor, id: string, now: Date): Promise<RetryDeadEmailResult> {
   return inTransaction(db, async (tx) => {
     const result = await retryDeadEmail(tx, id, now);
-    if (result.ok) await recordStaffAction(tx, actor, { action: "email.retry", entityType: "email", entityId: id, before: { status: "dead" }, after: { status: "pending" } });
+    if (result.ok)
+      await recordStaffAction(tx, actor, {
+        action: "email.retry",
+        entityType: "email",
+        entityId: id,
+        before: { status: "dead" },
+        after: { status: "pending" },
+      });
     return result;
   });
 }

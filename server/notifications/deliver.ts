@@ -88,7 +88,10 @@ export function folderTransport(dir: string): MailTransport {
       await writeFile(`${base}.eml`, info.message as Buffer);
       await writeFile(`${base}.html`, message.html);
       // Written last: a reader polling for the .json finds the email's other files already there.
-      await writeFile(`${base}.json`, JSON.stringify({ to: message.to, subject: message.subject, text: message.text, kind: message.kind, attachments }, null, 2));
+      await writeFile(
+        `${base}.json`,
+        JSON.stringify({ to: message.to, subject: message.subject, text: message.text, kind: message.kind, attachments }, null, 2),
+      );
     },
   };
 }
@@ -176,7 +179,12 @@ async function claimDueEmails(db: Database, at: Date, limit: number): Promise<Cl
     return tx
       .update(outboxEmails)
       .set({ status: "sending", claimedAt: at, claimToken, lastAttemptAt: at, attempts: sql`${outboxEmails.attempts} + 1` })
-      .where(inArray(outboxEmails.id, candidates.map((candidate) => candidate.id)))
+      .where(
+        inArray(
+          outboxEmails.id,
+          candidates.map((candidate) => candidate.id),
+        ),
+      )
       .returning();
   });
   return claimed.map((email) => ({ ...email, claimToken }));
@@ -191,8 +199,22 @@ async function attemptDelivery(
   options: { renderAttachments?: AttachmentRenderer; sendTimeoutMs?: number; renderTimeoutMs?: number },
 ): Promise<Outcome> {
   try {
-    const attachments = await withTimeout(renderAttachmentsOf(db, email.attachments, options.renderAttachments), options.renderTimeoutMs ?? RENDER_TIMEOUT_MS, "Rendering the attachments");
-    const message = { from: env().MAIL_FROM, to: email.toAddress, subject: email.subject, html: email.html, text: email.text, id: email.id, kind: email.kind, createdAt: email.createdAt, attachments };
+    const attachments = await withTimeout(
+      renderAttachmentsOf(db, email.attachments, options.renderAttachments),
+      options.renderTimeoutMs ?? RENDER_TIMEOUT_MS,
+      "Rendering the attachments",
+    );
+    const message = {
+      from: env().MAIL_FROM,
+      to: email.toAddress,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      id: email.id,
+      kind: email.kind,
+      createdAt: email.createdAt,
+      attachments,
+    };
     await withTimeout(transport.send(message), options.sendTimeoutMs ?? SEND_TIMEOUT_MS, "Sending");
     return { ok: true };
   } catch (error) {
@@ -219,7 +241,11 @@ async function recordOutcome(db: Database, email: ClaimedEmail, outcome: Outcome
     result = "failed";
     changes = { status: "pending", nextAttemptAt: new Date(at.getTime() + retryDelayMs(email.attempts)), lastError: outcome.error };
   }
-  const updated = await db.update(outboxEmails).set({ ...changes, ...released }).where(ours).returning({ id: outboxEmails.id });
+  const updated = await db
+    .update(outboxEmails)
+    .set({ ...changes, ...released })
+    .where(ours)
+    .returning({ id: outboxEmails.id });
   return updated.length > 0 ? result : undefined;
 }
 

@@ -4,7 +4,13 @@ export { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from
 export { signInAttemptsEmail } from "./templates/sign-in-attempts-email";
 export { paymentRefundedEmail, type PaymentRefundedData } from "./templates/payment-refunded";
 export { invoicesEmail, type InvoicesEmailData } from "./templates/invoices-email";
-export { renewalFailedEmail, renewalPaymentLinkEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "./templates/subscription-emails";
+export {
+  renewalFailedEmail,
+  renewalPaymentLinkEmail,
+  renewalReminderEmail,
+  subscriptionChangedEmail,
+  subscriptionPastDueEmail,
+} from "./templates/subscription-emails";
 export { listDeadEmails, retryDeadEmail, retryDeadEmailByStaff, type DeadEmail, type RetryDeadEmailResult } from "./dead-letters";
 export { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail } from "./templates/delivery-emails";
 export { orderCancelledEmail, orderRefundedEmail, type OrderCancelledData, type OrderRefundedData, type RefundChannel } from "./templates/staff-order-emails";

@@ -54,7 +54,14 @@ export async function listOrdersForUser(
   const mine = eq(orders.userId, userId);
   const [counted] = await db.select({ total: count() }).from(orders).where(mine);
   const rows = await db
-    .select({ id: orders.id, orderNumber: orders.orderNumber, createdAt: orders.createdAt, orderType: orders.orderType, status: orders.status, totalCents: orders.totalCents })
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      createdAt: orders.createdAt,
+      orderType: orders.orderType,
+      status: orders.status,
+      totalCents: orders.totalCents,
+    })
     .from(orders)
     .where(mine)
     .orderBy(desc(orders.createdAt), desc(orders.orderNumber))
@@ -68,7 +75,14 @@ export async function listOrderLines(db: Database, orderIds: string[]): Promise<
   const lines = new Map<string, OrderLine[]>(orderIds.map((id) => [id, []]));
   if (orderIds.length === 0) return lines;
   const rows = await db
-    .select({ orderId: orderItems.orderId, title: orderItems.title, variantTitle: orderItems.variantTitle, quantity: orderItems.quantity, unitPriceCents: orderItems.unitPriceCents, lineTotalCents: orderItems.lineTotalCents })
+    .select({
+      orderId: orderItems.orderId,
+      title: orderItems.title,
+      variantTitle: orderItems.variantTitle,
+      quantity: orderItems.quantity,
+      unitPriceCents: orderItems.unitPriceCents,
+      lineTotalCents: orderItems.lineTotalCents,
+    })
     .from(orderItems)
     .where(inArray(orderItems.orderId, orderIds))
     .orderBy(asc(orderItems.id));

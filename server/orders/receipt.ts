@@ -34,7 +34,13 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
   const base = { id: order.id, orderNumber: order.orderNumber, status: order.status, orderType: order.orderType };
   if (!options.owner) return { ...base, details: null };
   const items = await db
-    .select({ title: orderItems.title, variantTitle: orderItems.variantTitle, quantity: orderItems.quantity, unitPriceCents: orderItems.unitPriceCents, lineTotalCents: orderItems.lineTotalCents })
+    .select({
+      title: orderItems.title,
+      variantTitle: orderItems.variantTitle,
+      quantity: orderItems.quantity,
+      unitPriceCents: orderItems.unitPriceCents,
+      lineTotalCents: orderItems.lineTotalCents,
+    })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id))
     .orderBy(asc(orderItems.id));

@@ -13,8 +13,7 @@ import { transitionOrder } from "./transition";
 const DISPATCHED_DELIVERY_STATUSES = ["shipped", "in_transit", "delivered"];
 
 export type CancelOrderResult =
-  | { ok: true; alreadyCancelled: boolean; refund: StaffRefundResult | null }
-  | { ok: false; code: "not_found" | "refused"; message: string };
+  { ok: true; alreadyCancelled: boolean; refund: StaffRefundResult | null } | { ok: false; code: "not_found" | "refused"; message: string };
 
 /**
  * Issue 10, "Cancelar pedido": staff cancel an order before dispatch, with a reason. Only where the
@@ -27,7 +26,12 @@ export type CancelOrderResult =
  * The operaciones refund limit does not apply: nothing left the warehouse, so the whole payment
  * goes back (recorded in the README).
  */
-export async function cancelOrderByStaff(db: Database, actor: StaffActor, input: { orderId: string; reason: string }, deps: RefundDeps): Promise<CancelOrderResult> {
+export async function cancelOrderByStaff(
+  db: Database,
+  actor: StaffActor,
+  input: { orderId: string; reason: string },
+  deps: RefundDeps,
+): Promise<CancelOrderResult> {
   const requestKey = `cancel:${input.orderId}`;
   const outcome = await inTransaction(db, async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
@@ -38,20 +42,41 @@ export async function cancelOrderByStaff(db: Database, actor: StaffActor, input:
     // Cancelled here earlier and refunded since: the same request again.
     if (from === "refunded" && (await tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.requestKey, requestKey))).length > 0) return done;
     if (!canTransition(from, "cancelled")) {
-      return { ok: false as const, code: "refused" as const, message: `No se puede cancelar un pedido en estado «${orderStatusLabel(from)}». Solo se cancela antes del despacho.` };
+      return {
+        ok: false as const,
+        code: "refused" as const,
+        message: `No se puede cancelar un pedido en estado «${orderStatusLabel(from)}». Solo se cancela antes del despacho.`,
+      };
     }
     await tx.select({ id: payments.id }).from(payments).where(eq(payments.orderId, order.id)).orderBy(asc(payments.id)).for("update");
-    const ownDeliveries = await tx.select({ id: deliveries.id, status: deliveries.status }).from(deliveries).where(eq(deliveries.orderId, order.id)).orderBy(asc(deliveries.id)).for("update");
+    const ownDeliveries = await tx
+      .select({ id: deliveries.id, status: deliveries.status })
+      .from(deliveries)
+      .where(eq(deliveries.orderId, order.id))
+      .orderBy(asc(deliveries.id))
+      .for("update");
     if (ownDeliveries.some((delivery) => DISPATCHED_DELIVERY_STATUSES.includes(delivery.status))) {
       return { ok: false as const, code: "refused" as const, message: "Una entrega de este pedido ya salió a reparto: ya no se puede cancelar." };
     }
-    const [paid] = await tx.select({ id: payments.id }).from(payments).where(and(eq(payments.orderId, order.id), eq(payments.status, "succeeded"))).limit(1);
+    const [paid] = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.orderId, order.id), eq(payments.status, "succeeded")))
+      .limit(1);
 
     await transitionOrder(tx, order.id, "cancelled", { actor: actor.email, now: deps.now, note: `Cancelado por el equipo: ${input.reason}` });
     let refund = null;
     if (paid) {
       const cancelled = { ...order, status: "cancelled" };
-      const recorded = await recordStaffRefund(tx, actor, { order: cancelled, amountCents: null, note: `Pedido cancelado: ${input.reason}`, requestKey, reason: "order_cancelled", applyLimit: false, now: deps.now });
+      const recorded = await recordStaffRefund(tx, actor, {
+        order: cancelled,
+        amountCents: null,
+        note: `Pedido cancelado: ${input.reason}`,
+        requestKey,
+        reason: "order_cancelled",
+        applyLimit: false,
+        now: deps.now,
+      });
       // Nothing to record when all was given back already or a refund is on its way (it carries the
       // money); any other refusal would leave a cancelled order holding the customer's money.
       if (recorded.ok) refund = recorded.refund;
@@ -75,12 +100,19 @@ export async function cancelOrderByStaff(db: Database, actor: StaffActor, input:
       receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, deps.siteUrl).toString(),
     });
     await enqueueEmail(tx, { dedupeKey: `order-cancelled:${order.id}`, kind: "order-cancelled", to: order.customerEmail, ...email }, deps.now);
-    return { ok: true as const, alreadyCancelled: false, refundId: refund?.id ?? null, refundStatus: refund?.status ?? null, refundCents: refund?.amountCents ?? 0 };
+    return {
+      ok: true as const,
+      alreadyCancelled: false,
+      refundId: refund?.id ?? null,
+      refundStatus: refund?.status ?? null,
+      refundCents: refund?.amountCents ?? 0,
+    };
   });
   if (!outcome.ok) return outcome;
   if (outcome.alreadyCancelled) return { ok: true, alreadyCancelled: true, refund: null };
   if (!outcome.refundId) return { ok: true, alreadyCancelled: false, refund: null };
-  if (outcome.refundStatus === "manual") return { ok: true, alreadyCancelled: false, refund: { ok: true, status: "manual", refundId: outcome.refundId, amountCents: outcome.refundCents } };
+  if (outcome.refundStatus === "manual")
+    return { ok: true, alreadyCancelled: false, refund: { ok: true, status: "manual", refundId: outcome.refundId, amountCents: outcome.refundCents } };
   return { ok: true, alreadyCancelled: false, refund: await settleStaffRefund(db, outcome.refundId, deps) };
 }
 
@@ -88,7 +120,12 @@ export async function cancelOrderByStaff(db: Database, actor: StaffActor, input:
 export async function staffCancellationBlocker(db: Database, orderId: string): Promise<string | null> {
   const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
   if (!order) return "Pedido no encontrado";
-  if (!canTransition(order.status as OrderStatus, "cancelled")) return `No se puede cancelar un pedido en estado «${orderStatusLabel(order.status)}». Solo se cancela antes del despacho.`;
-  const gone = await db.select({ id: deliveries.id }).from(deliveries).where(and(eq(deliveries.orderId, orderId), inArray(deliveries.status, DISPATCHED_DELIVERY_STATUSES))).limit(1);
+  if (!canTransition(order.status as OrderStatus, "cancelled"))
+    return `No se puede cancelar un pedido en estado «${orderStatusLabel(order.status)}». Solo se cancela antes del despacho.`;
+  const gone = await db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(and(eq(deliveries.orderId, orderId), inArray(deliveries.status, DISPATCHED_DELIVERY_STATUSES)))
+    .limit(1);
   return gone.length > 0 ? "Una entrega de este pedido ya salió a reparto: ya no se puede cancelar." : null;
 }

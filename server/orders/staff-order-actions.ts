@@ -32,11 +32,24 @@ export async function addOrderNote(
     await lockOrder(tx, input.orderId);
     const [note] = await tx
       .insert(orderNotes)
-      .values({ orderId: input.orderId, authorId: input.author.id, authorName: input.author.name, authorEmail: input.author.email, body: input.body, requestKey: input.requestKey, createdAt: input.now })
+      .values({
+        orderId: input.orderId,
+        authorId: input.author.id,
+        authorName: input.author.name,
+        authorEmail: input.author.email,
+        body: input.body,
+        requestKey: input.requestKey,
+        createdAt: input.now,
+      })
       .onConflictDoNothing({ target: orderNotes.requestKey })
       .returning({ id: orderNotes.id });
     if (!note) return { added: false };
-    await recordStaffAction(tx, input.author, { action: "order.note", entityType: "order", entityId: input.orderId, after: { noteId: note.id, body: input.body } });
+    await recordStaffAction(tx, input.author, {
+      action: "order.note",
+      entityType: "order",
+      entityId: input.orderId,
+      after: { noteId: note.id, body: input.body },
+    });
     return { added: true };
   });
 }
@@ -61,11 +74,19 @@ export async function resendOrderConfirmation(
     const [queued] = await tx.select({ to: outboxEmails.toAddress }).from(outboxEmails).where(eq(outboxEmails.dedupeKey, dedupeKey));
     if (queued) return { status: "already_sent", to: queued.to };
     const [invoice] = await tx.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(eq(invoices.orderId, order.id));
-    if (!staffOrderActions({ status: order.status, capturedCents: 0, refundedCents: 0, invoiced: Boolean(invoice) }).resendConfirmation) return { status: "not_confirmed" };
+    if (!staffOrderActions({ status: order.status, capturedCents: 0, refundedCents: 0, invoiced: Boolean(invoice) }).resendConfirmation)
+      return { status: "not_confirmed" };
     const [recent] = await tx
       .select({ id: staffActions.id })
       .from(staffActions)
-      .where(and(eq(staffActions.entityType, "order"), eq(staffActions.entityId, order.id), eq(staffActions.action, "order.resend_confirmation"), gt(staffActions.createdAt, sql`now() - ${`${RESEND_CONFIRMATION_INTERVAL_MS} milliseconds`}::interval`)))
+      .where(
+        and(
+          eq(staffActions.entityType, "order"),
+          eq(staffActions.entityId, order.id),
+          eq(staffActions.action, "order.resend_confirmation"),
+          gt(staffActions.createdAt, sql`now() - ${`${RESEND_CONFIRMATION_INTERVAL_MS} milliseconds`}::interval`),
+        ),
+      )
       .orderBy(desc(staffActions.id))
       .limit(1);
     // Measured on the database's clock, which stamps staff_actions.created_at.
@@ -89,7 +110,12 @@ export async function resendOrderConfirmation(
       receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
     });
     await enqueueEmail(tx, { dedupeKey, kind: "order-confirmation", to: order.customerEmail, ...email }, input.now);
-    await recordStaffAction(tx, input.actor, { action: "order.resend_confirmation", entityType: "order", entityId: order.id, after: { to: order.customerEmail } });
+    await recordStaffAction(tx, input.actor, {
+      action: "order.resend_confirmation",
+      entityType: "order",
+      entityId: order.id,
+      after: { to: order.customerEmail },
+    });
     return { status: "sent", to: order.customerEmail };
   });
 }

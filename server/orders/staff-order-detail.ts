@@ -17,13 +17,42 @@ export interface StaffOrderDetail {
   discountCents: number;
   shippingCents: number;
   totalCents: number;
-  customer: { firstName: string; lastName: string; email: string; phone: string; documentType: string; documentNumber: string; ruc: string | null; businessName: string | null; hasAccount: boolean };
+  customer: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    phone: string;
+    documentType: string;
+    documentNumber: string;
+    ruc: string | null;
+    businessName: string | null;
+    hasAccount: boolean;
+  };
   shipping: { address: string; districtName: string; deliveryDate: string; deliveryWindow: string; notes: string | null };
-  payments: { id: string; provider: string; method: string | null; status: string; amountCents: number; providerReference: string | null; paymentCode: string | null; failureMessage: string | null; createdAt: string; settledAt: string | null }[];
+  payments: {
+    id: string;
+    provider: string;
+    method: string | null;
+    status: string;
+    amountCents: number;
+    providerReference: string | null;
+    paymentCode: string | null;
+    failureMessage: string | null;
+    createdAt: string;
+    settledAt: string | null;
+  }[];
   deliveries: { id: string; deliveryNumber: string; status: string; deliveryDate: string; deliveryWindow: string; driverName: string | null }[];
   invoice: { invoiceNumber: string; status: string; totalCents: number } | null;
   timeline: { fromStatus: string | null; toStatus: string; actor: string; note: string | null; createdAt: string }[];
-  refunds: { amountCents: number; reason: string; status: string; provider: string; providerRefundId: string | null; createdAt: string; refundedAt: string | null }[];
+  refunds: {
+    amountCents: number;
+    reason: string;
+    status: string;
+    provider: string;
+    providerRefundId: string | null;
+    createdAt: string;
+    refundedAt: string | null;
+  }[];
   notes: StaffOrderNote[];
   /** What the state machine lets staff do with it now (decisions.md, Orders). */
   actions: StaffOrderActions;
@@ -68,12 +97,22 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
     listOrderLines(db, [order.id]),
     db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(asc(payments.createdAt), asc(payments.id)),
     db
-      .select({ id: deliveries.id, deliveryNumber: deliveries.deliveryNumber, status: deliveries.status, deliveryDate: deliveries.deliveryDate, deliveryWindow: deliveries.deliveryWindow, driverName: users.name })
+      .select({
+        id: deliveries.id,
+        deliveryNumber: deliveries.deliveryNumber,
+        status: deliveries.status,
+        deliveryDate: deliveries.deliveryDate,
+        deliveryWindow: deliveries.deliveryWindow,
+        driverName: users.name,
+      })
       .from(deliveries)
       .leftJoin(users, eq(users.id, deliveries.assignedDriverId))
       .where(eq(deliveries.orderId, order.id))
       .orderBy(asc(deliveries.deliveryDate), asc(deliveries.deliveryNumber)),
-    db.select({ invoiceNumber: invoices.invoiceNumber, status: invoices.status, totalCents: invoices.totalCents }).from(invoices).where(eq(invoices.orderId, order.id)),
+    db
+      .select({ invoiceNumber: invoices.invoiceNumber, status: invoices.status, totalCents: invoices.totalCents })
+      .from(invoices)
+      .where(eq(invoices.orderId, order.id)),
     db.select().from(orderStatusChanges).where(eq(orderStatusChanges.orderId, order.id)).orderBy(asc(orderStatusChanges.createdAt), asc(orderStatusChanges.id)),
     db.select().from(refunds).where(eq(refunds.orderId, order.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
     listOrderNotes(db, order.id),
@@ -105,7 +144,13 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
       businessName: order.businessName,
       hasAccount: order.userId !== null,
     },
-    shipping: { address: order.address, districtName: order.districtName, deliveryDate: order.deliveryDate, deliveryWindow: order.deliveryWindow, notes: order.deliveryNotes },
+    shipping: {
+      address: order.address,
+      districtName: order.districtName,
+      deliveryDate: order.deliveryDate,
+      deliveryWindow: order.deliveryWindow,
+      notes: order.deliveryNotes,
+    },
     payments: orderPayments.map((payment) => ({
       id: payment.id,
       provider: payment.provider,
@@ -120,7 +165,13 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
     })),
     deliveries: orderDeliveries,
     invoice: invoice ?? null,
-    timeline: timeline.map((change) => ({ fromStatus: change.fromStatus, toStatus: change.toStatus, actor: change.actor, note: change.note, createdAt: change.createdAt.toISOString() })),
+    timeline: timeline.map((change) => ({
+      fromStatus: change.fromStatus,
+      toStatus: change.toStatus,
+      actor: change.actor,
+      note: change.note,
+      createdAt: change.createdAt.toISOString(),
+    })),
     refunds: orderRefunds.map((refund) => ({
       amountCents: refund.amountCents,
       reason: refund.reason,
@@ -137,7 +188,13 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
 
 export async function listOrderNotes(db: Database, orderId: string): Promise<StaffOrderNote[]> {
   const rows = await db
-    .select({ id: orderNotes.id, authorName: orderNotes.authorName, authorEmail: orderNotes.authorEmail, body: orderNotes.body, createdAt: orderNotes.createdAt })
+    .select({
+      id: orderNotes.id,
+      authorName: orderNotes.authorName,
+      authorEmail: orderNotes.authorEmail,
+      body: orderNotes.body,
+      createdAt: orderNotes.createdAt,
+    })
     .from(orderNotes)
     .where(eq(orderNotes.orderId, orderId))
     .orderBy(asc(orderNotes.id));

@@ -50,7 +50,10 @@ function searchCondition(query: string): SQL {
   const words = lower.split(/\s+/).filter(Boolean);
   if (!lower.includes("@")) {
     // Whole words of the full name, in any order ("maría quispe", "huamán"): the GIN index.
-    const wordList = sql.join(words.map((word) => sql`${word}`), sql`, `);
+    const wordList = sql.join(
+      words.map((word) => sql`${word}`),
+      sql`, `,
+    );
     arms.push(sql`string_to_array(lower(${orders.customerFirstName} || ' ' || ${orders.customerLastName}), ' ') @> array[${wordList}]::text[]`);
     // Or, while typing: each word begins the first or the last name ("ana qui"): the btree prefix indexes.
     const prefixes = words.map((word) => {

@@ -121,7 +121,12 @@ export function staffOrdersCsvStream(db: Database, filters: StaffOrderFilters, b
 }
 
 function readBatch(db: Database, where: SQL | undefined, order: SQL[], batchSize: number) {
-  return db.select(columns).from(orders).where(where).orderBy(...order).limit(batchSize);
+  return db
+    .select(columns)
+    .from(orders)
+    .where(where)
+    .orderBy(...order)
+    .limit(batchSize);
 }
 
 function csvRow(r: Awaited<ReturnType<typeof readBatch>>[number]): string {

@@ -27,7 +27,9 @@ export async function transitionOrder(
     .where(and(eq(orders.id, orderId), eq(orders.status, from)))
     .returning({ id: orders.id });
   if (updated.length === 0) return false;
-  await db.insert(orderStatusChanges).values({ orderId, fromStatus: from, toStatus: to, actor: change.actor, note: change.note ?? null, createdAt: change.now });
+  await db
+    .insert(orderStatusChanges)
+    .values({ orderId, fromStatus: from, toStatus: to, actor: change.actor, note: change.note ?? null, createdAt: change.now });
   if (to === "failed" || to === "cancelled") await cancelDeliveriesOfEndedOrder(db, orderId, to, change.now);
   return true;
 }

@@ -6,7 +6,15 @@ import { orders, payments } from "../db/schema";
 export async function findCulqiPayment(db: Database, paymentId: string) {
   if (!/^[0-9a-f-]{36}$/i.test(paymentId)) return null;
   const [row] = await db
-    .select({ status: payments.status, provider: payments.provider, amountCents: payments.amountCents, paymentCode: payments.paymentCode, reference: payments.providerReference, orderNumber: orders.orderNumber, email: orders.customerEmail })
+    .select({
+      status: payments.status,
+      provider: payments.provider,
+      amountCents: payments.amountCents,
+      paymentCode: payments.paymentCode,
+      reference: payments.providerReference,
+      orderNumber: orders.orderNumber,
+      email: orders.customerEmail,
+    })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
     .where(eq(payments.id, paymentId));

@@ -69,7 +69,13 @@ export async function settleConfirmedCharge(
 
     const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId)).for("update");
     if (!order) throw new PaymentNotFoundError(paymentId);
-    const settlement = { now: details.now, method: charge.method, actor: details.actor, siteUrl: details.siteUrl, providerReference: charge.reference.startsWith("chr_") ? charge.reference : undefined };
+    const settlement = {
+      now: details.now,
+      method: charge.method,
+      actor: details.actor,
+      siteUrl: details.siteUrl,
+      providerReference: charge.reference.startsWith("chr_") ? charge.reference : undefined,
+    };
     if (OPEN_STATUSES.includes(order.status)) {
       const settled = await settlePaymentInTransaction(tx, payment.id, settlement);
       return { kind: "settled", orderId: settled.orderId, alreadySettled: settled.alreadySettled, reopened: false };
@@ -102,13 +108,28 @@ async function reopenBlocker(tx: DatabaseOrTransaction, order: typeof orders.$in
   const [district] = await tx.select({ served: districts.served }).from(districts).where(eq(districts.id, order.districtId));
   const days = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, order.districtId));
   if (!district?.served) return "district no longer served";
-  const scheduleError = deliveryScheduleError({ districtDays: days.map((row) => row.day), dayNumber: isoWeekday(order.deliveryDate), date: order.deliveryDate, now });
+  const scheduleError = deliveryScheduleError({
+    districtDays: days.map((row) => row.day),
+    dayNumber: isoWeekday(order.deliveryDate),
+    date: order.deliveryDate,
+    now,
+  });
   if (scheduleError) return `delivery date ${order.deliveryDate} no longer bookable`;
   const items = await tx.select({ productId: orderItems.productId, variantId: orderItems.variantId }).from(orderItems).where(eq(orderItems.orderId, order.id));
   const productIds = [...new Set(items.map((item) => item.productId))];
   const variantIds = items.flatMap((item) => (item.variantId === null ? [] : [item.variantId]));
-  const activeProducts = productIds.length ? await tx.select({ id: products.id }).from(products).where(and(inArray(products.id, productIds), eq(products.active, true))) : [];
-  const activeVariants = variantIds.length ? await tx.select({ id: productVariants.id }).from(productVariants).where(and(inArray(productVariants.id, variantIds), eq(productVariants.active, true))) : [];
+  const activeProducts = productIds.length
+    ? await tx
+        .select({ id: products.id })
+        .from(products)
+        .where(and(inArray(products.id, productIds), eq(products.active, true)))
+    : [];
+  const activeVariants = variantIds.length
+    ? await tx
+        .select({ id: productVariants.id })
+        .from(productVariants)
+        .where(and(inArray(productVariants.id, variantIds), eq(productVariants.active, true)))
+    : [];
   if (activeProducts.length !== productIds.length || activeVariants.length !== new Set(variantIds).size) return "a product is no longer sold";
   return null;
 }
@@ -137,6 +158,8 @@ async function recordRefund(
       updatedAt: input.now,
     })
     .returning({ id: refunds.id });
-  console.warn(`[payments] refund ${row!.id} recorded: ${input.reason}, ${input.charge.provider} ${input.charge.reference}, ${input.charge.amountCents} céntimos, payment ${input.payment.id}`);
+  console.warn(
+    `[payments] refund ${row!.id} recorded: ${input.reason}, ${input.charge.provider} ${input.charge.reference}, ${input.charge.amountCents} céntimos, payment ${input.payment.id}`,
+  );
   return { kind: "refund", orderId: input.payment.orderId, refundId: row!.id, created: true, reason: input.reason };
 }

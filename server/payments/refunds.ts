@@ -41,7 +41,14 @@ async function askProvider(db: Database, client: CulqiClient | null, refund: typ
     const [earlier] = await db
       .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
       .from(refunds)
-      .where(and(eq(refunds.provider, refund.provider), eq(refunds.chargeReference, refund.chargeReference), eq(refunds.status, "succeeded"), ne(refunds.id, refund.id)));
+      .where(
+        and(
+          eq(refunds.provider, refund.provider),
+          eq(refunds.chargeReference, refund.chargeReference),
+          eq(refunds.status, "succeeded"),
+          ne(refunds.id, refund.id),
+        ),
+      );
     if ((charge.amount_refunded ?? 0) >= Number(earlier?.cents ?? 0) + refund.amountCents) return { kind: "refunded", refundId: "" };
     const reason = isStaffRefund(refund) ? "solicitud_comprador" : culqiReasons[refund.reason as RefundReason];
     return await client.createRefund({ chargeId: refund.chargeReference, amount: refund.amountCents, reason, idempotencyKey: `refund-${refund.id}` });
@@ -64,7 +71,8 @@ export function refundChannel(payment: { provider: string; providerReference: st
 }
 
 /** What a pending row can be given back through: the sandbox (staff rows are pending only for its cards) or a Culqi charge. */
-const refundableByApi = (refund: { provider: string; chargeReference: string }) => refund.provider === "sandbox" || (refund.provider === "culqi" && refund.chargeReference.startsWith("chr_"));
+const refundableByApi = (refund: { provider: string; chargeReference: string }) =>
+  refund.provider === "sandbox" || (refund.provider === "culqi" && refund.chargeReference.startsWith("chr_"));
 
 /**
  * Gives one recorded refund's money back through the provider, outside any transaction
@@ -85,8 +93,18 @@ export async function processRefund(db: Database, client: CulqiClient | null, re
   if (!refundableByApi(refund)) {
     // Culqi refunds charges only; money paid at an agent or by bank transfer (a Culqi order) goes
     // back by hand. The row waits, visible, for staff.
-    await db.update(refunds).set({ status: "manual", lastError: "Pago en efectivo o con código: devolver por transferencia (el proveedor no lo reembolsa por API)", claimedUntil: null, updatedAt: now }).where(eq(refunds.id, refund.id));
-    console.error(`[payments] refund ${refund.id} of ${refund.chargeReference} (${refund.amountCents} céntimos) needs staff: cash payments are returned by hand`);
+    await db
+      .update(refunds)
+      .set({
+        status: "manual",
+        lastError: "Pago en efectivo o con código: devolver por transferencia (el proveedor no lo reembolsa por API)",
+        claimedUntil: null,
+        updatedAt: now,
+      })
+      .where(eq(refunds.id, refund.id));
+    console.error(
+      `[payments] refund ${refund.id} of ${refund.chargeReference} (${refund.amountCents} céntimos) needs staff: cash payments are returned by hand`,
+    );
     return "manual";
   }
 
@@ -99,7 +117,10 @@ export async function processRefund(db: Database, client: CulqiClient | null, re
   if (answer.kind === "refused" && isStaffRefund(refund)) {
     // A staff member is waiting for the answer: a refusal is final and frees the amount; they see
     // the provider's message and may try again (a new request) once the cause is clear.
-    await db.update(refunds).set({ status: "failed", attempts, lastError: answer.message, claimedUntil: null, updatedAt: now }).where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")));
+    await db
+      .update(refunds)
+      .set({ status: "failed", attempts, lastError: answer.message, claimedUntil: null, updatedAt: now })
+      .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")));
     console.error(`[payments] refund ${refund.id} of ${refund.chargeReference} refused by ${refund.provider}: ${answer.message}`);
     return "declined";
   }
@@ -107,7 +128,9 @@ export async function processRefund(db: Database, client: CulqiClient | null, re
   const nextAttemptAt = new Date(now.getTime() + delay);
   const lastError = answer.kind === "refused" ? answer.message : answer.reason;
   await db.update(refunds).set({ attempts, lastError, nextAttemptAt, claimedUntil: null, updatedAt: now }).where(eq(refunds.id, refund.id));
-  console.error(`[payments] refund ${refund.id} of ${refund.chargeReference} failed (attempt ${attempts}: ${lastError}); retrying at ${nextAttemptAt.toISOString()}`);
+  console.error(
+    `[payments] refund ${refund.id} of ${refund.chargeReference} failed (attempt ${attempts}: ${lastError}); retrying at ${nextAttemptAt.toISOString()}`,
+  );
   return "retry_scheduled";
 }
 
@@ -118,13 +141,23 @@ async function recordRefundDone(db: Database, refund: typeof refunds.$inferSelec
     const [order] = await tx.select().from(orders).where(eq(orders.id, refund.orderId)).for("update");
     const done = await tx
       .update(refunds)
-      .set({ status: "succeeded", providerRefundId, refundedAt: input.now, attempts: refund.attempts + 1, lastError: null, claimedUntil: null, updatedAt: input.now })
+      .set({
+        status: "succeeded",
+        providerRefundId,
+        refundedAt: input.now,
+        attempts: refund.attempts + 1,
+        lastError: null,
+        claimedUntil: null,
+        updatedAt: input.now,
+      })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
       .returning({ id: refunds.id });
     if (done.length === 0 || !order) return;
     await applyRefundToOrder(tx, order, refund, input);
   });
-  console.warn(`[payments] refund ${refund.id} done: ${refund.chargeReference}, ${refund.amountCents} céntimos${providerRefundId ? `, ${providerRefundId}` : " (found already refunded at the provider)"}`);
+  console.warn(
+    `[payments] refund ${refund.id} done: ${refund.chargeReference}, ${refund.amountCents} céntimos${providerRefundId ? `, ${providerRefundId}` : " (found already refunded at the provider)"}`,
+  );
 }
 
 /**
@@ -133,7 +166,12 @@ async function recordRefundDone(db: Database, refund: typeof refunds.$inferSelec
  * `refunded`; otherwise it keeps its state and its history records the amount. The customer's email
  * is queued with a key per refund, so it leaves once. The caller holds the order's lock.
  */
-export async function applyRefundToOrder(tx: DatabaseOrTransaction, order: typeof orders.$inferSelect, refund: typeof refunds.$inferSelect, input: { now: Date; siteUrl: string }) {
+export async function applyRefundToOrder(
+  tx: DatabaseOrTransaction,
+  order: typeof orders.$inferSelect,
+  refund: typeof refunds.$inferSelect,
+  input: { now: Date; siteUrl: string },
+) {
   const { now } = input;
   const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
   const brandName = settings?.brandName ?? "Vida Alcalina";
@@ -145,9 +183,18 @@ export async function applyRefundToOrder(tx: DatabaseOrTransaction, order: typeo
       await transitionOrder(tx, order.id, "refunded", { actor: "system", now, note });
     } else {
       // A second payment of a paid order: the order itself goes on; its history says what happened.
-      await tx.insert(orderStatusChanges).values({ orderId: order.id, fromStatus: order.status, toStatus: order.status, actor: "system", note, createdAt: now });
+      await tx
+        .insert(orderStatusChanges)
+        .values({ orderId: order.id, fromStatus: order.status, toStatus: order.status, actor: "system", note, createdAt: now });
     }
-    const email = paymentRefundedEmail({ brandName, firstName: order.customerFirstName, orderNumber: order.orderNumber, amountCents: refund.amountCents, reason: refund.reason as RefundReason, receiptUrl });
+    const email = paymentRefundedEmail({
+      brandName,
+      firstName: order.customerFirstName,
+      orderNumber: order.orderNumber,
+      amountCents: refund.amountCents,
+      reason: refund.reason as RefundReason,
+      receiptUrl,
+    });
     await enqueueEmail(tx, { dedupeKey: `payment-refunded:${refund.id}`, kind: "payment-refunded", to: order.customerEmail, ...email }, now);
     return;
   }
@@ -174,7 +221,16 @@ export async function applyRefundToOrder(tx: DatabaseOrTransaction, order: typeo
     });
   }
   const channel: RefundChannel = payment ? refundChannel(payment) : "manual";
-  const email = orderRefundedEmail({ brandName, firstName: order.customerFirstName, orderNumber: order.orderNumber, amountCents: refund.amountCents, full, channel, reason: reasonText, receiptUrl });
+  const email = orderRefundedEmail({
+    brandName,
+    firstName: order.customerFirstName,
+    orderNumber: order.orderNumber,
+    amountCents: refund.amountCents,
+    full,
+    channel,
+    reason: reasonText,
+    receiptUrl,
+  });
   await enqueueEmail(tx, { dedupeKey: `order-refunded:${refund.id}`, kind: "order-refunded", to: order.customerEmail, ...email }, now);
 }
 
@@ -182,7 +238,11 @@ export async function applyRefundToOrder(tx: DatabaseOrTransaction, order: typeo
  * The jobs' pass over refunds whose provider call failed or never happened (a crash right after
  * the webhook recorded it). Each row on its own, so one bad row never stops the others.
  */
-export async function retryDueRefunds(db: Database, client: CulqiClient | null, input: { now: Date; siteUrl: string }): Promise<{ refunded: number; failed: number }> {
+export async function retryDueRefunds(
+  db: Database,
+  client: CulqiClient | null,
+  input: { now: Date; siteUrl: string },
+): Promise<{ refunded: number; failed: number }> {
   const due = await db
     .select({ id: refunds.id })
     .from(refunds)

@@ -45,7 +45,13 @@ export async function applySandboxAction(db: Database, paymentId: string, action
   switch (action) {
     case "approve_card":
       if (payment.status !== "created") break;
-      await recordPaymentSucceeded(db, paymentId, { now: context.now, method: "card", actor: "sandbox", siteUrl: context.siteUrl, providerReference: `sbx_chr_${paymentId}` });
+      await recordPaymentSucceeded(db, paymentId, {
+        now: context.now,
+        method: "card",
+        actor: "sandbox",
+        siteUrl: context.siteUrl,
+        providerReference: `sbx_chr_${paymentId}`,
+      });
       break;
     case "decline_card":
       if (payment.status !== "created") break;

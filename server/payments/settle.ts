@@ -57,14 +57,24 @@ export async function lockPaymentWithOrder(tx: DatabaseOrTransaction, paymentId:
 }
 
 /** The body of `recordPaymentSucceeded`, for callers that settle inside a larger transaction (subscriptions). */
-export async function settlePaymentInTransaction(tx: DatabaseOrTransaction, paymentId: string, details: SettlementDetails): Promise<{ orderId: string; alreadySettled: boolean }> {
+export async function settlePaymentInTransaction(
+  tx: DatabaseOrTransaction,
+  paymentId: string,
+  details: SettlementDetails,
+): Promise<{ orderId: string; alreadySettled: boolean }> {
   const payment = await lockPaymentWithOrder(tx, paymentId);
   if (!payment) throw new PaymentNotFoundError(paymentId);
   if (payment.status === "succeeded") return { orderId: payment.orderId, alreadySettled: true };
 
   await tx
     .update(payments)
-    .set({ status: "succeeded", method: details.method, settledAt: details.now, updatedAt: details.now, providerReference: details.providerReference ?? payment.providerReference })
+    .set({
+      status: "succeeded",
+      method: details.method,
+      settledAt: details.now,
+      updatedAt: details.now,
+      providerReference: details.providerReference ?? payment.providerReference,
+    })
     .where(eq(payments.id, paymentId));
   await transitionOrder(tx, payment.orderId, "paid", {
     actor: details.actor,
@@ -119,7 +129,14 @@ export async function recordPaymentCodeIssued(
     if (payment.status !== "created") return { orderId: payment.orderId, code: payment.paymentCode };
     await tx
       .update(payments)
-      .set({ status: "pending", method: details.method, paymentCode: details.code, expiresAt: details.expiresAt, providerReference: details.providerReference ?? null, updatedAt: details.now })
+      .set({
+        status: "pending",
+        method: details.method,
+        paymentCode: details.code,
+        expiresAt: details.expiresAt,
+        providerReference: details.providerReference ?? null,
+        updatedAt: details.now,
+      })
       .where(eq(payments.id, paymentId));
     await transitionOrder(tx, payment.orderId, "payment_created", { actor: details.actor, now: details.now, set: { expiresAt: details.expiresAt } });
     return { orderId: payment.orderId, code: details.code };

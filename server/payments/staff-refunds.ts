@@ -45,14 +45,24 @@ export async function setOperacionesRefundLimit(db: Database, actor: StaffActor,
     const [before] = await tx.select({ cents: siteSettings.operacionesRefundLimitCents }).from(siteSettings).where(eq(siteSettings.id, 1)).for("update");
     if (!before) return false;
     await tx.update(siteSettings).set({ operacionesRefundLimitCents: cents, updatedAt: now }).where(eq(siteSettings.id, 1));
-    await recordStaffAction(tx, actor, { action: "settings.refund_limit", entityType: "settings", entityId: "1", before: { operacionesRefundLimitCents: before.cents }, after: { operacionesRefundLimitCents: cents } });
+    await recordStaffAction(tx, actor, {
+      action: "settings.refund_limit",
+      entityType: "settings",
+      entityId: "1",
+      before: { operacionesRefundLimitCents: before.cents },
+      after: { operacionesRefundLimitCents: cents },
+    });
     return true;
   });
 }
 
 /** The order's settled payment (the most recent one, should there be several) and what it still can give back. */
 async function refundablePayment(tx: DatabaseOrTransaction, orderId: string, lock: boolean) {
-  const query = tx.select().from(payments).where(and(eq(payments.orderId, orderId), eq(payments.status, "succeeded"))).orderBy(asc(payments.id));
+  const query = tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), eq(payments.status, "succeeded")))
+    .orderBy(asc(payments.id));
   const settled = lock ? await query.for("update") : await query;
   const payment = settled.sort((a, b) => (b.settledAt?.getTime() ?? 0) - (a.settledAt?.getTime() ?? 0))[0];
   if (!payment) return null;
@@ -64,7 +74,14 @@ async function refundablePayment(tx: DatabaseOrTransaction, orderId: string, loc
   const cents = (status: string) => Number(rows.find((row) => row.status === status)?.cents ?? 0);
   const refundedCents = cents("succeeded");
   const inProgressCents = cents("pending") + cents("manual");
-  return { payment, capturedCents: payment.amountCents, refundedCents, inProgressCents, refundableCents: payment.amountCents - refundedCents - inProgressCents, pending: cents("pending") > 0 };
+  return {
+    payment,
+    capturedCents: payment.amountCents,
+    refundedCents,
+    inProgressCents,
+    refundableCents: payment.amountCents - refundedCents - inProgressCents,
+    pending: cents("pending") > 0,
+  };
 }
 
 export interface OrderRefundSummary {
@@ -79,7 +96,17 @@ export interface OrderRefundSummary {
   inProgressCents: number;
   refundableCents: number;
   limitCents: number;
-  refunds: { id: string; amountCents: number; status: string; note: string | null; requestedBy: string | null; reason: string; lastError: string | null; createdAt: Date; refundedAt: Date | null }[];
+  refunds: {
+    id: string;
+    amountCents: number;
+    status: string;
+    note: string | null;
+    requestedBy: string | null;
+    reason: string;
+    lastError: string | null;
+    createdAt: Date;
+    refundedAt: Date | null;
+  }[];
 }
 
 /** What the refund page shows: captured, refunded, in progress, refundable, and the order's refunds. */
@@ -100,7 +127,17 @@ export async function orderRefundSummary(db: Database, orderId: string): Promise
     inProgressCents: money?.inProgressCents ?? 0,
     refundableCents: money?.refundableCents ?? 0,
     limitCents: await operacionesRefundLimitCents(db),
-    refunds: rows.map((row) => ({ id: row.id, amountCents: row.amountCents, status: row.status, note: row.note, requestedBy: row.requestedBy, reason: row.reason, lastError: row.lastError, createdAt: row.createdAt, refundedAt: row.refundedAt })),
+    refunds: rows.map((row) => ({
+      id: row.id,
+      amountCents: row.amountCents,
+      status: row.status,
+      note: row.note,
+      requestedBy: row.requestedBy,
+      reason: row.reason,
+      lastError: row.lastError,
+      createdAt: row.createdAt,
+      refundedAt: row.refundedAt,
+    })),
   };
 }
 
@@ -116,18 +153,33 @@ export type RecordedStaffRefund = { ok: true; refund: typeof refunds.$inferSelec
 export async function recordStaffRefund(
   tx: DatabaseOrTransaction,
   actor: StaffActor,
-  input: { order: OrderRow; amountCents: number | null; note: string; requestKey: string; reason: "staff_refund" | "order_cancelled"; applyLimit: boolean; now: Date },
+  input: {
+    order: OrderRow;
+    amountCents: number | null;
+    note: string;
+    requestKey: string;
+    reason: "staff_refund" | "order_cancelled";
+    applyLimit: boolean;
+    now: Date;
+  },
 ): Promise<RecordedStaffRefund> {
   const money = await refundablePayment(tx, input.order.id, true);
   if (!money || money.capturedCents <= 0) return { ok: false, nothingToRecord: true, message: "Este pedido no tiene un pago cobrado que se pueda reembolsar." };
-  if (money.pending) return { ok: false, nothingToRecord: true, message: "Hay un reembolso de este pago en curso. Espera a que se confirme antes de pedir otro." };
+  if (money.pending)
+    return { ok: false, nothingToRecord: true, message: "Hay un reembolso de este pago en curso. Espera a que se confirme antes de pedir otro." };
   if (money.refundableCents <= 0) return { ok: false, nothingToRecord: true, message: "Este pedido ya no tiene saldo por reembolsar." };
   const amount = input.amountCents ?? money.refundableCents;
   if (amount <= 0) return { ok: false, nothingToRecord: false, message: "Ingresa un monto mayor que cero." };
-  if (amount > money.refundableCents) return { ok: false, nothingToRecord: false, message: `El monto supera lo que queda por reembolsar (${formatSoles(money.refundableCents)}).` };
+  if (amount > money.refundableCents)
+    return { ok: false, nothingToRecord: false, message: `El monto supera lo que queda por reembolsar (${formatSoles(money.refundableCents)}).` };
   if (input.applyLimit && actor.role === "operaciones") {
     const limit = await operacionesRefundLimitCents(tx);
-    if (amount > limit) return { ok: false, nothingToRecord: false, message: `Operaciones puede reembolsar hasta ${formatSoles(limit)} por vez. Pide a un administrador que haga este reembolso.` };
+    if (amount > limit)
+      return {
+        ok: false,
+        nothingToRecord: false,
+        message: `Operaciones puede reembolsar hasta ${formatSoles(limit)} por vez. Pide a un administrador que haga este reembolso.`,
+      };
   }
   // A refund that gives back all that is left must end the order as `refunded`, which the order
   // machine allows only once it is delivered or cancelled (decisions.md, Orders).
@@ -173,7 +225,12 @@ export async function settleStaffRefund(db: Database, refundId: string, deps: Re
   const [row] = await db.select().from(refunds).where(eq(refunds.id, refundId));
   if (!row) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
   if (attempt === "declined" || row.status === "failed") return declined(row);
-  return { ok: true, status: row.status === "succeeded" ? "succeeded" : row.status === "manual" ? "manual" : "pending", refundId: row.id, amountCents: row.amountCents };
+  return {
+    ok: true,
+    status: row.status === "succeeded" ? "succeeded" : row.status === "manual" ? "manual" : "pending",
+    refundId: row.id,
+    amountCents: row.amountCents,
+  };
 }
 
 const declined = (row: typeof refunds.$inferSelect): StaffRefundResult => ({
@@ -188,7 +245,12 @@ async function existingRequest(db: Database, orderId: string, requestKey: string
   if (row.orderId !== orderId) return { ok: false, code: "refused", message: "Esta solicitud no corresponde a este pedido. Recarga la página." };
   if (row.status === "pending") return settleStaffRefund(db, row.id, deps);
   if (row.status === "failed") return declined(row);
-  return { ok: true, status: row.status === "succeeded" ? "succeeded" : row.status === "manual" ? "manual" : "pending", refundId: row.id, amountCents: row.amountCents };
+  return {
+    ok: true,
+    status: row.status === "succeeded" ? "succeeded" : row.status === "manual" ? "manual" : "pending",
+    refundId: row.id,
+    amountCents: row.amountCents,
+  };
 }
 
 /**
@@ -213,14 +275,28 @@ export async function refundOrder(
     const [same] = await tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.requestKey, input.requestKey));
     if (same) return "replay";
     const before = await refundablePayment(tx, order.id, false);
-    const result = await recordStaffRefund(tx, actor, { order, amountCents: input.amountCents, note: input.reason, requestKey: input.requestKey, reason: "staff_refund", applyLimit: true, now: deps.now });
+    const result = await recordStaffRefund(tx, actor, {
+      order,
+      amountCents: input.amountCents,
+      note: input.reason,
+      requestKey: input.requestKey,
+      reason: "staff_refund",
+      applyLimit: true,
+      now: deps.now,
+    });
     if (!result.ok) return result;
     await recordStaffAction(tx, actor, {
       action: "order.refund",
       entityType: "order",
       entityId: order.id,
       before: { status: order.status, refundedCents: before?.refundedCents ?? 0, inProgressCents: before?.inProgressCents ?? 0 },
-      after: { refundId: result.refund.id, amountCents: result.refund.amountCents, refundStatus: result.refund.status, provider: result.refund.provider, reason: input.reason },
+      after: {
+        refundId: result.refund.id,
+        amountCents: result.refund.amountCents,
+        refundStatus: result.refund.status,
+        provider: result.refund.provider,
+        reason: input.reason,
+      },
     });
     return result;
   });
@@ -236,11 +312,20 @@ export async function refundOrder(
  * the refund done here: the order follows (refunded when it is all back) and the customer is told.
  * Marking twice changes nothing the second time.
  */
-export async function markManualRefundDone(db: Database, actor: StaffActor, input: { orderId: string; refundId: string }, deps: Omit<RefundDeps, "culqi">): Promise<StaffRefundResult> {
+export async function markManualRefundDone(
+  db: Database,
+  actor: StaffActor,
+  input: { orderId: string; refundId: string },
+  deps: Omit<RefundDeps, "culqi">,
+): Promise<StaffRefundResult> {
   return inTransaction(db, async (tx): Promise<StaffRefundResult> => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
     if (!order) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
-    const [refund] = await tx.select().from(refunds).where(and(eq(refunds.id, input.refundId), eq(refunds.orderId, order.id))).for("update");
+    const [refund] = await tx
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.id, input.refundId), eq(refunds.orderId, order.id)))
+      .for("update");
     if (!refund) return { ok: false, code: "not_found", message: "Reembolso no encontrado" };
     if (refund.status === "succeeded") return { ok: true, status: "succeeded", refundId: refund.id, amountCents: refund.amountCents };
     if (refund.status !== "manual") return { ok: false, code: "refused", message: "Este reembolso no se devuelve a mano." };
@@ -250,7 +335,13 @@ export async function markManualRefundDone(db: Database, actor: StaffActor, inpu
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "manual")))
       .returning();
     await applyRefundToOrder(tx, order, done!, deps);
-    await recordStaffAction(tx, actor, { action: "order.refund_manual_done", entityType: "order", entityId: order.id, before: { refundId: refund.id, refundStatus: "manual", orderStatus: order.status }, after: { refundId: refund.id, refundStatus: "succeeded", amountCents: refund.amountCents } });
+    await recordStaffAction(tx, actor, {
+      action: "order.refund_manual_done",
+      entityType: "order",
+      entityId: order.id,
+      before: { refundId: refund.id, refundStatus: "manual", orderStatus: order.status },
+      after: { refundId: refund.id, refundStatus: "succeeded", amountCents: refund.amountCents },
+    });
     return { ok: true, status: "succeeded", refundId: refund.id, amountCents: refund.amountCents };
   });
 }

@@ -62,11 +62,21 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
   const { subscription } = row;
   const [items, history, scheduled, served] = await Promise.all([
     db.select().from(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscription.id)).orderBy(asc(subscriptionItems.id)),
-    db.select().from(subscriptionEvents).where(eq(subscriptionEvents.subscriptionId, subscription.id)).orderBy(desc(subscriptionEvents.createdAt), desc(subscriptionEvents.id)),
+    db
+      .select()
+      .from(subscriptionEvents)
+      .where(eq(subscriptionEvents.subscriptionId, subscription.id))
+      .orderBy(desc(subscriptionEvents.createdAt), desc(subscriptionEvents.id)),
     db
       .select({ date: deliveries.deliveryDate })
       .from(deliveries)
-      .where(and(eq(deliveries.subscriptionId, subscription.id), gte(deliveries.deliveryDate, limaToday(now)), inArray(deliveries.status, ["pending", "preparing", "scheduled", "shipped", "in_transit", "rescheduled"])))
+      .where(
+        and(
+          eq(deliveries.subscriptionId, subscription.id),
+          gte(deliveries.deliveryDate, limaToday(now)),
+          inArray(deliveries.status, ["pending", "preparing", "scheduled", "shipped", "in_transit", "rescheduled"]),
+        ),
+      )
       .orderBy(asc(deliveries.deliveryDate))
       .limit(1),
     db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId)),
@@ -75,7 +85,11 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
   // delivered: the customer is told the dates the resume will really give (lifecycle.ts).
   const dates =
     subscription.status === "paused" && subscription.pausedUntil
-      ? datesOnResume(subscription, subscription.pausedUntil, served.map((row) => row.day))
+      ? datesOnResume(
+          subscription,
+          subscription.pausedUntil,
+          served.map((row) => row.day),
+        )
       : { nextBillingDate: subscription.nextBillingDate, nextDeliveryDate: subscription.nextDeliveryDate };
   return {
     id: subscription.id,
@@ -100,7 +114,15 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     cardLast4: subscription.cardLast4,
     billingMethod: subscription.billingMethod,
     organization: subscription.organizationId && row.organizationTitle ? { id: subscription.organizationId, title: row.organizationTitle } : null,
-    items: items.map((item) => ({ id: item.id, productId: item.productId, variantId: item.variantId, title: item.title, variantTitle: item.variantTitle, unitPriceCents: item.unitPriceCents, quantity: item.quantity })),
+    items: items.map((item) => ({
+      id: item.id,
+      productId: item.productId,
+      variantId: item.variantId,
+      title: item.title,
+      variantTitle: item.variantTitle,
+      unitPriceCents: item.unitPriceCents,
+      quantity: item.quantity,
+    })),
     history: history.map((event) => ({ id: event.id, description: event.description, actor: event.actor, createdAt: event.createdAt.toISOString() })),
     createdAt: subscription.createdAt.toISOString(),
   };
@@ -111,10 +133,19 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
  * personal data only to the owner), and what decides who the owner is: the customer's account,
  * or the first order (whose signed cookie or emailed token proves the browser placed it).
  */
-export async function findSubscriptionStatus(db: Database, subscriptionId: string): Promise<{ id: string; subscriptionNumber: string; status: string; userId: string; orderId: string | null } | null> {
+export async function findSubscriptionStatus(
+  db: Database,
+  subscriptionId: string,
+): Promise<{ id: string; subscriptionNumber: string; status: string; userId: string; orderId: string | null } | null> {
   if (!isSubscriptionId(subscriptionId)) return null;
   const [row] = await db
-    .select({ id: subscriptions.id, subscriptionNumber: subscriptions.subscriptionNumber, status: subscriptions.status, userId: subscriptions.userId, orderId: subscriptions.orderId })
+    .select({
+      id: subscriptions.id,
+      subscriptionNumber: subscriptions.subscriptionNumber,
+      status: subscriptions.status,
+      userId: subscriptions.userId,
+      orderId: subscriptions.orderId,
+    })
     .from(subscriptions)
     .where(eq(subscriptions.id, subscriptionId));
   return row ?? null;

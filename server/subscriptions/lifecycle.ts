@@ -19,8 +19,15 @@ export async function resumeSubscription(
   context: { now: Date; actor: string; description: string; details?: Record<string, unknown> },
 ) {
   const today = limaToday(context.now);
-  const days = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
-  const { nextBillingDate, nextDeliveryDate: nextDelivery } = datesOnResume(subscription, today, days.map((row) => row.day));
+  const days = await tx
+    .select({ day: districtDeliveryDays.dayNumber })
+    .from(districtDeliveryDays)
+    .where(eq(districtDeliveryDays.districtId, subscription.districtId));
+  const { nextBillingDate, nextDeliveryDate: nextDelivery } = datesOnResume(
+    subscription,
+    today,
+    days.map((row) => row.day),
+  );
   await tx
     .update(subscriptions)
     .set({
@@ -45,21 +52,35 @@ export async function resumeSubscription(
         ),
       );
   }
-  await tx
-    .insert(subscriptionEvents)
-    .values({ subscriptionId: subscription.id, kind: "resumed", description: context.description, actor: context.actor, details: context.details ?? null, createdAt: context.now });
+  await tx.insert(subscriptionEvents).values({
+    subscriptionId: subscription.id,
+    kind: "resumed",
+    description: context.description,
+    actor: context.actor,
+    details: context.details ?? null,
+    createdAt: context.now,
+  });
 }
 
 /** Pauses that reached their end date resume by themselves. */
 export async function resumeEndedPauses(db: Database, now: Date): Promise<number> {
   const today = limaToday(now);
-  const due = await db.select({ id: subscriptions.id }).from(subscriptions).where(and(eq(subscriptions.status, "paused"), isNotNull(subscriptions.pausedUntil), lte(subscriptions.pausedUntil, today)));
-  await forEachRowOnItsOwn(db, "resume ended pauses", due, ({ id }) => id, now, (row) =>
-    inTransaction(db, async (tx) => {
-      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.id)).for("update");
-      if (subscription?.status !== "paused" || !subscription.pausedUntil || subscription.pausedUntil > today) return;
-      await resumeSubscription(tx, subscription, { now, actor: "system", description: "Suscripción reanudada al terminar la pausa" });
-    }),
+  const due = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.status, "paused"), isNotNull(subscriptions.pausedUntil), lte(subscriptions.pausedUntil, today)));
+  await forEachRowOnItsOwn(
+    db,
+    "resume ended pauses",
+    due,
+    ({ id }) => id,
+    now,
+    (row) =>
+      inTransaction(db, async (tx) => {
+        const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.id)).for("update");
+        if (subscription?.status !== "paused" || !subscription.pausedUntil || subscription.pausedUntil > today) return;
+        await resumeSubscription(tx, subscription, { now, actor: "system", description: "Suscripción reanudada al terminar la pausa" });
+      }),
   );
   return due.length;
 }
@@ -75,7 +96,9 @@ export async function endCancelledSubscriptions(db: Database, now: Date): Promis
       .where(and(inArray(subscriptions.status, ["active", "paused", "past_due"]), isNotNull(subscriptions.endsOn), lte(subscriptions.endsOn, today)))
       .returning({ id: subscriptions.id });
     if (ended.length > 0) {
-      await tx.insert(subscriptionEvents).values(ended.map(({ id }) => ({ subscriptionId: id, kind: "cancelled", description: "Suscripción finalizada", actor: "system", createdAt: now })));
+      await tx
+        .insert(subscriptionEvents)
+        .values(ended.map(({ id }) => ({ subscriptionId: id, kind: "cancelled", description: "Suscripción finalizada", actor: "system", createdAt: now })));
     }
     return ended.length;
   });

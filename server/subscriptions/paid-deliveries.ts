@@ -15,14 +15,21 @@ export interface PaidPeriod {
  * the frequency its own order was billed with, so a change mensual ↔ anual (self-service) keeps
  * the deliveries already paid for and adds the new period's, no more and no fewer.
  */
-export async function paidPeriodsOf(tx: DatabaseOrTransaction, subscription: Pick<typeof subscriptions.$inferSelect, "id" | "frequency">): Promise<PaidPeriod[]> {
+export async function paidPeriodsOf(
+  tx: DatabaseOrTransaction,
+  subscription: Pick<typeof subscriptions.$inferSelect, "id" | "frequency">,
+): Promise<PaidPeriod[]> {
   const rows = await tx
     .select({ periodNumber: subscriptionPeriods.periodNumber, orderId: subscriptionPeriods.orderId, frequency: orders.subscriptionFrequency })
     .from(subscriptionPeriods)
     .leftJoin(orders, eq(orders.id, subscriptionPeriods.orderId))
     .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.status, "paid")))
     .orderBy(asc(subscriptionPeriods.periodNumber));
-  return rows.map((row) => ({ periodNumber: row.periodNumber, orderId: row.orderId, deliveries: deliveriesPerPeriod(row.frequency ?? subscription.frequency) }));
+  return rows.map((row) => ({
+    periodNumber: row.periodNumber,
+    orderId: row.orderId,
+    deliveries: deliveriesPerPeriod(row.frequency ?? subscription.frequency),
+  }));
 }
 
 /** The paid period monthly delivery number `sequence` (1-based) belongs to; undefined when not paid for yet. */

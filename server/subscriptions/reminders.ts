@@ -15,16 +15,33 @@ export async function sendRenewalReminders(db: Database, now: Date, siteUrl: str
   const upcoming = await db
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.status, "active"), gt(subscriptions.nextBillingDate, today), lte(subscriptions.nextBillingDate, addDays(today, REMINDER_DAYS_BEFORE))));
-  await forEachRowOnItsOwn(db, "renewal reminders", upcoming, (subscription) => subscription.id, now, async (subscription) => {
-    const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
-    await notifySubscriber(db, subscription, {
-      dedupeKey: `renewal-reminder:${subscription.id}:${subscription.nextPeriodNumber}`,
-      kind: "renewal_reminder",
-      email: { type: "reminder", billingDate: subscription.nextBillingDate!, amountCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents },
-      now,
-      siteUrl,
-    });
-  });
+    .where(
+      and(
+        eq(subscriptions.status, "active"),
+        gt(subscriptions.nextBillingDate, today),
+        lte(subscriptions.nextBillingDate, addDays(today, REMINDER_DAYS_BEFORE)),
+      ),
+    );
+  await forEachRowOnItsOwn(
+    db,
+    "renewal reminders",
+    upcoming,
+    (subscription) => subscription.id,
+    now,
+    async (subscription) => {
+      const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
+      await notifySubscriber(db, subscription, {
+        dedupeKey: `renewal-reminder:${subscription.id}:${subscription.nextPeriodNumber}`,
+        kind: "renewal_reminder",
+        email: {
+          type: "reminder",
+          billingDate: subscription.nextBillingDate!,
+          amountCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents,
+        },
+        now,
+        siteUrl,
+      });
+    },
+  );
   return upcoming.length;
 }

@@ -16,7 +16,10 @@ export const PAYMENT_LINK_DAYS = 7;
  * period's order is created once (the period row is locked and moves to awaiting_payment), with
  * a payment the active provider's page collects — Yape, card or a cash code.
  */
-export async function issueRenewalPaymentLinks(db: Database, options: { now: Date; siteUrl: string; provider: { id: string; paymentPath(paymentId: string): string } }): Promise<number> {
+export async function issueRenewalPaymentLinks(
+  db: Database,
+  options: { now: Date; siteUrl: string; provider: { id: string; paymentPath(paymentId: string): string } },
+): Promise<number> {
   const today = limaToday(options.now);
   return inTransaction(db, async (tx) => {
     const due = await tx
@@ -40,28 +43,35 @@ export async function issueRenewalPaymentLinks(db: Database, options: { now: Dat
         if (period.status !== "due") return;
         const expiresAt = new Date(options.now.getTime() + PAYMENT_LINK_DAYS * 86_400_000);
         const order = await insertRenewalOrder(tx, subscription, period, { provider: options.provider.id, method: null, now: options.now, expiresAt });
-        await tx.update(subscriptionPeriods).set({ status: "awaiting_payment", orderId: order.orderId, attempts: 1, updatedAt: options.now }).where(eq(subscriptionPeriods.id, period.id));
+        await tx
+          .update(subscriptionPeriods)
+          .set({ status: "awaiting_payment", orderId: order.orderId, attempts: 1, updatedAt: options.now })
+          .where(eq(subscriptionPeriods.id, period.id));
         await tx.insert(subscriptionEvents).values({
           subscriptionId: subscription.id,
           kind: "payment_link_sent",
           description: `Enlace de pago del periodo ${period.periodNumber} enviado (pedido ${order.orderNumber})`,
           actor: "system",
           createdAt: options.now,
-      });
-      const [user] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, subscription.userId));
-      const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
-      const payUrl = new URL(options.provider.paymentPath(order.paymentId), options.siteUrl).toString();
-      const email = renewalPaymentLinkEmail({
-        brandName: settings?.brandName ?? "Vida Alcalina",
-        firstName: user!.firstName,
-        subscriptionNumber: subscription.subscriptionNumber,
-        manageUrl: payUrl,
-        amountCents: period.amountCents,
-        billingDate: period.billingDate,
-        payUrl,
-      });
-      await enqueueEmail(tx, { dedupeKey: `renewal-link:${subscription.id}:${period.periodNumber}`, kind: "renewal_payment_link", to: user!.email, ...email }, options.now);
-      issued += 1;
+        });
+        const [user] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, subscription.userId));
+        const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+        const payUrl = new URL(options.provider.paymentPath(order.paymentId), options.siteUrl).toString();
+        const email = renewalPaymentLinkEmail({
+          brandName: settings?.brandName ?? "Vida Alcalina",
+          firstName: user!.firstName,
+          subscriptionNumber: subscription.subscriptionNumber,
+          manageUrl: payUrl,
+          amountCents: period.amountCents,
+          billingDate: period.billingDate,
+          payUrl,
+        });
+        await enqueueEmail(
+          tx,
+          { dedupeKey: `renewal-link:${subscription.id}:${period.periodNumber}`, kind: "renewal_payment_link", to: user!.email, ...email },
+          options.now,
+        );
+        issued += 1;
       });
     }
     return issued;
@@ -77,21 +87,35 @@ export async function settlePaymentLinkPeriods(db: Database, now: Date): Promise
     .select({ periodId: subscriptionPeriods.id, subscriptionId: subscriptionPeriods.subscriptionId, orderStatus: orders.status })
     .from(subscriptionPeriods)
     .innerJoin(orders, eq(orders.id, subscriptionPeriods.orderId))
-    .where(and(eq(subscriptionPeriods.status, "awaiting_payment"), inArray(orders.status, ["paid", "processing", "shipped", "delivered", "cancelled", "failed"])));
-  await forEachRowOnItsOwn(db, "payment link periods", rows, (row) => row.subscriptionId, now, (row) =>
-    inTransaction(db, async (tx) => {
-      // Decision 0025: the subscription before its period.
-      const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.subscriptionId)).for("update");
-      const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, row.periodId)).for("update");
-      if (period?.status !== "awaiting_payment") return;
-      if (["cancelled", "failed"].includes(row.orderStatus)) {
-        await failAttempt(tx, subscription!, { ...period, attempts: MAX_ATTEMPTS }, "El enlace de pago venció sin pagarse", now);
-        return;
-      }
-      await tx.update(subscriptionPeriods).set({ status: "paid", updatedAt: now }).where(eq(subscriptionPeriods.id, period.id));
-      await advanceSubscription(tx, subscription!, period, now);
-      await tx.insert(subscriptionEvents).values({ subscriptionId: subscription!.id, kind: "renewed", description: `Periodo ${period.periodNumber} pagado con el enlace`, actor: "customer", createdAt: now });
-    }),
+    .where(
+      and(eq(subscriptionPeriods.status, "awaiting_payment"), inArray(orders.status, ["paid", "processing", "shipped", "delivered", "cancelled", "failed"])),
+    );
+  await forEachRowOnItsOwn(
+    db,
+    "payment link periods",
+    rows,
+    (row) => row.subscriptionId,
+    now,
+    (row) =>
+      inTransaction(db, async (tx) => {
+        // Decision 0025: the subscription before its period.
+        const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.subscriptionId)).for("update");
+        const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, row.periodId)).for("update");
+        if (period?.status !== "awaiting_payment") return;
+        if (["cancelled", "failed"].includes(row.orderStatus)) {
+          await failAttempt(tx, subscription!, { ...period, attempts: MAX_ATTEMPTS }, "El enlace de pago venció sin pagarse", now);
+          return;
+        }
+        await tx.update(subscriptionPeriods).set({ status: "paid", updatedAt: now }).where(eq(subscriptionPeriods.id, period.id));
+        await advanceSubscription(tx, subscription!, period, now);
+        await tx.insert(subscriptionEvents).values({
+          subscriptionId: subscription!.id,
+          kind: "renewed",
+          description: `Periodo ${period.periodNumber} pagado con el enlace`,
+          actor: "customer",
+          createdAt: now,
+        });
+      }),
   );
   return rows.length;
 }
@@ -101,7 +125,12 @@ export async function closeAbandonedSignups(db: Database, now: Date): Promise<nu
   const abandoned = await db
     .update(subscriptions)
     .set({ status: "cancelled", cancelReason: "Pago inicial no completado", cancelledAt: now, updatedAt: now })
-    .where(and(eq(subscriptions.status, "pending_payment"), sql`exists (select 1 from ${orders} o where o.id = ${subscriptions.orderId} and o.status in ('cancelled', 'failed'))`))
+    .where(
+      and(
+        eq(subscriptions.status, "pending_payment"),
+        sql`exists (select 1 from ${orders} o where o.id = ${subscriptions.orderId} and o.status in ('cancelled', 'failed'))`,
+      ),
+    )
     .returning({ id: subscriptions.id });
   return abandoned.length;
 }

@@ -3,7 +3,18 @@ import { addDays, limaToday } from "@core/lima-dates";
 import { orderSummary } from "@core/pricing";
 import { billingDateOfPeriod } from "@core/subscription-dates";
 import type { Database } from "../db/client";
-import { orderItems, orders, orderStatusChanges, paymentMethods, payments, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions, users } from "../db/schema";
+import {
+  orderItems,
+  orders,
+  orderStatusChanges,
+  paymentMethods,
+  payments,
+  subscriptionEvents,
+  subscriptionItems,
+  subscriptionPeriods,
+  subscriptions,
+  users,
+} from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import type { CardProvider } from "../payments/index.server";
 import { settlePaymentInTransaction } from "../payments/index.server";
@@ -173,7 +184,14 @@ export async function currentPeriod(tx: DatabaseOrTransaction, subscription: Sub
   const amountCents = orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents;
   await tx
     .insert(subscriptionPeriods)
-    .values({ subscriptionId: subscription.id, periodNumber: subscription.nextPeriodNumber, billingDate: subscription.nextBillingDate!, amountCents, createdAt: now, updatedAt: now })
+    .values({
+      subscriptionId: subscription.id,
+      periodNumber: subscription.nextPeriodNumber,
+      billingDate: subscription.nextBillingDate!,
+      amountCents,
+      createdAt: now,
+      updatedAt: now,
+    })
     .onConflictDoNothing();
   const [period] = await tx
     .select()
@@ -200,7 +218,9 @@ async function chargeClaim(db: Database, claim: Claim, options: RenewalOptions):
   }
   if (result.outcome === "unknown") return "unknown"; // stays charging; reconciled on a later run
   if (result.outcome === "paid") {
-    await inTransaction(db, (tx) => completePaidPeriod(tx, subscription.id, period.id, { chargeId: result.chargeId, provider: method.provider, now: options.now, siteUrl: options.siteUrl }));
+    await inTransaction(db, (tx) =>
+      completePaidPeriod(tx, subscription.id, period.id, { chargeId: result.chargeId, provider: method.provider, now: options.now, siteUrl: options.siteUrl }),
+    );
     return "charged";
   }
   const pastDue = await inTransaction(db, async (tx) => {
@@ -215,13 +235,21 @@ async function chargeClaim(db: Database, claim: Claim, options: RenewalOptions):
  * same settlement as any payment), the period marked paid, the subscription moved to its next
  * period. Guarded by the period's status, so completing twice changes nothing.
  */
-export async function completePaidPeriod(tx: DatabaseOrTransaction, subscriptionId: string, periodId: string, charge: { chargeId: string; provider: string; now: Date; siteUrl: string }) {
+export async function completePaidPeriod(
+  tx: DatabaseOrTransaction,
+  subscriptionId: string,
+  periodId: string,
+  charge: { chargeId: string; provider: string; now: Date; siteUrl: string },
+) {
   // Decision 0025: the subscription before its period, as the claim and self-service take them.
   const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update");
   const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, periodId)).for("update");
   if (!period || period.status === "paid") return;
   const orderId = await createRenewalOrder(tx, subscription!, period, charge);
-  await tx.update(subscriptionPeriods).set({ status: "paid", providerChargeId: charge.chargeId, orderId, lastError: null, updatedAt: charge.now }).where(eq(subscriptionPeriods.id, period.id));
+  await tx
+    .update(subscriptionPeriods)
+    .set({ status: "paid", providerChargeId: charge.chargeId, orderId, lastError: null, updatedAt: charge.now })
+    .where(eq(subscriptionPeriods.id, period.id));
   await advanceSubscription(tx, subscription!, period, charge.now);
   await tx.insert(subscriptionEvents).values({
     subscriptionId: subscription!.id,
@@ -256,9 +284,25 @@ function billingDateOfNextPeriod(billingDate: string, frequency: "mensual" | "an
   return billingDateOfPeriod(billingDate, frequency, 2);
 }
 
-async function createRenewalOrder(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, charge: { chargeId: string; provider: string; now: Date; siteUrl: string }): Promise<string> {
-  const { orderId, paymentId } = await insertRenewalOrder(tx, subscription, period, { provider: charge.provider, method: "card", now: charge.now, expiresAt: null });
-  await settlePaymentInTransaction(tx, paymentId, { now: charge.now, method: "card", actor: "system", siteUrl: charge.siteUrl, providerReference: charge.chargeId });
+async function createRenewalOrder(
+  tx: DatabaseOrTransaction,
+  subscription: Subscription,
+  period: Period,
+  charge: { chargeId: string; provider: string; now: Date; siteUrl: string },
+): Promise<string> {
+  const { orderId, paymentId } = await insertRenewalOrder(tx, subscription, period, {
+    provider: charge.provider,
+    method: "card",
+    now: charge.now,
+    expiresAt: null,
+  });
+  await settlePaymentInTransaction(tx, paymentId, {
+    now: charge.now,
+    method: "card",
+    actor: "system",
+    siteUrl: charge.siteUrl,
+    providerReference: charge.chargeId,
+  });
   return orderId;
 }
 
@@ -320,16 +364,39 @@ export async function insertRenewalOrder(
       lineTotalCents: item.unitPriceCents * item.quantity,
     })),
   );
-  await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: null, toStatus: "pending", actor: "system", note: `Renovación periodo ${period.periodNumber}`, createdAt: options.now });
+  await tx.insert(orderStatusChanges).values({
+    orderId: order!.id,
+    fromStatus: null,
+    toStatus: "pending",
+    actor: "system",
+    note: `Renovación periodo ${period.periodNumber}`,
+    createdAt: options.now,
+  });
   const [payment] = await tx
     .insert(payments)
-    .values({ orderId: order!.id, provider: options.provider, method: options.method, status: "created", amountCents: period.amountCents, expiresAt: options.expiresAt, createdAt: options.now, updatedAt: options.now })
+    .values({
+      orderId: order!.id,
+      provider: options.provider,
+      method: options.method,
+      status: "created",
+      amountCents: period.amountCents,
+      expiresAt: options.expiresAt,
+      createdAt: options.now,
+      updatedAt: options.now,
+    })
     .returning({ id: payments.id });
   return { orderId: order!.id, paymentId: payment!.id, orderNumber: order!.orderNumber };
 }
 
 /** A declined attempt: retry in 3 days, or after the last one pause the subscription as past due. Returns whether it paused it. */
-export async function failAttempt(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, reason: string, now: Date, siteUrl?: string): Promise<boolean> {
+export async function failAttempt(
+  tx: DatabaseOrTransaction,
+  subscription: Subscription,
+  period: Period,
+  reason: string,
+  now: Date,
+  siteUrl?: string,
+): Promise<boolean> {
   const today = limaToday(now);
   const last = period.attempts >= MAX_ATTEMPTS;
   const nextAttemptDate = last ? null : addDays(today, RETRY_DAYS);
@@ -343,7 +410,9 @@ export async function failAttempt(tx: DatabaseOrTransaction, subscription: Subsc
   await tx.insert(subscriptionEvents).values({
     subscriptionId: subscription.id,
     kind: last ? "past_due" : "renewal_failed",
-    description: last ? "Suscripción pausada por falta de pago" : `No se pudo cobrar el periodo ${period.periodNumber} (intento ${period.attempts} de ${MAX_ATTEMPTS})`,
+    description: last
+      ? "Suscripción pausada por falta de pago"
+      : `No se pudo cobrar el periodo ${period.periodNumber} (intento ${period.attempts} de ${MAX_ATTEMPTS})`,
     actor: "system",
     details: { periodNumber: period.periodNumber, attempt: period.attempts, reason },
     createdAt: now,
@@ -351,7 +420,9 @@ export async function failAttempt(tx: DatabaseOrTransaction, subscription: Subsc
   await notifySubscriber(tx, subscription, {
     dedupeKey: `renewal-${last ? "past-due" : "failed"}:${subscription.id}:${period.periodNumber}:${period.attempts}`,
     kind: last ? "subscription_past_due" : "renewal_failed",
-    email: last ? { type: "past_due", amountCents: period.amountCents } : { type: "failed", amountCents: period.amountCents, reason, nextAttemptDate: nextAttemptDate! },
+    email: last
+      ? { type: "past_due", amountCents: period.amountCents }
+      : { type: "failed", amountCents: period.amountCents, reason, nextAttemptDate: nextAttemptDate! },
     now,
     siteUrl,
   });
@@ -370,7 +441,13 @@ async function reconcileLostCharges(db: Database, options: RenewalOptions): Prom
     .innerJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId))
     .innerJoin(paymentMethods, eq(paymentMethods.id, subscriptions.paymentMethodId))
     .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(and(eq(subscriptionPeriods.status, "charging"), lt(subscriptionPeriods.updatedAt, new Date(options.now.getTime() - CHARGE_IN_FLIGHT_MS)), sql`${subscriptionPeriods.periodNumber} > 1`));
+    .where(
+      and(
+        eq(subscriptionPeriods.status, "charging"),
+        lt(subscriptionPeriods.updatedAt, new Date(options.now.getTime() - CHARGE_IN_FLIGHT_MS)),
+        sql`${subscriptionPeriods.periodNumber} > 1`,
+      ),
+    );
   let reconciled = 0;
   for (const row of stale) {
     try {
@@ -381,7 +458,14 @@ async function reconcileLostCharges(db: Database, options: RenewalOptions): Prom
         continue; // The provider cannot say now: ask again on the next run.
       }
       if (found?.paid) {
-        await inTransaction(db, (tx) => completePaidPeriod(tx, row.subscription.id, row.period.id, { chargeId: found.chargeId, provider: row.method.provider, now: options.now, siteUrl: options.siteUrl }));
+        await inTransaction(db, (tx) =>
+          completePaidPeriod(tx, row.subscription.id, row.period.id, {
+            chargeId: found.chargeId,
+            provider: row.method.provider,
+            now: options.now,
+            siteUrl: options.siteUrl,
+          }),
+        );
       } else if (found) {
         await inTransaction(db, async (tx) => {
           const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.subscription.id)).for("update");
@@ -414,7 +498,13 @@ async function reconcileLostFirstCharges(db: Database, options: RenewalOptions):
     .innerJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId))
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .innerJoin(orders, eq(orders.id, subscriptions.orderId))
-    .where(and(eq(subscriptionPeriods.status, "charging"), eq(subscriptionPeriods.periodNumber, 1), lt(subscriptionPeriods.updatedAt, new Date(options.now.getTime() - CHARGE_IN_FLIGHT_MS))));
+    .where(
+      and(
+        eq(subscriptionPeriods.status, "charging"),
+        eq(subscriptionPeriods.periodNumber, 1),
+        lt(subscriptionPeriods.updatedAt, new Date(options.now.getTime() - CHARGE_IN_FLIGHT_MS)),
+      ),
+    );
   let reconciled = 0;
   for (const row of stale) {
     try {

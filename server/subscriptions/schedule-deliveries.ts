@@ -24,10 +24,17 @@ export async function scheduleSubscriptionDeliveries(db: Database, now: Date): P
     .where(and(eq(subscriptions.status, "active"), lte(subscriptions.nextDeliveryDate, horizon)))
     .orderBy(asc(subscriptions.nextDeliveryDate));
   let created = 0;
-  await forEachRowOnItsOwn(db, "subscription deliveries", candidates, (candidate) => candidate.id, now, async (candidate) => {
-    // A subscription can owe several deliveries after a long pause of the job: create them in turn.
-    while (await createNextDelivery(db, candidate.id, horizon, now)) created += 1;
-  });
+  await forEachRowOnItsOwn(
+    db,
+    "subscription deliveries",
+    candidates,
+    (candidate) => candidate.id,
+    now,
+    async (candidate) => {
+      // A subscription can owe several deliveries after a long pause of the job: create them in turn.
+      while (await createNextDelivery(db, candidate.id, horizon, now)) created += 1;
+    },
+  );
   return created;
 }
 
@@ -40,11 +47,18 @@ async function createNextDelivery(db: Database, subscriptionId: string, horizon:
     // Which paid period this delivery belongs to (each by its own frequency); none yet means it is not paid for.
     const period = periodOfDelivery(await paidPeriodsOf(tx, subscription), sequence);
     if (!period?.orderId) return false;
-    const days = (await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId))).map((row) => row.day);
+    const days = (
+      await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId))
+    ).map((row) => row.day);
     // Decision 0030: a closed or full date moves this delivery to the district's next weekday with
     // room; with none in sight it keeps its date (a paid delivery is never dropped) and dispatch sees
     // the day over capacity. The slot is locked after the subscription (decision 0025).
-    const slot = await claimNextSlotFrom(tx, { districtId: subscription.districtId, window: subscription.deliveryWindow, wantedDate: subscription.nextDeliveryDate, districtDays: days });
+    const slot = await claimNextSlotFrom(tx, {
+      districtId: subscription.districtId,
+      window: subscription.deliveryWindow,
+      wantedDate: subscription.nextDeliveryDate,
+      districtDays: days,
+    });
     const deliveryDate = slot?.date ?? subscription.nextDeliveryDate;
     const moved = deliveryDate === subscription.nextDeliveryDate ? null : `Fecha movida del ${subscription.nextDeliveryDate}: día cerrado o sin cupos`;
     const inserted = await tx

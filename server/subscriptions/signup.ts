@@ -2,7 +2,17 @@ import { and, eq, isNull } from "drizzle-orm";
 import { nextMonthlyDeliveryDate, billingDateOfPeriod } from "@core/subscription-dates";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
-import { districtDeliveryDays, orders, paymentMethods, payments, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions, users } from "../db/schema";
+import {
+  districtDeliveryDays,
+  orders,
+  paymentMethods,
+  payments,
+  subscriptionEvents,
+  subscriptionItems,
+  subscriptionPeriods,
+  subscriptions,
+  users,
+} from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import type { CardProvider } from "../payments/index.server";
 import { recordPaymentFailed, settlePaymentInTransaction } from "../payments/index.server";
@@ -105,17 +115,27 @@ export async function activateSubscription(
   }
   const [method] = await db
     .insert(paymentMethods)
-    .values({ userId: user.id, provider: input.cards.id, providerCustomerId: saved.customerId, providerCardId: saved.cardId, brand: saved.brand, last4: saved.last4, createdAt: input.now })
+    .values({
+      userId: user.id,
+      provider: input.cards.id,
+      providerCustomerId: saved.customerId,
+      providerCardId: saved.cardId,
+      brand: saved.brand,
+      last4: saved.last4,
+      createdAt: input.now,
+    })
     .returning({ id: paymentMethods.id });
 
-  const charge = await input.cards.chargeCard({
-    customerId: saved.customerId,
-    cardId: saved.cardId,
-    amountCents: order.totalCents,
-    email: user.email,
-    chargeKey: attempt.chargeKey,
-    description: `Suscripción ${subscription.subscriptionNumber} (${order.orderNumber})`,
-  }).catch((error: unknown) => ({ outcome: "unknown" as const, message: error instanceof Error ? error.message : String(error) })); // a thrown error says nothing about whether money moved
+  const charge = await input.cards
+    .chargeCard({
+      customerId: saved.customerId,
+      cardId: saved.cardId,
+      amountCents: order.totalCents,
+      email: user.email,
+      chargeKey: attempt.chargeKey,
+      description: `Suscripción ${subscription.subscriptionNumber} (${order.orderNumber})`,
+    })
+    .catch((error: unknown) => ({ outcome: "unknown" as const, message: error instanceof Error ? error.message : String(error) })); // a thrown error says nothing about whether money moved
   if (charge.outcome === "declined") {
     await markFirstPeriodFailed(db, subscription.id, charge.message, input.now);
     return { ok: false, reason: "charge_declined", message: charge.message };
@@ -157,7 +177,10 @@ export async function finishActivation(
   },
 ): Promise<void> {
   const { subscription } = input;
-  const districtDays = await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId));
+  const districtDays = await db
+    .select({ day: districtDeliveryDays.dayNumber })
+    .from(districtDeliveryDays)
+    .where(eq(districtDeliveryDays.districtId, subscription.districtId));
   const today = limaToday(input.now);
   await inTransaction(db, async (tx) => {
     // Decision 0025: the subscription, then its period, then (in settlement) the order and payment.
@@ -168,7 +191,13 @@ export async function finishActivation(
       .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.periodNumber, 1)))
       .for("update");
     if (period?.status === "paid") return;
-    await settlePaymentInTransaction(tx, input.paymentId, { now: input.now, method: "card", actor: input.actor, siteUrl: input.siteUrl, providerReference: input.chargeId });
+    await settlePaymentInTransaction(tx, input.paymentId, {
+      now: input.now,
+      method: "card",
+      actor: input.actor,
+      siteUrl: input.siteUrl,
+      providerReference: input.chargeId,
+    });
     await tx
       .update(subscriptionPeriods)
       .set({ status: "paid", providerChargeId: input.chargeId, orderId: input.orderId, lastError: null, updatedAt: input.now })
@@ -185,7 +214,10 @@ export async function finishActivation(
         nextBillingDate: billingDateOfPeriod(today, subscription.frequency as "mensual" | "anual", 2),
         nextPeriodNumber: 2,
         deliveriesMade: 1,
-        nextDeliveryDate: nextMonthlyDeliveryDate(input.firstDeliveryDate, districtDays.map((day) => day.day)),
+        nextDeliveryDate: nextMonthlyDeliveryDate(
+          input.firstDeliveryDate,
+          districtDays.map((day) => day.day),
+        ),
         updatedAt: input.now,
       })
       .where(eq(subscriptions.id, subscription.id));
@@ -210,7 +242,15 @@ async function startFirstPeriodAttempt(db: Database, input: { subscriptionId: st
   return inTransaction(db, async (tx) => {
     await tx
       .insert(subscriptionPeriods)
-      .values({ subscriptionId: input.subscriptionId, periodNumber: 1, billingDate: limaToday(input.now), status: "due", amountCents: input.amountCents, createdAt: input.now, updatedAt: input.now })
+      .values({
+        subscriptionId: input.subscriptionId,
+        periodNumber: 1,
+        billingDate: limaToday(input.now),
+        status: "due",
+        amountCents: input.amountCents,
+        createdAt: input.now,
+        updatedAt: input.now,
+      })
       .onConflictDoNothing();
     const [period] = await tx
       .select()
@@ -235,9 +275,15 @@ async function markFirstPeriodFailed(db: Database, subscriptionId: string, messa
 
 /** The first period could not be paid before the order expired: the order fails, the subscription never starts. */
 export async function abandonPendingSubscription(db: Database, subscriptionId: string, now: Date): Promise<void> {
-  const [row] = await db.select({ orderId: subscriptions.orderId }).from(subscriptions).where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.status, "pending_payment")));
+  const [row] = await db
+    .select({ orderId: subscriptions.orderId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.status, "pending_payment")));
   if (!row?.orderId) return;
   const [payment] = await db.select({ id: payments.id }).from(payments).where(eq(payments.orderId, row.orderId)).limit(1);
   if (payment) await recordPaymentFailed(db, payment.id, { now, actor: "system", message: "Suscripción no activada" });
-  await db.update(subscriptions).set({ status: "cancelled", cancelReason: "Pago inicial no completado", cancelledAt: now, updatedAt: now }).where(eq(subscriptions.id, subscriptionId));
+  await db
+    .update(subscriptions)
+    .set({ status: "cancelled", cancelReason: "Pago inicial no completado", cancelledAt: now, updatedAt: now })
+    .where(eq(subscriptions.id, subscriptionId));
 }

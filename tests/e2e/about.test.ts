@@ -25,7 +25,11 @@ describe("about page", () => {
   });
 
   it("scrolls eight values repeated four times, at 2 s, 20 s and 28 s by width", async () => {
-    for (const [width, duration] of [[390, "2s"], [900, "20s"], [1280, "28s"]] as const) {
+    for (const [width, duration] of [
+      [390, "2s"],
+      [900, "20s"],
+      [1280, "28s"],
+    ] as const) {
       const { page, close } = await shop.open({ viewport: { width, height: 800 }, reducedMotion: "no-preference" });
       await page.goto(`${shop.baseURL()}/nosotros`);
       const track = page.getByTestId("values-strip").locator("ul");
@@ -35,7 +39,12 @@ describe("about page", () => {
     }
     const { page, close } = await shop.open({ reducedMotion: "reduce" });
     await page.goto(`${shop.baseURL()}/nosotros`);
-    expect(await page.getByTestId("values-strip").locator("ul").evaluate((element) => getComputedStyle(element).animationName)).toBe("none");
+    expect(
+      await page
+        .getByTestId("values-strip")
+        .locator("ul")
+        .evaluate((element) => getComputedStyle(element).animationName),
+    ).toBe("none");
     await close();
   });
 

@@ -8,7 +8,10 @@ const publicPages = ["/", "/nosotros", "/tienda", "/tienda/producto/agua-alcalin
 describe("accessibility", () => {
   const shop = useBrowser();
 
-  for (const [label, device] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const) {
+  for (const [label, device] of [
+    ["desktop", DESKTOP],
+    ["mobile", MOBILE],
+  ] as const) {
     it(`has no serious or critical axe violations on any public page (${label})`, async () => {
       const { page, close } = await shop.open(device);
       const found: string[] = [];

@@ -14,7 +14,12 @@ describe("the customer's account area", () => {
     await page.goto(`${shop.baseURL()}/dashboard`);
     await page.getByRole("heading", { name: "¡Hola, María!" }).waitFor();
     const stats = page.getByRole("list", { name: "Resumen" });
-    expect(await stats.getByRole("link", { name: /Pedidos/ }).first().textContent()).toMatch(/^Pedidos\d+$/);
+    expect(
+      await stats
+        .getByRole("link", { name: /Pedidos/ })
+        .first()
+        .textContent(),
+    ).toMatch(/^Pedidos\d+$/);
     expect(await stats.getByRole("link", { name: /Suscripción/ }).textContent()).toBe("SuscripciónMensual");
     expect(await stats.getByRole("link", { name: /Próximos envíos/ }).getAttribute("href")).toBe("/dashboard/envios?filter=upcoming");
     const recent = page.locator("section", { has: page.getByRole("heading", { name: "Pedidos recientes" }) });
@@ -163,7 +168,10 @@ describe("the customer's account area", () => {
     await fillCheckout(page);
     await page.getByLabel("Correo electrónico").fill(DEMO_CUSTOMER.email);
     await page.getByLabel("Correo electrónico").blur();
-    await page.getByRole("status").filter({ hasText: "Este correo ya está registrado. Tu pedido se asignará automáticamente a tu cuenta existente." }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Este correo ya está registrado. Tu pedido se asignará automáticamente a tu cuenta existente." })
+      .waitFor();
     await page.getByLabel("Correo electrónico").fill("otra-persona@prueba.pe");
     await page.getByLabel("Correo electrónico").blur();
     expect(await page.getByText("Este correo ya está registrado.", { exact: false }).count()).toBe(0);
@@ -188,7 +196,9 @@ describe("the customer's account area", () => {
       await waitForHydration(page);
       const results = await new AxeBuilder({ page }).analyze();
       await close();
-      return results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => `${path}: ${violation.id}`);
+      return results.violations
+        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+        .map((violation) => `${path}: ${violation.id}`);
     };
     const session = await demoSession();
     const violations = [

@@ -176,7 +176,10 @@ describe("signing in, registering and recovering a password", () => {
     await page.getByLabel("Contraseña", { exact: true }).fill(customer.password);
     await page.getByRole("button", { name: "Iniciar sesión" }).click();
     // The same browser (the same client) waits 30 s after five failures: docs/decisions/0029.
-    await page.getByRole("alert").filter({ hasText: /Demasiados intentos\. Espera \d+ segundos/ }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /Demasiados intentos\. Espera \d+ segundos/ })
+      .waitFor();
     expect(new URL(page.url()).pathname).toBe("/login");
     await close();
   });

@@ -95,8 +95,18 @@ describe("Despacho: operaciones prepares and assigns the day's deliveries and pr
     // Printed, the staff area's navigation and the buttons are gone; each sheet ends its page.
     await page.emulateMedia({ media: "print" });
     expect(await page.getByRole("navigation", { name: "Back office" }).isVisible()).toBe(false);
-    expect(await page.getByRole("button", { name: /^Bajar/ }).first().isVisible()).toBe(false);
-    expect(await page.getByTestId("route-sheet").first().evaluate((sheet) => getComputedStyle(sheet).breakAfter)).toBe("page");
+    expect(
+      await page
+        .getByRole("button", { name: /^Bajar/ })
+        .first()
+        .isVisible(),
+    ).toBe(false);
+    expect(
+      await page
+        .getByTestId("route-sheet")
+        .first()
+        .evaluate((sheet) => getComputedStyle(sheet).breakAfter),
+    ).toBe("page");
     expectClean();
     await close();
   });

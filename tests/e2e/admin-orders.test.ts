@@ -40,7 +40,10 @@ async function waitForConfirmations(outboxDir: string, email: string, count: num
 describe("operaciones works an order from /admin/pedidos (issue 10)", () => {
   const shop = useBrowser();
 
-  for (const [label, viewport] of [["desktop", DESKTOP], ["phone (360 px)", PHONE]] as const) {
+  for (const [label, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone (360 px)", PHONE],
+  ] as const) {
     it(`${label}: searches by e-mail, opens the order, adds a note and resends the confirmation once`, async () => {
       const tag = randomUUID().slice(0, 8);
       const email = await paidOrder(shop.baseURL(), `pedidos-${tag}@e2e.example.pe`);
@@ -87,7 +90,9 @@ describe("operaciones works an order from /admin/pedidos (issue 10)", () => {
       await page.getByText("La confirmación ya se reenvió hace menos de un minuto.").waitFor();
 
       // The marker order's resend, posted after ours; when it is out, ours went out exactly once.
-      const markerList = await fetch(`${shop.baseURL()}/admin/pedidos?q=${encodeURIComponent(marker)}`, { headers: { cookie: cookieHeader(cookies) } }).then((response) => response.text());
+      const markerList = await fetch(`${shop.baseURL()}/admin/pedidos?q=${encodeURIComponent(marker)}`, { headers: { cookie: cookieHeader(cookies) } }).then(
+        (response) => response.text(),
+      );
       const markerId = /href="\/admin\/pedidos\/([0-9a-f-]{36})"/.exec(markerList)![1];
       const resent = await fetch(`${shop.baseURL()}/admin/pedidos/${markerId}`, {
         method: "POST",
@@ -113,7 +118,9 @@ describe("operaciones works an order from /admin/pedidos (issue 10)", () => {
 
   it("exports the filtered list as a UTF-8 CSV file named with the date", async () => {
     const cookies = cookieHeader(await signInCookies(shop.baseURL(), DEMO_OPERACIONES.email, DEMO_OPERACIONES.password));
-    const response = await fetch(`${shop.baseURL()}/admin/pedidos/exportar?q=${encodeURIComponent("cliente@demo.pe")}&estado=delivered`, { headers: { cookie: cookies } });
+    const response = await fetch(`${shop.baseURL()}/admin/pedidos/exportar?q=${encodeURIComponent("cliente@demo.pe")}&estado=delivered`, {
+      headers: { cookie: cookies },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="pedidos-\d{4}-\d{2}-\d{2}\.csv"$/);

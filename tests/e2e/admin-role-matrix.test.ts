@@ -22,7 +22,6 @@ interface Rule {
   sample?: string;
 }
 
-
 const RULES: Record<string, Rule> = {
   "/admin": { allowed: ["operaciones", "repartidor"] },
   "/admin/reparto": { allowed: ["repartidor"] },

@@ -27,7 +27,18 @@ describe("cart", () => {
 
   it("shows lines, totals and the one-time summary, and updates them with quantity and removal", async () => {
     const { page, expectClean, close } = await shop.open();
-    await seedCart(page, shop.baseURL(), [line({}), line({ key: "1__v_1", productId: 1, variantId: 1, slug: "agua-alcalina-personal-625ml", title: "Agua alcalina personal 625 ml", variantTitle: "Pack x 12", price: 3000 })]);
+    await seedCart(page, shop.baseURL(), [
+      line({}),
+      line({
+        key: "1__v_1",
+        productId: 1,
+        variantId: 1,
+        slug: "agua-alcalina-personal-625ml",
+        title: "Agua alcalina personal 625 ml",
+        variantTitle: "Pack x 12",
+        price: 3000,
+      }),
+    ]);
     await page.goto(`${shop.baseURL()}/carrito`);
     await waitForHydration(page);
     await page.getByTestId("cart-line").first().waitFor();
@@ -62,7 +73,17 @@ describe("cart", () => {
 
   it("opens 'Pedido Mínimo Requerido' under S/ 50 and goes to the checkout above it", async () => {
     const { page, expectClean, close } = await shop.open();
-    await seedCart(page, shop.baseURL(), [line({ key: "3__v_7", productId: 3, variantId: 7, slug: "agua-alcalina-familiar-8l", title: "Agua alcalina familiar 8 L", variantTitle: "1 unidad", price: 1590 })]);
+    await seedCart(page, shop.baseURL(), [
+      line({
+        key: "3__v_7",
+        productId: 3,
+        variantId: 7,
+        slug: "agua-alcalina-familiar-8l",
+        title: "Agua alcalina familiar 8 L",
+        variantTitle: "1 unidad",
+        price: 1590,
+      }),
+    ]);
     await page.goto(`${shop.baseURL()}/carrito`);
     await waitForHydration(page);
     await page.getByRole("button", { name: "Realizar pedido" }).click();
@@ -84,7 +105,15 @@ describe("cart", () => {
     const { page, expectClean, close } = await shop.open();
     await seedCart(page, shop.baseURL(), [
       line({ price: 4990 }),
-      line({ key: "5__v_15", productId: 5, variantId: 15, slug: "bidon-retornable-oficina-20l", title: "Bidón retornable oficina 20 L", variantTitle: "Pack 20 recargas", price: 38000 }),
+      line({
+        key: "5__v_15",
+        productId: 5,
+        variantId: 15,
+        slug: "bidon-retornable-oficina-20l",
+        title: "Bidón retornable oficina 20 L",
+        variantTitle: "Pack 20 recargas",
+        price: 38000,
+      }),
     ]);
     await page.goto(`${shop.baseURL()}/carrito`);
     await waitForHydration(page);

@@ -122,7 +122,8 @@ describe("checkout with the sandbox provider", () => {
     const audit = async (label: string) => {
       const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
       for (const violation of results.violations) {
-        if (violation.impact === "serious" || violation.impact === "critical") found.push(`${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+        if (violation.impact === "serious" || violation.impact === "critical")
+          found.push(`${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
       }
     };
     await openCheckoutWithCart(page, shop.baseURL());
@@ -148,7 +149,9 @@ describe("checkout with the sandbox provider", () => {
 
   it("opens the minimum-order modal for a small cart", async () => {
     const { page, close } = await shop.open();
-    await openCheckoutWithCart(page, shop.baseURL(), [{ ...boxLine, key: "3__v_7", productId: 3, variantId: 7, price: 1590, title: "Agua alcalina familiar 8 L", variantTitle: "1 unidad" }]);
+    await openCheckoutWithCart(page, shop.baseURL(), [
+      { ...boxLine, key: "3__v_7", productId: 3, variantId: 7, price: 1590, title: "Agua alcalina familiar 8 L", variantTitle: "1 unidad" },
+    ]);
     const dialog = page.getByRole("dialog", { name: "Pedido Mínimo Requerido" });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("El pedido mínimo único es de S/ 50.00.");

@@ -9,7 +9,17 @@ describe("client bundle", () => {
 
   it("contains no database driver, server module or environment secret", () => {
     expect(scripts.length).toBeGreaterThan(0);
-    const forbidden = [/drizzle-orm/, /@electric-sql\/pglite/, /PGlite/, /DATABASE_URL/, /pg_advisory_lock/, /sanitize-html/, /node:fs/, /seedBaseData/, /seedDemoAccounts/];
+    const forbidden = [
+      /drizzle-orm/,
+      /@electric-sql\/pglite/,
+      /PGlite/,
+      /DATABASE_URL/,
+      /pg_advisory_lock/,
+      /sanitize-html/,
+      /node:fs/,
+      /seedBaseData/,
+      /seedDemoAccounts/,
+    ];
     const found: string[] = [];
     for (const name of scripts) {
       const source = readFileSync(path.join(assets, name), "utf8");
@@ -27,7 +37,11 @@ describe("client bundle", () => {
 /** Issue 13: `db:migrate` and `jobs:run` run in production, where only `dependencies` are installed. */
 describe("operator commands (build/cli)", () => {
   const { dependencies } = JSON.parse(readFileSync("package.json", "utf8")) as { dependencies: Record<string, string> };
-  const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+  const packageOf = (specifier: string) =>
+    specifier
+      .split("/")
+      .slice(0, specifier.startsWith("@") ? 2 : 1)
+      .join("/");
 
   it.each(["migrate", "jobs"])("%s needs only production dependencies and Node's own modules", (name) => {
     const source = readFileSync(path.resolve("build/cli", `${name}.mjs`), "utf8");

@@ -102,7 +102,13 @@ describe("paying through Culqi", () => {
     await close();
   });
   const DEVICE_ID = "dev-3ds-e2e-4f2a9c";
-  const BANK_VALUES = { eci: "05", xid: "MDAwMDAwMDAwMDAwMDAwMzIyNzY=", cavv: "AAABAWFlmQAAAABjRWWZEEFgFz+=", protocolVersion: "2.1.0", directoryServerTransactionId: "f25084f0-5b16-4c0a-ae5d-b24808a95e4b" };
+  const BANK_VALUES = {
+    eci: "05",
+    xid: "MDAwMDAwMDAwMDAwMDAwMzIyNzY=",
+    cavv: "AAABAWFlmQAAAABjRWWZEEFgFz+=",
+    protocolVersion: "2.1.0",
+    directoryServerTransactionId: "f25084f0-5b16-4c0a-ae5d-b24808a95e4b",
+  };
 
   /**
    * Stand-ins for Culqi's two scripts. The checkout hands over the given tokens, one per opening;
@@ -145,7 +151,8 @@ describe("paying through Culqi", () => {
   }
 
   const paymentIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
-  const chargesFor = (paymentId: string) => culqi.chargeRequests.filter((request) => (request.body.metadata as { payment_id?: string } | undefined)?.payment_id === paymentId);
+  const chargesFor = (paymentId: string) =>
+    culqi.chargeRequests.filter((request) => (request.body.metadata as { payment_id?: string } | undefined)?.payment_id === paymentId);
   const payButton = (page: Page) => page.getByRole("button", { name: "Pagar con tarjeta, Yape o efectivo" });
 
   it("runs Culqi 3-D Secure when Culqi asks for it and charges the same token again with the bank's values", async () => {
@@ -159,7 +166,11 @@ describe("paying through Culqi", () => {
     await page.getByRole("status").filter({ hasText: "Tu banco está verificando tu tarjeta" }).waitFor();
     expect(await payButton(page).isDisabled()).toBe(true);
     expect(chargesFor(paymentId)).toEqual([
-      expect.objectContaining({ status: 200, actionCode: "REVIEW", body: expect.objectContaining({ source_id: token, antifraud_details: { device_finger_print_id: DEVICE_ID } }) }),
+      expect.objectContaining({
+        status: 200,
+        actionCode: "REVIEW",
+        body: expect.objectContaining({ source_id: token, antifraud_details: { device_finger_print_id: DEVICE_ID } }),
+      }),
     ]);
     expect(chargesFor(paymentId)[0]!.body).not.toHaveProperty("authentication_3DS");
 
@@ -169,7 +180,10 @@ describe("paying through Culqi", () => {
 
     const [review, paid] = chargesFor(paymentId);
     expect(chargesFor(paymentId)).toHaveLength(2);
-    expect(paid).toMatchObject({ status: 201, body: { source_id: token, amount: review!.body.amount, authentication_3DS: BANK_VALUES, antifraud_details: { device_finger_print_id: DEVICE_ID } } });
+    expect(paid).toMatchObject({
+      status: 201,
+      body: { source_id: token, amount: review!.body.amount, authentication_3DS: BANK_VALUES, antifraud_details: { device_finger_print_id: DEVICE_ID } },
+    });
     expect(calls.find((call) => call.kind === "generateDevice")?.detail).toBe(culqi.publicKey);
     expect(calls.find((call) => call.kind === "initAuthentication")?.detail).toEqual({
       tokenId: token,
@@ -182,7 +196,11 @@ describe("paying through Culqi", () => {
   });
 
   it("explains in Spanish when the bank's check fails or is closed, charges nothing, and lets the customer pay again", async () => {
-    const tokens = [await culqi.tokenize("4456530000001096", REVIEW_EMAIL), await culqi.tokenize("4456530000001096", REVIEW_EMAIL), await culqi.tokenize("4456530000001096", REVIEW_EMAIL)];
+    const tokens = [
+      await culqi.tokenize("4456530000001096", REVIEW_EMAIL),
+      await culqi.tokenize("4456530000001096", REVIEW_EMAIL),
+      await culqi.tokenize("4456530000001096", REVIEW_EMAIL),
+    ];
     const calls: { kind: string; detail: unknown }[] = [];
     const { page, errors, close } = await checkoutToCulqi((page) => serveCulqiStandIns(page, [...tokens], calls));
     const paymentId = paymentIdOf(page);

@@ -41,7 +41,11 @@ describe("the checkout follows the delivery calendar", () => {
     expect(firstWednesday).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 
     const staff = await openPage(browser, { ...MOBILE, viewport: { width: 360, height: 780 } });
-    await staff.page.context().addCookies((await signInCookies(server.baseURL, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password)).map((cookie) => ({ ...cookie, url: server.baseURL })));
+    await staff.page
+      .context()
+      .addCookies(
+        (await signInCookies(server.baseURL, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password)).map((cookie) => ({ ...cookie, url: server.baseURL })),
+      );
     await staff.page.goto(`${server.baseURL}/admin/calendario`);
     await staff.page.getByRole("heading", { name: "Calendario de reparto" }).waitFor();
     // The first Wednesday becomes a closed day.

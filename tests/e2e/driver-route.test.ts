@@ -49,7 +49,11 @@ describe("the driver's route on a phone", () => {
     const placedAt = new Date("2026-11-24T15:00:00Z");
     for (const [index, stop] of Object.values(stops).entries()) {
       const assignee = stop === stops.otherDriver ? admin! : driver!;
-      const placed = await placeOrder(db, checkoutInput({ correo: DEMO_CUSTOMER.email, direccion: stop.address }), { now: placedAt, provider: "sandbox", userId: customer!.id });
+      const placed = await placeOrder(db, checkoutInput({ correo: DEMO_CUSTOMER.email, direccion: stop.address }), {
+        now: placedAt,
+        provider: "sandbox",
+        userId: customer!.id,
+      });
       if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
       await applySandboxAction(db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: "http://localhost" });
       const [delivery] = await db
@@ -58,7 +62,10 @@ describe("the driver's route on a phone", () => {
         .where(eq(deliveries.orderId, placed.orderId))
         .returning({ id: deliveries.id });
       stop.deliveryId = delivery!.id;
-      await db.update(orders).set({ deliveryDate: limaToday(new Date()) }).where(eq(orders.id, placed.orderId));
+      await db
+        .update(orders)
+        .set({ deliveryDate: limaToday(new Date()) })
+        .where(eq(orders.id, placed.orderId));
       stop.orderId = placed.orderId;
     }
   }

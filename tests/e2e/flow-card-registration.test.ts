@@ -66,7 +66,9 @@ describe("registering the subscription card with Flow", () => {
     });
     await page.getByRole("button", { name: button }).click();
     expect(await posted).toEqual({ method: "POST", origin: flow.hostedOrigin, body: new URLSearchParams({ token }).toString() });
-    const documentResponse = page.waitForResponse((response) => new URL(response.url()).pathname === "/flow/register-return" && response.request().method() === "GET");
+    const documentResponse = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === "/flow/register-return" && response.request().method() === "GET",
+    );
     await page.goto(`${server.baseURL}/flow/register-return?token=${token}`);
     return documentResponse;
   }

@@ -35,7 +35,7 @@ describe("the shop's own typeface", () => {
       }
 
       expect(fontRequests).toEqual([expect.stringMatching(/^\/assets\/roboto-latin-wght-normal-[\w-]+\.woff2$/)]);
-      const preload = await page.locator('link[rel=preload][as=font]').getAttribute("href");
+      const preload = await page.locator("link[rel=preload][as=font]").getAttribute("href");
       expect(preload).toBe(fontRequests[0]);
       expectClean();
       await close();

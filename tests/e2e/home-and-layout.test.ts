@@ -56,7 +56,11 @@ describe("home and public layout", () => {
     const { page, close } = await shop.open();
     await page.goto(`${shop.baseURL()}/nosotros`);
     const nav = page.getByRole("navigation", { name: "Principal" });
-    for (const [name, href] of [["Inicio", "/"], ["Nosotros", "/nosotros"], ["Tienda", "/tienda"]]) {
+    for (const [name, href] of [
+      ["Inicio", "/"],
+      ["Nosotros", "/nosotros"],
+      ["Tienda", "/tienda"],
+    ]) {
       expect(await nav.getByRole("link", { name: name! }).getAttribute("href")).toBe(href);
     }
     expect(await nav.getByRole("link", { name: "Nosotros" }).getAttribute("aria-current")).toBe("page");

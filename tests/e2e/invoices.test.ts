@@ -129,7 +129,12 @@ describe("the customer's invoices", () => {
     expect(await cards.count()).toBeGreaterThanOrEqual(12);
     expect(await cards.first().isVisible()).toBe(true);
     expect(await page.getByTestId("invoice-table").isVisible()).toBe(false);
-    expect(await cards.first().getByRole("link", { name: /^Ver factura/ }).isVisible()).toBe(true);
+    expect(
+      await cards
+        .first()
+        .getByRole("link", { name: /^Ver factura/ })
+        .isVisible(),
+    ).toBe(true);
     expect(await seriousAxeViolations(page, "invoices")).toEqual([]);
     expectClean();
     await close();
@@ -143,7 +148,15 @@ describe("the customer's invoices", () => {
     const number = (await firstRow.locator("td").first().textContent())!;
     await firstRow.getByRole("link", { name: `Ver factura ${number}` }).click();
     await page.getByRole("heading", { name: `Factura ${number}`, level: 1 }).waitFor();
-    for (const block of ["invoice-summary", "invoice-customer", "invoice-address", "invoice-details", "invoice-products", "invoice-payment", "invoice-delivery"]) {
+    for (const block of [
+      "invoice-summary",
+      "invoice-customer",
+      "invoice-address",
+      "invoice-details",
+      "invoice-products",
+      "invoice-payment",
+      "invoice-delivery",
+    ]) {
       expect(await page.getByTestId(block).isVisible(), block).toBe(true);
     }
     expect(await page.getByTestId("invoice-customer").textContent()).toContain("20131312955");
@@ -218,7 +231,12 @@ describe("the customer's invoices", () => {
   });
 
   it("sends anonymous visitors to /login, back to where they were going", async () => {
-    for (const target of ["/dashboard/facturas", `/dashboard/facturas/${demoInvoiceId}`, `/dashboard/facturas/${demoInvoiceId}/pdf`, "/dashboard/facturas/descargar-todas"]) {
+    for (const target of [
+      "/dashboard/facturas",
+      `/dashboard/facturas/${demoInvoiceId}`,
+      `/dashboard/facturas/${demoInvoiceId}/pdf`,
+      "/dashboard/facturas/descargar-todas",
+    ]) {
       const response = await fetch(`${shop.baseURL()}${target}`, { redirect: "manual" });
       expect(response.status, target).toBe(302);
       expect(response.headers.get("location"), target).toBe(`/login?redirectTo=${encodeURIComponent(target)}`);

@@ -25,15 +25,44 @@ describe("delivery dates in Lima time", () => {
     const { page, close } = await openPage(browser, { timezoneId: "Asia/Tokyo" });
     await page.goto(`${server.baseURL}/tienda`);
     await page.evaluate(() =>
-      window.localStorage.setItem("va-cart:v1", JSON.stringify([{ key: "6", productId: 6, variantId: null, slug: "caja-20l-con-dispensador", title: "Caja", image: null, price: 5990, variantTitle: null, quantity: 1 }])),
+      window.localStorage.setItem(
+        "va-cart:v1",
+        JSON.stringify([
+          {
+            key: "6",
+            productId: 6,
+            variantId: null,
+            slug: "caja-20l-con-dispensador",
+            title: "Caja",
+            image: null,
+            price: 5990,
+            variantTitle: null,
+            quantity: 1,
+          },
+        ]),
+      ),
     );
     await page.goto(`${server.baseURL}/checkout`);
     await page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
     // Between them these two districts are served Monday to Saturday, so whichever day it is in
     // Lima, one of the checks lands on "tomorrow", where a clock in the wrong zone would differ.
     const cases = [
-      ["Miraflores", [[1, "Lunes"], [3, "Miércoles"], [5, "Viernes"]]],
-      ["Santiago de Surco", [[2, "Martes"], [4, "Jueves"], [6, "Sábado"]]],
+      [
+        "Miraflores",
+        [
+          [1, "Lunes"],
+          [3, "Miércoles"],
+          [5, "Viernes"],
+        ],
+      ],
+      [
+        "Santiago de Surco",
+        [
+          [2, "Martes"],
+          [4, "Jueves"],
+          [6, "Sábado"],
+        ],
+      ],
     ] as const;
     for (const [district, days] of cases) {
       await page.getByLabel("Distrito").fill(district);

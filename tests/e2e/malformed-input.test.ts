@@ -16,7 +16,8 @@ import { startShopServer, type ShopServer } from "../support/shop-server";
  * (/admin), whose pages would otherwise answer the customer with a 404 before any action ran.
  */
 
-const ENGLISH = /Too (small|big)|Invalid (input|option|string|email|uuid|UUID|type|format)|expected (a |number|string|array|object)|Required\b|Unexpected token|is not valid JSON/;
+const ENGLISH =
+  /Too (small|big)|Invalid (input|option|string|email|uuid|UUID|type|format)|expected (a |number|string|array|object)|Required\b|Unexpected token|is not valid JSON/;
 const SPANISH = /[áéíóúñ¿¡]|\b(no|la|el|de|tu|un|una|es|por|para|pago|carrito|solicitud|inválid[oa])\b/i;
 const INT32_OVERFLOW = "2147483648";
 const HUGE = "99999999999999999999";
@@ -100,16 +101,29 @@ function probesFor(path: string, html: string): Probe[] {
       }),
       label: "JSON with NUL and 2³¹",
     },
-    { method: "POST", path, contentType: JSON_TYPE, body: JSON.stringify({ email: "fuzz@prueba.pe", origin: "/checkout\u0000", items: [{ productId: 1, variantId: null, quantity: 1 }] }), label: "JSON NUL origin" },
+    {
+      method: "POST",
+      path,
+      contentType: JSON_TYPE,
+      body: JSON.stringify({ email: "fuzz@prueba.pe", origin: "/checkout\u0000", items: [{ productId: 1, variantId: null, quantity: 1 }] }),
+      label: "JSON NUL origin",
+    },
     { method: "DELETE", path, label: "DELETE" },
     { method: "PUT", path, contentType: FORM, body: form(fields, {}), label: "PUT form" },
   ];
   const names = [...fields.keys()];
   const everywhere = (value: string) => Object.fromEntries(names.map((name) => [name, value]));
   const intentList = intents.length ? intents : [""];
-  const withIntent = (index: number): Record<string, string> => (intentList[index % intentList.length] ? { intent: intentList[index % intentList.length]! } : {});
+  const withIntent = (index: number): Record<string, string> =>
+    intentList[index % intentList.length] ? { intent: intentList[index % intentList.length]! } : {};
   for (const [index, intent] of intentList.entries()) {
-    probes.push({ method: "POST", path, contentType: FORM, body: form(fields, { ...withIntent(index), ...everywhere(INT32_OVERFLOW) }), label: `2³¹ everywhere (${intent})` });
+    probes.push({
+      method: "POST",
+      path,
+      contentType: FORM,
+      body: form(fields, { ...withIntent(index), ...everywhere(INT32_OVERFLOW) }),
+      label: `2³¹ everywhere (${intent})`,
+    });
   }
   probes.push(
     { method: "POST", path, contentType: FORM, body: form(fields, { ...withIntent(0), ...everywhere(HUGE) }), label: "huge numbers" },
@@ -118,7 +132,13 @@ function probesFor(path: string, html: string): Probe[] {
   // NUL in one field at a time, the others as rendered (each with the next intent of the page), so
   // the NUL gets as far as it can.
   for (const [index, name] of names.entries()) {
-    probes.push({ method: "POST", path, contentType: FORM, body: form(fields, { ...withIntent(index), [name]: NUL }), label: `NUL in ${name} (${withIntent(index).intent ?? ""})` });
+    probes.push({
+      method: "POST",
+      path,
+      contentType: FORM,
+      body: form(fields, { ...withIntent(index), [name]: NUL }),
+      label: `NUL in ${name} (${withIntent(index).intent ?? ""})`,
+    });
   }
   return probes;
 }
@@ -141,10 +161,12 @@ describe("malformed input on every route of the route table", () => {
   async function send(probe: Probe) {
     const headers: Record<string, string> = { Origin: server.baseURL, Cookie: isStaffArea(probe.path) ? adminCookie : cookie };
     if (probe.contentType) headers["Content-Type"] = probe.contentType;
-    const response = await fetch(`${server.baseURL}${probe.path}`, { method: probe.method, headers, body: probe.body, redirect: "manual" }).catch((error: unknown) => {
-      // Name the request that broke the connection.
-      throw new Error(`${probe.method} ${probe.path.slice(0, 80)} [${probe.label}] failed: ${String(error)}`, { cause: error });
-    });
+    const response = await fetch(`${server.baseURL}${probe.path}`, { method: probe.method, headers, body: probe.body, redirect: "manual" }).catch(
+      (error: unknown) => {
+        // Name the request that broke the connection.
+        throw new Error(`${probe.method} ${probe.path.slice(0, 80)} [${probe.label}] failed: ${String(error)}`, { cause: error });
+      },
+    );
     const text = await response.text();
     return { probe, status: response.status, type: response.headers.get("content-type") ?? "", text };
   }
@@ -202,8 +224,16 @@ describe("malformed input on every route of the route table", () => {
     expect(staffTargets.length).toBeGreaterThan(0);
     for (const path of staffTargets) expect(pages.get(path), path).toContain("Back office");
     const started = Date.now();
-    const results = await all(probes.filter((probe) => !last(probe.path)), send);
-    results.push(...(await all(probes.filter((probe) => last(probe.path)), send)));
+    const results = await all(
+      probes.filter((probe) => !last(probe.path)),
+      send,
+    );
+    results.push(
+      ...(await all(
+        probes.filter((probe) => last(probe.path)),
+        send,
+      )),
+    );
     console.log(`${results.length} malformed requests to ${targets.length} URLs of ${patterns.length} routes in ${Date.now() - started} ms`);
 
     const failures = results
@@ -225,7 +255,17 @@ describe("malformed input on every route of the route table", () => {
   it("sends a signed-in visitor only to the shop's own paths, whatever redirectTo says", async () => {
     // The probes above ended with /logout: a session of its own.
     const cookie = cookieHeader(await signInCookies(server.baseURL, DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
-    const bypasses = ["/\t/evil.example/x", "//evil.example/x", "/\\evil.example/x", "/\\/evil.example", "https://evil.example/", "/\r\nSet-Cookie: a=b", "/%2F%2Fevil.example", "/ñandú", " /\n/evil.example"];
+    const bypasses = [
+      "/\t/evil.example/x",
+      "//evil.example/x",
+      "/\\evil.example/x",
+      "/\\/evil.example",
+      "https://evil.example/",
+      "/\r\nSet-Cookie: a=b",
+      "/%2F%2Fevil.example",
+      "/ñandú",
+      " /\n/evil.example",
+    ];
     for (const target of bypasses) {
       const response = await fetch(`${server.baseURL}/login?redirectTo=${encodeURIComponent(target)}`, { headers: { Cookie: cookie }, redirect: "manual" });
       expect(response.status, target).toBe(302);
@@ -244,14 +284,27 @@ describe("malformed input on every route of the route table", () => {
       expect(response.status, target).toBe(302);
       expect(response.headers.get("location"), target).toBe("/dashboard");
     }
-    const own = await fetch(`${server.baseURL}/login?redirectTo=${encodeURIComponent("/dashboard/pedidos?page=2")}`, { headers: { Cookie: cookie }, redirect: "manual" });
+    const own = await fetch(`${server.baseURL}/login?redirectTo=${encodeURIComponent("/dashboard/pedidos?page=2")}`, {
+      headers: { Cookie: cookie },
+      redirect: "manual",
+    });
     expect(own.headers.get("location")).toBe("/dashboard/pedidos?page=2");
   });
 
   it("refuses an order whose repeated lines add up to more than one household order", async () => {
     const line = { productId: 1, variantId: null, quantity: 999 };
-    const body = { checkoutKey: randomUUID(), purchaseType: "one-time", subscriptionFrequency: "mensual", items: [line, line, line, line, line], clientSubtotalCents: 1 };
-    const response = await fetch(`${server.baseURL}/checkout`, { method: "POST", headers: { Origin: server.baseURL, "Content-Type": JSON_TYPE }, body: JSON.stringify(body) });
+    const body = {
+      checkoutKey: randomUUID(),
+      purchaseType: "one-time",
+      subscriptionFrequency: "mensual",
+      items: [line, line, line, line, line],
+      clientSubtotalCents: 1,
+    };
+    const response = await fetch(`${server.baseURL}/checkout`, {
+      method: "POST",
+      headers: { Origin: server.baseURL, "Content-Type": JSON_TYPE },
+      body: JSON.stringify(body),
+    });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("Tu pedido puede tener como máximo 999 unidades en total");
   });

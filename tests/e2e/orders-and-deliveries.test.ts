@@ -140,7 +140,9 @@ describe("the customer's orders and deliveries", () => {
     expect(days).toHaveLength(4);
     expect(await texts(page, "delivery-status")).toEqual(["En camino", "Programado", "Programado", "Pendiente"]);
     const firstRow = page.getByTestId("delivery-row").first();
-    expect(await firstRow.textContent()).toMatch(/^Envío ENV-\d{6}Hoy · Horario: Mañana \(9am - 12pm\)Av\. José Larco 1234, dpto\. 502, MirafloresPedido VA-\d{6} · 2 × Agua alcalina sport 1 L \(Pack x 12\)En camino$/);
+    expect(await firstRow.textContent()).toMatch(
+      /^Envío ENV-\d{6}Hoy · Horario: Mañana \(9am - 12pm\)Av\. José Larco 1234, dpto\. 502, MirafloresPedido VA-\d{6} · 2 × Agua alcalina sport 1 L \(Pack x 12\)En camino$/,
+    );
 
     await waitForHydration(page);
     await tabs.getByRole("link", { name: "Entregados" }).click();
@@ -176,7 +178,9 @@ describe("the customer's orders and deliveries", () => {
     await page.getByRole("heading", { level: 1, name: `Envío ${number}` }).waitFor();
     expect(await page.getByTestId("delivery-status").first().textContent()).toBe("En camino");
     const facts = await page.getByTestId("delivery-facts").textContent();
-    const todayInLima = new Intl.DateTimeFormat("es-PE", { timeZone: "America/Lima", weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(new Date());
+    const todayInLima = new Intl.DateTimeFormat("es-PE", { timeZone: "America/Lima", weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(
+      new Date(),
+    );
     expect(facts).toContain(`FechaHoy, ${todayInLima}`);
     expect(facts).toContain("HorarioMañana (9am - 12pm)");
     expect(facts).toContain("DirecciónAv. José Larco 1234, dpto. 502, Miraflores");
@@ -206,9 +210,17 @@ describe("the customer's orders and deliveries", () => {
     const cards = page.getByTestId("order-card");
     expect(await cards.count()).toBe(10);
     expect(await cards.first().isVisible()).toBe(true);
-    expect(await cards.first().getByRole("link", { name: /Ver detalle/ }).isVisible()).toBe(true);
+    expect(
+      await cards
+        .first()
+        .getByRole("link", { name: /Ver detalle/ })
+        .isVisible(),
+    ).toBe(true);
     // The order's products fit the phone: quantity and unit price sit under the name.
-    await cards.first().getByRole("link", { name: /Ver detalle/ }).click();
+    await cards
+      .first()
+      .getByRole("link", { name: /Ver detalle/ })
+      .click();
     await page.getByTestId("order-detail").waitFor();
     expect(await page.getByTestId("order-lines").getByText("1 × S/ 105.00").isVisible()).toBe(true);
     expect(await page.getByRole("columnheader", { name: "Precio unitario" }).isVisible()).toBe(false);
@@ -236,7 +248,12 @@ describe("the customer's orders and deliveries", () => {
   });
 
   it("sends anonymous visitors to /login, coming back to the page asked for", async () => {
-    for (const path of ["/dashboard/pedidos?page=2", "/dashboard/pedidos/0b9c4a52-7f7a-4c3e-9d55-1f1d2a3b4c5d", "/dashboard/envios?filter=delivered", "/dashboard/envios/0b9c4a52-7f7a-4c3e-9d55-1f1d2a3b4c5d"]) {
+    for (const path of [
+      "/dashboard/pedidos?page=2",
+      "/dashboard/pedidos/0b9c4a52-7f7a-4c3e-9d55-1f1d2a3b4c5d",
+      "/dashboard/envios?filter=delivered",
+      "/dashboard/envios/0b9c4a52-7f7a-4c3e-9d55-1f1d2a3b4c5d",
+    ]) {
       const response = await fetch(`${shop.baseURL()}${path}`, { redirect: "manual" });
       expect(response.status, path).toBe(302);
       expect(response.headers.get("location"), path).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
@@ -252,7 +269,10 @@ describe("the customer's orders and deliveries", () => {
     await demoPage.page.goto(`${shop.baseURL()}/dashboard/envios?filter=all`);
     const deliveryPath = (await demoPage.page.getByTestId("delivery-row").first().getAttribute("href"))!;
     await demoPage.page.goto(`${shop.baseURL()}/dashboard/pedidos`);
-    const orderPath = (await demoPage.page.getByRole("link", { name: /Ver detalle/ }).first().getAttribute("href"))!;
+    const orderPath = (await demoPage.page
+      .getByRole("link", { name: /Ver detalle/ })
+      .first()
+      .getAttribute("href"))!;
     await demoPage.close();
 
     const { cookies } = await registerCustomer(shop.baseURL());
@@ -276,13 +296,19 @@ describe("the customer's orders and deliveries", () => {
     await close();
   });
 
-  for (const [label, device] of [["desktop", DESKTOP], ["mobile", MOBILE]] as const) {
+  for (const [label, device] of [
+    ["desktop", DESKTOP],
+    ["mobile", MOBILE],
+  ] as const) {
     it(`has no serious or critical axe violations on the four pages (${label})`, async () => {
       const { page, close } = await openSignedIn(shop, demo, device);
       await page.goto(`${shop.baseURL()}/dashboard/envios`);
       const deliveryPath = (await page.getByTestId("delivery-row").first().getAttribute("href"))!;
       await page.goto(`${shop.baseURL()}/dashboard/pedidos`);
-      const orderPath = (await page.getByRole("link", { name: /Ver detalle/ }).first().getAttribute("href"))!;
+      const orderPath = (await page
+        .getByRole("link", { name: /Ver detalle/ })
+        .first()
+        .getAttribute("href"))!;
       const found: string[] = [];
       for (const path of ["/dashboard/pedidos", orderPath, "/dashboard/envios", deliveryPath]) {
         await page.goto(`${shop.baseURL()}${path}`);

@@ -8,7 +8,10 @@ import { useBrowser, waitForHydration } from "../support/e2e";
 const ORGANIZATIONS = ["Bosques Vivos Lima", "Red de Comedores Populares", "Playas Limpias Perú", "Agua para Escuelas"];
 
 const cardOf = (page: Page, title: string) =>
-  page.getByTestId("organization-cards").getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3, name: title, exact: true }) });
+  page
+    .getByTestId("organization-cards")
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { level: 3, name: title, exact: true }) });
 
 async function votesOf(page: Page, title: string): Promise<number> {
   const text = (await cardOf(page, title).getByTestId("organization-votes").textContent()) ?? "";

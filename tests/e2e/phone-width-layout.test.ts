@@ -5,7 +5,17 @@ import { useBrowser, waitForHydration } from "../support/e2e";
 import { auditLayout, type LayoutProblem } from "../support/layout-audit";
 
 /** A product with a price range (S/ 30.00 - S/ 105.00), the widest text a cart line shows. */
-const rangeLine = { key: "1__v_3", productId: 1, variantId: 3, slug: "agua-alcalina-personal-625ml", title: "Agua alcalina personal 625 ml", image: null, price: 10500, variantTitle: "Pack x 48", quantity: 1 };
+const rangeLine = {
+  key: "1__v_3",
+  productId: 1,
+  variantId: 3,
+  slug: "agua-alcalina-personal-625ml",
+  title: "Agua alcalina personal 625 ml",
+  image: null,
+  price: 10500,
+  variantTitle: "Pack x 48",
+  quantity: 1,
+};
 const cart = [boxLine, rangeLine];
 
 describe("every public page on a phone", () => {
@@ -27,7 +37,10 @@ describe("every public page on a phone", () => {
     const orderId = new URL(page.url()).searchParams.get("orderId")!;
 
     await page.goto(`${base}/tienda`);
-    const productPaths = await page.getByTestId("product-card").locator("a").evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+    const productPaths = await page
+      .getByTestId("product-card")
+      .locator("a")
+      .evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
     expect(productPaths.length).toBeGreaterThanOrEqual(6);
 
     const paths = [
@@ -56,7 +69,8 @@ describe("every public page on a phone", () => {
       await page.setViewportSize({ width, height: 844 });
       for (const path of paths) {
         // The cart is cleared once the order is paid: the cart and checkout pages get theirs back.
-        if (path === "/carrito" || path === "/checkout") await page.evaluate((stored) => window.localStorage.setItem("va-cart:v1", JSON.stringify(stored)), cart);
+        if (path === "/carrito" || path === "/checkout")
+          await page.evaluate((stored) => window.localStorage.setItem("va-cart:v1", JSON.stringify(stored)), cart);
         const response = await page.goto(`${base}${path}`);
         expect(response?.status(), path).toBe(path === "/esta-pagina-no-existe" ? 404 : 200);
         await waitForHydration(page);

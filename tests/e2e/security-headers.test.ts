@@ -15,7 +15,8 @@ describe("security headers, private caching and emailed links", () => {
     customer = await signInCookies(shop.baseURL(), DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
   });
 
-  const get = (path: string, cookies?: SessionCookie[]) => fetch(`${shop.baseURL()}${path}`, { headers: cookies ? { Cookie: cookieHeader(cookies) } : {}, redirect: "manual" });
+  const get = (path: string, cookies?: SessionCookie[]) =>
+    fetch(`${shop.baseURL()}${path}`, { headers: cookies ? { Cookie: cookieHeader(cookies) } : {}, redirect: "manual" });
 
   it("sends the security headers on pages, files, API answers and the 404 page", async () => {
     const home = await get("/");
@@ -25,13 +26,26 @@ describe("security headers, private caching and emailed links", () => {
       home,
       script: await get(script!),
       image: await get("/favicon.svg"),
-      api: await fetch(`${shop.baseURL()}/api/carrito/precios`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ items: [] }) }),
+      api: await fetch(`${shop.baseURL()}/api/carrito/precios`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ items: [] }),
+      }),
       notFound: await get("/esta-pagina-no-existe"),
     };
     expect(responses.notFound.status).toBe(404);
     for (const [name, response] of Object.entries(responses)) {
-      const headers = Object.fromEntries(["x-content-type-options", "referrer-policy", "x-frame-options", "permissions-policy", "content-security-policy", "strict-transport-security"].map((header) => [header, response.headers.get(header)]));
-      expect(headers, name).toMatchObject({ "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin", "x-frame-options": "DENY", "strict-transport-security": null });
+      const headers = Object.fromEntries(
+        ["x-content-type-options", "referrer-policy", "x-frame-options", "permissions-policy", "content-security-policy", "strict-transport-security"].map(
+          (header) => [header, response.headers.get(header)],
+        ),
+      );
+      expect(headers, name).toMatchObject({
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "strict-origin-when-cross-origin",
+        "x-frame-options": "DENY",
+        "strict-transport-security": null,
+      });
       expect(headers["permissions-policy"], name).toContain("camera=()");
       expect(headers["content-security-policy"], name).toContain("frame-ancestors 'none'");
     }
@@ -118,7 +132,11 @@ describe("security headers, private caching and emailed links", () => {
       const evil = { Host: "evil.example", Origin: "http://evil.example" };
       const placed = await placeGuestOrder(server.baseURL, evil);
       expect(placed.location).toMatch(/^\/pago\/sandbox\//);
-      const paid = await rawRequest(server.baseURL, placed.location, { method: "POST", headers: { ...evil, "Content-Type": "application/x-www-form-urlencoded" }, body: "intent=approve_card" });
+      const paid = await rawRequest(server.baseURL, placed.location, {
+        method: "POST",
+        headers: { ...evil, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "intent=approve_card",
+      });
       expect(paid.status).toBe(302);
       const email = await waitForEmail(server.outboxDir, (candidate) => candidate.kind === "order-confirmation" && candidate.to === placed.email);
       expect(email.text).toContain(`http://localhost:${port}/orden/`);
@@ -164,12 +182,21 @@ async function placeGuestOrder(baseURL: string, headers: Record<string, string> 
 function rawRequest(baseURL: string, path: string, init: { method: string; headers: Record<string, string>; body: string }) {
   const url = new URL(path, baseURL);
   return new Promise<{ status: number; headers: Record<string, string | undefined>; body: string }>((resolve, reject) => {
-    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: init.method, headers: { ...init.headers, "Content-Length": Buffer.byteLength(init.body) } }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers as Record<string, string | undefined>, body }));
-    });
+    const request = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: init.method,
+        headers: { ...init.headers, "Content-Length": Buffer.byteLength(init.body) },
+      },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers as Record<string, string | undefined>, body }));
+      },
+    );
     request.on("error", reject);
     request.end(init.body);
   });

@@ -30,7 +30,11 @@ describe("shop and product pages", () => {
   });
 
   it("lays the grid out in 2, 3 and 4 columns by width", async () => {
-    for (const [width, columns] of [[390, 2], [800, 3], [1280, 4]] as const) {
+    for (const [width, columns] of [
+      [390, 2],
+      [800, 3],
+      [1280, 4],
+    ] as const) {
       const { page, close } = await shop.open({ viewport: { width, height: 900 } });
       await page.goto(`${shop.baseURL()}/tienda`);
       const template = await page.getByTestId("product-grid").evaluate((grid) => getComputedStyle(grid).gridTemplateColumns);

@@ -23,7 +23,9 @@ describe("staff cancellations and refunds through Culqi", () => {
 
   beforeAll(async () => {
     culqi = await startCulqiMock();
-    server = await startShopServer({ env: { CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase, CULQI_WEBHOOK_AUTH: "culqi:webhook-secreto" } });
+    server = await startShopServer({
+      env: { CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase, CULQI_WEBHOOK_AUTH: "culqi:webhook-secreto" },
+    });
     browser = await launchBrowser();
     operaciones = await signInCookies(server.baseURL, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password);
     admin = await signInCookies(server.baseURL, DEMO_ADMIN.email, DEMO_ADMIN.password);
@@ -37,7 +39,10 @@ describe("staff cancellations and refunds through Culqi", () => {
   /** A guest's order paid by card through Culqi's checkout (its widget is refused; the token is posted as its callback would). */
   async function culqiPaidOrder(): Promise<{ orderId: string; chargeId: string }> {
     const { page, close } = await openPage(browser);
-    await page.route((url) => url.hostname === "js.culqi.com" || url.hostname === "3ds.culqi.com", (route) => route.abort());
+    await page.route(
+      (url) => url.hostname === "js.culqi.com" || url.hostname === "3ds.culqi.com",
+      (route) => route.abort(),
+    );
     await openCheckoutWithCart(page, server.baseURL);
     await fillCheckout(page);
     await page.getByRole("button", { name: "Finalizar compra" }).click();
@@ -166,7 +171,10 @@ describe("staff cancellations and refunds through Culqi", () => {
     await page.getByRole("button", { name: "Cancelar pedido" }).click();
     await landsOnOrderDetail(page, errors, orderId, "cancelado-reembolsado");
     expect(culqi.refunds.filter((refund) => refund.charge_id === chargeId)).toEqual([expect.objectContaining({ amount: 5990 })]);
-    const cancelled = await waitForEmail(server.outboxDir, (candidate) => candidate.kind === "order-cancelled" && candidate.text.includes("El cliente se mudó"));
+    const cancelled = await waitForEmail(
+      server.outboxDir,
+      (candidate) => candidate.kind === "order-cancelled" && candidate.text.includes("El cliente se mudó"),
+    );
     expect(cancelled.text).toContain("Te devolveremos S/ 59.90");
 
     // The cancel page now says why there is nothing to do.

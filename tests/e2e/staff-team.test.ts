@@ -38,7 +38,10 @@ describe("the team page and the audit log (issue 10)", () => {
     expect(await create.getByLabel("Correo electrónico").inputValue()).toBe(member.email);
     await create.getByLabel("Contraseña inicial").fill(member.password);
     await create.getByRole("button", { name: "Crear cuenta del equipo" }).click();
-    await admin.page.getByRole("status").filter({ hasText: `${member.firstName} ya puede ingresar` }).waitFor();
+    await admin.page
+      .getByRole("status")
+      .filter({ hasText: `${member.firstName} ya puede ingresar` })
+      .waitFor();
     const card = admin.page.getByTestId("staff-member").filter({ hasText: member.email });
     expect(await card.textContent()).toContain("Operaciones");
     expect(await card.textContent()).toContain("Activo");

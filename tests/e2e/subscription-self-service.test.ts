@@ -49,7 +49,11 @@ describe("subscription self-service", () => {
     await page.getByRole("button", { name: "Pausar suscripción" }).click();
     await success(page, `Suscripción pausada: se reanudará el ${fullDate(until)}. Mientras tanto no haremos cobros ni entregas.`);
     expect(await page.getByText("Pausada", { exact: true }).count()).toBe(1);
-    expect(await history(page).getByText(/^Suscripción pausada: se reanudará/).count()).toBe(1);
+    expect(
+      await history(page)
+        .getByText(/^Suscripción pausada: se reanudará/)
+        .count(),
+    ).toBe(1);
     const email = await waitForEmail(shop.outboxDir(), (message) => message.to === subscriber.email && message.text.includes("se reanudará"));
     expect(email.subject).toMatch(/^Actualizamos tu suscripción SUS-\d{6}$/);
 
@@ -109,7 +113,11 @@ describe("subscription self-service", () => {
     expect(again.status).toBe(302);
     expect(again.headers.get("location")).toBe(`${subscriber.detailPath}${new URL(page.url()).search}`);
     await page.reload();
-    expect(await history(page).getByText(/saltada/).count()).toBe(1);
+    expect(
+      await history(page)
+        .getByText(/saltada/)
+        .count(),
+    ).toBe(1);
 
     await page.locator("details#date > summary").click();
     const choice = page.getByLabel("Nueva fecha");
@@ -132,10 +140,20 @@ describe("subscription self-service", () => {
     const today = limaToday(new Date());
     let tuesday = addDays(today, 2);
     while (new Date(`${tuesday}T12:00:00Z`).getUTCDay() !== 2) tuesday = addDays(tuesday, 1);
-    const refusedDate = await post(shop.baseURL(), subscriber.detailPath, { intent: "date", requestKey: crypto.randomUUID(), date: tuesday }, subscriber.cookies);
+    const refusedDate = await post(
+      shop.baseURL(),
+      subscriber.detailPath,
+      { intent: "date", requestKey: crypto.randomUUID(), date: tuesday },
+      subscriber.cookies,
+    );
     expect(refusedDate.status).toBe(400);
     expect(await refusedDate.text()).toContain("Selecciona un día habilitado");
-    const refusedPause = await post(shop.baseURL(), subscriber.detailPath, { intent: "pause", requestKey: crypto.randomUUID(), until: today }, subscriber.cookies);
+    const refusedPause = await post(
+      shop.baseURL(),
+      subscriber.detailPath,
+      { intent: "pause", requestKey: crypto.randomUUID(), until: today },
+      subscriber.cookies,
+    );
     expect(refusedPause.status).toBe(400);
     expect(await refusedPause.text()).toContain("La pausa debe terminar desde mañana en adelante");
 
@@ -162,7 +180,10 @@ describe("subscription self-service", () => {
     await products.getByLabel(/— 1 unidad/).fill("1");
     await products.getByText("Te faltan: S/ 34.10").waitFor();
     await products.getByRole("button", { name: "Guardar productos" }).click();
-    await products.getByRole("alert").filter({ hasText: "Pedido Mínimo Requerido: el pedido mínimo de suscripción es de S/ 50.00. Monto actual: S/ 15.90. Te faltan: S/ 34.10" }).waitFor();
+    await products
+      .getByRole("alert")
+      .filter({ hasText: "Pedido Mínimo Requerido: el pedido mínimo de suscripción es de S/ 50.00. Monto actual: S/ 15.90. Te faltan: S/ 34.10" })
+      .waitFor();
 
     await products.getByLabel(/^Caja de 20 L/).fill("2");
     // 2 × S/ 59.90 + S/ 15.90 = S/ 135.70 a month, less 5% (S/ 6.79 rounded from 6.785).
@@ -241,8 +262,16 @@ describe("subscription self-service", () => {
     await billing.getByRole("button", { name: "Guardar forma de pago" }).click();
     await success(page, "Desde ahora te enviaremos un enlace para pagar cada periodo (Yape, tarjeta o efectivo).");
     await page.locator("details#billing > summary").click();
-    expect(await page.locator("details#billing").getByLabel(/Enlace de pago por correo/).isChecked()).toBe(true);
-    await page.locator("details#billing").getByLabel(/Cobro automático/).check();
+    expect(
+      await page
+        .locator("details#billing")
+        .getByLabel(/Enlace de pago por correo/)
+        .isChecked(),
+    ).toBe(true);
+    await page
+      .locator("details#billing")
+      .getByLabel(/Cobro automático/)
+      .check();
     await page.locator("details#billing").getByRole("button", { name: "Guardar forma de pago" }).click();
     await success(page, "Desde ahora cobraremos cada periodo a tu tarjeta registrada.");
     expectClean();

@@ -18,7 +18,8 @@ describe("the subscription welcome page reached by its link", () => {
     expect(heading).toMatch(/^Suscripción SUS-\d{6}$/);
     expect(await anonymous.page.getByTestId("subscription-status").textContent()).toBe("Activa");
     const publicText = (await anonymous.page.locator("main").textContent())!;
-    for (const personal of ["Av. Larco", "Miraflores", "terminada en", "Caja de 20 L", subscriber.organizationTitle]) expect(publicText).not.toContain(personal);
+    for (const personal of ["Av. Larco", "Miraflores", "terminada en", "Caja de 20 L", subscriber.organizationTitle])
+      expect(publicText).not.toContain(personal);
     expect(await anonymous.page.getByRole("link", { name: "Iniciar sesión" }).getAttribute("href")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
     anonymous.expectClean();
     await anonymous.close();

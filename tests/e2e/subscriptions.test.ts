@@ -48,7 +48,10 @@ describe("subscribing with the sandbox card form", () => {
     expect(await page.getByTestId("first-charge").textContent()).toBe("S/ 612.00");
 
     await payWithSandboxCard(page, "4000 0400 0000 0008");
-    await page.getByRole("alert").filter({ hasText: "No se pudo registrar la suscripción. Intenta nuevamente. Tu tarjeta no tiene fondos suficientes." }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "No se pudo registrar la suscripción. Intenta nuevamente. Tu tarjeta no tiene fondos suficientes." })
+      .waitFor();
     await page.goto(`${shop.baseURL()}/dashboard/suscripcion`);
     await page.getByText("Pendiente de pago").waitFor();
 

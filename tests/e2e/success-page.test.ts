@@ -12,9 +12,9 @@ describe("the payment status page", () => {
     const { page, close } = await openSignedIn(shop, await signInCookies(shop.baseURL(), DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
     for (const listPage of [1, 2]) {
       await page.goto(`${shop.baseURL()}/dashboard/pedidos?page=${listPage}`);
-      const rows = await page.getByTestId("order-row").evaluateAll((found) =>
-        found.map((row) => ({ href: row.querySelector("a")!.getAttribute("href")!, text: row.textContent! })),
-      );
+      const rows = await page
+        .getByTestId("order-row")
+        .evaluateAll((found) => found.map((row) => ({ href: row.querySelector("a")!.getAttribute("href")!, text: row.textContent! })));
       for (const row of rows) {
         const status = ["Pago iniciado", "Pendiente", "Procesando", "En camino", "Entregado"].find((label) => row.text.includes(label));
         if (status && !orderIdByStatus.has(status)) orderIdByStatus.set(status, row.href.split("/").pop()!);

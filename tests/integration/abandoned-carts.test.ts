@@ -48,11 +48,10 @@ describe("abandoned cart recovery", () => {
 
   it("sends nothing when the customer places the order", async () => {
     await saveAbandonedCart(test.db, { email: "dario@example.pe", items: lines, client: "test" }, start);
-    const placed = await placeOrder(
-      test.db,
-      checkoutInput({ correo: "dario@example.pe", items: lines, clientSubtotalCents: 11980 }),
-      { now: later(10), provider: "sandbox" },
-    );
+    const placed = await placeOrder(test.db, checkoutInput({ correo: "dario@example.pe", items: lines, clientSubtotalCents: 11980 }), {
+      now: later(10),
+      provider: "sandbox",
+    });
     expect(placed.ok).toBe(true);
     expect(await sendAbandonedCartReminders(test.db, later(120), siteUrl)).toBe(0);
     expect(await recoveryEmails(test, "dario@example.pe")).toHaveLength(0);
@@ -83,7 +82,10 @@ describe("abandoned carts saved from an anonymous endpoint", () => {
     expect(await recoveryEmails(test, email)).toHaveLength(1);
 
     // Saved again (by anyone) after the reminder: kept as it was, and no second reminder.
-    expect(await saveAbandonedCart(test.db, { email, items: [{ productId: 6, variantId: null, quantity: 5 }], client: "b" }, at(base, 120))).toEqual({ saved: false, reason: "kept" });
+    expect(await saveAbandonedCart(test.db, { email, items: [{ productId: 6, variantId: null, quantity: 5 }], client: "b" }, at(base, 120))).toEqual({
+      saved: false,
+      reason: "kept",
+    });
     await sendAbandonedCartReminders(test.db, at(base, 300), siteUrl);
     expect(await recoveryEmails(test, email)).toHaveLength(1);
 
@@ -100,7 +102,10 @@ describe("abandoned carts saved from an anonymous endpoint", () => {
     const own = [{ productId: 6, variantId: null, quantity: 3 }];
     expect(await saveAbandonedCart(test.db, { email, items: own, client: "home", signedInEmail: email }, base)).toEqual({ saved: true });
     expect(await saveAbandonedCart(test.db, { email, items: lines, client: "elsewhere" }, at(base, 5))).toEqual({ saved: false, reason: "kept" });
-    expect(await saveAbandonedCart(test.db, { email, items: lines, client: "elsewhere", signedInEmail: "otra@example.pe" }, at(base, 6))).toEqual({ saved: false, reason: "kept" });
+    expect(await saveAbandonedCart(test.db, { email, items: lines, client: "elsewhere", signedInEmail: "otra@example.pe" }, at(base, 6))).toEqual({
+      saved: false,
+      reason: "kept",
+    });
     const [row] = await test.db.select().from(abandonedCarts).where(eq(abandonedCarts.email, email));
     expect(row!.items).toEqual(own);
     // The customer, signed in, still replaces it.

@@ -34,7 +34,10 @@ async function registered(test: TestDatabase, email: string) {
 }
 
 async function queuedToken(test: TestDatabase, email: string, kind: string): Promise<string> {
-  const [row] = await test.db.select().from(outboxEmails).where(and(eq(outboxEmails.toAddress, email), eq(outboxEmails.kind, kind)));
+  const [row] = await test.db
+    .select()
+    .from(outboxEmails)
+    .where(and(eq(outboxEmails.toAddress, email), eq(outboxEmails.kind, kind)));
   const match = /token=([^\s"&]+)/.exec(row?.text ?? "");
   if (!match) throw new Error(`no ${kind} email for ${email}`);
   return decodeURIComponent(match[1]!);
@@ -60,7 +63,10 @@ describe("accounts", () => {
   it("refuses a second account for the same email, whatever its case", async () => {
     const result = await register(test.db, { firstName: "Otra", lastName: "Persona", email: "Nueva@Prueba.PE", password: PASSWORD, client: "x" });
     expect(result).toMatchObject({ ok: false, field: "email" });
-    const accountsNamedNueva = await test.db.select({ email: users.email }).from(users).where(sql`lower(${users.email}) = 'nueva@prueba.pe'`);
+    const accountsNamedNueva = await test.db
+      .select({ email: users.email })
+      .from(users)
+      .where(sql`lower(${users.email}) = 'nueva@prueba.pe'`);
     expect(accountsNamedNueva).toEqual([{ email: "nueva@prueba.pe" }]);
   });
 
@@ -70,15 +76,24 @@ describe("accounts", () => {
     const token = await queuedToken(test, "olvido@prueba.pe", "password_reset");
     expect(await isResetTokenValid(test.db, token)).toBe(true);
     // The token is stored hashed: the verification table never holds the link's secret.
-    const stored = await test.db.select().from(verifications).where(like(verifications.identifier, `%${token}%`));
+    const stored = await test.db
+      .select()
+      .from(verifications)
+      .where(like(verifications.identifier, `%${token}%`));
     expect(stored).toHaveLength(0);
 
     expect(await resetPassword(test.db, { token, password: "NuevaClave9" })).toMatchObject({ ok: true });
     expect(await getSignedInUser(test.db, requestWith(sessionHeaders))).toBeNull();
-    expect(await resetPassword(test.db, { token, password: "OtraClave9" })).toEqual({ ok: false, message: "El enlace de recuperación no es válido o ha expirado." });
+    expect(await resetPassword(test.db, { token, password: "OtraClave9" })).toEqual({
+      ok: false,
+      message: "El enlace de recuperación no es válido o ha expirado.",
+    });
     expect(await isResetTokenValid(test.db, token)).toBe(false);
     expect((await signIn(test.db, { email: "olvido@prueba.pe", password: "NuevaClave9", remember: true, client: "c" })).ok).toBe(true);
-    const [changed] = await test.db.select().from(outboxEmails).where(and(eq(outboxEmails.toAddress, "olvido@prueba.pe"), eq(outboxEmails.kind, "password_changed")));
+    const [changed] = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(and(eq(outboxEmails.toAddress, "olvido@prueba.pe"), eq(outboxEmails.kind, "password_changed")));
     expect(changed?.subject).toBe("Tu contraseña fue cambiada");
   });
 
@@ -87,7 +102,10 @@ describe("accounts", () => {
     await requestPasswordReset(test.db, { email: "vencida@prueba.pe", client: "d" });
     const token = await queuedToken(test, "vencida@prueba.pe", "password_reset");
     const [user] = await test.db.select().from(users).where(eq(users.email, "vencida@prueba.pe"));
-    await test.db.update(verifications).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(verifications.value, user!.id));
+    await test.db
+      .update(verifications)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(verifications.value, user!.id));
     expect(await isResetTokenValid(test.db, token)).toBe(false);
     expect(await resetPassword(test.db, { token, password: "NuevaClave9" })).toMatchObject({ ok: false });
   });
@@ -126,7 +144,8 @@ describe("accounts", () => {
     await registered(test, "tardia@prueba.pe");
     const later = await placeOrder(test.db, checkoutInput({ correo: "tardia@prueba.pe" }), { now, provider: "sandbox" });
     if (!earlier.ok || !later.ok) throw new Error("orders not placed");
-    const owners = async () => (await test.db.select({ userId: orders.userId }).from(orders).where(eq(orders.customerEmail, "tardia@prueba.pe"))).map((row) => row.userId);
+    const owners = async () =>
+      (await test.db.select({ userId: orders.userId }).from(orders).where(eq(orders.customerEmail, "tardia@prueba.pe"))).map((row) => row.userId);
     expect(await owners()).toEqual([null, null]);
 
     expect(await verifyEmail(test.db, await queuedToken(test, "tardia@prueba.pe", "email_verification"))).toBe(true);

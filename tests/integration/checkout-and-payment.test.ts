@@ -55,9 +55,15 @@ describe("checkout and payment", () => {
   });
 
   it("refuses a variant that is not for sale and a cart under S/ 50", async () => {
-    const inactive = await placeOrder(test.db, checkout({ items: [{ productId: 5, variantId: 15, quantity: 1 }], clientSubtotalCents: 38000 }), { now, provider: "sandbox" });
+    const inactive = await placeOrder(test.db, checkout({ items: [{ productId: 5, variantId: 15, quantity: 1 }], clientSubtotalCents: 38000 }), {
+      now,
+      provider: "sandbox",
+    });
     expect(inactive).toMatchObject({ ok: false, reason: "cart_changed", unavailable: [{ productId: 5, variantId: 15, quantity: 1 }] });
-    const small = await placeOrder(test.db, checkout({ items: [{ productId: 3, variantId: 7, quantity: 1 }], clientSubtotalCents: 1590 }), { now, provider: "sandbox" });
+    const small = await placeOrder(test.db, checkout({ items: [{ productId: 3, variantId: 7, quantity: 1 }], clientSubtotalCents: 1590 }), {
+      now,
+      provider: "sandbox",
+    });
     expect(small).toEqual({ ok: false, reason: "minimum", shortfallCents: 3410, subtotalCents: 1590 });
   });
 
@@ -83,7 +89,10 @@ describe("checkout and payment", () => {
 
   it("gives the same order for a repeated or simultaneous submit of one checkout", async () => {
     const input = checkout();
-    const [first, second] = await Promise.all([placeOrder(test.db, input, { now, provider: "sandbox" }), placeOrder(test.db, input, { now, provider: "sandbox" })]);
+    const [first, second] = await Promise.all([
+      placeOrder(test.db, input, { now, provider: "sandbox" }),
+      placeOrder(test.db, input, { now, provider: "sandbox" }),
+    ]);
     const third = await placeOrder(test.db, input, { now, provider: "sandbox" });
     expect(first.ok && second.ok && third.ok).toBe(true);
     if (!first.ok || !second.ok || !third.ok) return;
@@ -105,7 +114,10 @@ describe("checkout and payment", () => {
     const orderInvoices = await test.db.select().from(invoices).where(eq(invoices.orderId, placed.orderId));
     expect(orderInvoices).toHaveLength(1);
     expect(orderInvoices[0]).toMatchObject({ series: "B001", documentType: "boleta", totalCents: 11990, taxableCents: 10161, igvCents: 1829 });
-    const emails = await test.db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, `order-confirmation:${placed.orderId}`));
+    const emails = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.dedupeKey, `order-confirmation:${placed.orderId}`));
     expect(emails).toHaveLength(1);
     expect(emails[0]!.subject).toBe(`Pedido ${order!.orderNumber} confirmado`);
     expect(emails[0]!.html).toContain(orderInvoices[0]!.invoiceNumber);
@@ -117,7 +129,9 @@ describe("checkout and payment", () => {
     // The demo history already used some numbers: new ones must follow on from them.
     const before = new Map((await test.db.select().from(invoiceSeries)).map((row) => [row.series, row.lastNumber]));
     const placedOrders = await Promise.all(
-      Array.from({ length: 8 }, (_, index) => placeOrder(test.db, checkout(index % 4 === 0 ? { ruc: "20100070970", razonSocial: "Empresa SAC" } : {}), { now, provider: "sandbox" })),
+      Array.from({ length: 8 }, (_, index) =>
+        placeOrder(test.db, checkout(index % 4 === 0 ? { ruc: "20100070970", razonSocial: "Empresa SAC" } : {}), { now, provider: "sandbox" }),
+      ),
     );
     await Promise.all(
       placedOrders.map((placed) => {
@@ -131,7 +145,10 @@ describe("checkout and payment", () => {
       .from(invoices)
       .where(inArray(invoices.orderId, orderIds));
     for (const series of ["B001", "F001"]) {
-      const numbers = all.filter((invoice) => invoice.series === series).map((invoice) => invoice.number).sort((a, b) => a - b);
+      const numbers = all
+        .filter((invoice) => invoice.series === series)
+        .map((invoice) => invoice.number)
+        .sort((a, b) => a - b);
       const first = (before.get(series) ?? 0) + 1;
       expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, index) => first + index));
     }

@@ -1,13 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  fallbackHistorySlides,
-  findLegalText,
-  getSiteSettings,
-  listHistorySlides,
-  listOrganizations,
-  listServedDistricts,
-} from "@server/content/index.server";
+import { fallbackHistorySlides, findLegalText, getSiteSettings, listHistorySlides, listOrganizations, listServedDistricts } from "@server/content/index.server";
 import { historyEntries, legalTexts, organizations, siteSettings } from "@server/db/schema";
 import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

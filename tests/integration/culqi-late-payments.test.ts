@@ -8,7 +8,14 @@ import { deliveries, invoices, orders, orderStatusChanges, outboxEmails, payment
 import { runDueJobs } from "@server/jobs/index.server";
 import { folderTransport } from "@server/notifications/deliver";
 import { expireUnpaidOrders } from "@server/orders/expire-unpaid";
-import { chargeCulqiToken, createCulqiClient, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode, type CulqiClient } from "@server/payments/culqi";
+import {
+  chargeCulqiToken,
+  createCulqiClient,
+  createCulqiOrderForPayment,
+  handleCulqiWebhook,
+  recordCulqiOrderCode,
+  type CulqiClient,
+} from "@server/payments/culqi";
 import { retryDueRefunds } from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { startCulqiMock, type CulqiEvent, type CulqiMock } from "../support/culqi-mock";
@@ -45,11 +52,20 @@ describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decisio
     handleCulqiWebhook(test.db, client, { rawBody: JSON.stringify(event), authorization: basicAuth, expectedAuthorization: basicAuth, now: at, siteUrl });
   const orderRow = async (orderId: string) => (await test.db.select().from(orders).where(eq(orders.id, orderId)))[0]!;
   const history = async (orderId: string) =>
-    test.db.select({ from: orderStatusChanges.fromStatus, to: orderStatusChanges.toStatus, actor: orderStatusChanges.actor, note: orderStatusChanges.note }).from(orderStatusChanges).where(eq(orderStatusChanges.orderId, orderId)).orderBy(asc(orderStatusChanges.id));
+    test.db
+      .select({ from: orderStatusChanges.fromStatus, to: orderStatusChanges.toStatus, actor: orderStatusChanges.actor, note: orderStatusChanges.note })
+      .from(orderStatusChanges)
+      .where(eq(orderStatusChanges.orderId, orderId))
+      .orderBy(asc(orderStatusChanges.id));
   const refundsOf = (orderId: string) => test.db.select().from(refunds).where(eq(refunds.orderId, orderId));
-  const emailsOf = (kind: string, to: string) => test.db.select().from(outboxEmails).where(and(eq(outboxEmails.kind, kind), eq(outboxEmails.toAddress, to)));
+  const emailsOf = (kind: string, to: string) =>
+    test.db
+      .select()
+      .from(outboxEmails)
+      .where(and(eq(outboxEmails.kind, kind), eq(outboxEmails.toAddress, to)));
   const refundRequestsFor = (chargeId: string) => culqi.refundRequests.filter((request) => request.body.charge_id === chargeId);
-  const isProcessed = async (eventId: string) => (await test.db.select().from(processedWebhookEvents).where(eq(processedWebhookEvents.eventId, eventId))).length === 1;
+  const isProcessed = async (eventId: string) =>
+    (await test.db.select().from(processedWebhookEvents).where(eq(processedWebhookEvents.eventId, eventId))).length === 1;
 
   async function placeCulqiOrder(correo: string) {
     const placed = await placeOrder(test.db, checkoutInput({ correo }), { now, provider: "culqi" });
@@ -64,11 +80,18 @@ describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decisio
   async function chargeThatArrivesAfterExpiry(correo: string) {
     const placed = await placeCulqiOrder(correo);
     culqi.delayNextCharge(1500);
-    const answer = await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token: await culqi.tokenize("4111111111111111", correo), now, siteUrl });
+    const answer = await chargeCulqiToken(test.db, client, {
+      paymentId: placed.paymentId,
+      token: await culqi.tokenize("4111111111111111", correo),
+      now,
+      siteUrl,
+    });
     expect(answer.outcome).toBe("unavailable");
     await expireUnpaidOrders(test.db, afterExpiry);
     expect((await orderRow(placed.orderId)).status).toBe("cancelled");
-    const event = culqi.events.findLast((candidate) => candidate.type === "charge.creation.succeeded" && JSON.parse(candidate.data).metadata.payment_id === placed.paymentId)!;
+    const event = culqi.events.findLast(
+      (candidate) => candidate.type === "charge.creation.succeeded" && JSON.parse(candidate.data).metadata.payment_id === placed.paymentId,
+    )!;
     const chargeId = JSON.parse(event.data).id as string;
     return { ...placed, event, chargeId };
   }
@@ -81,7 +104,10 @@ describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decisio
     expect(outcomes.filter((outcome) => outcome.applied)).toHaveLength(1);
 
     expect(await orderRow(late.orderId)).toMatchObject({ status: "paid", paymentMethod: "card" });
-    expect((await test.db.select().from(payments).where(eq(payments.id, late.paymentId)))[0]).toMatchObject({ status: "succeeded", providerReference: late.chargeId });
+    expect((await test.db.select().from(payments).where(eq(payments.id, late.paymentId)))[0]).toMatchObject({
+      status: "succeeded",
+      providerReference: late.chargeId,
+    });
     expect(await test.db.select().from(invoices).where(eq(invoices.orderId, late.orderId))).toHaveLength(1);
     expect(await emailsOf("order-confirmation", "reabierto@example.pe")).toHaveLength(1);
     expect((await history(late.orderId)).slice(-2)).toEqual([
@@ -95,18 +121,35 @@ describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decisio
 
   it("refunds a late payment whose delivery date has passed, exactly once when the webhook comes three times, and tells the customer", async () => {
     const late = await chargeThatArrivesAfterExpiry("tarde@example.pe");
-    const outcomes = await Promise.all([webhook(late.event, tooLateToDeliver), webhook(late.event, tooLateToDeliver), webhook({ ...late.event, id: "evt_test_redelivered000002" }, tooLateToDeliver)]);
+    const outcomes = await Promise.all([
+      webhook(late.event, tooLateToDeliver),
+      webhook(late.event, tooLateToDeliver),
+      webhook({ ...late.event, id: "evt_test_redelivered000002" }, tooLateToDeliver),
+    ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual([200, 200, 200]);
 
-    expect(culqi.refunds.filter((refund) => refund.charge_id === late.chargeId)).toEqual([expect.objectContaining({ amount: 5990, reason: "solicitud_comprador" })]);
+    expect(culqi.refunds.filter((refund) => refund.charge_id === late.chargeId)).toEqual([
+      expect.objectContaining({ amount: 5990, reason: "solicitud_comprador" }),
+    ]);
     expect(Number(culqi.charges.get(late.chargeId)!.amount_refunded)).toBe(5990);
     const [refund] = await refundsOf(late.orderId);
-    expect(refund).toMatchObject({ status: "succeeded", reason: "late_payment", chargeReference: late.chargeId, amountCents: 5990, providerRefundId: expect.stringMatching(/^ref_test_/) });
+    expect(refund).toMatchObject({
+      status: "succeeded",
+      reason: "late_payment",
+      chargeReference: late.chargeId,
+      amountCents: 5990,
+      providerRefundId: expect.stringMatching(/^ref_test_/),
+    });
     expect(await refundsOf(late.orderId)).toHaveLength(1);
     expect(refundRequestsFor(late.chargeId).every((request) => request.idempotencyKey === `refund-${refund!.id}`)).toBe(true);
 
     expect((await orderRow(late.orderId)).status).toBe("refunded");
-    expect((await history(late.orderId)).at(-1)).toMatchObject({ from: "cancelled", to: "refunded", actor: "system", note: expect.stringContaining(late.chargeId) });
+    expect((await history(late.orderId)).at(-1)).toMatchObject({
+      from: "cancelled",
+      to: "refunded",
+      actor: "system",
+      note: expect.stringContaining(late.chargeId),
+    });
     expect(await test.db.select().from(invoices).where(eq(invoices.orderId, late.orderId))).toEqual([]);
     const [email] = await emailsOf("payment-refunded", "tarde@example.pe");
     expect(email).toMatchObject({ subject: expect.stringContaining("Devolvimos tu pago") });
@@ -134,10 +177,28 @@ describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decisio
   it("gives back a second charge for an order another charge already paid", async () => {
     const placed = await placeCulqiOrder("doble@example.pe");
     culqi.delayNextCharge(1500);
-    expect((await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token: await culqi.tokenize("4111111111111111", "doble@example.pe"), now, siteUrl })).outcome).toBe("unavailable");
+    expect(
+      (
+        await chargeCulqiToken(test.db, client, {
+          paymentId: placed.paymentId,
+          token: await culqi.tokenize("4111111111111111", "doble@example.pe"),
+          now,
+          siteUrl,
+        })
+      ).outcome,
+    ).toBe("unavailable");
     const firstCharge = culqi.events.findLast((candidate) => candidate.type === "charge.creation.succeeded")!;
     // The customer tries again with another card, which is answered at once.
-    expect((await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token: await culqi.tokenize("5111111111111118", "doble@example.pe"), now, siteUrl })).outcome).toBe("paid");
+    expect(
+      (
+        await chargeCulqiToken(test.db, client, {
+          paymentId: placed.paymentId,
+          token: await culqi.tokenize("5111111111111118", "doble@example.pe"),
+          now,
+          siteUrl,
+        })
+      ).outcome,
+    ).toBe("paid");
 
     for (let delivery = 0; delivery < 3; delivery += 1) expect((await webhook(firstCharge, now)).status).toBe(200);
     const firstChargeId = JSON.parse(firstCharge.data).id as string;
@@ -228,7 +289,10 @@ describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decisio
     await culqi.confirmOrder(culqiOrderId);
     culqi.failReads(1);
     expect(await recordCulqiOrderCode(test.db, client, { paymentId: placed.paymentId, now })).toBeNull();
-    expect((await test.db.select().from(payments).where(eq(payments.id, placed.paymentId)))[0]).toMatchObject({ status: "created", providerReference: culqiOrderId });
+    expect((await test.db.select().from(payments).where(eq(payments.id, placed.paymentId)))[0]).toMatchObject({
+      status: "created",
+      providerReference: culqiOrderId,
+    });
     expect(await webhook(culqi.payOrder(culqiOrderId), now)).toEqual({ status: 200, applied: true });
     expect((await orderRow(placed.orderId)).status).toBe("paid");
   });

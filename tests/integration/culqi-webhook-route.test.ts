@@ -43,12 +43,24 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
     const page: PaymentRoute = await import("~/routes/culqi-payment");
     return {
       postWebhook: (body: string, headers: Record<string, string> = {}) =>
-        webhook.action({ request: new Request(`${origin}/api/pagos/culqi/webhook`, { method: "POST", body, headers }), params: {}, context } as unknown as Parameters<WebhookRoute["action"]>[0]),
+        webhook.action({
+          request: new Request(`${origin}/api/pagos/culqi/webhook`, { method: "POST", body, headers }),
+          params: {},
+          context,
+        } as unknown as Parameters<WebhookRoute["action"]>[0]),
       page: {
-        load: () => page.loader({ request: new Request(`${origin}/pago/culqi/00000000-0000-0000-0000-000000000000`), params: { paymentId: "00000000-0000-0000-0000-000000000000" }, context } as unknown as Parameters<PaymentRoute["loader"]>[0]),
+        load: () =>
+          page.loader({
+            request: new Request(`${origin}/pago/culqi/00000000-0000-0000-0000-000000000000`),
+            params: { paymentId: "00000000-0000-0000-0000-000000000000" },
+            context,
+          } as unknown as Parameters<PaymentRoute["loader"]>[0]),
         post: () =>
           page.action({
-            request: new Request(`${origin}/pago/culqi/00000000-0000-0000-0000-000000000000`, { method: "POST", body: new URLSearchParams({ intent: "order_confirmed" }) }),
+            request: new Request(`${origin}/pago/culqi/00000000-0000-0000-0000-000000000000`, {
+              method: "POST",
+              body: new URLSearchParams({ intent: "order_confirmed" }),
+            }),
             params: { paymentId: "00000000-0000-0000-0000-000000000000" },
             context,
           } as unknown as Parameters<PaymentRoute["action"]>[0]),
@@ -59,7 +71,8 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
   // Production refuses to start without its own secret (decision 0028).
   const PRODUCTION_SECRET = "s".repeat(64);
   const culqiKeys = () => ({ CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase });
-  const event = (chargeId: string) => JSON.stringify({ object: "event", id: `evt_test_${chargeId.slice(-8)}`, type: "charge.creation.succeeded", data: JSON.stringify({ id: chargeId }) });
+  const event = (chargeId: string) =>
+    JSON.stringify({ object: "event", id: `evt_test_${chargeId.slice(-8)}`, type: "charge.creation.succeeded", data: JSON.stringify({ id: chargeId }) });
   /** What a thrown `data(…, { status })` or a returned Response says. */
   async function statusOf(run: () => Promise<unknown>): Promise<number> {
     try {
@@ -89,7 +102,13 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
   });
 
   it("works in production with the secret, and refuses a webhook without it", async () => {
-    const routes = await load({ ...culqiKeys(), NODE_ENV: "production", CULQI_WEBHOOK_AUTH: "culqi:s3creto", SITE_URL: origin, SESSION_SECRET: PRODUCTION_SECRET });
+    const routes = await load({
+      ...culqiKeys(),
+      NODE_ENV: "production",
+      CULQI_WEBHOOK_AUTH: "culqi:s3creto",
+      SITE_URL: origin,
+      SESSION_SECRET: PRODUCTION_SECRET,
+    });
     expect(await statusOf(() => routes.postWebhook(event("chr_test_unknown00000001")))).toBe(401);
     expect(culqi.requestLog).not.toContain("GET /v2/charges/chr_test_unknown00000001");
     // A charge Culqi does not know: read once from Culqi, acknowledged, nothing to do.

@@ -2,7 +2,14 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { invoices, orders, payments } from "@server/db/schema";
-import { chargeCulqiToken, createCulqiClient, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode, type CulqiClient } from "@server/payments/culqi";
+import {
+  chargeCulqiToken,
+  createCulqiClient,
+  createCulqiOrderForPayment,
+  handleCulqiWebhook,
+  recordCulqiOrderCode,
+  type CulqiClient,
+} from "@server/payments/culqi";
 import { checkoutInput } from "../support/checkout-fixture";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -27,11 +34,7 @@ describe("Culqi adapter against a local Culqi API", () => {
   });
 
   async function newPayment(correo = "marta@example.pe") {
-    const placed = await placeOrder(
-      test.db,
-      checkoutInput({ correo }),
-      { now, provider: "culqi" },
-    );
+    const placed = await placeOrder(test.db, checkoutInput({ correo }), { now, provider: "culqi" });
     if (!placed.ok) throw new Error("order not placed");
     return placed;
   }
@@ -69,7 +72,13 @@ describe("Culqi adapter against a local Culqi API", () => {
     const token = await culqi.tokenize("4456530000001096");
     expect((await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl })).outcome).toBe("review");
     expect((await orderStatus(placed.orderId)).status).toBe("pending");
-    const authenticated = await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl, authentication3DS: { eci: "05", xid: "x", cavv: "c", protocolVersion: "2.1.0", directoryServerTransactionId: "d" } });
+    const authenticated = await chargeCulqiToken(test.db, client, {
+      paymentId: placed.paymentId,
+      token,
+      now,
+      siteUrl,
+      authentication3DS: { eci: "05", xid: "x", cavv: "c", protocolVersion: "2.1.0", directoryServerTransactionId: "d" },
+    });
     expect(authenticated.outcome).toBe("paid");
   });
 
@@ -79,20 +88,39 @@ describe("Culqi adapter against a local Culqi API", () => {
     const deviceFingerprint = "dev-3ds-9f8e7d6c";
     const requestsFor = () => culqi.chargeRequests.filter((request) => (request.body.metadata as { payment_id?: string }).payment_id === placed.paymentId);
 
-    expect(await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl, deviceFingerprint })).toEqual({ outcome: "review", orderId: placed.orderId });
+    expect(await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl, deviceFingerprint })).toEqual({
+      outcome: "review",
+      orderId: placed.orderId,
+    });
     const [payment] = await test.db.select().from(payments).where(eq(payments.id, placed.paymentId));
     expect(payment!.status).toBe("created");
     expect((await orderStatus(placed.orderId)).status).toBe("pending");
 
-    const authentication3DS = { eci: "05", xid: "Y2FyZGluYWxjb21tZXJjZWF1dGg=", cavv: "AAABAWFlmQAAAABjRWWZEEFgFz+=", protocolVersion: "2.1.0", directoryServerTransactionId: "88e5c2b9-6b5f-4bfc-8a3c-4c2b3b6f0a11" };
-    expect(await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl, deviceFingerprint, authentication3DS })).toEqual({ outcome: "paid", orderId: placed.orderId });
+    const authentication3DS = {
+      eci: "05",
+      xid: "Y2FyZGluYWxjb21tZXJjZWF1dGg=",
+      cavv: "AAABAWFlmQAAAABjRWWZEEFgFz+=",
+      protocolVersion: "2.1.0",
+      directoryServerTransactionId: "88e5c2b9-6b5f-4bfc-8a3c-4c2b3b6f0a11",
+    };
+    expect(await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token, now, siteUrl, deviceFingerprint, authentication3DS })).toEqual({
+      outcome: "paid",
+      orderId: placed.orderId,
+    });
     expect((await orderStatus(placed.orderId)).status).toBe("paid");
 
     const [first, second] = requestsFor();
     expect(requestsFor()).toHaveLength(2);
-    expect(first).toMatchObject({ status: 200, actionCode: "REVIEW", body: { source_id: token, email: "review@culqi.com", antifraud_details: { device_finger_print_id: deviceFingerprint } } });
+    expect(first).toMatchObject({
+      status: 200,
+      actionCode: "REVIEW",
+      body: { source_id: token, email: "review@culqi.com", antifraud_details: { device_finger_print_id: deviceFingerprint } },
+    });
     expect(first!.body).not.toHaveProperty("authentication_3DS");
-    expect(second).toMatchObject({ status: 201, body: { source_id: token, amount: 5990, authentication_3DS: authentication3DS, antifraud_details: { device_finger_print_id: deviceFingerprint } } });
+    expect(second).toMatchObject({
+      status: 201,
+      body: { source_id: token, amount: 5990, authentication_3DS: authentication3DS, antifraud_details: { device_finger_print_id: deviceFingerprint } },
+    });
   });
 
   it("charges without antifraud details when the browser had no device id", async () => {
@@ -121,7 +149,12 @@ describe("Culqi adapter against a local Culqi API", () => {
 
   it("refuses webhooks without the configured Basic auth and never trusts the event's own claims", async () => {
     const placed = await newPayment();
-    const forged = { object: "event", id: "evt_test_forged000000000", type: "charge.creation.succeeded", data: JSON.stringify({ id: "chr_test_doesnotexist0000", outcome: { type: "venta_exitosa" }, metadata: { payment_id: placed.paymentId } }) };
+    const forged = {
+      object: "event",
+      id: "evt_test_forged000000000",
+      type: "charge.creation.succeeded",
+      data: JSON.stringify({ id: "chr_test_doesnotexist0000", outcome: { type: "venta_exitosa" }, metadata: { payment_id: placed.paymentId } }),
+    };
     expect(await webhook(forged, null)).toEqual({ status: 401, applied: false });
     expect(await webhook(forged, `Basic ${Buffer.from("culqi:otra").toString("base64")}`)).toEqual({ status: 401, applied: false });
     expect(await webhook(forged)).toEqual({ status: 200, applied: false });

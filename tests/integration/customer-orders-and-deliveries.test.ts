@@ -23,7 +23,13 @@ describe("a customer's orders and deliveries", () => {
     const [demo] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUSTOMER.email));
     demoId = demo!.id;
     otherId = await insertCustomer(test, "lucia@prueba.pe");
-    otherOrderId = await insertOrder(test, otherId, { type: "one-time", items: [["Agua alcalina deportiva 1 L", "Pack x 12", 2, 3600], ["Caja de 20 L con dispensador", null, 1, 5990]] });
+    otherOrderId = await insertOrder(test, otherId, {
+      type: "one-time",
+      items: [
+        ["Agua alcalina deportiva 1 L", "Pack x 12", 2, 3600],
+        ["Caja de 20 L con dispensador", null, 1, 5990],
+      ],
+    });
     const subscriptionOrder = await insertOrder(test, otherId, { type: "subscription", items: [["Bidón 20 L", "Recarga x 3", 1, 4500]] });
     const plan: [string, string, string, string][] = [
       // name, order, date, status
@@ -58,7 +64,9 @@ describe("a customer's orders and deliveries", () => {
       expect(all.map((row) => row.orderType)).toContain("subscription");
       expect(first.rows[0]).toMatchObject({ orderNumber: expect.stringMatching(/^VA-\d{6}$/), status: "payment_created", orderType: "one-time" });
       expect((await listOrdersForUser(test.db, demoId, { page: 3 })).rows).toEqual([]);
-      expect((await listOrdersForUser(test.db, demoId, { page: 2, pageSize: 5 })).rows.map((row) => row.id)).toEqual(newestFirst.slice(5, 10).map((row) => row.id));
+      expect((await listOrdersForUser(test.db, demoId, { page: 2, pageSize: 5 })).rows.map((row) => row.id)).toEqual(
+        newestFirst.slice(5, 10).map((row) => row.id),
+      );
     });
 
     it("shows each customer only their own orders", async () => {
@@ -71,7 +79,13 @@ describe("a customer's orders and deliveries", () => {
 
     it("loads an order with its lines, latest payment, shipping, deliveries and invoice", async () => {
       const [paidWithInvoice] = await test.db
-        .select({ id: orders.id, orderNumber: orders.orderNumber, totalCents: orders.totalCents, invoiceId: invoices.id, invoiceNumber: invoices.invoiceNumber })
+        .select({
+          id: orders.id,
+          orderNumber: orders.orderNumber,
+          totalCents: orders.totalCents,
+          invoiceId: invoices.id,
+          invoiceNumber: invoices.invoiceNumber,
+        })
         .from(orders)
         .innerJoin(invoices, eq(invoices.orderId, orders.id))
         .innerJoin(deliveries, eq(deliveries.orderId, orders.id))
@@ -94,7 +108,15 @@ describe("a customer's orders and deliveries", () => {
     it("reports the latest payment attempt when an order had several", async () => {
       await test.db.insert(payments).values([
         { orderId: otherOrderId, provider: "sandbox", method: "card", status: "failed", amountCents: 13190, createdAt: new Date("2026-11-20T10:00:00Z") },
-        { orderId: otherOrderId, provider: "sandbox", method: "yape", status: "pending", paymentCode: "12345678", amountCents: 13190, createdAt: new Date("2026-11-20T10:05:00Z") },
+        {
+          orderId: otherOrderId,
+          provider: "sandbox",
+          method: "yape",
+          status: "pending",
+          paymentCode: "12345678",
+          amountCents: 13190,
+          createdAt: new Date("2026-11-20T10:05:00Z"),
+        },
       ]);
       const order = await findOrderForUser(test.db, otherId, otherOrderId);
       expect(order!.payment).toEqual({ method: "yape", status: "pending", paymentCode: "12345678" });
@@ -223,7 +245,15 @@ async function insertOrder(test: TestDatabase, userId: string, order: { type: st
     })
     .returning({ id: orders.id });
   await test.db.insert(orderItems).values(
-    order.items.map(([title, variantTitle, quantity, unitPriceCents]) => ({ orderId: row!.id, productId: 1, title, variantTitle, quantity, unitPriceCents, lineTotalCents: quantity * unitPriceCents })),
+    order.items.map(([title, variantTitle, quantity, unitPriceCents]) => ({
+      orderId: row!.id,
+      productId: 1,
+      title,
+      variantTitle,
+      quantity,
+      unitPriceCents,
+      lineTotalCents: quantity * unitPriceCents,
+    })),
   );
   return row!.id;
 }
@@ -242,7 +272,11 @@ const pathTo: Record<string, string[]> = {
 
 /** A delivery whose history is stored newest first, to show the reader sorts it. */
 async function insertDelivery(test: TestDatabase, orderId: string, delivery: { deliveryDate: string; status: string }): Promise<string> {
-  const history: DeliveryStatusEntry[] = pathTo[delivery.status]!.map((status, index) => ({ status, timestamp: new Date(Date.UTC(2026, 10, 1, index)).toISOString(), note: null }));
+  const history: DeliveryStatusEntry[] = pathTo[delivery.status]!.map((status, index) => ({
+    status,
+    timestamp: new Date(Date.UTC(2026, 10, 1, index)).toISOString(),
+    note: null,
+  }));
   const [row] = await test.db
     .insert(deliveries)
     .values({

@@ -48,7 +48,8 @@ describe("delivery capacity (issue 10)", () => {
 
   /** Places taken in the shop-wide pool (the demo data may already have some that day). */
   const shopUsed = async (window: "manana" | "tarde" = "manana") => (await capacityForDay(test.db, WEDNESDAY)).shop.find((row) => row.window === window)!.used;
-  const setShopCapacity = (capacity: number, window: "manana" | "tarde" = "manana") => setDefaultCapacities(test.db, actor, [{ dayNumber: WED, window, capacity }]);
+  const setShopCapacity = (capacity: number, window: "manana" | "tarde" = "manana") =>
+    setDefaultCapacities(test.db, actor, [{ dayNumber: WED, window, capacity }]);
   const order = (email: string, overrides: Parameters<typeof checkoutInput>[0] = {}) => checkoutInput({ correo: email, ...overrides });
 
   /** On PostgreSQL, checkouts come through several connection pools, as several server processes would. */
@@ -64,7 +65,8 @@ describe("delivery capacity (issue 10)", () => {
   }
 
   it("gives the last 5 places to exactly 5 of 20 simultaneous checkouts; the others get the Spanish message and no order or charge", async () => {
-    for (let index = 0; index < 3; index += 1) expect(await placeOrder(test.db, order(`antes${index}@example.pe`), { now, provider: "sandbox" })).toMatchObject({ ok: true });
+    for (let index = 0; index < 3; index += 1)
+      expect(await placeOrder(test.db, order(`antes${index}@example.pe`), { now, provider: "sandbox" })).toMatchObject({ ok: true });
     const taken = await shopUsed();
     await setShopCapacity(taken + 5);
 
@@ -80,7 +82,11 @@ describe("delivery capacity (issue 10)", () => {
     // Nothing half-written for the refused ones: no order, so no payment attempt to charge.
     const written = await test.db.select({ email: orders.customerEmail }).from(orders).where(inArray(orders.customerEmail, emails));
     expect(written).toHaveLength(5);
-    const attempts = await test.db.select({ id: payments.id }).from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).where(inArray(orders.customerEmail, emails));
+    const attempts = await test.db
+      .select({ id: payments.id })
+      .from(payments)
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .where(inArray(orders.customerEmail, emails));
     expect(attempts).toHaveLength(5);
   });
 
@@ -112,11 +118,21 @@ describe("delivery capacity (issue 10)", () => {
 
   it("counts a district with its own figure on its own, outside the shop-wide pool", async () => {
     await setShopCapacity(await shopUsed());
-    expect(await placeOrder(test.db, order("sanisidro@example.pe", { districtId: sanIsidro }), { now, provider: "sandbox" })).toMatchObject({ ok: false, reason: "slot_taken" });
+    expect(await placeOrder(test.db, order("sanisidro@example.pe", { districtId: sanIsidro }), { now, provider: "sandbox" })).toMatchObject({
+      ok: false,
+      reason: "slot_taken",
+    });
     const [row] = await test.db
       .select({ n: sql<number>`count(*)::int` })
       .from(deliveries)
-      .where(and(eq(deliveries.districtId, miraflores), eq(deliveries.deliveryDate, WEDNESDAY), eq(deliveries.deliveryWindow, "manana"), inArray(deliveries.status, ["pending"])));
+      .where(
+        and(
+          eq(deliveries.districtId, miraflores),
+          eq(deliveries.deliveryDate, WEDNESDAY),
+          eq(deliveries.deliveryWindow, "manana"),
+          inArray(deliveries.status, ["pending"]),
+        ),
+      );
     const mirafloresOpen = Number(row!.n);
     expect(mirafloresOpen).toBeGreaterThan(0);
     // Miraflores gets one place more than it holds: its deliveries leave the shop-wide pool, which has room again.
@@ -125,7 +141,10 @@ describe("delivery capacity (issue 10)", () => {
     expect(await placeOrder(test.db, order("miraflores1@example.pe"), { now, provider: "sandbox" })).toMatchObject({ ok: true });
     expect(await placeOrder(test.db, order("miraflores2@example.pe"), { now, provider: "sandbox" })).toMatchObject({ ok: false, reason: "slot_taken" });
     const day = await capacityForDay(test.db, WEDNESDAY);
-    expect(day.districts.find((entry) => entry.districtId === miraflores && entry.window === "manana")).toMatchObject({ ownCapacity: mirafloresOpen + 1, used: mirafloresOpen + 1 });
+    expect(day.districts.find((entry) => entry.districtId === miraflores && entry.window === "manana")).toMatchObject({
+      ownCapacity: mirafloresOpen + 1,
+      used: mirafloresOpen + 1,
+    });
     expect(day.districts.find((entry) => entry.districtId === sanIsidro && entry.window === "manana")).toMatchObject({ ownCapacity: null, used: 1 });
   });
 
@@ -154,7 +173,10 @@ describe("delivery capacity (issue 10)", () => {
     });
     await setCutoffTime(test.db, actor, "18:00", now);
 
-    const audit = await test.db.select({ action: staffActions.action, entityId: staffActions.entityId }).from(staffActions).where(eq(staffActions.actorId, actor.id));
+    const audit = await test.db
+      .select({ action: staffActions.action, entityId: staffActions.entityId })
+      .from(staffActions)
+      .where(eq(staffActions.actorId, actor.id));
     expect(audit).toEqual(
       expect.arrayContaining([
         { action: "calendar.closed_day.add", entityId: friday },
@@ -166,7 +188,10 @@ describe("delivery capacity (issue 10)", () => {
     );
     // A repeated removal (a double click) is recorded once.
     expect(audit.filter((row) => row.action === "calendar.closed_day.remove")).toHaveLength(1);
-    const [defaults] = await test.db.select().from(deliveryCapacityDefaults).where(and(eq(deliveryCapacityDefaults.dayNumber, WED), eq(deliveryCapacityDefaults.deliveryWindow, "tarde")));
+    const [defaults] = await test.db
+      .select()
+      .from(deliveryCapacityDefaults)
+      .where(and(eq(deliveryCapacityDefaults.dayNumber, WED), eq(deliveryCapacityDefaults.deliveryWindow, "tarde")));
     expect(defaults!.capacity).toBe(500);
   });
 });
@@ -191,7 +216,11 @@ describe("subscription deliveries and date changes against capacity (decision 00
     const as = { userId: customer.id, subscriptionId, requestKey: randomUUID(), now: limaNoon("2026-12-01"), siteUrl };
     const options = await loadSelfServiceOptions(test.db, customer.id, subscriptionId, limaNoon("2026-12-01"));
     expect(options!.deliveryDates.slice(0, 3)).toEqual(["2026-12-28", "2027-01-04", "2027-01-08"]);
-    expect(await changeNextDeliveryDate(test.db, { ...as, date: "2027-01-06" })).toMatchObject({ ok: false, field: "date", message: "Ya no quedan cupos para esa fecha. Elige otra." });
+    expect(await changeNextDeliveryDate(test.db, { ...as, date: "2027-01-06" })).toMatchObject({
+      ok: false,
+      field: "date",
+      message: "Ya no quedan cupos para esa fecha. Elige otra.",
+    });
 
     await runJobs(test.db, "2026-12-20", "2026-12-31");
     const made = await test.db.select().from(deliveries).where(eq(deliveries.subscriptionId, subscriptionId)).orderBy(asc(deliveries.subscriptionSequence));

@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import { deliveries, districts, outboxEmails, products, productVariants, staffActions, users } from "@server/db/schema";
-import { addClosedDay, assignDeliveries, loadDispatchDay, loadRouteSheets, moveRouteStop, prepareDeliveries, rescheduleDeliveries, setDefaultCapacities } from "@server/deliveries/index.server";
+import {
+  addClosedDay,
+  assignDeliveries,
+  loadDispatchDay,
+  loadRouteSheets,
+  moveRouteStop,
+  prepareDeliveries,
+  rescheduleDeliveries,
+  setDefaultCapacities,
+} from "@server/deliveries/index.server";
 import { applySandboxAction } from "@server/payments/index.server";
 import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
 import { checkoutInput } from "../support/checkout-fixture";
@@ -30,7 +39,10 @@ describe("Despacho: the day's deliveries and the bulk actions on them", () => {
     actor = { id: staff!.id, email: staff!.email, role: "operaciones", clientAddress: "127.0.0.1" };
     driverId = (await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email)))[0]!.id;
     sku = async (code) => {
-      const [row] = await db.select({ productId: productVariants.productId, variantId: productVariants.id, priceCents: productVariants.priceCents }).from(productVariants).where(eq(productVariants.sku, code));
+      const [row] = await db
+        .select({ productId: productVariants.productId, variantId: productVariants.id, priceCents: productVariants.priceCents })
+        .from(productVariants)
+        .where(eq(productVariants.sku, code));
       return row!;
     };
     const districtId = async (name: string) => (await db.select({ id: districts.id }).from(districts).where(eq(districts.name, name)))[0]!.id;
@@ -38,10 +50,21 @@ describe("Despacho: the day's deliveries and the bulk actions on them", () => {
     const recarga = await sku("VA-BH20-REC");
     const [caja] = await db.select({ id: products.id, priceCents: products.priceCents }).from(products).where(eq(products.sku, "VA-CX20"));
 
-    async function order(input: { items: { productId: number; variantId: number | null; quantity: number }[]; subtotal: number; pay: "approve_card" | "issue_code" | null; overrides?: Record<string, unknown> }) {
+    async function order(input: {
+      items: { productId: number; variantId: number | null; quantity: number }[];
+      subtotal: number;
+      pay: "approve_card" | "issue_code" | null;
+      overrides?: Record<string, unknown>;
+    }) {
       const placed = await placeOrder(
         db,
-        checkoutInput({ correo: `despacho-${randomUUID().slice(0, 8)}@prueba.pe`, fecha: day, items: input.items, clientSubtotalCents: input.subtotal, ...input.overrides }),
+        checkoutInput({
+          correo: `despacho-${randomUUID().slice(0, 8)}@prueba.pe`,
+          fecha: day,
+          items: input.items,
+          clientSubtotalCents: input.subtotal,
+          ...input.overrides,
+        }),
         { now, provider: "sandbox", userId: null },
       );
       if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
@@ -50,17 +73,39 @@ describe("Despacho: the day's deliveries and the bulk actions on them", () => {
     }
     ids = {
       cajaManana: await order({ items: [{ productId: caja!.id, variantId: null, quantity: 1 }], subtotal: caja!.priceCents!, pay: "approve_card" }),
-      bidonTarde: await order({ items: [{ productId: recarga.productId, variantId: recarga.variantId, quantity: 3 }], subtotal: recarga.priceCents * 3, pay: "approve_card", overrides: { rangoHorario: "tarde" } }),
-      cashChorrillos: await order({ items: [{ productId: caja!.id, variantId: null, quantity: 2 }], subtotal: caja!.priceCents! * 2, pay: "issue_code", overrides: { districtId: chorrillos, direccion: "Av. Huaylas 456" } }),
+      bidonTarde: await order({
+        items: [{ productId: recarga.productId, variantId: recarga.variantId, quantity: 3 }],
+        subtotal: recarga.priceCents * 3,
+        pay: "approve_card",
+        overrides: { rangoHorario: "tarde" },
+      }),
+      cashChorrillos: await order({
+        items: [{ productId: caja!.id, variantId: null, quantity: 2 }],
+        subtotal: caja!.priceCents! * 2,
+        pay: "issue_code",
+        overrides: { districtId: chorrillos, direccion: "Av. Huaylas 456" },
+      }),
       unpaidCard: await order({ items: [{ productId: caja!.id, variantId: null, quantity: 5 }], subtotal: caja!.priceCents! * 5, pay: null }),
-      otherDay: await order({ items: [{ productId: caja!.id, variantId: null, quantity: 1 }], subtotal: caja!.priceCents!, pay: "approve_card", overrides: { fecha: friday, diaHabil: 5 } }),
+      otherDay: await order({
+        items: [{ productId: caja!.id, variantId: null, quantity: 1 }],
+        subtotal: caja!.priceCents!,
+        pay: "approve_card",
+        overrides: { fecha: friday, diaHabil: 5 },
+      }),
     };
   });
   afterAll(() => test.close());
 
   const deliveryRow = async (id: string) => (await test.db.select().from(deliveries).where(eq(deliveries.id, id)))[0]!;
-  const auditOf = (deliveryIds: string[]) => test.db.select().from(staffActions).where(inArray(staffActions.entityId, deliveryIds)).orderBy(asc(staffActions.id));
-  const statusesOf = async (deliveryIds: string[]) => Object.fromEntries((await test.db.select({ id: deliveries.id, status: deliveries.status }).from(deliveries).where(inArray(deliveries.id, deliveryIds))).map((row) => [row.id, row.status]));
+  const auditOf = (deliveryIds: string[]) =>
+    test.db.select().from(staffActions).where(inArray(staffActions.entityId, deliveryIds)).orderBy(asc(staffActions.id));
+  const statusesOf = async (deliveryIds: string[]) =>
+    Object.fromEntries(
+      (await test.db.select({ id: deliveries.id, status: deliveries.status }).from(deliveries).where(inArray(deliveries.id, deliveryIds))).map((row) => [
+        row.id,
+        row.status,
+      ]),
+    );
 
   it("groups the day's paid and cash-code deliveries by district and window, with what to load and to collect", async () => {
     const view = await loadDispatchDay(test.db, day);
@@ -113,7 +158,9 @@ describe("Despacho: the day's deliveries and the bulk actions on them", () => {
       ]);
     }
     const audit = await auditOf([ids.cajaManana, ids.bidonTarde]);
-    expect(audit.map((row) => [row.action, row.entityId, (row.before as { status: string }).status, (row.after as { status: string }).status, row.actorRole]).sort()).toEqual(
+    expect(
+      audit.map((row) => [row.action, row.entityId, (row.before as { status: string }).status, (row.after as { status: string }).status, row.actorRole]).sort(),
+    ).toEqual(
       [
         ["delivery.prepare", ids.bidonTarde, "pending", "preparing", "operaciones"],
         ["delivery.prepare", ids.cajaManana, "pending", "preparing", "operaciones"],
@@ -151,9 +198,17 @@ describe("Despacho: the day's deliveries and the bulk actions on them", () => {
 
     expect(await moveRouteStop(test.db, actor, { deliveryId: ids.cashChorrillos, direction: "up", fromPosition: 3, now })).toBe("moved");
     expect(await moveRouteStop(test.db, actor, { deliveryId: ids.cashChorrillos, direction: "up", fromPosition: 3, now })).toBe("unchanged");
-    expect((await loadRouteSheets(test.db, { date: day, driverId }))[0]!.stops.map((stop) => stop.id)).toEqual([ids.cajaManana, ids.cashChorrillos, ids.bidonTarde]);
+    expect((await loadRouteSheets(test.db, { date: day, driverId }))[0]!.stops.map((stop) => stop.id)).toEqual([
+      ids.cajaManana,
+      ids.cashChorrillos,
+      ids.bidonTarde,
+    ]);
     expect(await moveRouteStop(test.db, actor, { deliveryId: ids.cajaManana, direction: "down", fromPosition: 1, now })).toBe("moved");
-    expect((await loadRouteSheets(test.db, { date: day, driverId }))[0]!.stops.map((stop) => stop.id)).toEqual([ids.cashChorrillos, ids.cajaManana, ids.bidonTarde]);
+    expect((await loadRouteSheets(test.db, { date: day, driverId }))[0]!.stops.map((stop) => stop.id)).toEqual([
+      ids.cashChorrillos,
+      ids.cajaManana,
+      ids.bidonTarde,
+    ]);
     expect(await moveRouteStop(test.db, actor, { deliveryId: ids.bidonTarde, direction: "down", fromPosition: 3, now })).toBe("unchanged");
     const moves = (await auditOf([ids.cajaManana, ids.bidonTarde, ids.cashChorrillos])).filter((row) => row.action === "delivery.move_stop");
     expect(moves.map((row) => [row.entityId, row.before, row.after])).toEqual([
@@ -166,27 +221,43 @@ describe("Despacho: the day's deliveries and the bulk actions on them", () => {
 
   it("refuses a reschedule to a day a district is not served, or to a past date, and changes nothing", async () => {
     const before = await Promise.all([ids.cajaManana, ids.cashChorrillos].map(deliveryRow));
-    await expect(rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana, ids.cashChorrillos], date: friday, deliveryWindow: "tarde", now, siteUrl })).rejects.toThrow(/Chorrillos no recibe entregas/);
-    await expect(rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana], date: "2027-05-31", deliveryWindow: "tarde", now, siteUrl })).rejects.toThrow(/anticipación/);
-    await expect(rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana], date: friday, deliveryWindow: "noche", now, siteUrl })).rejects.toThrow(/horario/);
+    await expect(
+      rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana, ids.cashChorrillos], date: friday, deliveryWindow: "tarde", now, siteUrl }),
+    ).rejects.toThrow(/Chorrillos no recibe entregas/);
+    await expect(rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana], date: "2027-05-31", deliveryWindow: "tarde", now, siteUrl })).rejects.toThrow(
+      /anticipación/,
+    );
+    await expect(rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana], date: friday, deliveryWindow: "noche", now, siteUrl })).rejects.toThrow(
+      /horario/,
+    );
     expect(await Promise.all([ids.cajaManana, ids.cashChorrillos].map(deliveryRow))).toEqual(before);
   });
 
   it("refuses a reschedule to a closed day or to a window without room, and changes nothing", async () => {
     const before = await Promise.all([ids.cajaManana, ids.bidonTarde].map(deliveryRow));
     expect(await addClosedDay(test.db, actor, { date: "2027-06-11", kind: "cierre", name: "Inventario" })).toEqual({ ok: true });
-    await expect(rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana], date: "2027-06-11", deliveryWindow: "tarde", now, siteUrl })).rejects.toThrow(/no hay entregas \(Inventario\)/);
+    await expect(rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana], date: "2027-06-11", deliveryWindow: "tarde", now, siteUrl })).rejects.toThrow(
+      /no hay entregas \(Inventario\)/,
+    );
     // One place left on Friday afternoon: two deliveries do not fit, and neither moves.
     expect(await setDefaultCapacities(test.db, actor, [{ dayNumber: 5, window: "tarde", capacity: 1 }])).toEqual({ ok: true });
-    await expect(rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana, ids.bidonTarde], date: friday, deliveryWindow: "tarde", now, siteUrl })).rejects.toThrow(/No quedan cupos/);
+    await expect(
+      rescheduleDeliveries(test.db, actor, { ids: [ids.cajaManana, ids.bidonTarde], date: friday, deliveryWindow: "tarde", now, siteUrl }),
+    ).rejects.toThrow(/No quedan cupos/);
     expect(await Promise.all([ids.cajaManana, ids.bidonTarde].map(deliveryRow))).toEqual(before);
     expect(await setDefaultCapacities(test.db, actor, [{ dayNumber: 5, window: "tarde", capacity: 120 }])).toEqual({ ok: true });
   });
 
   it("reschedules to another allowed day once, off the driver's route, and e-mails each customer once", async () => {
     const moved = [ids.cajaManana, ids.bidonTarde];
-    expect(await rescheduleDeliveries(test.db, actor, { ids: moved, date: friday, deliveryWindow: "tarde", now, siteUrl })).toEqual({ changed: 2, unchanged: 0 });
-    expect(await rescheduleDeliveries(test.db, actor, { ids: moved, date: friday, deliveryWindow: "tarde", now, siteUrl })).toEqual({ changed: 0, unchanged: 2 });
+    expect(await rescheduleDeliveries(test.db, actor, { ids: moved, date: friday, deliveryWindow: "tarde", now, siteUrl })).toEqual({
+      changed: 2,
+      unchanged: 0,
+    });
+    expect(await rescheduleDeliveries(test.db, actor, { ids: moved, date: friday, deliveryWindow: "tarde", now, siteUrl })).toEqual({
+      changed: 0,
+      unchanged: 2,
+    });
     for (const id of moved) {
       const row = await deliveryRow(id);
       expect([row.status, row.deliveryDate, row.deliveryWindow, row.assignedDriverId, row.routePosition]).toEqual(["scheduled", friday, "tarde", null, null]);
@@ -195,11 +266,16 @@ describe("Despacho: the day's deliveries and the bulk actions on them", () => {
         ["scheduled", DEMO_OPERACIONES.email],
       ]);
     }
-    const emails = await test.db.select().from(outboxEmails).where(and(eq(outboxEmails.kind, "delivery-rescheduled"), like(outboxEmails.dedupeKey, "delivery-rescheduled:%")));
+    const emails = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(and(eq(outboxEmails.kind, "delivery-rescheduled"), like(outboxEmails.dedupeKey, "delivery-rescheduled:%")));
     expect(emails).toHaveLength(2);
     expect(emails.every((email) => email.subject.startsWith("Nueva fecha de entrega") && email.text.includes("viernes, 4 de junio de 2027"))).toBe(true);
     expect((await auditOf(moved)).filter((row) => row.action === "delivery.reschedule")).toHaveLength(2);
     expect((await loadDispatchDay(test.db, day)).total).toBe(1);
-    expect((await loadDispatchDay(test.db, friday)).groups.find((group) => group.districtName === "Miraflores" && group.deliveryWindow === "tarde")!.deliveries).toHaveLength(2);
+    expect(
+      (await loadDispatchDay(test.db, friday)).groups.find((group) => group.districtName === "Miraflores" && group.deliveryWindow === "tarde")!.deliveries,
+    ).toHaveLength(2);
   });
 });

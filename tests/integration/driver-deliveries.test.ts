@@ -32,20 +32,40 @@ describe("the driver's confirmations", () => {
 
   /** A paid order (or, with `pay: "code"`, one waiting for its cash code) whose delivery is on `assignee`'s route today. */
   async function stopFor(assignee: StaffActor, options: { guestEmail?: string; pay?: "card" | "code" } = {}) {
-    const placed = await placeOrder(test.db, checkoutInput({ correo: options.guestEmail ?? customer.email }), { now: placedAt, provider: "sandbox", userId: options.guestEmail ? null : customer.id });
+    const placed = await placeOrder(test.db, checkoutInput({ correo: options.guestEmail ?? customer.email }), {
+      now: placedAt,
+      provider: "sandbox",
+      userId: options.guestEmail ? null : customer.id,
+    });
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
     await applySandboxAction(test.db, placed.paymentId, options.pay === "code" ? "issue_code" : "approve_card", { now: placedAt, siteUrl });
-    const [delivery] = await test.db.update(deliveries).set({ assignedDriverId: assignee.id, status: "scheduled" }).where(eq(deliveries.orderId, placed.orderId)).returning();
+    const [delivery] = await test.db
+      .update(deliveries)
+      .set({ assignedDriverId: assignee.id, status: "scheduled" })
+      .where(eq(deliveries.orderId, placed.orderId))
+      .returning();
     return { orderId: placed.orderId, deliveryId: delivery!.id };
   }
 
-  const confirm = (deliveryId: string, confirmation: DriverConfirmation, who = driver) => confirmDriverStop(test.db, { deliveryId, driver: who, confirmation, now, siteUrl });
-  const delivered = (fullBidonesLeft: number, emptyBidonesCollected: number): DriverConfirmation => ({ kind: "delivered", receiverName: "Rosa Quispe", fullBidonesLeft, emptyBidonesCollected });
+  const confirm = (deliveryId: string, confirmation: DriverConfirmation, who = driver) =>
+    confirmDriverStop(test.db, { deliveryId, driver: who, confirmation, now, siteUrl });
+  const delivered = (fullBidonesLeft: number, emptyBidonesCollected: number): DriverConfirmation => ({
+    kind: "delivered",
+    receiverName: "Rosa Quispe",
+    fullBidonesLeft,
+    emptyBidonesCollected,
+  });
   const orderStatus = async (orderId: string) => (await test.db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]!.status;
   const delivery = async (deliveryId: string) => (await test.db.select().from(deliveries).where(eq(deliveries.id, deliveryId)))[0]!;
-  const emailsOf = (deliveryId: string) => test.db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `delivery-%${deliveryId}%`));
+  const emailsOf = (deliveryId: string) =>
+    test.db
+      .select()
+      .from(outboxEmails)
+      .where(like(outboxEmails.dedupeKey, `delivery-%${deliveryId}%`));
   const orderSteps = async (orderId: string) =>
-    (await test.db.select().from(orderStatusChanges).where(eq(orderStatusChanges.orderId, orderId)).orderBy(asc(orderStatusChanges.id))).map((change) => change.toStatus);
+    (await test.db.select().from(orderStatusChanges).where(eq(orderStatusChanges.orderId, orderId)).orderBy(asc(orderStatusChanges.id))).map(
+      (change) => change.toStatus,
+    );
 
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
@@ -79,7 +99,11 @@ describe("the driver's confirmations", () => {
     expect([first, second].filter((result) => result.ok && result.changed)).toHaveLength(1);
     expect(await confirm(stop.deliveryId, { kind: "on_the_way" })).toEqual({ ok: true, changed: false });
 
-    const taps = await Promise.all([confirm(stop.deliveryId, delivered(1, 1)), confirm(stop.deliveryId, delivered(1, 1)), confirm(stop.deliveryId, delivered(3, 0))]);
+    const taps = await Promise.all([
+      confirm(stop.deliveryId, delivered(1, 1)),
+      confirm(stop.deliveryId, delivered(1, 1)),
+      confirm(stop.deliveryId, delivered(3, 0)),
+    ]);
     expect(taps.filter((result) => result.ok && result.changed)).toHaveLength(1);
     expect(taps.every((result) => result.ok)).toBe(true);
 

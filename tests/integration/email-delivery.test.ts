@@ -41,7 +41,9 @@ describe("email delivery", () => {
 
     // The send is in flight: the server has the message and has not answered. Other work goes on,
     // even a lock on the very row being sent (NOWAIT fails at once if anyone holds it).
-    const locked = await test.db.transaction((tx) => tx.select({ id: outboxEmails.id }).from(outboxEmails).where(eq(outboxEmails.id, email.id)).for("update", { noWait: true }));
+    const locked = await test.db.transaction((tx) =>
+      tx.select({ id: outboxEmails.id }).from(outboxEmails).where(eq(outboxEmails.id, email.id)).for("update", { noWait: true }),
+    );
     expect(locked).toEqual([{ id: email.id }]);
     // (Queued for later, so this run does not go on to try it against the same silent server.)
     const other = await queue("Mientras tanto", at(now, 3_600_000));

@@ -27,7 +27,11 @@ describe("deliveries of orders that ended without being delivered", () => {
   afterAll(() => test.close());
 
   async function place() {
-    const placed = await placeOrder(test.db, checkoutInput({ correo: customer.email, items: [{ productId: 6, variantId: null, quantity: 1 }], clientSubtotalCents: 5990 }), { now, provider: "sandbox", userId: customer.id });
+    const placed = await placeOrder(
+      test.db,
+      checkoutInput({ correo: customer.email, items: [{ productId: 6, variantId: null, quantity: 1 }], clientSubtotalCents: 5990 }),
+      { now, provider: "sandbox", userId: customer.id },
+    );
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
     return placed;
   }
@@ -70,7 +74,10 @@ describe("deliveries of orders that ended without being delivered", () => {
     const placed = await place();
     await applySandboxAction(test.db, placed.paymentId, "decline_card", { now, siteUrl });
     // What the shop wrote before: the order failed, its delivery still pending.
-    await test.db.update(deliveries).set({ status: "pending", statusHistory: [{ status: "pending", timestamp: now.toISOString(), note: null }] }).where(eq(deliveries.orderId, placed.orderId));
+    await test.db
+      .update(deliveries)
+      .set({ status: "pending", statusHistory: [{ status: "pending", timestamp: now.toISOString(), note: null }] })
+      .where(eq(deliveries.orderId, placed.orderId));
     const paid = await place();
     await applySandboxAction(test.db, paid.paymentId, "approve_card", { now, siteUrl });
     expect(await upcomingOrderIds()).toContain(placed.orderId);

@@ -47,7 +47,13 @@ describe("Flow adapter against a local Flow API", () => {
   async function subscribe(customer: Customer) {
     const placed = await placeOrder(
       test.db,
-      checkoutInput({ purchaseType: "subscription", subscriptionFrequency: "mensual", correo: customer.email, items: [{ productId: 1, variantId: 1, quantity: 2 }], clientSubtotalCents: 6000 }),
+      checkoutInput({
+        purchaseType: "subscription",
+        subscriptionFrequency: "mensual",
+        correo: customer.email,
+        items: [{ productId: 1, variantId: 1, quantity: 2 }],
+        clientSubtotalCents: 6000,
+      }),
       { now, provider: "sandbox", userId: customer.id },
     );
     if (!placed.ok || placed.nextStep !== "tokenize_card") throw new Error(`not a subscription checkout: ${JSON.stringify(placed)}`);
@@ -74,14 +80,24 @@ describe("Flow adapter against a local Flow API", () => {
       const customerId = created.kind === "ok" ? created.body.customerId : "";
       expect(await client.getCustomer(customerId)).toMatchObject({ kind: "ok", body: { customerId } });
       const [post, get] = flow.requests.slice(-2);
-      expect(post).toMatchObject({ method: "POST", path: "/customer/create", status: 200, params: { apiKey: flow.apiKey, name: "Rosa Quispe", email: "firma@prueba.pe", externalId: "ext-1" } });
+      expect(post).toMatchObject({
+        method: "POST",
+        path: "/customer/create",
+        status: 200,
+        params: { apiKey: flow.apiKey, name: "Rosa Quispe", email: "firma@prueba.pe", externalId: "ext-1" },
+      });
       expect(get).toMatchObject({ method: "GET", path: "/customer/get", status: 200, params: { apiKey: flow.apiKey, customerId } });
       expect(post!.params.s).toMatch(/^[0-9a-f]{64}$/);
     });
 
     it("gets a 401 with Flow's code and message when the signature is wrong", async () => {
       const forger = createFlowClient({ apiKey: flow.apiKey, secretKey: "not-the-secret-key-0000", apiBase: flow.apiBase, timeoutMs: 1000 });
-      expect(await forger.createCustomer({ name: "Intruso", email: "intruso@prueba.pe", externalId: "x" })).toEqual({ kind: "refused", status: 401, code: 109, message: "Firma inválida" });
+      expect(await forger.createCustomer({ name: "Intruso", email: "intruso@prueba.pe", externalId: "x" })).toEqual({
+        kind: "refused",
+        status: 401,
+        code: 109,
+        message: "Firma inválida",
+      });
       expect(flow.requests.at(-1)).toMatchObject({ path: "/customer/create", status: 401 });
     });
 
@@ -127,9 +143,15 @@ describe("Flow adapter against a local Flow API", () => {
     it("refuses a registration Flow reports as not done, and one made by another account", async () => {
       const cards = flowCardProvider(client);
       const rejected = await registerAtFlow(await newCustomer(), "reject");
-      expect(await cards.saveCard({ holder: holderOf(await newCustomer()), token: rejected.token, existingCustomerId: null })).toEqual({ ok: false, message: FLOW_REGISTRATION_FAILED });
+      expect(await cards.saveCard({ holder: holderOf(await newCustomer()), token: rejected.token, existingCustomerId: null })).toEqual({
+        ok: false,
+        message: FLOW_REGISTRATION_FAILED,
+      });
       const someoneElses = await registerAtFlow(await newCustomer(), "approve");
-      expect(await cards.saveCard({ holder: holderOf(await newCustomer()), token: someoneElses.token, existingCustomerId: null })).toEqual({ ok: false, message: "Este registro de tarjeta no pertenece a tu cuenta." });
+      expect(await cards.saveCard({ holder: holderOf(await newCustomer()), token: someoneElses.token, existingCustomerId: null })).toEqual({
+        ok: false,
+        message: "Este registro de tarjeta no pertenece a tu cuenta.",
+      });
     });
 
     it("charges the registered card in soles under the shop's key, and finds the charge again by that key", async () => {
@@ -139,7 +161,14 @@ describe("Flow adapter against a local Flow API", () => {
       const saved = await cards.saveCard({ holder: holderOf(customer), token, existingCustomerId: null });
       if (!saved.ok) throw new Error(saved.message);
       const chargeKey = `${randomUUID()}:2:1`;
-      const charge = await cards.chargeCard({ customerId: saved.customerId, cardId: saved.cardId, amountCents: 5700, email: customer.email, chargeKey, description: "Suscripción S-1001, periodo 2" });
+      const charge = await cards.chargeCard({
+        customerId: saved.customerId,
+        cardId: saved.cardId,
+        amountCents: 5700,
+        email: customer.email,
+        chargeKey,
+        description: "Suscripción S-1001, periodo 2",
+      });
       const payment = flow.payments.get(chargeKey)!;
       expect(charge).toEqual({ outcome: "paid", chargeId: String(payment.flowOrder) });
       expect(payment).toMatchObject({ amount: 57, currency: "PEN", status: 2, customerId: saved.customerId, subject: "Suscripción S-1001, periodo 2" });
@@ -155,7 +184,16 @@ describe("Flow adapter against a local Flow API", () => {
       const saved = await cards.saveCard({ holder: holderOf(customer), token, existingCustomerId: null });
       if (!saved.ok) throw new Error(saved.message);
       const chargeKey = `${randomUUID()}:2:1`;
-      expect(await cards.chargeCard({ customerId: saved.customerId, cardId: saved.cardId, amountCents: 5700, email: customer.email, chargeKey, description: "Renovación" })).toMatchObject({ outcome: "declined" });
+      expect(
+        await cards.chargeCard({
+          customerId: saved.customerId,
+          cardId: saved.cardId,
+          amountCents: 5700,
+          email: customer.email,
+          chargeKey,
+          description: "Renovación",
+        }),
+      ).toMatchObject({ outcome: "declined" });
       expect(await cards.findCharge({ chargeKey, email: customer.email, since: now })).toMatchObject({ paid: false });
     });
 
@@ -167,7 +205,16 @@ describe("Flow adapter against a local Flow API", () => {
       if (!saved.ok) throw new Error(saved.message);
       const chargeKey = `${randomUUID()}:3:1`;
       flow.delayNextResponse(400);
-      expect(await impatient.chargeCard({ customerId: saved.customerId, cardId: saved.cardId, amountCents: 5700, email: customer.email, chargeKey, description: "Renovación" })).toMatchObject({ outcome: "unknown" });
+      expect(
+        await impatient.chargeCard({
+          customerId: saved.customerId,
+          cardId: saved.cardId,
+          amountCents: 5700,
+          email: customer.email,
+          chargeKey,
+          description: "Renovación",
+        }),
+      ).toMatchObject({ outcome: "unknown" });
       expect(await flowCardProvider(client).findCharge({ chargeKey, email: customer.email, since: now })).toMatchObject({ paid: true });
       expect([...flow.payments.values()].filter((payment) => payment.commerceOrder === chargeKey)).toHaveLength(1);
     });
@@ -182,7 +229,13 @@ describe("Flow adapter against a local Flow API", () => {
       const outcome = await completeFlowCardRegistration(test.db, client, { userId: customer.id, token, now, siteUrl });
       expect(outcome).toEqual({ kind: "activated", subscriptionId: placed.subscriptionId, orderId: placed.orderId });
 
-      expect(await subscriptionRow(placed.subscriptionId)).toMatchObject({ status: "active", paymentProvider: "flow", cardBrand: "Visa", cardLast4: FLOW_TEST_CARD.last4, nextPeriodNumber: 2 });
+      expect(await subscriptionRow(placed.subscriptionId)).toMatchObject({
+        status: "active",
+        paymentProvider: "flow",
+        cardBrand: "Visa",
+        cardLast4: FLOW_TEST_CARD.last4,
+        nextPeriodNumber: 2,
+      });
       const [order] = await test.db.select().from(orders).where(eq(orders.id, placed.orderId));
       expect(order).toMatchObject({ status: "paid", totalCents: 5700 });
       expect(await test.db.select().from(invoices).where(eq(invoices.orderId, placed.orderId))).toHaveLength(1);
@@ -215,22 +268,35 @@ describe("Flow adapter against a local Flow API", () => {
       await completeFlowCardRegistration(test.db, client, { userId: customer.id, token: (await registerAtFlow(customer, "approve")).token, now, siteUrl });
       const second = await subscribe(customer);
       const { token } = await registerAtFlow(customer, "approve");
-      expect(await completeFlowCardRegistration(test.db, client, { userId: customer.id, token, now, siteUrl })).toMatchObject({ kind: "activated", subscriptionId: second.subscriptionId });
+      expect(await completeFlowCardRegistration(test.db, client, { userId: customer.id, token, now, siteUrl })).toMatchObject({
+        kind: "activated",
+        subscriptionId: second.subscriptionId,
+      });
       expect([...flow.customers.values()].filter((candidate) => candidate.email === customer.email)).toHaveLength(1);
       expect((await subscriptionRow(first.subscriptionId)).status).toBe("active");
-      expect(await test.db.select().from(paymentMethods).where(and(eq(paymentMethods.userId, customer.id), eq(paymentMethods.provider, "flow")))).toHaveLength(2);
+      expect(
+        await test.db
+          .select()
+          .from(paymentMethods)
+          .where(and(eq(paymentMethods.userId, customer.id), eq(paymentMethods.provider, "flow"))),
+      ).toHaveLength(2);
     });
 
     it("keeps the subscription pending when the registration was rejected; a new registration activates it", async () => {
       const customer = await newCustomer();
       const placed = await subscribe(customer);
       const rejected = await registerAtFlow(customer, "reject");
-      expect(await completeFlowCardRegistration(test.db, client, { userId: customer.id, token: rejected.token, now, siteUrl })).toEqual({ kind: "not_registered", subscriptionId: placed.subscriptionId });
+      expect(await completeFlowCardRegistration(test.db, client, { userId: customer.id, token: rejected.token, now, siteUrl })).toEqual({
+        kind: "not_registered",
+        subscriptionId: placed.subscriptionId,
+      });
       expect((await subscriptionRow(placed.subscriptionId)).status).toBe("pending_payment");
       expect(flow.payments.has(`${placed.subscriptionId}:1:1`)).toBe(false);
 
       const approved = await registerAtFlow(customer, "approve");
-      expect(await completeFlowCardRegistration(test.db, client, { userId: customer.id, token: approved.token, now, siteUrl })).toMatchObject({ kind: "activated" });
+      expect(await completeFlowCardRegistration(test.db, client, { userId: customer.id, token: approved.token, now, siteUrl })).toMatchObject({
+        kind: "activated",
+      });
     });
 
     it("reports a declined first charge as an activation failure, without activating", async () => {
@@ -238,7 +304,10 @@ describe("Flow adapter against a local Flow API", () => {
       const placed = await subscribe(customer);
       flow.declineChargesFor(customer.email);
       const { token } = await registerAtFlow(customer, "approve");
-      expect(await completeFlowCardRegistration(test.db, client, { userId: customer.id, token, now, siteUrl })).toMatchObject({ kind: "activation_failed", subscriptionId: placed.subscriptionId });
+      expect(await completeFlowCardRegistration(test.db, client, { userId: customer.id, token, now, siteUrl })).toMatchObject({
+        kind: "activation_failed",
+        subscriptionId: placed.subscriptionId,
+      });
       expect((await subscriptionRow(placed.subscriptionId)).status).toBe("pending_payment");
     });
 
@@ -261,7 +330,9 @@ describe("Flow adapter against a local Flow API", () => {
     it("reports Flow's refusal of the lookup as a Flow error", async () => {
       const customer = await newCustomer();
       await subscribe(customer);
-      expect(await completeFlowCardRegistration(test.db, client, { userId: customer.id, token: "0000000000000000000000000000000000000000", now, siteUrl })).toEqual({ kind: "flow_error" });
+      expect(
+        await completeFlowCardRegistration(test.db, client, { userId: customer.id, token: "0000000000000000000000000000000000000000", now, siteUrl }),
+      ).toEqual({ kind: "flow_error" });
     });
   });
 
@@ -312,7 +383,11 @@ describe("Flow adapter against a local Flow API", () => {
 
     it("sends a POST without a usable token to the return page, which says no token came", async () => {
       for (const fields of [{}, { token: "" }, { token: "<script>" }] as Record<string, string>[]) {
-        const response = await flowReturnPost({ request: crossSitePost(`${siteUrl}/api/pagos/flow/registro`, fields), params: {}, context: {} } as unknown as Parameters<typeof flowReturnPost>[0]);
+        const response = await flowReturnPost({
+          request: crossSitePost(`${siteUrl}/api/pagos/flow/registro`, fields),
+          params: {},
+          context: {},
+        } as unknown as Parameters<typeof flowReturnPost>[0]);
         expect(response.headers.get("Location")).toBe("/flow/register-return");
       }
     });

@@ -27,7 +27,9 @@ describe("the customer's invoices", () => {
   const ids: Record<string, string> = {};
 
   async function addUser(user: { id: string; email: string; firstName: string }) {
-    await test.db.insert(users).values({ id: user.id, name: `${user.firstName} Test`, email: user.email, emailVerified: true, firstName: user.firstName, lastName: "Test" });
+    await test.db
+      .insert(users)
+      .values({ id: user.id, name: `${user.firstName} Test`, email: user.email, emailVerified: true, firstName: user.firstName, lastName: "Test" });
   }
 
   /** A paid order through the real checkout and sandbox payment, then attached to the account. */
@@ -55,7 +57,14 @@ describe("the customer's invoices", () => {
     await addUser(ana);
     await addUser(beto);
     ids.anaPaidOld = (await paidInvoiceFor(ana.id, { nombre: "Ana", apellido: "Test" }, new Date("2026-10-01T15:00:00Z"))).id;
-    ids.anaFactura = (await paidInvoiceFor(ana.id, { ruc: "20131312955", razonSocial: "Estudio Test S.A.C.", items: [{ productId: 6, variantId: null, quantity: 2 }], clientSubtotalCents: 11980 })).id;
+    ids.anaFactura = (
+      await paidInvoiceFor(ana.id, {
+        ruc: "20131312955",
+        razonSocial: "Estudio Test S.A.C.",
+        items: [{ productId: 6, variantId: null, quantity: 2 }],
+        clientSubtotalCents: 11980,
+      })
+    ).id;
     ids.anaDueToday = (await unpaidInvoiceFor(ana.id, "2026-11-24")).id;
     ids.anaDueYesterday = (await unpaidInvoiceFor(ana.id, "2026-11-23")).id;
     ids.beto = (await paidInvoiceFor(beto.id)).id;
@@ -69,12 +78,20 @@ describe("the customer's invoices", () => {
     const list = await listInvoicesForUser(test.db, ana.id, { now });
     expect(list.map((invoice) => invoice.id)).toEqual([ids.anaDueYesterday, ids.anaDueToday, ids.anaFactura, ids.anaPaidOld]);
     expect(list.map((invoice) => invoice.id)).not.toContain(ids.beto);
-    expect(list[2]).toMatchObject({ invoiceNumber: expect.stringMatching(/^F001-\d{8}$/), orderNumber: expect.stringMatching(/^VA-\d{6}$/), totalCents: 11980, status: "paid", paymentMethod: "card", issuedOn: "2026-11-24" });
+    expect(list[2]).toMatchObject({
+      invoiceNumber: expect.stringMatching(/^F001-\d{8}$/),
+      orderNumber: expect.stringMatching(/^VA-\d{6}$/),
+      totalCents: 11980,
+      status: "paid",
+      paymentMethod: "card",
+      issuedOn: "2026-11-24",
+    });
     expect((await listInvoicesForUser(test.db, beto.id, { now })).map((invoice) => invoice.id)).toEqual([ids.beto]);
   });
 
   it("computes overdue from the due date in Lima's calendar, not the server's", async () => {
-    const status = async (at: Date) => Object.fromEntries((await listInvoicesForUser(test.db, ana.id, { now: at })).map((invoice) => [invoice.id, invoice.status]));
+    const status = async (at: Date) =>
+      Object.fromEntries((await listInvoicesForUser(test.db, ana.id, { now: at })).map((invoice) => [invoice.id, invoice.status]));
     // Still the 24th in Lima: due today is pending, due yesterday is overdue.
     expect(await status(now)).toMatchObject({ [ids.anaDueToday!]: "pending", [ids.anaDueYesterday!]: "overdue", [ids.anaFactura!]: "paid" });
     // Half past midnight in Lima on the 25th: due the 24th is now overdue.
@@ -160,7 +177,10 @@ describe("the customer's invoices", () => {
 
     const files = await readdir(outbox);
     const jsonName = files.find((file) => file.endsWith(".json") && file.includes("-invoices-"))!;
-    const email = JSON.parse(await readFile(path.join(outbox, jsonName), "utf8")) as { to: string; attachments: { filename: string; file: string; contentType: string }[] };
+    const email = JSON.parse(await readFile(path.join(outbox, jsonName), "utf8")) as {
+      to: string;
+      attachments: { filename: string; file: string; contentType: string }[];
+    };
     expect(email.to).toBe(ana.email);
     const list = await listInvoicesForUser(test.db, ana.id, { now });
     expect(email.attachments.map((file) => file.filename).sort()).toEqual(list.map((invoice) => `${invoice.invoiceNumber}.pdf`).sort());

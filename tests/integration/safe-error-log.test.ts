@@ -46,7 +46,18 @@ describe("logging a failed query", () => {
     const line = describeErrorSafely(error);
     expect(line).toContain("SQLSTATE 22P02");
     expect(line).not.toContain(email);
-    const duplicate = await failure(() => test.db.insert(users).values({ id: "dup-user", name: "Rosa", email: DEMO_CUSTOMER.email, emailVerified: true, firstName: "Rosa", lastName: "Quispe", createdAt: new Date(), updatedAt: new Date() } as never));
+    const duplicate = await failure(() =>
+      test.db.insert(users).values({
+        id: "dup-user",
+        name: "Rosa",
+        email: DEMO_CUSTOMER.email,
+        emailVerified: true,
+        firstName: "Rosa",
+        lastName: "Quispe",
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      } as never),
+    );
     const duplicateLine = describeErrorSafely(duplicate);
     expect(duplicateLine).toContain("SQLSTATE 23505");
     expect(duplicateLine).not.toContain(DEMO_CUSTOMER.email);
@@ -64,7 +75,11 @@ import { eq, sql } from "drizzle-orm";
       catch (error) { console.error("Profile update failed", new Error("saving the profile", { cause: error })); console.warn(error); }
       await handle.close();
     `;
-    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: process.cwd(), env: { ...process.env, ADDRESS: pii.address }, encoding: "utf8" });
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: process.cwd(),
+      env: { ...process.env, ADDRESS: pii.address },
+      encoding: "utf8",
+    });
     expect(child.status, child.stderr).toBe(0);
     expect(child.stderr).toContain("Profile update failed");
     expect(child.stderr).toContain("SQLSTATE 22P02");

@@ -96,7 +96,10 @@ describe("sign-in throttling", () => {
     expect(waitMessage(await attempt("olvido@prueba.pe", PASSWORD, "c", at(start, 7001)))).toBeDefined();
 
     await requestPasswordReset(test.db, { email: "olvido@prueba.pe", client: "c" });
-    const [email] = await test.db.select().from(outboxEmails).where(and(eq(outboxEmails.toAddress, "olvido@prueba.pe"), eq(outboxEmails.kind, "password_reset")));
+    const [email] = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(and(eq(outboxEmails.toAddress, "olvido@prueba.pe"), eq(outboxEmails.kind, "password_reset")));
     const token = decodeURIComponent(/token=([^\s"&]+)/.exec(email!.text)![1]!);
     expect(await resetPassword(test.db, { token, password: "NuevaClave9" })).toMatchObject({ ok: true });
 
@@ -105,7 +108,11 @@ describe("sign-in throttling", () => {
 
   it("e-mails the owner once per window when their account is being guessed at", async () => {
     await customer("vigilada@prueba.pe");
-    const notices = async () => test.db.select().from(outboxEmails).where(and(eq(outboxEmails.toAddress, "vigilada@prueba.pe"), eq(outboxEmails.kind, "sign_in_attempts")));
+    const notices = async () =>
+      test.db
+        .select()
+        .from(outboxEmails)
+        .where(and(eq(outboxEmails.toAddress, "vigilada@prueba.pe"), eq(outboxEmails.kind, "sign_in_attempts")));
     const start = new Date();
     for (let failure = 0; failure < 9; failure += 1) await attempt("vigilada@prueba.pe", WRONG, `192.0.2.${failure}`, start);
     expect(await notices()).toHaveLength(0);

@@ -44,7 +44,17 @@ describe("the back office's home and the demo day of work (issue 10)", () => {
     await seedDemoAccounts(test.db, now);
     await seedDemoAccounts(test.db, now);
     const rows = await test.db
-      .select({ date: deliveries.deliveryDate, window: deliveries.deliveryWindow, district: deliveries.districtName, driver: deliveries.assignedDriverId, position: deliveries.routePosition, status: deliveries.status, orderStatus: orders.status, paidAt: orders.paidAt, orderId: orders.id })
+      .select({
+        date: deliveries.deliveryDate,
+        window: deliveries.deliveryWindow,
+        district: deliveries.districtName,
+        driver: deliveries.assignedDriverId,
+        position: deliveries.routePosition,
+        status: deliveries.status,
+        orderStatus: orders.status,
+        paidAt: orders.paidAt,
+        orderId: orders.id,
+      })
       .from(deliveries)
       .innerJoin(orders, eq(orders.id, deliveries.orderId))
       .where(inArray(orders.customerEmail, guestEmails));
@@ -70,7 +80,12 @@ describe("the back office's home and the demo day of work (issue 10)", () => {
     const home = await getStaffHome(test.db, { id: ids.operaciones, role: "operaciones" }, "2031-06-02");
     const byStatus = Object.fromEntries(home.operations!.deliveriesToday.map((row) => [row.status, row.count]));
     expect(byStatus).toEqual({ scheduled: 3, preparing: 1, pending: 1 });
-    const awaitingCount = (await test.db.select({ id: orders.id }).from(orders).where(inArray(orders.status, ["paid", "processing"]))).length;
+    const awaitingCount = (
+      await test.db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(inArray(orders.status, ["paid", "processing"]))
+    ).length;
     expect(awaitingCount).toBeGreaterThan(0);
     expect(home.operations!.ordersAwaitingDispatch).toBe(awaitingCount);
     expect(home.alarms).toBeNull();
@@ -87,13 +102,37 @@ describe("the back office's home and the demo day of work (issue 10)", () => {
     const now = new Date();
     const [dead] = await test.db
       .insert(outboxEmails)
-      .values({ dedupeKey: "home-dead-1", kind: "order_confirmation", toAddress: "nadie@prueba.pe", subject: "Tu pedido", html: "<p>x</p>", text: "x", status: "dead", attempts: 8, lastError: "550 mailbox unavailable", deadAt: now })
+      .values({
+        dedupeKey: "home-dead-1",
+        kind: "order_confirmation",
+        toAddress: "nadie@prueba.pe",
+        subject: "Tu pedido",
+        html: "<p>x</p>",
+        text: "x",
+        status: "dead",
+        attempts: 8,
+        lastError: "550 mailbox unavailable",
+        deadAt: now,
+      })
       .returning({ id: outboxEmails.id });
     expectConsoleError(/Job renewals could not handle sub-123/);
     await recordRowFailure(test.db, "renewals", "sub-123", new Error("tarjeta vencida"), now);
     await recordRowFailure(test.db, "renewals", "sub-123", new Error("tarjeta vencida"), now);
     const [payment] = await test.db.select({ id: payments.id, orderId: payments.orderId }).from(payments).where(isNotNull(payments.settledAt)).limit(1);
-    await test.db.insert(refunds).values({ paymentId: payment!.id, orderId: payment!.orderId, provider: "culqi", chargeReference: "chr_home_1", requestKey: "home-test-refund-1", amountCents: 1500, reason: "duplicate_charge", status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now, lastError: "timeout" });
+    await test.db.insert(refunds).values({
+      paymentId: payment!.id,
+      orderId: payment!.orderId,
+      provider: "culqi",
+      chargeReference: "chr_home_1",
+      requestKey: "home-test-refund-1",
+      amountCents: 1500,
+      reason: "duplicate_charge",
+      status: "pending",
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+      lastError: "timeout",
+    });
 
     const { alarms } = await getStaffHome(test.db, { id: ids.admin, role: "admin" }, limaToday(now));
     expect(alarms!.deadEmails.map((email) => [email.id, email.lastError])).toContainEqual([dead!.id, "550 mailbox unavailable"]);
@@ -105,7 +144,10 @@ describe("the back office's home and the demo day of work (issue 10)", () => {
     expect(await retryDeadEmailByStaff(test.db, actor, dead!.id, now)).toEqual({ ok: false, reason: "not_dead" });
     const [email] = await test.db.select({ status: outboxEmails.status }).from(outboxEmails).where(eq(outboxEmails.id, dead!.id));
     expect(email!.status).toBe("pending");
-    const audit = await test.db.select().from(staffActions).where(and(eq(staffActions.entityType, "email"), eq(staffActions.entityId, dead!.id)));
+    const audit = await test.db
+      .select()
+      .from(staffActions)
+      .where(and(eq(staffActions.entityType, "email"), eq(staffActions.entityId, dead!.id)));
     expect(audit.map((row) => [row.action, row.actorEmail, row.clientAddress])).toEqual([["email.retry", DEMO_ADMIN.email, "198.51.100.4"]]);
     expect((await getStaffHome(test.db, { id: ids.admin, role: "admin" }, limaToday(now))).alarms!.deadEmails.map((row) => row.id)).not.toContain(dead!.id);
   });

@@ -3,7 +3,15 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { districts, invoices, orderNotes, orders, outboxEmails, payments, refunds, staffActions, users } from "@server/db/schema";
 import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
-import { addOrderNote, findStaffOrder, resendOrderConfirmation, searchStaffOrders, StaffOrderNotFoundError, staffOrdersCsvStream, type StaffOrderRow } from "@server/orders/index.server";
+import {
+  addOrderNote,
+  findStaffOrder,
+  resendOrderConfirmation,
+  searchStaffOrders,
+  StaffOrderNotFoundError,
+  staffOrdersCsvStream,
+  type StaffOrderRow,
+} from "@server/orders/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import type { StaffOrderFilters } from "@core/staff-order-filters";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -50,7 +58,10 @@ describe("the staff order list, its CSV export and an order's notes and confirma
     test = await createTestDatabase("seeded");
     const [member] = await test.db.select().from(users).where(eq(users.email, DEMO_OPERACIONES.email));
     staff = { id: member!.id, email: member!.email, role: "operaciones", clientAddress: "127.0.0.1", name: `${member!.firstName} ${member!.lastName}` };
-    const named = await test.db.select({ id: districts.id, name: districts.name }).from(districts).where(inArray(districts.name, ["Miraflores", "San Isidro"]));
+    const named = await test.db
+      .select({ id: districts.id, name: districts.name })
+      .from(districts)
+      .where(inArray(districts.name, ["Miraflores", "San Isidro"]));
     miraflores = named.find((row) => row.name === "Miraflores")!.id;
     sanIsidro = named.find((row) => row.name === "San Isidro")!.id;
 
@@ -148,7 +159,10 @@ describe("the staff order list, its CSV export and an order's notes and confirma
       expect(rows.every((row) => row.status === "delivered")).toBe(true);
       expect(idsOf(rows)).toContain(ids.bruno);
       expect(idsOf(rows)).not.toContain(ids.ana);
-      const [all] = await test.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.status, "delivered"));
+      const [all] = await test.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(orders)
+        .where(eq(orders.status, "delivered"));
       expect(total).toBe(all!.n);
     });
 
@@ -193,11 +207,17 @@ describe("the staff order list, its CSV export and an order's notes and confirma
       expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const text = new TextDecoder().decode(bytes.slice(3));
       const lines = text.split("\r\n");
-      expect(lines[0]).toBe("Pedido,Fecha (Lima),Estado,Tipo,Nombre,Apellido,E-mail,Teléfono,Tipo de documento,Documento,RUC,Razón social,Distrito,Dirección,Fecha de entrega,Horario,Método de pago,Subtotal (S/),Descuento (S/),Envío (S/),Total (S/)");
+      expect(lines[0]).toBe(
+        "Pedido,Fecha (Lima),Estado,Tipo,Nombre,Apellido,E-mail,Teléfono,Tipo de documento,Documento,RUC,Razón social,Distrito,Dirección,Fecha de entrega,Horario,Método de pago,Subtotal (S/),Descuento (S/),Envío (S/),Total (S/)",
+      );
       expect(lines).toHaveLength(4); // header, two orders, and the empty string after the last CRLF
-      expect(lines[1]).toMatch(/^VA-\d{6},2026-03-10 23:30,Entregado,Suscripción,Bruno,Díaz,bruno@empresa.pe,912 000 111,CE,CE001234,20123456789,"Empresa, ""Comillas"" S.A.C.",San Isidro,/);
+      expect(lines[1]).toMatch(
+        /^VA-\d{6},2026-03-10 23:30,Entregado,Suscripción,Bruno,Díaz,bruno@empresa.pe,912 000 111,CE,CE001234,20123456789,"Empresa, ""Comillas"" S.A.C.",San Isidro,/,
+      );
       expect(lines[1]).toMatch(/,Yape,50\.00,0\.00,0\.00,50\.00$/);
-      expect(lines[2]).toMatch(new RegExp(`^${anaNumber},2026-03-10 10:00,Pagado,Única,Ana María,Quispe Huamán,ana.quispe@correo.pe,'\\+51 987 111 222,DNI,44556677,`));
+      expect(lines[2]).toMatch(
+        new RegExp(`^${anaNumber},2026-03-10 10:00,Pagado,Única,Ana María,Quispe Huamán,ana.quispe@correo.pe,'\\+51 987 111 222,DNI,44556677,`),
+      );
     });
 
     it("quotes line breaks and defuses cells a spreadsheet would run as formulas", async () => {
@@ -213,14 +233,20 @@ describe("the staff order list, its CSV export and an order's notes and confirma
       const whole = await exportCsv(filters);
       for (const batchSize of [1, 2, 3]) expect(await exportCsv(filters, batchSize)).toBe(whole);
       expect(whole.split("\r\n").filter(Boolean)).toHaveLength(6);
-      const numbers = await test.db.select({ id: orders.id, n: orders.orderNumber }).from(orders).where(inArray(orders.id, Object.values(ids)));
+      const numbers = await test.db
+        .select({ id: orders.id, n: orders.orderNumber })
+        .from(orders)
+        .where(inArray(orders.id, Object.values(ids)));
       for (const { n } of numbers) expect(whole.split(n).length - 1).toBe(1);
     });
 
     it("exports exactly the rows the list shows for the same filters", async () => {
       const filters: StaffOrderFilters = { paymentMethod: "card" };
       const listed = await search(filters, 1, 1000);
-      const exported = (await exportCsv(filters, 7)).split("\r\n").slice(1, -1).map((line) => line.split(",")[0]);
+      const exported = (await exportCsv(filters, 7))
+        .split("\r\n")
+        .slice(1, -1)
+        .map((line) => line.split(",")[0]);
       expect(exported).toEqual(listed.rows.map((row) => row.orderNumber));
     });
   });
@@ -252,12 +278,31 @@ describe("the staff order list, its CSV export and an order's notes and confirma
     });
 
     it("shows refunds and offers no refund once all captured money went back", async () => {
-      const [payment] = await test.db.insert(payments).values({ orderId: ids.bruno, provider: "culqi", method: "yape", status: "succeeded", amountCents: 5000, providerReference: "chr_test_bruno" }).returning();
+      const [payment] = await test.db
+        .insert(payments)
+        .values({ orderId: ids.bruno, provider: "culqi", method: "yape", status: "succeeded", amountCents: 5000, providerReference: "chr_test_bruno" })
+        .returning();
       expect((await findStaffOrder(test.db, ids.bruno))!.actions.refund).toBe(true);
       const now = new Date();
-      await test.db.insert(refunds).values({ paymentId: payment!.id, orderId: ids.bruno, provider: "culqi", chargeReference: "chr_test_bruno", requestKey: "test-bruno-refund", amountCents: 5000, reason: "duplicate_charge", status: "succeeded", providerRefundId: "ref_test_1", nextAttemptAt: now, refundedAt: now, createdAt: now, updatedAt: now });
+      await test.db.insert(refunds).values({
+        paymentId: payment!.id,
+        orderId: ids.bruno,
+        provider: "culqi",
+        chargeReference: "chr_test_bruno",
+        requestKey: "test-bruno-refund",
+        amountCents: 5000,
+        reason: "duplicate_charge",
+        status: "succeeded",
+        providerRefundId: "ref_test_1",
+        nextAttemptAt: now,
+        refundedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
       const order = (await findStaffOrder(test.db, ids.bruno))!;
-      expect(order.refunds).toEqual([expect.objectContaining({ amountCents: 5000, reason: "duplicate_charge", status: "succeeded", providerRefundId: "ref_test_1" })]);
+      expect(order.refunds).toEqual([
+        expect.objectContaining({ amountCents: 5000, reason: "duplicate_charge", status: "succeeded", providerRefundId: "ref_test_1" }),
+      ]);
       expect(order.actions.refund).toBe(false);
       expect(order.actions.cancel).toBe(false);
     });
@@ -267,15 +312,22 @@ describe("the staff order list, its CSV export and an order's notes and confirma
     it("adds a note once per submission, audited, oldest first, and never rewrites one", async () => {
       const first = randomUUID();
       const now = new Date();
-      expect(await addOrderNote(test.db, { orderId: ids.ana, body: "Llamó para cambiar la hora.", requestKey: first, author: staff, now })).toEqual({ added: true });
-      expect(await addOrderNote(test.db, { orderId: ids.ana, body: "Llamó para cambiar la hora.", requestKey: first, author: staff, now })).toEqual({ added: false });
+      expect(await addOrderNote(test.db, { orderId: ids.ana, body: "Llamó para cambiar la hora.", requestKey: first, author: staff, now })).toEqual({
+        added: true,
+      });
+      expect(await addOrderNote(test.db, { orderId: ids.ana, body: "Llamó para cambiar la hora.", requestKey: first, author: staff, now })).toEqual({
+        added: false,
+      });
       await addOrderNote(test.db, { orderId: ids.ana, body: "Confirmado por WhatsApp.", requestKey: randomUUID(), author: staff, now });
       const order = (await findStaffOrder(test.db, ids.ana))!;
       expect(order.notes.map((note) => [note.body, note.authorName, note.authorEmail])).toEqual([
         ["Llamó para cambiar la hora.", staff.name, DEMO_OPERACIONES.email],
         ["Confirmado por WhatsApp.", staff.name, DEMO_OPERACIONES.email],
       ]);
-      const audited = await test.db.select().from(staffActions).where(and(eq(staffActions.entityId, ids.ana), eq(staffActions.action, "order.note")));
+      const audited = await test.db
+        .select()
+        .from(staffActions)
+        .where(and(eq(staffActions.entityId, ids.ana), eq(staffActions.action, "order.note")));
       expect(audited).toHaveLength(2);
       expect(audited[0]).toMatchObject({ actorEmail: DEMO_OPERACIONES.email, actorRole: "operaciones", entityType: "order" });
       await expect(test.db.execute(sql`update order_notes set body = 'cambiado'`)).rejects.toThrow();
@@ -284,7 +336,9 @@ describe("the staff order list, its CSV export and an order's notes and confirma
     });
 
     it("refuses a note for an unknown order", async () => {
-      await expect(addOrderNote(test.db, { orderId: randomUUID(), body: "x", requestKey: randomUUID(), author: staff, now: new Date() })).rejects.toBeInstanceOf(StaffOrderNotFoundError);
+      await expect(
+        addOrderNote(test.db, { orderId: randomUUID(), body: "x", requestKey: randomUUID(), author: staff, now: new Date() }),
+      ).rejects.toBeInstanceOf(StaffOrderNotFoundError);
     });
   });
 
@@ -297,19 +351,28 @@ describe("the staff order list, its CSV export and an order's notes and confirma
         .where(eq(orders.status, "delivered"))
         .limit(1);
       const key = randomUUID();
-      const send = (requestKey: string) => resendOrderConfirmation(test.db, { orderId: paid!.id, requestKey, actor: staff, siteUrl: SITE_URL, now: new Date() });
+      const send = (requestKey: string) =>
+        resendOrderConfirmation(test.db, { orderId: paid!.id, requestKey, actor: staff, siteUrl: SITE_URL, now: new Date() });
       expect(await send(key)).toEqual({ status: "sent", to: paid!.email });
       expect(await send(key)).toEqual({ status: "already_sent", to: paid!.email });
       expect(await send(randomUUID())).toEqual({ status: "too_soon" });
-      const queued = await test.db.select().from(outboxEmails).where(sql`${outboxEmails.dedupeKey} like ${`order-confirmation:${paid!.id}:resend:%`}`);
+      const queued = await test.db
+        .select()
+        .from(outboxEmails)
+        .where(sql`${outboxEmails.dedupeKey} like ${`order-confirmation:${paid!.id}:resend:%`}`);
       expect(queued).toHaveLength(1);
       expect(queued[0]).toMatchObject({ kind: "order-confirmation", toAddress: paid!.email, subject: `Pedido ${paid!.orderNumber} confirmado` });
       expect(queued[0]!.text).toContain(`${SITE_URL}/orden/${paid!.id}?token=`);
-      const audited = await test.db.select().from(staffActions).where(and(eq(staffActions.entityId, paid!.id), eq(staffActions.action, "order.resend_confirmation")));
+      const audited = await test.db
+        .select()
+        .from(staffActions)
+        .where(and(eq(staffActions.entityId, paid!.id), eq(staffActions.action, "order.resend_confirmation")));
       expect(audited).toHaveLength(1);
 
       const [unpaid] = await test.db.select({ id: orders.id }).from(orders).where(eq(orders.status, "payment_created")).limit(1);
-      expect(await resendOrderConfirmation(test.db, { orderId: unpaid!.id, requestKey: randomUUID(), actor: staff, siteUrl: SITE_URL, now: new Date() })).toEqual({ status: "not_confirmed" });
+      expect(
+        await resendOrderConfirmation(test.db, { orderId: unpaid!.id, requestKey: randomUUID(), actor: staff, siteUrl: SITE_URL, now: new Date() }),
+      ).toEqual({ status: "not_confirmed" });
     });
   });
 });

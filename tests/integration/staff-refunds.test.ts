@@ -6,7 +6,14 @@ import { deliveries, orders, orderStatusChanges, outboxEmails, refunds, staffAct
 import { runDueJobs } from "@server/jobs/index.server";
 import { cancelOrderByStaff, transitionOrder, type OrderStatus } from "@server/orders/index.server";
 import { chargeCulqiToken, createCulqiClient, type CulqiClient } from "@server/payments/culqi";
-import { applySandboxAction, markManualRefundDone, orderRefundSummary, refundOrder, setOperacionesRefundLimit, type RefundDeps } from "@server/payments/index.server";
+import {
+  applySandboxAction,
+  markManualRefundDone,
+  orderRefundSummary,
+  refundOrder,
+  setOperacionesRefundLimit,
+  type RefundDeps,
+} from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { expectConsoleError } from "../support/fail-on-console-error";
@@ -40,12 +47,20 @@ describe("staff cancellations and refunds (issue 10)", () => {
 
   const orderRow = async (orderId: string) => (await test.db.select().from(orders).where(eq(orders.id, orderId)))[0]!;
   const refundsOf = (orderId: string) => test.db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(asc(refunds.createdAt));
-  const emailsTo = (kind: string, to: string) => test.db.select().from(outboxEmails).where(and(eq(outboxEmails.kind, kind), eq(outboxEmails.toAddress, to)));
+  const emailsTo = (kind: string, to: string) =>
+    test.db
+      .select()
+      .from(outboxEmails)
+      .where(and(eq(outboxEmails.kind, kind), eq(outboxEmails.toAddress, to)));
   const auditOf = (orderId: string) => test.db.select().from(staffActions).where(eq(staffActions.entityId, orderId)).orderBy(asc(staffActions.id));
   const culqiRefundsOf = (chargeId: string) => culqi.refunds.filter((refund) => refund.charge_id === chargeId);
 
   async function sandboxPaidOrder(correo: string, quantity = 1, action: "approve_card" | "pay_code" = "approve_card") {
-    const placed = await placeOrder(test.db, checkoutInput({ correo, items: [{ productId: 6, variantId: null, quantity }], clientSubtotalCents: 5990 * quantity }), { now: placedAt, provider: "sandbox" });
+    const placed = await placeOrder(
+      test.db,
+      checkoutInput({ correo, items: [{ productId: 6, variantId: null, quantity }], clientSubtotalCents: 5990 * quantity }),
+      { now: placedAt, provider: "sandbox" },
+    );
     if (!placed.ok) throw new Error(`order not placed: ${JSON.stringify(placed)}`);
     if (action === "pay_code") await applySandboxAction(test.db, placed.paymentId, "issue_code", { now: placedAt, siteUrl });
     await applySandboxAction(test.db, placed.paymentId, action, { now: placedAt, siteUrl });
@@ -56,14 +71,20 @@ describe("staff cancellations and refunds (issue 10)", () => {
   async function culqiPaidOrder(correo: string) {
     const placed = await placeOrder(test.db, checkoutInput({ correo }), { now: placedAt, provider: "culqi" });
     if (!placed.ok) throw new Error("order not placed");
-    const answer = await chargeCulqiToken(test.db, client, { paymentId: placed.paymentId, token: await culqi.tokenize("4111111111111111", correo), now: placedAt, siteUrl });
+    const answer = await chargeCulqiToken(test.db, client, {
+      paymentId: placed.paymentId,
+      token: await culqi.tokenize("4111111111111111", correo),
+      now: placedAt,
+      siteUrl,
+    });
     expect(answer.outcome).toBe("paid");
     const chargeId = [...culqi.charges.values()].find((charge) => (charge.metadata as Record<string, string>).payment_id === placed.paymentId)!.id as string;
     return { ...placed, chargeId };
   }
 
   async function deliver(orderId: string) {
-    for (const status of ["processing", "shipped", "delivered"] as OrderStatus[]) await transitionOrder(test.db, orderId, status, { actor: "test", now: placedAt });
+    for (const status of ["processing", "shipped", "delivered"] as OrderStatus[])
+      await transitionOrder(test.db, orderId, status, { actor: "test", now: placedAt });
   }
 
   it("refunds part and then the rest of a delivered sandbox order, never more than was captured, and tells the customer each time", async () => {
@@ -79,7 +100,12 @@ describe("staff cancellations and refunds (issue 10)", () => {
     expect((await orderRow(order.orderId)).status).toBe("delivered");
     expect(await orderRefundSummary(test.db, order.orderId)).toMatchObject({ capturedCents: captured, refundedCents: 2550, refundableCents: captured - 2550 });
 
-    const beyondRest = await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: captured - 2550 + 1, reason: "Otra vez", requestKey: key() }, deps);
+    const beyondRest = await refundOrder(
+      test.db,
+      admin,
+      { orderId: order.orderId, amountCents: captured - 2550 + 1, reason: "Otra vez", requestKey: key() },
+      deps,
+    );
     expect(beyondRest).toMatchObject({ ok: false, code: "refused" });
 
     const rest = await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: null, reason: "Cliente insatisfecho", requestKey: key() }, deps);
@@ -97,7 +123,9 @@ describe("staff cancellations and refunds (issue 10)", () => {
     expect(nothingLeft).toMatchObject({ ok: false, message: "Este pedido ya no tiene saldo por reembolsar." });
 
     const emails = await emailsTo("order-refunded", "parcial@example.pe");
-    expect(emails.map((email) => email.subject).sort()).toEqual([`Reembolsamos tu pedido ${order.orderNumber}`, `Reembolsamos una parte de tu pedido ${order.orderNumber}`].sort());
+    expect(emails.map((email) => email.subject).sort()).toEqual(
+      [`Reembolsamos tu pedido ${order.orderNumber}`, `Reembolsamos una parte de tu pedido ${order.orderNumber}`].sort(),
+    );
     expect(emails.find((email) => email.subject.includes("una parte"))!.text).toContain("S/ 25.50");
     expect((await auditOf(order.orderId)).filter((entry) => entry.action === "order.refund")).toHaveLength(2);
   });
@@ -154,7 +182,10 @@ describe("staff cancellations and refunds (issue 10)", () => {
       // Culqi did make the refund; its answer was simply too late.
       expect(culqiRefundsOf(order.chargeId)).toHaveLength(1);
       // While it is pending, another refund of the same payment waits for it.
-      expect(await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: 100, reason: "Otro", requestKey: key() }, deps)).toMatchObject({ ok: false, message: expect.stringContaining("en curso") });
+      expect(await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: 100, reason: "Otro", requestKey: key() }, deps)).toMatchObject({
+        ok: false,
+        message: expect.stringContaining("en curso"),
+      });
 
       const jobsAt = new Date(later.getTime() + 6 * 60_000);
       await runDueJobs(test.db, { now: jobsAt, only: ["refunds"], culqi: client, siteUrl });
@@ -187,14 +218,29 @@ describe("staff cancellations and refunds (issue 10)", () => {
   it("keeps operaciones within the admin's limit; the admin may refund more and change the limit", async () => {
     const order = await sandboxPaidOrder("limite@example.pe", 4);
     await deliver(order.orderId);
-    const overLimit = await refundOrder(test.db, operaciones, { orderId: order.orderId, amountCents: 20001, reason: "Devolución grande", requestKey: key() }, deps);
-    expect(overLimit).toMatchObject({ ok: false, code: "refused", message: "Operaciones puede reembolsar hasta S/ 200.00 por vez. Pide a un administrador que haga este reembolso." });
+    const overLimit = await refundOrder(
+      test.db,
+      operaciones,
+      { orderId: order.orderId, amountCents: 20001, reason: "Devolución grande", requestKey: key() },
+      deps,
+    );
+    expect(overLimit).toMatchObject({
+      ok: false,
+      code: "refused",
+      message: "Operaciones puede reembolsar hasta S/ 200.00 por vez. Pide a un administrador que haga este reembolso.",
+    });
     expect(await refundsOf(order.orderId)).toEqual([]);
-    expect(await refundOrder(test.db, operaciones, { orderId: order.orderId, amountCents: 20000, reason: "Dentro del límite", requestKey: key() }, deps)).toMatchObject({ ok: true });
+    expect(
+      await refundOrder(test.db, operaciones, { orderId: order.orderId, amountCents: 20000, reason: "Dentro del límite", requestKey: key() }, deps),
+    ).toMatchObject({ ok: true });
 
     expect(await setOperacionesRefundLimit(test.db, admin, 1000, later)).toBe(true);
-    expect(await refundOrder(test.db, operaciones, { orderId: order.orderId, amountCents: 1001, reason: "Sobre el nuevo límite", requestKey: key() }, deps)).toMatchObject({ ok: false, message: expect.stringContaining("S/ 10.00") });
-    expect(await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: 3000, reason: "El admin no tiene límite", requestKey: key() }, deps)).toMatchObject({ ok: true });
+    expect(
+      await refundOrder(test.db, operaciones, { orderId: order.orderId, amountCents: 1001, reason: "Sobre el nuevo límite", requestKey: key() }, deps),
+    ).toMatchObject({ ok: false, message: expect.stringContaining("S/ 10.00") });
+    expect(
+      await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: 3000, reason: "El admin no tiene límite", requestKey: key() }, deps),
+    ).toMatchObject({ ok: true });
     await setOperacionesRefundLimit(test.db, admin, 20000, later);
   });
 
@@ -202,7 +248,10 @@ describe("staff cancellations and refunds (issue 10)", () => {
     const order = await sandboxPaidOrder("todo@example.pe");
     const answer = await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: null, reason: "Todo", requestKey: key() }, deps);
     expect(answer).toMatchObject({ ok: false, message: expect.stringContaining("Cancelar pedido") });
-    expect(await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: 500, reason: "Parte", requestKey: key() }, deps)).toMatchObject({ ok: true, status: "succeeded" });
+    expect(await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: 500, reason: "Parte", requestKey: key() }, deps)).toMatchObject({
+      ok: true,
+      status: "succeeded",
+    });
     expect((await orderRow(order.orderId)).status).toBe("paid");
   });
 
@@ -214,7 +263,11 @@ describe("staff cancellations and refunds (issue 10)", () => {
     expect(again).toMatchObject({ ok: true, alreadyCancelled: true });
 
     expect((await orderRow(order.orderId)).status).toBe("refunded");
-    const history = await test.db.select({ from: orderStatusChanges.fromStatus, to: orderStatusChanges.toStatus, actor: orderStatusChanges.actor }).from(orderStatusChanges).where(eq(orderStatusChanges.orderId, order.orderId)).orderBy(asc(orderStatusChanges.id));
+    const history = await test.db
+      .select({ from: orderStatusChanges.fromStatus, to: orderStatusChanges.toStatus, actor: orderStatusChanges.actor })
+      .from(orderStatusChanges)
+      .where(eq(orderStatusChanges.orderId, order.orderId))
+      .orderBy(asc(orderStatusChanges.id));
     expect(history.slice(-2)).toEqual([
       { from: "paid", to: "cancelled", actor: "operaciones@demo.pe" },
       { from: "cancelled", to: "refunded", actor: "operaciones@demo.pe" },
@@ -225,7 +278,11 @@ describe("staff cancellations and refunds (issue 10)", () => {
     expect(await emailsTo("order-refunded", "cancela@example.pe")).toHaveLength(1);
     const audit = await auditOf(order.orderId);
     expect(audit.map((entry) => entry.action)).toEqual(["order.cancel"]);
-    expect(audit[0]).toMatchObject({ actorEmail: "operaciones@demo.pe", before: expect.objectContaining({ status: "paid" }), after: expect.objectContaining({ status: "cancelled" }) });
+    expect(audit[0]).toMatchObject({
+      actorEmail: "operaciones@demo.pe",
+      before: expect.objectContaining({ status: "paid" }),
+      after: expect.objectContaining({ status: "cancelled" }),
+    });
   });
 
   it("refuses to cancel once a delivery has gone out, and an order already on its way", async () => {
@@ -237,7 +294,10 @@ describe("staff cancellations and refunds (issue 10)", () => {
     expect((await orderRow(order.orderId)).status).toBe("processing");
 
     await transitionOrder(test.db, order.orderId, "shipped", { actor: "test", now: placedAt });
-    expect(await cancelOrderByStaff(test.db, admin, { orderId: order.orderId, reason: "Tarde" }, deps)).toMatchObject({ ok: false, message: expect.stringContaining("«En camino»") });
+    expect(await cancelOrderByStaff(test.db, admin, { orderId: order.orderId, reason: "Tarde" }, deps)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("«En camino»"),
+    });
     expect(await refundsOf(order.orderId)).toEqual([]);
     expect(await emailsTo("order-cancelled", "salio@example.pe")).toEqual([]);
   });

@@ -45,24 +45,55 @@ describe("team management (issue 10, /admin/equipo)", () => {
     expect(signedIn).toMatchObject({ id, role: "operaciones", email: "lucia.ramos@prueba.pe", emailVerified: true });
     expect((await listStaffMembers(test.db)).find((member) => member.id === id)).toMatchObject({ role: "operaciones", status: "active", firstName: "Lucía" });
     const [entry] = await auditRowsFor(id);
-    expect(entry).toMatchObject({ action: "staff.create", actorEmail: DEMO_ADMIN.email, actorRole: "admin", clientAddress: "203.0.113.7", entityType: "user", before: null });
+    expect(entry).toMatchObject({
+      action: "staff.create",
+      actorEmail: DEMO_ADMIN.email,
+      actorRole: "admin",
+      clientAddress: "203.0.113.7",
+      entityType: "user",
+      before: null,
+    });
     expect(entry!.after).toEqual({ email: "lucia.ramos@prueba.pe", role: "operaciones", status: "active" });
   });
 
   it("sends customers to /dashboard after signing in", async () => {
-    const registered = await register(test.db, { firstName: "Rosa", lastName: "Quispe", email: "rosa.landing@prueba.pe", password: PASSWORD, client: "team-register-1" });
+    const registered = await register(test.db, {
+      firstName: "Rosa",
+      lastName: "Quispe",
+      email: "rosa.landing@prueba.pe",
+      password: PASSWORD,
+      client: "team-register-1",
+    });
     expect(registered.ok).toBe(true);
     expect(await signInAs("rosa.landing@prueba.pe")).toMatchObject({ ok: true, landingPath: "/dashboard" });
   });
 
   it("refuses a second account for a staff address, and offers a customer's own account for the role instead", async () => {
     await created("doble@prueba.pe");
-    const again = await createStaffMember(test.db, admin, { firstName: "Otra", lastName: "Persona", email: "DOBLE@prueba.pe", role: "repartidor", password: PASSWORD });
+    const again = await createStaffMember(test.db, admin, {
+      firstName: "Otra",
+      lastName: "Persona",
+      email: "DOBLE@prueba.pe",
+      role: "repartidor",
+      password: PASSWORD,
+    });
     expect(again).toMatchObject({ ok: false, reason: "staff_exists" });
 
-    const registered = await register(test.db, { firstName: "Pedro", lastName: "Cliente", email: "pedro.cliente@prueba.pe", password: "Cliente999", client: "team-register-2" });
+    const registered = await register(test.db, {
+      firstName: "Pedro",
+      lastName: "Cliente",
+      email: "pedro.cliente@prueba.pe",
+      password: "Cliente999",
+      client: "team-register-2",
+    });
     expect(registered.ok).toBe(true);
-    const offer = await createStaffMember(test.db, admin, { firstName: "Pedro", lastName: "Cliente", email: "pedro.cliente@prueba.pe", role: "repartidor", password: PASSWORD });
+    const offer = await createStaffMember(test.db, admin, {
+      firstName: "Pedro",
+      lastName: "Cliente",
+      email: "pedro.cliente@prueba.pe",
+      role: "repartidor",
+      password: PASSWORD,
+    });
     expect(offer).toMatchObject({ ok: false, reason: "customer_exists", customer: { fullName: "Pedro Cliente" } });
     const customerId = (offer as { customer: { id: string } }).customer.id;
     expect(await test.db.select().from(users).where(eq(users.email, "pedro.cliente@prueba.pe"))).toHaveLength(1);
@@ -70,7 +101,9 @@ describe("team management (issue 10, /admin/equipo)", () => {
     expect(await changeStaffRole(test.db, admin, { userId: customerId, role: "repartidor" })).toEqual({ ok: true, changed: true });
     // Same account, same password: the customer's own, not the one typed for the new account.
     expect(await signInAs("pedro.cliente@prueba.pe", "Cliente999")).toMatchObject({ ok: true, landingPath: "/admin" });
-    expect((await auditRowsFor(customerId)).map((row) => [row.action, row.before, row.after])).toEqual([["staff.promote", { role: "customer" }, { role: "repartidor" }]]);
+    expect((await auditRowsFor(customerId)).map((row) => [row.action, row.before, row.after])).toEqual([
+      ["staff.promote", { role: "customer" }, { role: "repartidor" }],
+    ]);
   });
 
   it("changes a role once however often it is asked, recording before and after", async () => {
@@ -114,8 +147,16 @@ describe("team management (issue 10, /admin/equipo)", () => {
 
   it("refuses an admin demoting or deactivating themselves, changing and recording nothing", async () => {
     const before = await auditRowsFor(admin.id);
-    expect(await changeStaffRole(test.db, admin, { userId: admin.id, role: "operaciones" })).toMatchObject({ ok: false, reason: "self", message: expect.stringContaining("No puedes quitarte") });
-    expect(await setStaffStatus(test.db, admin, { userId: admin.id, status: "inactive" })).toMatchObject({ ok: false, reason: "self", message: "No puedes desactivar tu propia cuenta." });
+    expect(await changeStaffRole(test.db, admin, { userId: admin.id, role: "operaciones" })).toMatchObject({
+      ok: false,
+      reason: "self",
+      message: expect.stringContaining("No puedes quitarte"),
+    });
+    expect(await setStaffStatus(test.db, admin, { userId: admin.id, status: "inactive" })).toMatchObject({
+      ok: false,
+      reason: "self",
+      message: "No puedes desactivar tu propia cuenta.",
+    });
     const [row] = await test.db.select({ role: users.role, status: users.status }).from(users).where(eq(users.id, admin.id));
     expect(row).toEqual({ role: "admin", status: "active" });
     expect(await auditRowsFor(admin.id)).toEqual(before);
@@ -135,11 +176,24 @@ describe("team management (issue 10, /admin/equipo)", () => {
     // 04:30 UTC is still the day before in Lima (UTC−5).
     const [late] = await test.db
       .insert(staffActions)
-      .values({ actorId: admin.id, actorEmail: admin.email, actorRole: "admin", action: "staff.role_change", entityType: "user", entityId: "fecha", createdAt: new Date("2030-03-02T04:30:00Z") })
+      .values({
+        actorId: admin.id,
+        actorEmail: admin.email,
+        actorRole: "admin",
+        action: "staff.role_change",
+        entityType: "user",
+        entityId: "fecha",
+        createdAt: new Date("2030-03-02T04:30:00Z"),
+      })
       .returning();
     const onFirst = await listStaffActions(test.db, { entityId: "fecha", from: "2030-03-01", to: "2030-03-01" });
     expect(onFirst.rows.map((row) => row.id)).toEqual([late!.id]);
     expect((await listStaffActions(test.db, { entityId: "fecha", from: "2030-03-02", to: "2030-03-02" })).rows).toEqual([]);
-    expect(await test.db.select().from(staffActions).where(and(eq(staffActions.entityId, "fecha"), eq(staffActions.actorId, admin.id)))).toHaveLength(1);
+    expect(
+      await test.db
+        .select()
+        .from(staffActions)
+        .where(and(eq(staffActions.entityId, "fecha"), eq(staffActions.actorId, admin.id))),
+    ).toHaveLength(1);
   });
 });

@@ -18,7 +18,8 @@ describe("a paused subscription's dates", () => {
   });
   afterAll(() => test.close());
 
-  const deliveriesOf = (subscriptionId: string) => test.db.select().from(deliveries).where(eq(deliveries.subscriptionId, subscriptionId)).orderBy(asc(deliveries.deliveryDate));
+  const deliveriesOf = (subscriptionId: string) =>
+    test.db.select().from(deliveries).where(eq(deliveries.subscriptionId, subscriptionId)).orderBy(asc(deliveries.deliveryDate));
   const pause = (customer: { id: string }, subscriptionId: string, until: string, day: string) =>
     pauseSubscription(test.db, { userId: customer.id, subscriptionId, requestKey: randomUUID(), now: limaNoon(day), siteUrl, until });
 
@@ -33,7 +34,13 @@ describe("a paused subscription's dates", () => {
     expect(handedBack!.statusHistory.map((entry) => entry.status)).toEqual(["pending", "cancelled"]);
 
     const view = (await findSubscriptionForUser(test.db, customer.id, subscriptionId, limaNoon("2026-11-24")))!;
-    expect(view).toMatchObject({ status: "paused", pausedUntil: "2026-11-28", nextBillingDate: "2026-12-23", nextDeliveryDate: "2026-11-30", upcomingDeliveryDate: "2026-11-30" });
+    expect(view).toMatchObject({
+      status: "paused",
+      pausedUntil: "2026-11-28",
+      nextBillingDate: "2026-12-23",
+      nextDeliveryDate: "2026-11-30",
+      upcomingDeliveryDate: "2026-11-30",
+    });
 
     // The pause ends on the 28th: the delivery paid for comes on Monday the 30th, as the page said.
     await runJobs(test.db, "2026-11-25", "2026-12-01");
@@ -59,6 +66,11 @@ describe("a paused subscription's dates", () => {
     const made = (await deliveriesOf(subscriptionId)).filter((row) => row.status !== "cancelled").map((row) => row.deliveryDate);
     expect(made).toEqual(["2026-11-25", "2026-12-30"]);
     expect(made.some((date) => date > "2026-12-09" && date <= "2026-12-26")).toBe(false);
-    expect(await test.db.select().from(deliveries).where(and(eq(deliveries.subscriptionId, subscriptionId), eq(deliveries.status, "cancelled")))).toEqual([]);
+    expect(
+      await test.db
+        .select()
+        .from(deliveries)
+        .where(and(eq(deliveries.subscriptionId, subscriptionId), eq(deliveries.status, "cancelled"))),
+    ).toEqual([]);
   });
 });

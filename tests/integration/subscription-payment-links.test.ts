@@ -25,24 +25,46 @@ describe("paying each period through an emailed link (Yape)", () => {
     await test.db.insert(users).values({ id: userId, name: "Ana Ríos", email: "yape@prueba.pe", emailVerified: true, firstName: "Ana", lastName: "Ríos" });
     const placed = await placeOrder(
       test.db,
-      checkoutInput({ purchaseType: "subscription", correo: "yape@prueba.pe", items: [{ productId: 1, variantId: 1, quantity: 2 }], clientSubtotalCents: 6000 }),
+      checkoutInput({
+        purchaseType: "subscription",
+        correo: "yape@prueba.pe",
+        items: [{ productId: 1, variantId: 1, quantity: 2 }],
+        clientSubtotalCents: 6000,
+      }),
       { now: start, provider: "sandbox", userId },
     );
     if (!placed.ok || placed.nextStep !== "tokenize_card") throw new Error("not placed");
     subscriptionId = placed.subscriptionId;
-    await activateSubscription(test.db, { subscriptionId, userId, token: sandboxCardToken({ number: "4111111111111111" }), cards: sandboxCardProvider(test.db), now: start, siteUrl });
+    await activateSubscription(test.db, {
+      subscriptionId,
+      userId,
+      token: sandboxCardToken({ number: "4111111111111111" }),
+      cards: sandboxCardProvider(test.db),
+      now: start,
+      siteUrl,
+    });
   });
   afterAll(() => test.close());
 
   it("sends one link per period instead of charging the card, and a paid link renews the subscription", async () => {
-    expect(await changeBillingMethod(test.db, { userId, subscriptionId, method: "payment_link", requestKey: "k1", now: start, siteUrl })).toMatchObject({ ok: true });
-    expect(await changeBillingMethod(test.db, { userId: "someone-else", subscriptionId, method: "card", requestKey: "k2", now: start, siteUrl })).toMatchObject({ ok: false, reason: "not_found" });
+    expect(await changeBillingMethod(test.db, { userId, subscriptionId, method: "payment_link", requestKey: "k1", now: start, siteUrl })).toMatchObject({
+      ok: true,
+    });
+    expect(await changeBillingMethod(test.db, { userId: "someone-else", subscriptionId, method: "card", requestKey: "k2", now: start, siteUrl })).toMatchObject(
+      { ok: false, reason: "not_found" },
+    );
     await runDueJobs(test.db, { now: limaNoon("2026-12-23"), transport: nowhere, siteUrl });
     await runDueJobs(test.db, { now: limaNoon("2026-12-23"), transport: nowhere, siteUrl });
 
-    const [period] = await test.db.select().from(subscriptionPeriods).where(and(eq(subscriptionPeriods.subscriptionId, subscriptionId), eq(subscriptionPeriods.periodNumber, 2)));
+    const [period] = await test.db
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, subscriptionId), eq(subscriptionPeriods.periodNumber, 2)));
     expect(period).toMatchObject({ status: "awaiting_payment", amountCents: 5700 });
-    const links = await test.db.select().from(outboxEmails).where(and(eq(outboxEmails.toAddress, "yape@prueba.pe"), eq(outboxEmails.kind, "renewal_payment_link")));
+    const links = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(and(eq(outboxEmails.toAddress, "yape@prueba.pe"), eq(outboxEmails.kind, "renewal_payment_link")));
     expect(links).toHaveLength(1);
     const [payment] = await test.db.select().from(payments).where(eq(payments.orderId, period!.orderId!));
     expect(links[0]!.text).toContain(`/pago/sandbox/${payment!.id}`);
@@ -61,7 +83,10 @@ describe("paying each period through an emailed link (Yape)", () => {
 
   it("pauses the subscription as past due when a link expires unpaid", async () => {
     await runDueJobs(test.db, { now: limaNoon("2027-01-23"), transport: nowhere, siteUrl });
-    const [period] = await test.db.select().from(subscriptionPeriods).where(and(eq(subscriptionPeriods.subscriptionId, subscriptionId), eq(subscriptionPeriods.periodNumber, 3)));
+    const [period] = await test.db
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, subscriptionId), eq(subscriptionPeriods.periodNumber, 3)));
     expect(period?.status).toBe("awaiting_payment");
     await runDueJobs(test.db, { now: limaNoon("2027-01-31"), transport: nowhere, siteUrl });
     await runDueJobs(test.db, { now: limaNoon("2027-01-31"), transport: nowhere, siteUrl });
@@ -70,7 +95,10 @@ describe("paying each period through an emailed link (Yape)", () => {
     const [subscription] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
     expect(subscription?.status).toBe("past_due");
     // Never charged to the card meanwhile: no card renewal ran for these periods.
-    const cardOrders = await test.db.select().from(orders).where(and(eq(orders.subscriptionId, subscriptionId), eq(orders.paymentMethod, "card")));
+    const cardOrders = await test.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.subscriptionId, subscriptionId), eq(orders.paymentMethod, "card")));
     expect(cardOrders).toHaveLength(1);
   });
 });

@@ -2,7 +2,18 @@ import { and, asc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import type { Database } from "@server/db/index.server";
-import { deliveries, invoices, orders, outboxEmails, paymentMethods, sandboxCharges, subscriptionEvents, subscriptionPeriods, subscriptions, users } from "@server/db/schema";
+import {
+  deliveries,
+  invoices,
+  orders,
+  outboxEmails,
+  paymentMethods,
+  sandboxCharges,
+  subscriptionEvents,
+  subscriptionPeriods,
+  subscriptions,
+  users,
+} from "@server/db/schema";
 import { sandboxCardProvider, sandboxCardToken, type CardProvider } from "@server/payments/index.server";
 import { activateSubscription, renewDueSubscriptions, scheduleSubscriptionDeliveries, sendRenewalReminders } from "@server/subscriptions/index.server";
 import { addDays, isoWeekday, limaToday as limaDate } from "@core/lima-dates";
@@ -26,11 +37,24 @@ async function newCustomer(db: Database, email: string): Promise<string> {
 async function subscribe(db: Database, userId: string, email: string, frequency: "mensual" | "anual") {
   const placed = await placeOrder(
     db,
-    checkoutInput({ purchaseType: "subscription", subscriptionFrequency: frequency, correo: email, items: [{ productId: 1, variantId: 1, quantity: 2 }], clientSubtotalCents: 6000 }),
+    checkoutInput({
+      purchaseType: "subscription",
+      subscriptionFrequency: frequency,
+      correo: email,
+      items: [{ productId: 1, variantId: 1, quantity: 2 }],
+      clientSubtotalCents: 6000,
+    }),
     { now: start, provider: "sandbox", userId },
   );
   if (!placed.ok || placed.nextStep !== "tokenize_card") throw new Error("not placed");
-  const activated = await activateSubscription(db, { subscriptionId: placed.subscriptionId, userId, token: sandboxCardToken({ number: "4111111111111111" }), cards: sandboxCardProvider(db), now: start, siteUrl });
+  const activated = await activateSubscription(db, {
+    subscriptionId: placed.subscriptionId,
+    userId,
+    token: sandboxCardToken({ number: "4111111111111111" }),
+    cards: sandboxCardProvider(db),
+    now: start,
+    siteUrl,
+  });
   if (!activated.ok) throw new Error("not activated");
   return placed.subscriptionId;
 }
@@ -56,7 +80,11 @@ function deliveryDatesDue(earned: number): string[] {
 const HOLIDAY_MOVES: Record<string, string> = { "2027-12-08": "2027-12-10" };
 
 const chargesOf = (db: Database, subscriptionId: string) =>
-  db.select().from(sandboxCharges).where(like(sandboxCharges.chargeKey, `${subscriptionId}:%`)).orderBy(asc(sandboxCharges.createdAt));
+  db
+    .select()
+    .from(sandboxCharges)
+    .where(like(sandboxCharges.chargeKey, `${subscriptionId}:%`))
+    .orderBy(asc(sandboxCharges.createdAt));
 
 describe("renewals over 14 months", () => {
   let test: TestDatabase;
@@ -73,10 +101,27 @@ describe("renewals over 14 months", () => {
   it("charges mensual every month on its billing day: 15 periods, each with one order and one invoice", async () => {
     const charges = await chargesOf(test.db, monthly);
     expect(charges.map((charge) => charge.amountCents)).toEqual(Array(15).fill(5700));
-    const periods = await test.db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.subscriptionId, monthly)).orderBy(asc(subscriptionPeriods.periodNumber));
+    const periods = await test.db
+      .select()
+      .from(subscriptionPeriods)
+      .where(eq(subscriptionPeriods.subscriptionId, monthly))
+      .orderBy(asc(subscriptionPeriods.periodNumber));
     expect(periods.map((period) => period.billingDate)).toEqual([
-      "2026-11-23", "2026-12-23", "2027-01-23", "2027-02-23", "2027-03-23", "2027-04-23", "2027-05-23", "2027-06-23",
-      "2027-07-23", "2027-08-23", "2027-09-23", "2027-10-23", "2027-11-23", "2027-12-23", "2028-01-23",
+      "2026-11-23",
+      "2026-12-23",
+      "2027-01-23",
+      "2027-02-23",
+      "2027-03-23",
+      "2027-04-23",
+      "2027-05-23",
+      "2027-06-23",
+      "2027-07-23",
+      "2027-08-23",
+      "2027-09-23",
+      "2027-10-23",
+      "2027-11-23",
+      "2027-12-23",
+      "2028-01-23",
     ]);
     expect(periods.every((period) => period.status === "paid" && period.attempts === 1)).toBe(true);
     const paidOrders = await test.db.select().from(orders).where(eq(orders.subscriptionId, monthly));
@@ -110,7 +155,10 @@ describe("renewals over 14 months", () => {
   });
 
   it("reminds the customer once, three days before each renewal", async () => {
-    const reminders = await test.db.select().from(outboxEmails).where(and(eq(outboxEmails.toAddress, "mensual@prueba.pe"), eq(outboxEmails.kind, "renewal_reminder")));
+    const reminders = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(and(eq(outboxEmails.toAddress, "mensual@prueba.pe"), eq(outboxEmails.kind, "renewal_reminder")));
     // Periods 2 to 15 renewed in the window; each was announced once.
     expect(reminders).toHaveLength(14);
     expect(reminders[0]!.text).toContain("S/ 57.00");
@@ -137,12 +185,21 @@ describe("renewals that go wrong", () => {
     // The provider charges, then the process dies before the shop writes anything.
     const crashing = (db: Database): CardProvider => {
       const real = sandboxCardProvider(db);
-      return { ...real, chargeCard: async (input) => { await real.chargeCard(input); throw new Error("process killed"); } };
+      return {
+        ...real,
+        chargeCard: async (input) => {
+          await real.chargeCard(input);
+          throw new Error("process killed");
+        },
+      };
     };
     const dueAt = limaNoon("2026-12-23");
     const first = await renewDueSubscriptions(test.db, { now: dueAt, siteUrl, cardsFor: () => crashing(test.db) });
     expect(first.unknown).toBe(1);
-    const [stuck] = await test.db.select().from(subscriptionPeriods).where(and(eq(subscriptionPeriods.subscriptionId, id), eq(subscriptionPeriods.periodNumber, 2)));
+    const [stuck] = await test.db
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, id), eq(subscriptionPeriods.periodNumber, 2)));
     expect(stuck?.status).toBe("charging");
 
     // Running again at once finds the attempt in flight and does nothing; minutes later it is reconciled.
@@ -150,7 +207,10 @@ describe("renewals that go wrong", () => {
     const later = await renewDueSubscriptions(test.db, { now: new Date(dueAt.getTime() + 5 * 60_000), siteUrl, cardsFor: () => sandboxCardProvider(test.db) });
     expect(later.reconciled).toBe(1);
     expect(await chargesOf(test.db, id)).toHaveLength(2);
-    const [settled] = await test.db.select().from(subscriptionPeriods).where(and(eq(subscriptionPeriods.subscriptionId, id), eq(subscriptionPeriods.periodNumber, 2)));
+    const [settled] = await test.db
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, id), eq(subscriptionPeriods.periodNumber, 2)));
     expect(settled).toMatchObject({ status: "paid", attempts: 1 });
     expect(await test.db.select().from(orders).where(eq(orders.subscriptionId, id))).toHaveLength(2);
   });
@@ -176,7 +236,10 @@ describe("renewals that go wrong", () => {
       ["renewal_failed", "2026-12-29"],
       ["past_due", "2027-01-01"],
     ]);
-    const [period] = await test.db.select().from(subscriptionPeriods).where(and(eq(subscriptionPeriods.subscriptionId, id), eq(subscriptionPeriods.periodNumber, 2)));
+    const [period] = await test.db
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, id), eq(subscriptionPeriods.periodNumber, 2)));
     expect(period).toMatchObject({ status: "failed", attempts: 4, nextAttemptDate: null });
     const [paused] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, id));
     expect(paused?.status).toBe("past_due");
@@ -184,7 +247,11 @@ describe("renewals that go wrong", () => {
 
     const emails = await test.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, "rechazo@prueba.pe"));
     const failed = emails.filter((email) => email.kind === "renewal_failed");
-    expect(failed.map((email) => /de nuevo el ([^.]+)\./.exec(email.text)?.[1])).toEqual(["sábado, 26 de diciembre", "martes, 29 de diciembre", "viernes, 1 de enero"]);
+    expect(failed.map((email) => /de nuevo el ([^.]+)\./.exec(email.text)?.[1])).toEqual([
+      "sábado, 26 de diciembre",
+      "martes, 29 de diciembre",
+      "viernes, 1 de enero",
+    ]);
     expect(emails.filter((email) => email.kind === "subscription_past_due")).toHaveLength(1);
   });
 
@@ -192,7 +259,10 @@ describe("renewals that go wrong", () => {
     const paused = await subscribe(test.db, await newCustomer(test.db, "pausa@prueba.pe"), "pausa@prueba.pe", "mensual");
     const cancelled = await subscribe(test.db, await newCustomer(test.db, "baja@prueba.pe"), "baja@prueba.pe", "mensual");
     await test.db.update(subscriptions).set({ status: "paused", pausedUntil: "2030-01-01" }).where(eq(subscriptions.id, paused));
-    await test.db.update(subscriptions).set({ status: "cancelled", cancelledAt: new Date(start.getTime() + DAY) }).where(eq(subscriptions.id, cancelled));
+    await test.db
+      .update(subscriptions)
+      .set({ status: "cancelled", cancelledAt: new Date(start.getTime() + DAY) })
+      .where(eq(subscriptions.id, cancelled));
     await runDaily(test.db, "2026-12-01", "2027-04-30");
     expect(await chargesOf(test.db, paused)).toHaveLength(1);
     expect(await chargesOf(test.db, cancelled)).toHaveLength(1);

@@ -19,7 +19,18 @@ import {
 } from "@server/subscriptions/index.server";
 import { addDays, isoWeekday } from "@core/lima-dates";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
-import { changeEmails, chargesOf, customerEvents, limaNoon, newCustomer, runJobs, siteUrl, start, subscribe, subscriptionRow } from "../support/subscription-fixture";
+import {
+  changeEmails,
+  chargesOf,
+  customerEvents,
+  limaNoon,
+  newCustomer,
+  runJobs,
+  siteUrl,
+  start,
+  subscribe,
+  subscriptionRow,
+} from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const MIRAFLORES_DAYS = [1, 3, 5];
@@ -45,7 +56,10 @@ async function subscriber(frequency: "mensual" | "anual" = "mensual") {
 /** The customer's saved card now declines every charge (the sandbox's card ending 0341). */
 async function cardStartsDeclining(subscriptionId: string) {
   const { paymentMethodId } = await subscriptionRow(db, subscriptionId);
-  await db.update(paymentMethods).set({ providerCardId: `sbx_crd_${randomUUID()}_0341` }).where(eq(paymentMethods.id, paymentMethodId!));
+  await db
+    .update(paymentMethods)
+    .set({ providerCardId: `sbx_crd_${randomUUID()}_0341` })
+    .where(eq(paymentMethods.id, paymentMethodId!));
 }
 
 /** Monthly delivery dates from `first`, each the same weekday a month later. */
@@ -58,8 +72,10 @@ function monthlyFrom(first: string, count: number): string[] {
 
 const variantBySku = async (sku: string) => (await db.select().from(productVariants).where(eq(productVariants.sku, sku)))[0]!;
 
-const deliveriesOf = (subscriptionId: string) => db.select().from(deliveries).where(eq(deliveries.subscriptionId, subscriptionId)).orderBy(asc(deliveries.subscriptionSequence));
-const periodsOf = (subscriptionId: string) => db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.subscriptionId, subscriptionId)).orderBy(asc(subscriptionPeriods.periodNumber));
+const deliveriesOf = (subscriptionId: string) =>
+  db.select().from(deliveries).where(eq(deliveries.subscriptionId, subscriptionId)).orderBy(asc(deliveries.subscriptionSequence));
+const periodsOf = (subscriptionId: string) =>
+  db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.subscriptionId, subscriptionId)).orderBy(asc(subscriptionPeriods.periodNumber));
 
 describe("every action guards its subscription", () => {
   it("answers 'not found' to another customer and to a malformed id, and changes nothing", async () => {
@@ -77,7 +93,12 @@ describe("every action guards its subscription", () => {
       await changeSubscriptionOrganization(db, { ...foreign, organizationId: null }),
       await cancelSubscription(db, { ...foreign, reason: "precio", detail: "" }),
       await undoCancellation(db, foreign),
-      await updateSubscriptionCard(db, { ...foreign, token: sandboxCardToken({ number: "5111111111111118" }), cards: sandboxCardProvider(db), cardsFor: () => sandboxCardProvider(db) }),
+      await updateSubscriptionCard(db, {
+        ...foreign,
+        token: sandboxCardToken({ number: "5111111111111118" }),
+        cards: sandboxCardProvider(db),
+        cardsFor: () => sandboxCardProvider(db),
+      }),
       await pauseSubscription(db, { ...as(), subscriptionId: "no-es-un-id", until: "2027-01-15" }),
     ];
     expect(results.every((result) => !result.ok && result.reason === "not_found")).toBe(true);
@@ -91,12 +112,23 @@ describe("every action guards its subscription", () => {
 describe("pause and resume", () => {
   it("pauses until a date from tomorrow to six months ahead, with one event and one email on a double submit", async () => {
     const { subscriptionId, as } = await subscriber();
-    expect(await pauseSubscription(db, { ...as(), until: "2026-11-23" })).toMatchObject({ ok: false, field: "until", message: "La pausa debe terminar desde mañana en adelante" });
-    expect(await pauseSubscription(db, { ...as(), until: "2027-05-24" })).toMatchObject({ ok: false, field: "until", message: expect.stringContaining("hasta 6 meses") });
+    expect(await pauseSubscription(db, { ...as(), until: "2026-11-23" })).toMatchObject({
+      ok: false,
+      field: "until",
+      message: "La pausa debe terminar desde mañana en adelante",
+    });
+    expect(await pauseSubscription(db, { ...as(), until: "2027-05-24" })).toMatchObject({
+      ok: false,
+      field: "until",
+      message: expect.stringContaining("hasta 6 meses"),
+    });
     expect(await pauseSubscription(db, { ...as(), until: "2027-13-01" })).toMatchObject({ ok: false, field: "until" });
 
     const twice = as();
-    const [first, second] = await Promise.all([pauseSubscription(db, { ...twice, until: "2027-02-10" }), pauseSubscription(db, { ...twice, until: "2027-02-10" })]);
+    const [first, second] = await Promise.all([
+      pauseSubscription(db, { ...twice, until: "2027-02-10" }),
+      pauseSubscription(db, { ...twice, until: "2027-02-10" }),
+    ]);
     expect(first).toMatchObject({ ok: true });
     expect(second).toMatchObject({ ok: true });
     expect([first, second].filter((result) => result.ok && result.alreadyApplied)).toHaveLength(1);
@@ -146,7 +178,10 @@ describe("pause and resume", () => {
     await runJobs(db, "2027-01-05", "2027-01-05");
     expect((await chargesOf(db, subscriptionId)).map((charge) => charge.amountCents)).toEqual([5700, 5700]);
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ nextBillingDate: "2027-02-05" });
-    expect((await changeEmails(db, subscriptionId)).map((email) => email.subject)).toEqual([expect.stringContaining("Actualizamos tu suscripción"), expect.stringContaining("Actualizamos tu suscripción")]);
+    expect((await changeEmails(db, subscriptionId)).map((email) => email.subject)).toEqual([
+      expect.stringContaining("Actualizamos tu suscripción"),
+      expect.stringContaining("Actualizamos tu suscripción"),
+    ]);
   });
 });
 
@@ -209,12 +244,32 @@ describe("change the next delivery date", () => {
     expect(options!.deliveryDates).not.toContain(FIRST_NEXT_DELIVERY);
 
     const at = limaNoon("2026-12-01");
-    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-01" })).toMatchObject({ ok: false, field: "date", message: "Requiere mínimo 1 día de anticipación" });
-    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2027-01-05" })).toMatchObject({ ok: false, field: "date", message: "Selecciona un día habilitado" });
-    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-21" })).toMatchObject({ ok: false, field: "date", message: "Elige una de las fechas ofrecidas" });
-    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2027-02-24" })).toMatchObject({ ok: false, field: "date", message: "Elige una de las fechas ofrecidas" });
+    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-01" })).toMatchObject({
+      ok: false,
+      field: "date",
+      message: "Requiere mínimo 1 día de anticipación",
+    });
+    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2027-01-05" })).toMatchObject({
+      ok: false,
+      field: "date",
+      message: "Selecciona un día habilitado",
+    });
+    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-21" })).toMatchObject({
+      ok: false,
+      field: "date",
+      message: "Elige una de las fechas ofrecidas",
+    });
+    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2027-02-24" })).toMatchObject({
+      ok: false,
+      field: "date",
+      message: "Elige una de las fechas ofrecidas",
+    });
     expect(await changeNextDeliveryDate(db, { ...as(at), date: "31-12-2026" })).toMatchObject({ ok: false, field: "date" });
-    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-25" })).toMatchObject({ ok: false, field: "date", message: "No repartimos el viernes, 25 de diciembre (Navidad). Elige otra fecha." });
+    expect(await changeNextDeliveryDate(db, { ...as(at), date: "2026-12-25" })).toMatchObject({
+      ok: false,
+      field: "date",
+      message: "No repartimos el viernes, 25 de diciembre (Navidad). Elige otra fecha.",
+    });
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ nextDeliveryDate: FIRST_NEXT_DELIVERY });
   });
 
@@ -254,7 +309,10 @@ describe("change products and quantities", () => {
       message: "Algunos productos ya no están disponibles. Revisa tu selección.",
     });
     expect(await changeSubscriptionProducts(db, { ...as(), lines: [] })).toMatchObject({ ok: false, message: "Elige al menos un producto" });
-    expect(await changeSubscriptionProducts(db, { ...as(), lines: [{ productId: 1, variantId: 1, quantity: 2 }] })).toMatchObject({ ok: false, message: "No hay cambios en tus productos" });
+    expect(await changeSubscriptionProducts(db, { ...as(), lines: [{ productId: 1, variantId: 1, quantity: 2 }] })).toMatchObject({
+      ok: false,
+      message: "No hay cambios en tus productos",
+    });
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ baseAmountCents: 6000, amountCents: 5700 });
   });
 
@@ -271,13 +329,17 @@ describe("change products and quantities", () => {
     const monthly = 11010;
     expect(result).toMatchObject({ ok: true, message: expect.stringContaining("Nuevo cobro: S/ 110.10 al mes") });
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ baseAmountCents: 11590, amountCents: monthly });
-    expect(await db.select({ unit: subscriptionItems.unitPriceCents }).from(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscriptionId))).toHaveLength(2);
+    expect(
+      await db.select({ unit: subscriptionItems.unitPriceCents }).from(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscriptionId)),
+    ).toHaveLength(2);
     expect(await changeEmails(db, subscriptionId)).toHaveLength(1);
 
     await runJobs(db, "2026-12-01", "2026-12-31", 2);
     expect((await chargesOf(db, subscriptionId)).map((charge) => charge.amountCents)).toEqual([5700, monthly]);
     const [firstOrder, renewal] = await db.select().from(orders).where(eq(orders.subscriptionId, subscriptionId)).orderBy(asc(orders.createdAt));
-    expect(await db.select({ quantity: orderItems.quantity, variantId: orderItems.variantId }).from(orderItems).where(eq(orderItems.orderId, firstOrder!.id))).toEqual([{ quantity: 2, variantId: 1 }]);
+    expect(
+      await db.select({ quantity: orderItems.quantity, variantId: orderItems.variantId }).from(orderItems).where(eq(orderItems.orderId, firstOrder!.id)),
+    ).toEqual([{ quantity: 2, variantId: 1 }]);
     expect(renewal).toMatchObject({ totalCents: monthly, subtotalCents: 11590 });
     expect(await db.select().from(orderItems).where(eq(orderItems.orderId, renewal!.id))).toHaveLength(2);
   });
@@ -286,7 +348,9 @@ describe("change products and quantities", () => {
     const { subscriptionId, as } = await subscriber();
     await cardStartsDeclining(subscriptionId);
     await runJobs(db, "2026-12-23", "2026-12-23");
-    expect(await changeSubscriptionProducts(db, { ...as(limaNoon("2026-12-24")), lines: [{ productId: 6, variantId: null, quantity: 1 }] })).toMatchObject({ ok: true });
+    expect(await changeSubscriptionProducts(db, { ...as(limaNoon("2026-12-24")), lines: [{ productId: 6, variantId: null, quantity: 1 }] })).toMatchObject({
+      ok: true,
+    });
     const [period2] = (await periodsOf(subscriptionId)).filter((period) => period.periodNumber === 2);
     expect(period2).toMatchObject({ status: "failed", amountCents: 5690 });
   });
@@ -298,7 +362,10 @@ describe("change frequency", () => {
     const options = await loadSelfServiceOptions(db, customer.id, subscriptionId, start);
     expect(options!.planAmounts).toEqual({ mensual: 5700, anual: 61200 });
     const twice = as(limaNoon("2026-12-01"));
-    const [result] = await Promise.all([changeSubscriptionFrequency(db, { ...twice, frequency: "anual" }), changeSubscriptionFrequency(db, { ...twice, frequency: "anual" })]);
+    const [result] = await Promise.all([
+      changeSubscriptionFrequency(db, { ...twice, frequency: "anual" }),
+      changeSubscriptionFrequency(db, { ...twice, frequency: "anual" }),
+    ]);
     expect(result).toMatchObject({ ok: true, message: "Plan cambiado a anual desde el cobro del 23 de diciembre de 2026: S/ 612.00 al año." });
     expect(await changeEmails(db, subscriptionId)).toHaveLength(1);
     expect(await changeSubscriptionFrequency(db, { ...as(limaNoon("2026-12-01")), frequency: "anual" })).toMatchObject({ ok: false, field: "frequency" });
@@ -306,7 +373,13 @@ describe("change frequency", () => {
 
     await runJobs(db, "2026-12-01", "2027-04-30", 3);
     expect((await chargesOf(db, subscriptionId)).map((charge) => charge.amountCents)).toEqual([5700, 61200]);
-    expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ frequency: "anual", pendingFrequency: null, amountCents: 61200, nextBillingDate: "2027-12-23", discountRateBasisPoints: 1500 });
+    expect(await subscriptionRow(db, subscriptionId)).toMatchObject({
+      frequency: "anual",
+      pendingFrequency: null,
+      amountCents: 61200,
+      nextBillingDate: "2027-12-23",
+      discountRateBasisPoints: 1500,
+    });
     // Still one delivery a month: the year's twelve are spread, not made at once.
     const made = await deliveriesOf(subscriptionId);
     expect(made.map((delivery) => delivery.deliveryDate)).toEqual(monthlyFrom("2026-11-25", made.length));
@@ -316,7 +389,10 @@ describe("change frequency", () => {
 
   it("anual → mensual keeps the year's deliveries and bills monthly from the anniversary", async () => {
     const { subscriptionId, as } = await subscriber("anual");
-    expect(await changeSubscriptionFrequency(db, { ...as(limaNoon("2026-12-01")), frequency: "mensual" })).toMatchObject({ ok: true, message: expect.stringContaining("S/ 57.00 al mes") });
+    expect(await changeSubscriptionFrequency(db, { ...as(limaNoon("2026-12-01")), frequency: "mensual" })).toMatchObject({
+      ok: true,
+      message: expect.stringContaining("S/ 57.00 al mes"),
+    });
     await runJobs(db, "2026-12-01", "2028-01-11", 7);
     expect((await chargesOf(db, subscriptionId)).map((charge) => charge.amountCents)).toEqual([61200, 5700, 5700]);
     // The twelve deliveries paid by the year, then the first month paid monthly (its date within the week's horizon).
@@ -330,7 +406,10 @@ describe("change frequency", () => {
   it("choosing the current plan again withdraws a pending change", async () => {
     const { subscriptionId, as } = await subscriber();
     await changeSubscriptionFrequency(db, { ...as(), frequency: "anual" });
-    expect(await changeSubscriptionFrequency(db, { ...as(), frequency: "mensual" })).toMatchObject({ ok: true, message: "Cambio de plan anulado: sigues con el plan mensual, S/ 57.00 al mes." });
+    expect(await changeSubscriptionFrequency(db, { ...as(), frequency: "mensual" })).toMatchObject({
+      ok: true,
+      message: "Cambio de plan anulado: sigues con el plan mensual, S/ 57.00 al mes.",
+    });
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ pendingFrequency: null });
     expect(await changeSubscriptionFrequency(db, { ...as(), frequency: "semanal" })).toMatchObject({ ok: false, field: "frequency" });
   });
@@ -347,8 +426,14 @@ describe("change the organisation", () => {
     ]);
     expect(result).toMatchObject({ ok: true, message: `Ahora tu suscripción apoya a ${second!.title}.` });
     expect(await changeEmails(db, subscriptionId)).toHaveLength(1);
-    expect(await changeSubscriptionOrganization(db, { ...as(), organizationId: 99999 })).toMatchObject({ ok: false, message: "Elige una organización de la lista" });
-    expect(await changeSubscriptionOrganization(db, { ...as(), organizationId: null })).toMatchObject({ ok: true, message: "Tu suscripción ya no apoya a ninguna organización." });
+    expect(await changeSubscriptionOrganization(db, { ...as(), organizationId: 99999 })).toMatchObject({
+      ok: false,
+      message: "Elige una organización de la lista",
+    });
+    expect(await changeSubscriptionOrganization(db, { ...as(), organizationId: null })).toMatchObject({
+      ok: true,
+      message: "Tu suscripción ya no apoya a ninguna organización.",
+    });
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ organizationId: null });
   });
 });
@@ -356,8 +441,16 @@ describe("change the organisation", () => {
 describe("cancel", () => {
   it("needs a reason; takes effect at the end of the paid period: no further charge, then it ends", async () => {
     const { subscriptionId, as } = await subscriber();
-    expect(await cancelSubscription(db, { ...as(), reason: "", detail: "" })).toMatchObject({ ok: false, field: "reason", message: "Elige el motivo de la cancelación" });
-    expect(await cancelSubscription(db, { ...as(), reason: "otro", detail: "  " })).toMatchObject({ ok: false, field: "detail", message: "Cuéntanos el motivo" });
+    expect(await cancelSubscription(db, { ...as(), reason: "", detail: "" })).toMatchObject({
+      ok: false,
+      field: "reason",
+      message: "Elige el motivo de la cancelación",
+    });
+    expect(await cancelSubscription(db, { ...as(), reason: "otro", detail: "  " })).toMatchObject({
+      ok: false,
+      field: "detail",
+      message: "Cuéntanos el motivo",
+    });
     const twice = as(limaNoon("2026-12-01"));
     const [result] = await Promise.all([
       cancelSubscription(db, { ...twice, reason: "mudanza", detail: "Me voy a Arequipa" }),
@@ -365,10 +458,15 @@ describe("cancel", () => {
     ]);
     expect(result).toMatchObject({
       ok: true,
-      message: "Suscripción cancelada: no haremos más cobros y terminará el 23 de diciembre de 2026. Motivo: Me mudo fuera de la zona de reparto: Me voy a Arequipa.",
+      message:
+        "Suscripción cancelada: no haremos más cobros y terminará el 23 de diciembre de 2026. Motivo: Me mudo fuera de la zona de reparto: Me voy a Arequipa.",
     });
     expect(await changeEmails(db, subscriptionId)).toHaveLength(1);
-    expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ status: "active", endsOn: "2026-12-23", cancelReason: "Me mudo fuera de la zona de reparto: Me voy a Arequipa" });
+    expect(await subscriptionRow(db, subscriptionId)).toMatchObject({
+      status: "active",
+      endsOn: "2026-12-23",
+      cancelReason: "Me mudo fuera de la zona de reparto: Me voy a Arequipa",
+    });
     // While it waits for its end, only undoing it (and the card and organisation) remain.
     expect(await skipNextDelivery(db, as(limaNoon("2026-12-02")))).toMatchObject({ ok: false, message: expect.stringContaining("Deshaz la cancelación") });
 
@@ -382,7 +480,10 @@ describe("cancel", () => {
   it("can be undone before its end, and renewals carry on", async () => {
     const { subscriptionId, as } = await subscriber();
     await cancelSubscription(db, { ...as(limaNoon("2026-12-01")), reason: "precio", detail: "" });
-    expect(await undoCancellation(db, as(limaNoon("2026-12-20")))).toMatchObject({ ok: true, message: "Cancelación anulada: tu suscripción continúa y el próximo cobro será el 23 de diciembre de 2026." });
+    expect(await undoCancellation(db, as(limaNoon("2026-12-20")))).toMatchObject({
+      ok: true,
+      message: "Cancelación anulada: tu suscripción continúa y el próximo cobro será el 23 de diciembre de 2026.",
+    });
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ endsOn: null, cancelledAt: null, cancelReason: null });
     await runJobs(db, "2026-12-20", "2026-12-24");
     expect(await chargesOf(db, subscriptionId)).toHaveLength(2);
@@ -394,7 +495,12 @@ describe("update the card", () => {
   it("saves a new card without charging, revokes the old one, and renewals charge the new one", async () => {
     const { subscriptionId, as } = await subscriber();
     const old = await subscriptionRow(db, subscriptionId);
-    const input = { ...as(limaNoon("2026-12-01")), token: sandboxCardToken({ number: "5111111111111118" }), cards: sandboxCardProvider(db), cardsFor: () => sandboxCardProvider(db) };
+    const input = {
+      ...as(limaNoon("2026-12-01")),
+      token: sandboxCardToken({ number: "5111111111111118" }),
+      cards: sandboxCardProvider(db),
+      cardsFor: () => sandboxCardProvider(db),
+    };
     const [result] = await Promise.all([updateSubscriptionCard(db, input), updateSubscriptionCard(db, input)]);
     expect(result).toMatchObject({ ok: true, message: "Tarjeta actualizada: Mastercard terminada en 1118. No hicimos ningún cobro." });
     expect(await chargesOf(db, subscriptionId)).toHaveLength(1);
@@ -423,7 +529,12 @@ describe("update the card", () => {
     // Nothing else is possible until the card is updated.
     expect(await resumeSubscriptionNow(db, as(limaNoon("2027-01-05")))).toMatchObject({ ok: false, message: expect.stringContaining("Actualiza tu tarjeta") });
 
-    const input = { ...as(limaNoon("2027-01-05")), token: sandboxCardToken({ number: "4111111111111111" }), cards: sandboxCardProvider(db), cardsFor: () => sandboxCardProvider(db) };
+    const input = {
+      ...as(limaNoon("2027-01-05")),
+      token: sandboxCardToken({ number: "4111111111111111" }),
+      cards: sandboxCardProvider(db),
+      cardsFor: () => sandboxCardProvider(db),
+    };
     const results = await Promise.all([updateSubscriptionCard(db, input), updateSubscriptionCard(db, input)]);
     expect(results.map((result) => result.ok && result.retry?.outcome)).toContain("paid");
     const charges = await chargesOf(db, subscriptionId);
@@ -462,9 +573,15 @@ describe("update the card", () => {
     const { subscriptionId, as } = await subscriber();
     await cardStartsDeclining(subscriptionId);
     await runJobs(db, "2026-12-23", "2027-01-04");
-    expect(await cancelSubscription(db, { ...as(limaNoon("2027-01-05")), reason: "precio", detail: "" })).toMatchObject({ ok: true, message: "Suscripción cancelada: no haremos más cobros. Motivo: Es muy caro para mí." });
+    expect(await cancelSubscription(db, { ...as(limaNoon("2027-01-05")), reason: "precio", detail: "" })).toMatchObject({
+      ok: true,
+      message: "Suscripción cancelada: no haremos más cobros. Motivo: Es muy caro para mí.",
+    });
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ status: "cancelled", endsOn: "2027-01-05" });
-    const periods = await db.select().from(subscriptionPeriods).where(and(eq(subscriptionPeriods.subscriptionId, subscriptionId), eq(subscriptionPeriods.status, "paid")));
+    const periods = await db
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, subscriptionId), eq(subscriptionPeriods.status, "paid")));
     expect(periods).toHaveLength(1);
   });
 });

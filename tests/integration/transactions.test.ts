@@ -18,7 +18,9 @@ const retryWarnings = () => vi.mocked(console.warn).mock.calls.filter(([line]) =
 
 /** An error as node-postgres and PGlite raise it, wrapped the way Drizzle wraps driver errors. */
 function abortedBy(code: string) {
-  return Object.assign(new Error("Failed query"), { cause: Object.assign(new Error(code === "40P01" ? "deadlock detected" : "could not serialize access"), { code }) });
+  return Object.assign(new Error("Failed query"), {
+    cause: Object.assign(new Error(code === "40P01" ? "deadlock detected" : "could not serialize access"), { code }),
+  });
 }
 
 describe("inTransaction (decision 0025)", () => {
@@ -131,7 +133,11 @@ describe("job row failures (decision 0025)", () => {
   it("goes on renewing the others when one subscription's renewal throws, and the next pass completes it once", async () => {
     const now = new Date("2026-11-24T15:00:00Z");
     await insertDueSubscriptions(test.db, now, 5);
-    const due = await test.db.select({ id: subscriptions.id }).from(subscriptions).where(sql`${subscriptions.userId} like 'bench-user-%'`).orderBy(subscriptions.id);
+    const due = await test.db
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(sql`${subscriptions.userId} like 'bench-user-%'`)
+      .orderBy(subscriptions.id);
     const broken = due[2]!.id;
     // Its lines are gone: the charge goes through but the renewal order cannot be written.
     const lines = await test.db.delete(subscriptionItems).where(eq(subscriptionItems.subscriptionId, broken)).returning();
@@ -141,14 +147,20 @@ describe("job row failures (decision 0025)", () => {
     const first = await renewDueSubscriptions(test.db, options(now));
     expect(first).toMatchObject({ charged: 4, failed: 1 });
     expect((await rowFailures(test.db, "renewals")).map((line) => line.rowId)).toContain(broken);
-    const [stuck] = await test.db.select().from(subscriptionPeriods).where(and(eq(subscriptionPeriods.subscriptionId, broken), eq(subscriptionPeriods.periodNumber, 2)));
+    const [stuck] = await test.db
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, broken), eq(subscriptionPeriods.periodNumber, 2)));
     expect(stuck!.status).toBe("charging");
 
     // Repaired, and later than a charge can take: the reconciler finds the charge by its key.
     await test.db.insert(subscriptionItems).values(lines.map(({ id: _id, ...line }) => line));
     const second = await renewDueSubscriptions(test.db, options(new Date(now.getTime() + 10 * 60_000)));
     expect(second).toMatchObject({ reconciled: 1, charged: 0, failed: 0 });
-    const [paid] = await test.db.select().from(subscriptionPeriods).where(and(eq(subscriptionPeriods.subscriptionId, broken), eq(subscriptionPeriods.periodNumber, 2)));
+    const [paid] = await test.db
+      .select()
+      .from(subscriptionPeriods)
+      .where(and(eq(subscriptionPeriods.subscriptionId, broken), eq(subscriptionPeriods.periodNumber, 2)));
     expect(paid!.status).toBe("paid");
     const charges = rowsOf<{ n: number }>(await test.db.execute(sql`select count(*)::int as n from sandbox_charges where charge_key like ${`${broken}:2:%`}`));
     expect(charges[0]!.n).toBe(1);

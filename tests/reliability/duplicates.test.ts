@@ -37,7 +37,9 @@ describe("the same request many times at once", () => {
     const token = await shop.culqi.tokenize("4111111111111111", "doble@rel.example.pe");
     const payments = await Promise.all(Array.from({ length: 10 }, () => postToken(paymentPath!, token)));
     // Every click lands on the receipt: the payment went through, whichever click made it.
-    expect(payments.map((response) => response.headers.get("location") ?? `HTTP ${response.status}`).filter((location) => !location.startsWith("/success"))).toEqual([]);
+    expect(
+      payments.map((response) => response.headers.get("location") ?? `HTTP ${response.status}`).filter((location) => !location.startsWith("/success")),
+    ).toEqual([]);
     expect(successfulCulqiCharges(shop.culqi).filter((charge) => charge.paymentId === paymentIdOf(paymentPath!))).toHaveLength(1);
 
     await readBooks(shop, shop.database, async (db) => {

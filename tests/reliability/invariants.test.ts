@@ -38,7 +38,9 @@ describe("the invariants check", () => {
   });
 
   it("names a second settled payment and a provider charge kept for an order that is not paid", async () => {
-    await test.db.execute(sql`insert into payments (order_id, provider, status, amount_cents) select order_id, provider, 'succeeded', amount_cents from payments where order_id = ${orderId}::uuid`);
+    await test.db.execute(
+      sql`insert into payments (order_id, provider, status, amount_cents) select order_id, provider, 'succeeded', amount_cents from payments where order_id = ${orderId}::uuid`,
+    );
     expect(await findInvariantViolations(test.db)).toContain(`${orderNumber} is paid but has 2 settled payments`);
 
     const other = await placeOrder(test.db, checkoutInput({ correo: "otra@example.pe" }), { now: new Date("2026-11-23T15:00:00Z"), provider: "sandbox" });

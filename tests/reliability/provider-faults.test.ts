@@ -64,7 +64,8 @@ describe("the payment provider failing, losing answers and answering late", () =
     expect((await pay(abandoned, await shop.culqi.tokenize("4111111111111111", "abandona@rel.example.pe"))).status).toBe(502);
 
     await readBooks(shop, shop.database, async (db) => {
-      const byEmail = async () => Object.fromEntries((await orderShapes(db, { emailLike: "%@rel.example.pe" })).map((order) => [order.orderNumber, classifyOrder(order)]));
+      const byEmail = async () =>
+        Object.fromEntries((await orderShapes(db, { emailLike: "%@rel.example.pe" })).map((order) => [order.orderNumber, classifyOrder(order)]));
       expect(Object.values(await byEmail())).toEqual(["paid", "paid", "paid", "unpaid"]);
       // Reconciliation: the jobs, once the abandoned order's payment window has passed.
       const report = await runDueJobs(db, { now: new Date(Date.now() + 31 * 60_000), siteUrl: "http://shop.test", transport: { send: async () => {} } });

@@ -4,7 +4,16 @@ import { runDueJobs } from "@server/jobs/index.server";
 import type { MailMessage } from "@server/notifications/deliver";
 import { expectShopInvariants } from "../support/invariants";
 import { classifyOrder, orderShapes } from "../support/order-outcomes";
-import { checkoutBody, createShopDatabase, postCheckout, postSandboxAction, runJobsOnce, startShopProcess, type ShopDatabase, type ShopProcess } from "../support/shop-process";
+import {
+  checkoutBody,
+  createShopDatabase,
+  postCheckout,
+  postSandboxAction,
+  runJobsOnce,
+  startShopProcess,
+  type ShopDatabase,
+  type ShopProcess,
+} from "../support/shop-process";
 
 const CUSTOMERS = 50;
 const emailOf = (index: number) => `caida${index}@rel.example.pe`;
@@ -48,7 +57,9 @@ describe("the server killed in the middle of 50 checkouts and payments", () => {
 
   it("keeps every confirmed payment, leaves no half-made order, and settles retries once", async () => {
     server = await startShopProcess({ database });
-    const journeys: Journey[] = Array.from({ length: CUSTOMERS }, (_, index) => ({ body: checkoutBody({ correo: emailOf(index), checkoutKey: randomUUID() }) }));
+    const journeys: Journey[] = Array.from({ length: CUSTOMERS }, (_, index) => ({
+      body: checkoutBody({ correo: emailOf(index), checkoutKey: randomUUID() }),
+    }));
 
     // Kill the process once a third of the customers have been confirmed: the rest are mid-flight.
     let confirmedCount = 0;
@@ -113,7 +124,11 @@ describe("the server killed in the middle of 50 checkouts and payments", () => {
 
       // The unpaid ones expire cleanly once their window has passed.
       const sent: MailMessage[] = [];
-      await runDueJobs(handle.db, { now: new Date(Date.now() + 31 * 60_000), siteUrl: "http://shop.test", transport: { send: async (message) => void sent.push(message) } });
+      await runDueJobs(handle.db, {
+        now: new Date(Date.now() + 31 * 60_000),
+        siteUrl: "http://shop.test",
+        transport: { send: async (message) => void sent.push(message) },
+      });
       const after = await orderShapes(handle.db, { emailLike: "caida%@rel.example.pe" });
       for (const order of after) {
         const outcome = classifyOrder(order);

@@ -6,7 +6,15 @@ import { limaToday } from "@core/lima-dates";
 import { cookieHeader, registerCustomer } from "../support/accounts";
 import { expectShopInvariants } from "../support/invariants";
 import { startRoundRobin, type RoundRobin } from "../support/round-robin";
-import { checkoutBody, createShopDatabase, postCheckout, postSandboxAction, startShopProcess, type ShopDatabase, type ShopProcess } from "../support/shop-process";
+import {
+  checkoutBody,
+  createShopDatabase,
+  postCheckout,
+  postSandboxAction,
+  startShopProcess,
+  type ShopDatabase,
+  type ShopProcess,
+} from "../support/shop-process";
 import { newCustomer, subscribe } from "../support/subscription-fixture";
 
 const SUBSCRIBERS = 6;
@@ -27,8 +35,14 @@ describe("two app processes on one PostgreSQL", () => {
     database = await createShopDatabase();
     handle = await database.open();
     // Subscribers whose next period is due today: both processes' jobs will want to renew them.
-    for (let index = 0; index < SUBSCRIBERS; index += 1) subscriptionIds.push(await subscribe(handle.db, await newCustomer(handle.db, `doble-proceso-${index}`), "mensual"));
-    await handle.db.execute(sql`update subscriptions set next_billing_date = ${limaToday(new Date())} where id in (${sql.join(subscriptionIds.map((id) => sql`${id}::uuid`), sql`, `)})`);
+    for (let index = 0; index < SUBSCRIBERS; index += 1)
+      subscriptionIds.push(await subscribe(handle.db, await newCustomer(handle.db, `doble-proceso-${index}`), "mensual"));
+    await handle.db.execute(
+      sql`update subscriptions set next_billing_date = ${limaToday(new Date())} where id in (${sql.join(
+        subscriptionIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
+    );
     const env = { JOBS_INTERVAL_SECONDS: "1", STOREFRONT_CACHE_SECONDS: "2" };
     processes = await Promise.all([startShopProcess({ database, env }), startShopProcess({ database, env })]);
     balancer = await startRoundRobin(processes.map((process) => process.baseURL));
@@ -98,12 +112,20 @@ describe("two app processes on one PostgreSQL", () => {
       expect((await postSandboxAction(balancer.baseURL, checkout.headers.get("location")!, "approve_card")).headers.get("location")).toMatch(/^\/success/);
     }
     const pending = async () =>
-      ((await handle.db.execute(sql`
+      (
+        (await handle.db.execute(sql`
         select (select count(*)::int from outbox_emails where sent_at is null) as emails,
                (select count(*)::int from subscription_periods where period_number = 2 and status <> 'paid'
-                  and subscription_id in (${sql.join(subscriptionIds.map((id) => sql`${id}::uuid`), sql`, `)})) +
+                  and subscription_id in (${sql.join(
+                    subscriptionIds.map((id) => sql`${id}::uuid`),
+                    sql`, `,
+                  )})) +
                (select count(*)::int from subscriptions where next_billing_date <= ${limaToday(new Date())}
-                  and id in (${sql.join(subscriptionIds.map((id) => sql`${id}::uuid`), sql`, `)})) as renewals`)) as unknown as { rows: { emails: number; renewals: number }[] }).rows[0]!;
+                  and id in (${sql.join(
+                    subscriptionIds.map((id) => sql`${id}::uuid`),
+                    sql`, `,
+                  )})) as renewals`)) as unknown as { rows: { emails: number; renewals: number }[] }
+      ).rows[0]!;
     const deadline = Date.now() + 60_000;
     let left = await pending();
     while ((left.emails > 0 || left.renewals > 0) && Date.now() < deadline) {
@@ -117,13 +139,24 @@ describe("two app processes on one PostgreSQL", () => {
       select s.id, count(p.id)::int as periods, count(distinct p.order_id)::int as orders,
              (select count(*)::int from sandbox_charges c where c.charge_key like s.id::text || ':2:%' and c.paid) as charges
       from subscriptions s left join subscription_periods p on p.subscription_id = s.id and p.period_number = 2 and p.status = 'paid'
-      where s.id in (${sql.join(subscriptionIds.map((id) => sql`${id}::uuid`), sql`, `)}) group by s.id`)) as unknown as { rows: { periods: number; orders: number; charges: number }[] };
-    expect(periods.rows.map(({ periods: count, orders, charges }) => ({ count, orders, charges }))).toEqual(Array(SUBSCRIBERS).fill({ count: 1, orders: 1, charges: 1 }));
+      where s.id in (${sql.join(
+        subscriptionIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}) group by s.id`)) as unknown as { rows: { periods: number; orders: number; charges: number }[] };
+    expect(periods.rows.map(({ periods: count, orders, charges }) => ({ count, orders, charges }))).toEqual(
+      Array(SUBSCRIBERS).fill({ count: 1, orders: 1, charges: 1 }),
+    );
 
     // Each email left through exactly one process, once: one file in one of the two outboxes.
     const sent = (await handle.db.execute(sql`select id::text from outbox_emails where sent_at is not null`)) as unknown as { rows: { id: string }[] };
-    const files = (await Promise.all(processes.map((process) => readdir(process.outboxDir).catch(() => [] as string[])))).flat().filter((name) => name.endsWith(".json"));
-    for (const { id } of sent.rows) expect(files.filter((name) => name.includes(id.slice(0, 8))), `email ${id}`).toHaveLength(1);
+    const files = (await Promise.all(processes.map((process) => readdir(process.outboxDir).catch(() => [] as string[]))))
+      .flat()
+      .filter((name) => name.endsWith(".json"));
+    for (const { id } of sent.rows)
+      expect(
+        files.filter((name) => name.includes(id.slice(0, 8))),
+        `email ${id}`,
+      ).toHaveLength(1);
     expect(files).toHaveLength(sent.rows.length);
 
     await expectShopInvariants(handle.db);

@@ -84,14 +84,21 @@ describe("concurrency: one lock order, retried where the database asks", () => {
         await workers.close();
       }
       const { expectations } = await verifyRenewals(test.db, now, SIZE.renewals);
-      expect(expectations.filter(([, ok]) => !ok).map(([label]) => label), `round ${round}`).toEqual([]);
+      expect(
+        expectations.filter(([, ok]) => !ok).map(([label]) => label),
+        `round ${round}`,
+      ).toEqual([]);
       expect(await findInvariantViolations(test.db, { ordersCreatedFrom: now }), `round ${round}`).toEqual([]);
     }
   });
 
   it("keeps every subscription and order whole while renewals, customers, webhooks and jobs hit them at once", { timeout: 300_000 }, async () => {
     await insertDueSubscriptions(test.db, now, SIZE.mixed);
-    const subscribers = await test.db.select({ id: subscriptions.id, userId: subscriptions.userId }).from(subscriptions).where(sql`${subscriptions.userId} like 'bench-user-%'`).orderBy(subscriptions.id);
+    const subscribers = await test.db
+      .select({ id: subscriptions.id, userId: subscriptions.userId })
+      .from(subscriptions)
+      .where(sql`${subscriptions.userId} like 'bench-user-%'`)
+      .orderBy(subscriptions.id);
     const pending = [];
     for (let index = 0; index < SIZE.mixed / 4; index += 1) {
       const placed = await placeOrder(test.db, checkoutInput({ correo: `stress-${index}@example.pe` }), { now, provider: "sandbox" });
@@ -135,14 +142,28 @@ describe("concurrency: one lock order, retried where the database asks", () => {
     const periods = await test.db
       .select({ subscriptionId: subscriptionPeriods.subscriptionId, status: subscriptionPeriods.status })
       .from(subscriptionPeriods)
-      .where(and(eq(subscriptionPeriods.periodNumber, 2), inArray(subscriptionPeriods.subscriptionId, subscribers.map((subscriber) => subscriber.id))));
-    const charges = rowsOf<{ subscription_id: string }>(await test.db.execute(sql`select split_part(charge_key, ':', 1) as subscription_id from sandbox_charges where paid and split_part(charge_key, ':', 2) = '2'`));
+      .where(
+        and(
+          eq(subscriptionPeriods.periodNumber, 2),
+          inArray(
+            subscriptionPeriods.subscriptionId,
+            subscribers.map((subscriber) => subscriber.id),
+          ),
+        ),
+      );
+    const charges = rowsOf<{ subscription_id: string }>(
+      await test.db.execute(
+        sql`select split_part(charge_key, ':', 1) as subscription_id from sandbox_charges where paid and split_part(charge_key, ':', 2) = '2'`,
+      ),
+    );
     const charged = new Set(charges.map((charge) => charge.subscription_id));
     for (const period of periods) expect(charged.has(period.subscriptionId), `${period.subscriptionId} is ${period.status}`).toBe(period.status === "paid");
     expect(periods.filter((period) => !["paid", "skipped", "due"].includes(period.status))).toEqual([]);
 
     // A double click changed things once: one history line per request key.
-    const repeated = await test.db.execute(sql`select details->>'requestKey' as key, count(*) from ${subscriptionEvents} where details ? 'requestKey' group by 1 having count(*) > 1`);
+    const repeated = await test.db.execute(
+      sql`select details->>'requestKey' as key, count(*) from ${subscriptionEvents} where details ? 'requestKey' group by 1 having count(*) > 1`,
+    );
     expect(rowsOf(repeated)).toEqual([]);
     expect(await findInvariantViolations(test.db, { ordersCreatedFrom: now })).toEqual([]);
   });

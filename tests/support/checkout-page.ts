@@ -1,7 +1,17 @@
 /** Browser steps shared by the checkout journeys: a stored cart, then the checkout form filled in. */
 import type { Page } from "playwright-core";
 
-export const boxLine = { key: "6", productId: 6, variantId: null, slug: "caja-20l-con-dispensador", title: "Caja de 20 L con dispensador", image: null, price: 5990, variantTitle: null, quantity: 1 };
+export const boxLine = {
+  key: "6",
+  productId: 6,
+  variantId: null,
+  slug: "caja-20l-con-dispensador",
+  title: "Caja de 20 L con dispensador",
+  image: null,
+  price: 5990,
+  variantTitle: null,
+  quantity: 1,
+};
 
 export async function openCheckoutWithCart(page: Page, baseURL: string, items: unknown[] = [boxLine]) {
   await page.goto(`${baseURL}/tienda`);

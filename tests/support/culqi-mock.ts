@@ -19,7 +19,10 @@ const id = (prefix: string) => `${prefix}_test_${randomBytes(8).toString("hex").
 const declines: Record<string, [string, string]> = {
   "4000020000000000": ["stolen_card", "Tu tarjeta fue reportada como robada. Comunícate con tu banco."],
   "4000030000000009": ["lost_card", "Tu tarjeta fue reportada como perdida. Comunícate con tu banco."],
-  "4000040000000008": ["insufficient_funds", "Su tarjeta no tiene fondos suficientes. Para realizar la compra, verifica tus fondos disponibles con el banco emisor o inténta nuevamente con otra tarjeta."],
+  "4000040000000008": [
+    "insufficient_funds",
+    "Su tarjeta no tiene fondos suficientes. Para realizar la compra, verifica tus fondos disponibles con el banco emisor o inténta nuevamente con otra tarjeta.",
+  ],
   "5400000000000005": ["contact_issuer", "Tu banco rechazó la operación. Comunícate con tu banco."],
 };
 /** payments.md A.13: the 3DS test cards, and the test email that asks for 3DS on any card. */
@@ -145,7 +148,14 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     if (request.method === "POST" && url.pathname === "/v2/tokens") {
       const token = id("tkn");
       tokens.set(token, { card: String(body.card_number), used: false, email: String(body.email ?? "") });
-      return send(201, { object: "token", id: token, type: "card", email: body.email, card_number: `${String(body.card_number).slice(0, 6)}******${String(body.card_number).slice(-4)}`, active: true });
+      return send(201, {
+        object: "token",
+        id: token,
+        type: "card",
+        email: body.email,
+        card_number: `${String(body.card_number).slice(0, 6)}******${String(body.card_number).slice(-4)}`,
+        active: true,
+      });
     }
     if (request.method === "POST" && url.pathname === "/v2/tokens/yape") {
       if (body.number_phone !== "900000001") return send(400, { object: "error", type: "invalid_request_error", user_message: "Número Yape inválido" });
@@ -158,20 +168,31 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       const required = ["first_name", "last_name", "email", "address", "address_city", "country_code", "phone_number"];
       const missing = required.find((field) => typeof body[field] !== "string" || body[field] === "");
       if (missing) return send(400, { object: "error", type: "invalid_request_error", param: missing, merchant_message: `El campo ${missing} es inválido` });
-      if ([...customers.values()].some((customer) => customer.email === body.email)) return send(400, { object: "error", type: "invalid_request_error", merchant_message: "Cliente ya registrado" });
+      if ([...customers.values()].some((customer) => customer.email === body.email))
+        return send(400, { object: "error", type: "invalid_request_error", merchant_message: "Cliente ya registrado" });
       const customer = { object: "customer", id: id("cus"), email: String(body.email), creation_date: Date.now(), metadata: {} };
       customers.set(customer.id, customer);
       return send(201, customer);
     }
     if (request.method === "POST" && url.pathname === "/v2/cards") {
       const source = tokens.get(String(body.token_id));
-      if (!customers.has(String(body.customer_id))) return send(400, { object: "error", type: "invalid_request_error", param: "customer_id", merchant_message: "Cliente inexistente" });
+      if (!customers.has(String(body.customer_id)))
+        return send(400, { object: "error", type: "invalid_request_error", param: "customer_id", merchant_message: "Cliente inexistente" });
       if (!source || source.used) return send(400, { object: "error", type: "invalid_request_error", user_message: "Token inválido o ya usado" });
       if (threeDsCards.has(source.card)) return send(200, { action_code: "REVIEW", user_message: "Se requiere autenticación 3DS" });
       source.used = true;
       const decline = declines[source.card];
       if (decline) return send(402, { object: "error", type: "card_error", code: "card_declined", decline_code: decline[0], user_message: decline[1] });
-      const card = { object: "card", id: id("crd"), customer_id: body.customer_id, source: { card_number: `${source.card.slice(0, 6)}******${source.card.slice(-4)}`, last_four: source.card.slice(-4), iin: { card_brand: source.card.startsWith("5") ? "MasterCard" : "Visa" } } };
+      const card = {
+        object: "card",
+        id: id("crd"),
+        customer_id: body.customer_id,
+        source: {
+          card_number: `${source.card.slice(0, 6)}******${source.card.slice(-4)}`,
+          last_four: source.card.slice(-4),
+          iin: { card_brand: source.card.startsWith("5") ? "MasterCard" : "Visa" },
+        },
+      };
       cards.set(card.id, { card: source.card, email: customers.get(String(body.customer_id))!.email, declineAll: false });
       return send(201, card);
     }
@@ -216,13 +237,25 @@ export async function startCulqiMock(): Promise<CulqiMock> {
         nextChargeDelay = 0;
         if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
         return declined
-          ? answer(402, { object: "error", type: "card_error", charge_id: chargeId, code: "card_declined", decline_code: "insufficient_funds", user_message: "Su tarjeta no tiene fondos suficientes." })
+          ? answer(402, {
+              object: "error",
+              type: "card_error",
+              charge_id: chargeId,
+              code: "card_declined",
+              decline_code: "insufficient_funds",
+              user_message: "Su tarjeta no tiene fondos suficientes.",
+            })
           : answer(201, charge);
       }
       const source = tokens.get(String(body.source_id));
       if (!source || source.used) return answer(400, { object: "error", type: "invalid_request_error", user_message: "Token inválido o ya usado" });
       if (body.authentication_3DS !== undefined && !isAuthentication3DS(body.authentication_3DS)) {
-        return answer(400, { object: "error", type: "invalid_request_error", merchant_message: "authentication_3DS inválido", user_message: "Hubo un problema con la verificación de tu tarjeta" });
+        return answer(400, {
+          object: "error",
+          type: "invalid_request_error",
+          merchant_message: "authentication_3DS inválido",
+          user_message: "Hubo un problema con la verificación de tu tarjeta",
+        });
       }
       const asks3ds = threeDsCards.has(source.card) || source.email === REVIEW_EMAIL || body.email === REVIEW_EMAIL;
       // The same token is charged again with the bank's 3DS values (payments.md A.4): it stays unused until then.
@@ -231,7 +264,15 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       const chargeId = id("chr");
       const decline = declines[source.card];
       if (decline) {
-        const error = { object: "error", type: "card_error", charge_id: chargeId, code: "card_declined", decline_code: decline[0], merchant_message: decline[1], user_message: decline[1] };
+        const error = {
+          object: "error",
+          type: "card_error",
+          charge_id: chargeId,
+          code: "card_declined",
+          decline_code: decline[0],
+          merchant_message: decline[1],
+          user_message: decline[1],
+        };
         charges.set(chargeId, { id: chargeId, outcome: { type: "venta_denegada", code: decline[0] }, metadata: body.metadata });
         emit("charge.failed", { id: chargeId, outcome: { type: "venta_denegada" } });
         return answer(402, error);
@@ -243,7 +284,12 @@ export async function startCulqiMock(): Promise<CulqiMock> {
         currency_code: body.currency_code,
         email: body.email,
         source: { object: "token", id: body.source_id, type: source.card === "yape" ? "yape" : "card" },
-        outcome: { type: "venta_exitosa", code: "AUT0000", merchant_message: "La operación de venta ha sido autorizada exitosamente", user_message: "Su compra ha sido exitosa." },
+        outcome: {
+          type: "venta_exitosa",
+          code: "AUT0000",
+          merchant_message: "La operación de venta ha sido autorizada exitosamente",
+          user_message: "Su compra ha sido exitosa.",
+        },
         metadata: body.metadata,
         amount_refunded: 0,
         capture: body.capture,
@@ -272,15 +318,25 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       const failure = nextRefundFailure;
       nextRefundFailure = null;
       if (failure === "before") return send(503, { object: "error", type: "api_error", merchant_message: "Servicio no disponible" });
-      if (failure === "decline") return send(400, { object: "error", type: "card_error", code: "refund_rejected", merchant_message: "La devolución fue rechazada por el emisor", user_message: "No se pudo procesar la devolución" });
+      if (failure === "decline")
+        return send(400, {
+          object: "error",
+          type: "card_error",
+          code: "refund_rejected",
+          merchant_message: "La devolución fue rechazada por el emisor",
+          user_message: "No se pudo procesar la devolución",
+        });
       const earlier = idempotencyKey && !ignoreKeys ? refundsByKey.get(idempotencyKey) : undefined;
       if (earlier) return send(201, earlier);
       const charge = charges.get(String(body.charge_id));
-      if (!charge || (charge.outcome as { type?: string } | undefined)?.type !== "venta_exitosa") return send(400, { object: "error", type: "invalid_request_error", param: "charge_id", merchant_message: "Cargo inexistente" });
-      if (!["duplicado", "fraudulento", "solicitud_comprador"].includes(String(body.reason))) return send(400, { object: "error", type: "invalid_request_error", param: "reason", merchant_message: "Motivo inválido" });
+      if (!charge || (charge.outcome as { type?: string } | undefined)?.type !== "venta_exitosa")
+        return send(400, { object: "error", type: "invalid_request_error", param: "charge_id", merchant_message: "Cargo inexistente" });
+      if (!["duplicado", "fraudulento", "solicitud_comprador"].includes(String(body.reason)))
+        return send(400, { object: "error", type: "invalid_request_error", param: "reason", merchant_message: "Motivo inválido" });
       const amount = Number(body.amount);
       const refunded = Number(charge.amount_refunded ?? 0);
-      if (!Number.isInteger(amount) || amount <= 0 || refunded + amount > Number(charge.amount)) return send(400, { object: "error", type: "invalid_request_error", param: "amount", merchant_message: "Monto a devolver inválido" });
+      if (!Number.isInteger(amount) || amount <= 0 || refunded + amount > Number(charge.amount))
+        return send(400, { object: "error", type: "invalid_request_error", param: "amount", merchant_message: "Monto a devolver inválido" });
       charge.amount_refunded = refunded + amount;
       const refund = { object: "refund", id: id("ref"), charge_id: charge.id, creation_date: Date.now(), amount, reason: body.reason, metadata: {} };
       refunds.push(refund);
@@ -291,7 +347,17 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       return send(201, refund);
     }
     if (request.method === "POST" && url.pathname === "/v2/orders") {
-      const order = { object: "order", id: id("ord"), amount: body.amount, currency_code: "PEN", order_number: body.order_number, state: "created", payment_code: null, expiration_date: body.expiration_date, metadata: body.metadata };
+      const order = {
+        object: "order",
+        id: id("ord"),
+        amount: body.amount,
+        currency_code: "PEN",
+        order_number: body.order_number,
+        state: "created",
+        payment_code: null,
+        expiration_date: body.expiration_date,
+        metadata: body.metadata,
+      };
       orders.set(order.id, order);
       return send(201, order);
     }
@@ -313,7 +379,11 @@ export async function startCulqiMock(): Promise<CulqiMock> {
   const apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;
 
   const post = async (path: string, key: string, body: unknown) => {
-    const response = await fetch(`${apiBase}${path}`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${apiBase}${path}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return (await response.json()) as { id: string };
   };
 
@@ -334,7 +404,8 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       refundTimeoutMs = delayMs;
     },
     ignoreIdempotencyKeys: (ignore) => void (ignoreKeys = ignore),
-    tokenize: async (card, email = "cliente@example.pe") => (await post("/tokens", publicKey, { card_number: card, cvv: "123", expiration_month: 12, expiration_year: 2030, email })).id,
+    tokenize: async (card, email = "cliente@example.pe") =>
+      (await post("/tokens", publicKey, { card_number: card, cvv: "123", expiration_month: 12, expiration_year: 2030, email })).id,
     yapeToken: async (phone = "900000001") => (await post("/tokens/yape", publicKey, { amount: 5990, number_phone: phone, otp: "425251" })).id,
     delayNextCharge: (ms) => void (nextChargeDelay = ms),
     failNextCharges: (count) => void (failingCharges = count),

@@ -6,9 +6,7 @@ import { openDatabase } from "@server/db/client";
 import { seedDemoShop } from "@server/db/seed/seed";
 import { adminQuery, withDatabase } from "./test-database";
 
-export type DatabaseTemplates =
-  | { kind: "pglite"; seeded: string; empty: string }
-  | { kind: "postgres"; adminUrl: string; seeded: string; empty: string };
+export type DatabaseTemplates = { kind: "pglite"; seeded: string; empty: string } | { kind: "postgres"; adminUrl: string; seeded: string; empty: string };
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -50,9 +50,17 @@ export async function insertDueSubscriptions(db: Database, now: Date, count: num
   const today = limaToday(now);
   const startDate = addMonthsClamped(today, -1);
   const [district] = await db.select().from(districts).where(eq(districts.name, "Miraflores"));
-  const days = (await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, district!.id))).map((row) => row.day);
+  const days = (
+    await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, district!.id))
+  ).map((row) => row.day);
   const [variant] = await db
-    .select({ productId: products.id, variantId: productVariants.id, title: products.title, variantTitle: productVariants.title, priceCents: productVariants.priceCents })
+    .select({
+      productId: products.id,
+      variantId: productVariants.id,
+      title: products.title,
+      variantTitle: productVariants.title,
+      priceCents: productVariants.priceCents,
+    })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .orderBy(asc(productVariants.id))
@@ -68,7 +76,15 @@ export async function insertDueSubscriptions(db: Database, now: Date, count: num
 
   const rows = Array.from({ length: count }, (_, index) => {
     const n = String(index + 1).padStart(5, "0");
-    return { n, userId: `bench-user-${n}`, subscriptionId: randomUUID(), orderId: randomUUID(), methodId: randomUUID(), cardId: `sbx_crd_${randomUUID()}_1111`, chargeId: `sbx_chr_${randomUUID()}` };
+    return {
+      n,
+      userId: `bench-user-${n}`,
+      subscriptionId: randomUUID(),
+      orderId: randomUUID(),
+      methodId: randomUUID(),
+      cardId: `sbx_crd_${randomUUID()}_1111`,
+      chargeId: `sbx_chr_${randomUUID()}`,
+    };
   });
   // What the checkout order and the subscription both carry: whose it is, where and when it goes.
   const sharedFields = (row: (typeof rows)[number]) => ({
@@ -82,8 +98,30 @@ export async function insertDueSubscriptions(db: Database, now: Date, count: num
   });
   for (const batch of chunks(rows)) {
     await inTransaction(db, async (tx) => {
-      await tx.insert(users).values(batch.map((row) => ({ id: row.userId, name: `Cliente ${row.n}`, email: `bench-${row.n}@prueba.pe`, emailVerified: true, firstName: "Cliente", lastName: row.n, phone: "987654321", createdAt: started, updatedAt: started })));
-      await tx.insert(paymentMethods).values(batch.map((row) => ({ id: row.methodId, userId: row.userId, provider: "sandbox", providerCardId: row.cardId, brand: "Visa", last4: "1111", createdAt: started })));
+      await tx.insert(users).values(
+        batch.map((row) => ({
+          id: row.userId,
+          name: `Cliente ${row.n}`,
+          email: `bench-${row.n}@prueba.pe`,
+          emailVerified: true,
+          firstName: "Cliente",
+          lastName: row.n,
+          phone: "987654321",
+          createdAt: started,
+          updatedAt: started,
+        })),
+      );
+      await tx.insert(paymentMethods).values(
+        batch.map((row) => ({
+          id: row.methodId,
+          userId: row.userId,
+          provider: "sandbox",
+          providerCardId: row.cardId,
+          brand: "Visa",
+          last4: "1111",
+          createdAt: started,
+        })),
+      );
       await tx.insert(orders).values(
         batch.map((row) => ({
           ...sharedFields(row),
@@ -107,7 +145,18 @@ export async function insertDueSubscriptions(db: Database, now: Date, count: num
           paidAt: started,
         })),
       );
-      await tx.insert(orderItems).values(batch.map((row) => ({ orderId: row.orderId, productId: variant!.productId, variantId: variant!.variantId, title: variant!.title, variantTitle: variant!.variantTitle, unitPriceCents: variant!.priceCents, quantity, lineTotalCents: subtotal })));
+      await tx.insert(orderItems).values(
+        batch.map((row) => ({
+          orderId: row.orderId,
+          productId: variant!.productId,
+          variantId: variant!.variantId,
+          title: variant!.title,
+          variantTitle: variant!.variantTitle,
+          unitPriceCents: variant!.priceCents,
+          quantity,
+          lineTotalCents: subtotal,
+        })),
+      );
       await tx.insert(subscriptions).values(
         batch.map((row) => ({
           ...sharedFields(row),
@@ -130,11 +179,42 @@ export async function insertDueSubscriptions(db: Database, now: Date, count: num
           cardLast4: "1111",
         })),
       );
-      await tx.insert(subscriptionItems).values(batch.map((row) => ({ subscriptionId: row.subscriptionId, productId: variant!.productId, variantId: variant!.variantId, title: variant!.title, variantTitle: variant!.variantTitle, unitPriceCents: variant!.priceCents, quantity })));
-      await tx.insert(subscriptionPeriods).values(
-        batch.map((row) => ({ subscriptionId: row.subscriptionId, periodNumber: 1, billingDate: startDate, status: "paid", amountCents: summary.totalCents, attempts: 1, chargeKey: `${row.subscriptionId}:1:1`, providerChargeId: row.chargeId, orderId: row.orderId, createdAt: started, updatedAt: started })),
+      await tx.insert(subscriptionItems).values(
+        batch.map((row) => ({
+          subscriptionId: row.subscriptionId,
+          productId: variant!.productId,
+          variantId: variant!.variantId,
+          title: variant!.title,
+          variantTitle: variant!.variantTitle,
+          unitPriceCents: variant!.priceCents,
+          quantity,
+        })),
       );
-      await tx.insert(sandboxCharges).values(batch.map((row) => ({ chargeKey: `${row.subscriptionId}:1:1`, chargeId: row.chargeId, cardId: row.cardId, amountCents: summary.totalCents, paid: true, createdAt: started })));
+      await tx.insert(subscriptionPeriods).values(
+        batch.map((row) => ({
+          subscriptionId: row.subscriptionId,
+          periodNumber: 1,
+          billingDate: startDate,
+          status: "paid",
+          amountCents: summary.totalCents,
+          attempts: 1,
+          chargeKey: `${row.subscriptionId}:1:1`,
+          providerChargeId: row.chargeId,
+          orderId: row.orderId,
+          createdAt: started,
+          updatedAt: started,
+        })),
+      );
+      await tx.insert(sandboxCharges).values(
+        batch.map((row) => ({
+          chargeKey: `${row.subscriptionId}:1:1`,
+          chargeId: row.chargeId,
+          cardId: row.cardId,
+          amountCents: summary.totalCents,
+          paid: true,
+          createdAt: started,
+        })),
+      );
     });
   }
   // Fresh planner statistics, as autovacuum would have gathered over a month of real sign-ups.
@@ -149,14 +229,22 @@ export async function verifyRenewals(db: Database, now: Date, count: number) {
   const one = async <T>(query: Promise<T[]>) => (await query)[0]!;
   const periods = await one(
     db
-      .select({ paid: sql<number>`count(*) filter (where ${subscriptionPeriods.status} = 'paid')`, other: sql<number>`count(*) filter (where ${subscriptionPeriods.status} <> 'paid')`, attempts: sql<number>`max(${subscriptionPeriods.attempts})` })
+      .select({
+        paid: sql<number>`count(*) filter (where ${subscriptionPeriods.status} = 'paid')`,
+        other: sql<number>`count(*) filter (where ${subscriptionPeriods.status} <> 'paid')`,
+        attempts: sql<number>`max(${subscriptionPeriods.attempts})`,
+      })
       .from(subscriptionPeriods)
       .innerJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId))
       .where(and(eq(subscriptionPeriods.periodNumber, 2), benchSubscriptions)),
   );
   const renewalOrders = await one(
     db
-      .select({ orders: countRows(), paid: sql<number>`count(*) filter (where ${orders.status} = 'paid')`, subscriptions: countDistinct(orders.subscriptionId) })
+      .select({
+        orders: countRows(),
+        paid: sql<number>`count(*) filter (where ${orders.status} = 'paid')`,
+        subscriptions: countDistinct(orders.subscriptionId),
+      })
       .from(orders)
       .where(and(eq(orders.createdAt, now), sql`${orders.userId} like 'bench-user-%'`)),
   );
@@ -171,15 +259,40 @@ export async function verifyRenewals(db: Database, now: Date, count: number) {
   // with the same subscription:period prefix; the keys themselves are the sandbox's primary key.
   const charges = await one(
     db
-      .select({ charges: countRows(), keys: countDistinct(sandboxCharges.chargeKey), periods: sql<number>`count(distinct split_part(${sandboxCharges.chargeKey}, ':', 1))` })
+      .select({
+        charges: countRows(),
+        keys: countDistinct(sandboxCharges.chargeKey),
+        periods: sql<number>`count(distinct split_part(${sandboxCharges.chargeKey}, ':', 1))`,
+      })
       .from(sandboxCharges)
       .where(sql`split_part(${sandboxCharges.chargeKey}, ':', 2) = '2'`),
   );
-  const periodKeys = await one(db.select({ keys: countRows(subscriptionPeriods.chargeKey), distinct: countDistinct(subscriptionPeriods.chargeKey) }).from(subscriptionPeriods));
-  const moved = await one(db.select({ n: countRows() }).from(subscriptions).where(and(benchSubscriptions, eq(subscriptions.nextPeriodNumber, 3), eq(subscriptions.status, "active"))));
-  const emails = await one(db.select({ n: countRows() }).from(outboxEmails).where(and(eq(outboxEmails.kind, "order-confirmation"), sql`${outboxEmails.toAddress} like 'bench-%'`)));
+  const periodKeys = await one(
+    db.select({ keys: countRows(subscriptionPeriods.chargeKey), distinct: countDistinct(subscriptionPeriods.chargeKey) }).from(subscriptionPeriods),
+  );
+  const moved = await one(
+    db
+      .select({ n: countRows() })
+      .from(subscriptions)
+      .where(and(benchSubscriptions, eq(subscriptions.nextPeriodNumber, 3), eq(subscriptions.status, "active"))),
+  );
+  const emails = await one(
+    db
+      .select({ n: countRows() })
+      .from(outboxEmails)
+      .where(and(eq(outboxEmails.kind, "order-confirmation"), sql`${outboxEmails.toAddress} like 'bench-%'`)),
+  );
   const numbers = Object.fromEntries(
-    Object.entries({ ...periods, ...renewalOrders, ...renewalInvoices, ...charges, periodKeys: periodKeys.keys, periodKeysDistinct: periodKeys.distinct, moved: moved.n, emails: emails.n }).map(([key, value]) => [key, Number(value)]),
+    Object.entries({
+      ...periods,
+      ...renewalOrders,
+      ...renewalInvoices,
+      ...charges,
+      periodKeys: periodKeys.keys,
+      periodKeysDistinct: periodKeys.distinct,
+      moved: moved.n,
+      emails: emails.n,
+    }).map(([key, value]) => [key, Number(value)]),
   );
   const expectations: [string, boolean][] = [
     [`${count} periods 2 paid, none left in another state`, numbers.paid === count && numbers.other === 0],
@@ -193,4 +306,3 @@ export async function verifyRenewals(db: Database, now: Date, count: number) {
   ];
   return { numbers, expectations };
 }
-

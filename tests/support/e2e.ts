@@ -39,7 +39,11 @@ export async function waitForHydration(page: Page) {
 }
 
 /** Waits (polling the folder against a deadline) for an email in a server's local outbox. */
-export async function waitForEmail(outboxDir: string, match: (email: { to: string; subject: string; text: string; kind: string }) => boolean, timeoutMs = 15_000) {
+export async function waitForEmail(
+  outboxDir: string,
+  match: (email: { to: string; subject: string; text: string; kind: string }) => boolean,
+  timeoutMs = 15_000,
+) {
   const { readdir, readFile } = await import("node:fs/promises");
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -117,7 +117,12 @@ export async function startFlowMock(): Promise<FlowMock> {
     registration.result = decision === "approve" ? "approved" : "rejected";
     if (decision === "approve") {
       // Flow keeps one card per customer: a new registration replaces the card.
-      Object.assign(customers.get(registration.customerId)!, { creditCardType: FLOW_TEST_CARD.brand, last4CardDigits: FLOW_TEST_CARD.last4, pay_mode: "auto", registerDate: flowDate() });
+      Object.assign(customers.get(registration.customerId)!, {
+        creditCardType: FLOW_TEST_CARD.brand,
+        last4CardDigits: FLOW_TEST_CARD.last4,
+        pay_mode: "auto",
+        registerDate: flowDate(),
+      });
     }
   }
 
@@ -164,7 +169,15 @@ export async function startFlowMock(): Promise<FlowMock> {
       if (!registration) return error(401, 1001, "Token no existe");
       const customer = customers.get(registration.customerId)!;
       const registered = registration.result === "approved";
-      return [200, { status: registered ? "1" : "0", customerId: customer.customerId, creditCardType: registered ? customer.creditCardType : null, last4CardDigits: registered ? customer.last4CardDigits : null }];
+      return [
+        200,
+        {
+          status: registered ? "1" : "0",
+          customerId: customer.customerId,
+          creditCardType: registered ? customer.creditCardType : null,
+          last4CardDigits: registered ? customer.last4CardDigits : null,
+        },
+      ];
     }
     if (method === "POST" && path === "/customer/charge") {
       const absent = missing("customerId", "amount", "subject", "commerceOrder");
@@ -208,7 +221,13 @@ export async function startFlowMock(): Promise<FlowMock> {
     if (request.method === "GET" && url.pathname === "/app/webpay/disclaimer.php") {
       const button = (decision: string, label: string) =>
         `<form method="post" action="/app/webpay/decide"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="decision" value="${decision}"><button type="submit">${label}</button></form>`;
-      return html(200, page("Flow · Registro de tarjeta", `<h1>Registra tu tarjeta en Flow (prueba)</h1><p>Tarjeta ${FLOW_TEST_CARD.number}</p>${button("approve", "Aprobar")}${button("reject", "Rechazar")}`));
+      return html(
+        200,
+        page(
+          "Flow · Registro de tarjeta",
+          `<h1>Registra tu tarjeta en Flow (prueba)</h1><p>Tarjeta ${FLOW_TEST_CARD.number}</p>${button("approve", "Aprobar")}${button("reject", "Rechazar")}`,
+        ),
+      );
     }
     if (request.method === "POST" && url.pathname === "/app/webpay/decide") {
       decide(token, params.decision === "approve" ? "approve" : "reject");

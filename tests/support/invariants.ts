@@ -51,7 +51,17 @@ export async function findInvariantViolations(db: Database, options: InvariantOp
   // Every paid order has its items, a delivery, one invoice for its total and exactly one settled
   // payment for its total. A subscription's renewal orders pay a period: the period's deliveries
   // are scheduled by the subscription as their dates come, not with the order.
-  const paid = await rows<{ order_number: string; renewal: boolean; items: number; deliveries: number; invoices: number; invoice_total: number | null; settled: number; settled_total: number | null; total_cents: number }>(
+  const paid = await rows<{
+    order_number: string;
+    renewal: boolean;
+    items: number;
+    deliveries: number;
+    invoices: number;
+    invoice_total: number | null;
+    settled: number;
+    settled_total: number | null;
+    total_cents: number;
+  }>(
     db,
     sql`select o.order_number, o.total_cents,
           exists (select 1 from subscription_periods sp where sp.order_id = o.id and sp.period_number > 1) as renewal,
@@ -68,9 +78,11 @@ export async function findInvariantViolations(db: Database, options: InvariantOp
     if (order.items < 1) violations.push(`${order.order_number} is paid but has no items`);
     if (order.deliveries < 1 && !order.renewal) violations.push(`${order.order_number} is paid but has no delivery`);
     if (order.invoices !== 1) violations.push(`${order.order_number} is paid but has ${order.invoices} invoices`);
-    else if (order.invoice_total !== order.total_cents) violations.push(`${order.order_number}: invoice of ${order.invoice_total} for a total of ${order.total_cents}`);
+    else if (order.invoice_total !== order.total_cents)
+      violations.push(`${order.order_number}: invoice of ${order.invoice_total} for a total of ${order.total_cents}`);
     if (order.settled !== 1) violations.push(`${order.order_number} is paid but has ${order.settled} settled payments`);
-    else if (order.settled_total !== order.total_cents) violations.push(`${order.order_number}: settled ${order.settled_total} for a total of ${order.total_cents}`);
+    else if (order.settled_total !== order.total_cents)
+      violations.push(`${order.order_number}: settled ${order.settled_total} for a total of ${order.total_cents}`);
   }
 
   // Money never sits on an order that was not paid, and no order is settled twice.
@@ -88,7 +100,8 @@ export async function findInvariantViolations(db: Database, options: InvariantOp
     sql`select provider, provider_reference, count(*)::int as uses from payments where provider_reference is not null
         group by provider, provider_reference having count(*) > 1`,
   );
-  for (const reference of sharedReferences) violations.push(`${reference.provider} charge ${reference.provider_reference} is recorded on ${reference.uses} payments`);
+  for (const reference of sharedReferences)
+    violations.push(`${reference.provider} charge ${reference.provider_reference} is recorded on ${reference.uses} payments`);
 
   // Invoice numbers run 1…N in each series, each used once, and the series counter stands at N.
   const series = await rows<{ series: string; invoices: number; distinct_numbers: number; lowest: number; highest: number; last_number: number | null }>(
@@ -98,7 +111,8 @@ export async function findInvariantViolations(db: Database, options: InvariantOp
         from invoices v group by v.series`,
   );
   for (const entry of series) {
-    if (entry.distinct_numbers !== entry.invoices) violations.push(`series ${entry.series}: ${entry.invoices - entry.distinct_numbers} invoice numbers used twice`);
+    if (entry.distinct_numbers !== entry.invoices)
+      violations.push(`series ${entry.series}: ${entry.invoices - entry.distinct_numbers} invoice numbers used twice`);
     if (entry.lowest !== 1 || entry.highest !== entry.distinct_numbers) {
       violations.push(`series ${entry.series}: numbers ${entry.lowest}…${entry.highest} for ${entry.distinct_numbers} invoices (numbers skipped)`);
     }
@@ -160,7 +174,9 @@ async function providerChargeViolations(db: Database, charges: ProviderCharge[])
   const violations: string[] = [];
   // A charge the shop has recorded a refund for is being given back (the jobs retry the call).
   const [table] = await rows<{ present: boolean }>(db, sql`select to_regclass('public.refunds') is not null as present`);
-  const refunded = new Set(table?.present ? (await rows<{ charge_reference: string }>(db, sql`select charge_reference from refunds`)).map((row) => row.charge_reference) : []);
+  const refunded = new Set(
+    table?.present ? (await rows<{ charge_reference: string }>(db, sql`select charge_reference from refunds`)).map((row) => row.charge_reference) : [],
+  );
   const kept = charges.filter((charge) => !charge.refunded && !refunded.has(charge.id));
   const payments = await rows<{ id: string; order_id: string; status: string; provider_reference: string | null; order_status: string; order_number: string }>(
     db,
@@ -177,7 +193,9 @@ async function providerChargeViolations(db: Database, charges: ProviderCharge[])
     }
     chargesPerOrder.set(payment.order_id, (chargesPerOrder.get(payment.order_id) ?? 0) + 1);
     if (payment.status !== "succeeded" || payment.provider_reference !== charge.id || !PAID_STATUSES.includes(payment.order_status)) {
-      violations.push(`provider charge ${charge.id} was kept but ${payment.order_number} is ${payment.order_status} with its payment ${payment.status} (${payment.provider_reference ?? "no reference"})`);
+      violations.push(
+        `provider charge ${charge.id} was kept but ${payment.order_number} is ${payment.order_status} with its payment ${payment.status} (${payment.provider_reference ?? "no reference"})`,
+      );
     }
   }
   for (const [orderId, count] of chargesPerOrder) {

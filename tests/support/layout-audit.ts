@@ -42,11 +42,21 @@ export async function auditLayout(page: Page): Promise<LayoutProblem[]> {
 
     if (document.documentElement.scrollWidth > viewportWidth + tolerance) {
       const widest = [...document.body.querySelectorAll("*")].filter((element) => element.getBoundingClientRect().right > viewportWidth + tolerance);
-      problems.push({ kind: "page-overflow", text: `page is ${document.documentElement.scrollWidth}px wide on a ${viewportWidth}px screen`, where: widest.slice(-3).map(describe).join(", ") });
+      problems.push({
+        kind: "page-overflow",
+        text: `page is ${document.documentElement.scrollWidth}px wide on a ${viewportWidth}px screen`,
+        where: widest.slice(-3).map(describe).join(", "),
+      });
     }
 
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
-      acceptNode: (node) => (node.textContent && node.textContent.trim() !== "" && node.parentElement && !["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "OPTION"].includes(node.parentElement.tagName) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT),
+      acceptNode: (node) =>
+        node.textContent &&
+        node.textContent.trim() !== "" &&
+        node.parentElement &&
+        !["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "OPTION"].includes(node.parentElement.tagName)
+          ? NodeFilter.FILTER_ACCEPT
+          : NodeFilter.FILTER_REJECT,
     });
     const seen = new Set<Element>();
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -98,9 +108,9 @@ export async function auditLayout(page: Page): Promise<LayoutProblem[]> {
     // scrolls): what is still under the fixed chat button there can never be read or tapped.
     const chat = document.querySelector('[data-testid="chat-button"]');
     if (chat) {
-      const targets = [...document.body.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, [data-testid*=price], [data-testid*=total]")].filter(
-        (element) => !chat.contains(element) && !visuallyHidden(element) && element.getBoundingClientRect().width > 0,
-      );
+      const targets = [
+        ...document.body.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, [data-testid*=price], [data-testid*=total]"),
+      ].filter((element) => !chat.contains(element) && !visuallyHidden(element) && element.getBoundingClientRect().width > 0);
       for (const element of document.body.querySelectorAll("p, span, dd, td, strong")) {
         if (/S\/\s?\d/.test(element.textContent ?? "") && element.children.length === 0 && !visuallyHidden(element)) targets.push(element);
       }
@@ -109,7 +119,12 @@ export async function auditLayout(page: Page): Promise<LayoutProblem[]> {
         element.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
         const rect = element.getBoundingClientRect();
         const hit = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
-        if (hit && chat.contains(hit)) problems.push({ kind: "under-chat-button", text: shortText(element.textContent || element.getAttribute("aria-label") || ""), where: describe(element) });
+        if (hit && chat.contains(hit))
+          problems.push({
+            kind: "under-chat-button",
+            text: shortText(element.textContent || element.getAttribute("aria-label") || ""),
+            where: describe(element),
+          });
       }
       window.scrollTo({ top: startY, behavior: "instant" });
     }

@@ -39,7 +39,8 @@ export function classifyOrder(order: OrderShape): OrderOutcome | string {
   const unpaid = ["pending", "payment_created", "failed", "cancelled"].includes(order.status);
   if (unpaid && order.settledPayments === 0 && order.invoices === 0 && order.confirmations === 0) {
     // An order that stopped being payable keeps no open payment attempt.
-    if ((order.status === "cancelled" || order.status === "failed") && order.openPayments > 0) return `${order.orderNumber} is ${order.status} with an open payment attempt`;
+    if ((order.status === "cancelled" || order.status === "failed") && order.openPayments > 0)
+      return `${order.orderNumber} is ${order.status} with an open payment attempt`;
     return "unpaid";
   }
   return `${order.orderNumber} is ${order.status} with ${order.settledPayments} settled payments, ${order.invoices} invoices, ${order.confirmations} confirmations`;

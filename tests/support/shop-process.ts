@@ -196,7 +196,11 @@ export async function postCheckout(baseURL: string, body: Record<string, unknown
 }
 
 /** Presses a button of the sandbox payment page ("Simular pago exitoso" is approve_card). */
-export async function postSandboxAction(baseURL: string, paymentPath: string, intent: "approve_card" | "decline_card" | "issue_code" | "pay_code"): Promise<Response> {
+export async function postSandboxAction(
+  baseURL: string,
+  paymentPath: string,
+  intent: "approve_card" | "decline_card" | "issue_code" | "pay_code",
+): Promise<Response> {
   return fetch(`${baseURL}${paymentPath}`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseURL },
@@ -210,7 +214,11 @@ export async function postSandboxAction(baseURL: string, paymentPath: string, in
  * embedded database belongs to one process, so there the server is stopped around the read and a
  * new one started on the same database afterwards (the holder then points at the new one).
  */
-export async function readBooks<T>(holder: { server: ShopProcess | undefined; restart: () => Promise<ShopProcess> }, database: ShopDatabase, read: (db: DatabaseHandle["db"]) => Promise<T>): Promise<T> {
+export async function readBooks<T>(
+  holder: { server: ShopProcess | undefined; restart: () => Promise<ShopProcess> },
+  database: ShopDatabase,
+  read: (db: DatabaseHandle["db"]) => Promise<T>,
+): Promise<T> {
   if (database.kind === "pglite") {
     await holder.server?.stop();
     holder.server = undefined;
@@ -237,7 +245,12 @@ export function culqiShopForFile(webhookAuth: string) {
     restart: () =>
       startShopProcess({
         database: shop.database,
-        env: { CULQI_PUBLIC_KEY: shop.culqi.publicKey, CULQI_SECRET_KEY: shop.culqi.secretKey, CULQI_API_BASE: shop.culqi.apiBase, CULQI_WEBHOOK_AUTH: webhookAuth },
+        env: {
+          CULQI_PUBLIC_KEY: shop.culqi.publicKey,
+          CULQI_SECRET_KEY: shop.culqi.secretKey,
+          CULQI_API_BASE: shop.culqi.apiBase,
+          CULQI_WEBHOOK_AUTH: webhookAuth,
+        },
       }),
     baseURL: () => shop.server!.baseURL,
   };

@@ -25,14 +25,32 @@ export async function newCustomer(db: Database, prefix = "cliente"): Promise<{ i
 }
 
 /** A customer subscribed on `start`: 2 × Pack x 12 (S/ 60.00 a month), first delivery Wednesday 25 November in Miraflores. */
-export async function subscribe(db: Database, customer: { id: string; email: string }, frequency: "mensual" | "anual", card = "4111111111111111"): Promise<string> {
+export async function subscribe(
+  db: Database,
+  customer: { id: string; email: string },
+  frequency: "mensual" | "anual",
+  card = "4111111111111111",
+): Promise<string> {
   const placed = await placeOrder(
     db,
-    checkoutInput({ purchaseType: "subscription", subscriptionFrequency: frequency, correo: customer.email, items: [{ productId: 1, variantId: 1, quantity: 2 }], clientSubtotalCents: 6000 }),
+    checkoutInput({
+      purchaseType: "subscription",
+      subscriptionFrequency: frequency,
+      correo: customer.email,
+      items: [{ productId: 1, variantId: 1, quantity: 2 }],
+      clientSubtotalCents: 6000,
+    }),
     { now: start, provider: "sandbox", userId: customer.id },
   );
   if (!placed.ok || placed.nextStep !== "tokenize_card") throw new Error("not placed");
-  const activated = await activateSubscription(db, { subscriptionId: placed.subscriptionId, userId: customer.id, token: sandboxCardToken({ number: card }), cards: sandboxCardProvider(db), now: start, siteUrl });
+  const activated = await activateSubscription(db, {
+    subscriptionId: placed.subscriptionId,
+    userId: customer.id,
+    token: sandboxCardToken({ number: card }),
+    cards: sandboxCardProvider(db),
+    now: start,
+    siteUrl,
+  });
   if (!activated.ok) throw new Error("not activated");
   return placed.subscriptionId;
 }
@@ -46,9 +64,14 @@ export async function runJobs(db: Database, from: string, to: string, stepDays =
 }
 
 export const chargesOf = (db: Database, subscriptionId: string) =>
-  db.select().from(sandboxCharges).where(like(sandboxCharges.chargeKey, `${subscriptionId}:%`)).orderBy(asc(sandboxCharges.createdAt));
+  db
+    .select()
+    .from(sandboxCharges)
+    .where(like(sandboxCharges.chargeKey, `${subscriptionId}:%`))
+    .orderBy(asc(sandboxCharges.createdAt));
 
-export const subscriptionRow = async (db: Database, subscriptionId: string) => (await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)))[0]!;
+export const subscriptionRow = async (db: Database, subscriptionId: string) =>
+  (await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)))[0]!;
 
 export const customerEvents = (db: Database, subscriptionId: string) =>
   db
@@ -58,4 +81,8 @@ export const customerEvents = (db: Database, subscriptionId: string) =>
     .orderBy(asc(subscriptionEvents.id));
 
 export const changeEmails = (db: Database, subscriptionId: string) =>
-  db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `subscription-change:${subscriptionId}:%`)).orderBy(asc(outboxEmails.id));
+  db
+    .select()
+    .from(outboxEmails)
+    .where(like(outboxEmails.dedupeKey, `subscription-change:${subscriptionId}:%`))
+    .orderBy(asc(outboxEmails.id));

@@ -5,7 +5,17 @@ import { boxLine, fillCheckout, fillPhoneDocumentAndDelivery } from "./checkout-
 import type { useBrowser } from "./e2e";
 
 /** Two packs of 12 × 625 ml: S/ 60.00 a month (S/ 57.00 mensual, S/ 612.00 anual). */
-export const subscriptionLine = { key: "1__v_1", productId: 1, variantId: 1, slug: "agua-alcalina-personal-625ml", title: "Agua alcalina personal 625 ml", image: null, price: 3000, variantTitle: "Pack x 12", quantity: 2 };
+export const subscriptionLine = {
+  key: "1__v_1",
+  productId: 1,
+  variantId: 1,
+  slug: "agua-alcalina-personal-625ml",
+  title: "Agua alcalina personal 625 ml",
+  image: null,
+  price: 3000,
+  variantTitle: "Pack x 12",
+  quantity: 2,
+};
 
 export async function openSubscriptionCheckout(page: Page, baseURL: string, frequency: "mensual" | "anual" = "mensual") {
   await page.goto(`${baseURL}/tienda`);

@@ -24,7 +24,10 @@ export interface ThrowawayPostgres {
 }
 
 function binDirectory(): string {
-  const candidates = [...(process.env.PATH ?? "").split(":"), ...(existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").map((version) => `/usr/lib/postgresql/${version}/bin`) : [])];
+  const candidates = [
+    ...(process.env.PATH ?? "").split(":"),
+    ...(existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").map((version) => `/usr/lib/postgresql/${version}/bin`) : []),
+  ];
   const found = candidates.find((dir) => existsSync(path.join(dir, "initdb")) && existsSync(path.join(dir, "pg_ctl")));
   if (!found) throw new Error("PostgreSQL server binaries (initdb, pg_ctl) not found: apt-get install -y postgresql");
   return found;
@@ -41,10 +44,20 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     const { stdout: group } = await run("id", ["-g", "postgres"]);
     await chown(dir, Number(stdout.trim()), Number(group.trim()));
   }
-  const pgCommand = (tool: string, args: string[]) => (asRoot ? run("runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]) : run(path.join(bin, tool), args));
+  const pgCommand = (tool: string, args: string[]) =>
+    asRoot ? run("runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]) : run(path.join(bin, tool), args);
   await pgCommand("initdb", ["-D", dataDir, "-U", "postgres", "-A", "trust", "--encoding=UTF8", "--locale=C.UTF-8"]);
   const start = async () => {
-    await pgCommand("pg_ctl", ["-D", dataDir, "-l", path.join(dir, "server.log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+    await pgCommand("pg_ctl", [
+      "-D",
+      dataDir,
+      "-l",
+      path.join(dir, "server.log"),
+      "-w",
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      "start",
+    ]);
   };
   const stop = async (mode: "fast" | "immediate" = "fast") => {
     await pgCommand("pg_ctl", ["-D", dataDir, "-m", mode, "-w", "stop"]);

@@ -3,7 +3,9 @@ import { auditChanges } from "~/lib/audit-diff";
 
 describe("the audit page's before → after", () => {
   it("shows only the fields that changed, one line each", () => {
-    expect(auditChanges({ role: "operaciones", status: "active" }, { role: "operaciones", status: "inactive" })).toEqual([{ field: "status", before: "active", after: "inactive" }]);
+    expect(auditChanges({ role: "operaciones", status: "active" }, { role: "operaciones", status: "inactive" })).toEqual([
+      { field: "status", before: "active", after: "inactive" },
+    ]);
   });
 
   it("shows a field that appeared or went away against a dash", () => {

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  addToCart,
-  cartItemCount,
-  cartLineKey,
-  cartSubtotalCents,
-  parseStoredCart,
-  removeFromCart,
-  setCartQuantity,
-  type CartItem,
-} from "~/lib/cart";
+import { addToCart, cartItemCount, cartLineKey, cartSubtotalCents, parseStoredCart, removeFromCart, setCartQuantity, type CartItem } from "~/lib/cart";
 
 const water = { productId: 1, variantId: 2, title: "Agua 625 ml", image: null, price: 3000, variantTitle: "Pack x 12", quantity: 1 };
 

@@ -42,7 +42,20 @@ describe("delivery calendar: the 18:00 cut-off the day before (issue 10)", () =>
 
 describe("delivery calendar: holidays are never offered (issue 10)", () => {
   it("is seeded with Peru's holidays of 2026 and 2027, Holy Week included", () => {
-    for (const date of ["2026-01-01", "2026-04-02", "2026-04-03", "2026-07-28", "2026-07-29", "2026-12-08", "2026-12-09", "2026-12-25", "2027-01-01", "2027-03-25", "2027-03-26", "2027-12-25"]) {
+    for (const date of [
+      "2026-01-01",
+      "2026-04-02",
+      "2026-04-03",
+      "2026-07-28",
+      "2026-07-29",
+      "2026-12-08",
+      "2026-12-09",
+      "2026-12-25",
+      "2027-01-01",
+      "2027-03-25",
+      "2027-03-26",
+      "2027-12-25",
+    ]) {
       expect(holidays.has(date), date).toBe(true);
     }
     expect(holidays.size).toBe(32);

@@ -4,18 +4,9 @@ import { pageWindow, parsePageParam } from "~/lib/pagination";
 
 describe("delivery labels", () => {
   it("names every delivery status as the spec does, and an unknown one 'Desconocido'", () => {
-    expect(["pending", "preparing", "scheduled", "shipped", "in_transit", "delivered", "failed", "cancelled", "rescheduled", "lost"].map(deliveryStatusLabel)).toEqual([
-      "Pendiente",
-      "Preparando",
-      "Programado",
-      "Enviado",
-      "En camino",
-      "Entregado",
-      "No entregado",
-      "Cancelado",
-      "Reprogramado",
-      "Desconocido",
-    ]);
+    expect(
+      ["pending", "preparing", "scheduled", "shipped", "in_transit", "delivered", "failed", "cancelled", "rescheduled", "lost"].map(deliveryStatusLabel),
+    ).toEqual(["Pendiente", "Preparando", "Programado", "Enviado", "En camino", "Entregado", "No entregado", "Cancelado", "Reprogramado", "Desconocido"]);
   });
 
   it("says 'Hoy' and 'Mañana' for upcoming deliveries of today and tomorrow, the date otherwise", () => {

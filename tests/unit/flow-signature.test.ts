@@ -11,9 +11,13 @@ describe("Flow request signing (flow-openapi.yaml, ¿Cómo firmar con su SecretK
   });
 
   it("signs that string with HMAC-SHA256 of the secret key, in hex", () => {
-    expect(flowSignature({ apiKey: "XXXX-XXXX-XXXX", currency: "CLP", amount: "5000" }, SECRET)).toBe("7f88fc56d8f598867c3ec17f10e6a2c36a3ee5448e423742ac0af5bd6db2069f");
+    expect(flowSignature({ apiKey: "XXXX-XXXX-XXXX", currency: "CLP", amount: "5000" }, SECRET)).toBe(
+      "7f88fc56d8f598867c3ec17f10e6a2c36a3ee5448e423742ac0af5bd6db2069f",
+    );
     // The PHP example's parameters: apiKey and token.
-    expect(flowSignature({ token: "AJ089FF5467367", apiKey: "1F90971E-8276-4715-97FF-2BLG5030EE3B" }, SECRET)).toBe("df04948fb7aa1820afbab66880ac8cfd810fc082ea7c5a3a8f2924e32801e778");
+    expect(flowSignature({ token: "AJ089FF5467367", apiKey: "1F90971E-8276-4715-97FF-2BLG5030EE3B" }, SECRET)).toBe(
+      "df04948fb7aa1820afbab66880ac8cfd810fc082ea7c5a3a8f2924e32801e778",
+    );
   });
 
   it("leaves the signature parameter s out of what it signs", () => {
@@ -22,7 +26,12 @@ describe("Flow request signing (flow-openapi.yaml, ¿Cómo firmar con su SecretK
 
   it("sends apiKey with every request, drops unset values, writes numbers as text and appends s", () => {
     const signed = signFlowParams({ amount: 5000, currency: "CLP", optionals: undefined }, { apiKey: "XXXX-XXXX-XXXX", secretKey: SECRET });
-    expect(signed).toEqual({ apiKey: "XXXX-XXXX-XXXX", amount: "5000", currency: "CLP", s: "7f88fc56d8f598867c3ec17f10e6a2c36a3ee5448e423742ac0af5bd6db2069f" });
+    expect(signed).toEqual({
+      apiKey: "XXXX-XXXX-XXXX",
+      amount: "5000",
+      currency: "CLP",
+      s: "7f88fc56d8f598867c3ec17f10e6a2c36a3ee5448e423742ac0af5bd6db2069f",
+    });
   });
 
   it("sends amounts in soles with two decimals, from the shop's céntimos", () => {

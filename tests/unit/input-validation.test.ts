@@ -63,7 +63,11 @@ describe("redirect targets after sign-in", () => {
 
 describe("text and ids PostgreSQL would refuse", () => {
   it.each(["nombre", "apellido", "correo", "direccion", "referencia", "dni", "razonSocial"])("refuses a NUL byte in the checkout's %s", (field) => {
-    const result = checkoutSchema.safeParse({ ...validCheckout, ruc: field === "razonSocial" ? "20100070970" : undefined, [field]: `ab\u0000c${field === "correo" ? "@prueba.pe" : ""}` });
+    const result = checkoutSchema.safeParse({
+      ...validCheckout,
+      ruc: field === "razonSocial" ? "20100070970" : undefined,
+      [field]: `ab\u0000c${field === "correo" ? "@prueba.pe" : ""}`,
+    });
     expect(result.success).toBe(false);
     expect(fieldErrors(result.error!)[field]).toMatch(/no permitidos|correo válido|válido/);
   });
@@ -73,7 +77,13 @@ describe("text and ids PostgreSQL would refuse", () => {
   });
 
   it("refuses ids and quantities past PostgreSQL's integer", () => {
-    for (const patch of [{ districtId: 2 ** 31 }, { organizationId: 2 ** 31 }, { items: [{ productId: 2 ** 31, variantId: null, quantity: 1 }] }, { items: [{ productId: 1, variantId: 1e20, quantity: 1 }] }, { items: [{ productId: 1, variantId: null, quantity: 2 ** 31 }] }]) {
+    for (const patch of [
+      { districtId: 2 ** 31 },
+      { organizationId: 2 ** 31 },
+      { items: [{ productId: 2 ** 31, variantId: null, quantity: 1 }] },
+      { items: [{ productId: 1, variantId: 1e20, quantity: 1 }] },
+      { items: [{ productId: 1, variantId: null, quantity: 2 ** 31 }] },
+    ]) {
       const result = checkoutSchema.safeParse({ ...validCheckout, ...patch });
       expect(result.success, JSON.stringify(patch)).toBe(false);
     }
@@ -81,8 +91,12 @@ describe("text and ids PostgreSQL would refuse", () => {
 
   it("refuses NUL bytes in account forms: sign-in, sign-up, reset and profile", () => {
     expect(loginSchema.safeParse({ email: "a\u0000@b.pe", password: "x" }).success).toBe(false);
-    expect(registerSchema.safeParse({ firstName: "Ro\u0000sa", lastName: "Q", email: "r@q.pe", password: "Agua1234", confirmPassword: "Agua1234" }).success).toBe(false);
-    expect(registerSchema.safeParse({ firstName: "Rosa", lastName: "Q", email: "r\u0000@q.pe", password: "Agua1234", confirmPassword: "Agua1234" }).success).toBe(false);
+    expect(
+      registerSchema.safeParse({ firstName: "Ro\u0000sa", lastName: "Q", email: "r@q.pe", password: "Agua1234", confirmPassword: "Agua1234" }).success,
+    ).toBe(false);
+    expect(
+      registerSchema.safeParse({ firstName: "Rosa", lastName: "Q", email: "r\u0000@q.pe", password: "Agua1234", confirmPassword: "Agua1234" }).success,
+    ).toBe(false);
     expect(resetPasswordSchema.safeParse({ token: "t\u0000", password: "Agua1234", confirmPassword: "Agua1234" }).success).toBe(false);
     expect(profileSchema.safeParse({ firstName: "Rosa", lastName: "Quispe", address: "Av.\u0000 1" }).success).toBe(false);
     expect(profileSchema.safeParse({ firstName: "Rosa", lastName: "Quispe", districtId: "2147483648" }).success).toBe(false);
@@ -92,8 +106,18 @@ describe("text and ids PostgreSQL would refuse", () => {
 
 describe("lines of one order", () => {
   it("merges repeated lines of the same product and variant", () => {
-    const result = checkoutSchema.parse({ ...validCheckout, items: [{ productId: 1, variantId: null, quantity: 2 }, { productId: 2, variantId: 5, quantity: 1 }, { productId: 1, variantId: null, quantity: 3 }] });
-    expect(result.items).toEqual([{ productId: 1, variantId: null, quantity: 5 }, { productId: 2, variantId: 5, quantity: 1 }]);
+    const result = checkoutSchema.parse({
+      ...validCheckout,
+      items: [
+        { productId: 1, variantId: null, quantity: 2 },
+        { productId: 2, variantId: 5, quantity: 1 },
+        { productId: 1, variantId: null, quantity: 3 },
+      ],
+    });
+    expect(result.items).toEqual([
+      { productId: 1, variantId: null, quantity: 5 },
+      { productId: 2, variantId: 5, quantity: 1 },
+    ]);
   });
 
   it("refuses more than 999 units however they are split over lines", () => {
@@ -124,7 +148,14 @@ describe("validation messages", () => {
   });
 
   it("are Spanish for a schema without messages of its own", () => {
-    const result = z.object({ quantity: z.number().min(1), name: z.string().max(3), kind: z.enum(["a"]), email: z.email() }).safeParse({ quantity: 0, name: "abcd", kind: "b", email: "x" });
-    expect(result.error!.issues.map((issue) => issue.message)).toEqual(["Debe ser como mínimo 1", "Debe tener como máximo 3 caracteres", "Elige una opción válida", "Ingresa un correo válido"]);
+    const result = z
+      .object({ quantity: z.number().min(1), name: z.string().max(3), kind: z.enum(["a"]), email: z.email() })
+      .safeParse({ quantity: 0, name: "abcd", kind: "b", email: "x" });
+    expect(result.error!.issues.map((issue) => issue.message)).toEqual([
+      "Debe ser como mínimo 1",
+      "Debe tener como máximo 3 caracteres",
+      "Elige una opción válida",
+      "Ingresa un correo válido",
+    ]);
   });
 });

@@ -76,7 +76,12 @@ describe("effective invoice status", () => {
 });
 
 describe("invoice order (spec §9)", () => {
-  const invoice = (invoiceNumber: string, status: InvoiceStatus, dueDate: string, issuedAt: string) => ({ invoiceNumber, status, dueDate, issuedAt: new Date(issuedAt) });
+  const invoice = (invoiceNumber: string, status: InvoiceStatus, dueDate: string, issuedAt: string) => ({
+    invoiceNumber,
+    status,
+    dueDate,
+    issuedAt: new Date(issuedAt),
+  });
 
   it("puts unpaid invoices first by due date ascending, then paid ones newest first", () => {
     const sorted = sortInvoicesForList([
@@ -87,11 +92,21 @@ describe("invoice order (spec §9)", () => {
       invoice("B001-00000006", "pending", "2026-11-30", "2026-11-22T15:00:00Z"),
       invoice("B001-00000002", "paid", "2026-02-10", "2026-02-10T15:00:00Z"),
     ]);
-    expect(sorted.map((row) => row.invoiceNumber)).toEqual(["B001-00000004", "B001-00000006", "B001-00000005", "B001-00000003", "B001-00000002", "B001-00000001"]);
+    expect(sorted.map((row) => row.invoiceNumber)).toEqual([
+      "B001-00000004",
+      "B001-00000006",
+      "B001-00000005",
+      "B001-00000003",
+      "B001-00000002",
+      "B001-00000001",
+    ]);
   });
 
   it("breaks ties by invoice number, so the list never reshuffles", () => {
-    const sorted = sortInvoicesForList([invoice("B001-00000009", "pending", "2026-12-01", "2026-11-01T00:00:00Z"), invoice("B001-00000008", "pending", "2026-12-01", "2026-11-02T00:00:00Z")]);
+    const sorted = sortInvoicesForList([
+      invoice("B001-00000009", "pending", "2026-12-01", "2026-11-01T00:00:00Z"),
+      invoice("B001-00000008", "pending", "2026-12-01", "2026-11-02T00:00:00Z"),
+    ]);
     expect(sorted.map((row) => row.invoiceNumber)).toEqual(["B001-00000008", "B001-00000009"]);
   });
 });

@@ -21,7 +21,9 @@ describe("the error log of a shop server the tests start", () => {
     spawnSync(process.execPath, ["--import", tap, "--input-type=module", "-e", script], { env: { ...process.env, SHOP_ERROR_LOG: log }, encoding: "utf8" });
 
   it("records each console.error and an uncaught exception, and still prints them", () => {
-    const run = runWithTap(`console.error("Checkout failed %d", 42, new Error("boom")); console.warn("a warning is not an error"); console.log("nor is a log"); throw new Error("crash");`);
+    const run = runWithTap(
+      `console.error("Checkout failed %d", 42, new Error("boom")); console.warn("a warning is not an error"); console.log("nor is a log"); throw new Error("crash");`,
+    );
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain("Checkout failed 42");
     const { errors } = serverErrorsSince(log, 0);

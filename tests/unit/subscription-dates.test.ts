@@ -11,7 +11,12 @@ describe("subscription calendar", () => {
   });
 
   it("bills each period from the start date, never drifting after a short month", () => {
-    expect([1, 2, 3, 4].map((period) => billingDateOfPeriod("2026-01-31", "mensual", period))).toEqual(["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30"]);
+    expect([1, 2, 3, 4].map((period) => billingDateOfPeriod("2026-01-31", "mensual", period))).toEqual([
+      "2026-01-31",
+      "2026-02-28",
+      "2026-03-31",
+      "2026-04-30",
+    ]);
     expect(billingDateOfPeriod("2026-03-10", "anual", 2)).toBe("2027-03-10");
   });
 

@@ -3,8 +3,27 @@ import { availableActions, canDo, cancelReasonLabel, linesFromQuantityFields, pa
 
 describe("self-service rules of a subscription", () => {
   it("offers every change to an active subscription and only resuming-related ones while paused", () => {
-    expect(availableActions({ status: "active", endsOn: null })).toEqual(["skip", "date", "pause", "products", "frequency", "organization", "card", "billing", "cancel"]);
-    expect(availableActions({ status: "paused", endsOn: null })).toEqual(["resume", "pause", "products", "frequency", "organization", "card", "billing", "cancel"]);
+    expect(availableActions({ status: "active", endsOn: null })).toEqual([
+      "skip",
+      "date",
+      "pause",
+      "products",
+      "frequency",
+      "organization",
+      "card",
+      "billing",
+      "cancel",
+    ]);
+    expect(availableActions({ status: "paused", endsOn: null })).toEqual([
+      "resume",
+      "pause",
+      "products",
+      "frequency",
+      "organization",
+      "card",
+      "billing",
+      "cancel",
+    ]);
     expect(canDo({ status: "paused", endsOn: null }, "skip")).toBe(false);
     expect(canDo({ status: "paused", endsOn: null }, "date")).toBe(false);
   });

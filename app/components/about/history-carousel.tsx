@@ -57,7 +57,14 @@ export function HistoryCarousel({ slides }: { slides: Slide[] }) {
             className="group flex shrink-0 flex-col items-center gap-1"
             aria-label={`Anterior: ${previous.title}`}
           >
-            <img src={previous.image ?? PLACEHOLDER} alt="" width={160} height={90} loading="lazy" className="hidden w-28 rounded-xl opacity-60 transition group-hover:opacity-100 sm:block lg:w-40" />
+            <img
+              src={previous.image ?? PLACEHOLDER}
+              alt=""
+              width={160}
+              height={90}
+              loading="lazy"
+              className="hidden w-28 rounded-xl opacity-60 transition group-hover:opacity-100 sm:block lg:w-40"
+            />
             <ChevronIcon direction="left" className="h-8 w-8 rounded-full bg-brand-700 p-1 text-white" />
           </button>
         )}
@@ -75,7 +82,14 @@ export function HistoryCarousel({ slides }: { slides: Slide[] }) {
             className="group flex shrink-0 flex-col items-center gap-1"
             aria-label={`Siguiente: ${next.title}`}
           >
-            <img src={next.image ?? PLACEHOLDER} alt="" width={160} height={90} loading="lazy" className="hidden w-28 rounded-xl opacity-60 transition group-hover:opacity-100 sm:block lg:w-40" />
+            <img
+              src={next.image ?? PLACEHOLDER}
+              alt=""
+              width={160}
+              height={90}
+              loading="lazy"
+              className="hidden w-28 rounded-xl opacity-60 transition group-hover:opacity-100 sm:block lg:w-40"
+            />
             <ChevronIcon direction="right" className="h-8 w-8 rounded-full bg-brand-700 p-1 text-white" />
           </button>
         )}

@@ -33,20 +33,32 @@ export function OrganizationCards({ organizations, signedIn, notice }: { organiz
   return (
     <>
       {notice && (
-        <p role={notice.ok ? "status" : "alert"} className={`mb-6 rounded-xl px-4 py-3 text-center ${notice.ok ? "bg-brand-50 text-brand-900" : "bg-red-50 text-red-800"}`}>
+        <p
+          role={notice.ok ? "status" : "alert"}
+          className={`mb-6 rounded-xl px-4 py-3 text-center ${notice.ok ? "bg-brand-50 text-brand-900" : "bg-red-50 text-red-800"}`}
+        >
           {notice.message}
         </p>
       )}
       <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4" data-testid="organization-cards">
         {organizations.map((organization) => (
           <li key={organization.id} className="flex flex-col overflow-hidden rounded-3xl border border-slate-100 bg-white shadow-sm">
-            <img src={organization.image ?? "/images/organizations/reforestacion.svg"} alt="" width={480} height={320} loading="lazy" className="aspect-[3/2] w-full object-cover" />
+            <img
+              src={organization.image ?? "/images/organizations/reforestacion.svg"}
+              alt=""
+              width={480}
+              height={320}
+              loading="lazy"
+              className="aspect-[3/2] w-full object-cover"
+            />
             <div className="flex flex-1 flex-col p-5">
               <h3 className="font-semibold text-brand-900">{organization.title}</h3>
               <p className="mt-2 flex-1 text-sm text-slate-600">{organization.description}</p>
               {organization.votes !== null && (
                 <div className="mt-4 flex items-center justify-between gap-3 text-sm">
-                  <span className="font-semibold text-brand-800" data-testid="organization-votes">{voteLabel(organization.votes)}</span>
+                  <span className="font-semibold text-brand-800" data-testid="organization-votes">
+                    {voteLabel(organization.votes)}
+                  </span>
                   {organization.mine ? (
                     <span className="rounded-full bg-brand-100 px-3 py-1 font-semibold text-brand-900">Tu voto</span>
                   ) : (
@@ -54,7 +66,11 @@ export function OrganizationCards({ organizations, signedIn, notice }: { organiz
                       // A plain form: it votes without JavaScript; with it, React Router submits it in place.
                       <Form method="post" preventScrollReset>
                         <input type="hidden" name="intent" value="vote" />
-                        <button name="organizationId" value={organization.id} className="rounded-full border-2 border-brand-700 px-4 py-1 font-semibold text-brand-800 hover:bg-brand-50">
+                        <button
+                          name="organizationId"
+                          value={organization.id}
+                          className="rounded-full border-2 border-brand-700 px-4 py-1 font-semibold text-brand-800 hover:bg-brand-50"
+                        >
                           Votar<span className="sr-only"> por {organization.title}</span>
                         </button>
                       </Form>

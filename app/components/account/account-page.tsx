@@ -4,7 +4,9 @@ import { LinkButton } from "~/components/ui/link-button";
 /** A white block of an account page with its own heading. */
 export function AccountSection({ title, children, className = "" }: { title: string; children: React.ReactNode; className?: string }) {
   return (
-    <section className={`rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6 print:break-inside-avoid print:p-0 print:shadow-none print:ring-0 ${className}`}>
+    <section
+      className={`rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6 print:break-inside-avoid print:p-0 print:shadow-none print:ring-0 ${className}`}
+    >
       <h2 className="text-lg font-bold text-slate-900">{title}</h2>
       <div className="mt-3">{children}</div>
     </section>

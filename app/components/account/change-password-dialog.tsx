@@ -43,7 +43,11 @@ export function ChangePasswordDialog() {
       <button type="button" onClick={open} className="rounded-full border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50">
         Cambiar contraseña
       </button>
-      <dialog ref={dialog} aria-labelledby="change-password-title" className="m-auto w-[calc(100%-2rem)] max-w-md rounded-3xl p-0 shadow-xl backdrop:bg-slate-900/50">
+      <dialog
+        ref={dialog}
+        aria-labelledby="change-password-title"
+        className="m-auto w-[calc(100%-2rem)] max-w-md rounded-3xl p-0 shadow-xl backdrop:bg-slate-900/50"
+      >
         <fetcher.Form key={formKey} method="post" className="space-y-4 p-6" noValidate>
           <h2 id="change-password-title" className="text-xl font-bold">
             Cambiar contraseña
@@ -51,14 +55,29 @@ export function ChangePasswordDialog() {
           <input type="hidden" name="intent" value="password" />
           {result?.message && <FormAlert tone={result.ok ? "success" : "error"}>{result.message}</FormAlert>}
           <PasswordInput label="Contraseña actual" name="currentPassword" autoComplete="current-password" error={result?.fieldErrors.currentPassword} />
-          <PasswordInput label="Nueva contraseña" name="newPassword" autoComplete="new-password" value={newPassword} onChange={setNewPassword} error={result?.fieldErrors.newPassword} />
+          <PasswordInput
+            label="Nueva contraseña"
+            name="newPassword"
+            autoComplete="new-password"
+            value={newPassword}
+            onChange={setNewPassword}
+            error={result?.fieldErrors.newPassword}
+          />
           <PasswordInput label="Confirmar nueva contraseña" name="confirmPassword" autoComplete="new-password" error={result?.fieldErrors.confirmPassword} />
           <PasswordHints value={newPassword} />
           <div className="flex flex-wrap justify-end gap-3">
-            <button type="button" onClick={() => dialog.current?.close()} className="rounded-full border border-slate-300 px-5 py-2.5 font-semibold text-slate-700 hover:bg-slate-50">
+            <button
+              type="button"
+              onClick={() => dialog.current?.close()}
+              className="rounded-full border border-slate-300 px-5 py-2.5 font-semibold text-slate-700 hover:bg-slate-50"
+            >
               Cancelar
             </button>
-            <button type="submit" disabled={busy} className="rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-60">
+            <button
+              type="submit"
+              disabled={busy}
+              className="rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
+            >
               {busy ? "Actualizando..." : "Actualizar contraseña"}
             </button>
           </div>

@@ -21,7 +21,12 @@ export function ProfileView({ profile, saved }: { profile: Profile; saved: boole
     ["Apellido", profile.lastName],
     ["Correo electrónico", profile.email],
     ["Celular", profile.phone],
-    ["Documento", profile.documentType ? `${documentTypeLabels[profile.documentType as keyof typeof documentTypeLabels] ?? profile.documentType} ${profile.documentNumber ?? ""}` : null],
+    [
+      "Documento",
+      profile.documentType
+        ? `${documentTypeLabels[profile.documentType as keyof typeof documentTypeLabels] ?? profile.documentType} ${profile.documentNumber ?? ""}`
+        : null,
+    ],
     ["Distrito", profile.districtName],
     ["Dirección", profile.address],
   ];
@@ -85,7 +90,9 @@ export function ProfileEditForm({
           )}
         </Field>
         <Field label="Celular" error={errors.phone}>
-          {(props) => <input {...props} name="phone" type="tel" inputMode="numeric" autoComplete="tel-national" defaultValue={value("phone")} className={inputClass} />}
+          {(props) => (
+            <input {...props} name="phone" type="tel" inputMode="numeric" autoComplete="tel-national" defaultValue={value("phone")} className={inputClass} />
+          )}
         </Field>
         <Field label="Tipo de documento" error={errors.documentType}>
           {(props) => (

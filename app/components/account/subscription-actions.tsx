@@ -23,7 +23,8 @@ export const actionPanels: { action: SelfServiceAction; slug: string; title: str
   { action: "cancel", slug: "cancelar", title: "Cancelar la suscripción" },
 ];
 
-export const panelLink = (subscriptionId: string, action: SelfServiceAction) => `/dashboard/suscripciones/${subscriptionId}?accion=${actionPanels.find((panel) => panel.action === action)!.slug}#${action}`;
+export const panelLink = (subscriptionId: string, action: SelfServiceAction) =>
+  `/dashboard/suscripciones/${subscriptionId}?accion=${actionPanels.find((panel) => panel.action === action)!.slug}#${action}`;
 
 const longDate = (date: string) => formatLimaDate(date, { weekday: "long", day: "numeric", month: "long", year: "numeric" });
 const dayMonth = (date: string) => formatLimaDate(date, { weekday: "long", day: "numeric", month: "long" });
@@ -79,13 +80,27 @@ export function SubscriptionActions({ subscription, options, requestKey, openAct
   );
 }
 
-function ActionForm({ action, subscription, options, requestKey, error }: { action: SelfServiceAction; subscription: SubscriptionView; options: SelfServiceOptions; requestKey: string; error: ActionError | null }) {
+function ActionForm({
+  action,
+  subscription,
+  options,
+  requestKey,
+  error,
+}: {
+  action: SelfServiceAction;
+  subscription: SubscriptionView;
+  options: SelfServiceOptions;
+  requestKey: string;
+  error: ActionError | null;
+}) {
   const nextBilling = subscription.nextBillingDate ? longDate(subscription.nextBillingDate) : "tu próximo cobro";
   switch (action) {
     case "resume":
       return (
         <IntentForm subscriptionId={subscription.id} intent="resume" requestKey={requestKey} error={error} submit="Reanudar ahora">
-          <p className="text-sm text-slate-700">Volvemos a programar tus entregas desde mañana. Si la fecha de tu cobro pasó durante la pausa, lo haremos hoy.</p>
+          <p className="text-sm text-slate-700">
+            Volvemos a programar tus entregas desde mañana. Si la fecha de tu cobro pasó durante la pausa, lo haremos hoy.
+          </p>
         </IntentForm>
       );
     case "billing":
@@ -95,10 +110,18 @@ function ActionForm({ action, subscription, options, requestKey, error }: { acti
             <legend className="sr-only">Forma de pago</legend>
             <label className="flex items-start gap-2">
               <input type="radio" name="method" value="card" defaultChecked={subscription.billingMethod === "card"} className="mt-1 accent-brand-700" />
-              <span>Cobro automático a mi tarjeta{subscription.cardLast4 ? ` (${subscription.cardBrand ?? "Tarjeta"} terminada en ${subscription.cardLast4})` : ""}</span>
+              <span>
+                Cobro automático a mi tarjeta{subscription.cardLast4 ? ` (${subscription.cardBrand ?? "Tarjeta"} terminada en ${subscription.cardLast4})` : ""}
+              </span>
             </label>
             <label className="flex items-start gap-2">
-              <input type="radio" name="method" value="payment_link" defaultChecked={subscription.billingMethod === "payment_link"} className="mt-1 accent-brand-700" />
+              <input
+                type="radio"
+                name="method"
+                value="payment_link"
+                defaultChecked={subscription.billingMethod === "payment_link"}
+                className="mt-1 accent-brand-700"
+              />
               <span>Enlace de pago por correo cada periodo (Yape, tarjeta o efectivo)</span>
             </label>
           </fieldset>
@@ -118,7 +141,10 @@ function ActionForm({ action, subscription, options, requestKey, error }: { acti
               ? "Registra una tarjeta nueva: cobraremos en ese momento el periodo pendiente y tu suscripción se reactivará."
               : "Registra una tarjeta nueva para tus próximos cobros. No haremos ningún cobro ahora."}
           </p>
-          <Link to={`/suscripcion/tarjeta/${subscription.id}?modo=actualizar`} className="inline-flex rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800">
+          <Link
+            to={`/suscripcion/tarjeta/${subscription.id}?modo=actualizar`}
+            className="inline-flex rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
+          >
             Actualizar tarjeta
           </Link>
         </div>
@@ -133,7 +159,9 @@ function ActionForm({ action, subscription, options, requestKey, error }: { acti
               : "Tu plan anual conserva esa entrega para más adelante; el cobro anual no cambia."}
           </p>
           {subscription.upcomingDeliveryDate && subscription.upcomingDeliveryDate !== options.skip.delivery && (
-            <p className="text-sm text-slate-600">Tu entrega del {longDate(subscription.upcomingDeliveryDate)} ya está programada y llegará como estaba previsto.</p>
+            <p className="text-sm text-slate-600">
+              Tu entrega del {longDate(subscription.upcomingDeliveryDate)} ya está programada y llegará como estaba previsto.
+            </p>
           )}
         </IntentForm>
       ) : null;
@@ -141,8 +169,16 @@ function ActionForm({ action, subscription, options, requestKey, error }: { acti
       return <DateForm subscription={subscription} options={options} requestKey={requestKey} error={error} />;
     case "pause":
       return (
-        <IntentForm subscriptionId={subscription.id} intent="pause" requestKey={requestKey} error={error} submit={subscription.status === "paused" ? "Cambiar la fecha de reanudación" : "Pausar suscripción"}>
-          <p className="text-sm text-slate-700">Mientras esté pausada no haremos cobros ni entregas. Se reanudará sola en la fecha que elijas (hasta 6 meses).</p>
+        <IntentForm
+          subscriptionId={subscription.id}
+          intent="pause"
+          requestKey={requestKey}
+          error={error}
+          submit={subscription.status === "paused" ? "Cambiar la fecha de reanudación" : "Pausar suscripción"}
+        >
+          <p className="text-sm text-slate-700">
+            Mientras esté pausada no haremos cobros ni entregas. Se reanudará sola en la fecha que elijas (hasta 6 meses).
+          </p>
           <div>
             <label htmlFor="pause-until" className="mb-1 block text-sm font-semibold">
               Reanudar el
@@ -227,7 +263,17 @@ export function IntentForm({
   );
 }
 
-function DateForm({ subscription, options, requestKey, error }: { subscription: SubscriptionView; options: SelfServiceOptions; requestKey: string; error: ActionError | null }) {
+function DateForm({
+  subscription,
+  options,
+  requestKey,
+  error,
+}: {
+  subscription: SubscriptionView;
+  options: SelfServiceOptions;
+  requestKey: string;
+  error: ActionError | null;
+}) {
   const days = options.deliveryWeekdays.map((day) => weekdayNames[day]!.toLowerCase()).join(", ");
   return (
     <IntentForm subscriptionId={subscription.id} intent="date" requestKey={requestKey} error={error} submit="Cambiar fecha">
@@ -258,7 +304,17 @@ function DateForm({ subscription, options, requestKey, error }: { subscription: 
   );
 }
 
-function ProductsForm({ subscription, options, requestKey, error }: { subscription: SubscriptionView; options: SelfServiceOptions; requestKey: string; error: ActionError | null }) {
+function ProductsForm({
+  subscription,
+  options,
+  requestKey,
+  error,
+}: {
+  subscription: SubscriptionView;
+  options: SelfServiceOptions;
+  requestKey: string;
+  error: ActionError | null;
+}) {
   const [quantities, setQuantities] = useState<Record<string, number>>(() => {
     const initial = Object.fromEntries(options.catalogue.map((line) => [quantityFieldName(line.productId, line.variantId), 0]));
     for (const item of subscription.items) initial[quantityFieldName(item.productId, item.variantId)] = item.quantity;
@@ -269,7 +325,10 @@ function ProductsForm({ subscription, options, requestKey, error }: { subscripti
   const shortfall = minimumOrderShortfall(subtotal);
   return (
     <IntentForm subscriptionId={subscription.id} intent="products" requestKey={requestKey} error={error} submit="Guardar productos">
-      <p className="text-sm text-slate-700">Los precios son los de la tienda hoy. El cambio se aplica desde tu próximo cobro, el {subscription.nextBillingDate ? longDate(subscription.nextBillingDate) : "próximo periodo"}; lo ya pagado no cambia.</p>
+      <p className="text-sm text-slate-700">
+        Los precios son los de la tienda hoy. El cambio se aplica desde tu próximo cobro, el{" "}
+        {subscription.nextBillingDate ? longDate(subscription.nextBillingDate) : "próximo periodo"}; lo ya pagado no cambia.
+      </p>
       <ul className="divide-y divide-slate-100">
         {options.catalogue.map((line) => {
           const name = quantityFieldName(line.productId, line.variantId);
@@ -278,7 +337,8 @@ function ProductsForm({ subscription, options, requestKey, error }: { subscripti
             <li key={name} className="flex items-center justify-between gap-3 py-2">
               <label htmlFor={id} className="text-sm">
                 <span className="font-medium">{line.title}</span>
-                {line.variantTitle ? ` — ${line.variantTitle}` : ""} <span className="whitespace-nowrap text-slate-600">({formatSoles(line.unitPriceCents)})</span>
+                {line.variantTitle ? ` — ${line.variantTitle}` : ""}{" "}
+                <span className="whitespace-nowrap text-slate-600">({formatSoles(line.unitPriceCents)})</span>
               </label>
               <input
                 id={id}
@@ -302,7 +362,9 @@ function ProductsForm({ subscription, options, requestKey, error }: { subscripti
         </div>
         <div className="flex justify-between gap-3">
           <dt>Nuevo cobro</dt>
-          <dd className="font-semibold">{perPeriod(orderSummary(subtotal, "subscription", frequency === "anual" ? "anual" : "mensual").totalCents, frequency)}</dd>
+          <dd className="font-semibold">
+            {perPeriod(orderSummary(subtotal, "subscription", frequency === "anual" ? "anual" : "mensual").totalCents, frequency)}
+          </dd>
         </div>
         {shortfall > 0 && (
           <div className="text-amber-900">
@@ -314,7 +376,17 @@ function ProductsForm({ subscription, options, requestKey, error }: { subscripti
   );
 }
 
-function FrequencyForm({ subscription, options, requestKey, error }: { subscription: SubscriptionView; options: SelfServiceOptions; requestKey: string; error: ActionError | null }) {
+function FrequencyForm({
+  subscription,
+  options,
+  requestKey,
+  error,
+}: {
+  subscription: SubscriptionView;
+  options: SelfServiceOptions;
+  requestKey: string;
+  error: ActionError | null;
+}) {
   const planned = options.pendingFrequency ?? subscription.frequency;
   const plans = [
     { value: "mensual", label: "Mensual", detail: `${perPeriod(options.planAmounts.mensual, "mensual")}, 5% de descuento` },
@@ -322,11 +394,17 @@ function FrequencyForm({ subscription, options, requestKey, error }: { subscript
   ];
   return (
     <IntentForm subscriptionId={subscription.id} intent="frequency" requestKey={requestKey} error={error} submit="Cambiar plan">
-      <p className="text-sm text-slate-700">El nuevo plan empieza con tu próximo cobro, el {subscription.nextBillingDate ? longDate(subscription.nextBillingDate) : "próximo periodo"}. Hasta entonces todo sigue igual.</p>
+      <p className="text-sm text-slate-700">
+        El nuevo plan empieza con tu próximo cobro, el {subscription.nextBillingDate ? longDate(subscription.nextBillingDate) : "próximo periodo"}. Hasta
+        entonces todo sigue igual.
+      </p>
       <fieldset className="space-y-2">
         <legend className="mb-1 text-sm font-semibold">Plan desde el próximo cobro</legend>
         {plans.map((plan) => (
-          <label key={plan.value} className="flex items-start gap-3 rounded-xl border border-slate-200 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+          <label
+            key={plan.value}
+            className="flex items-start gap-3 rounded-xl border border-slate-200 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+          >
             <input type="radio" name="frequency" value={plan.value} defaultChecked={plan.value !== planned} className="mt-1" />
             <span>
               <span className="font-semibold">{plan.label}</span>

@@ -37,7 +37,10 @@ export function SubscriptionSummary({ subscription, detailLink }: { subscription
         <h2 id={`subscription-${subscription.id}`} className="text-lg font-bold">
           Suscripción {subscription.subscriptionNumber}
         </h2>
-        <StatusBadge label={subscriptionStatusLabel(subscription.status)} tone={subscription.status === "active" ? "green" : subscription.status === "cancelled" ? "red" : "yellow"} />
+        <StatusBadge
+          label={subscriptionStatusLabel(subscription.status)}
+          tone={subscription.status === "active" ? "green" : subscription.status === "cancelled" ? "red" : "yellow"}
+        />
       </div>
       <dl className="mt-4 grid gap-4 sm:grid-cols-2">
         {rows.map(([label, value]) => (
@@ -101,16 +104,19 @@ export function SubscriptionNotices({ subscription, resume }: { subscription: Su
     notices.push(
       <div className="space-y-3">
         <p>
-          Pausada hasta el {dateOrDash(subscription.pausedUntil)}: no haremos cobros ni entregas hasta entonces. Después, tu próximo cobro será el {dateOrDash(subscription.nextBillingDate)} y tu próxima entrega el{" "}
-          {dateOrDash(subscription.nextDeliveryDate)}.
+          Pausada hasta el {dateOrDash(subscription.pausedUntil)}: no haremos cobros ni entregas hasta entonces. Después, tu próximo cobro será el{" "}
+          {dateOrDash(subscription.nextBillingDate)} y tu próxima entrega el {dateOrDash(subscription.nextDeliveryDate)}.
         </p>
         {resume}
       </div>,
     );
   }
-  if (subscription.endsOn && subscription.status !== "cancelled") notices.push(`Cancelaste tu suscripción: no haremos más cobros y terminará el ${dateOrDash(subscription.endsOn)}.`);
+  if (subscription.endsOn && subscription.status !== "cancelled")
+    notices.push(`Cancelaste tu suscripción: no haremos más cobros y terminará el ${dateOrDash(subscription.endsOn)}.`);
   if (subscription.pendingFrequency && !subscription.endsOn) {
-    notices.push(`Desde tu próximo cobro, el ${dateOrDash(subscription.nextBillingDate)}, pasarás al plan ${frequencyLabel(subscription.pendingFrequency).toLowerCase()}.`);
+    notices.push(
+      `Desde tu próximo cobro, el ${dateOrDash(subscription.nextBillingDate)}, pasarás al plan ${frequencyLabel(subscription.pendingFrequency).toLowerCase()}.`,
+    );
   }
   if (notices.length === 0) return null;
   return (

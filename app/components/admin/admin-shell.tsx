@@ -33,7 +33,9 @@ export function AdminShell({ links, fullName, role, children }: { links: AdminNa
                 <NavLink
                   to={link.to}
                   end={link.end}
-                  className={({ isActive }) => `block rounded-lg px-3 py-2 text-sm font-semibold ${isActive ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`}
+                  className={({ isActive }) =>
+                    `block rounded-lg px-3 py-2 text-sm font-semibold ${isActive ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`
+                  }
                 >
                   {link.label}
                 </NavLink>

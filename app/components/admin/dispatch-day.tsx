@@ -59,7 +59,8 @@ export function DispatchDeliveryList({ groups, selected }: { groups: DispatchGro
                 {group.districtName} · {deliveryWindowLabel(group.deliveryWindow)}
               </h2>
               <p className="text-sm text-slate-700" data-testid="dispatch-group-count">
-                {group.deliveries.length} {group.deliveries.length === 1 ? "envío" : "envíos"} · {group.capacity === null ? "cupo compartido" : `capacidad ${group.capacity}`}
+                {group.deliveries.length} {group.deliveries.length === 1 ? "envío" : "envíos"} ·{" "}
+                {group.capacity === null ? "cupo compartido" : `capacidad ${group.capacity}`}
               </p>
             </header>
             {/* Few elements per row, styled once by `.dispatch-rows` (app.css): the page may carry 2 000 rows. */}

@@ -20,7 +20,8 @@ const ON_THE_ROAD = ["shipped", "in_transit"];
 const CAN_GO_OUT = ["pending", "preparing", "scheduled", "rescheduled"];
 
 const bigButton = "block w-full min-h-12 rounded-xl px-4 py-3 text-center text-base font-semibold disabled:opacity-60";
-const linkButton = "flex min-h-12 items-center justify-center rounded-xl bg-white px-3 py-2 text-base font-semibold text-brand-900 ring-1 ring-brand-200 hover:bg-brand-50";
+const linkButton =
+  "flex min-h-12 items-center justify-center rounded-xl bg-white px-3 py-2 text-base font-semibold text-brand-900 ring-1 ring-brand-200 hover:bg-brand-50";
 const input = "mt-1 block w-full min-h-12 rounded-xl border border-slate-300 px-3 py-2 text-base";
 
 function FieldError({ id, message }: { id: string; message?: string }) {
@@ -190,7 +191,14 @@ export function DriverStopCard({ stop, number, feedback }: { stop: DriverStop; n
                   <div className="mt-1 space-y-1">
                     {deliveryFailureReasons.map((reason) => (
                       <label key={reason.value} className="flex min-h-12 items-center gap-3 rounded-xl px-2 text-base text-slate-900 hover:bg-slate-50">
-                        <input type="radio" name="reason" value={reason.value} required defaultChecked={values("no_entregado").reason === reason.value} className="h-5 w-5" />
+                        <input
+                          type="radio"
+                          name="reason"
+                          value={reason.value}
+                          required
+                          defaultChecked={values("no_entregado").reason === reason.value}
+                          className="h-5 w-5"
+                        />
                         {reason.label}
                       </label>
                     ))}

@@ -12,13 +12,18 @@ export function RouteSheetView({ sheet, moveForm }: { sheet: RouteSheet; moveFor
   const headingId = `hoja-${sheet.driverId}`;
   const collect = sheet.stops.reduce((sum, stop) => sum + (stop.amountToCollectCents ?? 0), 0);
   return (
-    <section aria-labelledby={headingId} className="mb-8 break-after-page rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:p-6 print:mb-0 print:p-0 print:shadow-none print:ring-0" data-testid="route-sheet">
+    <section
+      aria-labelledby={headingId}
+      className="mb-8 break-after-page rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:p-6 print:mb-0 print:p-0 print:shadow-none print:ring-0"
+      data-testid="route-sheet"
+    >
       <header className="mb-4 border-b border-slate-200 pb-3">
         <h2 id={headingId} className="text-xl font-bold text-slate-900">
           Hoja de ruta · {sheet.driverName}
         </h2>
         <p className="text-slate-700 first-letter:uppercase">
-          {formatLimaDate(sheet.date, { weekday: "long", day: "numeric", month: "long", year: "numeric" })} · {sheet.stops.length} {sheet.stops.length === 1 ? "parada" : "paradas"}
+          {formatLimaDate(sheet.date, { weekday: "long", day: "numeric", month: "long", year: "numeric" })} · {sheet.stops.length}{" "}
+          {sheet.stops.length === 1 ? "parada" : "paradas"}
           {collect > 0 ? ` · Cobrar en total ${formatSoles(collect)}` : ""}
         </p>
       </header>
@@ -33,7 +38,14 @@ export function RouteSheetView({ sheet, moveForm }: { sheet: RouteSheet; moveFor
                 <>
                   <input type="hidden" name="envio" value={stop.id} />
                   <input type="hidden" name="posicion" value={index + 1} />
-                  <button type="submit" name="intent" value="subir" disabled={index === 0} aria-label={`Subir la parada ${index + 1} (${stop.customerName})`} className="rounded-lg border border-slate-300 px-3 py-1 text-sm font-semibold text-slate-800 disabled:opacity-40">
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="subir"
+                    disabled={index === 0}
+                    aria-label={`Subir la parada ${index + 1} (${stop.customerName})`}
+                    className="rounded-lg border border-slate-300 px-3 py-1 text-sm font-semibold text-slate-800 disabled:opacity-40"
+                  >
                     Subir
                   </button>
                   <button
@@ -68,7 +80,9 @@ export function RouteSheetView({ sheet, moveForm }: { sheet: RouteSheet; moveFor
                 {stop.bidones.full + stop.bidones.empty > 0 ? ` · Bidones: ${stop.bidones.full} llenos, recoger ${stop.bidones.empty} vacíos` : ""}
               </dd>
               <dt className="font-semibold text-slate-700">Cobrar</dt>
-              <dd className={stop.amountToCollectCents !== null ? "font-bold text-red-800" : ""}>{stop.amountToCollectCents !== null ? formatSoles(stop.amountToCollectCents) : "Pagado"}</dd>
+              <dd className={stop.amountToCollectCents !== null ? "font-bold text-red-800" : ""}>
+                {stop.amountToCollectCents !== null ? formatSoles(stop.amountToCollectCents) : "Pagado"}
+              </dd>
             </dl>
             <p className="mt-4 text-sm text-slate-700">Recibí conforme (nombre y firma): ______________________________</p>
           </li>

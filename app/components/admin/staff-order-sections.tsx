@@ -42,8 +42,16 @@ export function StaffOrderPayments({ payments }: { payments: StaffOrderDetail["p
           <p className="text-slate-700">
             {payment.provider} · {payment.method ? (paymentMethodLabels[payment.method] ?? payment.method) : "Medio por definir"}
           </p>
-          {payment.providerReference && <p className="break-all text-slate-600">Referencia: <span className="font-mono">{payment.providerReference}</span></p>}
-          {payment.paymentCode && <p className="text-slate-600">Código de pago: <span className="font-mono">{payment.paymentCode}</span></p>}
+          {payment.providerReference && (
+            <p className="break-all text-slate-600">
+              Referencia: <span className="font-mono">{payment.providerReference}</span>
+            </p>
+          )}
+          {payment.paymentCode && (
+            <p className="text-slate-600">
+              Código de pago: <span className="font-mono">{payment.paymentCode}</span>
+            </p>
+          )}
           {payment.failureMessage && <p className="text-red-800">{payment.failureMessage}</p>}
         </li>
       ))}
@@ -76,7 +84,11 @@ export function StaffOrderRefunds({ refunds }: { refunds: StaffOrderDetail["refu
       {refunds.map((refund, index) => (
         <li key={index}>
           <span className="font-semibold text-slate-900">{formatSoles(refund.amountCents)}</span> · {REFUND_REASON_LABELS[refund.reason] ?? refund.reason} ·{" "}
-          {refund.status === "succeeded" ? `Devuelto ${refund.refundedAt ? formatLimaInstant(refund.refundedAt) : ""}` : refund.status === "pending" ? "Pendiente" : refund.status}
+          {refund.status === "succeeded"
+            ? `Devuelto ${refund.refundedAt ? formatLimaInstant(refund.refundedAt) : ""}`
+            : refund.status === "pending"
+              ? "Pendiente"
+              : refund.status}
           {refund.providerRefundId && <span className="block break-all text-slate-600 font-mono">{refund.providerRefundId}</span>}
         </li>
       ))}

@@ -22,7 +22,9 @@ export function StaffMemberCard({ member, isSelf }: { member: StaffMemberRow; is
         </div>
         <div className="flex flex-wrap gap-1 text-xs font-semibold">
           <span className="rounded-full bg-brand-50 px-2 py-0.5 text-brand-900">{staffRoleLabels[member.role]}</span>
-          <span className={`rounded-full px-2 py-0.5 ${active ? "bg-emerald-50 text-emerald-800" : "bg-slate-200 text-slate-800"}`}>{active ? "Activo" : "Desactivado"}</span>
+          <span className={`rounded-full px-2 py-0.5 ${active ? "bg-emerald-50 text-emerald-800" : "bg-slate-200 text-slate-800"}`}>
+            {active ? "Activo" : "Desactivado"}
+          </span>
         </div>
       </div>
       {!isSelf && (
@@ -50,7 +52,10 @@ export function StaffMemberCard({ member, isSelf }: { member: StaffMemberRow; is
           <Form method="post">
             <input type="hidden" name="intent" value={active ? "deactivate" : "reactivate"} />
             <input type="hidden" name="userId" value={member.id} />
-            <button type="submit" className={`${smallButton} ${active ? "text-red-800 ring-red-200 hover:bg-red-50" : "text-emerald-800 ring-emerald-200 hover:bg-emerald-50"}`}>
+            <button
+              type="submit"
+              className={`${smallButton} ${active ? "text-red-800 ring-red-200 hover:bg-red-50" : "text-emerald-800 ring-emerald-200 hover:bg-emerald-50"}`}
+            >
               {active ? `Desactivar a ${member.firstName}` : `Reactivar a ${member.firstName}`}
             </button>
           </Form>
@@ -74,7 +79,13 @@ export function PromoteCustomerOffer({ offer }: { offer: { userId: string; fullN
   );
 }
 
-export function CreateStaffForm({ values, errors }: { values: { firstName: string; lastName: string; email: string; role: string } | null; errors: Record<string, string | undefined> }) {
+export function CreateStaffForm({
+  values,
+  errors,
+}: {
+  values: { firstName: string; lastName: string; email: string; role: string } | null;
+  errors: Record<string, string | undefined>;
+}) {
   return (
     <Form method="post" className="grid gap-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:grid-cols-2 sm:p-6" noValidate>
       <input type="hidden" name="intent" value="create" />
@@ -102,7 +113,9 @@ export function CreateStaffForm({ values, errors }: { values: { firstName: strin
         <Field label="Contraseña inicial" error={errors.password}>
           {(props) => <input {...props} name="password" type="text" autoComplete="new-password" spellCheck={false} className={inputClass} />}
         </Field>
-        <p className="mt-1 text-sm text-slate-600">{PASSWORD_RULES.map((rule) => rule.hint).join(" · ")}. Compártela en persona; podrá cambiarla en su perfil.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          {PASSWORD_RULES.map((rule) => rule.hint).join(" · ")}. Compártela en persona; podrá cambiarla en su perfil.
+        </p>
       </div>
       <div className="sm:col-span-2">
         <button type="submit" className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800">

@@ -91,7 +91,13 @@ export function CheckoutForm({
   // cut-off, no closed day, room left).
   const offeredDays = useMemo(() => (district ? (offered[district.id] ?? []) : []), [district, offered]);
   const dates = useMemo(
-    () => (form.diaHabil ? offeredDays.filter((day) => isoWeekday(day.date) === Number(form.diaHabil)).slice(0, 2).map((day) => day.date) : []),
+    () =>
+      form.diaHabil
+        ? offeredDays
+            .filter((day) => isoWeekday(day.date) === Number(form.diaHabil))
+            .slice(0, 2)
+            .map((day) => day.date)
+        : [],
     [form.diaHabil, offeredDays],
   );
   const windowsOfDate = offeredDays.find((day) => day.date === form.fecha)?.windows;
@@ -149,13 +155,21 @@ export function CheckoutForm({
     setTouched((previous) => ({ ...previous, correo: true }));
     if (clientErrors.correo || !form.correo.trim() || items.length === 0) return;
     const lines = items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity }));
-    fetch("/api/carrito/abandonado", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: form.correo.trim(), items: lines, origin: "checkout" }) }).catch(() => {});
+    fetch("/api/carrito/abandonado", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: form.correo.trim(), items: lines, origin: "checkout" }),
+    }).catch(() => {});
     if (!customer) void checkRegisteredEmail(form.correo.trim());
   }
 
   /** Spec §5: a guest whose email has an account is told the order will be attached to it. */
   async function checkRegisteredEmail(email: string) {
-    const response = await fetch("/api/cuenta/correo-registrado", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email }) }).catch(() => null);
+    const response = await fetch("/api/cuenta/correo-registrado", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email }),
+    }).catch(() => null);
     const answer = response?.ok ? ((await response.json().catch(() => null)) as { exists?: boolean } | null) : null;
     setRegisteredEmail(answer?.exists ? email : null);
   }
@@ -187,13 +201,41 @@ export function CheckoutForm({
           <fieldset className="grid gap-4 sm:grid-cols-2">
             <legend className="mb-3 text-xl font-bold text-brand-900">Datos personales</legend>
             <Field label="Nombre" error={errorFor("nombre")}>
-              {(props) => <input {...props} className={inputClass} autoComplete="given-name" value={form.nombre} onChange={(e) => update("nombre", e.target.value)} onBlur={touch("nombre")} />}
+              {(props) => (
+                <input
+                  {...props}
+                  className={inputClass}
+                  autoComplete="given-name"
+                  value={form.nombre}
+                  onChange={(e) => update("nombre", e.target.value)}
+                  onBlur={touch("nombre")}
+                />
+              )}
             </Field>
             <Field label="Apellido" error={errorFor("apellido")}>
-              {(props) => <input {...props} className={inputClass} autoComplete="family-name" value={form.apellido} onChange={(e) => update("apellido", e.target.value)} onBlur={touch("apellido")} />}
+              {(props) => (
+                <input
+                  {...props}
+                  className={inputClass}
+                  autoComplete="family-name"
+                  value={form.apellido}
+                  onChange={(e) => update("apellido", e.target.value)}
+                  onBlur={touch("apellido")}
+                />
+              )}
             </Field>
             <Field label="Correo electrónico" error={errorFor("correo")}>
-              {(props) => <input {...props} type="email" className={inputClass} autoComplete="email" value={form.correo} onChange={(e) => update("correo", e.target.value)} onBlur={saveCartForRecovery} />}
+              {(props) => (
+                <input
+                  {...props}
+                  type="email"
+                  className={inputClass}
+                  autoComplete="email"
+                  value={form.correo}
+                  onChange={(e) => update("correo", e.target.value)}
+                  onBlur={saveCartForRecovery}
+                />
+              )}
             </Field>
             {registeredEmail && registeredEmail === form.correo.trim() && (
               <p role="status" className="rounded-xl border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-brand-900 sm:col-span-2">
@@ -201,11 +243,28 @@ export function CheckoutForm({
               </p>
             )}
             <Field label="Celular" error={errorFor("telefono")}>
-              {(props) => <input {...props} type="tel" inputMode="tel" className={inputClass} autoComplete="tel" placeholder="987 654 321" value={form.telefono} onChange={(e) => update("telefono", e.target.value)} onBlur={touch("telefono")} />}
+              {(props) => (
+                <input
+                  {...props}
+                  type="tel"
+                  inputMode="tel"
+                  className={inputClass}
+                  autoComplete="tel"
+                  placeholder="987 654 321"
+                  value={form.telefono}
+                  onChange={(e) => update("telefono", e.target.value)}
+                  onBlur={touch("telefono")}
+                />
+              )}
             </Field>
             <Field label="Tipo de documento" error={errorFor("tipo_documento")}>
               {(props) => (
-                <select {...props} className={inputClass} value={form.tipo_documento} onChange={(e) => update("tipo_documento", e.target.value as DocumentType)}>
+                <select
+                  {...props}
+                  className={inputClass}
+                  value={form.tipo_documento}
+                  onChange={(e) => update("tipo_documento", e.target.value as DocumentType)}
+                >
                   {Object.entries(documentTypeLabels).map(([value, label]) => (
                     <option key={value} value={value}>
                       {label}
@@ -224,10 +283,27 @@ export function CheckoutForm({
             {form.wantsInvoice && (
               <>
                 <Field label="RUC" error={errorFor("ruc")}>
-                  {(props) => <input {...props} inputMode="numeric" className={inputClass} value={form.ruc} onChange={(e) => update("ruc", e.target.value)} onBlur={touch("ruc")} />}
+                  {(props) => (
+                    <input
+                      {...props}
+                      inputMode="numeric"
+                      className={inputClass}
+                      value={form.ruc}
+                      onChange={(e) => update("ruc", e.target.value)}
+                      onBlur={touch("ruc")}
+                    />
+                  )}
                 </Field>
                 <Field label="Razón social" error={errorFor("razonSocial")}>
-                  {(props) => <input {...props} className={inputClass} value={form.razonSocial} onChange={(e) => update("razonSocial", e.target.value)} onBlur={touch("razonSocial")} />}
+                  {(props) => (
+                    <input
+                      {...props}
+                      className={inputClass}
+                      value={form.razonSocial}
+                      onChange={(e) => update("razonSocial", e.target.value)}
+                      onBlur={touch("razonSocial")}
+                    />
+                  )}
                 </Field>
               </>
             )}
@@ -239,7 +315,16 @@ export function CheckoutForm({
             <Field label="Distrito" error={errorFor("districtId")}>
               {(props) => (
                 <>
-                  <input {...props} list="served-districts" className={inputClass} placeholder="Busca tu distrito" autoComplete="off" value={form.districtName} onChange={(e) => update("districtName", e.target.value)} onBlur={touch("districtId")} />
+                  <input
+                    {...props}
+                    list="served-districts"
+                    className={inputClass}
+                    placeholder="Busca tu distrito"
+                    autoComplete="off"
+                    value={form.districtName}
+                    onChange={(e) => update("districtName", e.target.value)}
+                    onBlur={touch("districtId")}
+                  />
                   <datalist id="served-districts">
                     {districts.map((option) => (
                       <option key={option.id} value={option.name} />
@@ -249,14 +334,30 @@ export function CheckoutForm({
               )}
             </Field>
             <Field label="Dirección" error={errorFor("direccion")}>
-              {(props) => <input {...props} className={inputClass} autoComplete="street-address" value={form.direccion} onChange={(e) => update("direccion", e.target.value)} onBlur={touch("direccion")} />}
+              {(props) => (
+                <input
+                  {...props}
+                  className={inputClass}
+                  autoComplete="street-address"
+                  value={form.direccion}
+                  onChange={(e) => update("direccion", e.target.value)}
+                  onBlur={touch("direccion")}
+                />
+              )}
             </Field>
             <Field label="Referencia (opcional)">
               {(props) => <input {...props} className={inputClass} value={form.referencia} onChange={(e) => update("referencia", e.target.value)} />}
             </Field>
             <Field label="Día de entrega" error={errorFor("diaHabil")}>
               {(props) => (
-                <select {...props} className={inputClass} disabled={!district} value={form.diaHabil} onChange={(e) => update("diaHabil", e.target.value)} onBlur={touch("diaHabil")}>
+                <select
+                  {...props}
+                  className={inputClass}
+                  disabled={!district}
+                  value={form.diaHabil}
+                  onChange={(e) => update("diaHabil", e.target.value)}
+                  onBlur={touch("diaHabil")}
+                >
                   <option value="">{district ? "Selecciona un día" : "Primero elige tu distrito"}</option>
                   {district?.dayNumbers.map((day) => (
                     <option key={day} value={day}>
@@ -276,8 +377,18 @@ export function CheckoutForm({
               ) : (
                 <div className="flex flex-wrap gap-3">
                   {dates.map((date) => (
-                    <label key={date} className="flex cursor-pointer items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
-                      <input type="radio" name="fecha" value={date} checked={form.fecha === date} onChange={() => update("fecha", date)} className="accent-brand-700" />
+                    <label
+                      key={date}
+                      className="flex cursor-pointer items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+                    >
+                      <input
+                        type="radio"
+                        name="fecha"
+                        value={date}
+                        checked={form.fecha === date}
+                        onChange={() => update("fecha", date)}
+                        className="accent-brand-700"
+                      />
                       <span className="first-letter:uppercase">{formatLimaDate(date)}</span>
                     </label>
                   ))}
@@ -297,7 +408,15 @@ export function CheckoutForm({
                       key={window}
                       className={`flex items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 ${full ? "cursor-not-allowed text-slate-500" : "cursor-pointer"}`}
                     >
-                      <input type="radio" name="rangoHorario" value={window} disabled={full} checked={form.rangoHorario === window} onChange={() => update("rangoHorario", window)} className="accent-brand-700" />
+                      <input
+                        type="radio"
+                        name="rangoHorario"
+                        value={window}
+                        disabled={full}
+                        checked={form.rangoHorario === window}
+                        onChange={() => update("rangoHorario", window)}
+                        className="accent-brand-700"
+                      />
                       {deliveryWindows[window].label} ({deliveryWindows[window].hours}){full && " · Sin cupos"}
                     </label>
                   );

@@ -30,7 +30,9 @@ export function BidonLedger({ summary }: { summary: BidonBalance & { movements: 
           {summary.movements.map((movement) => (
             <li key={movement.id} className="flex flex-wrap justify-between gap-x-3 gap-y-1 py-2">
               <span className="text-slate-900">
-                {movement.kind === "lent" ? `Recibiste ${movement.quantity} ${movement.quantity === 1 ? "bidón lleno" : "bidones llenos"}` : `Devolviste ${movement.quantity} ${movement.quantity === 1 ? "vacío" : "vacíos"}`}
+                {movement.kind === "lent"
+                  ? `Recibiste ${movement.quantity} ${movement.quantity === 1 ? "bidón lleno" : "bidones llenos"}`
+                  : `Devolviste ${movement.quantity} ${movement.quantity === 1 ? "vacío" : "vacíos"}`}
                 {" · "}
                 <Link to={`/dashboard/envios/${movement.deliveryId}`} className="font-semibold text-brand-800 underline">
                   Envío {movement.deliveryNumber}

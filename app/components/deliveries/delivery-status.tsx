@@ -21,7 +21,10 @@ export function DeliveryTimeline({ history }: { history: DeliveryStatusEntry[] }
         const current = index === history.length - 1;
         return (
           <li key={`${entry.status}-${entry.timestamp}`} aria-current={current ? "step" : undefined} className="relative">
-            <span aria-hidden="true" className={`absolute top-1 -left-[1.95rem] h-3.5 w-3.5 rounded-full ring-4 ring-white ${current ? "bg-brand-700" : "bg-brand-200"}`} />
+            <span
+              aria-hidden="true"
+              className={`absolute top-1 -left-[1.95rem] h-3.5 w-3.5 rounded-full ring-4 ring-white ${current ? "bg-brand-700" : "bg-brand-200"}`}
+            />
             <p className={`font-semibold ${current ? "text-brand-900" : "text-slate-800"}`}>{deliveryStatusLabel(entry.status)}</p>
             <p className="text-sm text-slate-600">
               <time dateTime={entry.timestamp}>{formatLimaInstant(entry.timestamp)}</time>

@@ -24,7 +24,10 @@ const deliveryStatusLabels: Record<string, string> = {
 
 export function DownloadPdfButton({ invoiceId, className = "" }: { invoiceId: string; className?: string }) {
   return (
-    <a href={invoicePdfHref(invoiceId)} className={`inline-flex items-center justify-center rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 ${className}`}>
+    <a
+      href={invoicePdfHref(invoiceId)}
+      className={`inline-flex items-center justify-center rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 ${className}`}
+    >
       Descargar PDF
     </a>
   );
@@ -145,10 +148,18 @@ export function InvoiceDetailView({ invoice }: { invoice: InvoiceDetail }) {
           <table className="w-full text-left">
             <thead className="text-slate-600">
               <tr>
-                <th scope="col" className="py-2 font-semibold">Producto</th>
-                <th scope="col" className="py-2 text-right font-semibold">Cantidad</th>
-                <th scope="col" className="py-2 text-right font-semibold">P. unitario</th>
-                <th scope="col" className="py-2 text-right font-semibold">Total</th>
+                <th scope="col" className="py-2 font-semibold">
+                  Producto
+                </th>
+                <th scope="col" className="py-2 text-right font-semibold">
+                  Cantidad
+                </th>
+                <th scope="col" className="py-2 text-right font-semibold">
+                  P. unitario
+                </th>
+                <th scope="col" className="py-2 text-right font-semibold">
+                  Total
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">

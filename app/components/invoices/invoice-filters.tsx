@@ -51,7 +51,10 @@ export function InvoiceFilters({ status, query, counts }: { status: InvoiceStatu
       {/* A native disclosure: the 'Filtros' toggle works before (and without) JavaScript. */}
       <details open={status !== "all"} className="group rounded-2xl bg-white p-3 shadow-sm ring-1 ring-slate-100">
         <summary className="cursor-pointer list-none px-1 text-sm font-semibold text-brand-900 select-none">
-          Filtros <span aria-hidden="true" className="inline-block transition group-open:rotate-180">▾</span>
+          Filtros{" "}
+          <span aria-hidden="true" className="inline-block transition group-open:rotate-180">
+            ▾
+          </span>
         </summary>
         <nav aria-label="Estado de las facturas" className="mt-3 flex flex-wrap gap-2">
           {invoiceStatusChips.map((chip) => {

@@ -36,11 +36,19 @@ const actionClass = "rounded-full px-3 py-1.5 text-sm font-semibold";
 function RowActions({ invoice }: { invoice: InvoiceRow }) {
   return (
     <div className="flex items-center justify-end gap-2">
-      <Link to={`/dashboard/facturas/${invoice.id}`} aria-label={`Ver factura ${invoice.invoiceNumber}`} className={`${actionClass} border border-brand-700 text-brand-800 hover:bg-brand-50`}>
+      <Link
+        to={`/dashboard/facturas/${invoice.id}`}
+        aria-label={`Ver factura ${invoice.invoiceNumber}`}
+        className={`${actionClass} border border-brand-700 text-brand-800 hover:bg-brand-50`}
+      >
         Ver
       </Link>
       {/* A file, not a page: the browser downloads it (Content-Disposition) without leaving the list. */}
-      <a href={invoicePdfHref(invoice.id)} aria-label={`Descargar PDF de ${invoice.invoiceNumber}`} className={`${actionClass} bg-brand-700 text-white hover:bg-brand-800`}>
+      <a
+        href={invoicePdfHref(invoice.id)}
+        aria-label={`Descargar PDF de ${invoice.invoiceNumber}`}
+        className={`${actionClass} bg-brand-700 text-white hover:bg-brand-800`}
+      >
         PDF
       </a>
     </div>
@@ -55,13 +63,27 @@ export function InvoiceRows({ rows }: { rows: InvoiceRow[] }) {
         <table className="w-full text-left text-sm" data-testid="invoice-table">
           <thead className="bg-slate-50 text-slate-600">
             <tr>
-              <th scope="col" className="px-4 py-3 font-semibold">Factura</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Pedido</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Fecha</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Vencimiento</th>
-              <th scope="col" className="px-4 py-3 text-right font-semibold">Monto</th>
-              <th scope="col" className="px-4 py-3 font-semibold">Estado</th>
-              <th scope="col" className="px-4 py-3 text-right font-semibold">Acciones</th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Factura
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Pedido
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Fecha
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Vencimiento
+              </th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold">
+                Monto
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Estado
+              </th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold">
+                Acciones
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">

@@ -96,7 +96,9 @@ export function SiteFooter({ site, districts }: { site: SiteInfo; districts: Pro
             })}
           </ul>
         </div>
-        <p className="mt-8 text-xs text-brand-100">© {year} {site.brandName}. Todos los derechos reservados.</p>
+        <p className="mt-8 text-xs text-brand-100">
+          © {year} {site.brandName}. Todos los derechos reservados.
+        </p>
       </div>
     </footer>
   );

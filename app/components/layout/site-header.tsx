@@ -72,10 +72,7 @@ export function SiteHeader({ brandName }: { brandName: string }) {
               <MenuIcon />
               <span className="sr-only">Abrir menú</span>
             </summary>
-            <nav
-              aria-label="Menú móvil"
-              className="absolute right-0 mt-2 w-56 rounded-2xl border border-slate-100 bg-white p-2 shadow-xl"
-            >
+            <nav aria-label="Menú móvil" className="absolute right-0 mt-2 w-56 rounded-2xl border border-slate-100 bg-white p-2 shadow-xl">
               <ul className="flex flex-col">
                 {navItems.map((item) => (
                   <li key={item.to}>

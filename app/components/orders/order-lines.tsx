@@ -8,10 +8,18 @@ export function OrderLinesTable({ lines }: { lines: OrderLine[] }) {
     <table className="w-full text-left text-sm" data-testid="order-lines">
       <thead className="text-slate-600">
         <tr className="border-b border-slate-200">
-          <th scope="col" className="py-2 pr-3 font-semibold">Producto</th>
-          <th scope="col" className="hidden px-3 py-2 text-right font-semibold sm:table-cell">Cantidad</th>
-          <th scope="col" className="hidden px-3 py-2 text-right font-semibold sm:table-cell">Precio unitario</th>
-          <th scope="col" className="py-2 pl-3 text-right font-semibold">Total</th>
+          <th scope="col" className="py-2 pr-3 font-semibold">
+            Producto
+          </th>
+          <th scope="col" className="hidden px-3 py-2 text-right font-semibold sm:table-cell">
+            Cantidad
+          </th>
+          <th scope="col" className="hidden px-3 py-2 text-right font-semibold sm:table-cell">
+            Precio unitario
+          </th>
+          <th scope="col" className="py-2 pl-3 text-right font-semibold">
+            Total
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">

@@ -37,9 +37,15 @@ export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
           <table className="mt-4 w-full text-left text-sm">
             <thead className="text-slate-600">
               <tr>
-                <th scope="col" className="py-2">Producto</th>
-                <th scope="col" className="py-2 text-right">Cantidad</th>
-                <th scope="col" className="py-2 text-right">Total</th>
+                <th scope="col" className="py-2">
+                  Producto
+                </th>
+                <th scope="col" className="py-2 text-right">
+                  Cantidad
+                </th>
+                <th scope="col" className="py-2 text-right">
+                  Total
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -82,7 +88,8 @@ export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
             )}
           </dl>
           <p className="mt-4 text-sm">
-            <strong>Entrega:</strong> <span className="inline-block first-letter:uppercase">{formatLimaDate(details.deliveryDate)}</span>, {deliveryWindowLabel(details.deliveryWindow)} · {details.address}, {details.districtName}
+            <strong>Entrega:</strong> <span className="inline-block first-letter:uppercase">{formatLimaDate(details.deliveryDate)}</span>,{" "}
+            {deliveryWindowLabel(details.deliveryWindow)} · {details.address}, {details.districtName}
           </p>
         </>
       ) : (

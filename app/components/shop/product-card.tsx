@@ -10,7 +10,10 @@ export function ProductCard({ product, headingLevel = "h2" }: { product: ShopPro
   const Heading = headingLevel;
   const price = formatPriceRange(product.minPriceCents, product.maxPriceCents);
   return (
-    <article className="group relative flex h-full flex-col overflow-hidden rounded-3xl border border-slate-100 bg-white shadow-sm transition hover:-translate-y-1 hover:shadow-lg" data-testid="product-card">
+    <article
+      className="group relative flex h-full flex-col overflow-hidden rounded-3xl border border-slate-100 bg-white shadow-sm transition hover:-translate-y-1 hover:shadow-lg"
+      data-testid="product-card"
+    >
       <img
         src={product.image ?? DEFAULT_PRODUCT_IMAGE}
         alt=""

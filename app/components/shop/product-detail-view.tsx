@@ -84,11 +84,7 @@ export function ProductDetailView({ product, variantParam }: { product: ProductD
 
         <div className="flex flex-wrap items-center gap-4">
           <QuantityStepper value={quantity} onChange={setQuantity} />
-          <button
-            type="button"
-            onClick={addToCart}
-            className="rounded-full bg-brand-700 px-8 py-3 font-semibold text-white shadow hover:bg-brand-800"
-          >
+          <button type="button" onClick={addToCart} className="rounded-full bg-brand-700 px-8 py-3 font-semibold text-white shadow hover:bg-brand-800">
             Añadir al carrito
           </button>
         </div>
@@ -97,15 +93,23 @@ export function ProductDetailView({ product, variantParam }: { product: ProductD
           <caption className="sr-only">Información del producto</caption>
           <tbody className="divide-y divide-slate-100">
             <tr>
-              <th scope="row" className="py-2 pr-4 font-semibold text-slate-700">SKU</th>
-              <td className="py-2" data-testid="product-sku">{sku ?? "-"}</td>
+              <th scope="row" className="py-2 pr-4 font-semibold text-slate-700">
+                SKU
+              </th>
+              <td className="py-2" data-testid="product-sku">
+                {sku ?? "-"}
+              </td>
             </tr>
             <tr>
-              <th scope="row" className="py-2 pr-4 font-semibold text-slate-700">Peso</th>
+              <th scope="row" className="py-2 pr-4 font-semibold text-slate-700">
+                Peso
+              </th>
               <td className="py-2">{product.weightLabel ?? FALLBACK_WEIGHT}</td>
             </tr>
             <tr>
-              <th scope="row" className="py-2 pr-4 font-semibold text-slate-700">Dimensiones</th>
+              <th scope="row" className="py-2 pr-4 font-semibold text-slate-700">
+                Dimensiones
+              </th>
               <td className="py-2">{product.dimensionsLabel ?? FALLBACK_DIMENSIONS}</td>
             </tr>
           </tbody>

@@ -7,14 +7,28 @@ export function PurchaseOptionsPicker({ value, onChange }: { value: PurchaseOpti
     <fieldset className="space-y-3">
       <legend className="mb-2 font-semibold text-brand-900">Tipo de compra</legend>
       <label className={option}>
-        <input type="radio" name="purchaseType" value="one-time" checked={value.purchaseType === "one-time"} onChange={() => onChange({ purchaseType: "one-time" })} className="mt-1 accent-brand-700" />
+        <input
+          type="radio"
+          name="purchaseType"
+          value="one-time"
+          checked={value.purchaseType === "one-time"}
+          onChange={() => onChange({ purchaseType: "one-time" })}
+          className="mt-1 accent-brand-700"
+        />
         <span>
           <span className="block font-semibold">Compra única</span>
           <span className="text-sm text-slate-600">Paga solo este pedido.</span>
         </span>
       </label>
       <label className={option}>
-        <input type="radio" name="purchaseType" value="subscription" checked={value.purchaseType === "subscription"} onChange={() => onChange({ purchaseType: "subscription" })} className="mt-1 accent-brand-700" />
+        <input
+          type="radio"
+          name="purchaseType"
+          value="subscription"
+          checked={value.purchaseType === "subscription"}
+          onChange={() => onChange({ purchaseType: "subscription" })}
+          className="mt-1 accent-brand-700"
+        />
         <span>
           <span className="flex items-center gap-2 font-semibold">
             Suscripción <span className="rounded-full bg-leaf-700 px-2 py-0.5 text-xs text-white">Hasta 15% dscto</span>

@@ -29,7 +29,11 @@ export function CulqiCardForm({ publicKey, email }: { publicKey: string; email: 
       const instance = new Checkout(publicKey, {
         settings: { title: "Vida Alcalina", currency: "PEN", amount: "" },
         client: { email },
-        options: { lang: "es", installments: false, paymentMethods: { tarjeta: true, yape: false, bancaMovil: false, agente: false, billetera: false, cuotealo: false } },
+        options: {
+          lang: "es",
+          installments: false,
+          paymentMethods: { tarjeta: true, yape: false, bancaMovil: false, agente: false, billetera: false, cuotealo: false },
+        },
         appearance: { buttonText: "Guardar Tarjeta" },
       });
       instance.culqi = () => {
@@ -53,7 +57,12 @@ export function CulqiCardForm({ publicKey, email }: { publicKey: string; email: 
           {message}
         </p>
       )}
-      <button type="button" onClick={() => checkout.current?.open()} disabled={fetcher.state !== "idle"} className="mt-8 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400">
+      <button
+        type="button"
+        onClick={() => checkout.current?.open()}
+        disabled={fetcher.state !== "idle"}
+        className="mt-8 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400"
+      >
         Registrar tarjeta
       </button>
     </>

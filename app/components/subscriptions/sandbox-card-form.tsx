@@ -29,13 +29,17 @@ export function SandboxCardForm({
   const busy = useNavigation().state !== "idle";
   return (
     <>
-      <p className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">Modo de prueba: usa una tarjeta de prueba, nunca una tarjeta real.</p>
+      <p className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+        Modo de prueba: usa una tarjeta de prueba, nunca una tarjeta real.
+      </p>
       <Form method="post" className="mt-6 space-y-4" noValidate>
         {Object.entries(hiddenFields).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         <Field label="Número de tarjeta" error={fieldErrors.cardNumber}>
-          {(props) => <input {...props} name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4111 1111 1111 1111" className={inputClass} />}
+          {(props) => (
+            <input {...props} name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4111 1111 1111 1111" className={inputClass} />
+          )}
         </Field>
         <div className="grid grid-cols-2 gap-4">
           <Field label="Vencimiento (MM/AA)" error={fieldErrors.expiry}>
@@ -45,7 +49,11 @@ export function SandboxCardForm({
             {(props) => <input {...props} name="cvv" inputMode="numeric" autoComplete="cc-csc" placeholder="123" className={inputClass} />}
           </Field>
         </div>
-        <button type="submit" disabled={busy} className="w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400">
+        <button
+          type="submit"
+          disabled={busy}
+          className="w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400"
+        >
           {busy ? "Procesando…" : (submitLabel ?? `Guardar tarjeta y pagar ${formatSoles(amountCents)}`)}
         </button>
       </Form>

@@ -9,9 +9,6 @@ const variants = {
 /** A link styled as the shop's pill button. */
 export function LinkButton({ variant = "primary", className = "", ...props }: LinkProps & { variant?: keyof typeof variants }) {
   return (
-    <Link
-      {...props}
-      className={`inline-flex items-center justify-center rounded-full px-7 py-3 font-semibold transition ${variants[variant]} ${className}`}
-    />
+    <Link {...props} className={`inline-flex items-center justify-center rounded-full px-7 py-3 font-semibold transition ${variants[variant]} ${className}`} />
   );
 }

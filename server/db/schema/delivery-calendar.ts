@@ -59,4 +59,3 @@ export const deliverySlots = pgTable(
   },
   (table) => [primaryKey({ columns: [table.deliveryDate, table.deliveryWindow, table.scope] })],
 );
-

@@ -112,7 +112,10 @@ export const refunds = pgTable(
   (table) => [
     // One refund in flight per charge: reconciling a lost answer compares the charge's refunded total
     // with ours, which is only unambiguous when a single one of ours can be on its way.
-    uniqueIndex("refunds_one_pending_per_charge").on(table.provider, table.chargeReference).where(sql`${table.status} = 'pending'`),
-    index("refunds_status_next_attempt_idx").on(table.status, table.nextAttemptAt), index("refunds_order_idx").on(table.orderId),
+    uniqueIndex("refunds_one_pending_per_charge")
+      .on(table.provider, table.chargeReference)
+      .where(sql`${table.status} = 'pending'`),
+    index("refunds_status_next_attempt_idx").on(table.status, table.nextAttemptAt),
+    index("refunds_order_idx").on(table.orderId),
   ],
 );

@@ -50,8 +50,7 @@ export const seedProducts: SeedProduct[] = [
   {
     slug: "agua-alcalina-familiar-8l",
     title: "Agua alcalina familiar 8 L",
-    description:
-      "Bidón familiar de 8 litros con asa y caño dosificador. Perfecto para la cocina y para toda la familia durante la semana.",
+    description: "Bidón familiar de 8 litros con asa y caño dosificador. Perfecto para la cocina y para toda la familia durante la semana.",
     image: "/images/products/familiar-8l.svg",
     priceCents: null,
     sku: "VA-F8L",
@@ -67,8 +66,7 @@ export const seedProducts: SeedProduct[] = [
   {
     slug: "bidon-retornable-hogar-20l",
     title: "Bidón retornable hogar 20 L",
-    description:
-      "Bidón retornable de 20 litros para tu casa. En cada recarga recogemos el envase vacío y lo reutilizamos: menos plástico, el mismo pH 8.5.",
+    description: "Bidón retornable de 20 litros para tu casa. En cada recarga recogemos el envase vacío y lo reutilizamos: menos plástico, el mismo pH 8.5.",
     image: "/images/products/bidon-hogar-20l.svg",
     priceCents: null,
     sku: "VA-BH20",
@@ -84,8 +82,7 @@ export const seedProducts: SeedProduct[] = [
   {
     slug: "bidon-retornable-oficina-20l",
     title: "Bidón retornable oficina 20 L",
-    description:
-      "Agua alcalina para tu equipo. Bidones retornables de 20 litros con entrega programada en tu oficina y recojo de envases vacíos.",
+    description: "Agua alcalina para tu equipo. Bidones retornables de 20 litros con entrega programada en tu oficina y recojo de envases vacíos.",
     image: "/images/products/bidon-oficina-20l.svg",
     priceCents: null,
     sku: "VA-BO20",
@@ -101,8 +98,7 @@ export const seedProducts: SeedProduct[] = [
   {
     slug: "caja-20l-con-dispensador",
     title: "Caja de 20 L con dispensador",
-    description:
-      "Caja de 20 litros con bolsa interior y caño dispensador. Se guarda fácil en la despensa y la caja es 100% reciclable.",
+    description: "Caja de 20 litros con bolsa interior y caño dispensador. Se guarda fácil en la despensa y la caja es 100% reciclable.",
     image: "/images/products/caja-20l-dispensador.svg",
     priceCents: 5990,
     sku: "VA-CX20",

@@ -2,26 +2,22 @@
 export const seedOrganizations = [
   {
     title: "Bosques Vivos Lima",
-    description:
-      "Reforestamos lomas y quebradas de Lima con especies nativas. Cada suscripción ayuda a plantar y regar un árbol nuevo al mes.",
+    description: "Reforestamos lomas y quebradas de Lima con especies nativas. Cada suscripción ayuda a plantar y regar un árbol nuevo al mes.",
     image: "/images/organizations/reforestacion.svg",
   },
   {
     title: "Red de Comedores Populares",
-    description:
-      "Apoyamos a comedores populares de Lima Sur con agua segura para cocinar y con insumos para miles de raciones diarias.",
+    description: "Apoyamos a comedores populares de Lima Sur con agua segura para cocinar y con insumos para miles de raciones diarias.",
     image: "/images/organizations/comedores-populares.svg",
   },
   {
     title: "Playas Limpias Perú",
-    description:
-      "Jornadas mensuales de limpieza de playas en la Costa Verde y el sur chico, con voluntarios y reciclaje de todo lo recogido.",
+    description: "Jornadas mensuales de limpieza de playas en la Costa Verde y el sur chico, con voluntarios y reciclaje de todo lo recogido.",
     image: "/images/organizations/limpieza-playas.svg",
   },
   {
     title: "Agua para Escuelas",
-    description:
-      "Instalamos bebederos y filtros en escuelas públicas para que niñas y niños tengan agua segura durante la jornada escolar.",
+    description: "Instalamos bebederos y filtros en escuelas públicas para que niñas y niños tengan agua segura durante la jornada escolar.",
     image: "/images/organizations/agua-para-escuelas.svg",
   },
 ];

@@ -10,7 +10,11 @@ const WINDOWS = ["manana", "tarde"] as const;
  * marks it done, so it never puts back a holiday or a figure staff removed or changed.
  */
 export async function seedDeliveryCalendar(db: DatabaseOrTransaction): Promise<{ seeded: boolean }> {
-  const inserted = await db.insert(deliveryCalendarSettings).values({ id: 1, cutoffTime: SEED_CUTOFF_TIME }).onConflictDoNothing().returning({ id: deliveryCalendarSettings.id });
+  const inserted = await db
+    .insert(deliveryCalendarSettings)
+    .values({ id: 1, cutoffTime: SEED_CUTOFF_TIME })
+    .onConflictDoNothing()
+    .returning({ id: deliveryCalendarSettings.id });
   if (inserted.length === 0) return { seeded: false };
   await db
     .insert(deliveryCapacityDefaults)

@@ -132,20 +132,91 @@ const SUBSCRIPTION_LINES: DemoLine[] = [
 
 /** 14 orders across every status, their deliveries in every tab, paid, pending and overdue invoices. */
 const DEMO_ORDERS: DemoOrder[] = [
-  { daysAgo: 150, lines: [{ sku: "VA-CX20", quantity: 1 }], path: ["payment_created", "paid", "processing", "shipped", "delivered"], delivery: { inDays: -147, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] } },
-  { daysAgo: 120, lines: SUBSCRIPTION_LINES, type: "subscription", path: ["payment_created", "paid", "processing", "shipped", "delivered"], delivery: { inDays: -117, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] } },
-  { daysAgo: 92, lines: SUBSCRIPTION_LINES, type: "subscription", path: ["payment_created", "paid", "processing", "shipped", "delivered"], delivery: { inDays: -89, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] } },
-  { daysAgo: 80, lines: [{ sku: "VA-BO20-R4", quantity: 1 }], ruc: { number: "20131312955", businessName: "Estudio Fernández S.A.C." }, path: ["payment_created", "paid", "processing", "shipped", "delivered"], delivery: { inDays: -78, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] } },
-  { daysAgo: 70, lines: [{ sku: "VA-F8L-04", quantity: 1 }], path: ["payment_created", "paid", "processing", "shipped", "delivered", "refunded"], delivery: { inDays: -68, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] } },
-  { daysAgo: 62, lines: SUBSCRIPTION_LINES, type: "subscription", path: ["payment_created", "paid", "processing", "shipped", "delivered"], delivery: { inDays: -59, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] } },
+  {
+    daysAgo: 150,
+    lines: [{ sku: "VA-CX20", quantity: 1 }],
+    path: ["payment_created", "paid", "processing", "shipped", "delivered"],
+    delivery: { inDays: -147, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] },
+  },
+  {
+    daysAgo: 120,
+    lines: SUBSCRIPTION_LINES,
+    type: "subscription",
+    path: ["payment_created", "paid", "processing", "shipped", "delivered"],
+    delivery: { inDays: -117, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] },
+  },
+  {
+    daysAgo: 92,
+    lines: SUBSCRIPTION_LINES,
+    type: "subscription",
+    path: ["payment_created", "paid", "processing", "shipped", "delivered"],
+    delivery: { inDays: -89, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] },
+  },
+  {
+    daysAgo: 80,
+    lines: [{ sku: "VA-BO20-R4", quantity: 1 }],
+    ruc: { number: "20131312955", businessName: "Estudio Fernández S.A.C." },
+    path: ["payment_created", "paid", "processing", "shipped", "delivered"],
+    delivery: { inDays: -78, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] },
+  },
+  {
+    daysAgo: 70,
+    lines: [{ sku: "VA-F8L-04", quantity: 1 }],
+    path: ["payment_created", "paid", "processing", "shipped", "delivered", "refunded"],
+    delivery: { inDays: -68, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] },
+  },
+  {
+    daysAgo: 62,
+    lines: SUBSCRIPTION_LINES,
+    type: "subscription",
+    path: ["payment_created", "paid", "processing", "shipped", "delivered"],
+    delivery: { inDays: -59, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] },
+  },
   { daysAgo: 45, lines: [{ sku: "VA-S1L-24", quantity: 1 }], path: ["payment_created", "failed"] },
   { daysAgo: 40, lines: [{ sku: "VA-P625-24", quantity: 1 }], method: "cash", path: ["payment_created", "cancelled"] },
-  { daysAgo: 32, lines: SUBSCRIPTION_LINES, type: "subscription", path: ["payment_created", "paid", "processing", "shipped", "delivered"], delivery: { inDays: -29, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] } },
-  { daysAgo: 20, lines: [{ sku: "VA-BO20-R10", quantity: 1 }], ruc: { number: "20131312955", businessName: "Estudio Fernández S.A.C." }, method: "yape", path: ["payment_created"], unpaidInvoiceDueInDays: -6, delivery: { inDays: -17, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] } },
-  { daysAgo: 4, lines: [{ sku: "VA-S1L-12", quantity: 2 }], path: ["payment_created", "paid", "processing", "shipped"], delivery: { inDays: 0, path: ["preparing", "scheduled", "shipped", "in_transit"] } },
-  { daysAgo: 3, lines: [{ sku: "VA-F8L-02", quantity: 2 }], path: ["payment_created", "paid", "processing"], delivery: { inDays: 0, path: ["preparing", "scheduled"] } },
-  { daysAgo: 2, lines: SUBSCRIPTION_LINES, type: "subscription", path: ["payment_created", "paid", "processing"], delivery: { inDays: 1, path: ["preparing", "scheduled"] } },
-  { daysAgo: 1, lines: [{ sku: "VA-P625-48", quantity: 1 }], method: "cash", path: ["payment_created"], unpaidInvoiceDueInDays: 2, delivery: { inDays: 5, path: [] } },
+  {
+    daysAgo: 32,
+    lines: SUBSCRIPTION_LINES,
+    type: "subscription",
+    path: ["payment_created", "paid", "processing", "shipped", "delivered"],
+    delivery: { inDays: -29, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] },
+  },
+  {
+    daysAgo: 20,
+    lines: [{ sku: "VA-BO20-R10", quantity: 1 }],
+    ruc: { number: "20131312955", businessName: "Estudio Fernández S.A.C." },
+    method: "yape",
+    path: ["payment_created"],
+    unpaidInvoiceDueInDays: -6,
+    delivery: { inDays: -17, path: ["preparing", "scheduled", "shipped", "in_transit", "delivered"] },
+  },
+  {
+    daysAgo: 4,
+    lines: [{ sku: "VA-S1L-12", quantity: 2 }],
+    path: ["payment_created", "paid", "processing", "shipped"],
+    delivery: { inDays: 0, path: ["preparing", "scheduled", "shipped", "in_transit"] },
+  },
+  {
+    daysAgo: 3,
+    lines: [{ sku: "VA-F8L-02", quantity: 2 }],
+    path: ["payment_created", "paid", "processing"],
+    delivery: { inDays: 0, path: ["preparing", "scheduled"] },
+  },
+  {
+    daysAgo: 2,
+    lines: SUBSCRIPTION_LINES,
+    type: "subscription",
+    path: ["payment_created", "paid", "processing"],
+    delivery: { inDays: 1, path: ["preparing", "scheduled"] },
+  },
+  {
+    daysAgo: 1,
+    lines: [{ sku: "VA-P625-48", quantity: 1 }],
+    method: "cash",
+    path: ["payment_created"],
+    unpaidInvoiceDueInDays: 2,
+    delivery: { inDays: 5, path: [] },
+  },
 ];
 
 async function seedCustomerHistory(tx: Transaction, context: { userId: string; district: { id: number; name: string }; now: Date }) {
@@ -186,15 +257,42 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
     .returning({ id: subscriptions.id });
   const [card] = await tx
     .insert(paymentMethods)
-    .values({ userId, provider: "sandbox", providerCardId: "sbx_crd_demo_1111", brand: "Visa", last4: "1111", createdAt: new Date(now.getTime() - firstSubscriptionOrder.daysAgo * DAY_MS) })
+    .values({
+      userId,
+      provider: "sandbox",
+      providerCardId: "sbx_crd_demo_1111",
+      brand: "Visa",
+      last4: "1111",
+      createdAt: new Date(now.getTime() - firstSubscriptionOrder.daysAgo * DAY_MS),
+    })
     .returning({ id: paymentMethods.id });
   await tx.update(subscriptions).set({ paymentMethodId: card!.id }).where(eq(subscriptions.id, subscription!.id));
   await tx.insert(subscriptionItems).values(
-    subscriptionLines.map((line) => ({ subscriptionId: subscription!.id, productId: line.productId, variantId: line.variantId, title: line.title, variantTitle: line.variantTitle, unitPriceCents: line.unitPriceCents, quantity: line.quantity })),
+    subscriptionLines.map((line) => ({
+      subscriptionId: subscription!.id,
+      productId: line.productId,
+      variantId: line.variantId,
+      title: line.title,
+      variantTitle: line.variantTitle,
+      unitPriceCents: line.unitPriceCents,
+      quantity: line.quantity,
+    })),
   );
   await tx.insert(subscriptionEvents).values([
-    { subscriptionId: subscription!.id, kind: "activated", description: "Suscripción mensual activada", actor: "customer", createdAt: new Date(now.getTime() - firstSubscriptionOrder.daysAgo * DAY_MS) },
-    { subscriptionId: subscription!.id, kind: "organization_changed", description: "Organización apoyada elegida", actor: "customer", createdAt: new Date(now.getTime() - (firstSubscriptionOrder.daysAgo - 1) * DAY_MS) },
+    {
+      subscriptionId: subscription!.id,
+      kind: "activated",
+      description: "Suscripción mensual activada",
+      actor: "customer",
+      createdAt: new Date(now.getTime() - firstSubscriptionOrder.daysAgo * DAY_MS),
+    },
+    {
+      subscriptionId: subscription!.id,
+      kind: "organization_changed",
+      description: "Organización apoyada elegida",
+      actor: "customer",
+      createdAt: new Date(now.getTime() - (firstSubscriptionOrder.daysAgo - 1) * DAY_MS),
+    },
   ]);
 
   let subscriptionSequence = 0;
@@ -259,7 +357,9 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
     let from: string | null = null;
     let at = createdAt;
     for (const status of ["pending", ...demo.path]) {
-      await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: from, toStatus: status, actor: status === "pending" ? "customer" : "system", createdAt: at });
+      await tx
+        .insert(orderStatusChanges)
+        .values({ orderId: order!.id, fromStatus: from, toStatus: status, actor: status === "pending" ? "customer" : "system", createdAt: at });
       from = status;
       at = new Date(at.getTime() + 6 * 60 * 60 * 1000);
     }
@@ -276,14 +376,22 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
       updatedAt: createdAt,
     });
     if (paid || demo.unpaidInvoiceDueInDays !== undefined) {
-      await insertDemoInvoice(tx, order!, { paid, issuedAt: createdAt, dueDate: demo.unpaidInvoiceDueInDays === undefined ? limaToday(createdAt) : addDays(today, demo.unpaidInvoiceDueInDays) });
+      await insertDemoInvoice(tx, order!, {
+        paid,
+        issuedAt: createdAt,
+        dueDate: demo.unpaidInvoiceDueInDays === undefined ? limaToday(createdAt) : addDays(today, demo.unpaidInvoiceDueInDays),
+      });
     }
     if (demo.delivery) {
       const history: DeliveryStatusEntry[] = [{ status: "pending", timestamp: createdAt.toISOString(), note: null }];
       let stepAt = createdAt.getTime();
       for (const status of demo.delivery.path) {
         stepAt += 12 * 60 * 60 * 1000;
-        history.push({ status, timestamp: new Date(Math.min(stepAt, now.getTime())).toISOString(), note: status === "in_transit" ? "El repartidor salió con tu pedido" : null });
+        history.push({
+          status,
+          timestamp: new Date(Math.min(stepAt, now.getTime())).toISOString(),
+          note: status === "in_transit" ? "El repartidor salió con tu pedido" : null,
+        });
       }
       const sequence = type === "subscription" ? (subscriptionSequence += 1) : null;
       await tx.insert(deliveries).values({
@@ -306,7 +414,10 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
   }
   if (subscription) {
     const [first] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.subscriptionId, subscription.id)).orderBy(orders.createdAt).limit(1);
-    await tx.update(subscriptions).set({ orderId: first?.id ?? null }).where(eq(subscriptions.id, subscription.id));
+    await tx
+      .update(subscriptions)
+      .set({ orderId: first?.id ?? null })
+      .where(eq(subscriptions.id, subscription.id));
   }
 }
 
@@ -344,11 +455,27 @@ export async function catalogBySku(tx: Transaction): Promise<Map<string, Catalog
   const entries = new Map<string, CatalogEntry>();
   const allProducts = new Map((await tx.select().from(products)).map((product) => [product.id, product]));
   for (const product of allProducts.values()) {
-    if (product.sku && product.priceCents !== null) entries.set(product.sku, { productId: product.id, variantId: null, title: product.title, variantTitle: null, unitPriceCents: product.priceCents, sku: product.sku });
+    if (product.sku && product.priceCents !== null)
+      entries.set(product.sku, {
+        productId: product.id,
+        variantId: null,
+        title: product.title,
+        variantTitle: null,
+        unitPriceCents: product.priceCents,
+        sku: product.sku,
+      });
   }
   for (const variant of await tx.select().from(productVariants)) {
     const product = allProducts.get(variant.productId);
-    if (product && variant.sku) entries.set(variant.sku, { productId: product.id, variantId: variant.id, title: product.title, variantTitle: variant.title, unitPriceCents: variant.priceCents, sku: variant.sku });
+    if (product && variant.sku)
+      entries.set(variant.sku, {
+        productId: product.id,
+        variantId: variant.id,
+        title: product.title,
+        variantTitle: variant.title,
+        unitPriceCents: variant.priceCents,
+        sku: variant.sku,
+      });
   }
   return entries;
 }

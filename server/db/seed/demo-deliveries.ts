@@ -33,22 +33,120 @@ interface DemoDelivery {
 const guest = (firstName: string, lastName: string, phone: string, dni: string) => ({
   firstName,
   lastName,
-  email: `${firstName}.${lastName}@demo.pe`.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, ""),
+  email: `${firstName}.${lastName}@demo.pe`
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, ""),
   phone,
   dni,
 });
 
 export const DEMO_DELIVERIES: DemoDelivery[] = [
-  { customer: guest("Lucía", "Torres", "987111201", "41234561"), district: "Miraflores", address: "Calle Schell 345, dpto. 801", inDays: 0, window: "manana", lines: [{ sku: "VA-BH20-R3", quantity: 1 }], method: "card", path: ["preparing", "scheduled"], routePosition: 1 },
-  { customer: guest("Jorge", "Salazar", "987111202", "41234562"), district: "San Isidro", address: "Av. Camino Real 456, of. 302", inDays: 0, window: "manana", lines: [{ sku: "VA-P625-24", quantity: 2 }], method: "yape", path: ["preparing", "scheduled"], routePosition: 2 },
-  { customer: guest("Ana", "Quispe", "987111203", "41234563"), district: "Santiago de Surco", address: "Jr. Monte Rosa 120", inDays: 0, window: "tarde", lines: [{ sku: "VA-BO20-R4", quantity: 1 }], method: "cash", unpaid: true, path: ["preparing", "scheduled"], routePosition: 3 },
-  { customer: guest("Rafael", "Mendoza", "987111204", "41234564"), district: "San Borja", address: "Av. San Luis 2010", inDays: 0, window: "tarde", lines: [{ sku: "VA-F8L-04", quantity: 1 }], method: "card", path: ["preparing"] },
-  { customer: guest("Carmen", "Rojas", "987111205", "41234565"), district: "Barranco", address: "Av. Grau 789", inDays: 0, window: "manana", lines: [{ sku: "VA-S1L-24", quantity: 1 }], method: "card", path: [] },
-  { customer: guest("Diego", "Vargas", "987111206", "41234566"), district: "Miraflores", address: "Av. Benavides 1555", inDays: 1, window: "tarde", lines: [{ sku: "VA-CX20", quantity: 1 }], method: "card", path: [] },
-  { customer: guest("Rosa", "Huamán", "987111207", "41234567"), district: "Lince", address: "Av. Arequipa 2450", inDays: 1, window: "manana", lines: [{ sku: "VA-BH20-R3", quantity: 2 }], method: "cash", unpaid: true, path: [] },
-  { customer: guest("Miguel", "Castillo", "987111208", "41234568"), district: "San Isidro", address: "Calle Las Begonias 670", inDays: 1, window: "tarde", lines: [{ sku: "VA-P625-12", quantity: 3 }], method: "yape", path: [] },
-  { customer: guest("Patricia", "León", "987111209", "41234569"), district: "Santiago de Surco", address: "Av. Caminos del Inca 1800", inDays: 2, window: "manana", lines: [{ sku: "VA-BO20-R10", quantity: 1 }], method: "card", path: [] },
-  { customer: guest("Luis", "Paredes", "987111210", "41234570"), district: "San Borja", address: "Av. Aviación 3120", inDays: 3, window: "tarde", lines: [{ sku: "VA-F8L-02", quantity: 2 }], method: "card", path: [] },
+  {
+    customer: guest("Lucía", "Torres", "987111201", "41234561"),
+    district: "Miraflores",
+    address: "Calle Schell 345, dpto. 801",
+    inDays: 0,
+    window: "manana",
+    lines: [{ sku: "VA-BH20-R3", quantity: 1 }],
+    method: "card",
+    path: ["preparing", "scheduled"],
+    routePosition: 1,
+  },
+  {
+    customer: guest("Jorge", "Salazar", "987111202", "41234562"),
+    district: "San Isidro",
+    address: "Av. Camino Real 456, of. 302",
+    inDays: 0,
+    window: "manana",
+    lines: [{ sku: "VA-P625-24", quantity: 2 }],
+    method: "yape",
+    path: ["preparing", "scheduled"],
+    routePosition: 2,
+  },
+  {
+    customer: guest("Ana", "Quispe", "987111203", "41234563"),
+    district: "Santiago de Surco",
+    address: "Jr. Monte Rosa 120",
+    inDays: 0,
+    window: "tarde",
+    lines: [{ sku: "VA-BO20-R4", quantity: 1 }],
+    method: "cash",
+    unpaid: true,
+    path: ["preparing", "scheduled"],
+    routePosition: 3,
+  },
+  {
+    customer: guest("Rafael", "Mendoza", "987111204", "41234564"),
+    district: "San Borja",
+    address: "Av. San Luis 2010",
+    inDays: 0,
+    window: "tarde",
+    lines: [{ sku: "VA-F8L-04", quantity: 1 }],
+    method: "card",
+    path: ["preparing"],
+  },
+  {
+    customer: guest("Carmen", "Rojas", "987111205", "41234565"),
+    district: "Barranco",
+    address: "Av. Grau 789",
+    inDays: 0,
+    window: "manana",
+    lines: [{ sku: "VA-S1L-24", quantity: 1 }],
+    method: "card",
+    path: [],
+  },
+  {
+    customer: guest("Diego", "Vargas", "987111206", "41234566"),
+    district: "Miraflores",
+    address: "Av. Benavides 1555",
+    inDays: 1,
+    window: "tarde",
+    lines: [{ sku: "VA-CX20", quantity: 1 }],
+    method: "card",
+    path: [],
+  },
+  {
+    customer: guest("Rosa", "Huamán", "987111207", "41234567"),
+    district: "Lince",
+    address: "Av. Arequipa 2450",
+    inDays: 1,
+    window: "manana",
+    lines: [{ sku: "VA-BH20-R3", quantity: 2 }],
+    method: "cash",
+    unpaid: true,
+    path: [],
+  },
+  {
+    customer: guest("Miguel", "Castillo", "987111208", "41234568"),
+    district: "San Isidro",
+    address: "Calle Las Begonias 670",
+    inDays: 1,
+    window: "tarde",
+    lines: [{ sku: "VA-P625-12", quantity: 3 }],
+    method: "yape",
+    path: [],
+  },
+  {
+    customer: guest("Patricia", "León", "987111209", "41234569"),
+    district: "Santiago de Surco",
+    address: "Av. Caminos del Inca 1800",
+    inDays: 2,
+    window: "manana",
+    lines: [{ sku: "VA-BO20-R10", quantity: 1 }],
+    method: "card",
+    path: [],
+  },
+  {
+    customer: guest("Luis", "Paredes", "987111210", "41234570"),
+    district: "San Borja",
+    address: "Av. Aviación 3120",
+    inDays: 3,
+    window: "tarde",
+    lines: [{ sku: "VA-F8L-02", quantity: 2 }],
+    method: "card",
+    path: [],
+  },
 ];
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -60,7 +158,9 @@ export async function seedDemoDeliveries(db: Database, now: Date): Promise<{ see
   if (existing) return { seeded: false };
   return inTransaction(db, async (tx) => {
     const names = [...new Set(DEMO_DELIVERIES.map((demo) => demo.district))];
-    const byName = new Map((await tx.select({ id: districts.id, name: districts.name }).from(districts).where(inArray(districts.name, names))).map((row) => [row.name, row]));
+    const byName = new Map(
+      (await tx.select({ id: districts.id, name: districts.name }).from(districts).where(inArray(districts.name, names))).map((row) => [row.name, row]),
+    );
     // A shop without the demo districts or the demo repartidor gets no demo work.
     if (byName.size < names.length) return { seeded: false };
     const [driver] = await tx.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email));
@@ -68,7 +168,14 @@ export async function seedDemoDeliveries(db: Database, now: Date): Promise<{ see
     const catalog = await catalogBySku(tx);
     const today = limaToday(now);
     for (const [index, demo] of DEMO_DELIVERIES.entries()) {
-      await insertDemoOrder(tx, demo, { district: byName.get(demo.district)!, driverId: driver.id, today, createdAt: new Date(now.getTime() - (30 - index) * HOUR_MS), now, catalog });
+      await insertDemoOrder(tx, demo, {
+        district: byName.get(demo.district)!,
+        driverId: driver.id,
+        today,
+        createdAt: new Date(now.getTime() - (30 - index) * HOUR_MS),
+        now,
+        catalog,
+      });
     }
     return { seeded: true };
   });
@@ -77,7 +184,14 @@ export async function seedDemoDeliveries(db: Database, now: Date): Promise<{ see
 async function insertDemoOrder(
   tx: Transaction,
   demo: DemoDelivery,
-  context: { district: { id: number; name: string }; driverId: string; today: string; createdAt: Date; now: Date; catalog: Awaited<ReturnType<typeof catalogBySku>> },
+  context: {
+    district: { id: number; name: string };
+    driverId: string;
+    today: string;
+    createdAt: Date;
+    now: Date;
+    catalog: Awaited<ReturnType<typeof catalogBySku>>;
+  },
 ) {
   const { district, createdAt, catalog } = context;
   const lines = demo.lines.map((line) => priced(catalog, line));
@@ -116,7 +230,9 @@ async function insertDemoOrder(
   let from: string | null = null;
   let at = createdAt;
   for (const status of ["pending", ...orderPath]) {
-    await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: from, toStatus: status, actor: status === "pending" ? "customer" : "system", createdAt: at });
+    await tx
+      .insert(orderStatusChanges)
+      .values({ orderId: order!.id, fromStatus: from, toStatus: status, actor: status === "pending" ? "customer" : "system", createdAt: at });
     from = status;
     at = new Date(at.getTime() + 60 * 1000);
   }
@@ -134,7 +250,14 @@ async function insertDemoOrder(
   });
   if (paidAt) await insertDemoInvoice(tx, order!, { paid: true, issuedAt: paidAt, dueDate: limaToday(paidAt) });
   const history: DeliveryStatusEntry[] = [{ status: "pending", timestamp: createdAt.toISOString(), note: null }];
-  demo.path.forEach((status, step) => history.push({ status, timestamp: new Date(Math.min(createdAt.getTime() + (step + 1) * 4 * HOUR_MS, context.now.getTime())).toISOString(), note: null, actor: "system" }));
+  demo.path.forEach((status, step) =>
+    history.push({
+      status,
+      timestamp: new Date(Math.min(createdAt.getTime() + (step + 1) * 4 * HOUR_MS, context.now.getTime())).toISOString(),
+      note: null,
+      actor: "system",
+    }),
+  );
   await tx.insert(deliveries).values({
     orderId: order!.id,
     districtId: district.id,

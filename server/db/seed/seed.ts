@@ -1,15 +1,6 @@
 import { count } from "drizzle-orm";
 import type { Database } from "../client";
-import {
-  districtDeliveryDays,
-  districts,
-  historyEntries,
-  legalTexts,
-  organizations,
-  products,
-  productVariants,
-  siteSettings,
-} from "../schema";
+import { districtDeliveryDays, districts, historyEntries, legalTexts, organizations, products, productVariants, siteSettings } from "../schema";
 import { seedProducts } from "./catalog-data";
 import { LEGAL_UPDATED_ON, seedHistoryEntries, seedOrganizations, seedSiteSettings } from "./content-data";
 import { readSeedDistricts } from "./districts-data";
@@ -39,9 +30,7 @@ export async function seedBaseData(db: Database): Promise<{ seeded: boolean }> {
       const { variants, ...row } = product;
       const [inserted] = await tx.insert(products).values(row).returning({ id: products.id });
       if (variants.length > 0) {
-        await tx
-          .insert(productVariants)
-          .values(variants.map((variant) => ({ ...variant, productId: inserted!.id })));
+        await tx.insert(productVariants).values(variants.map((variant) => ({ ...variant, productId: inserted!.id })));
       }
     }
 
@@ -49,9 +38,7 @@ export async function seedBaseData(db: Database): Promise<{ seeded: boolean }> {
       const { dayNumbers, ...row } = district;
       const [inserted] = await tx.insert(districts).values(row).returning({ id: districts.id });
       if (dayNumbers.length > 0) {
-        await tx
-          .insert(districtDeliveryDays)
-          .values(dayNumbers.map((dayNumber) => ({ districtId: inserted!.id, dayNumber })));
+        await tx.insert(districtDeliveryDays).values(dayNumbers.map((dayNumber) => ({ districtId: inserted!.id, dayNumber })));
       }
     }
 

@@ -26,6 +26,12 @@ export function deliveryRescheduledEmail(data: DeliveryRescheduledData) {
 <p>Si esa fecha no te acomoda, responde este correo o escríbenos por WhatsApp.</p>
 <p style="margin:24px 0">${button(data.receiptUrl, "Ver mi pedido")}</p>`,
   });
-  const text = [`Hola, ${data.firstName}`, `Reprogramamos la entrega ${data.deliveryNumber} de tu pedido ${data.orderNumber}.`, `Nueva fecha: ${when}.`, "Si esa fecha no te acomoda, responde este correo o escríbenos por WhatsApp.", `Ver tu pedido: ${data.receiptUrl}`].join("\n");
+  const text = [
+    `Hola, ${data.firstName}`,
+    `Reprogramamos la entrega ${data.deliveryNumber} de tu pedido ${data.orderNumber}.`,
+    `Nueva fecha: ${when}.`,
+    "Si esa fecha no te acomoda, responde este correo o escríbenos por WhatsApp.",
+    `Ver tu pedido: ${data.receiptUrl}`,
+  ].join("\n");
   return { subject, html, text };
 }

@@ -32,6 +32,12 @@ export function paymentRefundedEmail(data: PaymentRefundedData) {
 <p>Si todavía quieres tu agua, puedes hacer un nuevo pedido cuando quieras.</p>
 <p style="margin:24px 0">${button(data.receiptUrl, "Ver mi pedido")}</p>`,
   });
-  const text = [`Hola, ${data.firstName}`, `Devolvimos ${formatSoles(data.amountCents)} de tu pedido ${data.orderNumber}.`, explanation, timing, `Ver tu pedido: ${data.receiptUrl}`].join("\n");
+  const text = [
+    `Hola, ${data.firstName}`,
+    `Devolvimos ${formatSoles(data.amountCents)} de tu pedido ${data.orderNumber}.`,
+    explanation,
+    timing,
+    `Ver tu pedido: ${data.receiptUrl}`,
+  ].join("\n");
   return { subject, html, text };
 }

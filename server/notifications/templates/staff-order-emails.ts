@@ -54,7 +54,13 @@ export function orderCancelledEmail(data: OrderCancelledData) {
 <p>Si tienes dudas, responde este correo.</p>
 <p style="margin:24px 0">${button(data.receiptUrl, "Ver mi pedido")}</p>`,
   });
-  const text = [`Hola, ${data.firstName}`, `Cancelamos tu pedido ${data.orderNumber} antes de su despacho.`, `Motivo: ${data.reason}`, money, `Ver tu pedido: ${data.receiptUrl}`].join("\n");
+  const text = [
+    `Hola, ${data.firstName}`,
+    `Cancelamos tu pedido ${data.orderNumber} antes de su despacho.`,
+    `Motivo: ${data.reason}`,
+    money,
+    `Ver tu pedido: ${data.receiptUrl}`,
+  ].join("\n");
   return { subject, html, text };
 }
 
@@ -84,6 +90,8 @@ export function orderRefundedEmail(data: OrderRefundedData) {
 <p>${escapeHtml(when)}</p>
 <p style="margin:24px 0">${button(data.receiptUrl, "Ver mi pedido")}</p>`,
   });
-  const text = [`Hola, ${data.firstName}`, `${amount} Pedido ${data.orderNumber}.`, `Motivo: ${data.reason}`, when, `Ver tu pedido: ${data.receiptUrl}`].join("\n");
+  const text = [`Hola, ${data.firstName}`, `${amount} Pedido ${data.orderNumber}.`, `Motivo: ${data.reason}`, when, `Ver tu pedido: ${data.receiptUrl}`].join(
+    "\n",
+  );
   return { subject, html, text };
 }

@@ -69,5 +69,10 @@ export function renewalPaymentLinkEmail(data: SubscriptionEmailBase & { amountCe
 
 /** Every self-service change is confirmed by email (issue 5). */
 export function subscriptionChangedEmail(data: SubscriptionEmailBase & { change: string }) {
-  return subscriptionEmail(data, `Actualizamos tu suscripción ${data.subscriptionNumber}`, [data.change, "Si no hiciste este cambio, escríbenos de inmediato."], "Ver mi suscripción");
+  return subscriptionEmail(
+    data,
+    `Actualizamos tu suscripción ${data.subscriptionNumber}`,
+    [data.change, "Si no hiciste este cambio, escríbenos de inmediato."],
+    "Ver mi suscripción",
+  );
 }

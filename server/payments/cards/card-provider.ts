@@ -13,8 +13,7 @@ export interface CardHolder {
 }
 
 export type SaveCardResult =
-  | { ok: true; customerId: string | null; cardId: string; brand: string | null; last4: string | null }
-  | { ok: false; message: string };
+  { ok: true; customerId: string | null; cardId: string; brand: string | null; last4: string | null } | { ok: false; message: string };
 
 export type CardChargeResult =
   | { outcome: "paid"; chargeId: string }
@@ -30,7 +29,14 @@ export interface CardProvider {
    * Charges a saved card. `chargeKey` names this attempt; the shop writes it before calling, so
    * after a crash `findCharge` tells whether the attempt reached the provider.
    */
-  chargeCard(input: { customerId: string | null; cardId: string; amountCents: number; email: string; chargeKey: string; description: string }): Promise<CardChargeResult>;
+  chargeCard(input: {
+    customerId: string | null;
+    cardId: string;
+    amountCents: number;
+    email: string;
+    chargeKey: string;
+    description: string;
+  }): Promise<CardChargeResult>;
   /** The charge made under `chargeKey`, if the provider has one. */
   findCharge(input: { chargeKey: string; email: string; since: Date }): Promise<{ chargeId: string; paid: boolean } | null>;
 }

@@ -27,7 +27,13 @@ export function culqiCardProvider(client: CulqiClient): CardProvider {
       const answer = await client.createCard({ customerId, tokenId: token });
       switch (answer.kind) {
         case "saved":
-          return { ok: true, customerId, cardId: answer.card.id, brand: answer.card.source?.iin?.card_brand ?? null, last4: answer.card.source?.last_four ?? null };
+          return {
+            ok: true,
+            customerId,
+            cardId: answer.card.id,
+            brand: answer.card.source?.iin?.card_brand ?? null,
+            last4: answer.card.source?.last_four ?? null,
+          };
         case "review":
           return { ok: false, message: "Tu banco pidió una verificación adicional para guardar la tarjeta. Intenta con otra tarjeta." };
         case "declined":

@@ -38,7 +38,8 @@ export function flowCardProvider(client: FlowClient): CardProvider {
       // someone else's token could charge their card.
       const customer = await client.getCustomer(status.body.customerId);
       if (customer.kind === "unavailable") return { ok: false, message: FLOW_UNAVAILABLE };
-      if (customer.kind === "refused" || customer.body.email.trim().toLowerCase() !== holder.email.trim().toLowerCase()) return { ok: false, message: NOT_YOUR_REGISTRATION };
+      if (customer.kind === "refused" || customer.body.email.trim().toLowerCase() !== holder.email.trim().toLowerCase())
+        return { ok: false, message: NOT_YOUR_REGISTRATION };
       return {
         ok: true,
         customerId: status.body.customerId,
@@ -48,7 +49,12 @@ export function flowCardProvider(client: FlowClient): CardProvider {
       };
     },
     async chargeCard({ customerId, cardId, amountCents, chargeKey, description }) {
-      const answer = await client.chargeCustomer({ customerId: customerOf({ customerId, cardId }), amountCents, subject: description, commerceOrder: chargeKey });
+      const answer = await client.chargeCustomer({
+        customerId: customerOf({ customerId, cardId }),
+        amountCents,
+        subject: description,
+        commerceOrder: chargeKey,
+      });
       if (answer.kind === "unavailable") return { outcome: "unknown", message: answer.reason };
       // A business error (no card registered, card refused) is a decline: nothing was charged.
       if (answer.kind === "refused") return { outcome: "declined", message: CHARGE_DECLINED };

@@ -76,7 +76,10 @@ export function sandboxCardProvider(db: Database): CardProvider {
     async chargeCard({ cardId, amountCents, chargeKey }) {
       // The provider's books answer a repeated key with the charge it already made.
       const [existing] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.chargeKey, chargeKey));
-      if (existing) return existing.paid ? { outcome: "paid", chargeId: existing.chargeId } : { outcome: "declined", message: existing.declineMessage ?? "Cobro rechazado" };
+      if (existing)
+        return existing.paid
+          ? { outcome: "paid", chargeId: existing.chargeId }
+          : { outcome: "declined", message: existing.declineMessage ?? "Cobro rechazado" };
       const declined = cardId.endsWith(`_${CHARGES_DECLINED_LAST4}`);
       const message = declined ? "Tu banco rechazó el cobro (simulación)." : null;
       const [row] = await db

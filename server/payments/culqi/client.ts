@@ -74,7 +74,12 @@ const GENERIC_DECLINE = "Hubo un problema procesando tu pago. Intenta nuevamente
 export function createCulqiClient(config: CulqiConfig) {
   const doFetch = config.fetch ?? fetch;
 
-  async function call(method: "GET" | "POST", path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+  async function call(
+    method: "GET" | "POST",
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; body: unknown }> {
     const response = await doFetch(`${config.apiBase}${path}`, {
       method,
       headers: { Authorization: `Bearer ${config.secretKey}`, "Content-Type": "application/json", Accept: "application/json", ...extraHeaders },
@@ -158,17 +163,30 @@ export function createCulqiClient(config: CulqiConfig) {
     async createRefund(input: { chargeId: string; amount: number; reason: CulqiRefundReason; idempotencyKey: string }): Promise<RefundAnswer> {
       let answer;
       try {
-        answer = await call("POST", "/refunds", { amount: input.amount, charge_id: input.chargeId, reason: input.reason }, { "Idempotency-Key": input.idempotencyKey });
+        answer = await call(
+          "POST",
+          "/refunds",
+          { amount: input.amount, charge_id: input.chargeId, reason: input.reason },
+          { "Idempotency-Key": input.idempotencyKey },
+        );
       } catch (error) {
         return { kind: "unavailable", reason: error instanceof Error ? `${error.name}: ${error.message}` : "error" };
       }
       const body = answer.body as { id?: string; merchant_message?: string; user_message?: string } | null;
       if ((answer.status === 201 || answer.status === 200) && body?.id) return { kind: "refunded", refundId: body.id };
-      if (answer.status >= 400 && answer.status < 500) return { kind: "refused", message: `HTTP ${answer.status}: ${body?.merchant_message ?? body?.user_message ?? "sin detalle"}` };
+      if (answer.status >= 400 && answer.status < 500)
+        return { kind: "refused", message: `HTTP ${answer.status}: ${body?.merchant_message ?? body?.user_message ?? "sin detalle"}` };
       return { kind: "unavailable", reason: `HTTP ${answer.status}` };
     },
 
-    async createOrder(input: { amount: number; description: string; orderNumber: string; client: { first_name: string; last_name: string; email: string; phone_number: string }; expiresAt: Date; metadata: Record<string, string> }): Promise<CulqiOrder | null> {
+    async createOrder(input: {
+      amount: number;
+      description: string;
+      orderNumber: string;
+      client: { first_name: string; last_name: string; email: string; phone_number: string };
+      expiresAt: Date;
+      metadata: Record<string, string>;
+    }): Promise<CulqiOrder | null> {
       const answer = await call("POST", "/orders", {
         amount: input.amount,
         currency_code: "PEN",
@@ -191,13 +209,23 @@ export function createCulqiClient(config: CulqiConfig) {
     },
 
     /** payments.md A.7: a customer to hang saved cards on; every field but metadata is required. */
-    async createCustomer(input: { first_name: string; last_name: string; email: string; address: string; address_city: string; phone_number: string }): Promise<{ id: string } | null> {
+    async createCustomer(input: {
+      first_name: string;
+      last_name: string;
+      email: string;
+      address: string;
+      address_city: string;
+      phone_number: string;
+    }): Promise<{ id: string } | null> {
       const answer = await call("POST", "/customers", { ...input, country_code: "PE" });
       return answer.status === 201 || answer.status === 200 ? (answer.body as { id: string }) : null;
     },
 
     /** A reusable card from a token; 200 + REVIEW means the bank wants 3DS for it. */
-    async createCard(input: { customerId: string; tokenId: string }): Promise<{ kind: "saved"; card: CulqiCard } | { kind: "review" } | { kind: "declined"; userMessage: string } | { kind: "unavailable" }> {
+    async createCard(input: {
+      customerId: string;
+      tokenId: string;
+    }): Promise<{ kind: "saved"; card: CulqiCard } | { kind: "review" } | { kind: "declined"; userMessage: string } | { kind: "unavailable" }> {
       let answer;
       try {
         answer = await call("POST", "/cards", { customer_id: input.customerId, token_id: input.tokenId });
@@ -214,7 +242,11 @@ export function createCulqiClient(config: CulqiConfig) {
 
     /** Charges by email since a date (A.4 list filters): how a renewal finds the charge its crash lost. */
     async listCharges(filters: { email: string; creationDateFrom: Date }): Promise<CulqiCharge[] | null> {
-      const query = new URLSearchParams({ email: filters.email, creation_date_from: String(Math.floor(filters.creationDateFrom.getTime() / 1000)), limit: "100" });
+      const query = new URLSearchParams({
+        email: filters.email,
+        creation_date_from: String(Math.floor(filters.creationDateFrom.getTime() / 1000)),
+        limit: "100",
+      });
       try {
         const answer = await call("GET", `/charges?${query}`);
         if (answer.status !== 200) return null;

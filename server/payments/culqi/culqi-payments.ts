@@ -124,8 +124,17 @@ export async function recordCulqiOrderCode(db: Database, client: CulqiClient, in
     throw error;
   });
   if (!culqiOrder?.payment_code) return null;
-  const expiresAt = culqiOrder.expiration_date ? new Date(culqiOrder.expiration_date * (culqiOrder.expiration_date > 1e12 ? 1 : 1000)) : new Date(input.now.getTime() + CULQI_CODE_HOURS * 3_600_000);
-  return recordPaymentCodeIssued(db, row.payment.id, { now: input.now, actor: "culqi", method: "cash", code: culqiOrder.payment_code, expiresAt, providerReference: reference });
+  const expiresAt = culqiOrder.expiration_date
+    ? new Date(culqiOrder.expiration_date * (culqiOrder.expiration_date > 1e12 ? 1 : 1000))
+    : new Date(input.now.getTime() + CULQI_CODE_HOURS * 3_600_000);
+  return recordPaymentCodeIssued(db, row.payment.id, {
+    now: input.now,
+    actor: "culqi",
+    method: "cash",
+    code: culqiOrder.payment_code,
+    expiresAt,
+    providerReference: reference,
+  });
 }
 
 export type WebhookOutcome = { status: number; applied: boolean };
@@ -192,11 +201,22 @@ function sameSecret(given: string | null, expected: string): boolean {
  * a refund outside the transaction. A failed refund call is recorded on its row and retried by
  * the jobs, so it does not fail the caller.
  */
-async function settleCharge(db: Database, client: CulqiClient, charge: CulqiCharge, paymentId: string, input: { now: Date; siteUrl: string; actor: string }): Promise<ChargeSettlement> {
+async function settleCharge(
+  db: Database,
+  client: CulqiClient,
+  charge: CulqiCharge,
+  paymentId: string,
+  input: { now: Date; siteUrl: string; actor: string },
+): Promise<ChargeSettlement> {
   const settled = await settleConfirmedCharge(
     db,
     paymentId,
-    { provider: "culqi", reference: charge.id, amountCents: charge.amount, method: charge.source?.id?.startsWith("ype_") || charge.source?.type === "yape" ? "yape" : "card" },
+    {
+      provider: "culqi",
+      reference: charge.id,
+      amountCents: charge.amount,
+      method: charge.source?.id?.startsWith("ype_") || charge.source?.type === "yape" ? "yape" : "card",
+    },
     input,
   );
   if (settled.kind === "refund") await processRefund(db, client, settled.refundId, input);
@@ -220,10 +240,18 @@ async function applyCharge(db: Database, client: CulqiClient, charge: CulqiCharg
 
 async function applyOrder(db: Database, client: CulqiClient, culqiOrder: CulqiOrder | null, input: { now: Date; siteUrl: string }): Promise<boolean> {
   if (!culqiOrder) return false;
-  const [payment] = await db.select().from(payments).where(and(eq(payments.provider, "culqi"), eq(payments.providerReference, culqiOrder.id)));
+  const [payment] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, "culqi"), eq(payments.providerReference, culqiOrder.id)));
   if (!payment) return false;
   if (culqiOrder.state === "paid") {
-    const settled = await settleConfirmedCharge(db, payment.id, { provider: "culqi", reference: culqiOrder.id, amountCents: culqiOrder.amount, method: "cash" }, { ...input, actor: "culqi-webhook" });
+    const settled = await settleConfirmedCharge(
+      db,
+      payment.id,
+      { provider: "culqi", reference: culqiOrder.id, amountCents: culqiOrder.amount, method: "cash" },
+      { ...input, actor: "culqi-webhook" },
+    );
     if (settled.kind === "refund") {
       await processRefund(db, client, settled.refundId, input);
       return settled.created;
@@ -239,7 +267,10 @@ async function applyOrder(db: Database, client: CulqiClient, culqiOrder: CulqiOr
       await tx.update(payments).set({ status: "expired", updatedAt: input.now }).where(eq(payments.id, payment.id));
       // Only a still-open order is cancelled; one the expiry job already closed (or another payment
       // paid) keeps its status.
-      const [order] = await tx.select({ status: orders.status }).from(orders).where(and(eq(orders.id, payment.orderId), inArray(orders.status, ["pending", "payment_created"])));
+      const [order] = await tx
+        .select({ status: orders.status })
+        .from(orders)
+        .where(and(eq(orders.id, payment.orderId), inArray(orders.status, ["pending", "payment_created"])));
       if (!order) return true;
       return transitionOrder(tx, payment.orderId, "cancelled", { actor: "culqi-webhook", now: input.now, note: "Código de pago vencido" });
     });

@@ -109,7 +109,12 @@ export function createFlowClient(config: FlowConfig) {
     if (response.status === 200) return { kind: "ok", body: body as T };
     if (response.status === 400 || response.status === 401) {
       const error = body as { code?: unknown; message?: unknown } | null;
-      return { kind: "refused", status: response.status, code: typeof error?.code === "number" ? error.code : null, message: typeof error?.message === "string" ? error.message : "" };
+      return {
+        kind: "refused",
+        status: response.status,
+        code: typeof error?.code === "number" ? error.code : null,
+        message: typeof error?.message === "string" ? error.message : "",
+      };
     }
     return { kind: "unavailable", reason: `HTTP ${response.status}` };
   }
@@ -119,7 +124,8 @@ export function createFlowClient(config: FlowConfig) {
     createCustomer: (input: { name: string; email: string; externalId: string }) => call<FlowCustomer>("POST", "/customer/create", input),
     getCustomer: (customerId: string) => call<FlowCustomer>("GET", "/customer/get", { customerId }),
     /** customer/register: the browser goes to `url + "?token=" + token`; Flow POSTs `token` to `url_return` afterwards. */
-    registerCard: (input: { customerId: string; urlReturn: string }) => call<{ url: string; token: string }>("POST", "/customer/register", { customerId: input.customerId, url_return: input.urlReturn }),
+    registerCard: (input: { customerId: string; urlReturn: string }) =>
+      call<{ url: string; token: string }>("POST", "/customer/register", { customerId: input.customerId, url_return: input.urlReturn }),
     getRegisterStatus: (token: string) => call<FlowRegisterResult>("GET", "/customer/getRegisterStatus", { token }),
     /** customer/charge: a direct charge to the registered card; `commerceOrder` is the shop's attempt key. */
     chargeCustomer: (input: { customerId: string; amountCents: number; subject: string; commerceOrder: string }) =>

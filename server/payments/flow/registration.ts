@@ -78,7 +78,14 @@ export async function completeFlowCardRegistration(
   if (registration.kind !== "ok") return { kind: "flow_error" };
   if (registration.body.status !== "1") return { kind: "not_registered", subscriptionId: pending.id };
 
-  const result = await activateSubscription(db, { subscriptionId: pending.id, userId: input.userId, token: input.token, cards: flowCardProvider(client), now: input.now, siteUrl: input.siteUrl });
+  const result = await activateSubscription(db, {
+    subscriptionId: pending.id,
+    userId: input.userId,
+    token: input.token,
+    cards: flowCardProvider(client),
+    now: input.now,
+    siteUrl: input.siteUrl,
+  });
   if (result.ok) return { kind: "activated", subscriptionId: result.subscriptionId, orderId: pending.orderId };
   switch (result.reason) {
     case "in_progress":

@@ -15,7 +15,10 @@ export async function changeBillingMethod(db: Database, input: SelfServiceContex
     if (input.method === subscription.billingMethod) return refuse("Ya pagas así cada periodo", "method");
     if (input.method === "card") {
       const [card] = subscription.paymentMethodId
-        ? await tx.select({ id: paymentMethods.id }).from(paymentMethods).where(and(eq(paymentMethods.id, subscription.paymentMethodId), isNull(paymentMethods.revokedAt)))
+        ? await tx
+            .select({ id: paymentMethods.id })
+            .from(paymentMethods)
+            .where(and(eq(paymentMethods.id, subscription.paymentMethodId), isNull(paymentMethods.revokedAt)))
         : [];
       if (!card) return refuse("Registra una tarjeta para pagar con ella cada periodo.", "method");
     }

@@ -24,7 +24,8 @@ export async function cancelSubscription(db: Database, input: SelfServiceContext
     if (detail.length > DETAIL_MAX) return refuse(`Escribe como máximo ${DETAIL_MAX} caracteres`, "detail");
     const reason = detail ? `${label}: ${detail}` : label;
     const today = limaToday(input.now);
-    const paidUntil = subscription.status !== "past_due" && subscription.nextBillingDate && subscription.nextBillingDate > today ? subscription.nextBillingDate : null;
+    const paidUntil =
+      subscription.status !== "past_due" && subscription.nextBillingDate && subscription.nextBillingDate > today ? subscription.nextBillingDate : null;
     await tx
       .update(subscriptions)
       .set({ ...(paidUntil ? {} : { status: "cancelled" }), endsOn: paidUntil ?? today, cancelledAt: input.now, cancelReason: reason, updatedAt: input.now })
@@ -45,7 +46,10 @@ export async function undoCancellation(db: Database, input: SelfServiceContext):
     const refusal = stateRefusal(subscription, "undo-cancel");
     if (refusal) return refusal;
     if (subscription.endsOn! <= limaToday(input.now)) return refuse("Tu suscripción ya terminó.");
-    await tx.update(subscriptions).set({ endsOn: null, cancelledAt: null, cancelReason: null, updatedAt: input.now }).where(eq(subscriptions.id, subscription.id));
+    await tx
+      .update(subscriptions)
+      .set({ endsOn: null, cancelledAt: null, cancelReason: null, updatedAt: input.now })
+      .where(eq(subscriptions.id, subscription.id));
     return {
       kind: "cancellation_undone",
       description: `Cancelación anulada: tu suscripción continúa${subscription.nextBillingDate ? ` y el próximo cobro será el ${shortDate(subscription.nextBillingDate)}` : ""}.`,

@@ -23,7 +23,13 @@ export async function findSubscriptionForCardUpdate(db: Database, userId: string
       ? await db
           .select({ amountCents: subscriptionPeriods.amountCents })
           .from(subscriptionPeriods)
-          .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.periodNumber, subscription.nextPeriodNumber), eq(subscriptionPeriods.status, "failed")))
+          .where(
+            and(
+              eq(subscriptionPeriods.subscriptionId, subscription.id),
+              eq(subscriptionPeriods.periodNumber, subscription.nextPeriodNumber),
+              eq(subscriptionPeriods.status, "failed"),
+            ),
+          )
       : [];
   return {
     id: subscription.id,
@@ -82,7 +88,15 @@ export async function updateSubscriptionCard(
     if (lockedRefusal) return lockedRefusal;
     const [method] = await tx
       .insert(paymentMethods)
-      .values({ userId: user.id, provider: input.cards.id, providerCustomerId: saved.customerId, providerCardId: saved.cardId, brand: saved.brand, last4: saved.last4, createdAt: input.now })
+      .values({
+        userId: user.id,
+        provider: input.cards.id,
+        providerCustomerId: saved.customerId,
+        providerCardId: saved.cardId,
+        brand: saved.brand,
+        last4: saved.last4,
+        createdAt: input.now,
+      })
       .returning({ id: paymentMethods.id });
     await tx
       .update(subscriptions)
@@ -93,7 +107,13 @@ export async function updateSubscriptionCard(
       const sharing = await tx
         .select({ id: subscriptions.id })
         .from(subscriptions)
-        .where(and(eq(subscriptions.paymentMethodId, locked.paymentMethodId), ne(subscriptions.id, locked.id), inArray(subscriptions.status, ["active", "paused", "past_due"])));
+        .where(
+          and(
+            eq(subscriptions.paymentMethodId, locked.paymentMethodId),
+            ne(subscriptions.id, locked.id),
+            inArray(subscriptions.status, ["active", "paused", "past_due"]),
+          ),
+        );
       if (sharing.length === 0) await tx.update(paymentMethods).set({ revokedAt: input.now }).where(eq(paymentMethods.id, locked.paymentMethodId));
     }
     if (locked.status === "past_due") {
@@ -103,7 +123,9 @@ export async function updateSubscriptionCard(
     const card = `${saved.brand ?? "Tarjeta"} terminada en ${saved.last4 ?? "—"}`;
     return {
       kind: "card_updated",
-      description: state.reactivated ? `Tarjeta actualizada: ${card}. Cobraremos ahora el periodo pendiente.` : `Tarjeta actualizada: ${card}. No hicimos ningún cobro.`,
+      description: state.reactivated
+        ? `Tarjeta actualizada: ${card}. Cobraremos ahora el periodo pendiente.`
+        : `Tarjeta actualizada: ${card}. No hicimos ningún cobro.`,
       details: { paymentMethodId: method!.id, previousPaymentMethodId: locked.paymentMethodId, reactivated: state.reactivated },
     };
   });

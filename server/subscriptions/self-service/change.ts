@@ -79,7 +79,14 @@ export async function changeOwnedSubscription(
       : (
           await tx
             .insert(subscriptionEvents)
-            .values({ subscriptionId: subscription.id, kind: outcome.kind, description: outcome.description, actor: "customer", details: requestDetails, createdAt: context.now })
+            .values({
+              subscriptionId: subscription.id,
+              kind: outcome.kind,
+              description: outcome.description,
+              actor: "customer",
+              details: requestDetails,
+              createdAt: context.now,
+            })
             .returning({ id: subscriptionEvents.id })
         )[0]!.id;
     await notifySubscriber(tx, subscription, {
@@ -121,7 +128,9 @@ export function stateRefusal(subscription: Subscription, action: SelfServiceActi
   if (subscription.endsOn) return refuse(`Tu suscripción termina el ${longDate(subscription.endsOn)}. Deshaz la cancelación para hacer este cambio.`);
   if (subscription.status === "past_due") return refuse("Tu suscripción tiene un pago pendiente. Actualiza tu tarjeta para reactivarla.");
   if (subscription.status === "paused") {
-    return refuse(`Tu suscripción está pausada${subscription.pausedUntil ? ` hasta el ${longDate(subscription.pausedUntil)}` : ""}. Reanúdala para hacer este cambio.`);
+    return refuse(
+      `Tu suscripción está pausada${subscription.pausedUntil ? ` hasta el ${longDate(subscription.pausedUntil)}` : ""}. Reanúdala para hacer este cambio.`,
+    );
   }
   if (action === "resume") return refuse("Tu suscripción no está pausada.");
   return refuse("Este cambio no está disponible para tu suscripción.");

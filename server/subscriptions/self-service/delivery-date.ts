@@ -6,7 +6,16 @@ import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
 import { paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
 import { datesWithRoom, deliveryDateRefusal } from "../../deliveries/index.server";
-import { changeOwnedSubscription, refuse, servedWeekdays, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult, type Subscription } from "./change";
+import {
+  changeOwnedSubscription,
+  refuse,
+  servedWeekdays,
+  shortDate,
+  stateRefusal,
+  type SelfServiceContext,
+  type SelfServiceResult,
+  type Subscription,
+} from "./change";
 
 const OPEN_DELIVERY = ["pending", "preparing", "scheduled", "shipped", "in_transit", "rescheduled"];
 
@@ -51,7 +60,9 @@ export async function changeNextDeliveryDate(db: Database, input: SelfServiceCon
     const calendarError = await deliveryDateRefusal(tx, input.date, input.now);
     if (calendarError) return refuse(calendarError, "date");
     // The place itself is claimed when the delivery is scheduled a week ahead (decision 0037).
-    if ((await datesWithRoom(tx, { districtId: subscription.districtId, window: subscription.deliveryWindow, dates: [input.date], now: input.now })).length === 0) {
+    if (
+      (await datesWithRoom(tx, { districtId: subscription.districtId, window: subscription.deliveryWindow, dates: [input.date], now: input.now })).length === 0
+    ) {
       return refuse("Ya no quedan cupos para esa fecha. Elige otra.", "date");
     }
     if (!(await offeredDeliveryDates(tx, subscription, input.now)).includes(input.date)) return refuse("Elige una de las fechas ofrecidas", "date");

@@ -32,7 +32,11 @@ export async function changeSubscriptionFrequency(db: Database, input: SelfServi
       description: withdrawing
         ? `Cambio de plan anulado: sigues con el plan ${frequency}, ${amount}.`
         : `Plan cambiado a ${frequency} desde el cobro del ${shortDate(subscription.nextBillingDate!)}: ${amount}.`,
-      details: { from: subscription.pendingFrequency ?? subscription.frequency, to: frequency, nextChargeCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents },
+      details: {
+        from: subscription.pendingFrequency ?? subscription.frequency,
+        to: frequency,
+        nextChargeCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents,
+      },
     };
   });
 }

@@ -47,7 +47,9 @@ export async function loadSelfServiceOptions(db: Database, userId: string, subsc
     actions.includes("date") ? offeredDeliveryDates(db, subscription, now) : Promise.resolve([]),
     servedWeekdays(db, subscription.districtId),
     actions.includes("products") ? sellableLines(db) : Promise.resolve([]),
-    actions.includes("organization") ? db.select({ id: organizations.id, title: organizations.title }).from(organizations).orderBy(asc(organizations.createdAt), asc(organizations.id)) : Promise.resolve([]),
+    actions.includes("organization")
+      ? db.select({ id: organizations.id, title: organizations.title }).from(organizations).orderBy(asc(organizations.createdAt), asc(organizations.id))
+      : Promise.resolve([]),
   ]);
   const skip =
     actions.includes("skip") && subscription.nextDeliveryDate
@@ -91,7 +93,8 @@ async function sellableLines(db: Database): Promise<SellableLine[]> {
     .where(eq(products.active, true))
     .orderBy(sql`${products.sortOrder} asc nulls last`, asc(products.id), asc(productVariants.id));
   return rows.flatMap((row): SellableLine[] => {
-    if (row.variantId !== null) return [{ productId: row.productId, variantId: row.variantId, title: row.title, variantTitle: row.variantTitle, unitPriceCents: row.variantPriceCents! }];
+    if (row.variantId !== null)
+      return [{ productId: row.productId, variantId: row.variantId, title: row.title, variantTitle: row.variantTitle, unitPriceCents: row.variantPriceCents! }];
     return row.priceCents === null ? [] : [{ productId: row.productId, variantId: null, title: row.title, variantTitle: null, unitPriceCents: row.priceCents }];
   });
 }

@@ -11,7 +11,9 @@ export async function changeSubscriptionOrganization(db: Database, input: SelfSe
     if (input.organizationId === subscription.organizationId) return refuse("Esa ya es la organización que apoyas", "organizationId");
     let title: string | null = null;
     if (input.organizationId !== null) {
-      const [organization] = Number.isInteger(input.organizationId) ? await tx.select({ title: organizations.title }).from(organizations).where(eq(organizations.id, input.organizationId)) : [];
+      const [organization] = Number.isInteger(input.organizationId)
+        ? await tx.select({ title: organizations.title }).from(organizations).where(eq(organizations.id, input.organizationId))
+        : [];
       if (!organization) return refuse("Elige una organización de la lista", "organizationId");
       title = organization.title;
     }

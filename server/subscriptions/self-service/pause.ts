@@ -24,7 +24,8 @@ export async function pauseSubscription(db: Database, input: SelfServiceContext 
     if (!isIsoDate(input.until)) return refuse("Elige hasta qué fecha pausar tu suscripción", "until");
     if (input.until < min) return refuse("La pausa debe terminar desde mañana en adelante", "until");
     if (input.until > max) return refuse(`La pausa puede durar hasta ${PAUSE_MAX_MONTHS} meses: elige una fecha hasta el ${shortDate(max)}`, "until");
-    if (subscription.status === "paused" && subscription.pausedUntil === input.until) return refuse(`Tu suscripción ya está pausada hasta el ${shortDate(input.until)}`, "until");
+    if (subscription.status === "paused" && subscription.pausedUntil === input.until)
+      return refuse(`Tu suscripción ya está pausada hasta el ${shortDate(input.until)}`, "until");
     const extending = subscription.status === "paused";
     const handedBack = await handBackDeliveriesInPause(tx, subscription, input.until, input.now);
     await tx
@@ -63,7 +64,12 @@ export async function resumeSubscriptionNow(db: Database, input: SelfServiceCont
  * the subscription's numbering so the same paid-for deliveries are created again after the pause.
  * Only a run of the newest deliveries is handed back, so the numbering stays without gaps.
  */
-async function handBackDeliveriesInPause(tx: DatabaseOrTransaction, subscription: { id: string; deliveriesMade: number }, until: string, now: Date): Promise<{ count: number; firstDate: string } | null> {
+async function handBackDeliveriesInPause(
+  tx: DatabaseOrTransaction,
+  subscription: { id: string; deliveriesMade: number },
+  until: string,
+  now: Date,
+): Promise<{ count: number; firstDate: string } | null> {
   const created = await tx
     .select({ id: deliveries.id, sequence: deliveries.subscriptionSequence, date: deliveries.deliveryDate, status: deliveries.status })
     .from(deliveries)
@@ -81,7 +87,12 @@ async function handBackDeliveriesInPause(tx: DatabaseOrTransaction, subscription
   for (const delivery of handBack) {
     await tx
       .update(deliveries)
-      .set({ status: "cancelled", subscriptionSequence: null, statusHistory: sql`${deliveries.statusHistory} || ${JSON.stringify([entry])}::jsonb`, updatedAt: now })
+      .set({
+        status: "cancelled",
+        subscriptionSequence: null,
+        statusHistory: sql`${deliveries.statusHistory} || ${JSON.stringify([entry])}::jsonb`,
+        updatedAt: now,
+      })
       .where(eq(deliveries.id, delivery.id));
   }
   return { count: handBack.length, firstDate: handBack[0]!.date };

@@ -5,7 +5,16 @@ import { priceCartLines, type CartLineRequest } from "../../catalog/index.server
 import type { Database } from "../../db/client";
 import { subscriptionItems, subscriptionPeriods, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
-import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type Refusal, type SelfServiceContext, type SelfServiceResult, type Subscription } from "./change";
+import {
+  changeOwnedSubscription,
+  refuse,
+  shortDate,
+  stateRefusal,
+  type Refusal,
+  type SelfServiceContext,
+  type SelfServiceResult,
+  type Subscription,
+} from "./change";
 
 type Frequency = "mensual" | "anual";
 
@@ -23,7 +32,13 @@ export function minimumOrderMessage(subtotalCents: number): string {
  * The next unpaid period's ledger row, if renewals already created it (a declined renewal waiting
  * for its retry), takes a new price too; one being charged right now cannot change.
  */
-export async function repriceOpenPeriod(tx: DatabaseOrTransaction, subscription: Subscription, baseAmountCents: number, frequency: Frequency, now: Date): Promise<Refusal | null> {
+export async function repriceOpenPeriod(
+  tx: DatabaseOrTransaction,
+  subscription: Subscription,
+  baseAmountCents: number,
+  frequency: Frequency,
+  now: Date,
+): Promise<Refusal | null> {
   const [period] = await tx
     .select({ id: subscriptionPeriods.id, status: subscriptionPeriods.status })
     .from(subscriptionPeriods)
@@ -44,7 +59,10 @@ export async function repriceOpenPeriod(tx: DatabaseOrTransaction, subscription:
  * least S/ 50 a month (spec §5), effective from the next period. The period already paid keeps
  * its order and products; the next charge and the deliveries it pays for use the new ones.
  */
-export async function changeSubscriptionProducts(db: Database, input: SelfServiceContext & { lines: CartLineRequest[]; invalidQuantities?: boolean }): Promise<SelfServiceResult> {
+export async function changeSubscriptionProducts(
+  db: Database,
+  input: SelfServiceContext & { lines: CartLineRequest[]; invalidQuantities?: boolean },
+): Promise<SelfServiceResult> {
   const priced = await priceCartLines(db, mergeLines(input.lines));
   return changeOwnedSubscription(db, input, "products", async (tx, subscription) => {
     const refusal = stateRefusal(subscription, "products");
@@ -77,7 +95,11 @@ export async function changeSubscriptionProducts(db: Database, input: SelfServic
     );
     await tx
       .update(subscriptions)
-      .set({ baseAmountCents: priced.subtotalCents, amountCents: orderSummary(priced.subtotalCents, "subscription", frequency).totalCents, updatedAt: input.now })
+      .set({
+        baseAmountCents: priced.subtotalCents,
+        amountCents: orderSummary(priced.subtotalCents, "subscription", frequency).totalCents,
+        updatedAt: input.now,
+      })
       .where(eq(subscriptions.id, subscription.id));
     const nextCharge = orderSummary(priced.subtotalCents, "subscription", nextFrequency).totalCents;
     const list = priced.lines.map((line) => `${line.quantity} × ${line.title}${line.variantTitle ? ` (${line.variantTitle})` : ""}`).join(", ");
@@ -104,8 +126,12 @@ function mergeLines(lines: CartLineRequest[]): CartLineRequest[] {
   return [...merged.values()];
 }
 
-function sameLines(current: (typeof subscriptionItems.$inferSelect)[], next: { productId: number; variantId: number | null; quantity: number; unitPriceCents: number }[]): boolean {
-  const key = (line: { productId: number; variantId: number | null; quantity: number; unitPriceCents: number }) => `${line.productId}:${line.variantId ?? ""}:${line.quantity}:${line.unitPriceCents}`;
+function sameLines(
+  current: (typeof subscriptionItems.$inferSelect)[],
+  next: { productId: number; variantId: number | null; quantity: number; unitPriceCents: number }[],
+): boolean {
+  const key = (line: { productId: number; variantId: number | null; quantity: number; unitPriceCents: number }) =>
+    `${line.productId}:${line.variantId ?? ""}:${line.quantity}:${line.unitPriceCents}`;
   const a = current.map(key).sort();
   const b = next.map(key).sort();
   return a.length === b.length && a.every((value, index) => value === b[index]);

@@ -39,7 +39,11 @@ export async function skipNextDelivery(db: Database, input: SelfServiceContext):
     if (existing?.status === "charging") return refuse("Estamos cobrando este periodo en este momento. Intenta nuevamente en unos minutos.");
     if (existing && existing.status !== "due" && existing.status !== "failed") return refuse("Este periodo ya no se puede saltar.");
     const [period] = existing
-      ? await tx.update(subscriptionPeriods).set({ status: "skipped", nextAttemptDate: null, updatedAt: input.now }).where(eq(subscriptionPeriods.id, existing.id)).returning()
+      ? await tx
+          .update(subscriptionPeriods)
+          .set({ status: "skipped", nextAttemptDate: null, updatedAt: input.now })
+          .where(eq(subscriptionPeriods.id, existing.id))
+          .returning()
       : await tx
           .insert(subscriptionPeriods)
           .values({
