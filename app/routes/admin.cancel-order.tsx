@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.cancel-order";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { FactList, FieldError, StaffFormError, staffDangerButtonClass, staffInputClass } from "~/components/admin/staff-form";
+import { FactList, FieldError, StaffFormError, staffDangerButtonClass, ReasonField } from "~/components/admin/staff-form";
 import { formatSoles } from "@core/money";
 import { orderStatusLabel } from "@core/order-labels";
 import { dbContext } from "~/db-context.server";
@@ -55,24 +55,7 @@ export default function CancelOrder({ loaderData, actionData }: Route.ComponentP
         <Form method="post" className="space-y-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100">
           <StaffFormError message={actionData?.error} />
           <p className="text-slate-700">{refundText} El cliente recibirá un correo con el motivo.</p>
-          <div>
-            <label htmlFor="reason" className="mb-1 block font-semibold text-slate-800">
-              Motivo de la cancelación
-            </label>
-            <textarea
-              id="reason"
-              name="reason"
-              rows={3}
-              required
-              minLength={3}
-              maxLength={500}
-              defaultValue={values.reason ?? ""}
-              aria-invalid={errors.reason ? true : undefined}
-              aria-describedby={errors.reason ? "reason-error" : undefined}
-              className={staffInputClass}
-            />
-            <FieldError id="reason-error" message={errors.reason} />
-          </div>
+          <ReasonField label="Motivo de la cancelación" defaultValue={values.reason} error={errors.reason} />
           <div>
             <label className="flex items-start gap-2 text-slate-800">
               <input

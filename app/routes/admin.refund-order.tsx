@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.refund-order";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { FactList, FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
+import { FactList, FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass, ReasonField } from "~/components/admin/staff-form";
 import { formatSoles } from "@core/money";
 import { orderStatusLabel } from "@core/order-labels";
 import { dbContext } from "~/db-context.server";
@@ -90,24 +90,7 @@ export default function RefundOrder({ loaderData, actionData }: Route.ComponentP
             </p>
             <FieldError id="amount-error" message={errors.amount} />
           </div>
-          <div>
-            <label htmlFor="reason" className="mb-1 block font-semibold text-slate-800">
-              Motivo
-            </label>
-            <textarea
-              id="reason"
-              name="reason"
-              rows={3}
-              required
-              minLength={3}
-              maxLength={500}
-              defaultValue={values.reason ?? ""}
-              aria-invalid={errors.reason ? true : undefined}
-              aria-describedby={errors.reason ? "reason-error" : undefined}
-              className={staffInputClass}
-            />
-            <FieldError id="reason-error" message={errors.reason} />
-          </div>
+          <ReasonField label="Motivo" defaultValue={values.reason} error={errors.reason} />
           <button type="submit" name="intent" value="refund" className={staffPrimaryButtonClass}>
             Reembolsar
           </button>

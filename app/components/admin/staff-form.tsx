@@ -34,3 +34,27 @@ export function FactList({ facts }: { facts: [string, string][] }) {
     </dl>
   );
 }
+
+/** The required reason of a staff action (cancel, refund), shown to the customer in their e-mail. */
+export function ReasonField({ label, defaultValue, error }: { label: string; defaultValue: string | undefined; error: string | undefined }) {
+  return (
+    <div>
+      <label htmlFor="reason" className="mb-1 block font-semibold text-slate-800">
+        {label}
+      </label>
+      <textarea
+        id="reason"
+        name="reason"
+        rows={3}
+        required
+        minLength={3}
+        maxLength={500}
+        defaultValue={defaultValue ?? ""}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "reason-error" : undefined}
+        className={staffInputClass}
+      />
+      <FieldError id="reason-error" message={error} />
+    </div>
+  );
+}
