@@ -1,5 +1,6 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.order-detail";
+import { DispatchRefusedError, rescheduleDeliveries } from "@server/deliveries/index.server";
 import { addOrderNote, findStaffOrder, resendOrderConfirmation, StaffOrderNotFoundError } from "@server/orders/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
@@ -9,7 +10,7 @@ import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/db-context.server";
 import { formatDeliveryDate } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
-import { formatLimaInstant } from "@core/lima-dates";
+import { formatLimaInstant, isIsoDate } from "@core/lima-dates";
 import { orderTypeLabels } from "@core/order-labels";
 import { freeText, isUuid } from "@core/input-schemas";
 import { z } from "@core/zod";
@@ -21,11 +22,27 @@ export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")
 
 const NOT_FOUND = "Pedido no encontrado";
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+/** What the cancel and refund pages report when they send staff back here (`?aviso=`, app/staff-refunds.server.ts). */
+const NOTICES: Record<string, { ok: boolean; message: string }> = {
+  cancelado: { ok: true, message: "Pedido cancelado. Le avisamos al cliente por correo." },
+  "cancelado-reembolsado": { ok: true, message: "Pedido cancelado y reembolsado. Le avisamos al cliente por correo." },
+  "cancelado-reembolso-manual": {
+    ok: true,
+    message: "Pedido cancelado. El reembolso se hace a mano: márcalo como devuelto en «Reembolsar» cuando entregues el dinero.",
+  },
+  "cancelado-reembolso-en-proceso": { ok: true, message: "Pedido cancelado. El reembolso está en proceso con el medio de pago; se completará solo." },
+  "cancelado-reembolso-fallido": { ok: false, message: "Pedido cancelado, pero el medio de pago rechazó el reembolso. Revísalo en «Reembolsar»." },
+  "reembolso-hecho": { ok: true, message: "Reembolso hecho. Le avisamos al cliente por correo." },
+  "reembolso-manual": { ok: true, message: "Reembolso registrado para hacerse a mano: márcalo como devuelto cuando entregues el dinero." },
+  "reembolso-en-proceso": { ok: true, message: "Reembolso en proceso con el medio de pago; se completará solo." },
+};
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const order = await findStaffOrder(context.get(dbContext), params.orderId);
   if (!order) throw data(NOT_FOUND, { status: 404 });
+  const notice = NOTICES[new URL(request.url).searchParams.get("aviso") ?? ""] ?? null;
   // A fresh key per page load: the same form sent twice (double click, retry) acts once.
-  return { order, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID() };
+  return { order, notice, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID() };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -42,7 +59,16 @@ const noteSchema = z.object({
 
 const resendSchema = z.object({ requestKey: z.string().refine(isUuid, "Recarga la página e inténtalo de nuevo.") });
 
-type ActionResult = { intent: "note"; ok: boolean; message: string; values?: { body: string } } | { intent: "resend"; ok: boolean; message: string };
+const rescheduleSchema = z.object({
+  deliveryId: z.string().refine(isUuid, "Recarga la página e inténtalo de nuevo."),
+  nuevaFecha: z.string("Elige la nueva fecha.").refine(isIsoDate, "Elige la nueva fecha."),
+  nuevoHorario: z.enum(["manana", "tarde"], "Elige un horario de entrega."),
+});
+
+type ActionResult =
+  | { intent: "note"; ok: boolean; message: string; values?: { body: string } }
+  | { intent: "resend"; ok: boolean; message: string }
+  | { intent: "reschedule"; ok: boolean; message: string; deliveryId?: string; values?: { nuevaFecha: string; nuevoHorario: string } };
 
 /** Every answer of the action has the same shape, so the page reads one type. */
 function answer(result: ActionResult, status = 200) {
@@ -84,6 +110,33 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (result.status === "too_soon") return answer({ intent, ok: false, message: "La confirmación ya se reenvió hace menos de un minuto." }, 400);
       return answer({ intent, ok: false, message: "Este pedido aún no tiene confirmación: se envía cuando el pago se aprueba." }, 400);
     }
+    if (intent === "reschedule") {
+      const values = { nuevaFecha: String(form.get("nuevaFecha") ?? ""), nuevoHorario: String(form.get("nuevoHorario") ?? "") };
+      const parsed = rescheduleSchema.safeParse({ deliveryId: form.get("deliveryId") ?? "", ...values });
+      const deliveryId = typeof form.get("deliveryId") === "string" ? String(form.get("deliveryId")) : undefined;
+      if (!parsed.success) return answer({ intent, ok: false, message: parsed.error.issues[0]!.message, deliveryId, values }, 400);
+      // Only a delivery of this order: the page acts on what it shows (issue 10, "reschedule a delivery").
+      const order = isUuid(params.orderId) ? await findStaffOrder(db, params.orderId) : null;
+      if (!order) throw data(NOT_FOUND, { status: 404 });
+      if (!order.deliveries.some((delivery) => delivery.id === parsed.data.deliveryId)) throw data(NOT_FOUND, { status: 404 });
+      try {
+        const result = await rescheduleDeliveries(db, actor, {
+          ids: [parsed.data.deliveryId],
+          date: parsed.data.nuevaFecha,
+          deliveryWindow: parsed.data.nuevoHorario,
+          now,
+          siteUrl: (await siteInfo(db)).siteUrl,
+        });
+        const message =
+          result.changed > 0
+            ? "Envío reprogramado. Le enviamos un correo al cliente con la nueva fecha."
+            : "El envío ya estaba programado para esa fecha y horario.";
+        return answer({ intent, ok: true, message, deliveryId });
+      } catch (error) {
+        if (error instanceof DispatchRefusedError) return answer({ intent, ok: false, message: error.message, deliveryId, values }, 400);
+        throw error;
+      }
+    }
   } catch (error) {
     if (error instanceof StaffOrderNotFoundError) throw data(NOT_FOUND, { status: 404 });
     throw error;
@@ -119,6 +172,7 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
       <AdminPageHeader title={`Pedido ${order.orderNumber}`}>
         <OrderStatusBadge status={order.status} />
       </AdminPageHeader>
+      {loaderData.notice && <Message result={loaderData.notice} />}
       <p className="-mt-4 text-sm text-slate-600">
         {formatLimaInstant(order.createdAt)} · {orderTypeLabels[order.orderType] ?? order.orderType}
         {order.subscriptionFrequency ? ` (${order.subscriptionFrequency})` : ""}
@@ -182,7 +236,7 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
             ]}
           />
           <h3 className="mt-4 text-sm font-bold text-slate-900">Envíos</h3>
-          <StaffOrderDeliveries deliveries={order.deliveries} />
+          <StaffOrderDeliveries deliveries={order.deliveries} result={result?.intent === "reschedule" ? result : undefined} />
         </AccountSection>
         <AccountSection title="Pagos">
           <StaffOrderPayments payments={order.payments} />

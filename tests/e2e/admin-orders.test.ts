@@ -7,6 +7,7 @@ import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP } from "../support/browser";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 import { auditLayout } from "../support/layout-audit";
+import { bookableDates } from "../support/lima-clock";
 import { checkoutBody, postCheckout, postSandboxAction } from "../support/shop-process";
 
 const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true };
@@ -88,6 +89,20 @@ describe("operaciones works an order from /admin/pedidos (issue 10)", () => {
       // Another try within the minute is refused, with the reason.
       await page.getByRole("button", { name: "Reenviar confirmación" }).click();
       await page.getByText("La confirmación ya se reenvió hace menos de un minuto.").waitFor();
+
+      // "Reprogramar" a delivery from the order: a past date is refused with the reason and the date
+      // kept; the next bookable Wednesday moves it, and the customer is e-mailed the new date.
+      const reschedule = page.getByRole("form", { name: /^Reprogramar ENV-/ });
+      await reschedule.getByLabel("Nueva fecha").fill("2020-01-08");
+      await reschedule.getByRole("button", { name: "Reprogramar" }).click();
+      await page.getByRole("alert").filter({ hasText: "anticipación" }).waitFor();
+      expect(await page.getByRole("form", { name: /^Reprogramar ENV-/ }).getByLabel("Nueva fecha").inputValue()).toBe("2020-01-08");
+      const newDate = bookableDates(3)[1]!;
+      await page.getByRole("form", { name: /^Reprogramar ENV-/ }).getByLabel("Nueva fecha").fill(newDate);
+      await page.getByRole("form", { name: /^Reprogramar ENV-/ }).getByLabel("Horario").selectOption("tarde");
+      await page.getByRole("form", { name: /^Reprogramar ENV-/ }).getByRole("button", { name: "Reprogramar" }).click();
+      await page.getByRole("status").filter({ hasText: "Envío reprogramado" }).waitFor();
+      await waitForEmail(shop.outboxDir(), (message) => message.to === email && message.kind === "delivery-rescheduled");
 
       // The marker order's resend, posted after ours; when it is out, ours went out exactly once.
       const markerList = await fetch(`${shop.baseURL()}/admin/pedidos?q=${encodeURIComponent(marker)}`, { headers: { cookie: cookieHeader(cookies) } }).then(

@@ -1,3 +1,4 @@
+import { Form } from "react-router";
 import type { StaffOrderDetail, StaffOrderNote } from "@server/orders/index.server";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { formatDeliveryDate } from "@core/delivery-labels";
@@ -59,20 +60,65 @@ export function StaffOrderPayments({ payments }: { payments: StaffOrderDetail["p
   );
 }
 
-export function StaffOrderDeliveries({ deliveries }: { deliveries: StaffOrderDetail["deliveries"] }) {
+/** Statuses from which staff may still move a delivery to another date (decisions.md: any open state, or failed). */
+const RESCHEDULABLE = new Set(["pending", "preparing", "scheduled", "rescheduled", "failed"]);
+
+type RescheduleResult = { ok: boolean; message: string; deliveryId?: string; values?: { nuevaFecha: string; nuevoHorario: string } };
+
+export function StaffOrderDeliveries({ deliveries, result }: { deliveries: StaffOrderDetail["deliveries"]; result?: RescheduleResult }) {
   if (deliveries.length === 0) return empty("Sin envíos.");
   return (
-    <ul className="space-y-2 text-sm" data-testid="staff-order-deliveries">
-      {deliveries.map((delivery) => (
-        <li key={delivery.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
-          <span className="font-semibold text-slate-900">{delivery.deliveryNumber}</span>
-          <DeliveryStatusBadge status={delivery.status} />
-          <span className="text-slate-700 first-letter:uppercase">
-            {formatDeliveryDate(delivery.deliveryDate)}, {deliveryWindowLabel(delivery.deliveryWindow)}
-          </span>
-          <span className="text-slate-600">{delivery.driverName ? `Repartidor: ${delivery.driverName}` : "Sin repartidor asignado"}</span>
-        </li>
-      ))}
+    <ul className="space-y-3 text-sm" data-testid="staff-order-deliveries">
+      {deliveries.map((delivery) => {
+        const own = result?.deliveryId === delivery.id ? result : undefined;
+        return (
+          <li key={delivery.id} className="space-y-2">
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <span className="font-semibold text-slate-900">{delivery.deliveryNumber}</span>
+              <DeliveryStatusBadge status={delivery.status} />
+              <span className="text-slate-700 first-letter:uppercase">
+                {formatDeliveryDate(delivery.deliveryDate)}, {deliveryWindowLabel(delivery.deliveryWindow)}
+              </span>
+              <span className="text-slate-600">{delivery.driverName ? `Repartidor: ${delivery.driverName}` : "Sin repartidor asignado"}</span>
+            </div>
+            {RESCHEDULABLE.has(delivery.status) && (
+              <Form method="post" className="flex flex-wrap items-end gap-2" aria-label={`Reprogramar ${delivery.deliveryNumber}`}>
+                <input type="hidden" name="intent" value="reschedule" />
+                <input type="hidden" name="deliveryId" value={delivery.id} />
+                <label className="flex flex-col text-xs font-semibold text-slate-700">
+                  Nueva fecha
+                  <input
+                    type="date"
+                    name="nuevaFecha"
+                    required
+                    defaultValue={own?.ok ? "" : (own?.values?.nuevaFecha ?? "")}
+                    className="mt-1 rounded-lg border border-slate-300 px-2 py-1.5 text-sm"
+                  />
+                </label>
+                <label className="flex flex-col text-xs font-semibold text-slate-700">
+                  Horario
+                  <select
+                    name="nuevoHorario"
+                    defaultValue={own?.values?.nuevoHorario ?? delivery.deliveryWindow}
+                    className="mt-1 rounded-lg border border-slate-300 px-2 py-1.5 text-sm"
+                  >
+                    <option value="manana">{deliveryWindowLabel("manana")}</option>
+                    <option value="tarde">{deliveryWindowLabel("tarde")}</option>
+                  </select>
+                </label>
+                <button type="submit" className="rounded-lg bg-slate-800 px-3 py-2 text-sm font-semibold text-white hover:bg-slate-900">
+                  Reprogramar
+                </button>
+              </Form>
+            )}
+            {own && (
+              <p role={own.ok ? "status" : "alert"} className={`rounded-lg px-3 py-2 ${own.ok ? "bg-emerald-50 text-emerald-900" : "bg-red-50 text-red-800"}`}>
+                {own.message}
+              </p>
+            )}
+          </li>
+        );
+      })}
     </ul>
   );
 }
