@@ -4,7 +4,7 @@ import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
 import { cookieHeader, signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { launchBrowser, openPage } from "../support/browser";
-import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
+import { culqiPaidOrder as paidThroughCulqi } from "../support/culqi-checkout";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { waitForEmail } from "../support/e2e";
 import { startShopServer, type ShopServer } from "../support/shop-server";
@@ -23,7 +23,9 @@ describe("staff cancellations and refunds through Culqi", () => {
 
   beforeAll(async () => {
     culqi = await startCulqiMock();
-    server = await startShopServer({ env: { CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase, CULQI_WEBHOOK_AUTH: "culqi:webhook-secreto" } });
+    server = await startShopServer({
+      env: { CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase, CULQI_WEBHOOK_AUTH: "culqi:webhook-secreto" },
+    });
     browser = await launchBrowser();
     operaciones = await signInCookies(server.baseURL, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password);
     admin = await signInCookies(server.baseURL, DEMO_ADMIN.email, DEMO_ADMIN.password);
@@ -34,28 +36,7 @@ describe("staff cancellations and refunds through Culqi", () => {
     await culqi?.close();
   });
 
-  /** A guest's order paid by card through Culqi's checkout (its widget is refused; the token is posted as its callback would). */
-  async function culqiPaidOrder(): Promise<{ orderId: string; chargeId: string }> {
-    const { page, close } = await openPage(browser);
-    await page.route((url) => url.hostname === "js.culqi.com" || url.hostname === "3ds.culqi.com", (route) => route.abort());
-    await openCheckoutWithCart(page, server.baseURL);
-    await fillCheckout(page);
-    await page.getByRole("button", { name: "Finalizar compra" }).click();
-    await page.getByRole("heading", { name: /Pagar pedido VA-/ }).waitFor();
-    const token = await culqi.tokenize("4111111111111111", "rosa@example.pe");
-    await page.evaluate(async (tokenId) => {
-      const body = new FormData();
-      body.set("token", tokenId);
-      const response = await fetch(window.location.pathname, { method: "POST", body, redirect: "follow" });
-      window.location.href = response.url;
-    }, token);
-    await page.getByRole("heading", { name: "Pago confirmado" }).waitFor();
-    const orderId = new URL(page.url()).searchParams.get("orderId")!;
-    await close();
-    const charge = [...culqi.charges.values()].find((candidate) => (candidate.metadata as Record<string, string>).order_id === orderId);
-    if (!charge) throw new Error(`No Culqi charge for order ${orderId}`);
-    return { orderId, chargeId: String(charge.id) };
-  }
+  const culqiPaidOrder = () => paidThroughCulqi(browser, server.baseURL, culqi);
 
   /** A staff member's page at phone width, without JavaScript. */
   async function staffPage(cookies: SessionCookie[]): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
@@ -166,7 +147,10 @@ describe("staff cancellations and refunds through Culqi", () => {
     await page.getByRole("button", { name: "Cancelar pedido" }).click();
     await landsOnOrderDetail(page, errors, orderId, "cancelado-reembolsado");
     expect(culqi.refunds.filter((refund) => refund.charge_id === chargeId)).toEqual([expect.objectContaining({ amount: 5990 })]);
-    const cancelled = await waitForEmail(server.outboxDir, (candidate) => candidate.kind === "order-cancelled" && candidate.text.includes("El cliente se mudó"));
+    const cancelled = await waitForEmail(
+      server.outboxDir,
+      (candidate) => candidate.kind === "order-cancelled" && candidate.text.includes("El cliente se mudó"),
+    );
     expect(cancelled.text).toContain("Te devolveremos S/ 59.90");
 
     // The cancel page now says why there is nothing to do.
