@@ -96,11 +96,25 @@ describe("operaciones works an order from /admin/pedidos (issue 10)", () => {
       await reschedule.getByLabel("Nueva fecha").fill("2020-01-08");
       await reschedule.getByRole("button", { name: "Reprogramar" }).click();
       await page.getByRole("alert").filter({ hasText: "anticipación" }).waitFor();
-      expect(await page.getByRole("form", { name: /^Reprogramar ENV-/ }).getByLabel("Nueva fecha").inputValue()).toBe("2020-01-08");
+      expect(
+        await page
+          .getByRole("form", { name: /^Reprogramar ENV-/ })
+          .getByLabel("Nueva fecha")
+          .inputValue(),
+      ).toBe("2020-01-08");
       const newDate = bookableDates(3)[1]!;
-      await page.getByRole("form", { name: /^Reprogramar ENV-/ }).getByLabel("Nueva fecha").fill(newDate);
-      await page.getByRole("form", { name: /^Reprogramar ENV-/ }).getByLabel("Horario").selectOption("tarde");
-      await page.getByRole("form", { name: /^Reprogramar ENV-/ }).getByRole("button", { name: "Reprogramar" }).click();
+      await page
+        .getByRole("form", { name: /^Reprogramar ENV-/ })
+        .getByLabel("Nueva fecha")
+        .fill(newDate);
+      await page
+        .getByRole("form", { name: /^Reprogramar ENV-/ })
+        .getByLabel("Horario")
+        .selectOption("tarde");
+      await page
+        .getByRole("form", { name: /^Reprogramar ENV-/ })
+        .getByRole("button", { name: "Reprogramar" })
+        .click();
       await page.getByRole("status").filter({ hasText: "Envío reprogramado" }).waitFor();
       await waitForEmail(shop.outboxDir(), (message) => message.to === email && message.kind === "delivery-rescheduled");
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage } from "../support/browser";
 import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { REVIEW_EMAIL, startCulqiMock, type CulqiMock } from "../support/culqi-mock";
+import { postTokenAsCulqiWould } from "../support/culqi-checkout";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
 /**
@@ -52,13 +53,7 @@ describe("paying through Culqi", () => {
     expect(new URL(page.url()).pathname).toMatch(/^\/pago\/culqi\//);
     await page.getByRole("alert").filter({ hasText: "No se pudo abrir Culqi" }).waitFor();
     const token = await culqi.tokenize("4111111111111111");
-    // What Culqi's widget callback does: post the token to this page's action.
-    await page.evaluate(async (tokenId) => {
-      const body = new FormData();
-      body.set("token", tokenId);
-      const response = await fetch(window.location.pathname, { method: "POST", body, redirect: "follow" });
-      window.location.href = response.url;
-    }, token);
+    await postTokenAsCulqiWould(page, token);
     await page.getByRole("heading", { name: "Pago confirmado" }).waitFor();
     await close();
   });
