@@ -65,7 +65,7 @@ export const DEMO_DELIVERIES: DemoDelivery[] = [
     routePosition: 2,
   },
   {
-    customer: guest("Ana", "Quispe", "987111203", "41234563"),
+    customer: guest("Sofía", "Ramírez", "987111203", "41234563"),
     district: "Santiago de Surco",
     address: "Jr. Monte Rosa 120",
     inDays: 0,
@@ -107,7 +107,7 @@ export const DEMO_DELIVERIES: DemoDelivery[] = [
     path: [],
   },
   {
-    customer: guest("Rosa", "Huamán", "987111207", "41234567"),
+    customer: guest("Teresa", "Flores", "987111207", "41234567"),
     district: "Lince",
     address: "Av. Arequipa 2450",
     inDays: 1,
