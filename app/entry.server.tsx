@@ -43,6 +43,12 @@ export function serverSettings() {
  */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // React Router's own check refused a form posted from another site (its Origin is not ours): a
+  // request we turned away, as our sameOriginMiddleware would, not a failure of the shop.
+  if (error instanceof Error && /origin does not match `origin` header/.test(error.message)) {
+    console.warn(`${request.method} ${new URL(request.url).pathname}: refused a cross-site form post`);
+    return;
+  }
   console.error(`${request.method} ${new URL(request.url).pathname}: ${describeErrorSafely(error)}`);
 }
 

@@ -57,6 +57,9 @@ app.all("*", async (request, response, next) => {
     const fetchResponse = await microCache.serve(fetchRequest, () => handleRequest(fetchRequest));
     await sendFetchResponse(response, fetchResponse);
   } catch (error) {
+    // The visitor went away while the page was being sent (navigated on, closed the tab): nothing
+    // failed on our side and there is no one left to answer.
+    if (response.destroyed || request.destroyed || error?.code === "ERR_STREAM_DESTROYED" || error?.code === "ERR_STREAM_WRITE_AFTER_END") return;
     next(error);
   }
 });
