@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
-import { ServerRouter, type EntryContext } from "react-router";
+import { isRouteErrorResponse, ServerRouter, type EntryContext } from "react-router";
 import { env, InvalidEnvironmentError } from "@server/config/index.server";
 import { describeErrorSafely, getDatabase, installSafeErrorLogging } from "@server/db/index.server";
 import { startJobScheduler } from "@server/jobs/index.server";
@@ -43,6 +43,9 @@ export function serverSettings() {
  */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // A request refused with a 4xx (a post to a page without a form, an unknown method) is the
+  // visitor's mistake, answered in Spanish; nothing on our side failed.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   // React Router's own check refused a form posted from another site (its Origin is not ours): a
   // request we turned away, as our sameOriginMiddleware would, not a failure of the shop.
   if (error instanceof Error && /origin does not match `origin` header/.test(error.message)) {
