@@ -2,6 +2,7 @@ import { and, eq, gte, inArray, lte, notInArray, sql, type SQL } from "drizzle-o
 import { isoWeekday } from "@core/lima-dates";
 import type { DeliveryWindow } from "@core/delivery-schedule";
 import { deliveries, deliveryCapacityDefaults, deliveryCapacityOverrides, deliveryClosedDays, deliverySlots, districts } from "../db/schema";
+import type { Database } from "../db/client";
 import type { DatabaseOrTransaction, Transaction } from "../db/transaction";
 import { OPEN_DELIVERY_STATUSES } from "./delivery-status";
 
@@ -21,7 +22,9 @@ export interface CapacityRules {
 }
 
 export async function loadCapacityRules(db: DatabaseOrTransaction): Promise<CapacityRules> {
-  const [defaults, overrides] = await Promise.all([db.select().from(deliveryCapacityDefaults), db.select().from(deliveryCapacityOverrides)]);
+  // One after the other: `db` may be a transaction, whose single connection takes one query at a time.
+  const defaults = await db.select().from(deliveryCapacityDefaults);
+  const overrides = await db.select().from(deliveryCapacityOverrides);
   return {
     defaults: new Map(defaults.map((row) => [`${row.dayNumber}:${row.deliveryWindow}`, row.capacity])),
     overrides: new Map(overrides.map((row) => [`${row.districtId}:${row.dayNumber}:${row.deliveryWindow}`, row.capacity])),
@@ -148,7 +151,8 @@ async function usageBetween(db: DatabaseOrTransaction, from: string, to: string)
  * without another query (the checkout asks it for every served district and date).
  */
 export async function roomBetween(db: DatabaseOrTransaction, from: string, to: string): Promise<(districtId: number, date: string, window: string) => boolean> {
-  const [rules, usage] = await Promise.all([loadCapacityRules(db), usageBetween(db, from, to)]);
+  const rules = await loadCapacityRules(db);
+  const usage = await usageBetween(db, from, to);
   const used = new Map<string, number>();
   for (const row of usage) {
     const scope = scopeOf(rules, row.districtId, row.date, row.window);
@@ -171,8 +175,8 @@ export interface DayCapacity {
   districts: { districtId: number; districtName: string; window: DeliveryWindow; used: number; ownCapacity: number | null }[];
 }
 
-/** A day's places against capacity, for the Despacho page. */
-export async function capacityForDay(db: DatabaseOrTransaction, date: string): Promise<DayCapacity> {
+/** A day's places against capacity, for the Despacho page (on the pool: its three reads run at once). */
+export async function capacityForDay(db: Database, date: string): Promise<DayCapacity> {
   const dayNumber = isoWeekday(date);
   const [rules, usage, closed] = await Promise.all([
     loadCapacityRules(db),

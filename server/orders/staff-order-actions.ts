@@ -92,10 +92,9 @@ export async function resendOrderConfirmation(
     // Measured on the database's clock, which stamps staff_actions.created_at.
     if (recent) return { status: "too_soon" };
 
-    const [items, [settings]] = await Promise.all([
-      tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(orderItems.id),
-      tx.select({ brandName: siteSettings.brandName }).from(siteSettings),
-    ]);
+    // In turn: a transaction's one connection takes one query at a time.
+    const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(orderItems.id);
+    const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
     const email = orderConfirmationEmail({
       brandName: settings?.brandName ?? "Vida Alcalina",
       orderNumber: order.orderNumber,
