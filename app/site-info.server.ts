@@ -18,6 +18,7 @@ export async function siteInfo(db: Database, _request?: Request): Promise<SiteIn
     whatsappNumber: settings.whatsappNumber,
     whatsappGreeting: settings.whatsappGreeting,
     closingCtaLabel: settings.closingCtaLabel,
+    issuer: { legalName: settings.issuerLegalName, ruc: settings.issuerRuc, fiscalAddress: settings.issuerFiscalAddress },
     social,
     socialLinks: Object.values(social).filter((url): url is string => Boolean(url)),
   };

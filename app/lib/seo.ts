@@ -8,6 +8,8 @@ export interface SiteInfo {
   whatsappNumber: string;
   whatsappGreeting: string;
   closingCtaLabel: string;
+  /** The issuer (site settings): razón social, RUC and domicilio fiscal, for JSON-LD and footers. */
+  issuer: { legalName: string; ruc: string; fiscalAddress: string };
   social: { instagram: string | null; facebook: string | null; tiktok: string | null };
   socialLinks: string[];
 }
@@ -41,6 +43,9 @@ export function organizationJsonLd(site: SiteInfo): Record<string, unknown> {
     logo: absoluteUrl(site, "/logo.svg"),
     email: site.contactEmail,
     telephone: `+${site.whatsappNumber}`,
+    legalName: site.issuer.legalName,
+    taxID: site.issuer.ruc,
+    address: { "@type": "PostalAddress", streetAddress: site.issuer.fiscalAddress, addressLocality: "Lima", addressCountry: "PE" },
     areaServed: { "@type": "City", name: "Lima" },
     sameAs: site.socialLinks,
   };

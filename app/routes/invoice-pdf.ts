@@ -1,4 +1,5 @@
 import type { Route } from "./+types/invoice-pdf";
+import { getIssuer } from "@server/content/index.server";
 import { findInvoiceForUser, invoicePdfFilename, renderInvoicePdf } from "@server/invoices/index.server";
 import { dbContext } from "~/db-context.server";
 import { privatePageHeaders } from "~/order-receipt.server";
@@ -13,11 +14,12 @@ function plainText(message: string, status: number): Response {
 /** /dashboard/facturas/{id}/pdf: the printed invoice, for its owner only (spec §6). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  const invoice = await findInvoiceForUser(context.get(dbContext), user.id, params.invoiceId, { now: new Date() });
+  const db = context.get(dbContext);
+  const invoice = await findInvoiceForUser(db, user.id, params.invoiceId, { now: new Date() });
   if (!invoice) return plainText("Factura no encontrada", 404);
   let pdf: Buffer;
   try {
-    pdf = await renderInvoicePdf(invoice);
+    pdf = await renderInvoicePdf(invoice, await getIssuer(db));
   } catch (error) {
     console.error("Invoice PDF failed", error);
     return plainText("No se pudo descargar la factura", 500);

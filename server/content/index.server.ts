@@ -4,3 +4,4 @@ export { findLegalText, sanitizeLegalHtml, type LegalText, type LegalTextSlug } 
 export { listOrganizations, type Organization } from "./organizations";
 export { getSiteSettings, type SiteSettings } from "./site-settings";
 export { countVotes, countVotesForPublicPage, findVoteOf, voteForOrganization, type VoteCounts, type VoteResult } from "./organization-votes";
+export { fillIssuerPlaceholders, getIssuer, type Issuer } from "./issuer";

@@ -3,6 +3,7 @@ import sanitizeHtml from "sanitize-html";
 import type { Database } from "../db/client";
 import { cachedRead } from "../db/read-cache";
 import { legalTexts } from "../db/schema";
+import { fillIssuerPlaceholders, getIssuer } from "./issuer";
 
 export type LegalTextSlug = "terminos-condiciones" | "politica-privacidad";
 
@@ -30,7 +31,8 @@ export function sanitizeLegalHtml(html: string): string {
 const readLegalText = cachedRead(async (db: Database, slug: LegalTextSlug): Promise<LegalText | null> => {
   const [row] = await db.select().from(legalTexts).where(eq(legalTexts.slug, slug)).limit(1);
   if (!row) return null;
-  return { title: row.title, html: sanitizeLegalHtml(row.contentHtml), updatedOn: row.updatedOn };
+  const issuer = await getIssuer(db);
+  return { title: row.title, html: sanitizeLegalHtml(fillIssuerPlaceholders(row.contentHtml, issuer)), updatedOn: row.updatedOn };
 });
 
 export async function findLegalText(db: Database, slug: LegalTextSlug): Promise<LegalText | null> {

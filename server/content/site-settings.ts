@@ -16,6 +16,11 @@ const fallbackSettings: SiteSettings = {
   tiktokUrl: null,
   closingCtaLabel: "Compra ahora",
   operacionesRefundLimitCents: 20000,
+  issuerLegalName: "VIDA ALCALINA S.A.C.",
+  issuerRuc: "20601234565",
+  issuerFiscalAddress: "Av. Benavides 1555, of. 302, Miraflores, Lima, Perú",
+  issuerPhone: "+51 987 654 321",
+  issuerIsDemo: true,
 };
 
 export const getSiteSettings = cachedRead(async (db: Database): Promise<SiteSettings> => {

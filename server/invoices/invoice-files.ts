@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { zipSync } from "fflate";
 import { limaToday } from "@core/lima-dates";
 import { invoiceStatusLabels } from "@core/invoice-list";
-import { getSiteSettings } from "../content/index.server";
+import { getIssuer, getSiteSettings } from "../content/index.server";
 import type { Database } from "../db/client";
 import type { EmailAttachmentRef } from "../db/schema";
 import { enqueueEmail, invoicesEmail } from "../notifications/index.server";
@@ -19,8 +19,9 @@ export interface InvoiceFile {
 /** 'Descargar todas': every invoice of the user as `B001-00000012.pdf` in one zip. */
 export async function invoicesArchiveForUser(db: Database, userId: string, { now }: { now: Date }): Promise<InvoiceFile> {
   const invoices = await findAllInvoicesForUser(db, userId, { now });
+  const issuer = await getIssuer(db);
   const files: Record<string, Uint8Array> = {};
-  for (const invoice of invoices) files[invoicePdfFilename(invoice.invoiceNumber)] = await renderInvoicePdf(invoice);
+  for (const invoice of invoices) files[invoicePdfFilename(invoice.invoiceNumber)] = await renderInvoicePdf(invoice, issuer);
   // PDFs are already compressed inside: storing them (level 0) keeps the zip quick to make.
   const zip = zipSync(files, { level: 0 });
   return { filename: "facturas.zip", content: Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength), contentType: "application/zip" };
@@ -81,11 +82,12 @@ export async function renderInvoiceAttachments(db: DatabaseOrTransaction, refs: 
     refs.map((ref) => ref.id),
     { now },
   );
+  const issuer = await getIssuer(db);
   const files: InvoiceFile[] = [];
   for (const ref of refs) {
     const invoice = invoices.find((candidate) => candidate.id === ref.id);
     if (!invoice) throw new Error(`Attached invoice ${ref.id} does not exist`);
-    files.push({ filename: invoicePdfFilename(invoice.invoiceNumber), content: await renderInvoicePdf(invoice), contentType: "application/pdf" });
+    files.push({ filename: invoicePdfFilename(invoice.invoiceNumber), content: await renderInvoicePdf(invoice, issuer), contentType: "application/pdf" });
   }
   return files;
 }

@@ -5,7 +5,7 @@ import { paymentMethodLabels } from "@core/order-labels";
 import { IGV_RATE } from "@core/pricing";
 import { amountInWords } from "./amount-in-words";
 import type { InvoiceDetail } from "./customer-invoices";
-import { INVOICE_ISSUER } from "./issuer";
+import type { Issuer } from "../content/index.server";
 
 /** The fields of an invoice its printed representation needs. */
 export type PrintableInvoice = Pick<
@@ -60,13 +60,13 @@ function amount(cents: number): string {
  * op. gravada, IGV 18%, importe total and the amount in words. Helvetica's WinAnsi encoding
  * covers Spanish accents, so no font is embedded.
  */
-export function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffer> {
+export function renderInvoicePdf(invoice: PrintableInvoice, issuer: Issuer): Promise<Buffer> {
   const doc = new PDFDocument({
     size: "A4",
     margins: { top: 40, bottom: 40, left: LEFT, right: 40 },
     info: {
       Title: `${TITLES[invoice.documentType] ?? "COMPROBANTE"} ${invoice.invoiceNumber}`,
-      Author: INVOICE_ISSUER.legalName,
+      Author: issuer.legalName,
       Subject: `Pedido ${invoice.order.orderNumber}`,
     },
   });
@@ -76,27 +76,27 @@ export function renderInvoicePdf(invoice: PrintableInvoice): Promise<Buffer> {
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
   });
-  drawHeader(doc, invoice);
+  drawHeader(doc, invoice, issuer);
   let y = drawDocumentData(doc, invoice, 165);
   y = drawItems(doc, invoice, y + 14);
   y = drawTotals(doc, invoice, y + 10);
-  drawFooter(doc, invoice, y + 18);
+  drawFooter(doc, invoice, issuer, y + 18);
   doc.end();
   return done;
 }
 
-function drawHeader(doc: PDFKit.PDFDocument, invoice: PrintableInvoice) {
-  doc.fillColor(BRAND).font("Helvetica-Bold").fontSize(20).text(INVOICE_ISSUER.brandName, LEFT, 44, { width: 300 });
-  doc.fillColor(INK).font("Helvetica-Bold").fontSize(9).text(INVOICE_ISSUER.legalName, LEFT, 72, { width: 300 });
+function drawHeader(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, issuer: Issuer) {
+  doc.fillColor(BRAND).font("Helvetica-Bold").fontSize(20).text(issuer.brandName, LEFT, 44, { width: 300 });
+  doc.fillColor(INK).font("Helvetica-Bold").fontSize(9).text(issuer.legalName, LEFT, 72, { width: 300 });
   doc.font("Helvetica").fillColor(MUTED).fontSize(8.5);
-  doc.text(`Domicilio fiscal: ${INVOICE_ISSUER.fiscalAddress}`, LEFT, 86, { width: 300 });
-  doc.text(`${INVOICE_ISSUER.email} · ${INVOICE_ISSUER.phone}`, { width: 300 });
+  doc.text(`Domicilio fiscal: ${issuer.fiscalAddress}`, LEFT, 86, { width: 300 });
+  doc.text(`${issuer.email} · ${issuer.phone}`, { width: 300 });
 
   // The SUNAT box: RUC, document title and series-number.
   const boxX = 365;
   const boxWidth = RIGHT - boxX;
   doc.lineWidth(1.2).strokeColor(BRAND).roundedRect(boxX, 40, boxWidth, 96, 6).stroke();
-  doc.fillColor(INK).font("Helvetica-Bold").fontSize(11).text(`R.U.C. ${INVOICE_ISSUER.ruc}`, boxX, 54, { width: boxWidth, align: "center" });
+  doc.fillColor(INK).font("Helvetica-Bold").fontSize(11).text(`R.U.C. ${issuer.ruc}`, boxX, 54, { width: boxWidth, align: "center" });
   doc
     .fillColor(BRAND)
     .fontSize(11)
@@ -202,15 +202,15 @@ function drawTotals(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, top: num
   return doc.y;
 }
 
-function drawFooter(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, top: number) {
+function drawFooter(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, issuer: Issuer, top: number) {
   doc.moveTo(LEFT, top).lineTo(RIGHT, top).lineWidth(0.5).strokeColor(LINE).stroke();
   doc.font("Helvetica").fontSize(8).fillColor(MUTED);
   doc.text(
-    `Representación impresa de la ${LEGEND_NAMES[invoice.documentType] ?? "Comprobante Electrónico"}. Puede consultar sus comprobantes en ${INVOICE_ISSUER.consultationUrl}.`,
+    `Representación impresa de la ${LEGEND_NAMES[invoice.documentType] ?? "Comprobante Electrónico"}. Puede consultar sus comprobantes en ${issuer.consultationUrl}.`,
     LEFT,
     top + 8,
     { width: WIDTH },
   );
-  if (INVOICE_ISSUER.isDemo)
+  if (issuer.isDemo)
     doc.text("Documento de demostración: los datos del emisor son de prueba y este comprobante no tiene validez tributaria.", { width: WIDTH });
 }

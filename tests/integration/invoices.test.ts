@@ -6,7 +6,8 @@ import { eq } from "drizzle-orm";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
-import { invoices, orders, outboxEmails, users } from "@server/db/schema";
+import { findLegalText, getIssuer } from "@server/content/index.server";
+import { invoices, orders, outboxEmails, siteSettings, users } from "@server/db/schema";
 import { emailInvoicesToUser, findInvoiceForUser, invoicesArchiveForUser, listInvoicesForUser, renderInvoicePdf } from "@server/invoices/index.server";
 import { runDueJobs } from "@server/jobs/index.server";
 import { deliverPendingEmails, folderTransport } from "@server/notifications/deliver";
@@ -119,7 +120,7 @@ describe("the customer's invoices", () => {
 
   it("prints the boleta with its number, the customer's DNI, the IGV and the amount in words", async () => {
     const invoice = (await findInvoiceForUser(test.db, ana.id, ids.anaPaidOld!, { now }))!;
-    const pdf = await renderInvoicePdf(invoice);
+    const pdf = await renderInvoicePdf(invoice, await getIssuer(test.db));
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     const text = pdfPlainText(pdf);
     expect(text).toContain("BOLETA DE VENTA ELECTRÓNICA");
@@ -133,9 +134,37 @@ describe("the customer's invoices", () => {
     expect(text).toContain("R.U.C. 20601234565");
   });
 
+  it("names the issuer from the site settings on the PDF and the legal pages alike", async () => {
+    await test.db
+      .update(siteSettings)
+      .set({ issuerLegalName: "AGUAS DEL RÍMAC S.A.C.", issuerRuc: "20512345671", issuerFiscalAddress: "Jr. Cusco 120, Cercado de Lima", issuerIsDemo: false });
+    try {
+      const invoice = (await findInvoiceForUser(test.db, ana.id, ids.anaPaidOld!, { now }))!;
+      const text = pdfPlainText(await renderInvoicePdf(invoice, await getIssuer(test.db)));
+      expect(text).toContain("R.U.C. 20512345671");
+      expect(text).toContain("AGUAS DEL RÍMAC S.A.C.");
+      expect(text).toContain("Domicilio fiscal: Jr. Cusco 120, Cercado de Lima");
+      expect(text).not.toContain("no tiene validez tributaria");
+      for (const slug of ["terminos-condiciones", "politica-privacidad"] as const) {
+        const legal = (await findLegalText(test.db, slug))!;
+        expect(legal.html).toContain("<strong>AGUAS DEL RÍMAC S.A.C.</strong>, con RUC N.° 20512345671 y domicilio en Jr. Cusco 120, Cercado de Lima");
+        expect(legal.html).not.toContain("{{");
+      }
+    } finally {
+      await test.db
+        .update(siteSettings)
+        .set({
+          issuerLegalName: "VIDA ALCALINA S.A.C.",
+          issuerRuc: "20601234565",
+          issuerFiscalAddress: "Av. Benavides 1555, of. 302, Miraflores, Lima, Perú",
+          issuerIsDemo: true,
+        });
+    }
+  });
+
   it("prints the factura with the customer's RUC and razón social", async () => {
     const invoice = (await findInvoiceForUser(test.db, ana.id, ids.anaFactura!, { now }))!;
-    const text = pdfPlainText(await renderInvoicePdf(invoice));
+    const text = pdfPlainText(await renderInvoicePdf(invoice, await getIssuer(test.db)));
     expect(text).toContain("FACTURA ELECTRÓNICA");
     expect(text).toMatch(/F001-\d{8}/);
     expect(text).toContain("RUC: 20131312955");

@@ -1,4 +1,4 @@
-import { date, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { date, integer, pgTable, text, timestamp, boolean } from "drizzle-orm/pg-core";
 
 /** Spec's organizaciones: social causes a subscription can support. */
 export const organizations = pgTable("organizations", {
@@ -42,5 +42,15 @@ export const siteSettings = pgTable("site_settings", {
   closingCtaLabel: text("closing_cta_label").notNull(),
   /** The largest refund operaciones may give on their own (issue 10); the admin changes it, and refunds without limit. */
   operacionesRefundLimitCents: integer("operaciones_refund_limit_cents").notNull().default(20000),
+  /**
+   * The issuer (razón social, RUC, domicilio fiscal, phone): the one source for comprobantes, legal
+   * pages, e-mails and JSON-LD. The defaults are the demo shop's placeholders, flagged by
+   * `issuerIsDemo` until staff enter the company's own data from its SUNAT Ficha RUC.
+   */
+  issuerLegalName: text("issuer_legal_name").notNull().default("VIDA ALCALINA S.A.C."),
+  issuerRuc: text("issuer_ruc").notNull().default("20601234565"),
+  issuerFiscalAddress: text("issuer_fiscal_address").notNull().default("Av. Benavides 1555, of. 302, Miraflores, Lima, Perú"),
+  issuerPhone: text("issuer_phone").notNull().default("+51 987 654 321"),
+  issuerIsDemo: boolean("issuer_is_demo").notNull().default(true),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -6,7 +6,7 @@
 
 export const termsHtml = `
 <h2>1. Identificación del proveedor</h2>
-<p>La tienda en línea de <strong>Vida Alcalina</strong> es operada por <strong>Vida Alcalina S.A.C.</strong>, con RUC N.° 20612345678 y domicilio en Av. José Larco 1232, Miraflores, Lima, Perú (en adelante, “Vida Alcalina”, “nosotros” o “la empresa”). Correo: <a href="mailto:hola@vidaalcalina.pe">hola@vidaalcalina.pe</a>; WhatsApp: +51 987 654 321.</p>
+<p>La tienda en línea de <strong>Vida Alcalina</strong> es operada por <strong>{{razon_social}}</strong>, con RUC N.° {{ruc}} y domicilio en {{domicilio_fiscal}} (en adelante, “Vida Alcalina”, “nosotros” o “la empresa”). Correo: <a href="mailto:hola@vidaalcalina.pe">hola@vidaalcalina.pe</a>; WhatsApp: +51 987 654 321.</p>
 
 <h2>2. Aceptación de los términos</h2>
 <p>Estos Términos y Condiciones regulan el uso de la tienda en línea y la compra de nuestros productos. Al crear una cuenta o realizar un pedido, usted declara ser mayor de edad y haber leído y aceptado estos términos y nuestra <a href="/privacidad">Política de Privacidad</a>. Nada de lo aquí dispuesto limita los derechos que le reconoce la Ley N.° 29571, Código de Protección y Defensa del Consumidor.</p>
@@ -102,7 +102,7 @@ export const privacyHtml = `
 <p>Esta Política explica cómo <strong>Vida Alcalina S.A.C.</strong> trata los datos personales de quienes visitan nuestra tienda en línea, crean una cuenta, compran o se suscriben, de conformidad con la <strong>Ley N.° 29733, Ley de Protección de Datos Personales</strong>, y su Reglamento, aprobado por el <strong>Decreto Supremo N.° 016-2024-JUS</strong>.</p>
 
 <h2>1. Titular y responsable del tratamiento</h2>
-<p>El responsable del tratamiento y titular del banco de datos personales de clientes y usuarios es <strong>Vida Alcalina S.A.C.</strong>, con RUC N.° 20612345678 y domicilio en Av. José Larco 1232, Miraflores, Lima, Perú. Para cualquier asunto relacionado con sus datos personales puede escribirnos a <a href="mailto:hola@vidaalcalina.pe">hola@vidaalcalina.pe</a>.</p>
+<p>El responsable del tratamiento y titular del banco de datos personales de clientes y usuarios es <strong>{{razon_social}}</strong>, con RUC N.° {{ruc}} y domicilio en {{domicilio_fiscal}}. Para cualquier asunto relacionado con sus datos personales puede escribirnos a <a href="mailto:hola@vidaalcalina.pe">hola@vidaalcalina.pe</a>.</p>
 
 <h2>2. Datos personales que recopilamos</h2>
 <ul>
