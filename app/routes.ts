@@ -21,6 +21,7 @@ export default [
     route("resume-cart", "routes/resume-cart.tsx"),
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),
+    route("contact", "routes/contact.tsx"),
     route("*", "routes/not-found.tsx"),
   ]),
 
@@ -64,6 +65,7 @@ export default [
     route("admin/pedidos/:orderId", "routes/admin.order-detail.tsx"),
     route("admin/despacho", "routes/admin.despacho.tsx"),
     route("admin/despacho/hoja", "routes/admin.despacho-hoja.tsx"),
+    route("admin/mensajes", "routes/admin.messages.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

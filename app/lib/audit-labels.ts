@@ -7,6 +7,7 @@ export const staffActionLabels: Record<string, string> = {
   "staff.deactivate": "Cuenta desactivada",
   "staff.reactivate": "Cuenta reactivada",
   "email.retry": "Reintento de correo",
+  "contact_message.attend": "Mensaje de contacto atendido",
 };
 
 export const entityTypeLabels: Record<string, string> = {
@@ -16,6 +17,7 @@ export const entityTypeLabels: Record<string, string> = {
   refund: "Reembolso",
   payment: "Pago",
   email: "Correo",
+  contact_message: "Mensaje de contacto",
 };
 
 export function staffActionLabel(action: string): string {

@@ -140,8 +140,11 @@ function BulkActions({ result }: { result: EmailInvoicesResult | undefined }) {
 function EmptyState({ filtered }: { filtered: boolean }) {
   return (
     <div className="rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-100" data-testid="invoices-empty">
-      <p className="text-lg font-semibold text-slate-900">{filtered ? "No encontramos facturas con esos filtros" : "Aún no tienes facturas"}</p>
-      <p className="mt-1 text-sm text-slate-600">Cada pedido pagado genera su boleta o factura electrónica.</p>
+      {/* Spec §8 empty states: 'Sin resultados' when a search or filter finds nothing. */}
+      <p className="text-lg font-semibold text-slate-900">{filtered ? "Sin resultados" : "Aún no tienes facturas"}</p>
+      <p className="mt-1 text-sm text-slate-600">
+        {filtered ? "No encontramos facturas con esa búsqueda o filtro." : "Cada pedido pagado genera su boleta o factura electrónica."}
+      </p>
       <div className="mt-5 flex flex-wrap justify-center gap-3">
         <Link to="/dashboard/pedidos" className="rounded-full border border-brand-700 px-5 py-2.5 text-sm font-semibold text-brand-800 hover:bg-brand-50">
           Ver mis pedidos

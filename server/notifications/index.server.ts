@@ -19,3 +19,4 @@ export type { MailTransport } from "./deliver";
 export { abandonedCartEmail } from "./templates/abandoned-cart";
 export { configuredTransport } from "./deliver";
 export { deliverPendingEmails } from "./deliver";
+export { contactMessageEmail, type ContactMessageEmailData } from "./templates/contact-message";

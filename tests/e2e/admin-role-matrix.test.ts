@@ -36,6 +36,7 @@ const RULES: Record<string, Rule> = {
   "/admin/pedidos/:orderId": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}" },
   "/admin/despacho": { allowed: ["operaciones"] },
   "/admin/despacho/hoja": { allowed: ["operaciones"] },
+  "/admin/mensajes": { allowed: ["operaciones"] },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

@@ -1,0 +1,91 @@
+import { data, Form } from "react-router";
+import type { Route } from "./+types/admin.messages";
+import { listContactMessages, markContactMessageAttended } from "@server/contact/index.server";
+import { FormAlert } from "~/components/account/auth-shell";
+import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { dbContext } from "~/db-context.server";
+import { readFormData } from "~/request-body.server";
+import { allowRoles, staffActor } from "~/staff.server";
+import { formatLimaInstant } from "@core/lima-dates";
+import { isUuid } from "@core/input-schemas";
+
+/** Messages from /contact: operaciones answers them (admin always may). */
+export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return listContactMessages(context.get(dbContext));
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = Object.fromEntries(await readFormData(request));
+  if (form.intent !== "attend") return data({ ok: false, message: "Acción desconocida" }, { status: 400 });
+  const messageId = typeof form.messageId === "string" ? form.messageId : "";
+  const notFound = data({ ok: false, message: "No encontramos ese mensaje." }, { status: 404 });
+  if (!isUuid(messageId)) return notFound;
+  const result = await markContactMessageAttended(context.get(dbContext), staffActor(context, request), messageId);
+  if (!result.ok) return notFound;
+  return { ok: true, message: result.changed ? "Mensaje marcado como atendido." : "Ese mensaje ya estaba atendido." };
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Mensajes · Back office" }, { name: "robots", content: "noindex,nofollow" }];
+
+export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
+  const { messages, pending } = loaderData;
+  return (
+    <>
+      <AdminPageHeader title="Mensajes">
+        <p className="text-sm text-slate-700" data-testid="pending-messages">
+          {pending === 1 ? "1 mensaje por atender" : `${pending} mensajes por atender`}
+        </p>
+      </AdminPageHeader>
+      {actionData?.message && (
+        <div className="mb-4">
+          <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>
+        </div>
+      )}
+      {messages.length === 0 ? (
+        <p className="rounded-2xl bg-white p-6 text-slate-700 shadow-sm ring-1 ring-slate-100">Aún no llegan mensajes desde la página de contacto.</p>
+      ) : (
+        <ul className="space-y-3">
+          {messages.map((message) => (
+            <li key={message.id} data-testid="contact-message" className="min-w-0 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:p-5">
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <h2 className="min-w-0 font-bold break-words text-slate-900">{message.subject}</h2>
+                <span
+                  className={`rounded-full px-3 py-0.5 text-xs font-semibold ${message.attendedAt ? "bg-emerald-100 text-emerald-900" : "bg-amber-100 text-amber-900"}`}
+                >
+                  {message.attendedAt ? "Atendido" : "Por atender"}
+                </span>
+              </div>
+              <p className="mt-1 text-sm break-words text-slate-700">
+                {message.name} ·{" "}
+                <a href={`mailto:${message.email}`} className="text-brand-800 underline">
+                  {message.email}
+                </a>
+                {message.phone && <> · {message.phone}</>} · {formatLimaInstant(message.createdAt)}
+              </p>
+              <p className="mt-3 text-sm break-words whitespace-pre-line text-slate-900">{message.message}</p>
+              {message.attendedAt ? (
+                <p className="mt-3 text-xs text-slate-600">
+                  Atendido {message.attendedByName ? `por ${message.attendedByName} ` : ""}el {formatLimaInstant(message.attendedAt)}
+                </p>
+              ) : (
+                <Form method="post" className="mt-3">
+                  <input type="hidden" name="intent" value="attend" />
+                  <input type="hidden" name="messageId" value={message.id} />
+                  <button
+                    type="submit"
+                    className="rounded-full bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+                    aria-label={`Marcar como atendido: ${message.subject}`}
+                  >
+                    Marcar como atendido
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
