@@ -85,6 +85,9 @@ export default [
   // Flow posts the card-registration token here from its own site (decision 0021).
   route("api/pagos/flow/registro", "routes/api.flow-register-return.ts"),
 
+  // Open Graph pictures (decision 0039): /og/inicio.png, /og/tienda.png, /og/producto/{slug}.png.
+  route("og/:file", "routes/share-image.ts", { id: "share-image" }),
+  route("og/:kind/:file", "routes/share-image.ts", { id: "share-image-kind" }),
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),
 ] satisfies RouteConfig;

@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from "react-router";
+import { SHARE_IMAGE } from "@core/share-image";
 
 /** What every page's head needs about the shop itself; comes from the root loader. */
 export interface SiteInfo {
@@ -22,11 +23,17 @@ export interface PageSeo {
   robots?: string;
   /** Path of the canonical URL, without origin. */
   path: string;
+  /** Path of the page's share picture: a 1200×630 PNG (decision 0039), never an SVG. */
   image?: string;
+  imageAlt?: string;
   ogType?: "website" | "product" | "article";
   /** Extra JSON-LD objects besides the Organization every page carries. */
   jsonLd?: Record<string, unknown>[];
 }
+
+/** The share pictures drawn by /og/… (server/social-images, decision 0039). */
+export const DEFAULT_SHARE_IMAGE = "/og/inicio.png";
+export const SHOP_SHARE_IMAGE = "/og/tienda.png";
 
 export const DEFAULT_KEYWORDS = "agua alcalina, agua alcalina Lima, agua pH 8.5, bidón de agua, delivery de agua Lima, suscripción agua, agua con minerales";
 
@@ -55,7 +62,8 @@ export function organizationJsonLd(site: SiteInfo): Record<string, unknown> {
 export function pageMeta(site: SiteInfo | undefined, page: PageSeo): MetaDescriptor[] {
   const brand = site?.brandName ?? "Vida Alcalina";
   const canonical = site ? absoluteUrl(site, page.path) : page.path;
-  const image = site ? absoluteUrl(site, page.image ?? "/images/hero.svg") : page.image;
+  const imagePath = page.image ?? DEFAULT_SHARE_IMAGE;
+  const image = site ? absoluteUrl(site, imagePath) : imagePath;
   const tags: MetaDescriptor[] = [
     { title: page.title },
     { name: "description", content: page.description },
@@ -70,7 +78,14 @@ export function pageMeta(site: SiteInfo | undefined, page: PageSeo): MetaDescrip
     { property: "og:url", content: canonical },
     { name: "twitter:card", content: "summary_large_image" },
   ];
-  if (image) tags.push({ property: "og:image", content: image });
+  tags.push(
+    { property: "og:image", content: image },
+    { property: "og:image:type", content: SHARE_IMAGE.type },
+    { property: "og:image:width", content: String(SHARE_IMAGE.width) },
+    { property: "og:image:height", content: String(SHARE_IMAGE.height) },
+    { property: "og:image:alt", content: page.imageAlt ?? page.title },
+    { name: "twitter:image", content: image },
+  );
   if (site) tags.push({ "script:ld+json": organizationJsonLd(site) });
   for (const jsonLd of page.jsonLd ?? []) tags.push({ "script:ld+json": jsonLd });
   return tags;

@@ -1,6 +1,8 @@
 import { data, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/product-detail";
 import { findProductBySlug } from "@server/catalog/index.server";
+import { getSiteSettings } from "@server/content/index.server";
+import { productShareImagePath } from "@server/social-images/index.server";
 import { dbContext } from "~/db-context.server";
 import { NotFoundPage } from "~/components/layout/not-found-page";
 import { ProductDetailView } from "~/components/shop/product-detail-view";
@@ -10,8 +12,9 @@ import { absoluteUrl, pageMeta, siteFromMatches } from "~/lib/seo";
 export async function loader({ params, context }: Route.LoaderArgs) {
   // A NUL or other control character can never be in a slug, and PostgreSQL refuses it outright.
   const product = isPlainLine(params.slug) ? await findProductBySlug(context.get(dbContext), params.slug) : null;
-  if (!product) return data({ product: null }, { status: 404 });
-  return { product };
+  if (!product) return data({ product: null, shareImage: null }, { status: 404 });
+  const { brandName } = await getSiteSettings(context.get(dbContext));
+  return { product, shareImage: productShareImagePath(product, brandName) };
 }
 
 export function headers() {
@@ -50,7 +53,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
     title: `${product.title} | Agua alcalina en Lima`,
     description: product.description.slice(0, 160),
     path,
-    image: product.image ?? undefined,
+    image: loaderData.shareImage ?? undefined,
+    imageAlt: product.title,
     ogType: "product",
     jsonLd: [
       {

@@ -4,7 +4,7 @@ import type { Route } from "./+types/tienda";
 import { listShopProducts, type ShopProduct } from "@server/catalog/index.server";
 import { dbContext } from "~/db-context.server";
 import { ProductCard } from "~/components/shop/product-card";
-import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { pageMeta, SHOP_SHARE_IMAGE, siteFromMatches } from "~/lib/seo";
 
 export function loader({ context }: Route.LoaderArgs) {
   return { products: listShopProducts(context.get(dbContext)) };
@@ -17,6 +17,7 @@ export function headers() {
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), {
     title: "Tienda de agua alcalina en Lima | Botellas, bidones y suscripciones",
+    image: SHOP_SHARE_IMAGE,
     description:
       "Compra agua alcalina pH 8.5 en presentaciones de 625 ml, 1 L, 8 L, bidones retornables de 20 L y caja con dispensador. Delivery en Lima y hasta 15% de descuento con suscripción.",
     path: "/tienda",

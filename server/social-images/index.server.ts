@@ -1,0 +1,11 @@
+export { SHARE_IMAGE } from "@core/share-image";
+export { renderShareCard, wrapText, type ShareCard } from "./share-card";
+export {
+  fixedShareImage,
+  isFixedShareCard,
+  productShareImage,
+  productShareImagePath,
+  productShareImageVersion,
+  type Artwork,
+  type FixedShareCard,
+} from "./cards";
