@@ -11,6 +11,7 @@ import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/c
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { orderCookie } from "~/order-cookie.server";
+import { ORDER_NOT_GENERATED } from "@core/checkout-messages";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -81,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     switch (result.reason) {
       case "invalid":
-        return data<CheckoutActionData>({ ok: false, fieldErrors: result.fieldErrors }, { status: 400 });
+        return data<CheckoutActionData>({ ok: false, message: ORDER_NOT_GENERATED, fieldErrors: result.fieldErrors }, { status: 400 });
       case "cart_changed":
         return data<CheckoutActionData>(
           { ok: false, message: "Los productos o precios de tu carrito cambiaron. Revisa tu carrito antes de continuar.", cartChanged: true },

@@ -11,6 +11,7 @@ import { useCulqiCharge } from "~/lib/use-culqi-charge";
 import { useCulqiCheckout } from "~/lib/use-culqi-checkout";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { siteInfo } from "~/site-info.server";
+import { ORDER_GENERATED_FOLLOW_INSTRUCTIONS } from "@core/checkout-messages";
 
 /** Without both Culqi keys this page does not exist (decision 0026-late-payments-and-refunds): 404, never a 500. */
 function requireCulqi() {
@@ -81,6 +82,11 @@ export default function CulqiPayment({ loaderData }: Route.ComponentProps) {
     <main id="contenido" className="mx-auto max-w-xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold text-brand-900">Pagar pedido {orderNumber}</h1>
       <p className="mt-2 text-2xl font-bold">{formatSoles(amountCents)}</p>
+      {(payable || status === "pending") && (
+        <p role="status" className="mt-2 text-slate-700">
+          {ORDER_GENERATED_FOLLOW_INSTRUCTIONS}
+        </p>
+      )}
       {message && (
         <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800">
           {message}

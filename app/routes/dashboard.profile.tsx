@@ -16,7 +16,7 @@ import { userContext } from "~/session.server";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const profile = await getProfile(db, context.get(userContext).id);
-  if (!profile) throw new Error("No se pudo cargar el perfil del usuario");
+  if (!profile) throw data("No se pudo obtener la información del usuario", { status: 404 });
   const params = new URL(request.url).searchParams;
   return { profile, districts: await listServedDistricts(db), editing: params.has("editar"), saved: params.has("actualizado") };
 }
@@ -92,6 +92,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       title="Mi perfil"
       notFound="No se pudo obtener la información del usuario"
       failure="No se pudo cargar el perfil del usuario"
+      unexpected="Error al cargar los datos del usuario"
       back={{ to: "/dashboard", label: "Volver a mi cuenta" }}
     />
   );

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { requestPasswordReset } from "@server/accounts/index.server";
+import { RECOVERY_SEND_FAILED, requestPasswordReset } from "@server/accounts/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { Field, inputClass } from "~/components/checkout/field";
@@ -18,7 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = forgotPasswordSchema.safeParse(form);
   if (!parsed.success) return data({ sent: false, email, error: fieldErrors(parsed.error).email ?? null }, { status: 400 });
   const result = await requestPasswordReset(context.get(dbContext), { email: parsed.data.email, client: clientKey(request) });
-  if (!result.ok) return data({ sent: false, email, error: result.message }, { status: 429 });
+  if (!result.ok) return data({ sent: false, email, error: result.message }, { status: result.message === RECOVERY_SEND_FAILED ? 503 : 429 });
   runJobSoon("emails");
   return { sent: true, email, error: null };
 }

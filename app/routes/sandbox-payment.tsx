@@ -7,6 +7,7 @@ import { readFormData } from "~/request-body.server";
 import { formatSoles } from "@core/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { siteInfo } from "~/site-info.server";
+import { ORDER_GENERATED_FOLLOW_INSTRUCTIONS } from "@core/checkout-messages";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const payment = await findSandboxPayment(context.get(dbContext), params.paymentId);
@@ -68,6 +69,11 @@ export default function SandboxPayment({ loaderData, actionData }: Route.Compone
       <p className="mt-2 text-2xl font-bold" data-testid="sandbox-amount">
         {formatSoles(amountCents)}
       </p>
+      {(status === "created" || status === "pending") && !expired && (
+        <p role="status" className="mt-2 text-slate-700">
+          {ORDER_GENERATED_FOLLOW_INSTRUCTIONS}
+        </p>
+      )}
       {actionData && "error" in actionData && (
         <p role="alert" className="mt-4 rounded-xl bg-red-50 p-3 text-red-800">
           {actionData.error}

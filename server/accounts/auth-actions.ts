@@ -2,7 +2,7 @@ import { APIError } from "better-auth/api";
 import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
-import { authFor, sendPasswordChangedEmail } from "./auth";
+import { authFor, resetEmailOutcome, sendPasswordChangedEmail } from "./auth";
 import { sessionHeaders } from "./current-user";
 import { RATE_LIMITS, consumeRateLimit, rateLimitMessage } from "./rate-limit";
 import { isStaffRole, userRoleOf, type UserRole } from "./staff-roles";
@@ -110,9 +110,21 @@ export async function requestPasswordReset(db: Database, input: { email: string;
   const byClient = await consumeRateLimit(db, `recovery:${input.client}`, RATE_LIMITS.recoveryPerClient);
   if (!byClient.allowed) return failure(rateLimitMessage(byClient.retryAfterSeconds));
   const byEmail = await consumeRateLimit(db, `recovery-email:${input.email}`, RATE_LIMITS.recoveryPerEmail);
-  if (byEmail.allowed) await authFor(db).api.requestPasswordReset({ body: { email: input.email } });
+  if (!byEmail.allowed) return { ok: true, headers: new Headers() };
+  // Spec §8, forgot password: the provider's message (English here, so not shown) or this one.
+  const outcome = { failed: false };
+  try {
+    await resetEmailOutcome.run(outcome, () => authFor(db).api.requestPasswordReset({ body: { email: input.email } }));
+  } catch (error) {
+    console.error("[accounts] password reset e-mail could not be queued", error);
+    return failure(RECOVERY_SEND_FAILED);
+  }
+  // better-auth has already logged why.
+  if (outcome.failed) return failure(RECOVERY_SEND_FAILED);
   return { ok: true, headers: new Headers() };
 }
+
+export const RECOVERY_SEND_FAILED = "Error al enviar el correo de recuperación";
 
 export async function isResetTokenValid(db: Database, token: string): Promise<boolean> {
   if (!token) return false;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
@@ -11,6 +12,12 @@ import { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from
 import { attachGuestOrders } from "./guest-orders";
 import { hashPassword, verifyPassword } from "./password-hash";
 import { clearAccountFailures } from "./sign-in-throttle";
+
+/**
+ * better-auth logs and swallows an error of `sendResetPassword` (it runs it as a "background
+ * task"), so the request would look sent; this tells `requestPasswordReset` it failed (spec §8).
+ */
+export const resetEmailOutcome = new AsyncLocalStorage<{ failed: boolean }>();
 
 const SEVEN_DAYS = 7 * 24 * 60 * 60;
 
@@ -61,10 +68,16 @@ function buildAuth(db: Database) {
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       async sendResetPassword({ user, token }) {
-        const settings = await getSiteSettings(db);
-        const resetUrl = `${siteUrl}/reset-password?token=${encodeURIComponent(token)}`;
-        const email = passwordResetEmail({ brandName: settings.brandName, firstName: firstNameOf(user), resetUrl });
-        await enqueueEmail(db, { dedupeKey: `password-reset:${fingerprint(token)}`, kind: "password_reset", to: user.email, ...email }, new Date());
+        try {
+          const settings = await getSiteSettings(db);
+          const resetUrl = `${siteUrl}/reset-password?token=${encodeURIComponent(token)}`;
+          const email = passwordResetEmail({ brandName: settings.brandName, firstName: firstNameOf(user), resetUrl });
+          await enqueueEmail(db, { dedupeKey: `password-reset:${fingerprint(token)}`, kind: "password_reset", to: user.email, ...email }, new Date());
+        } catch (error) {
+          const outcome = resetEmailOutcome.getStore();
+          if (outcome) outcome.failed = true;
+          throw error;
+        }
       },
       async onPasswordReset({ user }) {
         // The owner proved themselves: failures counted against the account no longer apply.

@@ -10,6 +10,7 @@ export {
   verifyEmail,
   countOtherSessions,
   INVALID_RESET_LINK,
+  RECOVERY_SEND_FAILED,
   type AuthResult,
   type SignInResult,
   landingPathFor,

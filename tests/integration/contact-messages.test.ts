@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RECOVERY_SEND_FAILED, requestPasswordReset } from "@server/accounts/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import { contactRateLimit, listContactMessages, markContactMessageAttended, sendContactMessage } from "@server/contact/index.server";
 import { clearReadCaches } from "@server/db/read-cache";
 import { contactMessages, outboxEmails, siteSettings, staffActions, users } from "@server/db/schema";
-import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { DEMO_CUSTOMER, DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
 import { contactMessageSchema } from "@core/contact-schema";
+import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const message = {
@@ -121,5 +123,20 @@ describe("contact messages (/contact and /admin/mensajes)", () => {
       actorEmail: DEMO_OPERACIONES.email,
       clientAddress: "203.0.113.9",
     });
+  });
+
+  it("answers the spec's 'Error al enviar el correo de recuperación' when the recovery e-mail cannot be queued", async () => {
+    // The forgot-password page's situation next door to /contact (it links there): the outbox is gone.
+    // better-auth logs the failed e-mail itself ("Failed to run background task").
+    expectConsoleError(/Failed to run background task/);
+    await test.db.execute(sql`alter table outbox_emails rename to outbox_emails_away`);
+    try {
+      const result = await requestPasswordReset(test.db, { email: DEMO_CUSTOMER.email, client: newClient() });
+      expect(result).toEqual({ ok: false, message: "Error al enviar el correo de recuperación" });
+      expect(RECOVERY_SEND_FAILED).toBe("Error al enviar el correo de recuperación");
+    } finally {
+      await test.db.execute(sql`alter table outbox_emails_away rename to outbox_emails`);
+    }
+    expect(await requestPasswordReset(test.db, { email: DEMO_CUSTOMER.email, client: newClient() })).toMatchObject({ ok: true });
   });
 });

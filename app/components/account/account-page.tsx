@@ -51,6 +51,7 @@ export function AccountPageError({
   title,
   notFound,
   failure,
+  unexpected = failure,
   back,
 }: {
   error: unknown;
@@ -58,6 +59,8 @@ export function AccountPageError({
   title?: string;
   notFound: string;
   failure: string;
+  /** The message for an exception (not an answer the loader chose), where the spec has its own. */
+  unexpected?: string;
   back: { to: string; label: string };
 }) {
   const location = useLocation();
@@ -74,7 +77,7 @@ export function AccountPageError({
         <>
           {title && <h1 className="text-2xl font-bold text-slate-900">{title}</h1>}
           <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
-            {failure}
+            {isRouteErrorResponse(error) ? failure : unexpected}
           </p>
         </>
       )}

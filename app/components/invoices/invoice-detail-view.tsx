@@ -6,7 +6,8 @@ import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { orderStatusLabel, paymentMethodLabels } from "@core/order-labels";
 import { IGV_RATE } from "@core/pricing";
-import { InvoiceStatusBadge, invoicePdfHref, shortDate } from "./invoice-rows";
+import { DownloadPdfButton } from "./download-pdf-button";
+import { InvoiceStatusBadge, shortDate } from "./invoice-rows";
 import { ScrollRegion } from "~/components/ui/scroll-region";
 
 /** Spec §4 delivery states, as the customer reads them. */
@@ -21,17 +22,6 @@ const deliveryStatusLabels: Record<string, string> = {
   rescheduled: "Reprogramado",
   cancelled: "Cancelado",
 };
-
-export function DownloadPdfButton({ invoiceId, className = "" }: { invoiceId: string; className?: string }) {
-  return (
-    <a
-      href={invoicePdfHref(invoiceId)}
-      className={`inline-flex items-center justify-center rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 ${className}`}
-    >
-      Descargar PDF
-    </a>
-  );
-}
 
 export function BackToInvoices() {
   return (
