@@ -43,13 +43,14 @@ export function wrapText(text: string, perLine: number, maxLines: number): strin
 }
 
 function textLayer(card: ShareCard): string {
-  const titleLines = wrapText(card.title, 20, 3);
-  const subtitleLines = card.subtitle ? wrapText(card.subtitle, 34, 2) : [];
+  // About 16 bold characters fit left of the artwork (DejaVu Sans Bold at 52 px: ~33 px each).
+  const titleLines = wrapText(card.title, 16, 3);
+  const subtitleLines = card.subtitle ? wrapText(card.subtitle, 30, 2) : [];
   let y = 190;
   const parts: string[] = [];
   for (const line of titleLines) {
-    parts.push(`<text x="64" y="${y}" font-family="${FONT}" font-size="58" font-weight="700" fill="#164e63">${escapeXml(line)}</text>`);
-    y += 70;
+    parts.push(`<text x="64" y="${y}" font-family="${FONT}" font-size="52" font-weight="700" fill="#164e63">${escapeXml(line)}</text>`);
+    y += 64;
   }
   y += 10;
   for (const line of subtitleLines) {
