@@ -46,7 +46,7 @@ describe("home and public layout", () => {
     expect(await metaContent(page, 'meta[name="robots"]')).toBe("index,follow");
     expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toBe(`${shop.baseURL()}/`);
     expect(await metaContent(page, 'meta[property="og:title"]')).toContain("Vida Alcalina");
-    expect(await metaContent(page, 'meta[property="og:image"]')).toBe(`${shop.baseURL()}/images/hero.svg`);
+    expect(await metaContent(page, 'meta[property="og:image"]')).toBe(`${shop.baseURL()}/og/inicio.png`);
     const organization = (await jsonLd(page)).find((block) => block["@type"] === "Organization");
     expect(organization).toMatchObject({ name: "Vida Alcalina", url: `${shop.baseURL()}/` });
     await close();

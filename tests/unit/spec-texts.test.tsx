@@ -32,7 +32,12 @@ describe("spec §8 texts where the spec puts them", () => {
   });
 
   it("an invoice search that finds nothing says 'Sin resultados'; a customer without invoices is told so instead", () => {
-    const empty = { ok: true as const, rows: [], counts: { all: 0, paid: 0, pending: 0, overdue: 0 }, summary: { billedCents: 0, pendingPaymentCents: 0, count: 0 } };
+    const empty = {
+      ok: true as const,
+      rows: [],
+      counts: { all: 0, paid: 0, pending: 0, overdue: 0 },
+      summary: { billedCents: 0, pendingPaymentCents: 0, count: 0 },
+    };
     const searched = renderRoute("/dashboard/facturas", Invoices, { ...empty, status: "all", query: "F001-999" });
     expect(searched).toContain("Sin resultados");
     const none = renderRoute("/dashboard/facturas", Invoices, { ...empty, status: "all", query: "" });
@@ -62,7 +67,13 @@ describe("spec §8 texts where the spec puts them", () => {
   });
 
   it("the payment page of a new order says 'Orden generada. Sigue las instrucciones para completar el pago.'", () => {
-    const html = renderRoute("/pago/sandbox/p-1", SandboxPayment, { orderNumber: "VA-000123", amountCents: 5000, status: "created", paymentCode: null, expired: false });
+    const html = renderRoute("/pago/sandbox/p-1", SandboxPayment, {
+      orderNumber: "VA-000123",
+      amountCents: 5000,
+      status: "created",
+      paymentCode: null,
+      expired: false,
+    });
     expect(html).toContain("Orden generada. Sigue las instrucciones para completar el pago.");
   });
 });
