@@ -47,7 +47,8 @@ export default function History({ loaderData, actionData }: Route.ComponentProps
           </li>
         ))}
       </ol>
-      <Form method="post" className={contentCardClass} aria-labelledby="nueva-diapositiva">
+      {/* Keyed by the list, so the create form empties once its slide is created. */}
+      <Form key={loaderData.entries.map((entry) => entry.id).join()} method="post" className={contentCardClass} aria-labelledby="nueva-diapositiva">
         <h2 id="nueva-diapositiva" className="text-lg font-bold text-slate-900">
           Nueva diapositiva
         </h2>

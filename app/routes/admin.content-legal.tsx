@@ -55,7 +55,8 @@ export default function LegalTextEditor({ loaderData, actionData }: Route.Compon
       </AdminPageHeader>
       <SavedNotice show={saved && !actionData}>Nueva versión guardada. La página pública ya muestra su fecha.</SavedNotice>
       <p className="mb-4 text-slate-700">Última actualización publicada: {formatLegalDate(text.updatedOn)}.</p>
-      <Form method="post" className={contentCardClass}>
+      {/* Keyed by the newest version, so after a save the fields show what was stored (sanitized). */}
+      <Form key={versions[0]?.id ?? 0} method="post" className={contentCardClass}>
         <StaffFormError message={actionData?.error} />
         <ContentField name="title" label="Título" required defaultValue={actionData?.values.title ?? text.title} error={actionData?.fieldErrors.title} />
         <ContentField

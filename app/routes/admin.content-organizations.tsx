@@ -45,7 +45,8 @@ export default function Organizations({ loaderData, actionData }: Route.Componen
           </li>
         ))}
       </ul>
-      <Form method="post" className={contentCardClass} aria-labelledby="nueva-organizacion">
+      {/* Keyed by the list, so the create form empties once its organisation is created. */}
+      <Form key={loaderData.organizations.length} method="post" className={contentCardClass} aria-labelledby="nueva-organizacion">
         <h2 id="nueva-organizacion" className="text-lg font-bold text-slate-900">
           Nueva organización
         </h2>

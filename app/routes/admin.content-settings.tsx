@@ -49,7 +49,8 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
       <AdminPageHeader title="Ajustes del sitio" />
       <StaffFormError message={actionData && !site && !issuer ? actionData.error : null} />
       <SavedNotice show={saved === "sitio" && !actionData}>Ajustes del sitio guardados. La tienda los muestra en unos segundos.</SavedNotice>
-      <Form method="post" className={contentCardClass} aria-labelledby="sitio-titulo">
+      {/* Keyed by the saved row, so after a save the fields show what was stored (e.g. the number in wa.me form). */}
+      <Form key={`site-${String(settings.updatedAt)}`} method="post" className={contentCardClass} aria-labelledby="sitio-titulo">
         <h2 id="sitio-titulo" className="text-lg font-bold text-slate-900">
           Sitio
         </h2>
@@ -77,7 +78,7 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
 
       <div className="mt-8" />
       <SavedNotice show={saved === "emisor" && !actionData}>Datos del emisor guardados.</SavedNotice>
-      <Form method="post" id="emisor" className={contentCardClass} aria-labelledby="emisor-titulo">
+      <Form key={`issuer-${String(settings.updatedAt)}`} method="post" id="emisor" className={contentCardClass} aria-labelledby="emisor-titulo">
         <h2 id="emisor-titulo" className="text-lg font-bold text-slate-900">
           Datos del emisor
         </h2>
