@@ -75,10 +75,9 @@ export function refreshStorefrontGeneration(db: Database): Promise<void> | null 
   if (now - watch.checkedAt < GENERATION_POLL_MS && watch.checkedAfterInvalidation === invalidationsHere) return null;
   watch.checkedAt = now;
   watch.checkedAfterInvalidation = invalidationsHere;
-  const checking = db
-    .select({ generation: cacheGenerations.generation })
-    .from(cacheGenerations)
-    .where(eq(cacheGenerations.scope, SCOPE))
+  // Started inside a promise, so even a query that cannot be built fails only the look, not the read.
+  const checking = Promise.resolve()
+    .then(() => db.select({ generation: cacheGenerations.generation }).from(cacheGenerations).where(eq(cacheGenerations.scope, SCOPE)))
     .then(
       ([row]) => noteGeneration(watch, Number(row?.generation ?? 0), { firstLookForgets: false }),
       () => undefined,
