@@ -7,6 +7,14 @@ export const staffActionLabels: Record<string, string> = {
   "staff.deactivate": "Cuenta desactivada",
   "staff.reactivate": "Cuenta reactivada",
   "email.retry": "Reintento de correo",
+  "settings.site": "Ajustes del sitio",
+  "settings.issuer": "Datos del emisor",
+  "legal_text.update": "Nueva versión de texto legal",
+  "organization.create": "Organización creada",
+  "organization.update": "Organización editada",
+  "history.create": "Diapositiva de historia creada",
+  "history.update": "Diapositiva de historia editada",
+  "history.delete": "Diapositiva de historia eliminada",
 };
 
 export const entityTypeLabels: Record<string, string> = {
@@ -16,6 +24,10 @@ export const entityTypeLabels: Record<string, string> = {
   refund: "Reembolso",
   payment: "Pago",
   email: "Correo",
+  settings: "Ajustes",
+  legal_text: "Texto legal",
+  organization: "Organización",
+  history_entry: "Historia",
 };
 
 export function staffActionLabel(action: string): string {
