@@ -66,7 +66,7 @@ export default function LegalTextEditor({ loaderData, actionData }: Route.Compon
           rows={18}
           defaultValue={actionData?.values.html ?? text.contentHtml}
           error={actionData?.fieldErrors.html}
-          help="Formato permitido: <h2>, <h3>, <p>, <ul>/<ol> con <li>, <strong>, <em>, <a href=&quot;https://…&quot;> y <br>; lo demás se quita al guardar. Datos de la empresa: {{razon_social}}, {{ruc}}, {{domicilio_fiscal}}, {{correo}}, {{telefono}}, {{marca}}."
+          help='Formato permitido: <h2>, <h3>, <p>, <ul>/<ol> con <li>, <strong>, <em>, <a href="https://…"> y <br>; lo demás se quita al guardar. Datos de la empresa: {{razon_social}}, {{ruc}}, {{domicilio_fiscal}}, {{correo}}, {{telefono}}, {{marca}}.'
         />
         <button type="submit" name="intent" value="save" className={staffPrimaryButtonClass}>
           Guardar nueva versión

@@ -65,12 +65,38 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
           error={site?.fieldErrors.whatsappNumber}
           help="Con código de país, por ejemplo 51 987 654 321."
         />
-        <ContentField name="whatsappGreeting" label="Saludo del mensaje de WhatsApp" required rows={2} defaultValue={siteValue("whatsappGreeting")} error={site?.fieldErrors.whatsappGreeting} />
-        <ContentField name="contactEmail" label="Correo de contacto" type="email" required defaultValue={siteValue("contactEmail")} error={site?.fieldErrors.contactEmail} />
-        <ContentField name="instagramUrl" label="Instagram (opcional)" type="url" defaultValue={siteValue("instagramUrl")} error={site?.fieldErrors.instagramUrl} />
+        <ContentField
+          name="whatsappGreeting"
+          label="Saludo del mensaje de WhatsApp"
+          required
+          rows={2}
+          defaultValue={siteValue("whatsappGreeting")}
+          error={site?.fieldErrors.whatsappGreeting}
+        />
+        <ContentField
+          name="contactEmail"
+          label="Correo de contacto"
+          type="email"
+          required
+          defaultValue={siteValue("contactEmail")}
+          error={site?.fieldErrors.contactEmail}
+        />
+        <ContentField
+          name="instagramUrl"
+          label="Instagram (opcional)"
+          type="url"
+          defaultValue={siteValue("instagramUrl")}
+          error={site?.fieldErrors.instagramUrl}
+        />
         <ContentField name="facebookUrl" label="Facebook (opcional)" type="url" defaultValue={siteValue("facebookUrl")} error={site?.fieldErrors.facebookUrl} />
         <ContentField name="tiktokUrl" label="TikTok (opcional)" type="url" defaultValue={siteValue("tiktokUrl")} error={site?.fieldErrors.tiktokUrl} />
-        <ContentField name="closingCtaLabel" label="Texto del botón final de la portada" required defaultValue={siteValue("closingCtaLabel")} error={site?.fieldErrors.closingCtaLabel} />
+        <ContentField
+          name="closingCtaLabel"
+          label="Texto del botón final de la portada"
+          required
+          defaultValue={siteValue("closingCtaLabel")}
+          error={site?.fieldErrors.closingCtaLabel}
+        />
         <button type="submit" name="intent" value="site" className={staffPrimaryButtonClass}>
           Guardar ajustes del sitio
         </button>
@@ -87,10 +113,37 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
           {settings.issuerIsDemo && <strong className="block text-amber-800">Ahora son los datos de la tienda de demostración.</strong>}
         </p>
         <StaffFormError message={issuer?.error} />
-        <ContentField name="legalName" label="Razón social" required defaultValue={issuerValue("legalName", settings.issuerLegalName)} error={issuer?.fieldErrors.legalName} />
-        <ContentField name="ruc" label="RUC" inputMode="numeric" required defaultValue={issuerValue("ruc", settings.issuerRuc)} error={issuer?.fieldErrors.ruc} help="11 dígitos." />
-        <ContentField name="fiscalAddress" label="Domicilio fiscal" required defaultValue={issuerValue("fiscalAddress", settings.issuerFiscalAddress)} error={issuer?.fieldErrors.fiscalAddress} />
-        <ContentField name="phone" label="Teléfono" inputMode="tel" required defaultValue={issuerValue("phone", settings.issuerPhone)} error={issuer?.fieldErrors.phone} />
+        <ContentField
+          name="legalName"
+          label="Razón social"
+          required
+          defaultValue={issuerValue("legalName", settings.issuerLegalName)}
+          error={issuer?.fieldErrors.legalName}
+        />
+        <ContentField
+          name="ruc"
+          label="RUC"
+          inputMode="numeric"
+          required
+          defaultValue={issuerValue("ruc", settings.issuerRuc)}
+          error={issuer?.fieldErrors.ruc}
+          help="11 dígitos."
+        />
+        <ContentField
+          name="fiscalAddress"
+          label="Domicilio fiscal"
+          required
+          defaultValue={issuerValue("fiscalAddress", settings.issuerFiscalAddress)}
+          error={issuer?.fieldErrors.fiscalAddress}
+        />
+        <ContentField
+          name="phone"
+          label="Teléfono"
+          inputMode="tel"
+          required
+          defaultValue={issuerValue("phone", settings.issuerPhone)}
+          error={issuer?.fieldErrors.phone}
+        />
         <button type="submit" name="intent" value="issuer" className={staffPrimaryButtonClass}>
           Guardar datos del emisor
         </button>

@@ -16,7 +16,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Contenido · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 
 const SECTIONS = [
-  { to: "/admin/contenido/ajustes", title: "Ajustes del sitio y datos del emisor", text: "Marca, WhatsApp, correo, redes sociales, razón social, RUC y domicilio fiscal." },
+  {
+    to: "/admin/contenido/ajustes",
+    title: "Ajustes del sitio y datos del emisor",
+    text: "Marca, WhatsApp, correo, redes sociales, razón social, RUC y domicilio fiscal.",
+  },
   { to: "/admin/contenido/textos/terminos-condiciones", title: "Términos y condiciones", text: "Texto de /terminos, con todas sus versiones." },
   { to: "/admin/contenido/textos/politica-privacidad", title: "Política de privacidad", text: "Texto de /privacidad, con todas sus versiones." },
   { to: "/admin/contenido/organizaciones", title: "Organizaciones", text: "Causas sociales que los clientes votan y apoyan." },

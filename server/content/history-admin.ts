@@ -47,7 +47,13 @@ export async function updateHistoryEntry(db: Database, actor: StaffActor, id: nu
     const [before] = await tx.select().from(historyEntries).where(eq(historyEntries.id, id)).for("update");
     if (!before) return { ok: false, reason: "not_found" } as const;
     await tx.update(historyEntries).set(parsed.data).where(eq(historyEntries.id, id));
-    await recordStaffAction(tx, actor, { action: "history.update", entityType: "history_entry", entityId: String(id), before: audited(before), after: parsed.data });
+    await recordStaffAction(tx, actor, {
+      action: "history.update",
+      entityType: "history_entry",
+      entityId: String(id),
+      before: audited(before),
+      after: parsed.data,
+    });
     await invalidateStorefront(tx, "history.update");
     return { ok: true, id } as const;
   });

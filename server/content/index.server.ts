@@ -10,4 +10,11 @@ export type { ContentSaveResult } from "./content-edit";
 export { DEMO_ISSUER_RUC, readSettingsForEditing, updateIssuer, updateSiteSettings } from "./settings-admin";
 export { isLegalTextSlug, LEGAL_TEXT_SLUGS, listLegalTextVersions, readLegalTextForEditing, saveLegalText, type LegalTextVersion } from "./legal-texts-admin";
 export { createOrganization, findOrganizationForEditing, listAllOrganizations, updateOrganization, type OrganizationRow } from "./organizations-admin";
-export { createHistoryEntry, deleteHistoryEntry, findHistoryEntryForEditing, listAllHistoryEntries, updateHistoryEntry, type HistoryEntryRow } from "./history-admin";
+export {
+  createHistoryEntry,
+  deleteHistoryEntry,
+  findHistoryEntryForEditing,
+  listAllHistoryEntries,
+  updateHistoryEntry,
+  type HistoryEntryRow,
+} from "./history-admin";

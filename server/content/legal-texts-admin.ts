@@ -32,7 +32,13 @@ export async function readLegalTextForEditing(db: Database, slug: LegalTextSlug)
 /** Every saved version, newest first (issue 11: all are kept). */
 export function listLegalTextVersions(db: Database, slug: LegalTextSlug): Promise<LegalTextVersion[]> {
   return db
-    .select({ id: legalTextVersions.id, title: legalTextVersions.title, effectiveOn: legalTextVersions.effectiveOn, savedBy: legalTextVersions.savedBy, savedAt: legalTextVersions.savedAt })
+    .select({
+      id: legalTextVersions.id,
+      title: legalTextVersions.title,
+      effectiveOn: legalTextVersions.effectiveOn,
+      savedBy: legalTextVersions.savedBy,
+      savedAt: legalTextVersions.savedAt,
+    })
     .from(legalTextVersions)
     .where(eq(legalTextVersions.slug, slug))
     .orderBy(desc(legalTextVersions.id));

@@ -49,7 +49,13 @@ export async function updateOrganization(db: Database, actor: StaffActor, id: nu
     const [before] = await tx.select().from(organizations).where(eq(organizations.id, id)).for("update");
     if (!before) return { ok: false, reason: "not_found" } as const;
     await tx.update(organizations).set(parsed.data).where(eq(organizations.id, id));
-    await recordStaffAction(tx, actor, { action: "organization.update", entityType: "organization", entityId: String(id), before: audited(before), after: parsed.data });
+    await recordStaffAction(tx, actor, {
+      action: "organization.update",
+      entityType: "organization",
+      entityId: String(id),
+      before: audited(before),
+      after: parsed.data,
+    });
     await invalidateStorefront(tx, "organization.update");
     return { ok: true, id } as const;
   });

@@ -9,7 +9,13 @@ import { DESKTOP, launchBrowser, MOBILE, openPage } from "../support/browser";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
 /** The edit pages of one organisation or slide use the same fields as these pages' create forms. */
-const PAGES = ["/admin/contenido", "/admin/contenido/ajustes", "/admin/contenido/textos/terminos-condiciones", "/admin/contenido/organizaciones", "/admin/contenido/historia"];
+const PAGES = [
+  "/admin/contenido",
+  "/admin/contenido/ajustes",
+  "/admin/contenido/textos/terminos-condiciones",
+  "/admin/contenido/organizaciones",
+  "/admin/contenido/historia",
+];
 
 /**
  * Issue 11 in the browser: the admin edits the terms and the WhatsApp number at /admin/contenido,

@@ -91,7 +91,13 @@ describe("content admin (issue 11)", () => {
   });
 
   it("refuses a legal text left empty once its disallowed markup is removed, writing nothing", async () => {
-    const result = await saveLegalText(test.db, admin, "politica-privacidad", { title: "Política de Privacidad", html: "<script>robar()</script><img src=x onerror=y>" }, new Date());
+    const result = await saveLegalText(
+      test.db,
+      admin,
+      "politica-privacidad",
+      { title: "Política de Privacidad", html: "<script>robar()</script><img src=x onerror=y>" },
+      new Date(),
+    );
     expect(result).toMatchObject({ ok: false, reason: "invalid", fieldErrors: { html: expect.stringMatching(/^El texto/) } });
     expect(await listLegalTextVersions(test.db, "politica-privacidad")).toHaveLength(1);
   });
@@ -106,7 +112,13 @@ describe("content admin (issue 11)", () => {
   it("saves the company's own issuer data: the demo flag goes, and legal pages and comprobantes name the company at once", async () => {
     expect((await getIssuer(test.db)).isDemo).toBe(true);
     expect(await updateIssuer(test.db, admin, { ...ISSUER, ruc: " 20456789014 " }, new Date())).toEqual({ ok: true });
-    expect(await getIssuer(test.db)).toMatchObject({ legalName: ISSUER.legalName, ruc: ISSUER.ruc, fiscalAddress: ISSUER.fiscalAddress, phone: ISSUER.phone, isDemo: false });
+    expect(await getIssuer(test.db)).toMatchObject({
+      legalName: ISSUER.legalName,
+      ruc: ISSUER.ruc,
+      fiscalAddress: ISSUER.fiscalAddress,
+      phone: ISSUER.phone,
+      isDemo: false,
+    });
     expect((await findLegalText(test.db, "terminos-condiciones"))?.html).toContain("AGUAS DEL SUR S.A.C. (RUC 20456789014)");
     const [entry] = await auditRows("settings.issuer");
     expect(entry!.before).toMatchObject({ issuerRuc: "20601234565", issuerIsDemo: true });
@@ -115,14 +127,24 @@ describe("content admin (issue 11)", () => {
 
   it("saves site settings with the WhatsApp number in wa.me form, keeping empty social links as none", async () => {
     expect(await updateSiteSettings(test.db, admin, SITE, new Date())).toEqual({ ok: true });
-    expect(await getSiteSettings(test.db)).toMatchObject({ whatsappNumber: "51987654320", closingCtaLabel: "Pide hoy", instagramUrl: null, contactEmail: "ventas@vidaalcalina.pe" });
+    expect(await getSiteSettings(test.db)).toMatchObject({
+      whatsappNumber: "51987654320",
+      closingCtaLabel: "Pide hoy",
+      instagramUrl: null,
+      contactEmail: "ventas@vidaalcalina.pe",
+    });
     const [entry] = await auditRows("settings.site");
     expect(entry!.before).toMatchObject({ whatsappNumber: "51987654321" });
     expect(entry!.after).toMatchObject({ whatsappNumber: "51987654320" });
   });
 
   it("refuses bad settings field by field in Spanish, writing nothing", async () => {
-    const result = await updateSiteSettings(test.db, admin, { ...SITE, whatsappNumber: "12", contactEmail: "no-es-correo", tiktokUrl: "javascript:alert(1)" }, new Date());
+    const result = await updateSiteSettings(
+      test.db,
+      admin,
+      { ...SITE, whatsappNumber: "12", contactEmail: "no-es-correo", tiktokUrl: "javascript:alert(1)" },
+      new Date(),
+    );
     expect(result).toMatchObject({ ok: false, reason: "invalid" });
     expect(Object.keys((result as { fieldErrors: object }).fieldErrors).sort()).toEqual(["contactEmail", "tiktokUrl", "whatsappNumber"]);
     const [row] = await test.db.select({ email: siteSettings.contactEmail }).from(siteSettings);
@@ -130,22 +152,40 @@ describe("content admin (issue 11)", () => {
   });
 
   it("keeps an inactive organisation out of the public list and its votes, and brings it back when reactivated", async () => {
-    const created = await createOrganization(test.db, admin, { title: "Ríos Limpios", description: "Limpieza de riberas del Rímac.", image: "/images/org.png", active: false });
+    const created = await createOrganization(test.db, admin, {
+      title: "Ríos Limpios",
+      description: "Limpieza de riberas del Rímac.",
+      image: "/images/org.png",
+      active: false,
+    });
     expect(created).toMatchObject({ ok: true });
     const id = (created as { id: number }).id;
     expect((await listOrganizations(test.db)).map((organization) => organization.id)).not.toContain(id);
     const [customer] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUSTOMER.email));
-    expect(await voteForOrganization(test.db, { userId: customer!.id, organizationId: id, now: new Date() })).toEqual({ ok: false, reason: "unknown_organization" });
+    expect(await voteForOrganization(test.db, { userId: customer!.id, organizationId: id, now: new Date() })).toEqual({
+      ok: false,
+      reason: "unknown_organization",
+    });
 
-    expect(await updateOrganization(test.db, admin, id, { title: "Ríos Limpios", description: "Limpieza de riberas del Rímac.", image: "", active: true })).toEqual({ ok: true, id });
+    expect(
+      await updateOrganization(test.db, admin, id, { title: "Ríos Limpios", description: "Limpieza de riberas del Rímac.", image: "", active: true }),
+    ).toEqual({ ok: true, id });
     expect((await listOrganizations(test.db)).find((organization) => organization.id === id)).toMatchObject({ title: "Ríos Limpios", image: null });
     expect(await voteForOrganization(test.db, { userId: customer!.id, organizationId: id, now: new Date() })).toEqual({ ok: true, organizationId: id });
     expect((await auditRows("organization.update"))[0]!.before).toMatchObject({ active: false, image: "/images/org.png" });
-    expect(await updateOrganization(test.db, admin, 999_999, { title: "X y Z", description: "Descripción larga", image: "", active: true })).toEqual({ ok: false, reason: "not_found" });
+    expect(await updateOrganization(test.db, admin, 999_999, { title: "X y Z", description: "Descripción larga", image: "", active: true })).toEqual({
+      ok: false,
+      reason: "not_found",
+    });
   });
 
   it("refuses an organisation logo that is not an image of the site", async () => {
-    const result = await createOrganization(test.db, admin, { title: "Otra", description: "Descripción suficiente.", image: "https://evil.example/x.png", active: true });
+    const result = await createOrganization(test.db, admin, {
+      title: "Otra",
+      description: "Descripción suficiente.",
+      image: "https://evil.example/x.png",
+      active: true,
+    });
     expect(result).toMatchObject({ ok: false, fieldErrors: { image: expect.stringMatching(/imagen del sitio/) } });
   });
 
@@ -211,7 +251,14 @@ describe("storefront cache generation (decision 0039)", () => {
       }),
     ).rejects.toThrow("rolled back");
     expect(storefrontCacheGeneration()).toBeGreaterThan(local);
-    expect((await test.db.select().from(cacheGenerations).where(and(eq(cacheGenerations.scope, "storefront"))))[0]?.generation).toBe(before?.generation);
+    expect(
+      (
+        await test.db
+          .select()
+          .from(cacheGenerations)
+          .where(and(eq(cacheGenerations.scope, "storefront")))
+      )[0]?.generation,
+    ).toBe(before?.generation);
     // The read after it goes to the database (the direct update of the previous test shows).
     expect(await whatsapp()).toBe("51900000002");
 

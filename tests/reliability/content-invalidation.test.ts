@@ -77,7 +77,9 @@ describe("a content change reaches every process's caches within seconds", () =>
   });
 
   it("still shows the next change within a few seconds after the listeners' connections are cut, and the listeners come back", async () => {
-    await handle.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen storefront_cache%'`);
+    await handle.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen storefront_cache%'`,
+    );
     expect(await chatNumberOn(processes[1]!)).toBe("51911111111");
     await saveWhatsappThroughFirstProcess("51922222222");
     expect(await secondsUntilShown(processes[1]!, "51922222222")).toBeLessThan(5);

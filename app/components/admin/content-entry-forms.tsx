@@ -10,7 +10,15 @@ export function OrganizationFields({ values, errors, idPrefix }: { values: Value
   return (
     <>
       <ContentField idPrefix={idPrefix} name="title" label="Nombre" required defaultValue={values.title} error={errors?.title} />
-      <ContentField idPrefix={idPrefix} name="description" label="Descripción" required rows={4} defaultValue={values.description} error={errors?.description} />
+      <ContentField
+        idPrefix={idPrefix}
+        name="description"
+        label="Descripción"
+        required
+        rows={4}
+        defaultValue={values.description}
+        error={errors?.description}
+      />
       <ContentField idPrefix={idPrefix} name="image" label="Logo" defaultValue={values.image} error={errors?.image} help={IMAGE_HELP} />
       <div className="flex items-center gap-2">
         <input id={`${idPrefix}active`} type="checkbox" name="active" value="si" defaultChecked={values.active === "si"} className="h-5 w-5" />
@@ -27,8 +35,23 @@ export function HistoryFields({ values, errors, idPrefix }: { values: Values; er
   return (
     <>
       <ContentField idPrefix={idPrefix} name="title" label="Título" required defaultValue={values.title} error={errors?.title} />
-      <ContentField idPrefix={idPrefix} name="description" label="Descripción" required rows={3} defaultValue={values.description} error={errors?.description} />
-      <ContentField idPrefix={idPrefix} name="image" label="Imagen" defaultValue={values.image} error={errors?.image} help="Opcional. Ruta de una imagen publicada con el sitio, por ejemplo /images/history/botella-sport.svg." />
+      <ContentField
+        idPrefix={idPrefix}
+        name="description"
+        label="Descripción"
+        required
+        rows={3}
+        defaultValue={values.description}
+        error={errors?.description}
+      />
+      <ContentField
+        idPrefix={idPrefix}
+        name="image"
+        label="Imagen"
+        defaultValue={values.image}
+        error={errors?.image}
+        help="Opcional. Ruta de una imagen publicada con el sitio, por ejemplo /images/history/botella-sport.svg."
+      />
       <ContentField
         idPrefix={idPrefix}
         name="sortOrder"

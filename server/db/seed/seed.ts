@@ -1,6 +1,16 @@
 import { count } from "drizzle-orm";
 import type { Database } from "../client";
-import { districtDeliveryDays, districts, historyEntries, legalTexts, legalTextVersions, organizations, products, productVariants, siteSettings } from "../schema";
+import {
+  districtDeliveryDays,
+  districts,
+  historyEntries,
+  legalTexts,
+  legalTextVersions,
+  organizations,
+  products,
+  productVariants,
+  siteSettings,
+} from "../schema";
 import { seedProducts } from "./catalog-data";
 import { LEGAL_UPDATED_ON, seedHistoryEntries, seedOrganizations, seedSiteSettings } from "./content-data";
 import { readSeedDistricts } from "./districts-data";
