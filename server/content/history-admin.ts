@@ -1,11 +1,11 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { historyEntrySchema } from "@core/content-schemas";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
 import { historyEntries } from "../db/schema";
 import { invalidateStorefront } from "../db/storefront-cache";
 import { inTransaction } from "../db/transaction";
-import { parseContent, type ContentSaveResult } from "./content-edit";
+import { changesNothing, oneCreateAtATime, parseContent, type ContentSaveResult } from "./content-edit";
 
 export type HistoryEntryRow = typeof historyEntries.$inferSelect;
 
@@ -33,6 +33,13 @@ export async function createHistoryEntry(db: Database, actor: StaffActor, raw: R
   const parsed = parseContent(historyEntrySchema, raw);
   if (!parsed.ok) return parsed;
   return inTransaction(db, async (tx) => {
+    await oneCreateAtATime(tx, "history");
+    // The same form posted again (double click, retry) gives the row the first post created.
+    const [same] = await tx
+      .select({ id: historyEntries.id })
+      .from(historyEntries)
+      .where(and(eq(historyEntries.title, parsed.data.title), eq(historyEntries.description, parsed.data.description)));
+    if (same) return { ok: true, id: same.id } as const;
     const [row] = await tx.insert(historyEntries).values(parsed.data).returning();
     await recordStaffAction(tx, actor, { action: "history.create", entityType: "history_entry", entityId: String(row!.id), after: audited(row!) });
     await invalidateStorefront(tx, "history.create");
@@ -46,6 +53,7 @@ export async function updateHistoryEntry(db: Database, actor: StaffActor, id: nu
   return inTransaction(db, async (tx) => {
     const [before] = await tx.select().from(historyEntries).where(eq(historyEntries.id, id)).for("update");
     if (!before) return { ok: false, reason: "not_found" } as const;
+    if (changesNothing(before, parsed.data)) return { ok: true, id } as const;
     await tx.update(historyEntries).set(parsed.data).where(eq(historyEntries.id, id));
     await recordStaffAction(tx, actor, {
       action: "history.update",

@@ -60,6 +60,8 @@ export async function saveLegalText(db: Database, actor: StaffActor, slug: Legal
   return inTransaction(db, async (tx) => {
     const [current] = await tx.select().from(legalTexts).where(eq(legalTexts.slug, slug)).for("update");
     if (!current) return { ok: false, reason: "not_found" } as const;
+    // The same text saved again (a double click, a retry) is not a new version.
+    if (current.title === title && current.contentHtml === contentHtml) return { ok: true } as const;
     await tx.update(legalTexts).set({ title, contentHtml, updatedOn: effectiveOn }).where(eq(legalTexts.slug, slug));
     const [version] = await tx
       .insert(legalTextVersions)

@@ -1,11 +1,11 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { organizationSchema } from "@core/content-schemas";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
 import { organizations } from "../db/schema";
 import { invalidateStorefront } from "../db/storefront-cache";
 import { inTransaction } from "../db/transaction";
-import { parseContent, type ContentSaveResult } from "./content-edit";
+import { changesNothing, oneCreateAtATime, parseContent, type ContentSaveResult } from "./content-edit";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -31,6 +31,13 @@ export async function createOrganization(db: Database, actor: StaffActor, raw: R
   const parsed = parseContent(organizationSchema, raw);
   if (!parsed.ok) return parsed;
   return inTransaction(db, async (tx) => {
+    await oneCreateAtATime(tx, "organization");
+    // The same form posted again (double click, retry) gives the row the first post created.
+    const [same] = await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(and(eq(organizations.title, parsed.data.title), eq(organizations.description, parsed.data.description)));
+    if (same) return { ok: true, id: same.id } as const;
     const [row] = await tx.insert(organizations).values(parsed.data).returning();
     await recordStaffAction(tx, actor, { action: "organization.create", entityType: "organization", entityId: String(row!.id), after: audited(row!) });
     await invalidateStorefront(tx, "organization.create");
@@ -48,6 +55,7 @@ export async function updateOrganization(db: Database, actor: StaffActor, id: nu
   return inTransaction(db, async (tx) => {
     const [before] = await tx.select().from(organizations).where(eq(organizations.id, id)).for("update");
     if (!before) return { ok: false, reason: "not_found" } as const;
+    if (changesNothing(before, parsed.data)) return { ok: true, id } as const;
     await tx.update(organizations).set(parsed.data).where(eq(organizations.id, id));
     await recordStaffAction(tx, actor, {
       action: "organization.update",

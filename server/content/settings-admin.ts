@@ -6,7 +6,7 @@ import type { Database } from "../db/client";
 import { siteSettings } from "../db/schema";
 import { invalidateStorefront } from "../db/storefront-cache";
 import { inTransaction } from "../db/transaction";
-import { parseContent, type ContentSaveResult } from "./content-edit";
+import { changesNothing, parseContent, type ContentSaveResult } from "./content-edit";
 
 /** The demo shop's placeholder RUC (seed): while it is the issuer's, the data stays flagged as demo. */
 export const DEMO_ISSUER_RUC = "20601234565";
@@ -22,6 +22,7 @@ async function changeSettings(db: Database, actor: StaffActor, action: string, n
     const [row] = await tx.select().from(siteSettings).where(eq(siteSettings.id, 1)).for("update");
     if (!row) return { ok: false, reason: "not_found" } as const;
     const before = Object.fromEntries(Object.keys(changes).map((key) => [key, row[key as keyof typeof row]]));
+    if (changesNothing(before, changes)) return { ok: true } as const;
     await tx
       .update(siteSettings)
       .set({ ...changes, updatedAt: now })

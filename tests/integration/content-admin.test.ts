@@ -179,6 +179,24 @@ describe("content admin (issue 11)", () => {
     });
   });
 
+  it("changes nothing twice when a form is posted twice (double click, retry)", async () => {
+    const versions = (await listLegalTextVersions(test.db, "terminos-condiciones")).length;
+    expect(await saveLegalText(test.db, admin, "terminos-condiciones", { title: "Términos y Condiciones", html: TERMS_HTML }, new Date())).toEqual({
+      ok: true,
+    });
+    expect(await listLegalTextVersions(test.db, "terminos-condiciones")).toHaveLength(versions);
+
+    const settingsAudits = (await auditRows("settings.site")).length;
+    expect(await updateSiteSettings(test.db, admin, SITE, new Date())).toEqual({ ok: true });
+    expect(await auditRows("settings.site")).toHaveLength(settingsAudits);
+
+    const form = { title: "Bosques de Lomas", description: "Reforestación de lomas costeras.", image: "", active: true };
+    const [first, second] = await Promise.all([createOrganization(test.db, admin, form), createOrganization(test.db, admin, form)]);
+    expect(first).toMatchObject({ ok: true });
+    expect(second).toEqual(first);
+    expect((await auditRows("organization.create")).filter((row) => row.entityId === String((first as { id: number }).id))).toHaveLength(1);
+  });
+
   it("refuses an organisation logo that is not an image of the site", async () => {
     const result = await createOrganization(test.db, admin, {
       title: "Otra",
