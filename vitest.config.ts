@@ -11,7 +11,11 @@ const alias = {
  * The reliability scenarios that need a PostgreSQL server of their own or two processes on one
  * database: they are part of the suite only when DATABASE_URL is set (CI's PostgreSQL pass).
  */
-const postgresOnlyReliability = ["tests/reliability/postgres-outage.test.ts", "tests/reliability/two-processes.test.ts"];
+const postgresOnlyReliability = [
+  "tests/reliability/postgres-outage.test.ts",
+  "tests/reliability/two-processes.test.ts",
+  "tests/reliability/content-invalidation.test.ts",
+];
 
 /**
  * Four suites: pure rules (unit), domains against a real database (db), user journeys in real

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { isRouteErrorResponse, ServerRouter, type EntryContext } from "react-router";
 import { env, InvalidEnvironmentError } from "@server/config/index.server";
-import { describeErrorSafely, getDatabase, installSafeErrorLogging } from "@server/db/index.server";
+import { currentStorefrontGeneration, describeErrorSafely, getDatabase, installSafeErrorLogging, type Database } from "@server/db/index.server";
 import { startJobScheduler } from "@server/jobs/index.server";
 import { contentSecurityPolicy, createNonce } from "./content-security-policy.server";
 import { NonceContext } from "./lib/nonce";
@@ -38,6 +38,14 @@ export function serverSettings() {
 }
 
 /**
+ * The generation scripts/serve.mjs stores public pages under: a stored page of an older one is not
+ * served, so staff changes reach cached pages of every process within about a second (decision 0040).
+ */
+export function storefrontGeneration(): number | Promise<number> {
+  return shopDatabase ? currentStorefrontGeneration(shopDatabase) : 0;
+}
+
+/**
  * React Router's own log of a loader, action or render error (replacing its default, which prints
  * the error as is): a failed query appears as its SQLSTATE and statement, never its values.
  */
@@ -57,8 +65,12 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 
 // Open, migrate and seed the database as the server boots, not on the first visitor's request,
 // then start the in-process jobs (email delivery, expiry of unpaid orders).
+let shopDatabase: Database | undefined;
 getDatabase()
-  .then((db) => startJobScheduler(db))
+  .then((db) => {
+    shopDatabase = db;
+    return startJobScheduler(db);
+  })
   .catch((error: unknown) => {
     console.error("The database could not be prepared:", error);
     process.exit(1);

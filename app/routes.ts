@@ -66,6 +66,13 @@ export default [
     route("admin/despacho", "routes/admin.despacho.tsx"),
     route("admin/despacho/hoja", "routes/admin.despacho-hoja.tsx"),
     route("admin/mensajes", "routes/admin.messages.tsx"),
+    route("admin/contenido", "routes/admin.content.tsx"),
+    route("admin/contenido/ajustes", "routes/admin.content-settings.tsx"),
+    route("admin/contenido/textos/:slug", "routes/admin.content-legal.tsx"),
+    route("admin/contenido/organizaciones", "routes/admin.content-organizations.tsx"),
+    route("admin/contenido/organizaciones/:organizationId", "routes/admin.content-organization.tsx"),
+    route("admin/contenido/historia", "routes/admin.content-history.tsx"),
+    route("admin/contenido/historia/:entryId", "routes/admin.content-history-entry.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

@@ -10,9 +10,13 @@
 // get the same nonce (docs/security.md).
 import { randomBytes } from "node:crypto";
 
-/** @param {{ seconds: number, maxEntries?: number }} options */
-export function createMicroCache({ seconds, maxEntries = 500 }) {
-  /** @type {Map<string, { expires: number, status: number, headers: [string, string][], body: Buffer[], nonce: string | null, variesByCookie: boolean }>} */
+/**
+ * `generation` (decision 0040) names the storefront's current content: a page stored under an older
+ * one is never served, so a staff change reaches the stored pages of every process within a second.
+ * @param {{ seconds: number, maxEntries?: number, generation?: () => number | Promise<number> }} options
+ */
+export function createMicroCache({ seconds, maxEntries = 500, generation = () => 0 }) {
+  /** @type {Map<string, { expires: number, generation: number, status: number, headers: [string, string][], body: Buffer[], nonce: string | null, variesByCookie: boolean }>} */
   const entries = new Map();
 
   function readable(request) {
@@ -39,8 +43,10 @@ export function createMicroCache({ seconds, maxEntries = 500 }) {
     async serve(request, render) {
       if (!readable(request)) return render();
       const key = `${request.method} ${request.url}`;
+      // Read before rendering: a page rendered while content changes is stored under the older number.
+      const current = await generation();
       const hit = entries.get(key);
-      const fresh = hit && hit.expires > Date.now();
+      const fresh = hit && hit.expires > Date.now() && hit.generation === current;
       if (!cacheable(request)) {
         // With cookies: only a stored page that does not vary by them, marked private for this visitor.
         return fresh && !hit.variesByCookie ? replay(request, hit, hit.nonce && randomBytes(16).toString("hex"), PRIVATE) : render();
@@ -56,6 +62,7 @@ export function createMicroCache({ seconds, maxEntries = 500 }) {
       const variesByCookie = /(^|,)\s*(cookie|\*)\s*(,|$)/i.test(response.headers.get("vary") ?? "");
       const stored = {
         expires: Date.now() + keepFor * 1000,
+        generation: current,
         status: response.status,
         headers,
         body: nonce ? splitAt(body, nonce) : [body],

@@ -20,7 +20,8 @@ const handleRequest = createRequestHandler(build, "production");
 // TRUST_PROXY is validated, and the client address decided, by server/config/client-address.ts;
 // Express only needs the same setting to believe a trusted proxy's X-Forwarded-Proto.
 const trustProxy = expressTrustProxy(trustProxySetting);
-const microCache = createMicroCache({ seconds: pageCacheSeconds });
+// Stored pages are dropped when staff change the storefront in any process (decision 0040).
+const microCache = createMicroCache({ seconds: pageCacheSeconds, generation: build.entry.module.storefrontGeneration });
 
 const app = express();
 app.disable("x-powered-by");

@@ -8,6 +8,14 @@ export const staffActionLabels: Record<string, string> = {
   "staff.reactivate": "Cuenta reactivada",
   "email.retry": "Reintento de correo",
   "contact_message.attend": "Mensaje de contacto atendido",
+  "settings.site": "Ajustes del sitio",
+  "settings.issuer": "Datos del emisor",
+  "legal_text.update": "Nueva versión de texto legal",
+  "organization.create": "Organización creada",
+  "organization.update": "Organización editada",
+  "history.create": "Diapositiva de historia creada",
+  "history.update": "Diapositiva de historia editada",
+  "history.delete": "Diapositiva de historia eliminada",
 };
 
 export const entityTypeLabels: Record<string, string> = {
@@ -18,6 +26,10 @@ export const entityTypeLabels: Record<string, string> = {
   payment: "Pago",
   email: "Correo",
   contact_message: "Mensaje de contacto",
+  settings: "Ajustes",
+  legal_text: "Texto legal",
+  organization: "Organización",
+  history_entry: "Historia",
 };
 
 export function staffActionLabel(action: string): string {

@@ -64,7 +64,10 @@ export async function placeOrder(
   const subscribing = input.purchaseType === "subscription";
   if (subscribing && !options.userId) return { ok: false, reason: "account_required" };
   if (subscribing && input.organizationId !== undefined) {
-    const [organization] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, input.organizationId));
+    const [organization] = await db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(and(eq(organizations.id, input.organizationId), eq(organizations.active, true)));
     if (!organization) return { ok: false, reason: "invalid", fieldErrors: { organizationId: "Elige una organización de la lista" } };
   }
 

@@ -5,3 +5,16 @@ export { listOrganizations, type Organization } from "./organizations";
 export { getSiteSettings, type SiteSettings } from "./site-settings";
 export { countVotes, countVotesForPublicPage, findVoteOf, voteForOrganization, type VoteCounts, type VoteResult } from "./organization-votes";
 export { fillIssuerPlaceholders, getIssuer, type Issuer } from "./issuer";
+export { invalidateStorefront } from "../db/storefront-cache";
+export type { ContentSaveResult } from "./content-edit";
+export { DEMO_ISSUER_RUC, readSettingsForEditing, updateIssuer, updateSiteSettings } from "./settings-admin";
+export { isLegalTextSlug, LEGAL_TEXT_SLUGS, listLegalTextVersions, readLegalTextForEditing, saveLegalText, type LegalTextVersion } from "./legal-texts-admin";
+export { createOrganization, findOrganizationForEditing, listAllOrganizations, updateOrganization, type OrganizationRow } from "./organizations-admin";
+export {
+  createHistoryEntry,
+  deleteHistoryEntry,
+  findHistoryEntryForEditing,
+  listAllHistoryEntries,
+  updateHistoryEntry,
+  type HistoryEntryRow,
+} from "./history-admin";

@@ -1,4 +1,4 @@
-import { count, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { cachedRead } from "../db/read-cache";
 import { organizations, organizationVotes } from "../db/schema";
@@ -10,7 +10,7 @@ export type VoteResult = { ok: true; organizationId: number } | { ok: false; rea
 
 /**
  * Spec §1 / decisions.md (Social causes): one vote per customer, changeable. One statement: the
- * vote is inserted only if the organisation exists, and a second vote replaces the first (the
+ * vote is inserted only if the organisation exists and is active, and a second vote replaces the first (the
  * user id is the key), so a double submit or two tabs can never count a customer twice.
  */
 export async function voteForOrganization(db: Database, input: { userId: string; organizationId: number; now: Date }): Promise<VoteResult> {
@@ -25,7 +25,7 @@ export async function voteForOrganization(db: Database, input: { userId: string;
           updatedAt: sql<Date>`${input.now}::timestamptz`.as("updated_at"),
         })
         .from(organizations)
-        .where(eq(organizations.id, input.organizationId)),
+        .where(and(eq(organizations.id, input.organizationId), eq(organizations.active, true))),
     )
     .onConflictDoUpdate({ target: organizationVotes.userId, set: { organizationId: sql`excluded.organization_id`, updatedAt: sql`excluded.updated_at` } })
     .returning({ organizationId: organizationVotes.organizationId });

@@ -1,4 +1,4 @@
-import { asc } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { cachedRead } from "../db/read-cache";
 import { organizations } from "../db/schema";
@@ -10,7 +10,7 @@ export interface Organization {
   image: string | null;
 }
 
-/** Spec §7: all rows by created_at ascending. Error catalogue: a failed read gives an empty list. */
+/** Spec §7: all active rows by created_at ascending (inactive ones are kept for past votes, not shown). Error catalogue: a failed read gives an empty list. */
 const readOrganizations = cachedRead((db: Database) =>
   db
     .select({
@@ -20,6 +20,7 @@ const readOrganizations = cachedRead((db: Database) =>
       image: organizations.image,
     })
     .from(organizations)
+    .where(eq(organizations.active, true))
     .orderBy(asc(organizations.createdAt), asc(organizations.id)),
 );
 

@@ -2,10 +2,12 @@ import { sql } from "drizzle-orm";
 import { env } from "../config/env";
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseTarget } from "./client";
 import { seedOnStart } from "./seed/seed";
+import { listenForStorefrontChanges } from "./storefront-cache";
 
 export type { Database } from "./client";
 export { describeErrorSafely, installSafeErrorLogging } from "./safe-error-log";
 export { databaseConnectionFailedSince } from "./client";
+export { currentStorefrontGeneration, invalidateStorefront } from "./storefront-cache";
 
 let opening: Promise<DatabaseHandle> | undefined;
 
@@ -26,7 +28,10 @@ export function getDatabase(): Promise<Database> {
     await handle.migrate(async (db) => {
       await seedOnStart(db, { base: config.SEED_BASE_DATA, demo: config.SEED_DEMO_DATA });
     });
-    closeOnShutdown(handle);
+    // Other processes' content changes reach this one's caches at once (decision 0040).
+    const target = databaseTarget();
+    const listener = target.kind === "postgres" ? listenForStorefrontChanges(target.url, handle.db) : null;
+    closeOnShutdown({ ...handle, close: () => Promise.all([listener?.stop(), handle.close()]).then(() => undefined) });
     return handle;
   })().catch((error: unknown) => {
     opening = undefined;

@@ -1,6 +1,8 @@
+import { PgTransaction } from "drizzle-orm/pg-core";
 import { LRUCache } from "lru-cache";
 import { env } from "../config/env";
 import type { Database } from "./client";
+import { forgetStorefrontCaches, refreshStorefrontGeneration, storefrontCacheGeneration } from "./storefront-cache";
 
 /**
  * A short-lived, per-process cache for storefront reads that every page repeats (settings,
@@ -8,20 +10,20 @@ import type { Database } from "./client";
  * it /tienda cannot serve 100 requests a second (bench/RESULTS.md). Only successful reads that
  * found something are kept, and each read keeps at most READ_CACHE_MAX_ENTRIES (least recently
  * used go first), so requests for random product slugs cannot grow memory (issue 9). Prices are
- * never taken from here when an order is priced. Writers call `clearReadCaches`.
+ * never taken from here when an order is priced. Staff changes call `invalidateStorefront` in their
+ * transaction, which empties this cache in every process within about a second (decision 0040).
  */
 export const READ_CACHE_MAX_ENTRIES = 1000;
 
-let generation = 0;
 let ttlOverrideMs: number | null = null;
 
 function ttlMs(): number {
   return ttlOverrideMs ?? env().STOREFRONT_CACHE_SECONDS * 1000;
 }
 
-/** Makes every cached read go to the database again (after staff change the catalogue or content). */
+/** Makes every cached read of this process go to the database again (tests; staff changes use `invalidateStorefront`). */
 export function clearReadCaches(): void {
-  generation += 1;
+  forgetStorefrontCaches();
 }
 
 /** Tests that exercise the cache itself set its lifetime directly; null returns to the environment's. */
@@ -50,9 +52,8 @@ export function cachedRead<Args extends (string | number)[], T>(load: (db: Datab
     const entries = byDatabase.get(db);
     return entries ? entries.found.size + entries.loading.size : 0;
   });
-  return (db: Database, ...args: Args): Promise<T> => {
-    const ttl = ttlMs();
-    if (ttl <= 0) return Promise.resolve(load(db, ...args));
+  const read = (db: Database, args: Args, ttl: number): Promise<T> => {
+    const generation = storefrontCacheGeneration();
     let entries = byDatabase.get(db);
     if (!entries) byDatabase.set(db, (entries = { found: new LRUCache({ max: READ_CACHE_MAX_ENTRIES }), loading: new Map() }));
     const { found, loading } = entries;
@@ -82,5 +83,13 @@ export function cachedRead<Args extends (string | number)[], T>(load: (db: Datab
       },
     );
     return value;
+  };
+  return (db: Database, ...args: Args): Promise<T> => {
+    const ttl = ttlMs();
+    if (ttl <= 0) return Promise.resolve(load(db, ...args));
+    // At most once a second per process: has another process invalidated the storefront? (decision
+    // 0040). A transaction's reads are keyed by that transaction, so they never hit: no look for them.
+    const looking = db instanceof PgTransaction ? null : refreshStorefrontGeneration(db);
+    return looking ? looking.then(() => read(db, args, ttl)) : read(db, args, ttl);
   };
 }

@@ -37,6 +37,14 @@ const RULES: Record<string, Rule> = {
   "/admin/despacho": { allowed: ["operaciones"] },
   "/admin/despacho/hoja": { allowed: ["operaciones"] },
   "/admin/mensajes": { allowed: ["operaciones"] },
+  "/admin/contenido": { allowed: [] },
+  "/admin/contenido/ajustes": { allowed: [] },
+  "/admin/contenido/textos/:slug": { allowed: [], sample: "/admin/contenido/textos/terminos-condiciones" },
+  "/admin/contenido/organizaciones": { allowed: [] },
+  // The seed's first organisation and history slide (identity columns start at 1).
+  "/admin/contenido/organizaciones/:organizationId": { allowed: [], sample: "/admin/contenido/organizaciones/1" },
+  "/admin/contenido/historia": { allowed: [] },
+  "/admin/contenido/historia/:entryId": { allowed: [], sample: "/admin/contenido/historia/1" },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

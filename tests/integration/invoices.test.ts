@@ -151,14 +151,12 @@ describe("the customer's invoices", () => {
         expect(legal.html).not.toContain("{{");
       }
     } finally {
-      await test.db
-        .update(siteSettings)
-        .set({
-          issuerLegalName: "VIDA ALCALINA S.A.C.",
-          issuerRuc: "20601234565",
-          issuerFiscalAddress: "Av. Benavides 1555, of. 302, Miraflores, Lima, Perú",
-          issuerIsDemo: true,
-        });
+      await test.db.update(siteSettings).set({
+        issuerLegalName: "VIDA ALCALINA S.A.C.",
+        issuerRuc: "20601234565",
+        issuerFiscalAddress: "Av. Benavides 1555, of. 302, Miraflores, Lima, Perú",
+        issuerIsDemo: true,
+      });
     }
   });
 

@@ -23,6 +23,18 @@ describe("page micro-cache", () => {
     expect(await (await get()).text()).toBe("render 2");
   });
 
+  it("never replays a page stored under an older storefront generation (decision 0040), awaiting the generation when it is a promise", async () => {
+    let generation = 1;
+    const cache = createMicroCache({ seconds: 10, generation: () => (generation === 3 ? Promise.resolve(generation) : generation) });
+    let renders = 0;
+    const get = async () => (await cache.serve(new Request("http://shop.test/"), async () => page(`render ${++renders}`, "public, max-age=60"))).text();
+    expect([await get(), await get()]).toEqual(["render 1", "render 1"]);
+    generation = 2;
+    expect([await get(), await get()]).toEqual(["render 2", "render 2"]);
+    generation = 3;
+    expect([await get(), await get()]).toEqual(["render 3", "render 3"]);
+  });
+
   it("never stores private pages, errors, responses that set cookies, or requests that carry cookies", async () => {
     const cache = createMicroCache({ seconds: 10 });
     let renders = 0;

@@ -8,7 +8,7 @@ export interface AdminNavLink {
   end?: boolean;
 }
 
-/** Issue 10: Inicio, Despacho, Reparto, Pedidos, Calendario (delivery capacity and closed days), Mensajes (from /contact), Auditoría, Equipo. */
+/** Inicio, Despacho, Reparto, Pedidos, Calendario (delivery capacity and closed days), Mensajes (from /contact), Contenido (issue 11), Auditoría, Equipo. */
 export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin", label: "Inicio", roles: ["operaciones", "repartidor"], end: true },
   { to: "/admin/despacho", label: "Despacho", roles: ["operaciones"] },
@@ -16,6 +16,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin/pedidos", label: "Pedidos", roles: ["operaciones"] },
   { to: "/admin/calendario", label: "Calendario", roles: ["operaciones"] },
   { to: "/admin/mensajes", label: "Mensajes", roles: ["operaciones"] },
+  { to: "/admin/contenido", label: "Contenido", roles: [] },
   { to: "/admin/auditoria", label: "Auditoría", roles: [] },
   { to: "/admin/equipo", label: "Equipo", roles: [] },
 ];

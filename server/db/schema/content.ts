@@ -1,4 +1,4 @@
-import { date, integer, pgTable, text, timestamp, boolean } from "drizzle-orm/pg-core";
+import { bigserial, boolean, date, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Spec's organizaciones: social causes a subscription can support. */
 export const organizations = pgTable("organizations", {
@@ -6,6 +6,11 @@ export const organizations = pgTable("organizations", {
   title: text("title").notNull(),
   description: text("description").notNull(),
   image: text("image"),
+  /**
+   * Inactive organisations leave the public list and take no new votes; they are never deleted,
+   * since votes and subscriptions name them (issue 11).
+   */
+  active: boolean("active").notNull().default(true),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -27,6 +32,25 @@ export const legalTexts = pgTable("legal_texts", {
   contentHtml: text("content_html").notNull(),
   updatedOn: date("updated_on", { mode: "string" }).notNull(),
 });
+
+/**
+ * Every saved version of a legal text (issue 11), appended on each save and never changed: what the
+ * customer accepted on a given day can always be shown. `legal_texts` holds the current one.
+ */
+export const legalTextVersions = pgTable(
+  "legal_text_versions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    contentHtml: text("content_html").notNull(),
+    /** The Lima date the public page shows as "Última actualización". */
+    effectiveOn: date("effective_on", { mode: "string" }).notNull(),
+    savedBy: text("saved_by").notNull(),
+    savedAt: timestamp("saved_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("legal_text_versions_slug_idx").on(table.slug, table.id)],
+);
 
 /** One row (id = 1) of settings the staff can change without a deploy. */
 export const siteSettings = pgTable("site_settings", {

@@ -12,3 +12,4 @@ export * from "./audit";
 export * from "./delivery-proofs";
 export * from "./delivery-calendar";
 export * from "./contact";
+export * from "./cache-generations";

@@ -1,6 +1,16 @@
 import { count } from "drizzle-orm";
 import type { Database } from "../client";
-import { districtDeliveryDays, districts, historyEntries, legalTexts, organizations, products, productVariants, siteSettings } from "../schema";
+import {
+  districtDeliveryDays,
+  districts,
+  historyEntries,
+  legalTexts,
+  legalTextVersions,
+  organizations,
+  products,
+  productVariants,
+  siteSettings,
+} from "../schema";
 import { seedProducts } from "./catalog-data";
 import { LEGAL_UPDATED_ON, seedHistoryEntries, seedOrganizations, seedSiteSettings } from "./content-data";
 import { readSeedDistricts } from "./districts-data";
@@ -44,10 +54,15 @@ export async function seedBaseData(db: Database): Promise<{ seeded: boolean }> {
 
     await tx.insert(organizations).values(seedOrganizations);
     await tx.insert(historyEntries).values(seedHistoryEntries);
-    await tx.insert(legalTexts).values([
+    const texts = [
       { slug: LEGAL_SLUGS.terms, title: "Términos y Condiciones", contentHtml: termsHtml, updatedOn: LEGAL_UPDATED_ON },
       { slug: LEGAL_SLUGS.privacy, title: "Política de Privacidad", contentHtml: privacyHtml, updatedOn: LEGAL_UPDATED_ON },
-    ]);
+    ];
+    await tx.insert(legalTexts).values(texts);
+    // The first version of each text, so the version list starts with what was published.
+    await tx
+      .insert(legalTextVersions)
+      .values(texts.map(({ slug, title, contentHtml, updatedOn }) => ({ slug, title, contentHtml, effectiveOn: updatedOn, savedBy: "carga inicial" })));
   });
   return { seeded: true };
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { organizations, subscriptions } from "../../db/schema";
 import { changeOwnedSubscription, refuse, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
@@ -12,7 +12,10 @@ export async function changeSubscriptionOrganization(db: Database, input: SelfSe
     let title: string | null = null;
     if (input.organizationId !== null) {
       const [organization] = Number.isInteger(input.organizationId)
-        ? await tx.select({ title: organizations.title }).from(organizations).where(eq(organizations.id, input.organizationId))
+        ? await tx
+            .select({ title: organizations.title })
+            .from(organizations)
+            .where(and(eq(organizations.id, input.organizationId), eq(organizations.active, true)))
         : [];
       if (!organization) return refuse("Elige una organización de la lista", "organizationId");
       title = organization.title;

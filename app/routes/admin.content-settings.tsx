@@ -1,0 +1,153 @@
+import { Form } from "react-router";
+import type { Route } from "./+types/admin.content-settings";
+import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { ContentField, SavedNotice, contentCardClass } from "~/components/admin/content-form";
+import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
+import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/content-admin.server";
+import { dbContext } from "~/db-context.server";
+import { allowRoles, staffActor } from "~/staff.server";
+import { readSettingsForEditing, updateIssuer, updateSiteSettings } from "@server/content/index.server";
+
+/** Issue 11: the admin edits the site settings and the issuer's data (the one source of comprobantes and legal pages). */
+export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+
+const NO_SETTINGS = "No hay ajustes de la tienda. Ejecuta la carga inicial de datos.";
+const SITE_FIELDS = ["brandName", "whatsappNumber", "whatsappGreeting", "contactEmail", "instagramUrl", "facebookUrl", "tiktokUrl", "closingCtaLabel"] as const;
+const ISSUER_FIELDS = ["legalName", "ruc", "fiscalAddress", "phone"] as const;
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const settings = await readSettingsForEditing(context.get(dbContext));
+  if (!settings) contentNotFound(NO_SETTINGS);
+  return { settings, saved: new URL(request.url).searchParams.get("guardado") };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const db = context.get(dbContext);
+  const actor = staffActor(context, request);
+  const { intent, values } = await readContentForm(request, [...SITE_FIELDS, ...ISSUER_FIELDS]);
+  if (intent === "site") {
+    const result = await updateSiteSettings(db, actor, values, new Date());
+    return answerContentSave(result, intent, values, "/admin/contenido/ajustes?guardado=sitio", NO_SETTINGS);
+  }
+  if (intent === "issuer") {
+    const result = await updateIssuer(db, actor, values, new Date());
+    return answerContentSave(result, intent, values, "/admin/contenido/ajustes?guardado=emisor#emisor", NO_SETTINGS);
+  }
+  return refuseContent(intent, values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Ajustes del sitio · Back office" }, { name: "robots", content: "noindex,nofollow" }];
+
+export default function ContentSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { settings, saved } = loaderData;
+  const site = actionData?.intent === "site" ? actionData : null;
+  const issuer = actionData?.intent === "issuer" ? actionData : null;
+  const siteValue = (name: (typeof SITE_FIELDS)[number]) => site?.values[name] ?? settings[name];
+  const issuerValue = (name: (typeof ISSUER_FIELDS)[number], stored: string) => issuer?.values[name] ?? stored;
+  return (
+    <div className="max-w-2xl">
+      <AdminPageHeader title="Ajustes del sitio" />
+      <StaffFormError message={actionData && !site && !issuer ? actionData.error : null} />
+      <SavedNotice show={saved === "sitio" && !actionData}>Ajustes del sitio guardados. La tienda los muestra en unos segundos.</SavedNotice>
+      {/* Keyed by the saved row, so after a save the fields show what was stored (e.g. the number in wa.me form). */}
+      <Form key={`site-${String(settings.updatedAt)}`} method="post" className={contentCardClass} aria-labelledby="sitio-titulo">
+        <h2 id="sitio-titulo" className="text-lg font-bold text-slate-900">
+          Sitio
+        </h2>
+        <StaffFormError message={site?.error} />
+        <ContentField name="brandName" label="Marca" required defaultValue={siteValue("brandName")} error={site?.fieldErrors.brandName} />
+        <ContentField
+          name="whatsappNumber"
+          label="Número de WhatsApp"
+          inputMode="tel"
+          required
+          defaultValue={siteValue("whatsappNumber")}
+          error={site?.fieldErrors.whatsappNumber}
+          help="Con código de país, por ejemplo 51 987 654 321."
+        />
+        <ContentField
+          name="whatsappGreeting"
+          label="Saludo del mensaje de WhatsApp"
+          required
+          rows={2}
+          defaultValue={siteValue("whatsappGreeting")}
+          error={site?.fieldErrors.whatsappGreeting}
+        />
+        <ContentField
+          name="contactEmail"
+          label="Correo de contacto"
+          type="email"
+          required
+          defaultValue={siteValue("contactEmail")}
+          error={site?.fieldErrors.contactEmail}
+        />
+        <ContentField
+          name="instagramUrl"
+          label="Instagram (opcional)"
+          type="url"
+          defaultValue={siteValue("instagramUrl")}
+          error={site?.fieldErrors.instagramUrl}
+        />
+        <ContentField name="facebookUrl" label="Facebook (opcional)" type="url" defaultValue={siteValue("facebookUrl")} error={site?.fieldErrors.facebookUrl} />
+        <ContentField name="tiktokUrl" label="TikTok (opcional)" type="url" defaultValue={siteValue("tiktokUrl")} error={site?.fieldErrors.tiktokUrl} />
+        <ContentField
+          name="closingCtaLabel"
+          label="Texto del botón final de la portada"
+          required
+          defaultValue={siteValue("closingCtaLabel")}
+          error={site?.fieldErrors.closingCtaLabel}
+        />
+        <button type="submit" name="intent" value="site" className={staffPrimaryButtonClass}>
+          Guardar ajustes del sitio
+        </button>
+      </Form>
+
+      <div className="mt-8" />
+      <SavedNotice show={saved === "emisor" && !actionData}>Datos del emisor guardados.</SavedNotice>
+      <Form key={`issuer-${String(settings.updatedAt)}`} method="post" id="emisor" className={contentCardClass} aria-labelledby="emisor-titulo">
+        <h2 id="emisor-titulo" className="text-lg font-bold text-slate-900">
+          Datos del emisor
+        </h2>
+        <p className="text-sm text-slate-600">
+          Tal como figuran en la Ficha RUC de SUNAT. Se imprimen en boletas y facturas y se usan en los textos legales.
+          {settings.issuerIsDemo && <strong className="block text-amber-800">Ahora son los datos de la tienda de demostración.</strong>}
+        </p>
+        <StaffFormError message={issuer?.error} />
+        <ContentField
+          name="legalName"
+          label="Razón social"
+          required
+          defaultValue={issuerValue("legalName", settings.issuerLegalName)}
+          error={issuer?.fieldErrors.legalName}
+        />
+        <ContentField
+          name="ruc"
+          label="RUC"
+          inputMode="numeric"
+          required
+          defaultValue={issuerValue("ruc", settings.issuerRuc)}
+          error={issuer?.fieldErrors.ruc}
+          help="11 dígitos."
+        />
+        <ContentField
+          name="fiscalAddress"
+          label="Domicilio fiscal"
+          required
+          defaultValue={issuerValue("fiscalAddress", settings.issuerFiscalAddress)}
+          error={issuer?.fieldErrors.fiscalAddress}
+        />
+        <ContentField
+          name="phone"
+          label="Teléfono"
+          inputMode="tel"
+          required
+          defaultValue={issuerValue("phone", settings.issuerPhone)}
+          error={issuer?.fieldErrors.phone}
+        />
+        <button type="submit" name="intent" value="issuer" className={staffPrimaryButtonClass}>
+          Guardar datos del emisor
+        </button>
+      </Form>
+    </div>
+  );
+}
