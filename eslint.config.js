@@ -6,6 +6,17 @@ import { readdirSync } from "node:fs";
 
 const INFRASTRUCTURE = ["db", "config"];
 
+/**
+ * Doors a domain may not use even though they exist: the dependency runs the other way, and
+ * using it would close an import cycle between the two doors (issue 13).
+ */
+const FORBIDDEN_DOORS = {
+  payments: {
+    domain: "subscriptions",
+    message: "Payments report outcomes; the subscriptions domain uses payments, never the reverse (decision 0039-provider-next-step).",
+  },
+};
+
 /** One block per folder of server/: its files may reach other domains only through their door. */
 function serverDomainDoors() {
   const folders = readdirSync(new URL("./server", import.meta.url), { withFileTypes: true })
@@ -24,6 +35,7 @@ function serverDomainDoors() {
               regex: `^(\\.\\./)+(${domains.filter((name) => name !== own).join("|")})/(?!index\\.server$)`,
               message: "Use the other domain through its index.server door (conventions: a room with a door).",
             },
+            ...(FORBIDDEN_DOORS[own] ? [{ regex: `^(\\.\\./)+${FORBIDDEN_DOORS[own].domain}/`, message: FORBIDDEN_DOORS[own].message }] : []),
           ],
         },
       ],
