@@ -85,7 +85,8 @@ export function CheckoutForm({
   const windowsOfDate = offeredDays.find((day) => day.date === form.fecha)?.windows;
 
   useEffect(() => {
-    if (hydrated && items.length === 0) navigate("/tienda", { replace: true });
+    // React Router reports a failed navigation through its error boundary; the promise only says when it settled.
+    if (hydrated && items.length === 0) void navigate("/tienda", { replace: true });
   }, [hydrated, items.length, navigate]);
 
   const payload = {
@@ -160,7 +161,8 @@ export function CheckoutForm({
     event.preventDefault();
     setTouched((previous) => ({ ...previous, submit: true }));
     if (!parsed.success || minimumOrderShortfall(subtotal) > 0) return;
-    fetcher.submit(parsed.data as never, { method: "post", encType: "application/json" });
+    // The fetcher's answer (or its error) arrives in fetcher.data and fetcher.state, which the form renders.
+    void fetcher.submit(parsed.data as never, { method: "post", encType: "application/json" });
   }
 
   if (!hydrated) {
@@ -215,7 +217,7 @@ export function CheckoutForm({
         open={showMinimum}
         onClose={() => {
           setMinimumDismissed(true);
-          navigate("/carrito");
+          void navigate("/carrito"); // failures reach the error boundary, not this promise
         }}
         subtotalCents={subtotal}
         orderKind={purchaseType === "subscription" ? "suscripción" : "único"}
