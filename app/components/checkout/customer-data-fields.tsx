@@ -1,46 +1,23 @@
 import { Field, inputClass } from "./field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
+import { CheckoutTextField } from "./text-field";
 
 /** Who is buying: name, e-mail and phone. */
 export function CustomerContactFields({
-  form,
-  update,
-  touch,
-  errorFor,
   onEmailBlur,
   registeredEmail,
+  ...bindings
 }: CheckoutFieldBindings & {
   /** Spec §7: leaving the e-mail field saves the cart for recovery. */
   onEmailBlur: () => void;
   /** An e-mail the server said belongs to an account (spec §5), to tell a guest about it. */
   registeredEmail: string | null;
 }) {
+  const { form, update, errorFor } = bindings;
   return (
     <>
-      <Field label="Nombre" error={errorFor("nombre")}>
-        {(props) => (
-          <input
-            {...props}
-            className={inputClass}
-            autoComplete="given-name"
-            value={form.nombre}
-            onChange={(e) => update("nombre", e.target.value)}
-            onBlur={touch("nombre")}
-          />
-        )}
-      </Field>
-      <Field label="Apellido" error={errorFor("apellido")}>
-        {(props) => (
-          <input
-            {...props}
-            className={inputClass}
-            autoComplete="family-name"
-            value={form.apellido}
-            onChange={(e) => update("apellido", e.target.value)}
-            onBlur={touch("apellido")}
-          />
-        )}
-      </Field>
+      <CheckoutTextField bindings={bindings} field="nombre" label="Nombre" autoComplete="given-name" />
+      <CheckoutTextField bindings={bindings} field="apellido" label="Apellido" autoComplete="family-name" />
       <Field label="Correo electrónico" error={errorFor("correo")}>
         {(props) => (
           <input
@@ -59,21 +36,7 @@ export function CustomerContactFields({
           Este correo ya está registrado. Tu pedido se asignará automáticamente a tu cuenta existente.
         </p>
       )}
-      <Field label="Celular" error={errorFor("telefono")}>
-        {(props) => (
-          <input
-            {...props}
-            type="tel"
-            inputMode="tel"
-            className={inputClass}
-            autoComplete="tel"
-            placeholder="987 654 321"
-            value={form.telefono}
-            onChange={(e) => update("telefono", e.target.value)}
-            onBlur={touch("telefono")}
-          />
-        )}
-      </Field>
+      <CheckoutTextField bindings={bindings} field="telefono" label="Celular" type="tel" inputMode="tel" autoComplete="tel" placeholder="987 654 321" />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
 import { formatLimaDate, weekdayNames } from "@core/lima-dates";
 import { Field, inputClass } from "./field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
+import { CheckoutTextField } from "./text-field";
 
 export interface District {
   id: number;
@@ -11,14 +12,11 @@ export interface District {
 
 /** Where and when: district, address, weekday, one of the offered dates and a time window. */
 export function DeliveryFieldset({
-  form,
-  update,
-  touch,
-  errorFor,
   districts,
   district,
   dates,
   windowsOfDate,
+  ...bindings
 }: CheckoutFieldBindings & {
   districts: District[];
   /** The served district the typed name matches, if any. */
@@ -28,6 +26,7 @@ export function DeliveryFieldset({
   /** The windows of the chosen date, with whether each still has room (issue 10). */
   windowsOfDate: { window: DeliveryWindow; hasRoom: boolean }[] | undefined;
 }) {
+  const { form, update, touch, errorFor } = bindings;
   return (
     <fieldset className="grid gap-4 sm:grid-cols-2">
       <legend className="mb-3 text-xl font-bold text-brand-900">Datos de envío</legend>
@@ -53,21 +52,8 @@ export function DeliveryFieldset({
           </>
         )}
       </Field>
-      <Field label="Dirección" error={errorFor("direccion")}>
-        {(props) => (
-          <input
-            {...props}
-            className={inputClass}
-            autoComplete="street-address"
-            value={form.direccion}
-            onChange={(e) => update("direccion", e.target.value)}
-            onBlur={touch("direccion")}
-          />
-        )}
-      </Field>
-      <Field label="Referencia (opcional)">
-        {(props) => <input {...props} className={inputClass} value={form.referencia} onChange={(e) => update("referencia", e.target.value)} />}
-      </Field>
+      <CheckoutTextField bindings={bindings} field="direccion" label="Dirección" autoComplete="street-address" />
+      <CheckoutTextField bindings={bindings} field="referencia" label="Referencia (opcional)" validated={false} />
       <Field label="Día de entrega" error={errorFor("diaHabil")}>
         {(props) => (
           <select
