@@ -6,7 +6,6 @@ export {
   culqiClient,
   culqiClientIfConfigured,
   culqiCheckoutSettings,
-  culqiPublicKey,
   culqiWebhookAuthorization,
   culqiWebhookSetup,
   CULQI_WEBHOOK_RATE_LIMIT,
@@ -22,7 +21,6 @@ export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, recor
 export { findCulqiPayment } from "./culqi-page";
 export {
   activeCardProvider,
-  activeCardProviderId,
   cardProviderFor,
   flowCardProvider,
   isPlausibleCardNumber,
