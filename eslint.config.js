@@ -6,6 +6,17 @@ import { readdirSync } from "node:fs";
 
 const INFRASTRUCTURE = ["db", "config"];
 
+/**
+ * Doors a domain may not use even though they exist: the dependency runs the other way, and
+ * using it would close an import cycle between the two doors (issue 13).
+ */
+const FORBIDDEN_DOORS = {
+  payments: {
+    domain: "subscriptions",
+    message: "Payments report outcomes; the subscriptions domain uses payments, never the reverse (decision 0039-provider-next-step).",
+  },
+};
+
 /** One block per folder of server/: its files may reach other domains only through their door. */
 function serverDomainDoors() {
   const folders = readdirSync(new URL("./server", import.meta.url), { withFileTypes: true })
@@ -24,6 +35,7 @@ function serverDomainDoors() {
               regex: `^(\\.\\./)+(${domains.filter((name) => name !== own).join("|")})/(?!index\\.server$)`,
               message: "Use the other domain through its index.server door (conventions: a room with a door).",
             },
+            ...(FORBIDDEN_DOORS[own] ? [{ regex: `^(\\.\\./)+${FORBIDDEN_DOORS[own].domain}/`, message: FORBIDDEN_DOORS[own].message }] : []),
           ],
         },
       ],
@@ -32,7 +44,7 @@ function serverDomainDoors() {
 }
 
 export default tseslint.config(
-  { ignores: ["build/", ".react-router/", "node_modules/", "bench/", ".data/"] },
+  { ignores: ["build/", ".react-router/", "node_modules/", "bench/node_modules/", "bench/.tmp/", ".data/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -43,6 +55,20 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+    },
+  },
+  {
+    // Issue 13: a promise nobody awaits loses its error (an unhandled rejection, or a write that
+    // silently did not happen), and a promise handed where a void callback is expected is not
+    // awaited by its caller. Both need the types, so the whole project is read through the
+    // TypeScript project service (decision 0039-type-aware-lint).
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      // React's event props accept a handler returning a promise and ignore it; the handlers
+      // themselves catch what they can fail on.
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
     },
   },
   {

@@ -110,13 +110,10 @@ async function main() {
   if (build.development) console.warn("Warning: measuring a build/ with development React (--no-build).");
 
   const fingerprint = buildFingerprint(ROOT);
-  const server = await startServer({ root: ROOT, entry: build.entry, tmpDir: TMP_DIR });
+  const server = await startServer({ root: ROOT, tmpDir: TMP_DIR });
   console.log(`Server ready at ${server.origin} (pid ${server.pid})`);
-  // Ctrl-C must not leave a server holding a port and a temp database behind.
-  const interrupt = async () => {
-    await server.stop();
-    process.exit(130);
-  };
+  // Ctrl-C must not leave a server holding a port and a temp database behind; it exits even if stopping fails.
+  const interrupt = () => void server.stop().finally(() => process.exit(130));
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);
 

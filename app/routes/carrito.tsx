@@ -35,7 +35,8 @@ export default function Carrito() {
 
   // Spec §2: an empty cart sends the visitor to /tienda (unless we just emptied it with a note to read).
   useEffect(() => {
-    if (hydrated && items.length === 0 && notes.length === 0) navigate("/tienda", { replace: true });
+    // React Router reports a failed navigation through its error boundary; the promise only says when it settled.
+    if (hydrated && items.length === 0 && notes.length === 0) void navigate("/tienda", { replace: true });
   }, [hydrated, items.length, notes.length, navigate]);
 
   // Ask the server for today's prices when lines are added or removed; corrections come with a note.
@@ -67,7 +68,8 @@ export default function Carrito() {
       setShowMinimum(true);
       return;
     }
-    navigate("/checkout", { state: { purchaseType: options.purchaseType, subscriptionFrequency: options.subscriptionFrequency } });
+    // Failures reach the error boundary, not this promise.
+    void navigate("/checkout", { state: { purchaseType: options.purchaseType, subscriptionFrequency: options.subscriptionFrequency } });
   }
 
   if (!hydrated) {

@@ -4,7 +4,7 @@ import { getProfile, getSignedInUser, type Profile } from "@server/accounts/inde
 import { placeOrder } from "@server/checkout/index.server";
 import { listOrganizations, listServedDistricts } from "@server/content/index.server";
 import { offeredDeliverySlots } from "@server/deliveries/index.server";
-import { activePaymentProvider, createCulqiOrderForPayment, culqiClient } from "@server/payments/index.server";
+import { activePaymentProvider } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/components/checkout/checkout-form";
@@ -72,13 +72,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect(`/suscripcion/tarjeta/${result.subscriptionId}`, { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });
     }
     if (result.ok) {
-      // Banca móvil, agentes and billeteras need a Culqi order before its checkout opens; if
-      // Culqi cannot create one now, cards and Yape still work.
-      if (provider.id === "culqi")
-        await createCulqiOrderForPayment(context.get(dbContext), culqiClient(), { paymentId: result.paymentId, now: new Date() }).catch(() => null);
-      // nextStep process_payment: the provider's payment page takes over (a redirect from a
-      // fetcher action navigates the app, and works the same for a repeated submit).
-      return redirect(provider.paymentPath(result.paymentId), { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });
+      // nextStep process_payment: the provider readies the attempt and says where it is paid (a
+      // redirect from a fetcher action navigates the app, and works the same for a repeated submit).
+      const next = await provider.nextStep(context.get(dbContext), { paymentId: result.paymentId, now: new Date() });
+      return redirect(next.to, { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });
     }
     switch (result.reason) {
       case "invalid":

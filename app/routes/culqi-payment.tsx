@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/culqi-payment";
-import { activePaymentProvider, chargeCulqiToken, culqiClient, culqiPublicKey, findCulqiPayment, recordCulqiOrderCode } from "@server/payments/index.server";
+import { chargeCulqiToken, culqiCheckoutSettings, culqiClient, findCulqiPayment, recordCulqiOrderCode } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
 import { THREE_DS_PROBLEMS } from "~/lib/culqi-3ds";
@@ -15,9 +15,9 @@ import { ORDER_GENERATED_FOLLOW_INSTRUCTIONS } from "@core/checkout-messages";
 
 /** Without both Culqi keys this page does not exist (decision 0026-late-payments-and-refunds): 404, never a 500. */
 function requireCulqi() {
-  const publicKey = culqiPublicKey();
-  if (activePaymentProvider().id !== "culqi" || !publicKey) throw data("Pago no encontrado", { status: 404 });
-  return publicKey;
+  const settings = culqiCheckoutSettings();
+  if (!settings) throw data("Pago no encontrado", { status: 404 });
+  return settings.publicKey;
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

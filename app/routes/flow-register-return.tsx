@@ -2,7 +2,8 @@ import { useEffect, useRef } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/flow-register-return";
 import { getSignedInUser } from "@server/accounts/index.server";
-import { completeFlowCardRegistration, flowClient, flowConfigured, FLOW_REGISTRATION_FAILED, type FlowReturnOutcome } from "@server/payments/index.server";
+import { flowClient, flowConfigured, FLOW_REGISTRATION_FAILED } from "@server/payments/index.server";
+import { completeFlowCardRegistration, type FlowReturnOutcome } from "@server/subscriptions/index.server";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
@@ -180,7 +181,8 @@ function Success({ redirectTo }: { redirectTo: string }) {
   const { clear } = useCart();
   useEffect(() => {
     clear();
-    const timer = window.setTimeout(() => navigate(redirectTo, { replace: true }), REDIRECT_DELAY_MS);
+    // Failures reach the error boundary, not this promise.
+    const timer = window.setTimeout(() => void navigate(redirectTo, { replace: true }), REDIRECT_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [redirectTo, navigate, clear]);
   return (

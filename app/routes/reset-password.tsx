@@ -95,7 +95,8 @@ const INVALID_RESET_LINK_TEXT = "El enlace de recuperación no es válido o ha e
 function PasswordUpdated() {
   const navigate = useNavigate();
   useEffect(() => {
-    const timer = setTimeout(() => navigate("/login"), REDIRECT_AFTER_MS);
+    // Failures reach the error boundary, not this promise.
+    const timer = setTimeout(() => void navigate("/login"), REDIRECT_AFTER_MS);
     return () => clearTimeout(timer);
   }, [navigate]);
   return (

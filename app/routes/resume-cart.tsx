@@ -46,7 +46,7 @@ export default function ResumeCart({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (loaderData.error || loaderData.items.length === 0) return;
     replace(loaderData.items);
-    navigate("/checkout", { replace: true });
+    void navigate("/checkout", { replace: true }); // failures reach the error boundary, not this promise
   }, [loaderData, replace, navigate]);
 
   return (

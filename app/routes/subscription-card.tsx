@@ -3,13 +3,12 @@ import type { Route } from "./+types/subscription-card";
 import { getSignedInUser } from "@server/accounts/index.server";
 import {
   activeCardProvider,
-  activeCardProviderId,
+  cardEntry,
   cardProviderFor,
-  culqiPublicKey,
-  flowClient,
   isPlausibleCardNumber,
   sandboxCardToken,
-  startFlowCardRegistration,
+  startCardRegistration,
+  type CardEntry,
 } from "@server/payments/index.server";
 import { activateSubscription, findSubscriptionAwaitingCard, findSubscriptionForCardUpdate, updateSubscriptionCard } from "@server/subscriptions/index.server";
 import { CulqiCardForm } from "~/components/subscriptions/culqi-card-form";
@@ -41,21 +40,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (!current) throw data("Suscripción no encontrada", { status: 404 });
     if (current.status === "pending_payment") throw redirect(`/suscripcion/tarjeta/${current.id}`);
     if (!current.canUpdate) throw redirect(`/dashboard/suscripciones/${current.id}`);
-    const provider = activeCardProviderId();
     // A fresh key per page load: the same form posted twice saves one card (Culqi's token, unique per use, does the same).
-    return {
-      mode: "update" as const,
-      subscription: current,
-      provider,
-      publicKey: provider === "culqi" ? culqiPublicKey() : null,
-      requestKey: crypto.randomUUID(),
-    };
+    return { mode: "update" as const, subscription: current, entry: cardEntry("update"), requestKey: crypto.randomUUID() };
   }
   const subscription = await findSubscriptionAwaitingCard(db, user.id, params.subscriptionId);
   if (!subscription) throw data("No se pudo cargar la suscripción", { status: 404 });
   if (subscription.status === "active") throw redirect(`/suscripcion/bienvenido?subscriptionId=${subscription.id}`);
-  const provider = activeCardProviderId();
-  return { mode: "signup" as const, subscription, provider, publicKey: provider === "culqi" ? culqiPublicKey() : null };
+  return { mode: "signup" as const, subscription, entry: cardEntry("signup") };
 }
 
 export const headers = () => privatePageHeaders;
@@ -74,15 +65,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!user) throw redirect(loginUrlFor(request));
   // A malformed id names no subscription; PostgreSQL would refuse it with an error, not a 404.
   if (!isUuid(params.subscriptionId)) throw data("Suscripción no encontrada", { status: 404 });
-  if (activeCardProviderId() === "flow" && !updating(request)) {
-    // Flow registers the card on its own page; the subscription is activated when the customer
-    // comes back to /flow/register-return (payments.md B.2).
+  if (cardEntry(updating(request) ? "update" : "signup").kind === "provider_page") {
+    // The provider registers the card on its own page; the subscription is activated when the
+    // customer comes back (Flow: /flow/register-return, payments.md B.2).
     const subscription = await findSubscriptionAwaitingCard(db, user.id, params.subscriptionId);
     if (!subscription) return data({ error: "No se pudo cargar la suscripción", fieldErrors: {} }, { status: 404 });
     if (subscription.status === "active") return redirect(`/suscripcion/bienvenido?subscriptionId=${subscription.id}`);
     if (subscription.status !== "pending_payment" || !["pending", "payment_created"].includes(subscription.orderStatus))
       return data({ error: SIGNUP_EXPIRED, fieldErrors: {} }, { status: 410 });
-    const started = await startFlowCardRegistration(db, flowClient(), { user, siteUrl: (await siteInfo(db, request)).siteUrl });
+    const started = await startCardRegistration(db, { user, siteUrl: (await siteInfo(db, request)).siteUrl });
     if (!started.ok) return data({ error: started.message, fieldErrors: {} }, { status: 502 });
     return redirect(started.redirectUrl);
   }
@@ -160,7 +151,7 @@ function tokenFrom(form: FormData): { value: string } | { error: string; fieldEr
 
 export default function SubscriptionCard({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.mode === "update") return <CardUpdate loaderData={loaderData} error={actionData?.error ?? null} fieldErrors={actionData?.fieldErrors ?? {}} />;
-  const { subscription, provider, publicKey } = loaderData;
+  const { subscription, entry } = loaderData;
   return (
     <main id="contenido" className="mx-auto max-w-xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold text-brand-900">Registra tu tarjeta</h1>
@@ -181,29 +172,45 @@ export default function SubscriptionCard({ loaderData, actionData }: Route.Compo
           {actionData.error}
         </p>
       )}
-      {provider === "flow" ? (
-        <FlowCardButton />
-      ) : provider === "culqi" && publicKey ? (
-        <CulqiCardForm publicKey={publicKey} email={subscription.email} />
-      ) : (
-        <SandboxCardForm amountCents={subscription.firstChargeCents} fieldErrors={actionData?.fieldErrors ?? {}} />
-      )}
+      <CardEntryForm
+        entry={entry}
+        email={subscription.email}
+        sandbox={<SandboxCardForm amountCents={subscription.firstChargeCents} fieldErrors={actionData?.fieldErrors ?? {}} />}
+      />
     </main>
   );
 }
 
-/** Flow's page registers the card; the customer comes back to /flow/register-return. */
-function FlowCardButton() {
+/** The card form the active provider's entry calls for; the sandbox's form differs between sign-up and update. */
+function CardEntryForm({ entry, email, sandbox }: { entry: CardEntry; email: string; sandbox: React.ReactNode }) {
+  switch (entry.kind) {
+    case "provider_page":
+      return <ProviderPageButton providerName={entry.providerName} />;
+    case "on_request":
+      return (
+        <p className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          Para cambiar la tarjeta registrada en {entry.providerName} escríbenos por WhatsApp y te enviaremos el enlace de registro.
+        </p>
+      );
+    case "culqi_checkout":
+      return <CulqiCardForm publicKey={entry.publicKey} email={email} />;
+    case "sandbox_form":
+      return sandbox;
+  }
+}
+
+/** The provider's own page registers the card; the customer comes back to the shop afterwards. */
+function ProviderPageButton({ providerName }: { providerName: string }) {
   const navigation = useNavigation();
   return (
     <Form method="post" className="mt-8">
-      <p className="text-sm text-slate-600">Te llevaremos a Flow para registrar tu tarjeta de forma segura. Al volver, activaremos tu suscripción.</p>
+      <p className="text-sm text-slate-600">Te llevaremos a {providerName} para registrar tu tarjeta de forma segura. Al volver, activaremos tu suscripción.</p>
       <button
         type="submit"
         disabled={navigation.state !== "idle"}
         className="mt-4 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:bg-slate-400"
       >
-        Registrar tarjeta con Flow
+        Registrar tarjeta con {providerName}
       </button>
     </Form>
   );
@@ -213,7 +220,7 @@ type UpdateLoaderData = Extract<Route.ComponentProps["loaderData"], { mode: "upd
 
 /** The card page in its update mode: no first charge; a past-due subscription's unpaid period is charged on saving. */
 function CardUpdate({ loaderData, error, fieldErrors }: { loaderData: UpdateLoaderData; error: string | null; fieldErrors: Record<string, string> }) {
-  const { subscription, provider, publicKey } = loaderData;
+  const { subscription, entry } = loaderData;
   const unpaid = subscription.unpaidAmountCents;
   return (
     <main id="contenido" className="mx-auto max-w-xl px-4 py-12 sm:px-6">
@@ -233,20 +240,18 @@ function CardUpdate({ loaderData, error, fieldErrors }: { loaderData: UpdateLoad
           {error}
         </p>
       )}
-      {provider === "flow" ? (
-        <p className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          Para cambiar la tarjeta registrada en Flow escríbenos por WhatsApp y te enviaremos el enlace de registro.
-        </p>
-      ) : provider === "culqi" && publicKey ? (
-        <CulqiCardForm publicKey={publicKey} email={subscription.email} />
-      ) : (
-        <SandboxCardForm
-          amountCents={unpaid ?? 0}
-          fieldErrors={fieldErrors}
-          submitLabel={unpaid !== null ? `Guardar tarjeta y pagar ${formatSoles(unpaid)}` : "Guardar tarjeta"}
-          hiddenFields={{ requestKey: loaderData.requestKey }}
-        />
-      )}
+      <CardEntryForm
+        entry={entry}
+        email={subscription.email}
+        sandbox={
+          <SandboxCardForm
+            amountCents={unpaid ?? 0}
+            fieldErrors={fieldErrors}
+            submitLabel={unpaid !== null ? `Guardar tarjeta y pagar ${formatSoles(unpaid)}` : "Guardar tarjeta"}
+            hiddenFields={{ requestKey: loaderData.requestKey }}
+          />
+        }
+      />
       <Link to={`/dashboard/suscripciones/${subscription.id}`} className="mt-6 inline-block text-sm font-semibold text-brand-800 underline">
         Volver a mi suscripción
       </Link>

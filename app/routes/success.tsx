@@ -39,7 +39,8 @@ export default function Success({ loaderData }: Route.ComponentProps) {
     if (!receipt || stage !== "awaiting") return;
     const timer = window.setInterval(() => {
       if (Date.now() - startedAt > POLL_LIMIT_MS) return window.clearInterval(timer);
-      if (revalidator.state === "idle") revalidator.revalidate();
+      // A failed poll reaches the error boundary; the next tick polls again either way.
+      if (revalidator.state === "idle") void revalidator.revalidate();
     }, POLL_INTERVAL_MS);
     return () => window.clearInterval(timer);
   }, [receipt, stage, revalidator, startedAt]);

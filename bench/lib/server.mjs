@@ -104,7 +104,7 @@ export function ensureBuild(root, { force = false, skip = false } = {}) {
 }
 
 /** Starts the production server on a fresh database and resolves once it answers. */
-export async function startServer({ root, entry, tmpDir, readyTimeoutMs = 60_000 }) {
+export async function startServer({ root, tmpDir, readyTimeoutMs = 60_000 }) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpDir, "pglite-"));
   const logs = [];

@@ -5,7 +5,7 @@ export {
   activePaymentProvider,
   culqiClient,
   culqiClientIfConfigured,
-  culqiPublicKey,
+  culqiCheckoutSettings,
   culqiWebhookAuthorization,
   culqiWebhookSetup,
   CULQI_WEBHOOK_RATE_LIMIT,
@@ -13,6 +13,7 @@ export {
   flowConfigured,
   type ActiveProvider,
   type CulqiWebhookSetup,
+  type PaymentNextStep,
   type ProviderId,
 } from "./providers";
 export { retryDueRefunds } from "./refunds";
@@ -20,7 +21,6 @@ export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, recor
 export { findCulqiPayment } from "./culqi-page";
 export {
   activeCardProvider,
-  activeCardProviderId,
   cardProviderFor,
   flowCardProvider,
   isPlausibleCardNumber,
@@ -30,7 +30,15 @@ export {
   SANDBOX_TEST_CARDS,
   type CardProvider,
 } from "./cards";
-export { completeFlowCardRegistration, startFlowCardRegistration, FLOW_REGISTER_NOTIFY_PATH, FLOW_REGISTER_RETURN_PATH, type FlowReturnOutcome } from "./flow";
+export { cardEntry, startCardRegistration, type CardEntry, type CardRegistrationStart } from "./card-entry";
+export {
+  flowRegistrationStatus,
+  startFlowCardRegistration,
+  FLOW_REGISTER_NOTIFY_PATH,
+  FLOW_REGISTER_RETURN_PATH,
+  type FlowClient,
+  type FlowRegistrationStatus,
+} from "./flow";
 export {
   DEFAULT_OPERACIONES_REFUND_LIMIT_CENTS,
   markManualRefundDone,

@@ -1,13 +1,24 @@
 import { env } from "../config/env";
+import type { Database } from "../db/client";
 import { createCulqiClient, type CulqiClient } from "./culqi/client";
+import { createCulqiOrderForPayment } from "./culqi/culqi-payments";
 import { createFlowClient, type FlowClient } from "./flow/client";
 
 export type ProviderId = "sandbox" | "culqi";
+
+/**
+ * What the customer's browser does next to pay a new attempt (issue 13): the checkout route
+ * follows it without asking which provider is active. Both providers today send the browser to
+ * their own payment page; a provider that pays elsewhere (an external URL) fits the same shape.
+ */
+export type PaymentNextStep = { kind: "redirect"; to: string };
 
 export interface ActiveProvider {
   id: ProviderId;
   /** Where the customer pays a payment attempt. */
   paymentPath(paymentId: string): string;
+  /** Readies a new payment attempt with the provider and says where the customer goes to pay it. */
+  nextStep(db: Database, input: { paymentId: string; now: Date }): Promise<PaymentNextStep>;
 }
 
 /**
@@ -17,9 +28,26 @@ export interface ActiveProvider {
 export function activePaymentProvider(): ActiveProvider {
   const config = env();
   if (config.CULQI_PUBLIC_KEY && config.CULQI_SECRET_KEY) {
-    return { id: "culqi", paymentPath: (paymentId) => `/pago/culqi/${paymentId}` };
+    const paymentPath = (paymentId: string) => `/pago/culqi/${paymentId}`;
+    return {
+      id: "culqi",
+      paymentPath,
+      async nextStep(db, input) {
+        // Banca móvil, agentes and billeteras need a Culqi order before its checkout opens; if
+        // Culqi cannot create one now, cards and Yape still work, so the page opens regardless.
+        await createCulqiOrderForPayment(db, culqiClient(), input).catch(() => null);
+        return { kind: "redirect", to: paymentPath(input.paymentId) };
+      },
+    };
   }
-  return { id: "sandbox", paymentPath: (paymentId) => `/pago/sandbox/${paymentId}` };
+  const paymentPath = (paymentId: string) => `/pago/sandbox/${paymentId}`;
+  return { id: "sandbox", paymentPath, nextStep: async (_db, input) => ({ kind: "redirect", to: paymentPath(input.paymentId) }) };
+}
+
+/** Culqi Checkout's settings when Culqi is the active payment provider; its payment page exists only then. */
+export function culqiCheckoutSettings(): { publicKey: string } | null {
+  const config = env();
+  return config.CULQI_PUBLIC_KEY && config.CULQI_SECRET_KEY ? { publicKey: config.CULQI_PUBLIC_KEY } : null;
 }
 
 let client: CulqiClient | undefined;

@@ -1,6 +1,7 @@
 export { findSubscriptionForUser, findSubscriptionStatus, listSubscriptionsForUser, type SubscriptionView } from "./customer-subscriptions";
 export { activateSubscription, type ActivationResult } from "./signup";
 export { findSubscriptionAwaitingCard } from "./pending-card";
+export { completeFlowCardRegistration, type FlowReturnOutcome } from "./flow-card-return";
 export { renewDueSubscriptions, RETRY_DAYS, MAX_ATTEMPTS, type RenewalReport } from "./renewals";
 export { scheduleSubscriptionDeliveries } from "./schedule-deliveries";
 export { sendRenewalReminders } from "./reminders";

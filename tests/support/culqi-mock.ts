@@ -11,7 +11,7 @@
  * or take the next charge and drop the connection before answering (charged, answer lost).
  */
 import { randomBytes, randomInt } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 const id = (prefix: string) => `${prefix}_test_${randomBytes(8).toString("hex").slice(0, 16)}`;
@@ -131,7 +131,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     return event;
   };
 
-  const server: Server = createServer(async (request, response) => {
+  const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { "Content-Type": "application/json" });
       response.end(JSON.stringify(body));
@@ -374,6 +374,14 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       return order ? send(200, order) : send(404, { object: "error", type: "resource_error", user_message: "No encontrado" });
     }
     send(404, { object: "error", type: "resource_error", user_message: "Ruta inválida" });
+  };
+  // Node does not wait for an async handler: one that throws answers 500, so the test fails on
+  // the shop's reaction to it instead of an unhandled rejection.
+  const server: Server = createServer((request, response) => {
+    answer(request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain" });
+      response.end(String(error));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`;

@@ -242,7 +242,7 @@ export async function startFlowMock(): Promise<FlowMock> {
     return html(404, page("Flow", "<p>No encontrado</p>"));
   }
 
-  const server: Server = createServer(async (request, response) => {
+  const answer = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://mock");
     const params = await readParams(request, url);
     if (url.pathname.startsWith("/app/")) return hostedPage(request, url, params, response);
@@ -255,6 +255,14 @@ export async function startFlowMock(): Promise<FlowMock> {
     if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
     response.writeHead(status, { "Content-Type": "application/json" });
     response.end(JSON.stringify(body));
+  };
+  // Node does not wait for an async handler: one that throws answers 500, so the test fails on
+  // the shop's reaction to it instead of an unhandled rejection.
+  const server: Server = createServer((request, response) => {
+    answer(request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain" });
+      response.end(String(error));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;

@@ -1,17 +1,20 @@
 import { useEffect, useMemo, useState } from "react";
 import { useFetcher, useLocation, useNavigate } from "react-router";
 import { MinimumOrderModal } from "~/components/shop/minimum-order-modal";
-import { OrderSummaryBox } from "~/components/shop/order-summary";
 import { cartSubtotalCents } from "~/lib/cart";
-import { checkoutSchema, fieldErrors, SHIPPING_INCOMPLETE } from "@core/checkout-schema";
-import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
-import { documentTypeLabels, type DocumentType } from "@core/documents";
-import { formatLimaDate, isoWeekday, weekdayNames } from "@core/lima-dates";
+import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
+import type { DeliveryWindow } from "@core/delivery-schedule";
+import { isoWeekday } from "@core/lima-dates";
 import { minimumOrderShortfall, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
 import { usePurchaseOptions } from "~/lib/purchase-options";
 import { useCart } from "~/lib/use-cart";
 import { useHydrated } from "~/lib/use-hydrated";
-import { Field, inputClass } from "./field";
+import { emptyCheckoutForm, type CheckoutFieldBindings } from "./checkout-form-state";
+import { CustomerContactFields } from "./customer-data-fields";
+import { DeliveryFieldset, type District } from "./delivery-fields";
+import { DocumentFields } from "./document-fields";
+import { PaymentSummary } from "./payment-summary";
+import { SubscriptionOptions } from "./subscription-options";
 
 /** What the checkout action answers when it cannot create the order (success redirects to the payment page). */
 export type CheckoutActionData = {
@@ -30,32 +33,11 @@ export type CheckoutActionData = {
 /** What the server offers per district (server/deliveries: cut-off, closed days, capacity). */
 export type OfferedSlots = Record<number, { date: string; windows: { window: DeliveryWindow; hasRoom: boolean }[] }[]>;
 
-interface District {
-  id: number;
-  name: string;
-  dayNumbers: number[];
-}
-
-const emptyForm = {
-  nombre: "",
-  apellido: "",
-  correo: "",
-  telefono: "",
-  tipo_documento: "dni" as DocumentType,
-  dni: "",
-  wantsInvoice: false,
-  ruc: "",
-  razonSocial: "",
-  districtName: "",
-  direccion: "",
-  referencia: "",
-  diaHabil: "",
-  fecha: "",
-  rangoHorario: "" as DeliveryWindow | "",
-};
-
 /** What a signed-in customer's profile puts in the form (issue 4). */
-export type CheckoutPrefill = Pick<typeof emptyForm, "nombre" | "apellido" | "correo" | "telefono" | "tipo_documento" | "dni" | "districtName" | "direccion">;
+export type CheckoutPrefill = Pick<
+  typeof emptyCheckoutForm,
+  "nombre" | "apellido" | "correo" | "telefono" | "tipo_documento" | "dni" | "districtName" | "direccion"
+>;
 
 export function CheckoutForm({
   districts,
@@ -74,7 +56,7 @@ export function CheckoutForm({
   const location = useLocation();
   const navigate = useNavigate();
   const fetcher = useFetcher<CheckoutActionData>();
-  const [form, setForm] = useState(() => ({ ...emptyForm, ...customer }));
+  const [form, setForm] = useState(() => ({ ...emptyCheckoutForm, ...customer }));
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const [organizationId, setOrganizationId] = useState("");
   const [touched, setTouched] = useState<Record<string, boolean>>({});
@@ -103,7 +85,8 @@ export function CheckoutForm({
   const windowsOfDate = offeredDays.find((day) => day.date === form.fecha)?.windows;
 
   useEffect(() => {
-    if (hydrated && items.length === 0) navigate("/tienda", { replace: true });
+    // React Router reports a failed navigation through its error boundary; the promise only says when it settled.
+    if (hydrated && items.length === 0) void navigate("/tienda", { replace: true });
   }, [hydrated, items.length, navigate]);
 
   const payload = {
@@ -178,7 +161,8 @@ export function CheckoutForm({
     event.preventDefault();
     setTouched((previous) => ({ ...previous, submit: true }));
     if (!parsed.success || minimumOrderShortfall(subtotal) > 0) return;
-    fetcher.submit(parsed.data as never, { method: "post", encType: "application/json" });
+    // The fetcher's answer (or its error) arrives in fetcher.data and fetcher.state, which the form renders.
+    void fetcher.submit(parsed.data as never, { method: "post", encType: "application/json" });
   }
 
   if (!hydrated) {
@@ -191,7 +175,7 @@ export function CheckoutForm({
   }
 
   const showMinimum = items.length > 0 && minimumOrderShortfall(subtotal) > 0 && !minimumDismissed;
-  const result = fetcher.data ?? null;
+  const bindings: CheckoutFieldBindings = { form, update, touch, errorFor };
 
   return (
     <main id="contenido" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
@@ -200,307 +184,44 @@ export function CheckoutForm({
         <div className="space-y-8">
           <fieldset className="grid gap-4 sm:grid-cols-2">
             <legend className="mb-3 text-xl font-bold text-brand-900">Datos personales</legend>
-            <Field label="Nombre" error={errorFor("nombre")}>
-              {(props) => (
-                <input
-                  {...props}
-                  className={inputClass}
-                  autoComplete="given-name"
-                  value={form.nombre}
-                  onChange={(e) => update("nombre", e.target.value)}
-                  onBlur={touch("nombre")}
-                />
-              )}
-            </Field>
-            <Field label="Apellido" error={errorFor("apellido")}>
-              {(props) => (
-                <input
-                  {...props}
-                  className={inputClass}
-                  autoComplete="family-name"
-                  value={form.apellido}
-                  onChange={(e) => update("apellido", e.target.value)}
-                  onBlur={touch("apellido")}
-                />
-              )}
-            </Field>
-            <Field label="Correo electrónico" error={errorFor("correo")}>
-              {(props) => (
-                <input
-                  {...props}
-                  type="email"
-                  className={inputClass}
-                  autoComplete="email"
-                  value={form.correo}
-                  onChange={(e) => update("correo", e.target.value)}
-                  onBlur={saveCartForRecovery}
-                />
-              )}
-            </Field>
-            {registeredEmail && registeredEmail === form.correo.trim() && (
-              <p role="status" className="rounded-xl border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-brand-900 sm:col-span-2">
-                Este correo ya está registrado. Tu pedido se asignará automáticamente a tu cuenta existente.
-              </p>
-            )}
-            <Field label="Celular" error={errorFor("telefono")}>
-              {(props) => (
-                <input
-                  {...props}
-                  type="tel"
-                  inputMode="tel"
-                  className={inputClass}
-                  autoComplete="tel"
-                  placeholder="987 654 321"
-                  value={form.telefono}
-                  onChange={(e) => update("telefono", e.target.value)}
-                  onBlur={touch("telefono")}
-                />
-              )}
-            </Field>
-            <Field label="Tipo de documento" error={errorFor("tipo_documento")}>
-              {(props) => (
-                <select
-                  {...props}
-                  className={inputClass}
-                  value={form.tipo_documento}
-                  onChange={(e) => update("tipo_documento", e.target.value as DocumentType)}
-                >
-                  {Object.entries(documentTypeLabels).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <Field label="Número de documento" error={errorFor("dni")}>
-              {(props) => <input {...props} className={inputClass} value={form.dni} onChange={(e) => update("dni", e.target.value)} onBlur={touch("dni")} />}
-            </Field>
-            <label className="flex items-center gap-2 sm:col-span-2">
-              <input type="checkbox" checked={form.wantsInvoice} onChange={(e) => update("wantsInvoice", e.target.checked)} className="accent-brand-700" />
-              Necesito factura (RUC)
-            </label>
-            {form.wantsInvoice && (
-              <>
-                <Field label="RUC" error={errorFor("ruc")}>
-                  {(props) => (
-                    <input
-                      {...props}
-                      inputMode="numeric"
-                      className={inputClass}
-                      value={form.ruc}
-                      onChange={(e) => update("ruc", e.target.value)}
-                      onBlur={touch("ruc")}
-                    />
-                  )}
-                </Field>
-                <Field label="Razón social" error={errorFor("razonSocial")}>
-                  {(props) => (
-                    <input
-                      {...props}
-                      className={inputClass}
-                      value={form.razonSocial}
-                      onChange={(e) => update("razonSocial", e.target.value)}
-                      onBlur={touch("razonSocial")}
-                    />
-                  )}
-                </Field>
-              </>
-            )}
+            <CustomerContactFields {...bindings} onEmailBlur={saveCartForRecovery} registeredEmail={registeredEmail} />
+            <DocumentFields {...bindings} />
           </fieldset>
-
-          <fieldset className="grid gap-4 sm:grid-cols-2">
-            <legend className="mb-3 text-xl font-bold text-brand-900">Datos de envío</legend>
-            <p className="text-sm text-slate-600 sm:col-span-2">Región: Lima</p>
-            <Field label="Distrito" error={errorFor("districtId")}>
-              {(props) => (
-                <>
-                  <input
-                    {...props}
-                    list="served-districts"
-                    className={inputClass}
-                    placeholder="Busca tu distrito"
-                    autoComplete="off"
-                    value={form.districtName}
-                    onChange={(e) => update("districtName", e.target.value)}
-                    onBlur={touch("districtId")}
-                  />
-                  <datalist id="served-districts">
-                    {districts.map((option) => (
-                      <option key={option.id} value={option.name} />
-                    ))}
-                  </datalist>
-                </>
-              )}
-            </Field>
-            <Field label="Dirección" error={errorFor("direccion")}>
-              {(props) => (
-                <input
-                  {...props}
-                  className={inputClass}
-                  autoComplete="street-address"
-                  value={form.direccion}
-                  onChange={(e) => update("direccion", e.target.value)}
-                  onBlur={touch("direccion")}
-                />
-              )}
-            </Field>
-            <Field label="Referencia (opcional)">
-              {(props) => <input {...props} className={inputClass} value={form.referencia} onChange={(e) => update("referencia", e.target.value)} />}
-            </Field>
-            <Field label="Día de entrega" error={errorFor("diaHabil")}>
-              {(props) => (
-                <select
-                  {...props}
-                  className={inputClass}
-                  disabled={!district}
-                  value={form.diaHabil}
-                  onChange={(e) => update("diaHabil", e.target.value)}
-                  onBlur={touch("diaHabil")}
-                >
-                  <option value="">{district ? "Selecciona un día" : "Primero elige tu distrito"}</option>
-                  {district?.dayNumbers.map((day) => (
-                    <option key={day} value={day}>
-                      {weekdayNames[day]}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <fieldset className="sm:col-span-2">
-              <legend className="mb-1 font-semibold">Fecha</legend>
-              <p className="mb-2 text-sm text-slate-600">Requiere mínimo 1 día de anticipación</p>
-              {dates.length === 0 ? (
-                <p className="text-sm text-slate-500">
-                  {form.diaHabil ? "No quedan fechas disponibles para ese día. Elige otro día." : "Elige el día de entrega para ver las fechas disponibles."}
-                </p>
-              ) : (
-                <div className="flex flex-wrap gap-3">
-                  {dates.map((date) => (
-                    <label
-                      key={date}
-                      className="flex cursor-pointer items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
-                    >
-                      <input
-                        type="radio"
-                        name="fecha"
-                        value={date}
-                        checked={form.fecha === date}
-                        onChange={() => update("fecha", date)}
-                        className="accent-brand-700"
-                      />
-                      <span className="first-letter:uppercase">{formatLimaDate(date)}</span>
-                    </label>
-                  ))}
-                </div>
-              )}
-              {errorFor("fecha") && form.diaHabil && <p className="mt-1 text-sm text-red-700">{errorFor("fecha")}</p>}
-            </fieldset>
-            <fieldset className="sm:col-span-2">
-              <legend className="mb-2 font-semibold">
-                Rango horario <span className="text-sm font-normal text-slate-600">(Referencial)</span>
-              </legend>
-              <div className="flex flex-wrap gap-3">
-                {(Object.keys(deliveryWindows) as DeliveryWindow[]).map((window) => {
-                  const full = windowsOfDate?.find((offer) => offer.window === window)?.hasRoom === false;
-                  return (
-                    <label
-                      key={window}
-                      className={`flex items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 ${full ? "cursor-not-allowed text-slate-500" : "cursor-pointer"}`}
-                    >
-                      <input
-                        type="radio"
-                        name="rangoHorario"
-                        value={window}
-                        disabled={full}
-                        checked={form.rangoHorario === window}
-                        onChange={() => update("rangoHorario", window)}
-                        className="accent-brand-700"
-                      />
-                      {deliveryWindows[window].label} ({deliveryWindows[window].hours}){full && " · Sin cupos"}
-                    </label>
-                  );
-                })}
-              </div>
-              {errorFor("rangoHorario") && <p className="mt-1 text-sm text-red-700">{errorFor("rangoHorario")}</p>}
-            </fieldset>
-          </fieldset>
+          <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} />
         </div>
 
         <div className="space-y-4">
           {purchaseType === "subscription" && (
-            <section aria-labelledby="subscription-account" className="space-y-3 rounded-3xl border border-brand-200 bg-brand-50 p-5 text-sm">
-              <h2 id="subscription-account" className="text-base font-bold text-brand-900">
-                Tu suscripción
-              </h2>
-              {!customer && <AccountRequiredNotice />}
-              <Field label="Organización que apoyarás (opcional)" error={errorFor("organizationId")}>
-                {(props) => (
-                  <select {...props} className={inputClass} value={organizationId} onChange={(e) => setOrganizationId(e.target.value)}>
-                    <option value="">La elijo después</option>
-                    {organizations.map((organization) => (
-                      <option key={organization.id} value={organization.id}>
-                        {organization.title}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-            </section>
+            <SubscriptionOptions
+              signedIn={customer !== null}
+              organizations={organizations}
+              organizationId={organizationId}
+              onOrganizationChange={setOrganizationId}
+              error={errorFor("organizationId")}
+            />
           )}
-          <OrderSummaryBox cartSubtotalCents={subtotal} purchaseType={purchaseType} frequency={frequency}>
-            <div role="alert" className="mt-4 space-y-2 text-sm">
-              {shippingInvalid && touched.submit && <p className="text-red-700">{SHIPPING_INCOMPLETE}</p>}
-              {errorFor("items") && <p className="text-red-700">{errorFor("items")}</p>}
-              {result?.message && <p className="rounded-xl bg-red-50 p-3 text-red-800">{result.message}</p>}
-              {result?.accountRequired && <AccountLinks />}
-              {result?.inlineError && <p className="text-red-700">{result.inlineError}</p>}
-            </div>
-            <button
-              type="submit"
-              disabled={shippingInvalid || !form.correo.trim() || submitting}
-              className="mt-4 w-full rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400"
-            >
-              {submitting ? "Procesando…" : "Finalizar compra"}
-            </button>
-            {shippingInvalid && !touched.submit && <p className="mt-2 text-sm text-slate-600">{SHIPPING_INCOMPLETE}</p>}
-          </OrderSummaryBox>
+          <PaymentSummary
+            subtotalCents={subtotal}
+            purchaseType={purchaseType}
+            frequency={frequency}
+            result={fetcher.data ?? null}
+            itemsError={errorFor("items")}
+            shippingInvalid={shippingInvalid}
+            submitted={Boolean(touched.submit)}
+            canSubmit={!shippingInvalid && form.correo.trim() !== ""}
+            submitting={submitting}
+          />
         </div>
       </form>
       <MinimumOrderModal
         open={showMinimum}
         onClose={() => {
           setMinimumDismissed(true);
-          navigate("/carrito");
+          void navigate("/carrito"); // failures reach the error boundary, not this promise
         }}
         subtotalCents={subtotal}
         orderKind={purchaseType === "subscription" ? "suscripción" : "único"}
       />
     </main>
-  );
-}
-
-const ACCOUNT_RETURN = encodeURIComponent("/checkout");
-
-/** Spec §6: subscriptions live in the account area, so subscribing needs an account. */
-function AccountRequiredNotice() {
-  return (
-    <div>
-      <p className="text-brand-900">Para suscribirte necesitas una cuenta: así podrás pausar, cambiar o cancelar tu suscripción cuando quieras.</p>
-      <AccountLinks />
-    </div>
-  );
-}
-
-function AccountLinks() {
-  return (
-    <p className="mt-2 flex flex-wrap gap-3">
-      <a href={`/login?redirectTo=${ACCOUNT_RETURN}`} className="font-semibold text-brand-800 underline">
-        Iniciar sesión
-      </a>
-      <a href={`/register?redirectTo=${ACCOUNT_RETURN}`} className="font-semibold text-brand-800 underline">
-        Crear cuenta
-      </a>
-    </p>
   );
 }

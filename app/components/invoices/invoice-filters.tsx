@@ -40,7 +40,10 @@ export function InvoiceFilters({ status, query, counts }: { status: InvoiceStatu
           onChange={(event) => {
             const form = event.currentTarget.form;
             clearTimeout(timer.current);
-            timer.current = setTimeout(() => form && submit(form, { replace: true, preventScrollReset: true }), 350);
+            // A failed search reaches the route's error boundary; the promise only says when it settled.
+            timer.current = setTimeout(() => {
+              if (form) void submit(form, { replace: true, preventScrollReset: true });
+            }, 350);
           }}
           className="min-w-0 flex-1 rounded-full border border-slate-300 bg-white px-4 py-2.5 text-sm focus:border-brand-600 focus:ring-2 focus:ring-brand-200 focus:outline-none"
         />

@@ -35,7 +35,7 @@ export function ProductDetailView({ product, variantParam }: { product: ProductD
       variantTitle: variant?.title ?? null,
       quantity,
     });
-    navigate("/carrito");
+    void navigate("/carrito"); // failures reach the error boundary, not this promise
   }
 
   return (

@@ -37,7 +37,8 @@ export function CulqiCardForm({ publicKey, email }: { publicKey: string; email: 
         appearance: { buttonText: "Guardar Tarjeta" },
       });
       instance.culqi = () => {
-        if (instance.token) fetcher.submit({ token: instance.token.id }, { method: "post" });
+        // The answer (or its error) arrives in fetcher.data and fetcher.state, which the form renders.
+        if (instance.token) void fetcher.submit({ token: instance.token.id }, { method: "post" });
         else setWidgetError(instance.error?.user_message ?? "Ocurrió un problema al inicializar el pago. Intenta nuevamente.");
       };
       checkout.current = instance;

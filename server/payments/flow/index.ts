@@ -1,9 +1,9 @@
 export { createFlowClient, flowAmount, flowSignature, flowStringToSign, signFlowParams, type FlowAnswer, type FlowClient, type FlowConfig } from "./client";
 export {
-  completeFlowCardRegistration,
+  flowRegistrationStatus,
   startFlowCardRegistration,
   FLOW_REGISTER_NOTIFY_PATH,
   FLOW_REGISTER_RETURN_PATH,
   type FlowRegistrationStart,
-  type FlowReturnOutcome,
+  type FlowRegistrationStatus,
 } from "./registration";

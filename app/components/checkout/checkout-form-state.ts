@@ -1,0 +1,32 @@
+import type { DeliveryWindow } from "@core/delivery-schedule";
+import type { DocumentType } from "@core/documents";
+
+/** What the customer types at checkout, before the server checks it again. */
+export const emptyCheckoutForm = {
+  nombre: "",
+  apellido: "",
+  correo: "",
+  telefono: "",
+  tipo_documento: "dni" as DocumentType,
+  dni: "",
+  wantsInvoice: false,
+  ruc: "",
+  razonSocial: "",
+  districtName: "",
+  direccion: "",
+  referencia: "",
+  diaHabil: "",
+  fecha: "",
+  rangoHorario: "" as DeliveryWindow | "",
+};
+
+export type CheckoutFormValues = typeof emptyCheckoutForm;
+
+/** What each part of the form needs to show a value, change it and show its error. */
+export interface CheckoutFieldBindings {
+  form: CheckoutFormValues;
+  update: <K extends keyof CheckoutFormValues>(field: K, value: CheckoutFormValues[K]) => void;
+  /** Marks a field as visited, so its client-side error shows from then on. */
+  touch: (field: string) => () => void;
+  errorFor: (field: string) => string | undefined;
+}

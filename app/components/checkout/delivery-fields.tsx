@@ -1,0 +1,135 @@
+import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
+import { formatLimaDate, weekdayNames } from "@core/lima-dates";
+import { Field, inputClass } from "./field";
+import type { CheckoutFieldBindings } from "./checkout-form-state";
+import { CheckoutTextField } from "./text-field";
+
+export interface District {
+  id: number;
+  name: string;
+  dayNumbers: number[];
+}
+
+/** Where and when: district, address, weekday, one of the offered dates and a time window. */
+export function DeliveryFieldset({
+  districts,
+  district,
+  dates,
+  windowsOfDate,
+  ...bindings
+}: CheckoutFieldBindings & {
+  districts: District[];
+  /** The served district the typed name matches, if any. */
+  district: District | undefined;
+  /** The dates the server offers for the chosen weekday (spec §5: the next two). */
+  dates: string[];
+  /** The windows of the chosen date, with whether each still has room (issue 10). */
+  windowsOfDate: { window: DeliveryWindow; hasRoom: boolean }[] | undefined;
+}) {
+  const { form, update, touch, errorFor } = bindings;
+  return (
+    <fieldset className="grid gap-4 sm:grid-cols-2">
+      <legend className="mb-3 text-xl font-bold text-brand-900">Datos de envío</legend>
+      <p className="text-sm text-slate-600 sm:col-span-2">Región: Lima</p>
+      <Field label="Distrito" error={errorFor("districtId")}>
+        {(props) => (
+          <>
+            <input
+              {...props}
+              list="served-districts"
+              className={inputClass}
+              placeholder="Busca tu distrito"
+              autoComplete="off"
+              value={form.districtName}
+              onChange={(e) => update("districtName", e.target.value)}
+              onBlur={touch("districtId")}
+            />
+            <datalist id="served-districts">
+              {districts.map((option) => (
+                <option key={option.id} value={option.name} />
+              ))}
+            </datalist>
+          </>
+        )}
+      </Field>
+      <CheckoutTextField bindings={bindings} field="direccion" label="Dirección" autoComplete="street-address" />
+      <CheckoutTextField bindings={bindings} field="referencia" label="Referencia (opcional)" validated={false} />
+      <Field label="Día de entrega" error={errorFor("diaHabil")}>
+        {(props) => (
+          <select
+            {...props}
+            className={inputClass}
+            disabled={!district}
+            value={form.diaHabil}
+            onChange={(e) => update("diaHabil", e.target.value)}
+            onBlur={touch("diaHabil")}
+          >
+            <option value="">{district ? "Selecciona un día" : "Primero elige tu distrito"}</option>
+            {district?.dayNumbers.map((day) => (
+              <option key={day} value={day}>
+                {weekdayNames[day]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <fieldset className="sm:col-span-2">
+        <legend className="mb-1 font-semibold">Fecha</legend>
+        <p className="mb-2 text-sm text-slate-600">Requiere mínimo 1 día de anticipación</p>
+        {dates.length === 0 ? (
+          <p className="text-sm text-slate-500">
+            {form.diaHabil ? "No quedan fechas disponibles para ese día. Elige otro día." : "Elige el día de entrega para ver las fechas disponibles."}
+          </p>
+        ) : (
+          <div className="flex flex-wrap gap-3">
+            {dates.map((date) => (
+              <label
+                key={date}
+                className="flex cursor-pointer items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+              >
+                <input
+                  type="radio"
+                  name="fecha"
+                  value={date}
+                  checked={form.fecha === date}
+                  onChange={() => update("fecha", date)}
+                  className="accent-brand-700"
+                />
+                <span className="first-letter:uppercase">{formatLimaDate(date)}</span>
+              </label>
+            ))}
+          </div>
+        )}
+        {errorFor("fecha") && form.diaHabil && <p className="mt-1 text-sm text-red-700">{errorFor("fecha")}</p>}
+      </fieldset>
+      <fieldset className="sm:col-span-2">
+        <legend className="mb-2 font-semibold">
+          Rango horario <span className="text-sm font-normal text-slate-600">(Referencial)</span>
+        </legend>
+        <div className="flex flex-wrap gap-3">
+          {(Object.keys(deliveryWindows) as DeliveryWindow[]).map((window) => {
+            const full = windowsOfDate?.find((offer) => offer.window === window)?.hasRoom === false;
+            return (
+              <label
+                key={window}
+                className={`flex items-center gap-2 rounded-2xl border px-4 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 ${full ? "cursor-not-allowed text-slate-500" : "cursor-pointer"}`}
+              >
+                <input
+                  type="radio"
+                  name="rangoHorario"
+                  value={window}
+                  disabled={full}
+                  checked={form.rangoHorario === window}
+                  onChange={() => update("rangoHorario", window)}
+                  className="accent-brand-700"
+                />
+                {deliveryWindows[window].label} ({deliveryWindows[window].hours}){full && " · Sin cupos"}
+              </label>
+            );
+          })}
+        </div>
+        {errorFor("rangoHorario") && <p className="mt-1 text-sm text-red-700">{errorFor("rangoHorario")}</p>}
+      </fieldset>
+    </fieldset>
+  );
+}
