@@ -13,7 +13,7 @@ const INFRASTRUCTURE = ["db", "config"];
 const FORBIDDEN_DOORS = {
   payments: {
     domain: "subscriptions",
-    message: "Payments report outcomes; the subscriptions domain uses payments, never the reverse (decision 0039-provider-next-step).",
+    message: "Payments report outcomes; the subscriptions domain uses payments, never the reverse (decision 0041).",
   },
 };
 
@@ -61,7 +61,7 @@ export default tseslint.config(
     // Issue 13: a promise nobody awaits loses its error (an unhandled rejection, or a write that
     // silently did not happen), and a promise handed where a void callback is expected is not
     // awaited by its caller. Both need the types, so the whole project is read through the
-    // TypeScript project service (decision 0039-type-aware-lint).
+    // TypeScript project service (decision 0042).
     files: ["**/*.{ts,tsx,js,mjs}"],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {

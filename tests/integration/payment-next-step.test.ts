@@ -1,5 +1,5 @@
 /**
- * Decision 0039-provider-next-step: the payment and card providers tell the page what it does
+ * Decision 0041: the payment and card providers tell the page what it does
  * next, so routes never ask which one is active. Each case loads the payments door afresh after
  * setting the environment, since it is read once per process.
  */
