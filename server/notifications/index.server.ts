@@ -19,3 +19,4 @@ export type { MailTransport } from "./deliver";
 export { abandonedCartEmail } from "./templates/abandoned-cart";
 export { configuredTransport } from "./deliver";
 export { deliverPendingEmails } from "./deliver";
+export { complaintAnswerEmail, complaintCopyEmail, type ComplaintSheetEmailData } from "./templates/complaint-emails";
