@@ -21,6 +21,8 @@ export default [
     route("resume-cart", "routes/resume-cart.tsx"),
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),
+    route("libro-de-reclamaciones", "routes/libro-de-reclamaciones.tsx"),
+    route("libro-de-reclamaciones/hoja/:token", "routes/libro-de-reclamaciones.hoja.tsx"),
     route("*", "routes/not-found.tsx"),
   ]),
 
@@ -48,6 +50,8 @@ export default [
   // Files of the account area: same guard, no page around them.
   route("dashboard/facturas/:invoiceId/pdf", "routes/invoice-pdf.ts"),
   route("dashboard/facturas/descargar-todas", "routes/invoices-archive.ts"),
+  // The consumer's copy of a complaints-book sheet as PDF (a file, no page around it).
+  route("libro-de-reclamaciones/hoja/:token/pdf", "routes/libro-de-reclamaciones.hoja-pdf.ts"),
 
   // The staff area (issue 10): the layout admits staff only; each page states its own roles.
   layout("routes/admin-layout.tsx", [
@@ -64,6 +68,8 @@ export default [
     route("admin/pedidos/:orderId", "routes/admin.order-detail.tsx"),
     route("admin/despacho", "routes/admin.despacho.tsx"),
     route("admin/despacho/hoja", "routes/admin.despacho-hoja.tsx"),
+    route("admin/reclamos", "routes/admin.complaints.tsx"),
+    route("admin/reclamos/:complaintId", "routes/admin.complaint-detail.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

@@ -15,7 +15,7 @@ export function isBusinessDay(date: string, holidays: ReadonlySet<string>): bool
 /** The `count`-th business day after `date` (the day itself never counts). */
 export function addBusinessDays(date: string, count: number, holidays: ReadonlySet<string>): string {
   let day = date;
-  for (let counted = 0; counted < count; ) {
+  for (let counted = 0; counted < count;) {
     day = addDays(day, 1);
     if (isBusinessDay(day, holidays)) counted += 1;
   }

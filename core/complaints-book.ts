@@ -40,16 +40,9 @@ export const COMPLAINT_DOCUMENT_TYPES = ["dni", "ce", "pasaporte"] as const sati
 const ORDER_NUMBER = /^VA-\d{6,9}$/;
 const PHONE = /^\+?[\d\s()-]{6,20}$/;
 
-const required = (max: number, empty: string, tooLong: string) =>
-  z.string().trim().min(1, empty).max(max, tooLong).refine(isPlainLine, CONTROL_CHARACTERS);
+const required = (max: number, empty: string, tooLong: string) => z.string().trim().min(1, empty).max(max, tooLong).refine(isPlainLine, CONTROL_CHARACTERS);
 const requiredText = (min: number, max: number, empty: string, short: string, tooLong: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, empty)
-    .min(min, short)
-    .max(max, tooLong)
-    .refine(isPlainText, CONTROL_CHARACTERS);
+  z.string().trim().min(1, empty).min(min, short).max(max, tooLong).refine(isPlainText, CONTROL_CHARACTERS);
 const optionalLine = (max: number, tooLong: string) => z.string().trim().max(max, tooLong).refine(isPlainLine, CONTROL_CHARACTERS);
 
 /** Soles as typed ("120", "120.50", "120,5") → céntimos; null when empty; NaN when unreadable. */
@@ -66,32 +59,50 @@ export function parseClaimedAmount(value: string): number | null {
  * document, address, e-mail or detail counts as not filed, so those are required; a minor's sheet
  * also needs the parent's or guardian's name and document.
  */
-export const complaintFormSchema = z
-  .object({
-    consumerNames: required(120, "Ingresa tus nombres", "Tus nombres pueden tener hasta 120 caracteres"),
-    consumerSurnames: required(120, "Ingresa tus apellidos", "Tus apellidos pueden tener hasta 120 caracteres"),
-    documentType: z.enum(COMPLAINT_DOCUMENT_TYPES, { message: "Selecciona un tipo de documento" }),
-    documentNumber: optionalLine(20, "El número de documento es demasiado largo"),
-    address: required(200, "Ingresa tu domicilio", "El domicilio puede tener hasta 200 caracteres"),
-    phone: optionalLine(20, "Ingresa un teléfono válido").refine((value) => value === "" || PHONE.test(value), "Ingresa un teléfono válido"),
-    email: z.string().trim().toLowerCase().min(1, "Ingresa tu correo").max(160, INVALID_EMAIL).regex(EMAIL_PATTERN, INVALID_EMAIL).refine(isPlainLine, INVALID_EMAIL),
-    isMinor: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
-    guardianName: optionalLine(200, "El nombre puede tener hasta 200 caracteres"),
-    guardianDocumentType: z.enum(COMPLAINT_DOCUMENT_TYPES).optional().catch(undefined),
-    guardianDocumentNumber: optionalLine(20, "El número de documento es demasiado largo"),
-    goodType: z.enum(GOOD_TYPES, { message: "Elige si es un producto o un servicio" }),
-    claimedAmount: optionalLine(20, "Ingresa un monto válido, por ejemplo 45.50").refine((value) => {
-      const cents = parseClaimedAmount(value);
-      return cents === null || Number.isFinite(cents);
-    }, "Ingresa un monto válido, por ejemplo 45.50"),
-    goodDescription: requiredText(3, 500, "Describe el producto o servicio", "Describe el producto o servicio", "La descripción puede tener hasta 500 caracteres"),
-    orderNumber: optionalLine(20, "El número de pedido no es válido")
-      .transform((value) => value.toUpperCase())
-      .refine((value) => value === "" || ORDER_NUMBER.test(value), "El número de pedido tiene la forma VA-001234"),
-    kind: z.enum(COMPLAINT_KINDS, { message: "Elige si es un reclamo o una queja" }),
-    detail: requiredText(10, 3000, "Escribe el detalle de tu reclamo o queja", "Cuéntanos un poco más (al menos 10 caracteres)", "El detalle puede tener hasta 3000 caracteres"),
-    consumerRequest: requiredText(3, 2000, "Escribe qué solicitas", "Escribe qué solicitas", "El pedido puede tener hasta 2000 caracteres"),
-  });
+export const complaintFormSchema = z.object({
+  consumerNames: required(120, "Ingresa tus nombres", "Tus nombres pueden tener hasta 120 caracteres"),
+  consumerSurnames: required(120, "Ingresa tus apellidos", "Tus apellidos pueden tener hasta 120 caracteres"),
+  documentType: z.enum(COMPLAINT_DOCUMENT_TYPES, { message: "Selecciona un tipo de documento" }),
+  documentNumber: optionalLine(20, "El número de documento es demasiado largo"),
+  address: required(200, "Ingresa tu domicilio", "El domicilio puede tener hasta 200 caracteres"),
+  phone: optionalLine(20, "Ingresa un teléfono válido").refine((value) => value === "" || PHONE.test(value), "Ingresa un teléfono válido"),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1, "Ingresa tu correo")
+    .max(160, INVALID_EMAIL)
+    .regex(EMAIL_PATTERN, INVALID_EMAIL)
+    .refine(isPlainLine, INVALID_EMAIL),
+  isMinor: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
+  guardianName: optionalLine(200, "El nombre puede tener hasta 200 caracteres"),
+  guardianDocumentType: z.enum(COMPLAINT_DOCUMENT_TYPES).optional().catch(undefined),
+  guardianDocumentNumber: optionalLine(20, "El número de documento es demasiado largo"),
+  goodType: z.enum(GOOD_TYPES, { message: "Elige si es un producto o un servicio" }),
+  claimedAmount: optionalLine(20, "Ingresa un monto válido, por ejemplo 45.50").refine((value) => {
+    const cents = parseClaimedAmount(value);
+    return cents === null || Number.isFinite(cents);
+  }, "Ingresa un monto válido, por ejemplo 45.50"),
+  goodDescription: requiredText(
+    3,
+    500,
+    "Describe el producto o servicio",
+    "Describe el producto o servicio",
+    "La descripción puede tener hasta 500 caracteres",
+  ),
+  orderNumber: optionalLine(20, "El número de pedido no es válido")
+    .transform((value) => value.toUpperCase())
+    .refine((value) => value === "" || ORDER_NUMBER.test(value), "El número de pedido tiene la forma VA-001234"),
+  kind: z.enum(COMPLAINT_KINDS, { message: "Elige si es un reclamo o una queja" }),
+  detail: requiredText(
+    10,
+    3000,
+    "Escribe el detalle de tu reclamo o queja",
+    "Cuéntanos un poco más (al menos 10 caracteres)",
+    "El detalle puede tener hasta 3000 caracteres",
+  ),
+  consumerRequest: requiredText(3, 2000, "Escribe qué solicitas", "Escribe qué solicitas", "El pedido puede tener hasta 2000 caracteres"),
+});
 
 export type ComplaintForm = z.infer<typeof complaintFormSchema>;
 
@@ -131,7 +142,6 @@ export function parseComplaintForm(input: Record<string, unknown>): { ok: true; 
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
   return { ok: true, data: parsed.data };
 }
-
 
 /** The form's fields, in the order the page shows them (the values kept after a refused post). */
 export const COMPLAINT_FORM_FIELDS = [

@@ -7,6 +7,7 @@ export const staffActionLabels: Record<string, string> = {
   "staff.deactivate": "Cuenta desactivada",
   "staff.reactivate": "Cuenta reactivada",
   "email.retry": "Reintento de correo",
+  "complaint.answer": "Respuesta a hoja de reclamación",
 };
 
 export const entityTypeLabels: Record<string, string> = {
@@ -16,6 +17,7 @@ export const entityTypeLabels: Record<string, string> = {
   refund: "Reembolso",
   payment: "Pago",
   email: "Correo",
+  complaint: "Hoja de reclamación",
 };
 
 export function staffActionLabel(action: string): string {

@@ -34,7 +34,12 @@ export async function answerComplaint(
     const view = complaintSheetView(sheet, row);
     await enqueueEmail(
       tx,
-      { dedupeKey: `complaint-answer:${complaintId}`, kind: "complaint_answer", to: sheet.email, ...complaintAnswerEmail({ brandName: issuer.brandName, ...view, answer }) },
+      {
+        dedupeKey: `complaint-answer:${complaintId}`,
+        kind: "complaint_answer",
+        to: sheet.email,
+        ...complaintAnswerEmail({ brandName: issuer.brandName, ...view, answer }),
+      },
       now,
     );
     await recordStaffAction(tx, actor, {

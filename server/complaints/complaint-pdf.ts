@@ -35,17 +35,30 @@ export function renderComplaintPdf(sheet: ComplaintSheetView): Promise<Buffer> {
     ensureRoom(doc, 60);
     const top = doc.y;
     doc.rect(LEFT, top, WIDTH, 18).fill("#ecfeff");
-    doc.fillColor(BRAND).font("Helvetica-Bold").fontSize(10).text(section.title, LEFT + 6, top + 5, { width: WIDTH - 12 });
+    doc
+      .fillColor(BRAND)
+      .font("Helvetica-Bold")
+      .fontSize(10)
+      .text(section.title, LEFT + 6, top + 5, { width: WIDTH - 12 });
     doc.y = top + 24;
     for (const [label, value] of section.rows) {
       ensureRoom(doc, 24);
       const rowTop = doc.y;
-      doc.fillColor(INK).font("Helvetica-Bold").fontSize(9).text(label, LEFT + 6, rowTop, { width: LABEL_WIDTH - 10 });
+      doc
+        .fillColor(INK)
+        .font("Helvetica-Bold")
+        .fontSize(9)
+        .text(label, LEFT + 6, rowTop, { width: LABEL_WIDTH - 10 });
       const labelBottom = doc.y;
       doc.font("Helvetica").text(value, LEFT + LABEL_WIDTH, rowTop, { width: WIDTH - LABEL_WIDTH - 6 });
       doc.y = Math.max(doc.y, labelBottom) + 4;
     }
-    doc.strokeColor(LINE).lineWidth(0.5).moveTo(LEFT, doc.y).lineTo(LEFT + WIDTH, doc.y).stroke();
+    doc
+      .strokeColor(LINE)
+      .lineWidth(0.5)
+      .moveTo(LEFT, doc.y)
+      .lineTo(LEFT + WIDTH, doc.y)
+      .stroke();
     doc.y += 10;
   }
 

@@ -17,8 +17,7 @@ export function complaintRateLimit() {
 }
 
 export type FileComplaintResult =
-  | { ok: true; id: string; sheetNumber: string; token: string }
-  | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
+  { ok: true; id: string; sheetNumber: string; token: string } | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
 
 /** The path of the consumer's copy: an unguessable token, never the sequential number. */
 export const complaintSheetPath = (token: string) => `/libro-de-reclamaciones/hoja/${token}`;

@@ -61,7 +61,11 @@ export async function listComplaintInbox(db: DatabaseOrTransaction, filter: Comp
 }
 
 /** One sheet's deadline and countdown, for its detail page. */
-export async function complaintDeadline(db: DatabaseOrTransaction, filedOn: string, { now }: { now: Date }): Promise<{ deadline: string; countdown: DeadlineCountdown }> {
+export async function complaintDeadline(
+  db: DatabaseOrTransaction,
+  filedOn: string,
+  { now }: { now: Date },
+): Promise<{ deadline: string; countdown: DeadlineCountdown }> {
   const holidays = await loadNationalHolidays(db);
   const deadline = complaintAnswerDeadline(filedOn, holidays);
   return { deadline, countdown: deadlineCountdown(limaToday(now), deadline, holidays) };

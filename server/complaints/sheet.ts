@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { COMPLAINT_KIND_DEFINITIONS, COMPLAINT_KIND_LABELS, COMPLAINT_LEGENDS, GOOD_TYPE_LABELS, type ComplaintKind, type GoodType } from "@core/complaints-book";
+import {
+  COMPLAINT_KIND_DEFINITIONS,
+  COMPLAINT_KIND_LABELS,
+  COMPLAINT_LEGENDS,
+  GOOD_TYPE_LABELS,
+  type ComplaintKind,
+  type GoodType,
+} from "@core/complaints-book";
 import { documentTypeLabels, type DocumentType } from "@core/documents";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
@@ -103,7 +110,12 @@ export function complaintSheetView(sheet: ComplaintRow, answer: ComplaintAnswerR
       },
       {
         title: "4. Observaciones y acciones adoptadas por el proveedor",
-        rows: answer ? [["Fecha de comunicación de la respuesta", instantLabel(answer.answeredAt)], ["Respuesta", answer.answer]] : [["Estado", "Pendiente de respuesta"]],
+        rows: answer
+          ? [
+              ["Fecha de comunicación de la respuesta", instantLabel(answer.answeredAt)],
+              ["Respuesta", answer.answer],
+            ]
+          : [["Estado", "Pendiente de respuesta"]],
       },
     ],
     answer: answer ? { text: answer.answer, answeredAtLabel: instantLabel(answer.answeredAt), answeredByEmail: answer.answeredByEmail } : null,
@@ -120,7 +132,10 @@ async function withAnswer(db: DatabaseOrTransaction, sheet: ComplaintRow | undef
 /** The consumer's copy, by the secret token of their confirmation link (never by the sequential number). */
 export async function findComplaintByToken(db: DatabaseOrTransaction, token: string): Promise<ComplaintSheetView | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const [sheet] = await db.select().from(complaints).where(eq(complaints.accessTokenHash, hashAccessToken(token)));
+  const [sheet] = await db
+    .select()
+    .from(complaints)
+    .where(eq(complaints.accessTokenHash, hashAccessToken(token)));
   return withAnswer(db, sheet);
 }
 

@@ -16,7 +16,7 @@ import {
   renderComplaintPdf,
 } from "@server/complaints/index.server";
 import { getIssuer } from "@server/content/index.server";
-import { complaintAnswers, complaints, deliveryClosedDays, outboxEmails, staffActions } from "@server/db/schema";
+import { complaintAnswers, complaints, deliveryClosedDays, orders, outboxEmails, staffActions } from "@server/db/schema";
 import { runDueJobs } from "@server/jobs/index.server";
 import { folderTransport } from "@server/notifications/deliver";
 import { COMPLAINT_LEGENDS, parseComplaintForm, type ComplaintForm } from "@core/complaints-book";
@@ -95,7 +95,10 @@ describe("the Libro de Reclamaciones", () => {
     expect(await findComplaintByToken(test.db, `${filed.token.slice(0, -1)}${filed.token.endsWith("A") ? "B" : "A"}`)).toBeNull();
     expect(await findComplaintByToken(test.db, "000000001-2026")).toBeNull();
 
-    const [queued] = await test.db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, `complaint-copy:${filed.id}`));
+    const [queued] = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.dedupeKey, `complaint-copy:${filed.id}`));
     expect(queued).toMatchObject({ toAddress: "lucia@example.pe", attachments: [{ kind: "complaint_pdf", id: filed.id }] });
     expect(queued!.text).toContain("Jr. Huallaga 456, Cercado de Lima");
     expect(queued!.text).toContain("El bidón llegó con el sello roto");
@@ -106,7 +109,15 @@ describe("the Libro de Reclamaciones", () => {
     const [sent] = await test.db.select().from(outboxEmails).where(eq(outboxEmails.id, queued!.id));
     expect(sent!.sentAt).not.toBeNull();
     const files = await readdir(outbox);
-    const json = JSON.parse(await readFile(path.join(outbox, files.find((file) => file.endsWith(".json") && file.includes("complaint_copy"))!), "utf8")) as {
+    const json = JSON.parse(
+      await readFile(
+        path.join(
+          outbox,
+          files.find((file) => file.endsWith(".json") && file.includes("complaint_copy"))!,
+        ),
+        "utf8",
+      ),
+    ) as {
       attachments: { filename: string; file: string; contentType: string }[];
     };
     expect(json.attachments).toMatchObject([{ filename: "hoja-de-reclamacion-000000001-2026.pdf", contentType: "application/pdf" }]);
@@ -120,7 +131,9 @@ describe("the Libro de Reclamaciones", () => {
   it("gives twenty sheets filed at once the numbers 1 to 20 of their year, with no gap and no repeat", async () => {
     const newYear = new Date("2027-01-04T15:00:00Z");
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => fileComplaint(test.db, sheet({ consumerNames: `Cliente ${index}` }), { now: newYear, client: `burst-${index}`, siteUrl })),
+      Array.from({ length: 20 }, (_, index) =>
+        fileComplaint(test.db, sheet({ consumerNames: `Cliente ${index}` }), { now: newYear, client: `burst-${index}`, siteUrl }),
+      ),
     );
     expect(results.every((result) => result.ok)).toBe(true);
     const numbers = await test.db.select({ number: complaints.number }).from(complaints).where(eq(complaints.year, 2027)).orderBy(asc(complaints.number));
@@ -128,7 +141,10 @@ describe("the Libro de Reclamaciones", () => {
     const sheetNumbers = results.map((result) => (result.ok ? result.sheetNumber : "")).sort();
     expect(sheetNumbers[0]).toBe("000000001-2027");
     expect(new Set(sheetNumbers).size).toBe(20);
-    const copies = await test.db.select({ n: sql<number>`count(*)::int` }).from(outboxEmails).where(eq(outboxEmails.kind, "complaint_copy"));
+    const copies = await test.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(outboxEmails)
+      .where(eq(outboxEmails.kind, "complaint_copy"));
     expect(copies[0]!.n).toBe(21);
   });
 
@@ -143,12 +159,13 @@ describe("the Libro de Reclamaciones", () => {
   });
 
   it("links the order the consumer names, and keeps an unknown order number as typed", async () => {
-    const placed = await placeOrder(test.db, checkoutInput({ diaHabil: 5, fecha: "2026-11-27" }), { now: new Date("2026-11-25T03:00:00Z"), provider: "sandbox" });
+    const placed = await placeOrder(test.db, checkoutInput({ diaHabil: 5, fecha: "2026-11-27" }), {
+      now: new Date("2026-11-25T03:00:00Z"),
+      provider: "sandbox",
+    });
     if (!placed.ok) throw new Error("order not placed");
-    const [order] = await test.db.execute<{ order_number: string }>(sql`select order_number from orders where id = ${placed.orderId}`).then((result) =>
-      "rows" in result ? (result.rows as { order_number: string }[]) : (result as unknown as { order_number: string }[]),
-    );
-    const linked = await fileComplaint(test.db, sheet({ orderNumber: order!.order_number.toLowerCase() }), { now: filedAt, client: "order-a", siteUrl });
+    const [order] = await test.db.select({ orderNumber: orders.orderNumber }).from(orders).where(eq(orders.id, placed.orderId));
+    const linked = await fileComplaint(test.db, sheet({ orderNumber: order!.orderNumber.toLowerCase() }), { now: filedAt, client: "order-a", siteUrl });
     const unknown = await fileComplaint(test.db, sheet({ orderNumber: "VA-999999" }), { now: filedAt, client: "order-b", siteUrl });
     if (!linked.ok || !unknown.ok) throw new Error("not filed");
     expect((await findComplaintById(test.db, linked.id))?.orderId).toBe(placed.orderId);
@@ -168,7 +185,10 @@ describe("the Libro de Reclamaciones", () => {
     if (!filed.ok) throw new Error("not filed");
     const answeredAt = new Date("2026-12-22T16:00:00Z");
     const answer = "Lamentamos lo ocurrido. Le cambiaremos el bidón el lunes sin costo.";
-    expect(await answerComplaint(test.db, operaciones, { complaintId: filed.id, answer }, { now: answeredAt })).toEqual({ ok: true, sheetNumber: filed.sheetNumber });
+    expect(await answerComplaint(test.db, operaciones, { complaintId: filed.id, answer }, { now: answeredAt })).toEqual({
+      ok: true,
+      sheetNumber: filed.sheetNumber,
+    });
     expect(await answerComplaint(test.db, operaciones, { complaintId: filed.id, answer: "Otra respuesta distinta" }, { now: answeredAt })).toEqual({
       ok: false,
       reason: "already_answered",
