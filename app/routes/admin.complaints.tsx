@@ -19,7 +19,7 @@ const FILTERS: { value: ComplaintInboxFilter; label: string }[] = [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const asked = new URL(request.url).searchParams.get("estado");
   const filter = FILTERS.find((option) => option.value === asked)?.value ?? "pendientes";
-  return { filter, rows: await listComplaintInbox(context.get(dbContext), filter, { now: new Date() }) };
+  return { filter, rows: await listComplaintInbox(context.get(dbContext), filter, { now: new Date() }), limit: COMPLAINT_INBOX_LIMIT };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Libro de Reclamaciones · Back office" }, { name: "robots", content: "noindex,nofollow" }];
@@ -27,7 +27,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Libro de Reclamaciones 
 const COUNTDOWN_TONES = { open: "bg-emerald-50 text-emerald-900", today: "bg-amber-100 text-amber-900", overdue: "bg-red-100 text-red-900" };
 
 export default function AdminComplaints({ loaderData }: Route.ComponentProps) {
-  const { filter, rows } = loaderData;
+  const { filter, rows, limit } = loaderData;
   return (
     <div>
       <AdminPageHeader title="Libro de Reclamaciones" />
@@ -80,7 +80,7 @@ export default function AdminComplaints({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      {rows.length === COMPLAINT_INBOX_LIMIT && <p className="mt-4 text-sm text-slate-600">Se muestran las primeras {COMPLAINT_INBOX_LIMIT} hojas.</p>}
+      {rows.length === limit && <p className="mt-4 text-sm text-slate-600">Se muestran las primeras {limit} hojas.</p>}
     </div>
   );
 }
