@@ -5,7 +5,7 @@
  * these, so the three copies say the same thing (docs/decisions/0039-libro-de-reclamaciones.md).
  */
 import { z } from "./zod";
-import { INVALID_EMAIL, EMAIL_PATTERN } from "./checkout-schema";
+import { emailField } from "./account-schemas";
 import { documentNumberError, type DocumentType } from "./documents";
 import { CONTROL_CHARACTERS, isPlainLine, isPlainText } from "./input-schemas";
 
@@ -66,14 +66,7 @@ export const complaintFormSchema = z.object({
   documentNumber: optionalLine(20, "El número de documento es demasiado largo"),
   address: required(200, "Ingresa tu domicilio", "El domicilio puede tener hasta 200 caracteres"),
   phone: optionalLine(20, "Ingresa un teléfono válido").refine((value) => value === "" || PHONE.test(value), "Ingresa un teléfono válido"),
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .min(1, "Ingresa tu correo")
-    .max(160, INVALID_EMAIL)
-    .regex(EMAIL_PATTERN, INVALID_EMAIL)
-    .refine(isPlainLine, INVALID_EMAIL),
+  email: emailField,
   isMinor: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
   guardianName: optionalLine(200, "El nombre puede tener hasta 200 caracteres"),
   guardianDocumentType: z.enum(COMPLAINT_DOCUMENT_TYPES).optional().catch(undefined),

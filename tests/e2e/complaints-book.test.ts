@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
-import { openSignedIn, signInCookies } from "../support/accounts";
+import { cookieHeader, DEMO_CUSTOMER, openSignedIn, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { MOBILE } from "../support/browser";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
@@ -76,6 +76,12 @@ describe("the Libro de Reclamaciones", () => {
 
     const copy = await waitForEmail(shop.outboxDir(), (mail) => mail.to === email && mail.kind === "complaint_copy");
     expect(copy.subject).toContain(sheetNumber);
+
+    // Linked from the checkout (besides the footer) and from the account area, which has no footer.
+    const links = (html: string) => html.match(/href="\/libro-de-reclamaciones"/g)?.length ?? 0;
+    expect(links(await (await page.context().request.get(`${shop.baseURL()}/checkout`)).text())).toBe(2);
+    const customer = cookieHeader(await signInCookies(shop.baseURL(), DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+    expect(links(await (await fetch(`${shop.baseURL()}/dashboard`, { headers: { cookie: customer } })).text())).toBe(1);
     visitor.expectClean();
     await visitor.close();
   });
