@@ -22,6 +22,8 @@ export default [
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),
     route("contact", "routes/contact.tsx"),
+    route("libro-de-reclamaciones", "routes/libro-de-reclamaciones.tsx"),
+    route("libro-de-reclamaciones/hoja/:token", "routes/libro-de-reclamaciones.hoja.tsx"),
     route("*", "routes/not-found.tsx"),
   ]),
 
@@ -49,6 +51,8 @@ export default [
   // Files of the account area: same guard, no page around them.
   route("dashboard/facturas/:invoiceId/pdf", "routes/invoice-pdf.ts"),
   route("dashboard/facturas/descargar-todas", "routes/invoices-archive.ts"),
+  // The consumer's copy of a complaints-book sheet as PDF (a file, no page around it).
+  route("libro-de-reclamaciones/hoja/:token/pdf", "routes/libro-de-reclamaciones.hoja-pdf.ts"),
 
   // The staff area (issue 10): the layout admits staff only; each page states its own roles.
   layout("routes/admin-layout.tsx", [
@@ -73,6 +77,8 @@ export default [
     route("admin/contenido/organizaciones/:organizationId", "routes/admin.content-organization.tsx"),
     route("admin/contenido/historia", "routes/admin.content-history.tsx"),
     route("admin/contenido/historia/:entryId", "routes/admin.content-history-entry.tsx"),
+    route("admin/reclamos", "routes/admin.complaints.tsx"),
+    route("admin/reclamos/:complaintId", "routes/admin.complaint-detail.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

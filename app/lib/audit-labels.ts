@@ -16,6 +16,7 @@ export const staffActionLabels: Record<string, string> = {
   "history.create": "Diapositiva de historia creada",
   "history.update": "Diapositiva de historia editada",
   "history.delete": "Diapositiva de historia eliminada",
+  "complaint.answer": "Respuesta a hoja de reclamación",
 };
 
 export const entityTypeLabels: Record<string, string> = {
@@ -30,6 +31,7 @@ export const entityTypeLabels: Record<string, string> = {
   legal_text: "Texto legal",
   organization: "Organización",
   history_entry: "Historia",
+  complaint: "Hoja de reclamación",
 };
 
 export function staffActionLabel(action: string): string {

@@ -2,6 +2,7 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/account-layout";
 import { AccountSidebar } from "~/components/account/account-sidebar";
 import { AccountHeader } from "~/components/account/account-header";
+import { ComplaintsBookNote } from "~/components/complaints/complaints-book-note";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { requireUserMiddleware, userContext } from "~/session.server";
 
@@ -32,6 +33,7 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
             </p>
           )}
           <Outlet />
+          <ComplaintsBookNote className="" />
         </main>
       </div>
     </div>

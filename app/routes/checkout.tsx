@@ -10,6 +10,7 @@ import { privatePageHeaders } from "~/order-receipt.server";
 import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/components/checkout/checkout-form";
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { ComplaintsBookNote } from "~/components/complaints/complaints-book-note";
 import { orderCookie } from "~/order-cookie.server";
 import { ORDER_NOT_GENERATED } from "@core/checkout-messages";
 
@@ -102,5 +103,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData }: Route.ComponentProps) {
-  return <CheckoutForm districts={loaderData.districts} offered={loaderData.offered} customer={loaderData.customer} organizations={loaderData.organizations} />;
+  return (
+    <>
+      <CheckoutForm districts={loaderData.districts} offered={loaderData.offered} customer={loaderData.customer} organizations={loaderData.organizations} />
+      <ComplaintsBookNote />
+    </>
+  );
 }

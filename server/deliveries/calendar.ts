@@ -28,3 +28,13 @@ export async function deliveryDateRefusal(db: DatabaseOrTransaction, date: strin
   const calendar = await loadDeliveryCalendar(db);
   return calendarRefusal({ date, now, cutoffTime: calendar.cutoffTime, closedDays: calendar.closedDays });
 }
+
+/**
+ * The national holidays (`feriado` rows) staff keep at /admin/calendario: the non-business days of
+ * legal deadlines such as the Libro de Reclamaciones' 15 business days. The shop's own closed days
+ * (`cierre`) are not holidays and do not stop the legal clock.
+ */
+export async function loadNationalHolidays(db: DatabaseOrTransaction): Promise<Set<string>> {
+  const rows = await db.select({ date: deliveryClosedDays.closedOn }).from(deliveryClosedDays).where(eq(deliveryClosedDays.kind, "feriado"));
+  return new Set(rows.map((row) => row.date));
+}

@@ -1,4 +1,5 @@
 import { sendAbandonedCartReminders } from "../cart/index.server";
+import { renderComplaintAttachments } from "../complaints/index.server";
 import { publicSiteUrl } from "../config/env";
 import type { Database } from "../db/client";
 import { renderInvoiceAttachments } from "../invoices/index.server";
@@ -56,9 +57,18 @@ const jobs = {
   // Refunds whose provider call failed or never happened (decision 0026-late-payments-and-refunds).
   refunds: (job: JobContext) => retryDueRefunds(job.db, job.culqi(), { now: job.now, siteUrl: job.siteUrl }),
   cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),
-  // Attachments (invoice PDFs) are made at sending time by their own domain's renderer.
+  // Attachments (invoice and complaint-sheet PDFs) are made at sending time by their own domain's renderer.
   emails: (job: JobContext) =>
-    deliverPendingEmails(job.db, job.transport(), job.now, { renderAttachments: (db, refs) => renderInvoiceAttachments(db, refs, { now: job.now }) }),
+    deliverPendingEmails(job.db, job.transport(), job.now, {
+      renderAttachments: async (db, refs) => {
+        const complaintRefs = refs.filter((ref) => ref.kind === "complaint_pdf");
+        const otherRefs = refs.filter((ref) => ref.kind !== "complaint_pdf");
+        return [
+          ...(otherRefs.length > 0 ? await renderInvoiceAttachments(db, otherRefs, { now: job.now }) : []),
+          ...(complaintRefs.length > 0 ? await renderComplaintAttachments(db, complaintRefs) : []),
+        ];
+      },
+    }),
 };
 
 export type JobName = keyof typeof jobs;

@@ -20,3 +20,4 @@ export { abandonedCartEmail } from "./templates/abandoned-cart";
 export { configuredTransport } from "./deliver";
 export { deliverPendingEmails } from "./deliver";
 export { contactMessageEmail, type ContactMessageEmailData } from "./templates/contact-message";
+export { complaintAnswerEmail, complaintCopyEmail, type ComplaintSheetEmailData } from "./templates/complaint-emails";

@@ -45,6 +45,8 @@ const RULES: Record<string, Rule> = {
   "/admin/contenido/organizaciones/:organizationId": { allowed: [], sample: "/admin/contenido/organizaciones/1" },
   "/admin/contenido/historia": { allowed: [] },
   "/admin/contenido/historia/:entryId": { allowed: [], sample: "/admin/contenido/historia/1" },
+  "/admin/reclamos": { allowed: ["operaciones"] },
+  "/admin/reclamos/:complaintId": { allowed: ["operaciones"], sample: "/admin/reclamos/{complaintId}" },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */
@@ -87,6 +89,30 @@ describe("who may use each page of the staff area", () => {
     const orderId = /\/dashboard\/pedidos\/([0-9a-f-]{36})/.exec(orders.body)?.[1];
     if (!orderId) throw new Error("No demo order found on /dashboard/pedidos");
     demoIds.demoOrderId = orderId;
+    // A sheet of the Libro de Reclamaciones (the demo data has none), filed as anyone files one.
+    const filed = await fetch(`${baseURL()}/libro-de-reclamaciones`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: baseURL(), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        consumerNames: "Matriz",
+        consumerSurnames: "De Roles",
+        documentType: "dni",
+        documentNumber: "45678912",
+        address: "Av. Arequipa 100, Lima",
+        email: "matriz@example.pe",
+        goodType: "servicio",
+        goodDescription: "Delivery",
+        kind: "queja",
+        detail: "La atención telefónica fue descortés.",
+        consumerRequest: "Mejor atención.",
+      }),
+    });
+    expect(filed.status).toBe(303);
+    const inbox = await request("/admin/reclamos?estado=todos", "GET", sessions.admin);
+    const complaintId = /\/admin\/reclamos\/([0-9a-f-]{36})/.exec(inbox.body)?.[1];
+    if (!complaintId) throw new Error("No sheet found on /admin/reclamos");
+    demoIds.complaintId = complaintId;
   });
 
   it("has a rule for every /admin route of the route table", () => {

@@ -63,7 +63,7 @@ export function SiteFooter({ site, districts }: { site: SiteInfo; districts: Pro
             </p>
           </div>
           <nav aria-label="Legal">
-            <ul className="flex gap-6 text-sm">
+            <ul className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
               <li>
                 <Link className="underline-offset-4 hover:underline" to="/terminos">
                   Términos y condiciones
@@ -72,6 +72,11 @@ export function SiteFooter({ site, districts }: { site: SiteInfo; districts: Pro
               <li>
                 <Link className="underline-offset-4 hover:underline" to="/privacidad">
                   Política de privacidad
+                </Link>
+              </li>
+              <li>
+                <Link className="underline-offset-4 hover:underline" to="/libro-de-reclamaciones">
+                  Libro de Reclamaciones
                 </Link>
               </li>
             </ul>

@@ -13,3 +13,4 @@ export * from "./delivery-proofs";
 export * from "./delivery-calendar";
 export * from "./contact";
 export * from "./cache-generations";
+export * from "./complaints";

@@ -9,7 +9,7 @@ import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-o
 export type OutboxEmailStatus = "pending" | "sending" | "sent" | "dead";
 
 export interface EmailAttachmentRef {
-  kind: "invoice_pdf";
+  kind: "invoice_pdf" | "complaint_pdf";
   id: string;
 }
 
