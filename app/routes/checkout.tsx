@@ -11,6 +11,7 @@ import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/c
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { orderCookie } from "~/order-cookie.server";
+import { clientAddress } from "~/session.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -65,7 +66,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const provider = activePaymentProvider();
   try {
     const user = await getSignedInUser(context.get(dbContext), request);
-    const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id, userId: user?.id ?? null });
+    const client = { address: clientAddress(request), userAgent: request.headers.get("user-agent") };
+    const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id, userId: user?.id ?? null, client });
     if (result.ok && result.nextStep === "tokenize_card") {
       // Spec §4 tokenize_card: the card form of the active provider (cards only) opens next.
       return redirect(`/suscripcion/tarjeta/${result.subscriptionId}`, { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });

@@ -58,7 +58,10 @@ const jobs = {
   cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),
   // Attachments (invoice PDFs) are made at sending time by their own domain's renderer.
   emails: (job: JobContext) =>
-    deliverPendingEmails(job.db, job.transport(), job.now, { renderAttachments: (db, refs) => renderInvoiceAttachments(db, refs, { now: job.now }) }),
+    deliverPendingEmails(job.db, job.transport(), job.now, {
+      renderAttachments: (db, refs) => renderInvoiceAttachments(db, refs, { now: job.now }),
+      siteUrl: job.siteUrl,
+    }),
 };
 
 export type JobName = keyof typeof jobs;

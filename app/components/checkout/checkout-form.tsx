@@ -12,6 +12,7 @@ import { usePurchaseOptions } from "~/lib/purchase-options";
 import { useCart } from "~/lib/use-cart";
 import { useHydrated } from "~/lib/use-hydrated";
 import { Field, inputClass } from "./field";
+import { PromotionalConsentCheckbox } from "~/components/consent/promotional-consent-checkbox";
 
 /** What the checkout action answers when it cannot create the order (success redirects to the payment page). */
 export type CheckoutActionData = {
@@ -52,6 +53,7 @@ const emptyForm = {
   diaHabil: "",
   fecha: "",
   rangoHorario: "" as DeliveryWindow | "",
+  promociones: false,
 };
 
 /** What a signed-in customer's profile puts in the form (issue 4). */
@@ -127,6 +129,7 @@ export function CheckoutForm({
     organizationId: purchaseType === "subscription" ? organizationId : undefined,
     items: items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity })),
     clientSubtotalCents: subtotal,
+    promociones: form.promociones,
   };
   const parsed = checkoutSchema.safeParse(payload);
   const clientErrors = parsed.success ? {} : fieldErrors(parsed.error);
@@ -307,6 +310,7 @@ export function CheckoutForm({
                 </Field>
               </>
             )}
+            <PromotionalConsentCheckbox checked={form.promociones} onChange={(checked) => update("promociones", checked)} />
           </fieldset>
 
           <fieldset className="grid gap-4 sm:grid-cols-2">

@@ -11,3 +11,4 @@ export * from "./jobs";
 export * from "./audit";
 export * from "./delivery-proofs";
 export * from "./delivery-calendar";
+export * from "./consent";
