@@ -64,7 +64,8 @@ export async function action(args: Route.ActionArgs) {
     },
     new Date(),
   );
-  if (oneClick) return new Response("Listo: ya no recibirás promociones por correo.", { headers: { "Content-Type": "text/plain; charset=utf-8", ...privatePageHeaders } });
+  if (oneClick)
+    return new Response("Listo: ya no recibirás promociones por correo.", { headers: { "Content-Type": "text/plain; charset=utf-8", ...privatePageHeaders } });
   return data({ done: granted ? ("granted" as const) : ("revoked" as const), error: null }, { headers: privatePageHeaders });
 }
 
@@ -122,14 +123,19 @@ export default function EmailPreferences({ loaderData, actionData }: Route.Compo
               </button>
             ) : (
               <>
-                <button type="submit" name="intent" value="grant" disabled={busy} className={`${buttonClass} border border-brand-700 text-brand-800 hover:bg-brand-50`}>
+                <button
+                  type="submit"
+                  name="intent"
+                  value="grant"
+                  disabled={busy}
+                  className={`${buttonClass} border border-brand-700 text-brand-800 hover:bg-brand-50`}
+                >
                   {promotionalConsentLabel(site?.brandName ?? "la tienda")}
                 </button>
                 {site && (
                   <p className="text-xs text-slate-600">
-                    Responsable: {site.issuer.legalName} (RUC {site.issuer.ruc}), {site.issuer.fiscalAddress}. Solo para ofertas y novedades, enviadas a
-                    través de nuestro proveedor de correo, hasta que retires tu consentimiento (aquí mismo, o con un clic desde cualquier promoción). Más en
-                    la{" "}
+                    Responsable: {site.issuer.legalName} (RUC {site.issuer.ruc}), {site.issuer.fiscalAddress}. Solo para ofertas y novedades, enviadas a través
+                    de nuestro proveedor de correo, hasta que retires tu consentimiento (aquí mismo, o con un clic desde cualquier promoción). Más en la{" "}
                     <Link to="/privacidad" className="underline">
                       Política de privacidad
                     </Link>

@@ -149,12 +149,7 @@ export interface DeliveryReport {
  * `now` is the run's clock at its start; the run's own elapsed time is added to it, so claims and
  * backoffs stay honest however long the run takes.
  */
-export async function deliverPendingEmails(
-  db: Database,
-  transport: MailTransport,
-  now: Date,
-  options: DeliveryOptions = {},
-): Promise<DeliveryReport> {
+export async function deliverPendingEmails(db: Database, transport: MailTransport, now: Date, options: DeliveryOptions = {}): Promise<DeliveryReport> {
   const started = performance.now();
   const clock = () => new Date(now.getTime() + Math.round(performance.now() - started));
   const report: DeliveryReport = { sent: 0, failed: 0, dead: 0 };
@@ -214,12 +209,7 @@ async function claimDueEmails(db: Database, at: Date, limit: number): Promise<Cl
 
 type Outcome = { ok: true } | { ok: false; error: string; permanent: boolean };
 
-async function attemptDelivery(
-  db: Database,
-  transport: MailTransport,
-  email: ClaimedEmail,
-  options: DeliveryOptions,
-): Promise<Outcome> {
+async function attemptDelivery(db: Database, transport: MailTransport, email: ClaimedEmail, options: DeliveryOptions): Promise<Outcome> {
   try {
     const attachments = await withTimeout(
       renderAttachmentsOf(db, email.attachments, options.renderAttachments),

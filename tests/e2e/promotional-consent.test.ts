@@ -161,7 +161,11 @@ describe("promotional e-mail consent", () => {
     // A link the shop did not sign changes nothing.
     const forged = new URL(onServer(unsubscribeLink));
     forged.searchParams.set("token", `${Buffer.from(consenting).toString("base64url")}.${"A".repeat(43)}`);
-    const refused = await fetch(forged, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    const refused = await fetch(forged, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
     expect(refused.status).toBe(404);
   });
 });
@@ -175,4 +179,3 @@ async function emailsOfKind(dir: string, kind: string) {
   }
   return emails;
 }
-

@@ -146,7 +146,11 @@ describe("promotional e-mails at sending time", () => {
     // Revoked after the reminder was queued, before it was sent.
     await recordPromotionalConsent(test.db, { email: leaves, granted: false, source: "unsubscribe" }, later(62, at));
     // A transactional email to the same address is not a promotion and still leaves.
-    await enqueueEmail(test.db, { dedupeKey: "order:leaves", kind: "order-confirmation", to: leaves, subject: "Tu pedido", html: "<p>x</p>", text: "x" }, later(62, at));
+    await enqueueEmail(
+      test.db,
+      { dedupeKey: "order:leaves", kind: "order-confirmation", to: leaves, subject: "Tu pedido", html: "<p>x</p>", text: "x" },
+      later(62, at),
+    );
 
     const report = await deliverPendingEmails(test.db, smtpTransport(smtp.url), later(63, at), { siteUrl });
     expect(report).toEqual({ sent: 2, failed: 0, dead: 0, withheld: 1 });
@@ -168,16 +172,20 @@ describe("promotional e-mails at sending time", () => {
     // Withheld for good: a later pass sends nothing.
     expect(await deliverPendingEmails(test.db, smtpTransport(smtp.url), later(200, at), { siteUrl })).toEqual({ sent: 0, failed: 0, dead: 0 });
   });
-
 });
 
 /** The decoded Subject of a captured message (RFC 2047 Q-encoded words, folded lines). */
 function subjectOf(message: CapturedEmail): string {
   const unfolded = message.data.replace(/\r?\n[ \t]+/g, " ");
   const raw = /^Subject: (.*)$/im.exec(unfolded)?.[1] ?? "";
-  return raw.replace(/=\?UTF-8\?Q\?([^?]*)\?=\s*/gi, (_, encoded: string) =>
-    Buffer.from(encoded.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8"),
-  ).trim();
+  return raw
+    .replace(/=\?UTF-8\?Q\?([^?]*)\?=\s*/gi, (_, encoded: string) =>
+      Buffer.from(
+        encoded.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+        "latin1",
+      ).toString("utf8"),
+    )
+    .trim();
 }
 
 async function statusOfPromotionTo(test: TestDatabase, email: string): Promise<string | undefined> {

@@ -8,9 +8,7 @@ import { promotionalConsentLabel } from "@core/promotional-consent";
  * checkout and sign-up, with what makes it informed: who is responsible, what for, who helps send
  * it, how long, and how to withdraw. The wording is PROMOTIONAL_CONSENT_TEXT_VERSION.
  */
-export function PromotionalConsentCheckbox(
-  props: { name: string; defaultChecked?: boolean } | { checked: boolean; onChange: (checked: boolean) => void },
-) {
+export function PromotionalConsentCheckbox(props: { name: string; defaultChecked?: boolean } | { checked: boolean; onChange: (checked: boolean) => void }) {
   const site = useRouteLoaderData<typeof rootLoader>("root")?.site;
   const noteId = useId();
   const brandName = site?.brandName ?? "";
@@ -26,9 +24,9 @@ export function PromotionalConsentCheckbox(
       </label>
       <p id={noteId} className="mt-1 ml-6 text-xs text-slate-600">
         Opcional: no es necesario para comprar ni para crear tu cuenta.
-        {site && ` Responsable: ${site.issuer.legalName} (RUC ${site.issuer.ruc}), ${site.issuer.fiscalAddress}.`} Usaremos tu correo solo
-        para enviarte ofertas y novedades, a través de nuestro proveedor de envío de correos, hasta que retires tu consentimiento: puedes
-        hacerlo gratis y al instante desde cualquier correo promocional o en{" "}
+        {site && ` Responsable: ${site.issuer.legalName} (RUC ${site.issuer.ruc}), ${site.issuer.fiscalAddress}.`} Usaremos tu correo solo para enviarte ofertas
+        y novedades, a través de nuestro proveedor de envío de correos, hasta que retires tu consentimiento: puedes hacerlo gratis y al instante desde cualquier
+        correo promocional o en{" "}
         <a href="/preferencias-de-correo" className="underline">
           Preferencias de correo
         </a>

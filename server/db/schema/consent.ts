@@ -24,4 +24,3 @@ export const promotionalConsentEvents = pgTable(
   },
   (table) => [index("promotional_consent_events_email_idx").on(table.email, table.id)],
 );
-
