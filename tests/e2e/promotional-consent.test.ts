@@ -16,6 +16,7 @@ import { deliverPendingEmails, folderTransport } from "@server/notifications/del
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, launchBrowser, openPage } from "../support/browser";
 import { boxLine, fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
+import { registerCustomer } from "../support/accounts";
 import { auditLayout } from "../support/layout-audit";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 import { adminQuery, withDatabase } from "../support/test-database";
@@ -167,6 +168,21 @@ describe("promotional e-mail consent", () => {
       body: "List-Unsubscribe=One-Click",
     });
     expect(refused.status).toBe(404);
+  });
+
+  it("lets a signed-in customer change their own address's choice from the profile", { timeout: 60_000 }, async () => {
+    const account = await registerCustomer(server.baseURL);
+    const { page, errors, close } = await openPage(browser, DESKTOP);
+    await page.context().addCookies(account.cookies.map((cookie) => ({ ...cookie, url: server.baseURL })));
+    await page.goto(`${server.baseURL}/dashboard/perfil`);
+    await page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
+    await page.getByRole("link", { name: "Preferencias de correo" }).click();
+    await page.getByText(account.email).waitFor();
+    expect(await page.getByText(/^No recibes promociones por correo/).isVisible()).toBe(true);
+    await page.getByRole("button", { name: /^Quiero recibir promociones/ }).click();
+    await page.getByRole("status").getByText("Listo: te enviaremos promociones y novedades por correo.").waitFor();
+    expect(errors).toEqual([]);
+    await close();
   });
 });
 
