@@ -177,7 +177,8 @@ describe("promotional e-mail consent", () => {
     await page.goto(`${server.baseURL}/dashboard/perfil`);
     await page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
     await page.getByRole("link", { name: "Preferencias de correo" }).click();
-    await page.getByText(account.email).waitFor();
+    await page.getByRole("heading", { level: 1, name: "Preferencias de correo" }).waitFor();
+    expect(await page.locator("#contenido strong").textContent()).toBe(account.email);
     expect(await page.getByText(/^No recibes promociones por correo/).isVisible()).toBe(true);
     await page.getByRole("button", { name: /^Quiero recibir promociones/ }).click();
     await page.getByRole("status").getByText("Listo: te enviaremos promociones y novedades por correo.").waitFor();
