@@ -19,6 +19,7 @@ export default [
     route("suscripcion/bienvenido", "routes/subscription-welcome.tsx"),
     route("flow/register-return", "routes/flow-register-return.tsx"),
     route("resume-cart", "routes/resume-cart.tsx"),
+    route("preferencias-de-correo", "routes/email-preferences.tsx"),
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),
     route("contact", "routes/contact.tsx"),

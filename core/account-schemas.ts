@@ -6,6 +6,7 @@ import { z } from "./zod";
 import { EMAIL_PATTERN, INVALID_EMAIL } from "./checkout-schema";
 import { coercedInt32Id, isPlainLine, lineText } from "./input-schemas";
 export { fieldErrors } from "./checkout-schema";
+import { consentCheckbox } from "./promotional-consent";
 import { documentNumberError, isPeruvianMobile, normalizePeruvianMobile, type DocumentType } from "./documents";
 
 export const emailField = z
@@ -57,6 +58,8 @@ export const registerSchema = z
     email: emailField,
     password: strongPassword,
     confirmPassword: z.string(),
+    /** Issue 12: the separate, unticked promotional-e-mail consent; the account never depends on it. */
+    promociones: consentCheckbox,
   })
   .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER });
 

@@ -7,6 +7,7 @@ import { z } from "./zod";
 import { coercedInt32Id, isPlainLine, isPlainText, lineText, CONTROL_CHARACTERS } from "./input-schemas";
 import { documentNumberError, isPeruvianMobile, isValidRuc, normalizePeruvianMobile, type DocumentType } from "./documents";
 import { isIsoDate } from "./lima-dates";
+import { consentCheckbox } from "./promotional-consent";
 
 export const SHIPPING_INCOMPLETE = "Completa los datos de envío";
 export const INVALID_EMAIL = "Ingresa un correo válido";
@@ -84,6 +85,8 @@ export const checkoutSchema = z
       coercedInt32Id("Elige una organización de la lista").optional(),
     ),
     items: orderLinesSchema,
+    /** Issue 12: the separate, unticked promotional-e-mail consent; the order never depends on it. */
+    promociones: consentCheckbox,
     clientSubtotalCents: z.coerce.number().int("Carrito inválido").nonnegative("Carrito inválido").max(Number.MAX_SAFE_INTEGER, "Carrito inválido"),
   })
   .superRefine((value, context) => {

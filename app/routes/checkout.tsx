@@ -13,6 +13,7 @@ import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { ComplaintsBookNote } from "~/components/complaints/complaints-book-note";
 import { orderCookie } from "~/order-cookie.server";
 import { ORDER_NOT_GENERATED } from "@core/checkout-messages";
+import { clientAddress } from "~/session.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -67,7 +68,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const provider = activePaymentProvider();
   try {
     const user = await getSignedInUser(context.get(dbContext), request);
-    const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id, userId: user?.id ?? null });
+    const client = { address: clientAddress(request), userAgent: request.headers.get("user-agent") };
+    const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id, userId: user?.id ?? null, client });
     if (result.ok && result.nextStep === "tokenize_card") {
       // Spec §4 tokenize_card: the card form of the active provider (cards only) opens next.
       return redirect(`/suscripcion/tarjeta/${result.subscriptionId}`, { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });

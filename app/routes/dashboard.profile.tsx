@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.profile";
 import { changePassword, getProfile, updateProfile } from "@server/accounts/index.server";
 import { listServedDistricts } from "@server/content/index.server";
@@ -105,7 +105,12 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
     <div className="space-y-6">
       <header className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Mi perfil</h1>
-        <ChangePasswordDialog />
+        <div className="flex flex-wrap items-center gap-3">
+          <Link to="/preferencias-de-correo" className="font-semibold text-brand-800 underline">
+            Preferencias de correo
+          </Link>
+          <ChangePasswordDialog />
+        </div>
       </header>
       {editing ? (
         <ProfileEditForm

@@ -12,7 +12,8 @@ import { readFormData } from "~/request-body.server";
 import { fieldErrors, registerSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
-import { clientKey, safeRedirectPath } from "~/session.server";
+import { clientAddress, clientKey, safeRedirectPath } from "~/session.server";
+import { PromotionalConsentCheckbox } from "~/components/consent/promotional-consent-checkbox";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getSignedInUser(context.get(dbContext), request)) throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo")));
@@ -21,10 +22,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await readFormData(request));
-  const typed = { firstName: String(form.firstName ?? ""), lastName: String(form.lastName ?? ""), email: String(form.email ?? "") };
+  const typed = {
+    firstName: String(form.firstName ?? ""),
+    lastName: String(form.lastName ?? ""),
+    email: String(form.email ?? ""),
+    promociones: form.promociones === "on",
+  };
   const parsed = registerSchema.safeParse(form);
   if (!parsed.success) return data({ typed, fieldErrors: fieldErrors(parsed.error), message: null }, { status: 400 });
-  const result = await register(context.get(dbContext), { ...parsed.data, client: clientKey(request) });
+  const promotionsConsent = parsed.data.promociones ? { clientAddress: clientAddress(request), userAgent: request.headers.get("user-agent") } : null;
+  const result = await register(context.get(dbContext), { ...parsed.data, client: clientKey(request), promotionsConsent });
   if (!result.ok) {
     const fieldErrors: Record<string, string> = result.field ? { [result.field]: result.message } : {};
     return data({ typed, fieldErrors, message: result.field ? null : result.message }, { status: 400 });
@@ -71,6 +78,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
         <PasswordInput label="Contraseña" name="password" autoComplete="new-password" error={errors.password} />
         <PasswordInput label="Confirmar contraseña" name="confirmPassword" autoComplete="new-password" error={errors.confirmPassword} />
         <PasswordHints />
+        <PromotionalConsentCheckbox name="promociones" defaultChecked={actionData?.typed.promociones} />
         <button type="submit" className={primaryButtonClass} disabled={busy}>
           {busy ? "Creando cuenta..." : "Crear cuenta"}
         </button>

@@ -1,5 +1,6 @@
 import { APIError } from "better-auth/api";
 import { and, eq, ne } from "drizzle-orm";
+import { recordPromotionalConsent } from "../consent/index.server";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
 import { authFor, resetEmailOutcome, sendPasswordChangedEmail } from "./auth";
@@ -66,7 +67,15 @@ export async function signIn(db: Database, input: { email: string; password: str
 
 export async function register(
   db: Database,
-  input: { firstName: string; lastName: string; email: string; password: string; client: string },
+  input: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    password: string;
+    client: string;
+    /** Issue 12: the ticked promotional consent, with who asked (evidence); absent when unticked. */
+    promotionsConsent?: { clientAddress: string; userAgent: string | null } | null;
+  },
 ): Promise<AuthResult> {
   const limit = await consumeRateLimit(db, `register:${input.client}`, RATE_LIMITS.registerPerClient);
   if (!limit.allowed) return failure(rateLimitMessage(limit.retryAfterSeconds));
@@ -83,6 +92,9 @@ export async function register(
       headers: new Headers(),
       returnHeaders: true,
     });
+    if (input.promotionsConsent) {
+      await recordPromotionalConsent(db, { email: input.email, granted: true, source: "signup", ...input.promotionsConsent }, new Date());
+    }
     return { ok: true, headers };
   } catch (error) {
     const code = errorCode(error);

@@ -4,10 +4,11 @@ import { consumeRateLimit, isEmailRegistered } from "../accounts/index.server";
 import { priceCartLines, type CartLineRequest } from "../catalog/index.server";
 import { env } from "../config/env";
 import type { Database } from "../db/client";
-import { abandonedCarts, orders, siteSettings } from "../db/schema";
-import { enqueueEmail } from "../notifications/index.server";
+import { abandonedCarts, orders } from "../db/schema";
+import { emailPreferencesUrl, hasPromotionalConsent } from "../consent/index.server";
+import { getIssuer } from "../content/index.server";
+import { abandonedCartEmail, enqueueEmail } from "../notifications/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { abandonedCartEmail } from "../notifications/index.server";
 import { inTransaction } from "../db/transaction";
 
 /** Issue 3: a cart left for an hour without an order gets one recovery email. */
@@ -89,7 +90,9 @@ export async function markCartRecovered(db: DatabaseOrTransaction, email: string
 
 /**
  * Sends the recovery email to every cart left for an hour without an order, once: the cart is
- * claimed with SKIP LOCKED and marked in the same transaction that queues its email.
+ * claimed with SKIP LOCKED and marked in the same transaction that queues its email. The email is
+ * a promotion (issue 12): only addresses whose latest choice is a consent are due; the others'
+ * carts wait unsent (and get their reminder if consent comes within RECOVERY_LINK_DAYS).
  */
 export async function sendAbandonedCartReminders(db: Database, now: Date, siteUrl: string): Promise<number> {
   let sent = 0;
@@ -102,11 +105,14 @@ export async function sendAbandonedCartReminders(db: Database, now: Date, siteUr
           isNull(abandonedCarts.reminderSentAt),
           isNull(abandonedCarts.recoveredOrderId),
           lte(abandonedCarts.updatedAt, new Date(now.getTime() - ABANDONED_AFTER_MS)),
+          gt(abandonedCarts.updatedAt, new Date(now.getTime() - RECOVERY_LINK_DAYS * 86_400_000)),
+          hasPromotionalConsent(abandonedCarts.email),
         ),
       )
       .limit(50)
       .for("update", { skipLocked: true });
-    const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+    if (due.length === 0) return;
+    const issuer = await getIssuer(tx);
     for (const cart of due) {
       const [ordered] = await tx
         .select({ id: orders.id })
@@ -123,8 +129,9 @@ export async function sendAbandonedCartReminders(db: Database, now: Date, siteUr
         .set({ reminderSentAt: now, tokenHash: hashToken(token), tokenExpiresAt: new Date(now.getTime() + RECOVERY_LINK_DAYS * 86_400_000) })
         .where(eq(abandonedCarts.id, cart.id));
       const email = abandonedCartEmail({
-        brandName: settings?.brandName ?? "Vida Alcalina",
+        sender: issuer,
         resumeUrl: new URL(`/resume-cart?token=${token}`, siteUrl).toString(),
+        unsubscribeUrl: emailPreferencesUrl(cart.email, siteUrl),
         subtotalCents: cart.subtotalCents,
       });
       await enqueueEmail(tx, { dedupeKey: `abandoned-cart:${cart.id}:${cart.updatedAt.toISOString()}`, kind: "abandoned-cart", to: cart.email, ...email }, now);

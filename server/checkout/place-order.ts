@@ -6,6 +6,7 @@ import { markCartRecovered } from "../cart/index.server";
 import { priceCartLines, type PricedCartLine } from "../catalog/index.server";
 import type { Database } from "../db/client";
 import { findVerifiedAccountIdByEmail } from "../accounts/index.server";
+import { recordPromotionalConsent } from "../consent/index.server";
 import { createPendingSubscription } from "../subscriptions/index.server";
 import { deliveries, districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
 import { inTransaction } from "../db/transaction";
@@ -38,7 +39,7 @@ export type PlaceOrderResult =
 export async function placeOrder(
   db: Database,
   input: CheckoutInput,
-  options: { now: Date; provider: string; userId?: string | null },
+  options: { now: Date; provider: string; userId?: string | null; client?: { address: string; userAgent: string | null } },
 ): Promise<PlaceOrderResult> {
   const existing = await findByCheckoutKey(db, input.checkoutKey);
   if (existing) return existing;
@@ -167,6 +168,11 @@ export async function placeOrder(
       });
       await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: null, toStatus: "pending", actor: "customer", createdAt: options.now });
       await markCartRecovered(tx, input.correo, order!.id);
+      // Issue 12: a ticked box is a consent, stored with the order; an unticked one changes nothing.
+      if (input.promociones) {
+        const change = { email: input.correo, granted: true, source: "checkout" as const, userId: options.userId ?? null };
+        await recordPromotionalConsent(tx, { ...change, clientAddress: options.client?.address, userAgent: options.client?.userAgent }, options.now);
+      }
       const [payment] = await tx
         .insert(payments)
         .values({

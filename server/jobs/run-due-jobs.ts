@@ -68,6 +68,7 @@ const jobs = {
           ...(complaintRefs.length > 0 ? await renderComplaintAttachments(db, complaintRefs) : []),
         ];
       },
+      siteUrl: job.siteUrl,
     }),
 };
 

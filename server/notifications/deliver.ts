@@ -7,6 +7,8 @@ import { env } from "../config/env";
 import type { Database } from "../db/client";
 import { outboxEmails, type EmailAttachmentRef } from "../db/schema";
 import { isLastAttempt, isPermanentRefusal, retryDelayMs } from "./retry-schedule";
+import { addressesWithPromotionalConsent, emailPreferencesUrl } from "../consent/index.server";
+import { isPromotionalEmailKind } from "./templates/promotional";
 import { inTransaction } from "../db/transaction";
 
 /** A file sent with an email, made at sending time from the row's attachment references. */
@@ -26,6 +28,8 @@ export interface MailMessage {
   kind: string;
   createdAt: Date;
   attachments: MailAttachment[];
+  /** Promotions only: the one-click unsubscribe URL for the List-Unsubscribe headers (RFC 8058). */
+  listUnsubscribeUrl?: string;
 }
 
 export interface MailTransport {
@@ -64,6 +68,10 @@ function nodemailerMessage(message: MailMessage) {
     html: message.html,
     text: message.text,
     attachments: message.attachments.map((file) => ({ filename: file.filename, content: file.content, contentType: file.contentType })),
+    // RFC 2369 + RFC 8058: mail clients offer "unsubscribe" and POST `List-Unsubscribe=One-Click` to the URL.
+    ...(message.listUnsubscribeUrl
+      ? { list: { unsubscribe: message.listUnsubscribeUrl }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } }
+      : {}),
   };
 }
 
@@ -112,12 +120,22 @@ export const SENDING_LEASE_MS = 10 * 60_000;
 /** More than this waits for the next run, so one run never monopolises the job runner. */
 const MAX_PER_RUN = 50;
 
+export interface DeliveryOptions {
+  renderAttachments?: AttachmentRenderer;
+  sendTimeoutMs?: number;
+  renderTimeoutMs?: number;
+  /** The public origin of the unsubscribe links (the jobs' siteUrl; publicSiteUrl() by default). */
+  siteUrl?: string;
+}
+
 export interface DeliveryReport {
   sent: number;
   /** Failed attempts that will be retried later. */
   failed: number;
   /** Emails that became dead letters in this run. */
   dead: number;
+  /** Promotions not sent because their address had no consent any more (only when there were some). */
+  withheld?: number;
 }
 
 /**
@@ -131,12 +149,7 @@ export interface DeliveryReport {
  * `now` is the run's clock at its start; the run's own elapsed time is added to it, so claims and
  * backoffs stay honest however long the run takes.
  */
-export async function deliverPendingEmails(
-  db: Database,
-  transport: MailTransport,
-  now: Date,
-  options: { renderAttachments?: AttachmentRenderer; sendTimeoutMs?: number; renderTimeoutMs?: number } = {},
-): Promise<DeliveryReport> {
+export async function deliverPendingEmails(db: Database, transport: MailTransport, now: Date, options: DeliveryOptions = {}): Promise<DeliveryReport> {
   const started = performance.now();
   const clock = () => new Date(now.getTime() + Math.round(performance.now() - started));
   const report: DeliveryReport = { sent: 0, failed: 0, dead: 0 };
@@ -145,6 +158,10 @@ export async function deliverPendingEmails(
     const claimed = await claimDueEmails(db, clock(), Math.min(CLAIM_BATCH, MAX_PER_RUN - handled));
     if (claimed.length === 0) break;
     for (const email of claimed) {
+      if (isPromotionalEmailKind(email.kind) && !(await addressesWithPromotionalConsent(db, [email.toAddress])).has(email.toAddress.toLowerCase())) {
+        if (await withholdPromotion(db, email, clock())) report.withheld = (report.withheld ?? 0) + 1;
+        continue;
+      }
       const outcome = await attemptDelivery(db, transport, email, options);
       const recorded = await recordOutcome(db, email, outcome, clock());
       if (recorded) report[recorded] += 1;
@@ -192,12 +209,7 @@ async function claimDueEmails(db: Database, at: Date, limit: number): Promise<Cl
 
 type Outcome = { ok: true } | { ok: false; error: string; permanent: boolean };
 
-async function attemptDelivery(
-  db: Database,
-  transport: MailTransport,
-  email: ClaimedEmail,
-  options: { renderAttachments?: AttachmentRenderer; sendTimeoutMs?: number; renderTimeoutMs?: number },
-): Promise<Outcome> {
+async function attemptDelivery(db: Database, transport: MailTransport, email: ClaimedEmail, options: DeliveryOptions): Promise<Outcome> {
   try {
     const attachments = await withTimeout(
       renderAttachmentsOf(db, email.attachments, options.renderAttachments),
@@ -214,6 +226,7 @@ async function attemptDelivery(
       kind: email.kind,
       createdAt: email.createdAt,
       attachments,
+      listUnsubscribeUrl: isPromotionalEmailKind(email.kind) ? emailPreferencesUrl(email.toAddress, options.siteUrl) : undefined,
     };
     await withTimeout(transport.send(message), options.sendTimeoutMs ?? SEND_TIMEOUT_MS, "Sending");
     return { ok: true };
@@ -247,6 +260,19 @@ async function recordOutcome(db: Database, email: ClaimedEmail, outcome: Outcome
     .where(ours)
     .returning({ id: outboxEmails.id });
   return updated.length > 0 ? result : undefined;
+}
+
+/**
+ * Issue 12: a revocation takes effect at once, so consent is read again when a promotion is about
+ * to leave; one queued before the customer unsubscribed is withheld for good, never retried.
+ */
+async function withholdPromotion(db: Database, email: ClaimedEmail, at: Date): Promise<boolean> {
+  const updated = await db
+    .update(outboxEmails)
+    .set({ status: "withheld", lastError: "No promotional consent at sending time", lastAttemptAt: at, claimedAt: null, claimToken: null })
+    .where(and(eq(outboxEmails.id, email.id), eq(outboxEmails.status, "sending"), eq(outboxEmails.claimToken, email.claimToken)))
+    .returning({ id: outboxEmails.id });
+  return updated.length > 0;
 }
 
 async function renderAttachmentsOf(db: Database, refs: EmailAttachmentRef[] | null, render: AttachmentRenderer | undefined): Promise<MailAttachment[]> {

@@ -17,6 +17,7 @@ export { orderCancelledEmail, orderRefundedEmail, type OrderCancelledData, type 
 export { deliveryRescheduledEmail, type DeliveryRescheduledData } from "./templates/delivery-rescheduled";
 export type { MailTransport } from "./deliver";
 export { abandonedCartEmail } from "./templates/abandoned-cart";
+export { isPromotionalEmailKind, PROMOTIONAL_EMAIL_KINDS, PROMOTIONAL_SUBJECT_PREFIX, type PromotionalSender } from "./templates/promotional";
 export { configuredTransport } from "./deliver";
 export { deliverPendingEmails } from "./deliver";
 export { contactMessageEmail, type ContactMessageEmailData } from "./templates/contact-message";

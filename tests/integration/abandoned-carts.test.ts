@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findCartByRecoveryToken, REMINDER_QUIET_DAYS, SAVE_LIMITS, saveAbandonedCart, sendAbandonedCartReminders } from "@server/cart/index.server";
 import { placeOrder } from "@server/checkout/index.server";
+import { recordPromotionalConsent } from "@server/consent/index.server";
 import { abandonedCarts, outboxEmails } from "@server/db/schema";
 import { DEMO_CUSTOMER } from "@server/db/seed/demo-accounts";
 import { checkoutInput } from "../support/checkout-fixture";
@@ -16,6 +17,9 @@ async function recoveryEmails(test: TestDatabase, to: string) {
   return (await test.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, to))).filter((email) => email.kind === "abandoned-cart");
 }
 
+/** The reminder is a promotion (issue 12): these addresses said yes first. */
+const consent = (test: TestDatabase, email: string) => recordPromotionalConsent(test.db, { email, granted: true, source: "checkout" }, start);
+
 describe("abandoned cart recovery", () => {
   let test: TestDatabase;
   beforeAll(async () => {
@@ -24,6 +28,7 @@ describe("abandoned cart recovery", () => {
   afterAll(() => test.close());
 
   it("emails a recovery link once, an hour after the cart was left, even with two workers", async () => {
+    await consent(test, "carla@example.pe");
     await saveAbandonedCart(test.db, { email: "carla@example.pe", items: lines, client: "test" }, start);
     expect(await sendAbandonedCartReminders(test.db, later(59), siteUrl)).toBe(0);
     const [a, b] = await Promise.all([sendAbandonedCartReminders(test.db, later(61), siteUrl), sendAbandonedCartReminders(test.db, later(61), siteUrl)]);
@@ -31,7 +36,7 @@ describe("abandoned cart recovery", () => {
     expect(await sendAbandonedCartReminders(test.db, later(200), siteUrl)).toBe(0);
     const emails = await recoveryEmails(test, "carla@example.pe");
     expect(emails).toHaveLength(1);
-    expect(emails[0]!.subject).toBe("Tu carrito te está esperando");
+    expect(emails[0]!.subject).toBe("PUBLICIDAD: Tu carrito te está esperando");
     expect(emails[0]!.text).toContain("S/ 119.80");
 
     const token = /token=([A-Za-z0-9_-]+)/.exec(emails[0]!.text)![1]!;
@@ -47,6 +52,7 @@ describe("abandoned cart recovery", () => {
   });
 
   it("sends nothing when the customer places the order", async () => {
+    await consent(test, "dario@example.pe");
     await saveAbandonedCart(test.db, { email: "dario@example.pe", items: lines, client: "test" }, start);
     const placed = await placeOrder(test.db, checkoutInput({ correo: "dario@example.pe", items: lines, clientSubtotalCents: 11980 }), {
       now: later(10),
@@ -58,6 +64,7 @@ describe("abandoned cart recovery", () => {
   });
 
   it("restarts the hour when the cart is saved again", async () => {
+    await consent(test, "elena@example.pe");
     await saveAbandonedCart(test.db, { email: "elena@example.pe", items: lines, client: "test" }, start);
     await saveAbandonedCart(test.db, { email: "elena@example.pe", items: [{ productId: 1, variantId: 2, quantity: 1 }], client: "test" }, later(50));
     expect(await sendAbandonedCartReminders(test.db, later(70), siteUrl)).toBe(0);
@@ -77,6 +84,7 @@ describe("abandoned carts saved from an anonymous endpoint", () => {
   it(`never re-arms a reminder sent to the same address in the last ${REMINDER_QUIET_DAYS} days`, async () => {
     const base = new Date("2027-01-10T15:00:00Z");
     const email = "quiet@example.pe";
+    await consent(test, email);
     expect(await saveAbandonedCart(test.db, { email, items: lines, client: "a" }, base)).toEqual({ saved: true });
     await sendAbandonedCartReminders(test.db, at(base, 61), siteUrl);
     expect(await recoveryEmails(test, email)).toHaveLength(1);

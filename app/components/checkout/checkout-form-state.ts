@@ -18,6 +18,7 @@ export const emptyCheckoutForm = {
   diaHabil: "",
   fecha: "",
   rangoHorario: "" as DeliveryWindow | "",
+  promociones: false,
 };
 
 export type CheckoutFormValues = typeof emptyCheckoutForm;

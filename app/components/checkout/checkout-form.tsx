@@ -15,6 +15,7 @@ import { DeliveryFieldset, type District } from "./delivery-fields";
 import { DocumentFields } from "./document-fields";
 import { PaymentSummary } from "./payment-summary";
 import { SubscriptionOptions } from "./subscription-options";
+import { PromotionalConsentCheckbox } from "~/components/consent/promotional-consent-checkbox";
 
 /** What the checkout action answers when it cannot create the order (success redirects to the payment page). */
 export type CheckoutActionData = {
@@ -110,6 +111,7 @@ export function CheckoutForm({
     organizationId: purchaseType === "subscription" ? organizationId : undefined,
     items: items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity })),
     clientSubtotalCents: subtotal,
+    promociones: form.promociones,
   };
   const parsed = checkoutSchema.safeParse(payload);
   const clientErrors = parsed.success ? {} : fieldErrors(parsed.error);
@@ -186,6 +188,7 @@ export function CheckoutForm({
             <legend className="mb-3 text-xl font-bold text-brand-900">Datos personales</legend>
             <CustomerContactFields {...bindings} onEmailBlur={saveCartForRecovery} registeredEmail={registeredEmail} />
             <DocumentFields {...bindings} />
+            <PromotionalConsentCheckbox checked={form.promociones} onChange={(checked) => update("promociones", checked)} />
           </fieldset>
           <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} />
         </div>

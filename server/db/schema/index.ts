@@ -14,3 +14,4 @@ export * from "./delivery-calendar";
 export * from "./contact";
 export * from "./cache-generations";
 export * from "./complaints";
+export * from "./consent";

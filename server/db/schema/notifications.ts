@@ -4,9 +4,10 @@ import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-o
  * Where an email is in its delivery (docs/decisions/0024-email-delivery-outside-transactions.md):
  * `pending` waits for `next_attempt_at`; `sending` is claimed by one sender until its lease runs
  * out; `sent` is done; `dead` gave up after a day of retries (or a permanent SMTP refusal) and
- * waits for staff to retry it.
+ * waits for staff to retry it; `withheld` is a promotion whose address had no consent when it was
+ * due (issue 12), never sent.
  */
-export type OutboxEmailStatus = "pending" | "sending" | "sent" | "dead";
+export type OutboxEmailStatus = "pending" | "sending" | "sent" | "dead" | "withheld";
 
 export interface EmailAttachmentRef {
   kind: "invoice_pdf" | "complaint_pdf";

@@ -1,0 +1,41 @@
+import { useId } from "react";
+import { useRouteLoaderData } from "react-router";
+import type { loader as rootLoader } from "~/root";
+import { promotionalConsentLabel } from "@core/promotional-consent";
+
+/**
+ * Issue 12 (Ley 29733, Código art. 58.1(e)): the separate, unticked promotional-e-mail consent of
+ * checkout and sign-up, with what makes it informed: who is responsible, what for, who helps send
+ * it, how long, and how to withdraw. The wording is PROMOTIONAL_CONSENT_TEXT_VERSION.
+ */
+export function PromotionalConsentCheckbox(props: { name: string; defaultChecked?: boolean } | { checked: boolean; onChange: (checked: boolean) => void }) {
+  const site = useRouteLoaderData<typeof rootLoader>("root")?.site;
+  const noteId = useId();
+  const brandName = site?.brandName ?? "";
+  const control =
+    "name" in props
+      ? { name: props.name, defaultChecked: props.defaultChecked ?? false }
+      : { checked: props.checked, onChange: (event: React.ChangeEvent<HTMLInputElement>) => props.onChange(event.target.checked) };
+  return (
+    <div className="sm:col-span-2">
+      <label className="flex items-start gap-2">
+        <input type="checkbox" {...control} aria-describedby={noteId} className="mt-1 accent-brand-700" />
+        <span>{promotionalConsentLabel(brandName)}</span>
+      </label>
+      <p id={noteId} className="mt-1 ml-6 text-xs text-slate-600">
+        Opcional: no es necesario para comprar ni para crear tu cuenta.
+        {site && ` Responsable: ${site.issuer.legalName} (RUC ${site.issuer.ruc}), ${site.issuer.fiscalAddress}.`} Usaremos tu correo solo para enviarte ofertas
+        y novedades, a través de nuestro proveedor de envío de correos, hasta que retires tu consentimiento: puedes hacerlo gratis y al instante desde cualquier
+        correo promocional o en{" "}
+        <a href="/preferencias-de-correo" className="underline">
+          Preferencias de correo
+        </a>
+        . Tus derechos de acceso, rectificación, cancelación y oposición, en la{" "}
+        <a href="/privacidad" className="underline">
+          Política de privacidad
+        </a>
+        .
+      </p>
+    </div>
+  );
+}
