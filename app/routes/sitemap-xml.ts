@@ -5,7 +5,7 @@ import { siteInfo } from "~/site-info.server";
 import { absoluteUrl } from "~/lib/seo";
 
 /** Indexable pages only: legal pages are noindex (spec §2) and stay out. */
-const staticPaths = ["/", "/nosotros", "/tienda"];
+const staticPaths = ["/", "/nosotros", "/tienda", "/contact"];
 
 function escapeXml(value: string) {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

@@ -52,7 +52,8 @@ describe("legal pages, aliases, 404, sitemap and robots", () => {
     const locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
     expect(locations.slice(0, 3)).toEqual(["/", "/nosotros", "/tienda"]);
     expect(locations).toContain("/tienda/producto/caja-20l-con-dispensador");
-    expect(locations).toHaveLength(9);
+    expect(locations).toContain("/contact");
+    expect(locations).toHaveLength(10);
     expect(locations).not.toContain("/terminos");
 
     const robots = await (await fetch(`${shop.baseURL()}/robots.txt`)).text();

@@ -75,6 +75,11 @@ export function SiteFooter({ site, districts }: { site: SiteInfo; districts: Pro
                 </Link>
               </li>
               <li>
+                <Link className="underline-offset-4 hover:underline" to="/contact">
+                  Contacto
+                </Link>
+              </li>
+              <li>
                 <Link className="underline-offset-4 hover:underline" to="/libro-de-reclamaciones">
                   Libro de Reclamaciones
                 </Link>
