@@ -64,6 +64,7 @@ export default [
     route("admin/pedidos/:orderId", "routes/admin.order-detail.tsx"),
     route("admin/despacho", "routes/admin.despacho.tsx"),
     route("admin/despacho/hoja", "routes/admin.despacho-hoja.tsx"),
+    route("admin/comprobantes", "routes/admin.comprobantes.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

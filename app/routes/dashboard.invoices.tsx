@@ -50,7 +50,14 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Lo
         xmlUrl,
         cdrUrl,
       }));
-    return { ok: true, status, query, rows, counts: countByStatus(matching), summary: summarizeInvoices(invoices.filter((invoice) => invoice.documentType !== "nota_credito")) };
+    return {
+      ok: true,
+      status,
+      query,
+      rows,
+      counts: countByStatus(matching),
+      summary: summarizeInvoices(invoices.filter((invoice) => invoice.documentType !== "nota_credito")),
+    };
   } catch (error) {
     console.error("The invoice list could not be loaded", error);
     return { ok: false, status, query };

@@ -99,9 +99,9 @@ export async function listComprobantesForStaff(
  * Open comprobantes whose deadline is today or tomorrow (or already past), for the staff home's
  * alarm: a day's warning before SUNAT's limit passes.
  */
-export async function comprobantesNearDeadline(db: Database, now: Date): Promise<StaffComprobante[]> {
+export async function comprobantesNearDeadline(db: Database, today: string): Promise<StaffComprobante[]> {
   const { rows } = await listComprobantesForStaff(db, { status: "open" });
-  const tomorrow = addDays(limaToday(now), 1);
+  const tomorrow = addDays(today, 1);
   return rows.filter((row) => row.deadline <= tomorrow).sort((a, b) => a.deadline.localeCompare(b.deadline));
 }
 

@@ -8,13 +8,14 @@ export interface AdminNavLink {
   end?: boolean;
 }
 
-/** Issue 10: Inicio, Despacho, Reparto, Pedidos, Calendario (delivery capacity and closed days), Auditoría, Equipo. */
+/** Issue 10: Inicio, Despacho, Reparto, Pedidos, Calendario (delivery capacity and closed days), Comprobantes (decision 0039), Auditoría, Equipo. */
 export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin", label: "Inicio", roles: ["operaciones", "repartidor"], end: true },
   { to: "/admin/despacho", label: "Despacho", roles: ["operaciones"] },
   { to: "/admin/reparto", label: "Reparto", roles: ["repartidor"] },
   { to: "/admin/pedidos", label: "Pedidos", roles: ["operaciones"] },
   { to: "/admin/calendario", label: "Calendario", roles: ["operaciones"] },
+  { to: "/admin/comprobantes", label: "Comprobantes", roles: ["operaciones"] },
   { to: "/admin/auditoria", label: "Auditoría", roles: [] },
   { to: "/admin/equipo", label: "Equipo", roles: [] },
 ];

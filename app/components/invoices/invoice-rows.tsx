@@ -59,7 +59,13 @@ function RowActions({ invoice }: { invoice: InvoiceRow }) {
 }
 
 /** The OSE's XML and SUNAT's CDR, when the comprobante went through one (decision 0039). */
-export function ElectronicFileLinks({ invoice, className }: { invoice: { invoiceNumber: string; xmlUrl: string | null; cdrUrl: string | null }; className: string }) {
+export function ElectronicFileLinks({
+  invoice,
+  className,
+}: {
+  invoice: { invoiceNumber: string; xmlUrl: string | null; cdrUrl: string | null };
+  className: string;
+}) {
   return (
     <>
       {invoice.xmlUrl && (
