@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
+import { getStaffHome } from "@server/accounts/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { invoices, outboxEmails, refunds, staffActions } from "@server/db/schema";
 import {
@@ -282,6 +283,10 @@ describe("electronic comprobantes through Nubefact (decision 0039)", () => {
     expect(panel.counts.accepted).toBeGreaterThanOrEqual(1);
     expect((await comprobantesNearDeadline(test.db, "2026-11-24")).some((near) => near.id === invoice.id)).toBe(false);
     expect((await comprobantesNearDeadline(test.db, "2026-11-26")).some((near) => near.id === invoice.id)).toBe(true);
+    // The staff home carries the alarm for whoever runs the day, not for the driver.
+    const home = await getStaffHome(test.db, { id: randomUUID(), role: "operaciones" }, "2026-11-26");
+    expect(home.comprobantesDue?.some((near) => near.invoiceNumber === invoice.invoiceNumber)).toBe(true);
+    expect((await getStaffHome(test.db, { id: randomUUID(), role: "repartidor" }, "2026-11-26")).comprobantesDue).toBeNull();
   });
 
   it("with the offline provider keeps the local PDF only, marked as not a tax document", async () => {
