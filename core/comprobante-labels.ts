@@ -19,3 +19,10 @@ export function parseComprobanteFilter(value: string | null): ComprobanteFilter 
   if (value === "all" || (value !== null && value in ELECTRONIC_STATUS_LABELS)) return value as ComprobanteFilter;
   return "open";
 }
+
+/** Not yet final: the sender still works on these, and each has a legal deadline. */
+export const OPEN_ELECTRONIC_STATUSES = ["pending", "sent", "format_error"] as const;
+
+export function isOpenElectronicStatus(status: string): boolean {
+  return (OPEN_ELECTRONIC_STATUSES as readonly string[]).includes(status);
+}

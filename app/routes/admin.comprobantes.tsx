@@ -4,7 +4,7 @@ import { isUuid } from "@core/input-schemas";
 import { invoiceDocumentTitles } from "@core/invoice-list";
 import { formatLimaDate, formatLimaInstant, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
-import { ELECTRONIC_STATUS_LABELS, parseComprobanteFilter, type ComprobanteFilter } from "@core/comprobante-labels";
+import { ELECTRONIC_STATUS_LABELS, isOpenElectronicStatus, parseComprobanteFilter, type ComprobanteFilter } from "@core/comprobante-labels";
 import { listComprobantesForStaff, reissueRejectedComprobante, retryComprobante } from "@server/invoices/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
@@ -61,7 +61,24 @@ const FILTERS: { value: ComprobanteFilter; label: string }[] = [
   ...(Object.keys(ELECTRONIC_STATUS_LABELS) as (keyof typeof ELECTRONIC_STATUS_LABELS)[]).map((value) => ({ value, label: ELECTRONIC_STATUS_LABELS[value] })),
 ];
 
-const OPEN = new Set(["pending", "sent", "format_error"]);
+/** One audited action on one comprobante: a plain form, so it works without JavaScript. */
+function RowAction(props: { invoiceId: string; intent: "retry" | "reissue"; label: string; invoiceNumber: string; busy: boolean }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="invoiceId" value={props.invoiceId} />
+      <button
+        type="submit"
+        name="intent"
+        value={props.intent}
+        disabled={props.busy}
+        aria-label={`${props.label} ${props.invoiceNumber}`}
+        className={`rounded-full px-4 py-1.5 text-sm font-semibold ${props.intent === "retry" ? "border border-brand-700 text-brand-800 hover:bg-brand-50" : "bg-brand-700 text-white hover:bg-brand-800"}`}
+      >
+        {props.label}
+      </button>
+    </Form>
+  );
+}
 
 export default function AdminComprobantes({ loaderData, actionData }: Route.ComponentProps) {
   const { counts, rows, status, query, today } = loaderData;
@@ -116,7 +133,7 @@ export default function AdminComprobantes({ loaderData, actionData }: Route.Comp
       ) : (
         <ul className="space-y-3" data-testid="comprobantes">
           {rows.map((row) => {
-            const late = OPEN.has(row.electronicStatus) && row.deadline <= today;
+            const late = isOpenElectronicStatus(row.electronicStatus) && row.deadline <= today;
             return (
               <li key={row.id} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-100" data-testid="comprobante-row">
                 <div className="flex flex-wrap items-start justify-between gap-3">
@@ -135,7 +152,7 @@ export default function AdminComprobantes({ loaderData, actionData }: Route.Comp
                     </p>
                     <p className="text-sm text-slate-600">
                       Emitido {formatLimaInstant(row.issuedAt, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })}
-                      {OPEN.has(row.electronicStatus) && (
+                      {isOpenElectronicStatus(row.electronicStatus) && (
                         <span className={late ? "font-semibold text-red-800" : ""}>
                           {" "}
                           · Plazo SUNAT: {formatLimaDate(row.deadline, { day: "numeric", month: "short" })}
@@ -147,35 +164,11 @@ export default function AdminComprobantes({ loaderData, actionData }: Route.Comp
                       <p className="mt-1 break-words text-sm text-slate-700">{row.lastSendError ?? row.sunatDescription}</p>
                     )}
                   </div>
-                  {OPEN.has(row.electronicStatus) && (
-                    <Form method="post">
-                      <input type="hidden" name="invoiceId" value={row.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="retry"
-                        disabled={busy}
-                        aria-label={`Reintentar ${row.invoiceNumber}`}
-                        className="rounded-full border border-brand-700 px-4 py-1.5 text-sm font-semibold text-brand-800 hover:bg-brand-50"
-                      >
-                        Reintentar
-                      </button>
-                    </Form>
+                  {isOpenElectronicStatus(row.electronicStatus) && (
+                    <RowAction invoiceId={row.id} intent="retry" label="Reintentar" invoiceNumber={row.invoiceNumber} busy={busy} />
                   )}
                   {row.electronicStatus === "rejected" && !row.reissued && (
-                    <Form method="post">
-                      <input type="hidden" name="invoiceId" value={row.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="reissue"
-                        disabled={busy}
-                        aria-label={`Reemitir ${row.invoiceNumber}`}
-                        className="rounded-full bg-brand-700 px-4 py-1.5 text-sm font-semibold text-white hover:bg-brand-800"
-                      >
-                        Reemitir
-                      </button>
-                    </Form>
+                    <RowAction invoiceId={row.id} intent="reissue" label="Reemitir" invoiceNumber={row.invoiceNumber} busy={busy} />
                   )}
                 </div>
               </li>

@@ -18,7 +18,6 @@ export {
   reissueRejectedComprobante,
   retryComprobante,
   sendingDeadline,
-  OPEN_ELECTRONIC_STATUSES,
   type ComprobanteActionResult,
   type ComprobantesPanel,
   type StaffComprobante,

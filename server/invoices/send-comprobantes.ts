@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { OPEN_ELECTRONIC_STATUSES } from "@core/comprobante-labels";
 import { invoiceDocumentTitles } from "@core/invoice-list";
 import type { Database } from "../db/client";
 import { invoices, orders, siteSettings } from "../db/schema";
@@ -7,7 +8,7 @@ import { inTransaction } from "../db/transaction";
 import { comprobanteAcceptedEmail, enqueueEmail } from "../notifications/index.server";
 import { InvalidComprobanteError, validateComprobante } from "./comprobante-document";
 import { comprobanteForInvoice } from "./comprobante-for-invoice";
-import type { ComprobanteProvider, ProviderAnswer } from "./providers/index";
+import type { ComprobanteProvider, DocumentLinks, ProviderAnswer } from "./providers/index";
 
 /**
  * Sending comprobantes to the OSE (decision 0039-electronic-comprobantes), in the outbox's way
@@ -24,8 +25,6 @@ export const FIRST_RETRY_MS = 30_000;
 export const LONGEST_RETRY_MS = 10 * 60_000;
 /** A format error or a configuration problem waits for a person; it is still tried now and then. */
 const STAFF_RETRY_MS = 60 * 60_000;
-/** What the sender works on: everything not final. */
-const SENDABLE = ["pending", "sent", "format_error"] as const;
 
 export function sendRetryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.min(Math.max(0, attempts - 1), 12), LONGEST_RETRY_MS);
@@ -64,7 +63,7 @@ export async function sendDueComprobantes(db: Database, provider: ComprobantePro
 
 async function claimDue(db: Database, at: Date, limit: number): Promise<Claimed[]> {
   const due = and(
-    inArray(invoices.electronicStatus, [...SENDABLE]),
+    inArray(invoices.electronicStatus, [...OPEN_ELECTRONIC_STATUSES]),
     lte(invoices.nextSendAt, at),
     or(isNull(invoices.sendClaimedAt), lte(invoices.sendClaimedAt, new Date(at.getTime() - SEND_LEASE_MS))),
   );
@@ -124,6 +123,16 @@ async function recordAnswer(
   const ours = and(eq(invoices.id, invoice.id), eq(invoices.sendClaimToken, invoice.sendClaimToken));
   const released = { sendClaimedAt: null, sendClaimToken: null, provider: providerName };
   const later = (ms: number) => new Date(now.getTime() + ms);
+  // What any answer from the OSE about the document itself carries: its files, QR and hash.
+  const reachedOse = (answer: { links: DocumentLinks; qrText: string | null; hash: string | null }) => ({
+    pdfUrl: answer.links.pdf,
+    xmlUrl: answer.links.xml,
+    cdrUrl: answer.links.cdr,
+    qrText: answer.qrText,
+    hash: answer.hash,
+    lastSendError: null,
+    sentAt: invoice.sentAt ?? now,
+  });
   return inTransaction(db, async (tx): Promise<keyof SendReport | undefined> => {
     const write = async (changes: Partial<typeof invoices.$inferInsert>) =>
       (
@@ -137,16 +146,10 @@ async function recordAnswer(
       case "accepted":
       case "observed": {
         const done = await write({
+          ...reachedOse(answer),
           electronicStatus: answer.kind,
           sunatCode: answer.code,
           sunatDescription: answer.description,
-          pdfUrl: answer.links.pdf,
-          xmlUrl: answer.links.xml,
-          cdrUrl: answer.links.cdr,
-          qrText: answer.qrText,
-          hash: answer.hash,
-          lastSendError: null,
-          sentAt: invoice.sentAt ?? now,
           acceptedAt: now,
         });
         if (!done) return undefined;
@@ -154,17 +157,7 @@ async function recordAnswer(
         return answer.kind;
       }
       case "sent":
-        return (await write({
-          electronicStatus: "sent",
-          pdfUrl: answer.links.pdf,
-          xmlUrl: answer.links.xml,
-          cdrUrl: answer.links.cdr,
-          qrText: answer.qrText,
-          hash: answer.hash,
-          lastSendError: null,
-          sentAt: invoice.sentAt ?? now,
-          nextSendAt: later(sendRetryDelayMs(invoice.sendAttempts)),
-        }))
+        return (await write({ ...reachedOse(answer), electronicStatus: "sent", nextSendAt: later(sendRetryDelayMs(invoice.sendAttempts)) }))
           ? "sent"
           : undefined;
       case "rejected":
@@ -192,7 +185,7 @@ async function recordAnswer(
 async function enqueueAcceptedEmail(
   tx: Parameters<Parameters<typeof inTransaction>[1]>[0],
   invoice: Claimed,
-  links: { pdf: string | null; xml: string | null; cdr: string | null },
+  links: DocumentLinks,
   context: { now: Date; siteUrl: string },
 ) {
   const [order] = await tx.select().from(orders).where(eq(orders.id, invoice.orderId));

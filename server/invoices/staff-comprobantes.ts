@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { OPEN_ELECTRONIC_STATUSES as OPEN_STATUSES } from "@core/comprobante-labels";
 import { addDays, limaToday } from "@core/lima-dates";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { env } from "../config/env";
@@ -7,8 +8,7 @@ import { ELECTRONIC_STATUSES, invoices, orders, type ElectronicStatus } from "..
 import { inTransaction } from "../db/transaction";
 import { formatInvoiceNumber, nextNumberOf } from "./issue-invoice";
 
-/** Not yet final: the sender still works on these, and each has a legal deadline. */
-export const OPEN_ELECTRONIC_STATUSES: ElectronicStatus[] = ["pending", "sent", "format_error"];
+const OPEN_ELECTRONIC_STATUSES: ElectronicStatus[] = [...OPEN_STATUSES];
 const PAGE_SIZE = 100;
 
 /**
