@@ -80,6 +80,7 @@ export default [
     route("admin/contenido/historia/:entryId", "routes/admin.content-history-entry.tsx"),
     route("admin/reclamos", "routes/admin.complaints.tsx"),
     route("admin/reclamos/:complaintId", "routes/admin.complaint-detail.tsx"),
+    route("admin/comprobantes", "routes/admin.comprobantes.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

@@ -85,4 +85,8 @@ export function countByStatus(invoices: readonly { status: InvoiceStatus }[]): R
 /** Customer document labels on invoices (SUNAT catálogo 06 names). */
 export const invoiceDocumentLabels: Record<string, string> = { dni: "DNI", ce: "Carné de extranjería", pasaporte: "Pasaporte", ruc: "RUC" };
 
-export const invoiceDocumentTitles: Record<string, string> = { boleta: "Boleta de venta electrónica", factura: "Factura electrónica" };
+export const invoiceDocumentTitles: Record<string, string> = {
+  boleta: "Boleta de venta electrónica",
+  factura: "Factura electrónica",
+  nota_credito: "Nota de crédito electrónica",
+};

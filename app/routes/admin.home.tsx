@@ -112,6 +112,30 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
         </section>
       )}
 
+      {home.comprobantesDue && home.comprobantesDue.length > 0 && (
+        <section
+          aria-labelledby="home-comprobantes"
+          role="alert"
+          className="mb-6 rounded-2xl border border-red-200 bg-red-50 p-5"
+          data-testid="comprobantes-alarm"
+        >
+          <h2 id="home-comprobantes" className="text-lg font-bold text-red-900">
+            Comprobantes por vencer su plazo SUNAT: {home.comprobantesDue.length}
+          </h2>
+          <ul className="mt-2 space-y-1 text-sm text-red-900">
+            {home.comprobantesDue.slice(0, 10).map((row) => (
+              <li key={row.id} className="break-words">
+                <strong>{row.invoiceNumber}</strong> · plazo {formatLimaDate(row.deadline, { day: "numeric", month: "short" })}
+                {row.lastSendError ? ` · ${row.lastSendError}` : ""}
+              </li>
+            ))}
+          </ul>
+          <Link to="/admin/comprobantes" className="mt-3 inline-block font-semibold text-red-900 underline">
+            Ver comprobantes
+          </Link>
+        </section>
+      )}
+
       {home.alarms && <AdminAlarms alarms={home.alarms} RetryForm={RetryEmailForm} />}
 
       <h2 className="mb-3 text-lg font-bold text-slate-900">Accesos</h2>

@@ -33,11 +33,12 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Lo
   const query = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   try {
     const invoices = await listInvoicesForUser(context.get(dbContext), user.id, { now: new Date() });
-    // Chip counts follow the search, the summary cards always count every invoice (decision 0017).
+    // Chip counts follow the search, the summary cards always count every invoice (decision 0017)
+    // but not the notas de crédito, which give money back rather than ask for it (decision 0045).
     const matching = invoices.filter((invoice) => matchesInvoiceSearch(invoice, query));
     const rows = matching
       .filter((invoice) => status === "all" || invoice.status === status)
-      .map(({ id, invoiceNumber, orderId, orderNumber, issuedOn, dueDate, totalCents, status }) => ({
+      .map(({ id, invoiceNumber, orderId, orderNumber, issuedOn, dueDate, totalCents, status, xmlUrl, cdrUrl }) => ({
         id,
         invoiceNumber,
         orderId,
@@ -46,8 +47,17 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Lo
         dueDate,
         totalCents,
         status,
+        xmlUrl,
+        cdrUrl,
       }));
-    return { ok: true, status, query, rows, counts: countByStatus(matching), summary: summarizeInvoices(invoices) };
+    return {
+      ok: true,
+      status,
+      query,
+      rows,
+      counts: countByStatus(matching),
+      summary: summarizeInvoices(invoices.filter((invoice) => invoice.documentType !== "nota_credito")),
+    };
   } catch (error) {
     console.error("The invoice list could not be loaded", error);
     return { ok: false, status, query };

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { deliveries, jobRowFailures, orders, refunds } from "../db/schema";
+import { comprobantesNearDeadline } from "../invoices/index.server";
 import { listDeadEmails, type DeadEmail } from "../notifications/index.server";
 import type { StaffRole } from "./staff-roles";
 
@@ -33,16 +34,31 @@ export interface StaffHome {
     }[];
   } | null;
   driver: { stopsToday: number } | null;
+  /** Comprobantes not yet accepted whose SUNAT deadline is today or tomorrow, or past (decision 0045). */
+  comprobantesDue: { id: string; invoiceNumber: string; electronicStatus: string; deadline: string; lastSendError: string | null }[] | null;
 }
 
 export async function getStaffHome(db: Database, member: { id: string; role: StaffRole }, today: string): Promise<StaffHome> {
   const runsTheDay = member.role === "admin" || member.role === "operaciones";
-  const [operations, alarms, driver] = await Promise.all([
+  const [operations, alarms, driver, comprobantesDue] = await Promise.all([
     runsTheDay ? operationsToday(db, today) : null,
     member.role === "admin" ? adminAlarms(db) : null,
     member.role === "repartidor" ? driverToday(db, member.id, today) : null,
+    runsTheDay ? comprobantesNearDeadline(db, today) : null,
   ]);
-  return { operations, alarms, driver };
+  return {
+    operations,
+    alarms,
+    driver,
+    comprobantesDue:
+      comprobantesDue?.map(({ id, invoiceNumber, electronicStatus, deadline, lastSendError }) => ({
+        id,
+        invoiceNumber,
+        electronicStatus,
+        deadline,
+        lastSendError,
+      })) ?? null,
+  };
 }
 
 async function operationsToday(db: Database, today: string) {

@@ -84,6 +84,17 @@ const envSchema = z
       .regex(/^\S{16,}$/, "must be the SecretKey from Flow's panel (16 or more characters, no spaces)")
       .optional(),
     FLOW_API_BASE: z.url().default("https://www.flow.cl/api"),
+    /**
+     * Nubefact (OSE/PSE): the account's route URL and token select it as the comprobante provider;
+     * without them the shop prints local PDFs that are not tax documents (decision 0045).
+     */
+    NUBEFACT_URL: z.url({ message: "must be the account's route, e.g. https://api.nubefact.com/api/v1/<uuid>" }).optional(),
+    NUBEFACT_TOKEN: z
+      .string()
+      .regex(/^\S{16,}$/, "must be the token from Nubefact's panel (16 or more characters, no spaces)")
+      .optional(),
+    /** Days a boleta may take to reach SUNAT (7 by most sources, 3 by some: the accountant decides); facturas: 3, by law. */
+    BOLETA_DEADLINE_DAYS: z.coerce.number().int().min(1).max(7).default(3),
     /** How long storefront reads are reused in memory; 0 turns the cache off. */
     STOREFRONT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     /**
@@ -104,6 +115,10 @@ const envSchema = z
     if (Boolean(config.FLOW_API_KEY) !== Boolean(config.FLOW_SECRET_KEY)) {
       const missing = config.FLOW_API_KEY ? "FLOW_SECRET_KEY" : "FLOW_API_KEY";
       context.addIssue({ code: "custom", path: [missing], message: "Flow needs both FLOW_API_KEY and FLOW_SECRET_KEY" });
+    }
+    if (Boolean(config.NUBEFACT_URL) !== Boolean(config.NUBEFACT_TOKEN)) {
+      const missing = config.NUBEFACT_URL ? "NUBEFACT_TOKEN" : "NUBEFACT_URL";
+      context.addIssue({ code: "custom", path: [missing], message: "Nubefact needs both NUBEFACT_URL and NUBEFACT_TOKEN" });
     }
     if (Boolean(config.CULQI_PUBLIC_KEY) !== Boolean(config.CULQI_SECRET_KEY)) {
       const missing = config.CULQI_PUBLIC_KEY ? "CULQI_SECRET_KEY" : "CULQI_PUBLIC_KEY";

@@ -1,8 +1,9 @@
-import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, type SQL } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
 import type { InvoiceStatus } from "@core/invoice-list";
 import type { Database } from "../db/client";
-import { deliveries, districts, invoices, orderItems, orders } from "../db/schema";
+import { alias } from "drizzle-orm/pg-core";
+import { deliveries, districts, invoices, orderItems, orders, type ElectronicStatus } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { effectiveInvoiceStatus, sortInvoicesForList } from "./invoice-status";
 
@@ -20,12 +21,23 @@ export interface InvoiceListItem {
   totalCents: number;
   status: InvoiceStatus;
   paymentMethod: string | null;
+  /** The OSE's XML and SUNAT's CDR (decision 0045); none with the offline provider. */
+  xmlUrl: string | null;
+  cdrUrl: string | null;
 }
 
 /** Everything /dashboard/facturas/{id} and the printed invoice show. */
 export interface InvoiceDetail extends InvoiceListItem {
   series: string;
   number: number;
+  /** Where the comprobante is with SUNAT (decision 0045); `local` ones are not tax documents. */
+  electronicStatus: ElectronicStatus;
+  /** SUNAT's QR text and the document's hash, once the OSE answered. */
+  qrText: string | null;
+  hash: string | null;
+  /** A nota de crédito: the document it modifies, and why. */
+  modifiesInvoiceNumber: string | null;
+  creditNoteReason: string | null;
   taxableCents: number;
   igvCents: number;
   paidAt: Date | null;
@@ -73,6 +85,8 @@ export interface InvoiceDetail extends InvoiceListItem {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+const related = alias(invoices, "related_invoice");
+
 const listColumns = {
   id: invoices.id,
   invoiceNumber: invoices.invoiceNumber,
@@ -84,6 +98,8 @@ const listColumns = {
   totalCents: invoices.totalCents,
   storedStatus: invoices.status,
   paymentMethod: invoices.paymentMethod,
+  xmlUrl: invoices.xmlUrl,
+  cdrUrl: invoices.cdrUrl,
 };
 
 function toListItem(row: { storedStatus: string } & Omit<InvoiceListItem, "status" | "issuedOn">, today: string): InvoiceListItem {
@@ -91,9 +107,16 @@ function toListItem(row: { storedStatus: string } & Omit<InvoiceListItem, "statu
   return { ...rest, issuedOn: limaToday(row.issuedAt), status: effectiveInvoiceStatus(storedStatus, row.dueDate, today) };
 }
 
+/** A number SUNAT rejected is burnt: it is not one of the customer's documents (its re-issue is). */
+const notBurnt = ne(invoices.electronicStatus, "rejected");
+
 /** Spec §7: the user's invoices (invoices joined with their orders), in the spec §9 order. */
 export async function listInvoicesForUser(db: Database, userId: string, { now }: { now: Date }): Promise<InvoiceListItem[]> {
-  const rows = await db.select(listColumns).from(invoices).innerJoin(orders, eq(orders.id, invoices.orderId)).where(eq(orders.userId, userId));
+  const rows = await db
+    .select(listColumns)
+    .from(invoices)
+    .innerJoin(orders, eq(orders.id, invoices.orderId))
+    .where(and(eq(orders.userId, userId), notBurnt));
   const today = limaToday(now);
   return sortInvoicesForList(rows.map((row) => toListItem(row, today)));
 }
@@ -107,7 +130,7 @@ export async function findInvoiceForUser(db: DatabaseOrTransaction, userId: stri
 
 /** Every invoice of the user in full, in the list's order (for the zip and the email). */
 export async function findAllInvoicesForUser(db: DatabaseOrTransaction, userId: string, { now }: { now: Date }): Promise<InvoiceDetail[]> {
-  return sortInvoicesForList(await loadInvoiceDetails(db, eq(orders.userId, userId), now));
+  return sortInvoicesForList(await loadInvoiceDetails(db, and(eq(orders.userId, userId), notBurnt)!, now));
 }
 
 /** Invoices by id, whoever owns them: only for references the shop itself stored (email attachments). */
@@ -130,10 +153,16 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
       customerName: invoices.customerName,
       customerDocumentType: invoices.customerDocumentType,
       customerDocumentNumber: invoices.customerDocumentNumber,
+      electronicStatus: invoices.electronicStatus,
+      qrText: invoices.qrText,
+      hash: invoices.hash,
+      creditNoteReason: invoices.creditNoteReason,
+      modifiesInvoiceNumber: related.invoiceNumber,
       order: orders,
     })
     .from(invoices)
     .innerJoin(orders, eq(orders.id, invoices.orderId))
+    .leftJoin(related, and(eq(related.id, invoices.relatedInvoiceId), eq(invoices.documentType, "nota_credito")))
     .where(where);
   if (rows.length === 0) return [];
   const orderIds = rows.map((row) => row.orderId);
@@ -144,7 +173,35 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
   const districtRows = await db.select().from(districts).where(inArray(districts.id, districtIds));
   const today = limaToday(now);
   return rows.map((row) => {
-    const { order, customerName, customerDocumentType, customerDocumentNumber, series, number, taxableCents, igvCents, paidAt, ...listRow } = row;
+    const {
+      order,
+      customerName,
+      customerDocumentType,
+      customerDocumentNumber,
+      series,
+      number,
+      taxableCents,
+      igvCents,
+      paidAt,
+      electronicStatus,
+      qrText,
+      hash,
+      creditNoteReason,
+      modifiesInvoiceNumber,
+      ...listRow
+    } = row;
+    const orderItemsOf = itemRows
+      .filter((item) => item.orderId === order.id)
+      .map((item) => ({
+        title: item.title,
+        variantTitle: item.variantTitle,
+        sku: item.sku,
+        quantity: item.quantity,
+        unitPriceCents: item.unitPriceCents,
+        lineTotalCents: item.lineTotalCents,
+      }));
+    // A partial nota de crédito is one line for the amount given back (comprobante-document.ts).
+    const partialNote = listRow.documentType === "nota_credito" && listRow.totalCents !== order.totalCents;
     const delivery = deliveryRows.find((candidate) => candidate.orderId === order.id);
     const district = districtRows.find((candidate) => candidate.id === order.districtId);
     return {
@@ -154,6 +211,11 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
       taxableCents,
       igvCents,
       paidAt,
+      electronicStatus,
+      qrText,
+      hash,
+      modifiesInvoiceNumber,
+      creditNoteReason,
       customer: {
         name: customerName,
         documentType: customerDocumentType,
@@ -180,16 +242,18 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
         deliveryWindow: order.deliveryWindow,
         deliveryNotes: order.deliveryNotes,
       },
-      items: itemRows
-        .filter((item) => item.orderId === order.id)
-        .map((item) => ({
-          title: item.title,
-          variantTitle: item.variantTitle,
-          sku: item.sku,
-          quantity: item.quantity,
-          unitPriceCents: item.unitPriceCents,
-          lineTotalCents: item.lineTotalCents,
-        })),
+      items: partialNote
+        ? [
+            {
+              title: `Devolución parcial: ${creditNoteReason ?? ""}`,
+              variantTitle: null,
+              sku: null,
+              quantity: 1,
+              unitPriceCents: listRow.totalCents,
+              lineTotalCents: listRow.totalCents,
+            },
+          ]
+        : orderItemsOf,
       delivery: delivery
         ? {
             id: delivery.id,

@@ -1,4 +1,25 @@
-export { formatInvoiceNumber, invoiceSeriesFor, issueInvoiceForPaidOrder, type InvoiceableOrder } from "./issue-invoice";
+export {
+  creditNoteSeriesFor,
+  formatInvoiceNumber,
+  invoiceSeriesFor,
+  issueInvoiceForPaidOrder,
+  liveSaleInvoiceOf,
+  type InvoiceableOrder,
+} from "./issue-invoice";
 export { findInvoiceForUser, listInvoicesForUser, type InvoiceDetail, type InvoiceListItem } from "./customer-invoices";
 export { invoicePdfFilename, renderInvoicePdf } from "./invoice-pdf";
 export { emailInvoicesToUser, invoicesArchiveForUser, renderInvoiceAttachments, type EmailInvoicesResult, type InvoiceFile } from "./invoice-files";
+export { issueCreditNoteForRefund, CREDIT_NOTE_TYPES } from "./credit-notes";
+export { sendDueComprobantes, type SendReport } from "./send-comprobantes";
+export { activeComprobanteProvider, nubefactProvider, offlineComprobanteProvider, type ComprobanteProvider } from "./providers/index";
+export {
+  comprobantesNearDeadline,
+  listComprobantesForStaff,
+  reissueRejectedComprobante,
+  retryComprobante,
+  sendingDeadline,
+  type ComprobanteActionResult,
+  type ComprobantesPanel,
+  type StaffComprobante,
+} from "./staff-comprobantes";
+export { saleLines, documentTotals, validateComprobante, IDENTIFIED_BUYER_FROM_CENTS, type ComprobanteDocument } from "./comprobante-document";

@@ -1,4 +1,5 @@
 import PDFDocument from "pdfkit";
+import QRCode from "qrcode";
 import { formatSoles } from "@core/money";
 import { invoiceDocumentLabels } from "@core/invoice-list";
 import { paymentMethodLabels } from "@core/order-labels";
@@ -23,10 +24,24 @@ export type PrintableInvoice = Pick<
   | "customer"
   | "order"
   | "items"
+  | "electronicStatus"
+  | "qrText"
+  | "hash"
+  | "modifiesInvoiceNumber"
+  | "creditNoteReason"
 >;
 
-const TITLES: Record<string, string> = { boleta: "BOLETA DE VENTA ELECTRÓNICA", factura: "FACTURA ELECTRÓNICA" };
-const LEGEND_NAMES: Record<string, string> = { boleta: "Boleta de Venta Electrónica", factura: "Factura Electrónica" };
+const TITLES: Record<string, string> = {
+  boleta: "BOLETA DE VENTA ELECTRÓNICA",
+  factura: "FACTURA ELECTRÓNICA",
+  nota_credito: "NOTA DE CRÉDITO ELECTRÓNICA",
+};
+const LEGEND_NAMES: Record<string, string> = {
+  boleta: "Boleta de Venta Electrónica",
+  factura: "Factura Electrónica",
+  nota_credito: "Nota de Crédito Electrónica",
+};
+const QR_SIZE = 96;
 
 const INK = "#1e293b";
 const MUTED = "#475569";
@@ -60,7 +75,9 @@ function amount(cents: number): string {
  * op. gravada, IGV 18%, importe total and the amount in words. Helvetica's WinAnsi encoding
  * covers Spanish accents, so no font is embedded.
  */
-export function renderInvoicePdf(invoice: PrintableInvoice, issuer: Issuer): Promise<Buffer> {
+export async function renderInvoicePdf(invoice: PrintableInvoice, issuer: Issuer): Promise<Buffer> {
+  // SUNAT's QR (decision 0045): the text the OSE returned, drawn only once the document reached it.
+  const qr = invoice.qrText ? await QRCode.toBuffer(invoice.qrText, { type: "png", errorCorrectionLevel: "Q", margin: 1, width: QR_SIZE * 3 }) : null;
   const doc = new PDFDocument({
     size: "A4",
     margins: { top: 40, bottom: 40, left: LEFT, right: 40 },
@@ -80,7 +97,7 @@ export function renderInvoicePdf(invoice: PrintableInvoice, issuer: Issuer): Pro
   let y = drawDocumentData(doc, invoice, 165);
   y = drawItems(doc, invoice, y + 14);
   y = drawTotals(doc, invoice, y + 10);
-  drawFooter(doc, invoice, issuer, y + 18);
+  drawFooter(doc, invoice, issuer, y + 18, qr);
   doc.end();
   return done;
 }
@@ -125,6 +142,8 @@ function drawDocumentData(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, to
   if (invoice.paymentMethod)
     left = labelled(doc, "Medio de pago", paymentMethodLabels[invoice.paymentMethod] ?? invoice.paymentMethod, LEFT, left, columnWidth);
   left = labelled(doc, "Pedido", invoice.order.orderNumber, LEFT, left, columnWidth);
+  if (invoice.modifiesInvoiceNumber) left = labelled(doc, "Documento que modifica", invoice.modifiesInvoiceNumber, LEFT, left, columnWidth);
+  if (invoice.documentType === "nota_credito" && invoice.creditNoteReason) left = labelled(doc, "Motivo", invoice.creditNoteReason, LEFT, left, columnWidth);
 
   let right = top;
   const documentLabel = invoiceDocumentLabels[invoice.customer.documentType] ?? invoice.customer.documentType.toUpperCase();
@@ -176,9 +195,11 @@ function drawItems(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, top: numb
 function drawTotals(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, top: number): number {
   const rows: [string, string, boolean][] = [];
   const { order } = invoice;
-  if (order.discountCents > 0 || order.shippingCents > 0) rows.push(["Subtotal", amount(order.subtotalCents), false]);
-  if (order.discountCents > 0) rows.push(["Descuento", `-${amount(order.discountCents)}`, false]);
-  if (order.shippingCents > 0) rows.push(["Envío", amount(order.shippingCents), false]);
+  // A note's amounts are its own, not the order's.
+  const isNote = invoice.documentType === "nota_credito";
+  if (!isNote && (order.discountCents > 0 || order.shippingCents > 0)) rows.push(["Subtotal", amount(order.subtotalCents), false]);
+  if (!isNote && order.discountCents > 0) rows.push(["Descuento", `-${amount(order.discountCents)}`, false]);
+  if (!isNote && order.shippingCents > 0) rows.push(["Envío", amount(order.shippingCents), false]);
   rows.push(["Op. gravada", amount(invoice.taxableCents), false]);
   rows.push(["Op. exonerada", amount(0), false]);
   rows.push(["Op. inafecta", amount(0), false]);
@@ -202,15 +223,33 @@ function drawTotals(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, top: num
   return doc.y;
 }
 
-function drawFooter(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, issuer: Issuer, top: number) {
+function drawFooter(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, issuer: Issuer, top: number, qr: Buffer | null) {
+  if (top + QR_SIZE + 40 > doc.page.height - 40) {
+    doc.addPage();
+    top = 40;
+  }
   doc.moveTo(LEFT, top).lineTo(RIGHT, top).lineWidth(0.5).strokeColor(LINE).stroke();
+  const textWidth = qr ? WIDTH - QR_SIZE - 16 : WIDTH;
+  if (qr) doc.image(qr, RIGHT - QR_SIZE, top + 8, { width: QR_SIZE, height: QR_SIZE });
   doc.font("Helvetica").fontSize(8).fillColor(MUTED);
-  doc.text(
-    `Representación impresa de la ${LEGEND_NAMES[invoice.documentType] ?? "Comprobante Electrónico"}. Puede consultar sus comprobantes en ${issuer.consultationUrl}.`,
-    LEFT,
-    top + 8,
-    { width: WIDTH },
-  );
+  if (invoice.electronicStatus === "local") {
+    // The offline provider (no OSE configured): say so on the document itself.
+    doc
+      .font("Helvetica-Bold")
+      .fillColor(INK)
+      .text("Este documento no es un comprobante electrónico: no fue enviado a SUNAT y no tiene validez tributaria.", LEFT, top + 8, { width: textWidth });
+    doc.font("Helvetica").fillColor(MUTED);
+  } else {
+    doc.text(
+      `Representación impresa de la ${LEGEND_NAMES[invoice.documentType] ?? "Comprobante Electrónico"}. Puede consultar sus comprobantes en ${issuer.consultationUrl}.`,
+      LEFT,
+      top + 8,
+      { width: textWidth },
+    );
+    if (invoice.hash) doc.text(`Código hash: ${invoice.hash}`, { width: textWidth });
+    if (invoice.electronicStatus === "pending" || invoice.electronicStatus === "sent" || invoice.electronicStatus === "format_error")
+      doc.text("Comprobante en proceso de envío a SUNAT.", { width: textWidth });
+  }
   if (issuer.isDemo)
-    doc.text("Documento de demostración: los datos del emisor son de prueba y este comprobante no tiene validez tributaria.", { width: WIDTH });
+    doc.text("Documento de demostración: los datos del emisor son de prueba y este comprobante no tiene validez tributaria.", { width: textWidth });
 }

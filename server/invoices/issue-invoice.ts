@@ -1,11 +1,14 @@
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
-import { igvBreakdown } from "@core/pricing";
-import { invoices, invoiceSeries } from "../db/schema";
+import { invoices, invoiceSeries, orderItems } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
+import { documentTotals, saleLines } from "./comprobante-document";
 
 export interface InvoiceableOrder {
   id: string;
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
   totalCents: number;
   customerFirstName: string;
   customerLastName: string;
@@ -21,24 +24,46 @@ export function invoiceSeriesFor(order: Pick<InvoiceableOrder, "ruc">): { series
   return order.ruc ? { series: "F001", documentType: "factura" } : { series: "B001", documentType: "boleta" };
 }
 
+/** nubefact.md: notes share the letter of the document they modify, with their own correlative. */
+export function creditNoteSeriesFor(documentType: string): string {
+  return documentType === "factura" ? "FC01" : "BC01";
+}
+
 export function formatInvoiceNumber(series: string, number: number): string {
   return `${series}-${String(number).padStart(8, "0")}`;
 }
 
-/**
- * Issues the paid order's invoice with the next number of its series. Must run inside the payment's
- * transaction: the series row stays locked until it commits, so concurrent payments queue for
- * numbers and a rolled-back payment gives its number back — no gaps, no repeats.
- */
-export async function issueInvoiceForPaidOrder(tx: DatabaseOrTransaction, order: InvoiceableOrder, now: Date) {
-  const { series, documentType } = invoiceSeriesFor(order);
+/** The order's boleta or factura that counts: not a nota de crédito, not a number SUNAT burnt. */
+export function liveSaleInvoiceOf(orderId: string): SQL {
+  return and(eq(invoices.orderId, orderId), inArray(invoices.documentType, ["boleta", "factura"]), ne(invoices.electronicStatus, "rejected"))!;
+}
+
+/** The next number of a series; the series row stays locked until the caller's transaction ends. */
+export async function nextNumberOf(tx: DatabaseOrTransaction, series: string): Promise<number> {
   const [counter] = await tx
     .insert(invoiceSeries)
     .values({ series, lastNumber: 1 })
     .onConflictDoUpdate({ target: invoiceSeries.series, set: { lastNumber: sql`${invoiceSeries.lastNumber} + 1` } })
     .returning({ number: invoiceSeries.lastNumber });
-  const number = counter!.number;
-  const { taxableCents, igvCents } = igvBreakdown(order.totalCents);
+  return counter!.number;
+}
+
+/** The order's sale totals as the comprobante's lines add them up (decision 0045). */
+export async function saleTotalsOf(tx: DatabaseOrTransaction, order: InvoiceableOrder) {
+  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(orderItems.id);
+  return documentTotals(saleLines({ ...order, items }));
+}
+
+/**
+ * Issues the paid order's invoice with the next number of its series. Must run inside the payment's
+ * transaction: the series row stays locked until it commits, so concurrent payments queue for
+ * numbers and a rolled-back payment gives its number back — no gaps, no repeats. It is sent to the
+ * OSE later, by the comprobantes job (never inside a payment's transaction).
+ */
+export async function issueInvoiceForPaidOrder(tx: DatabaseOrTransaction, order: InvoiceableOrder, now: Date) {
+  const { series, documentType } = invoiceSeriesFor(order);
+  const { taxableCents, igvCents } = await saleTotalsOf(tx, order);
+  const number = await nextNumberOf(tx, series);
   const today = limaToday(now);
   const [invoice] = await tx
     .insert(invoices)
@@ -61,6 +86,8 @@ export async function issueInvoiceForPaidOrder(tx: DatabaseOrTransaction, order:
       issuedAt: now,
       dueDate: today,
       paidAt: now,
+      electronicStatus: "pending",
+      nextSendAt: now,
     })
     .returning();
   return invoice!;

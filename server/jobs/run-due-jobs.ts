@@ -2,7 +2,7 @@ import { sendAbandonedCartReminders } from "../cart/index.server";
 import { renderComplaintAttachments } from "../complaints/index.server";
 import { publicSiteUrl } from "../config/env";
 import type { Database } from "../db/client";
-import { renderInvoiceAttachments } from "../invoices/index.server";
+import { activeComprobanteProvider, renderInvoiceAttachments, sendDueComprobantes, type ComprobanteProvider } from "../invoices/index.server";
 import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/index.server";
 import { expireUnpaidOrders } from "../orders/index.server";
 import { cardProviderFor, type CardProvider } from "../payments/index.server";
@@ -27,6 +27,8 @@ export interface JobOptions {
   cardsFor?: (provider: string) => CardProvider;
   /** Culqi for refunds; `null` when it is not configured (the tests hand in the local one). */
   culqi?: CulqiClient | null;
+  /** The OSE for comprobantes (the tests hand in one pointed at the local Nubefact). */
+  comprobantes?: ComprobanteProvider;
 }
 
 interface JobContext {
@@ -36,6 +38,7 @@ interface JobContext {
   transport: () => MailTransport;
   cardsFor: (provider: string) => CardProvider;
   culqi: () => CulqiClient | null;
+  comprobantes: () => ComprobanteProvider;
 }
 
 /**
@@ -56,6 +59,8 @@ const jobs = {
   expiredOrders: (job: JobContext) => expireUnpaidOrders(job.db, job.now),
   // Refunds whose provider call failed or never happened (decision 0026-late-payments-and-refunds).
   refunds: (job: JobContext) => retryDueRefunds(job.db, job.culqi(), { now: job.now, siteUrl: job.siteUrl }),
+  // Boletas, facturas and notas de crédito to the OSE, after the transactions that numbered them (decision 0045).
+  comprobantes: (job: JobContext) => sendDueComprobantes(job.db, job.comprobantes(), { now: job.now, siteUrl: job.siteUrl }),
   cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),
   // Attachments (invoice and complaint-sheet PDFs) are made at sending time by their own domain's renderer.
   emails: (job: JobContext) =>
@@ -99,6 +104,7 @@ export async function runDueJobs(db: Database, options: JobOptions & { only?: re
     transport: () => (transport ??= configuredTransport()),
     cardsFor: options.cardsFor ?? ((provider) => cardProviderFor(db, provider)),
     culqi: () => (options.culqi !== undefined ? options.culqi : culqiClientIfConfigured()),
+    comprobantes: () => options.comprobantes ?? activeComprobanteProvider(),
   };
   const report: JobsReport = { results: {}, failures: [] };
   // Always in the pass's order, however `only` lists them (emails last).

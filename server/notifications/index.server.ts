@@ -4,6 +4,7 @@ export { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from
 export { signInAttemptsEmail } from "./templates/sign-in-attempts-email";
 export { paymentRefundedEmail, type PaymentRefundedData } from "./templates/payment-refunded";
 export { invoicesEmail, type InvoicesEmailData } from "./templates/invoices-email";
+export { comprobanteAcceptedEmail, type ComprobanteAcceptedData } from "./templates/comprobante-accepted";
 export {
   renewalFailedEmail,
   renewalPaymentLinkEmail,

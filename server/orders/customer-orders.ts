@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { deliveries, invoices, orderItems, orders, payments } from "../db/schema";
 import { isUuid } from "../db/uuid";
@@ -114,7 +115,7 @@ export async function findOrderForUser(db: Database, userId: string, orderId: st
       .from(deliveries)
       .where(eq(deliveries.orderId, order.id))
       .orderBy(asc(deliveries.deliveryDate), asc(deliveries.deliveryNumber)),
-    db.select({ id: invoices.id, invoiceNumber: invoices.invoiceNumber }).from(invoices).where(eq(invoices.orderId, order.id)),
+    db.select({ id: invoices.id, invoiceNumber: invoices.invoiceNumber }).from(invoices).where(liveSaleInvoiceOf(order.id)),
   ]);
   return {
     id: order.id,

@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { invoices, orderItems, orders } from "../db/schema";
 import { isUuid } from "../db/uuid";
@@ -44,7 +45,7 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id))
     .orderBy(asc(orderItems.id));
-  const [invoice] = await db.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(eq(invoices.orderId, order.id));
+  const [invoice] = await db.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(liveSaleInvoiceOf(order.id));
   return {
     ...base,
     details: {

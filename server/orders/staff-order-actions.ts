@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { invoices, orderItems, orderNotes, orders, outboxEmails, siteSettings, staffActions } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
@@ -73,7 +74,7 @@ export async function resendOrderConfirmation(
     const dedupeKey = `order-confirmation:${order.id}:resend:${input.requestKey}`;
     const [queued] = await tx.select({ to: outboxEmails.toAddress }).from(outboxEmails).where(eq(outboxEmails.dedupeKey, dedupeKey));
     if (queued) return { status: "already_sent", to: queued.to };
-    const [invoice] = await tx.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(eq(invoices.orderId, order.id));
+    const [invoice] = await tx.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(liveSaleInvoiceOf(order.id));
     if (!staffOrderActions({ status: order.status, capturedCents: 0, refundedCents: 0, invoiced: Boolean(invoice) }).resendConfirmation)
       return { status: "not_confirmed" };
     const [recent] = await tx

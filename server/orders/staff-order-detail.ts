@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { deliveries, invoices, orderNotes, orders, orderStatusChanges, payments, refunds, users } from "../db/schema";
 import { isUuid } from "../db/uuid";
@@ -112,7 +113,7 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
     db
       .select({ invoiceNumber: invoices.invoiceNumber, status: invoices.status, totalCents: invoices.totalCents })
       .from(invoices)
-      .where(eq(invoices.orderId, order.id)),
+      .where(liveSaleInvoiceOf(order.id)),
     db.select().from(orderStatusChanges).where(eq(orderStatusChanges.orderId, order.id)).orderBy(asc(orderStatusChanges.createdAt), asc(orderStatusChanges.id)),
     db.select().from(refunds).where(eq(refunds.orderId, order.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
     listOrderNotes(db, order.id),

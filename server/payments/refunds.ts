@@ -6,6 +6,7 @@ import { orders, orderStatusChanges, payments, refunds, siteSettings } from "../
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { enqueueEmail, orderRefundedEmail, paymentRefundedEmail, type RefundChannel } from "../notifications/index.server";
 import { canTransition, type OrderStatus } from "../orders/index.server";
+import { issueCreditNoteForRefund } from "../invoices/index.server";
 import { transitionOrder } from "../orders/index.server";
 import { CulqiUnavailableError, type CulqiClient, type CulqiRefundReason, type RefundAnswer } from "./culqi/client";
 import type { RefundReason } from "./late-payments";
@@ -199,6 +200,9 @@ export async function applyRefundToOrder(
     return;
   }
 
+  // Money given back on an invoiced sale: its nota de crédito, numbered in this same transaction
+  // (decision 0045). Automatic refunds give back charges that were never invoiced.
+  if (refund.invoiceId) await issueCreditNoteForRefund(tx, refund, now);
   const [payment] = await tx.select().from(payments).where(eq(payments.id, refund.paymentId));
   const [given] = await tx
     .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })

@@ -3,6 +3,7 @@ import { formatSoles } from "@core/money";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
 import { invoices, orders, payments, refunds, siteSettings } from "../db/schema";
+import { liveSaleInvoiceOf } from "../invoices/index.server";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { canTransition, orderStatusLabel, type OrderStatus } from "../orders/index.server";
 import type { CulqiClient } from "./culqi/client";
@@ -194,7 +195,7 @@ export async function recordStaffRefund(
           : `Un pedido «${orderStatusLabel(status)}» que aún no sale se devuelve completo con «Cancelar pedido». Aquí puedes devolver solo una parte.`,
     };
   }
-  const [invoice] = await tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.orderId, input.order.id));
+  const [invoice] = await tx.select({ id: invoices.id }).from(invoices).where(liveSaleInvoiceOf(input.order.id));
   const manual = refundChannel(money.payment) === "manual";
   const [refund] = await tx
     .insert(refunds)

@@ -31,6 +31,7 @@ const RULES: Record<string, Rule> = {
   "/admin/equipo": { allowed: [] },
   "/admin/auditoria": { allowed: [] },
   "/admin/calendario": { allowed: ["operaciones"] },
+  "/admin/comprobantes": { allowed: ["operaciones"] },
   "/admin/pedidos": { allowed: ["operaciones"] },
   "/admin/pedidos/exportar": { allowed: ["operaciones"] },
   "/admin/pedidos/:orderId": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}" },

@@ -94,7 +94,7 @@ describe("the back office's home and the demo day of work (issue 10)", () => {
 
   it("tells the repartidor how many stops are theirs today, and nothing else", async () => {
     const home = await getStaffHome(test.db, { id: ids.repartidor, role: "repartidor" }, "2031-06-02");
-    expect(home).toEqual({ operations: null, alarms: null, driver: { stopsToday: 3 } });
+    expect(home).toEqual({ operations: null, alarms: null, driver: { stopsToday: 3 }, comprobantesDue: null });
     expect((await getStaffHome(test.db, { id: ids.repartidor, role: "repartidor" }, addDays("2031-06-02", 1))).driver).toEqual({ stopsToday: 0 });
   });
 

@@ -7,7 +7,7 @@ import { formatSoles } from "@core/money";
 import { orderStatusLabel, paymentMethodLabels } from "@core/order-labels";
 import { IGV_RATE } from "@core/pricing";
 import { DownloadPdfButton } from "./download-pdf-button";
-import { InvoiceStatusBadge, shortDate } from "./invoice-rows";
+import { ElectronicFileLinks, InvoiceStatusBadge, shortDate } from "./invoice-rows";
 import { ScrollRegion } from "~/components/ui/scroll-region";
 
 /** Spec §4 delivery states, as the customer reads them. */
@@ -55,6 +55,22 @@ function longDate(isoDate: string): string {
   return formatLimaDate(isoDate, { day: "numeric", month: "long", year: "numeric" });
 }
 
+/** Where the comprobante is with SUNAT, in the customer's words (decision 0045). */
+function ElectronicNotice({ invoice }: { invoice: InvoiceDetail }) {
+  const text =
+    invoice.electronicStatus === "local"
+      ? "Este PDF no es un comprobante electrónico: no fue enviado a SUNAT y no tiene validez tributaria."
+      : invoice.electronicStatus === "accepted" || invoice.electronicStatus === "observed"
+        ? "Comprobante aceptado por SUNAT."
+        : "Estamos enviando este comprobante a SUNAT. Cuando lo acepte te lo enviaremos por correo.";
+  return (
+    <p className="rounded-xl bg-brand-50 px-4 py-2 text-sm text-brand-900" data-testid="invoice-electronic-status">
+      {invoice.modifiesInvoiceNumber ? `Modifica el comprobante ${invoice.modifiesInvoiceNumber}. ` : ""}
+      {text}
+    </p>
+  );
+}
+
 export function InvoiceDetailView({ invoice }: { invoice: InvoiceDetail }) {
   const { order, customer, delivery } = invoice;
   const documentLabel = invoiceDocumentLabels[customer.documentType] ?? customer.documentType.toUpperCase();
@@ -67,8 +83,15 @@ export function InvoiceDetailView({ invoice }: { invoice: InvoiceDetail }) {
           <p className="text-sm font-semibold text-slate-600">{invoiceDocumentTitles[invoice.documentType] ?? "Comprobante electrónico"}</p>
           <h1 className="text-3xl font-bold text-brand-900">Factura {invoice.invoiceNumber}</h1>
         </div>
-        <DownloadPdfButton invoiceId={invoice.id} />
+        <div className="flex flex-wrap gap-2">
+          <DownloadPdfButton invoiceId={invoice.id} />
+          <ElectronicFileLinks
+            invoice={invoice}
+            className="inline-flex items-center justify-center rounded-full border border-brand-700 px-5 py-2.5 font-semibold text-brand-800 hover:bg-brand-50"
+          />
+        </div>
       </header>
+      <ElectronicNotice invoice={invoice} />
 
       <Section title="Resumen" testId="invoice-summary">
         <div className="grid gap-4 sm:grid-cols-4">

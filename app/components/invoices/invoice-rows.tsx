@@ -12,6 +12,8 @@ export interface InvoiceRow {
   dueDate: string;
   totalCents: number;
   status: InvoiceStatus;
+  xmlUrl: string | null;
+  cdrUrl: string | null;
 }
 
 /** Spec §4: Pagada green, Pendiente yellow, Vencida red. */
@@ -51,7 +53,32 @@ function RowActions({ invoice }: { invoice: InvoiceRow }) {
       >
         PDF
       </a>
+      <ElectronicFileLinks invoice={invoice} className={`${actionClass} border border-brand-700 text-brand-800 hover:bg-brand-50`} />
     </div>
+  );
+}
+
+/** The OSE's XML and SUNAT's CDR, when the comprobante went through one (decision 0045). */
+export function ElectronicFileLinks({
+  invoice,
+  className,
+}: {
+  invoice: { invoiceNumber: string; xmlUrl: string | null; cdrUrl: string | null };
+  className: string;
+}) {
+  return (
+    <>
+      {invoice.xmlUrl && (
+        <a href={invoice.xmlUrl} aria-label={`Descargar XML de ${invoice.invoiceNumber}`} className={className} rel="noopener noreferrer">
+          XML
+        </a>
+      )}
+      {invoice.cdrUrl && (
+        <a href={invoice.cdrUrl} aria-label={`Descargar CDR de SUNAT de ${invoice.invoiceNumber}`} className={className} rel="noopener noreferrer">
+          CDR
+        </a>
+      )}
+    </>
   );
 }
 

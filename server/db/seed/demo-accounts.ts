@@ -446,6 +446,8 @@ export async function insertDemoInvoice(tx: Transaction, order: typeof orders.$i
     issuedAt: details.issuedAt,
     dueDate: details.dueDate,
     paidAt: details.paid ? order.paidAt : null,
+    // Demo documents never go to SUNAT (decision 0045).
+    electronicStatus: "local",
   });
 }
 
