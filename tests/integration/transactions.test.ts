@@ -200,7 +200,9 @@ describe("the renewal claim's row-by-row fallback (decision 0039)", () => {
 
     await test.db.execute(sql`drop trigger refuse_one_period on subscription_periods`);
     expect(await renewDueSubscriptions(test.db, options(now))).toMatchObject({ charged: 1, failed: 0 });
-    const charges = rowsOf<{ key: string }>(await test.db.execute(sql`select charge_key as key from sandbox_charges where split_part(charge_key, ':', 2) = '2'`));
+    const charges = rowsOf<{ key: string }>(
+      await test.db.execute(sql`select charge_key as key from sandbox_charges where split_part(charge_key, ':', 2) = '2'`),
+    );
     expect(charges.map((charge) => charge.key.split(":")[0]).sort()).toEqual(due.map((row) => row.id).sort());
   });
 });
