@@ -112,6 +112,16 @@ describe("inTransaction (decision 0025)", () => {
   });
 });
 
+/** Five subscriptions due at `now` (the bench's), in id order. */
+async function fiveDueSubscriptions(db: TestDatabase["db"], now: Date) {
+  await insertDueSubscriptions(db, now, 5);
+  return db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(sql`${subscriptions.userId} like 'bench-user-%'`)
+    .orderBy(subscriptions.id);
+}
+
 describe("job row failures (decision 0025)", () => {
   let test: TestDatabase;
   beforeAll(async () => {
@@ -132,12 +142,7 @@ describe("job row failures (decision 0025)", () => {
 
   it("goes on renewing the others when one subscription's renewal throws, and the next pass completes it once", async () => {
     const now = new Date("2026-11-24T15:00:00Z");
-    await insertDueSubscriptions(test.db, now, 5);
-    const due = await test.db
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(sql`${subscriptions.userId} like 'bench-user-%'`)
-      .orderBy(subscriptions.id);
+    const due = await fiveDueSubscriptions(test.db, now);
     const broken = due[2]!.id;
     // Its lines are gone: the charge goes through but the renewal order cannot be written.
     const lines = await test.db.delete(subscriptionItems).where(eq(subscriptionItems.subscriptionId, broken)).returning();
@@ -176,12 +181,7 @@ describe("the renewal claim's row-by-row fallback (decision 0039)", () => {
 
   it("claims the batch row by row when a set-based statement fails, so only the bad row is left for the next pass", async () => {
     const now = new Date("2026-11-24T15:00:00Z");
-    await insertDueSubscriptions(test.db, now, 5);
-    const due = await test.db
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(sql`${subscriptions.userId} like 'bench-user-%'`)
-      .orderBy(subscriptions.id);
+    const due = await fiveDueSubscriptions(test.db, now);
     const broken = due[3]!.id;
     // The database refuses this subscription's new period: the batch's one insert of all five
     // periods fails, and the row-by-row retry fails for this row alone.
