@@ -64,10 +64,26 @@ export function isAtLeastTomorrow(isoDate: string, now: Date): boolean {
   return isoDate > limaToday(now);
 }
 
+/**
+ * One formatter per option set and time zone, built on first use: building an Intl.DateTimeFormat
+ * costs far more than formatting with it (a renewal run formats a date per confirmation e-mail).
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function spanishFormat(options: Intl.DateTimeFormatOptions, timeZone: string): Intl.DateTimeFormat {
+  const key = `${timeZone} ${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat("es-PE", { ...options, timeZone });
+    formatters.set(key, format);
+  }
+  return format;
+}
+
 /** 'martes 24 de noviembre' for a `YYYY-MM-DD`. */
 export function formatLimaDate(isoDate: string, options: Intl.DateTimeFormatOptions = { weekday: "long", day: "numeric", month: "long" }): string {
   const [year, month, day] = isoDate.split("-").map(Number);
-  return new Intl.DateTimeFormat("es-PE", { ...options, timeZone: "UTC" }).format(new Date(Date.UTC(year!, month! - 1, day!)));
+  return spanishFormat(options, "UTC").format(new Date(Date.UTC(year!, month! - 1, day!)));
 }
 
 /** An instant (a UTC timestamp) as Lima's clock shows it: '24 nov. 2026, 10:00' by default. */
@@ -75,5 +91,5 @@ export function formatLimaInstant(
   instant: string | Date,
   options: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
 ): string {
-  return new Intl.DateTimeFormat("es-PE", { ...options, timeZone: LIMA_TIME_ZONE }).format(new Date(instant));
+  return spanishFormat(options, LIMA_TIME_ZONE).format(new Date(instant));
 }

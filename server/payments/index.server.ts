@@ -54,4 +54,4 @@ export {
   type StaffRefundResult,
 } from "./staff-refunds";
 export type { CulqiClient } from "./culqi/index";
-export { settlePaymentInTransaction } from "./settle";
+export { confirmPaidOrder, settlePaymentInTransaction } from "./settle";

@@ -85,24 +85,41 @@ export async function settlePaymentInTransaction(
   });
   if (details.reopenNote !== undefined) await reopenCancelledDeliveries(tx, payment.orderId, details.now, details.reopenNote);
   const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId));
-  const invoice = await issueInvoiceForPaidOrder(tx, order!, details.now);
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id));
-  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
-  const email = orderConfirmationEmail({
-    brandName: settings?.brandName ?? "Vida Alcalina",
-    orderNumber: order!.orderNumber,
-    invoiceNumber: invoice.invoiceNumber,
-    firstName: order!.customerFirstName,
-    totalCents: order!.totalCents,
-    items,
-    address: order!.address,
-    districtName: order!.districtName,
-    deliveryDate: order!.deliveryDate,
-    deliveryWindow: order!.deliveryWindow,
-    receiptUrl: new URL(`/orden/${order!.id}?token=${receiptToken(order!.id)}`, details.siteUrl).toString(),
-  });
-  await enqueueEmail(tx, { dedupeKey: `order-confirmation:${order!.id}`, kind: "order-confirmation", to: order!.customerEmail, ...email }, details.now);
+  await confirmPaidOrder(tx, order!, items, details);
   return { orderId: payment.orderId, alreadySettled: false };
+}
+
+/**
+ * A paid order's paperwork, in the caller's transaction: its invoice numbered and its confirmation
+ * email queued (once per order, by dedupe key). Settlement calls it; so does a card renewal, which
+ * inserts its order already paid with its settled payment instead of settling a pending one. It
+ * takes the invoice series counter, so callers do it after their other locks (decision 0025) and
+ * as late as they can: the counter row is held until the transaction commits. `brandName` lets a
+ * job that confirms thousands of orders read it once.
+ */
+export async function confirmPaidOrder(
+  tx: DatabaseOrTransaction,
+  order: typeof orders.$inferSelect,
+  items: readonly { title: string; variantTitle: string | null; quantity: number; lineTotalCents: number }[],
+  details: { now: Date; siteUrl: string; brandName?: string },
+): Promise<void> {
+  const invoice = await issueInvoiceForPaidOrder(tx, order, details.now);
+  const brandName = details.brandName ?? (await tx.select({ brandName: siteSettings.brandName }).from(siteSettings))[0]?.brandName ?? "Vida Alcalina";
+  const email = orderConfirmationEmail({
+    brandName,
+    orderNumber: order.orderNumber,
+    invoiceNumber: invoice.invoiceNumber,
+    firstName: order.customerFirstName,
+    totalCents: order.totalCents,
+    items: [...items],
+    address: order.address,
+    districtName: order.districtName,
+    deliveryDate: order.deliveryDate,
+    deliveryWindow: order.deliveryWindow,
+    receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, details.siteUrl).toString(),
+  });
+  await enqueueEmail(tx, { dedupeKey: `order-confirmation:${order.id}`, kind: "order-confirmation", to: order.customerEmail, ...email }, details.now);
 }
 
 /** A payment was declined: the attempt and its order end as failed (a settled payment is never undone here). */

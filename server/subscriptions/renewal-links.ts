@@ -4,7 +4,8 @@ import type { Database } from "../db/client";
 import { orders, siteSettings, subscriptionEvents, subscriptionPeriods, subscriptions, users } from "../db/schema";
 import { enqueueEmail } from "../notifications/index.server";
 import { renewalPaymentLinkEmail } from "../notifications/index.server";
-import { advanceSubscription, currentPeriod, failAttempt, insertRenewalOrder, MAX_ATTEMPTS } from "./renewals";
+import { advanceSubscription, currentPeriod, failAttempt, MAX_ATTEMPTS } from "./period-ledger";
+import { insertRenewalOrder } from "./renewal-orders";
 import { forEachRowOnItsOwn, inRowSavepoint } from "../db/row-failures";
 import { inTransaction } from "../db/transaction";
 

@@ -112,6 +112,16 @@ describe("inTransaction (decision 0025)", () => {
   });
 });
 
+/** Five subscriptions due at `now` (the bench's), in id order. */
+async function fiveDueSubscriptions(db: TestDatabase["db"], now: Date) {
+  await insertDueSubscriptions(db, now, 5);
+  return db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(sql`${subscriptions.userId} like 'bench-user-%'`)
+    .orderBy(subscriptions.id);
+}
+
 describe("job row failures (decision 0025)", () => {
   let test: TestDatabase;
   beforeAll(async () => {
@@ -132,12 +142,7 @@ describe("job row failures (decision 0025)", () => {
 
   it("goes on renewing the others when one subscription's renewal throws, and the next pass completes it once", async () => {
     const now = new Date("2026-11-24T15:00:00Z");
-    await insertDueSubscriptions(test.db, now, 5);
-    const due = await test.db
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(sql`${subscriptions.userId} like 'bench-user-%'`)
-      .orderBy(subscriptions.id);
+    const due = await fiveDueSubscriptions(test.db, now);
     const broken = due[2]!.id;
     // Its lines are gone: the charge goes through but the renewal order cannot be written.
     const lines = await test.db.delete(subscriptionItems).where(eq(subscriptionItems.subscriptionId, broken)).returning();
@@ -164,5 +169,40 @@ describe("job row failures (decision 0025)", () => {
     expect(paid!.status).toBe("paid");
     const charges = rowsOf<{ n: number }>(await test.db.execute(sql`select count(*)::int as n from sandbox_charges where charge_key like ${`${broken}:2:%`}`));
     expect(charges[0]!.n).toBe(1);
+  });
+});
+
+describe("the renewal claim's row-by-row fallback (decision 0039)", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+  });
+  afterAll(() => test.close());
+
+  it("claims the batch row by row when a set-based statement fails, so only the bad row is left for the next pass", async () => {
+    const now = new Date("2026-11-24T15:00:00Z");
+    const due = await fiveDueSubscriptions(test.db, now);
+    const broken = due[3]!.id;
+    // The database refuses this subscription's new period: the batch's one insert of all five
+    // periods fails, and the row-by-row retry fails for this row alone.
+    await test.db.execute(
+      sql.raw(`create function refuse_one_period() returns trigger language plpgsql as $$
+        begin if new.subscription_id = '${broken}' then raise exception 'period refused by the test'; end if; return new; end $$`),
+    );
+    await test.db.execute(sql`create trigger refuse_one_period before insert on subscription_periods for each row execute function refuse_one_period()`);
+    expectConsoleError(new RegExp(`Job renewals could not handle ${broken}`));
+    const options = (at: Date) => ({ now: at, siteUrl: "http://shop.test", cardsFor: () => sandboxCardProvider(test.db) });
+
+    expect(await renewDueSubscriptions(test.db, options(now))).toMatchObject({ charged: 4, failed: 1 });
+    expect((await rowFailures(test.db, "renewals")).map((line) => line.rowId)).toEqual([broken]);
+    const periodsOfBroken = await test.db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.subscriptionId, broken));
+    expect(periodsOfBroken.map((period) => period.periodNumber)).toEqual([1]);
+
+    await test.db.execute(sql`drop trigger refuse_one_period on subscription_periods`);
+    expect(await renewDueSubscriptions(test.db, options(now))).toMatchObject({ charged: 1, failed: 0 });
+    const charges = rowsOf<{ key: string }>(
+      await test.db.execute(sql`select charge_key as key from sandbox_charges where split_part(charge_key, ':', 2) = '2'`),
+    );
+    expect(charges.map((charge) => charge.key.split(":")[0]).sort()).toEqual(due.map((row) => row.id).sort());
   });
 });

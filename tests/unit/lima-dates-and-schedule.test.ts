@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deliveryScheduleError } from "@core/delivery-schedule";
-import { addDays, isIsoDate, isoWeekday, limaToday, nextDeliveryDates } from "@core/lima-dates";
+import { addDays, formatLimaDate, formatLimaInstant, isIsoDate, isoWeekday, limaToday, nextDeliveryDates } from "@core/lima-dates";
 
 // 2026-11-24 is a Tuesday. 04:30 UTC on the 25th is still 23:30 of the 24th in Lima (UTC-5).
 const lateTuesdayInLima = new Date("2026-11-25T04:30:00Z");
@@ -31,6 +31,15 @@ describe("Lima calendar", () => {
     expect(isIsoDate("2026-02-28")).toBe(true);
     expect(isIsoDate("2026-02-29")).toBe(false);
     expect(isIsoDate("28/02/2026")).toBe(false);
+  });
+
+  it("formats with the options asked for each time, though each formatter is built once", () => {
+    expect(formatLimaDate("2026-11-24")).toBe("martes, 24 de noviembre");
+    expect(formatLimaDate("2026-11-24", { day: "numeric", month: "long", year: "numeric" })).toBe("24 de noviembre de 2026");
+    expect(formatLimaDate("2026-11-25")).toBe("miércoles, 25 de noviembre");
+    // The same wall-clock options in another zone give another formatter: 04:30 UTC is 23:30 in Lima.
+    expect(formatLimaInstant(lateTuesdayInLima, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })).toBe("23:30");
+    expect(formatLimaDate("2026-11-25", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })).toBe("00:00");
   });
 });
 

@@ -3,7 +3,7 @@ import { orderSummary } from "@core/pricing";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import type { Database } from "../../db/client";
 import { subscriptionPeriods, subscriptions } from "../../db/schema";
-import { advanceSubscription } from "../renewals";
+import { advanceSubscription } from "../period-ledger";
 import { changeOwnedSubscription, refuse, servedWeekdays, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
 
 /**
