@@ -35,7 +35,7 @@ interface DueRow {
  * The batch is claimed set-based, a handful of statements for the whole batch (issue 13). If one
  * of its statements fails for a reason other than a deadlock, the batch is claimed again row by
  * row, each in its own savepoint, so the bad row is rolled back and recorded alone and the others
- * still commit (decision 0025, as amended by decision 0039).
+ * still commit (decision 0025, as amended by decision 0046).
  */
 export async function claimDuePeriods(
   db: Database,

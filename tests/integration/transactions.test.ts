@@ -172,7 +172,7 @@ describe("job row failures (decision 0025)", () => {
   });
 });
 
-describe("the renewal claim's row-by-row fallback (decision 0039)", () => {
+describe("the renewal claim's row-by-row fallback (decision 0046)", () => {
   let test: TestDatabase;
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
