@@ -39,6 +39,7 @@ function rows(result) {
   return out;
 }
 
+/** @type {[RegExp, string, (row: any) => boolean][]} */
 const TARGETS = [
   [/^First-load JS/, "≤ 1.10×", (row) => row.ratio <= 1.1],
   [/^cookieless \/tienda: req\/s/, "keep (2.3×)", (row) => row.ratio >= 2],
