@@ -185,7 +185,7 @@ async function npmStart(root, name, extraEnv = {}) {
         // Already gone.
       }
       const exited = await Promise.race([new Promise((resolve) => child.once("exit", () => resolve(true))), sleep(10_000).then(() => false)]);
-      if (!exited) process.kill(-child.pid, "SIGKILL");
+      if (!exited && child.pid) process.kill(-child.pid, "SIGKILL");
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -266,6 +266,7 @@ try {
     const session = await signIn(shop.origin);
     const anyCookie = "_ga=GA1.1.123456789.1700000000";
     // [name, shop path, headers]; the bare page gets the same headers on its one route.
+    /** @type {[string, string, Record<string, string>][]} */
     const scenarios = [
       ["cookieless /tienda", "/tienda", {}],
       ["/tienda, signed in", "/tienda", { cookie: session }],
@@ -280,13 +281,14 @@ try {
     await autocannonRun({ url: bare.origin + "/", connections: 4, duration: 2, headers: HEADERS });
     shop.memory.reset();
     bare.memory.reset();
-    const runs = Object.fromEntries(scenarios.map(([name]) => [name, { shop: [], bare: [] }]));
+    /** @type {Record<string, { shop: any[], bare: any[] }>} */
+    const runs = Object.fromEntries(scenarios.map(([name]) => [String(name), { shop: [], bare: [] }]));
     for (let round = 1; round <= rounds; round++) {
       for (const [name, pathname, headers] of scenarios) {
         const ours = await flatOut(shop, pathname, headers);
         const theirs = await flatOut(bare, "/", headers);
-        runs[name].shop.push(ours);
-        runs[name].bare.push(theirs);
+        runs[name]?.shop.push(ours);
+        runs[name]?.bare.push(theirs);
         console.log(
           `round ${round} ${name}: shop ${ours.achievedRate} req/s p95 ${ours.p95} ms cpu ${ours.cpuMsPerRequest} ms/req | bare ${theirs.achievedRate} req/s p95 ${theirs.p95} ms cpu ${theirs.cpuMsPerRequest} ms/req`,
         );
@@ -314,11 +316,11 @@ try {
     // Interleaved too: the bare page between the shop's pages.
     for (const page of SHOP_PAGES) {
       const ours = await auditPage(shop.origin + page, { runs: lighthouseRuns, chromePath, saveDir, slug: page.replace(/\W+/g, "_") || "home" });
-      results.lighthouse[page] = { performance: ours.scores.performance, all: ours.allPerformanceScores, metrics: ours.metrics, lcpElement: ours.lcpElement ?? null };
+      results.lighthouse[page] = { performance: ours.scores?.performance, all: ours.allPerformanceScores, metrics: ours.metrics, lcpElement: ours.lcpElement ?? null };
       if (!results.lighthouse.bare || page === "/tienda") {
         const theirs = await auditPage(bare.origin + "/", { runs: lighthouseRuns, chromePath, saveDir, slug: `bare-${page.replace(/\W+/g, "_")}` });
         const previous = results.lighthouse.bare?.all ?? [];
-        results.lighthouse.bare = { performance: theirs.scores.performance, all: [...previous, ...theirs.allPerformanceScores], metrics: theirs.metrics };
+        results.lighthouse.bare = { performance: theirs.scores?.performance, all: [...previous, ...theirs.allPerformanceScores], metrics: theirs.metrics };
       }
     }
   }
