@@ -98,7 +98,8 @@ function memorySampler(rootPid) {
   const peaks = new Map();
   const sample = () => {
     let total = 0;
-    for (const info of processTree(rootPid).map(processInfo).filter(Boolean)) {
+    for (const info of processTree(rootPid).map(processInfo)) {
+      if (!info) continue;
       total += info.rssKb;
       const name = describe(info.command);
       peaks.set(name, Math.max(peaks.get(name) ?? 0, info.rssKb));
@@ -128,8 +129,7 @@ function describe(command) {
 function cpuTicks(rootPid) {
   return processTree(rootPid)
     .map(processInfo)
-    .filter(Boolean)
-    .reduce((sum, info) => sum + info.cpuTicks, 0);
+    .reduce((sum, info) => sum + (info?.cpuTicks ?? 0), 0);
 }
 
 /** `npm start` in `root`, in its own process group, on a fresh embedded database (or DATABASE_URL). */
@@ -180,7 +180,7 @@ async function npmStart(root, name, extraEnv = {}) {
     async stop() {
       memory.stop();
       try {
-        process.kill(-child.pid, "SIGTERM");
+        if (child.pid) process.kill(-child.pid, "SIGTERM");
       } catch {
         // Already gone.
       }
@@ -240,7 +240,10 @@ const results = {
   rounds,
   seconds,
 };
-const outFile = path.join(tmpDir, `compare-${label}${only.has("checkout") ? "-checkout" : ""}.json`);
+const outFile = path.join(tmpDir, `compare-${label}.json`);
+// Runs of a subset (--only=…) add to what an earlier run of the same label measured.
+const earlier = existsSync(outFile) ? JSON.parse(readFileSync(outFile, "utf8")) : {};
+const save = () => writeFileSync(outFile, JSON.stringify({ ...earlier, ...results }, null, 2));
 
 ensureBuild(shopRoot, { skip: args["no-build"] === true });
 ensureBareBuild();
@@ -254,7 +257,7 @@ if (only.has("checkout")) {
   } finally {
     await shop.stop();
   }
-  writeFileSync(outFile, JSON.stringify(results, null, 2));
+  save();
   process.exit(0);
 }
 
@@ -305,10 +308,12 @@ try {
     results.load = Object.fromEntries(Object.entries(runs).map(([name, { shop: ours, bare: theirs }]) => [name, { shop: summarize(ours), bare: summarize(theirs) }]));
     results.loadPeakMb = { shop: shop.memory.peak(), bare: bare.memory.peak() };
     console.log("peak memory under load:", JSON.stringify(results.loadPeakMb));
+    save();
   }
   if (only.has("js")) {
     const pages = await measureFirstLoadJs([...SHOP_PAGES.map((page) => shop.origin + page), bare.origin + "/"], { chromePath });
     results.firstLoadJs = Object.fromEntries(pages.map((page) => [new URL(page.url).origin === bare.origin ? "bare" : new URL(page.url).pathname, { gzip: page.gzip, count: page.count }]));
+    save();
   }
   if (only.has("lighthouse")) {
     results.lighthouse = {};
@@ -330,5 +335,5 @@ try {
   await bare.stop();
 }
 results.finishedAt = new Date().toISOString();
-writeFileSync(outFile, JSON.stringify(results, null, 2));
+save();
 console.log(`Wrote ${outFile}`);
