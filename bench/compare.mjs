@@ -243,7 +243,18 @@ const results = {
 const outFile = path.join(tmpDir, `compare-${label}.json`);
 // Runs of a subset (--only=…) add to what an earlier run of the same label measured.
 const earlier = existsSync(outFile) ? JSON.parse(readFileSync(outFile, "utf8")) : {};
-const save = () => writeFileSync(outFile, JSON.stringify({ ...earlier, ...results }, null, 2));
+// A checkout-only run keeps the earlier run's details and adds its own beside the checkout figures.
+const save = () =>
+  writeFileSync(
+    outFile,
+    JSON.stringify(
+      only.has("checkout") && earlier.startedAt
+        ? { ...earlier, checkout: { ...results.checkout, startedAt: results.startedAt, loadAverageAtStart: results.loadAverageAtStart } }
+        : { ...earlier, ...results },
+      null,
+      2,
+    ),
+  );
 
 ensureBuild(shopRoot, { skip: args["no-build"] === true });
 ensureBareBuild();

@@ -41,7 +41,7 @@ function rows(result) {
 
 /** @type {[RegExp, string, (row: any) => boolean][]} */
 const TARGETS = [
-  [/^First-load JS/, "≤ 1.10×", (row) => row.ratio <= 1.1],
+  [/^First-load JS `(\/|\/tienda|\/tienda\/producto\/[^`]+)`/, "≤ 1.10×", (row) => row.ratio <= 1.1],
   [/^cookieless \/tienda: req\/s/, "keep (2.3×)", (row) => row.ratio >= 2],
   [/^(\/tienda|product), signed in: req\/s/, "≥ 0.7×", (row) => row.ratio >= 0.7],
   [/^(\/tienda|product), signed in: p95/, "≤ 35 ms", (row) => row.p95 <= 35],
@@ -87,7 +87,18 @@ export function renderComparison(after, before) {
       result?.checkout ? `${result.checkout.concurrent.ordersPerSecond} orders/s, p95 ${result.checkout.concurrent.p95} ms (${result.checkout.concurrent.connections} connections, ${result.checkout.database})` : "—";
     lines.push("", `Checkout (\`--only=checkout\`, the checkout action posted flat out): before ${c(before)}; after ${c(after)}. Target: keep ≥ 150 orders/s on PostgreSQL.`);
   }
-  lines.push("", COMPARE_END);
+  lines.push(
+    "",
+    "Before and after are two runs of the same script at different moments (the before run measured a build of the commit this",
+    "work started from); compare ratios, which were measured interleaved within each run, not absolute figures across runs. The",
+    "p95 target (≤ 35 ms) was set on a quiet machine: with other work on both cores the shop's p95 is half the bare page's in the",
+    "same run. Lighthouse before this change (issue 13's table, a quieter machine): `/` 97, `/tienda` 97–99, product 98–100,",
+    "`/nosotros` 98. Its scores here swing by up to 20 points between runs of one page when other work takes the CPU (simulated",
+    "throttling scales with the host), see docs/decisions/0039. First-load JavaScript is unchanged (no browser code changed).",
+    "The first start's peak is the short-lived process that creates the database (`build/cli/migrate.mjs`), gone before the server starts.",
+    "",
+    COMPARE_END,
+  );
   return lines.filter((line, index, all) => !(line === "" && all[index - 1] === "")).join("\n");
 }
 
