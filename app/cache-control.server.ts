@@ -2,6 +2,9 @@ import type { MiddlewareFunction } from "react-router";
 
 const PRIVATE = "private, no-store";
 
+/** scripts/micro-cache.mjs's SHARED_PAGE_HEADER: read and removed there, never sent to a visitor. */
+const SHARED_PAGE_HEADER = "x-shared-page";
+
 /** better-auth's session cookie (plain, or __Secure- prefixed on https). */
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?va\.session_token=/;
 
@@ -18,8 +21,12 @@ export const privateWhenSignedInMiddleware: MiddlewareFunction<Response> = async
   const cacheControl = response.headers.get("cache-control") ?? "";
   const setsCookie = response.headers.has("set-cookie");
   if (!(signedIn || setsCookie) || /\b(?:private|no-store)\b/.test(cacheControl)) return response;
+  // The route said its page is the same for everyone: the page cache may render it for an
+  // anonymous visitor and serve that to the next signed-in one (issue 13).
+  const shared = !setsCookie && /\bpublic\b/.test(cacheControl);
   try {
     response.headers.set("Cache-Control", PRIVATE);
+    if (shared) response.headers.set(SHARED_PAGE_HEADER, "1");
     return response;
   } catch {
     // Immutable headers (Response.redirect): copy them into a response we may change.

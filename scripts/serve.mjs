@@ -8,7 +8,7 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import compression from "compression";
 import express from "express";
 import { createRequestHandler } from "react-router";
-import { createMicroCache } from "./micro-cache.mjs";
+import { createMicroCache, SHARED_PAGE_HEADER } from "./micro-cache.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const clientDir = path.join(root, "build/client");
@@ -55,7 +55,7 @@ app.use((request, response, next) => (path.extname(request.path) ? publicFiles(r
 app.all("*", async (request, response, next) => {
   try {
     const fetchRequest = toFetchRequest(request, response);
-    const fetchResponse = await microCache.serve(fetchRequest, () => handleRequest(fetchRequest));
+    const fetchResponse = await microCache.serve(fetchRequest, (pageRequest) => handleRequest(pageRequest));
     await sendFetchResponse(response, fetchResponse);
   } catch (error) {
     // The visitor went away while the page was being sent (navigated on, closed the tab): nothing
@@ -124,6 +124,7 @@ async function sendFetchResponse(response, fetchResponse) {
   response.status(fetchResponse.status);
   // The app's own value wins over the defaults above; only Set-Cookie may repeat.
   for (const [key, value] of fetchResponse.headers.entries()) {
+    if (key === SHARED_PAGE_HEADER) continue;
     if (key === "set-cookie") response.append(key, value);
     else response.setHeader(key, value);
   }

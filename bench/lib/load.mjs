@@ -20,7 +20,7 @@ import { Pool } from "undici";
 
 // A browser-like document request: visitors send Accept-Encoding, so the server's compression
 // cost is part of what they wait for and must be part of what we measure.
-const HEADERS = {
+export const HEADERS = {
   accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
   "accept-encoding": "gzip, deflate, br",
   "user-agent": "agua-alcalina-bench",
@@ -96,7 +96,7 @@ export async function paced(origin, pathname, { rate, durationS, maxConnections 
 }
 
 /** One bounded autocannon run (duration always set), keeping every response's own duration. */
-function autocannonRun(options, { targetRate = null } = {}) {
+export function autocannonRun(options, { targetRate = null } = {}) {
   return new Promise((resolve, reject) => {
     const latencies = [];
     const instance = autocannon({ timeout: 10, headers: HEADERS, ...options }, (error, result) => {

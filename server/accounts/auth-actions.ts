@@ -4,7 +4,7 @@ import { recordPromotionalConsent } from "../consent/index.server";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
 import { authFor, resetEmailOutcome, sendPasswordChangedEmail } from "./auth";
-import { sessionHeaders } from "./current-user";
+import { forgetSignedInUsers, sessionHeaders } from "./current-user";
 import { RATE_LIMITS, consumeRateLimit, rateLimitMessage } from "./rate-limit";
 import { isStaffRole, userRoleOf, type UserRole } from "./staff-roles";
 import { attemptAbandoned, attemptFailed, attemptSucceeded, claimSignInAttempt } from "./sign-in-throttle";
@@ -111,6 +111,8 @@ export async function signOut(db: Database, request: Request): Promise<Headers> 
   } catch (error) {
     if (error instanceof APIError) return new Headers();
     throw error;
+  } finally {
+    forgetSignedInUsers();
   }
 }
 
@@ -151,6 +153,7 @@ export const INVALID_RESET_LINK = "El enlace de recuperación no es válido o ha
 export async function resetPassword(db: Database, input: { token: string; password: string }): Promise<AuthResult> {
   try {
     await authFor(db).api.resetPassword({ body: { token: input.token, newPassword: input.password } });
+    forgetSignedInUsers();
     return { ok: true, headers: new Headers() };
   } catch (error) {
     const code = errorCode(error);
@@ -169,6 +172,7 @@ export async function changePassword(db: Database, request: Request, input: { cu
       headers: sessionHeaders(request),
       returnHeaders: true,
     });
+    forgetSignedInUsers();
     await sendPasswordChangedEmail(db, response.user as { id: string; email: string; name: string; firstName?: unknown });
     return { ok: true, headers };
   } catch (error) {
@@ -182,6 +186,7 @@ export async function changePassword(db: Database, request: Request, input: { cu
 export async function verifyEmail(db: Database, token: string): Promise<boolean> {
   try {
     await authFor(db).api.verifyEmail({ query: { token } });
+    forgetSignedInUsers();
     return true;
   } catch (error) {
     if (error instanceof APIError) return false;

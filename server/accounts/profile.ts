@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { districts, users } from "../db/schema";
+import { forgetSignedInUsers } from "./current-user";
 
 export interface Profile {
   id: string;
@@ -55,5 +56,7 @@ export async function updateProfile(db: Database, userId: string, update: Profil
     .update(users)
     .set({ ...update, name: `${update.firstName} ${update.lastName}`, updatedAt: new Date() })
     .where(eq(users.id, userId));
+  // The account header shows the signed-in name (server/accounts/current-user.ts).
+  forgetSignedInUsers();
   return { ok: true };
 }

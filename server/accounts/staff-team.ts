@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { accounts, sessions, users } from "../db/schema";
 import { inTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
+import { forgetSignedInUsers } from "./current-user";
 import { hashPassword } from "./password-hash";
 import { isStaffRole, type StaffRole, type UserRole } from "./staff-roles";
 
@@ -126,16 +127,25 @@ function existingAccountAnswer(account: ExistingAccount): CreateStaffResult {
  */
 export async function changeStaffRole(db: Database, actor: StaffActor, input: { userId: string; role: UserRole }): Promise<TeamChangeResult> {
   if (input.userId === actor.id && input.role !== "admin") return { ok: false, reason: "self", message: SELF_DEMOTION };
-  return inTransaction(db, async (tx) => {
-    const member = await lockUser(tx, input.userId);
-    if (!member) return { ok: false, reason: "not_found", message: NOT_FOUND };
-    if (member.status !== "active") return { ok: false, reason: "not_staff", message: "Reactiva la cuenta antes de cambiar su rol." };
-    if (member.role === input.role) return { ok: true, changed: false };
-    await tx.update(users).set({ role: input.role, updatedAt: new Date() }).where(eq(users.id, member.id));
-    const action = member.role === "customer" ? "staff.promote" : input.role === "customer" ? "staff.remove" : "staff.role_change";
-    await recordStaffAction(tx, actor, { action, entityType: "user", entityId: member.id, before: { role: member.role }, after: { role: input.role } });
-    return { ok: true, changed: true };
-  });
+  return forgetSignedInUsersAfter(
+    inTransaction(db, async (tx): Promise<TeamChangeResult> => {
+      const member = await lockUser(tx, input.userId);
+      if (!member) return { ok: false, reason: "not_found", message: NOT_FOUND };
+      if (member.status !== "active") return { ok: false, reason: "not_staff", message: "Reactiva la cuenta antes de cambiar su rol." };
+      if (member.role === input.role) return { ok: true, changed: false };
+      await tx.update(users).set({ role: input.role, updatedAt: new Date() }).where(eq(users.id, member.id));
+      const action = member.role === "customer" ? "staff.promote" : input.role === "customer" ? "staff.remove" : "staff.role_change";
+      await recordStaffAction(tx, actor, { action, entityType: "user", entityId: member.id, before: { role: member.role }, after: { role: input.role } });
+      return { ok: true, changed: true };
+    }),
+  );
+}
+
+/** A changed role or status applies to the member's very next request, here and (within seconds) elsewhere. */
+async function forgetSignedInUsersAfter(change: Promise<TeamChangeResult>): Promise<TeamChangeResult> {
+  const result = await change;
+  if (result.ok && result.changed) forgetSignedInUsers();
+  return result;
 }
 
 /**
@@ -145,21 +155,23 @@ export async function changeStaffRole(db: Database, actor: StaffActor, input: { 
  */
 export async function setStaffStatus(db: Database, actor: StaffActor, input: { userId: string; status: UserStatus }): Promise<TeamChangeResult> {
   if (input.userId === actor.id && input.status !== "active") return { ok: false, reason: "self", message: SELF_DEACTIVATION };
-  return inTransaction(db, async (tx) => {
-    const member = await lockUser(tx, input.userId);
-    if (!member || !isStaffRole(member.role)) return { ok: false, reason: "not_found", message: NOT_FOUND };
-    if (member.status === input.status) return { ok: true, changed: false };
-    await tx.update(users).set({ status: input.status, updatedAt: new Date() }).where(eq(users.id, member.id));
-    if (input.status !== "active") await tx.delete(sessions).where(eq(sessions.userId, member.id));
-    await recordStaffAction(tx, actor, {
-      action: input.status === "active" ? "staff.reactivate" : "staff.deactivate",
-      entityType: "user",
-      entityId: member.id,
-      before: { role: member.role, status: member.status },
-      after: { role: member.role, status: input.status },
-    });
-    return { ok: true, changed: true };
-  });
+  return forgetSignedInUsersAfter(
+    inTransaction(db, async (tx): Promise<TeamChangeResult> => {
+      const member = await lockUser(tx, input.userId);
+      if (!member || !isStaffRole(member.role)) return { ok: false, reason: "not_found", message: NOT_FOUND };
+      if (member.status === input.status) return { ok: true, changed: false };
+      await tx.update(users).set({ status: input.status, updatedAt: new Date() }).where(eq(users.id, member.id));
+      if (input.status !== "active") await tx.delete(sessions).where(eq(sessions.userId, member.id));
+      await recordStaffAction(tx, actor, {
+        action: input.status === "active" ? "staff.reactivate" : "staff.deactivate",
+        entityType: "user",
+        entityId: member.id,
+        before: { role: member.role, status: member.status },
+        after: { role: member.role, status: input.status },
+      });
+      return { ok: true, changed: true };
+    }),
+  );
 }
 
 async function lockUser(tx: Transaction, userId: string) {

@@ -111,10 +111,30 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   };
 }
 
+/**
+ * PostgreSQL's own defaults size shared buffers for a server with the machine to itself (128 MB),
+ * and the embedded one touches all of them when it starts: that alone was a third of `npm start`'s
+ * memory (issue 13). The shop's data is a few megabytes and the data files stay in the operating
+ * system's page cache, so 16 MB of buffers cost no measurable speed (docs/decisions/0047). The
+ * first start's throwaway initdb instance takes the same parameters. PGlite's own defaults come
+ * first; ours override them.
+ */
+export const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  "-c",
+  "shared_buffers=16MB",
+  "-c",
+  "work_mem=2MB",
+  "-c",
+  "maintenance_work_mem=16MB",
+  "-c",
+  "temp_buffers=2MB",
+];
+
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
   // PGlite does not create parent folders of its data directory (stack notes).
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create({ dataDir, loadDataDir });
+  const client = await PGlite.create({ dataDir, loadDataDir, startParams: PGLITE_START_PARAMS });
   const pgliteDb = drizzlePglite(client, { schema });
   const db = pgliteDb as unknown as Database;
   return {

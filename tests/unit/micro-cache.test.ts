@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createMicroCache } from "../../scripts/micro-cache.mjs";
+import { createMicroCache, SHARED_PAGE_HEADER } from "../../scripts/micro-cache.mjs";
 
 function page(body: string, cacheControl: string | null, init: { status?: number; setCookie?: boolean } = {}) {
   const headers = new Headers({ "content-type": "text/html" });
@@ -71,9 +71,46 @@ describe("page micro-cache", () => {
 
     await cache.serve(new Request("http://shop.test/nosotros"), render("Accept-Encoding, Cookie"));
     expect(await (await cache.serve(withCookie("/nosotros"), render(null))).text()).toBe("render 3");
-    // Nothing stored yet for this URL: a visitor with cookies renders, and stores nothing.
+    // Nothing stored yet for this URL: a visitor with cookies gets their own render.
     expect(await (await cache.serve(withCookie("/tienda/producto/a"), render(null))).text()).toBe("render 4");
-    expect(await (await cache.serve(withCookie("/tienda/producto/a"), render(null))).text()).toBe("render 5");
+  });
+
+  it("fills the cache for visitors with cookies from an anonymous render, once the page showed it is the same for everyone", async () => {
+    const cache = createMicroCache({ seconds: 10 });
+    const seen: { cookie: string | null; path: string }[] = [];
+    const render = async (request: Request) => {
+      const path = new URL(request.url).pathname;
+      seen.push({ cookie: request.headers.get("cookie"), path });
+      const signedIn = Boolean(request.headers.get("cookie"));
+      if (path === "/dashboard") return page(`private ${seen.length}`, "private, no-store");
+      // What app/cache-control.server.ts answers for a public route to a signed-in visitor.
+      const response = page(signedIn ? `for the customer ${seen.length}` : `anonymous ${seen.length}`, signedIn ? "private, no-store" : "public, max-age=60");
+      if (signedIn) response.headers.set(SHARED_PAGE_HEADER, "1");
+      return response;
+    };
+    const withCookie = (path: string) => new Request(`http://shop.test${path}`, { headers: { cookie: "va.session_token=abc" } });
+
+    // The first signed-in visit renders the visitor's own page and learns the route is public.
+    expect(await (await cache.serve(withCookie("/tienda"), render)).text()).toBe("for the customer 1");
+    // The next one is served from an anonymous render (no cookie reached the route), which is stored.
+    const second = await cache.serve(withCookie("/tienda"), render);
+    expect(await second.text()).toBe("anonymous 2");
+    expect(second.headers.get("cache-control")).toBe("private, no-store");
+    expect(seen[1]).toEqual({ cookie: null, path: "/tienda" });
+    expect(await (await cache.serve(withCookie("/tienda"), render)).text()).toBe("anonymous 2");
+    expect(await (await cache.serve(new Request("http://shop.test/tienda"), render)).text()).toBe("anonymous 2");
+    expect(seen).toHaveLength(2);
+
+    // Concurrent signed-in visitors after expiry share one anonymous render.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 10_001);
+    const bodies = await Promise.all([1, 2, 3].map(async () => (await cache.serve(withCookie("/tienda"), render)).text()));
+    expect(bodies).toEqual(["anonymous 3", "anonymous 3", "anonymous 3"]);
+
+    // A private page is never rendered anonymously, and never stored.
+    for (let i = 0; i < 2; i++) await cache.serve(withCookie("/dashboard"), render);
+    expect(seen.filter((entry) => entry.path === "/dashboard").every((entry) => entry.cookie === "va.session_token=abc")).toBe(true);
+    expect(seen.filter((entry) => entry.path === "/dashboard")).toHaveLength(2);
   });
 
   it("keeps pages apart by full URL and does nothing when turned off", async () => {
