@@ -20,7 +20,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Comprobantes · Back of
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const status = parseComprobanteFilter(url.searchParams.get("estado"));
-  const query = (url.searchParams.get("q") ?? "").slice(0, 40);
+  // A document number is letters, digits and a hyphen: anything else (a NUL byte PostgreSQL refuses) is dropped.
+  const query = (url.searchParams.get("q") ?? "").replace(/[^A-Za-z0-9-]/g, "").slice(0, 40);
   const panel = await listComprobantesForStaff(context.get(dbContext), { status, query });
   return { ...panel, status, query, today: limaToday(new Date()) };
 }
