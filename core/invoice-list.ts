@@ -14,6 +14,15 @@ export const invoiceStatusTones: Record<InvoiceStatus, string> = {
   overdue: "bg-red-100 text-red-900",
 };
 
+/**
+ * A nota de crédito is neither paid nor owed: it gives money back. Its badge names the document
+ * instead of borrowing "Pagada" from the sale it corrects.
+ */
+export function invoiceBadge(status: InvoiceStatus, documentType: string): { label: string; tone: string } {
+  if (documentType === "nota_credito") return { label: "Nota de crédito", tone: "bg-slate-100 text-slate-800" };
+  return { label: invoiceStatusLabels[status], tone: invoiceStatusTones[status] };
+}
+
 /** The chips, in the spec's order, with the `?status=` value each one selects. */
 export const invoiceStatusChips: { value: InvoiceStatusFilter; label: string }[] = [
   { value: "all", label: "Todas" },

@@ -1,6 +1,14 @@
 import { data, redirect } from "react-router";
+import { CodeWithoutCheckoutDialog } from "~/components/checkout/code-without-checkout-dialog";
 import type { Route } from "./+types/culqi-payment";
-import { chargeCulqiToken, culqiCheckoutSettings, culqiClient, findCulqiPayment, recordCulqiOrderCode } from "@server/payments/index.server";
+import {
+  chargeCulqiToken,
+  culqiCheckoutSettings,
+  culqiClient,
+  findCulqiPayment,
+  issueCulqiCodeWithoutCheckout,
+  recordCulqiOrderCode,
+} from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
 import { THREE_DS_PROBLEMS } from "~/lib/culqi-3ds";
@@ -33,14 +41,20 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), { title: "Pagar pedido", description: "Paga tu pedido con Culqi.", robots: "noindex,nofollow", path: "/pago/culqi" });
 
 const CHARGE_ERROR = "Hubo un problema procesando tu pago. Intenta nuevamente.";
+const CODE_ERROR = "No se pudo generar tu código de pago. Intenta nuevamente en unos minutos.";
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  requireCulqi();
+  const publicKey = requireCulqi();
   const db = context.get(dbContext);
   const form = await readFormData(request);
   const now = new Date();
   if (form.get("intent") === "order_confirmed") {
     await recordCulqiOrderCode(db, culqiClient(), { paymentId: params.paymentId, now });
+    return redirect(`/pago/culqi/${params.paymentId}`);
+  }
+  if (form.get("intent") === "code_without_checkout") {
+    const code = await issueCulqiCodeWithoutCheckout(db, culqiClient(), { paymentId: params.paymentId, now, publicKey });
+    if (!code) return data({ error: CODE_ERROR }, { status: 400 });
     return redirect(`/pago/culqi/${params.paymentId}`);
   }
   const charge = readCulqiChargeForm(form);
@@ -92,6 +106,7 @@ export default function CulqiPayment({ loaderData }: Route.ComponentProps) {
           {message}
         </p>
       )}
+      {payable && checkout.loadError && culqiOrderId && <CodeWithoutCheckoutDialog />}
       {payment.verifying && (
         <p role="status" className="mt-4 rounded-xl bg-brand-50 p-3 text-brand-900">
           Tu banco está verificando tu tarjeta (3D Secure). Sigue las indicaciones de la ventana de verificación.

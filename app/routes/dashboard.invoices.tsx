@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Lo
     const matching = invoices.filter((invoice) => matchesInvoiceSearch(invoice, query));
     const rows = matching
       .filter((invoice) => status === "all" || invoice.status === status)
-      .map(({ id, invoiceNumber, orderId, orderNumber, issuedOn, dueDate, totalCents, status, xmlUrl, cdrUrl }) => ({
+      .map(({ id, invoiceNumber, orderId, orderNumber, issuedOn, dueDate, totalCents, status, documentType, xmlUrl, cdrUrl }) => ({
         id,
         invoiceNumber,
         orderId,
@@ -47,6 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Lo
         dueDate,
         totalCents,
         status,
+        documentType,
         xmlUrl,
         cdrUrl,
       }));

@@ -17,7 +17,7 @@ export {
   type ProviderId,
 } from "./providers";
 export { retryDueRefunds } from "./refunds";
-export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode } from "./culqi";
+export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, issueCulqiCodeWithoutCheckout, recordCulqiOrderCode } from "./culqi";
 export { findCulqiPayment } from "./culqi-page";
 export {
   activeCardProvider,

@@ -1,6 +1,6 @@
 import { env } from "../config/env";
 import type { Database } from "../db/client";
-import { createCulqiClient, type CulqiClient } from "./culqi/client";
+import { CulqiUnavailableError, createCulqiClient, type CulqiClient } from "./culqi/client";
 import { createCulqiOrderForPayment } from "./culqi/culqi-payments";
 import { createFlowClient, type FlowClient } from "./flow/client";
 
@@ -35,7 +35,12 @@ export function activePaymentProvider(): ActiveProvider {
       async nextStep(db, input) {
         // Banca móvil, agentes and billeteras need a Culqi order before its checkout opens; if
         // Culqi cannot create one now, cards and Yape still work, so the page opens regardless.
-        await createCulqiOrderForPayment(db, culqiClient(), input).catch(() => null);
+        // Only "Culqi did not answer" is expected here; a refusal or our own failure is logged for
+        // staff, never silently dropped, and the customer still reaches the payment page.
+        await createCulqiOrderForPayment(db, culqiClient(), input).catch((error: unknown) => {
+          if (error instanceof CulqiUnavailableError) console.warn(`Culqi order for payment ${input.paymentId} not created: ${error.message}`);
+          else console.error(`Culqi order for payment ${input.paymentId} failed:`, error);
+        });
         return { kind: "redirect", to: paymentPath(input.paymentId) };
       },
     };

@@ -58,6 +58,20 @@ describe("paying through Culqi", () => {
     await close();
   });
 
+  it("offers a payment code when Culqi's checkout cannot load (spec: Continuar con el Pago)", async () => {
+    const { page, close } = await checkoutToCulqi();
+    const dialog = page.getByRole("dialog", { name: "Continuar con el Pago" });
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await page.reload();
+    await dialog.getByRole("button", { name: "Obtener código de pago" }).click();
+    await page.getByRole("heading", { name: "Tu código de pago" }).waitFor();
+    const code = (await page.locator("p.font-mono").textContent())!.trim();
+    expect(code).toMatch(/^\d{8}$/);
+    expect([...culqi.orders.values()].some((order) => order.payment_code === code && order.state === "pending")).toBe(true);
+    await close();
+  });
+
   it("takes Culqi's webhook over HTTP with Basic auth, and settles a charge whose answer never came", async () => {
     const { page, close } = await checkoutToCulqi();
     const token = await culqi.tokenize("5111111111111118");

@@ -7,6 +7,7 @@ import {
   createCulqiClient,
   createCulqiOrderForPayment,
   handleCulqiWebhook,
+  issueCulqiCodeWithoutCheckout,
   recordCulqiOrderCode,
   type CulqiClient,
 } from "@server/payments/culqi";
@@ -178,5 +179,26 @@ describe("Culqi adapter against a local Culqi API", () => {
     expect(await webhook(paid)).toEqual({ status: 200, applied: true });
     expect(await webhook(paid)).toEqual({ status: 200, applied: false });
     expect(await orderStatus(placed.orderId)).toMatchObject({ status: "paid", paymentMethod: "cash" });
+  });
+
+  it("gives a payment code without Culqi's checkout (widget missing), once, even when the order was never created", async () => {
+    const placed = await newPayment("sin-widget@example.pe");
+    const input = { paymentId: placed.paymentId, now, publicKey: culqi.publicKey };
+    const code = await issueCulqiCodeWithoutCheckout(test.db, client, input);
+    expect(code).toMatch(/^\d{8}$/);
+    const [pending] = await test.db.select().from(payments).where(eq(payments.id, placed.paymentId));
+    expect(pending).toMatchObject({ status: "pending", method: "cash", paymentCode: code });
+    expect(culqi.orders.get(pending!.providerReference!)).toMatchObject({ state: "pending", payment_code: code, amount: pending!.amountCents });
+    // A second click (or another tab) gets the same code and no second Culqi order.
+    const ordersBefore = culqi.orders.size;
+    expect(await issueCulqiCodeWithoutCheckout(test.db, client, input)).toBe(code);
+    expect(culqi.orders.size).toBe(ordersBefore);
+  });
+
+  it("says so when Culqi cannot give a code, leaving the payment payable", async () => {
+    const placed = await newPayment("sin-widget-caido@example.pe");
+    const down = createCulqiClient({ secretKey: culqi.secretKey, apiBase: "http://127.0.0.1:9/v2", timeoutMs: 500 });
+    expect(await issueCulqiCodeWithoutCheckout(test.db, down, { paymentId: placed.paymentId, now, publicKey: culqi.publicKey })).toBeNull();
+    expect((await test.db.select().from(payments).where(eq(payments.id, placed.paymentId)))[0]).toMatchObject({ status: "created", paymentCode: null });
   });
 });

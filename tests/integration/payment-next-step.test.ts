@@ -9,6 +9,7 @@ import { placeOrder } from "@server/checkout/index.server";
 import { payments } from "@server/db/schema";
 import type * as PaymentsDoor from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
+import { expectConsoleError } from "../support/fail-on-console-error";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -62,6 +63,15 @@ describe("what the page does next, by configuration", () => {
   it("still opens Culqi's page when Culqi cannot create the order (cards and Yape work without it)", async () => {
     const { activePaymentProvider } = await door({ ...culqiKeys(), CULQI_API_BASE: "http://127.0.0.1:9/v2" });
     const paymentId = await newPayment("culqi", "culqi-down@example.pe");
+    expect(await activePaymentProvider().nextStep(test.db, { paymentId, now })).toEqual({ kind: "redirect", to: `/pago/culqi/${paymentId}` });
+    expect((await paymentRow(paymentId)).providerReference).toBeNull();
+  });
+
+  it("opens Culqi's page when Culqi refuses the order, and tells staff why instead of dropping it", async () => {
+    const { activePaymentProvider } = await door(culqiKeys());
+    const paymentId = await newPayment("culqi", "culqi-refused@example.pe");
+    culqi.refuseNextOrder();
+    expectConsoleError(new RegExp(`Culqi order for payment ${paymentId} failed:.*order_number ya existe`));
     expect(await activePaymentProvider().nextStep(test.db, { paymentId, now })).toEqual({ kind: "redirect", to: `/pago/culqi/${paymentId}` });
     expect((await paymentRow(paymentId)).providerReference).toBeNull();
   });

@@ -61,6 +61,8 @@ export interface CulqiMock {
   delayNextCharge(ms: number): void;
   /** The next `count` charge requests are answered 500 without charging anything (Culqi failing). */
   failNextCharges(count: number): void;
+  /** The next order request is refused with Culqi's 400 error object (a request Culqi will not take). */
+  refuseNextOrder(): void;
   /** The next card charge is made, then the connection is cut before any answer (the answer is lost). */
   dropNextChargeAnswer(): void;
   confirmOrder(orderId: string): Promise<void>;
@@ -123,6 +125,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
   let refundTimeoutMs = 0;
   let ignoreKeys = false;
   let failingCharges = 0;
+  let refuseOrder = false;
   let dropNextAnswer = false;
 
   const emit = (type: string, data: Record<string, unknown>) => {
@@ -347,6 +350,10 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       return send(201, refund);
     }
     if (request.method === "POST" && url.pathname === "/v2/orders") {
+      if (refuseOrder) {
+        refuseOrder = false;
+        return send(400, { object: "error", type: "invalid_request_error", merchant_message: "El campo order_number ya existe" });
+      }
       const order = {
         object: "order",
         id: id("ord"),
@@ -417,6 +424,7 @@ export async function startCulqiMock(): Promise<CulqiMock> {
     yapeToken: async (phone = "900000001") => (await post("/tokens/yape", publicKey, { amount: 5990, number_phone: phone, otp: "425251" })).id,
     delayNextCharge: (ms) => void (nextChargeDelay = ms),
     failNextCharges: (count) => void (failingCharges = count),
+    refuseNextOrder: () => void (refuseOrder = true),
     dropNextChargeAnswer: () => void (dropNextAnswer = true),
     declineSavedCard(cardId) {
       const card = cards.get(cardId);

@@ -104,7 +104,7 @@ export function InvoiceDetailView({ invoice }: { invoice: InvoiceDetail }) {
           <div>
             <p className="text-slate-600">Estado</p>
             <p className="mt-1">
-              <InvoiceStatusBadge status={invoice.status} />
+              <InvoiceStatusBadge status={invoice.status} documentType={invoice.documentType} />
             </p>
           </div>
           <div>

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { formatLimaDate } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
-import { invoiceStatusLabels, invoiceStatusTones, type InvoiceStatus } from "@core/invoice-list";
+import { invoiceBadge, type InvoiceStatus } from "@core/invoice-list";
 
 export interface InvoiceRow {
   id: string;
@@ -12,15 +12,17 @@ export interface InvoiceRow {
   dueDate: string;
   totalCents: number;
   status: InvoiceStatus;
+  documentType: string;
   xmlUrl: string | null;
   cdrUrl: string | null;
 }
 
-/** Spec §4: Pagada green, Pendiente yellow, Vencida red. */
-export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
+/** Spec §4: Pagada green, Pendiente yellow, Vencida red; a nota de crédito says what it is. */
+export function InvoiceStatusBadge({ status, documentType }: { status: InvoiceStatus; documentType: string }) {
+  const badge = invoiceBadge(status, documentType);
   return (
-    <span className={`inline-block rounded-full px-3 py-1 text-xs font-semibold whitespace-nowrap ${invoiceStatusTones[status]}`} data-testid="invoice-status">
-      {invoiceStatusLabels[status]}
+    <span className={`inline-block rounded-full px-3 py-1 text-xs font-semibold whitespace-nowrap ${badge.tone}`} data-testid="invoice-status">
+      {badge.label}
     </span>
   );
 }
@@ -126,7 +128,7 @@ export function InvoiceRows({ rows }: { rows: InvoiceRow[] }) {
                 <td className="px-4 py-3 whitespace-nowrap">{shortDate(invoice.dueDate)}</td>
                 <td className="px-4 py-3 text-right font-semibold whitespace-nowrap">{formatSoles(invoice.totalCents)}</td>
                 <td className="px-4 py-3">
-                  <InvoiceStatusBadge status={invoice.status} />
+                  <InvoiceStatusBadge status={invoice.status} documentType={invoice.documentType} />
                 </td>
                 <td className="px-4 py-3">
                   <RowActions invoice={invoice} />
@@ -149,7 +151,7 @@ export function InvoiceRows({ rows }: { rows: InvoiceRow[] }) {
                   </Link>
                 </p>
               </div>
-              <InvoiceStatusBadge status={invoice.status} />
+              <InvoiceStatusBadge status={invoice.status} documentType={invoice.documentType} />
             </div>
             <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
               <div>

@@ -35,6 +35,11 @@ export class CulqiUnavailableError extends Error {
   override name = "CulqiUnavailableError";
 }
 
+/** Culqi answered and refused to create an order (a 4xx): our request is wrong, so staff must hear of it. */
+export class CulqiOrderRefusedError extends Error {
+  override name = "CulqiOrderRefusedError";
+}
+
 export interface CulqiOrder {
   id: string;
   amount: number;
@@ -97,9 +102,14 @@ export function createCulqiClient(config: CulqiConfig) {
     return { status: response.status, body: parsed };
   }
 
-  async function callOrThrow(method: "GET" | "POST", path: string): Promise<{ status: number; body: unknown }> {
+  async function callOrThrow(
+    method: "GET" | "POST",
+    path: string,
+    body?: unknown,
+    extraHeaders?: Record<string, string>,
+  ): Promise<{ status: number; body: unknown }> {
     try {
-      return await call(method, path);
+      return await call(method, path, body, extraHeaders);
     } catch (error) {
       throw new CulqiUnavailableError(`${method} ${path.split("/")[1]}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
     }
@@ -186,8 +196,10 @@ export function createCulqiClient(config: CulqiConfig) {
       client: { first_name: string; last_name: string; email: string; phone_number: string };
       expiresAt: Date;
       metadata: Record<string, string>;
-    }): Promise<CulqiOrder | null> {
-      const answer = await call("POST", "/orders", {
+    }): Promise<CulqiOrder> {
+      // No answer (network, timeout) throws CulqiUnavailableError like the reads: the caller decides
+      // whether the payment page can open without an order, and nothing else is mistaken for that.
+      const answer = await callOrThrow("POST", "/orders", {
         amount: input.amount,
         currency_code: "PEN",
         description: input.description.slice(0, 80),
@@ -197,7 +209,22 @@ export function createCulqiClient(config: CulqiConfig) {
         confirm: false,
         metadata: input.metadata,
       });
-      return answer.status === 201 || answer.status === 200 ? (answer.body as CulqiOrder) : null;
+      if (answer.status === 201 || answer.status === 200) return answer.body as CulqiOrder;
+      if (answer.status >= 500) throw new CulqiUnavailableError(`POST /orders answered HTTP ${answer.status}`);
+      const refusal = answer.body as { merchant_message?: string; user_message?: string } | null;
+      throw new CulqiOrderRefusedError(`POST /orders answered HTTP ${answer.status}: ${refusal?.merchant_message ?? refusal?.user_message ?? "sin detalle"}`);
+    },
+
+    /**
+     * payments.md A.6: turns a `created` order into a payment code (CIP) without Culqi's checkout.
+     * Culqi takes the public key here, as its own checkout does. A refusal (the order is no longer
+     * `created`, e.g. the customer confirmed it already) is null: the caller reads the order.
+     */
+    async confirmOrder(id: string, publicKey: string): Promise<CulqiOrder | null> {
+      const answer = await callOrThrow("POST", `/orders/${encodeURIComponent(id)}/confirm`, {}, { Authorization: `Bearer ${publicKey}` });
+      if (answer.status === 200 || answer.status === 201) return answer.body as CulqiOrder;
+      if (answer.status >= 500) throw new CulqiUnavailableError(`POST /orders/confirm answered HTTP ${answer.status}`);
+      return null;
     },
 
     /** null only when Culqi says the order does not exist; any other failure throws CulqiUnavailableError. */

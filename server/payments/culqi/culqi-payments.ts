@@ -107,9 +107,30 @@ export async function createCulqiOrderForPayment(db: Database, client: CulqiClie
     expiresAt: new Date(input.now.getTime() + CULQI_CODE_HOURS * 3_600_000),
     metadata: { order_id: order.id, payment_id: row.payment.id },
   });
-  if (!created) return null;
   await db.update(payments).set({ providerReference: created.id, updatedAt: input.now }).where(eq(payments.id, row.payment.id));
   return created.id;
+}
+
+/**
+ * Culqi's checkout could not load in the customer's browser (spec §8, "Widget missing"): the shop
+ * confirms the payment's Culqi order itself, so the customer can still pay with a code from banca
+ * móvil, a billetera or an agente. Repeat-safe: a confirmed order is only read again.
+ * Returns the code, or null when Culqi cannot give one now.
+ */
+export async function issueCulqiCodeWithoutCheckout(db: Database, client: CulqiClient, input: { paymentId: string; now: Date; publicKey: string }) {
+  const reference = await createCulqiOrderForPayment(db, client, input).catch((error: unknown) => {
+    if (error instanceof CulqiUnavailableError) return null;
+    throw error;
+  });
+  if (!reference) return null;
+  // A refusal means the order is no longer `created` (confirmed already, perhaps in another tab):
+  // the read below finds its code either way.
+  await client.confirmOrder(reference, input.publicKey).catch((error: unknown) => {
+    if (error instanceof CulqiUnavailableError) return null;
+    throw error;
+  });
+  const recorded = await recordCulqiOrderCode(db, client, input);
+  return recorded?.code ?? null;
 }
 
 /** The customer confirmed a Culqi order in the checkout: keep its payment code and wait for payment. */

@@ -1,2 +1,9 @@
 export { createCulqiClient, isSuccessfulCharge, type Authentication3DS, type CulqiClient } from "./client";
-export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, recordCulqiOrderCode, type CulqiChargeOutcome } from "./culqi-payments";
+export {
+  chargeCulqiToken,
+  createCulqiOrderForPayment,
+  handleCulqiWebhook,
+  issueCulqiCodeWithoutCheckout,
+  recordCulqiOrderCode,
+  type CulqiChargeOutcome,
+} from "./culqi-payments";
