@@ -28,6 +28,11 @@ export const driverStopSchema = z.discriminatedUnion("intent", [
     receiverName: lineText(120).trim().min(1, "Ingresa el nombre de quien recibe"),
     fullBidonesLeft: bidones("Bidones llenos dejados"),
     emptyBidonesCollected: bidones("Bidones vacíos recogidos"),
+    /** Only asked at a door with an unpaid code; the server decides whether it was needed. */
+    collected: z
+      .enum(["", "cash", "yape"], { message: "Elige cómo cobraste" })
+      .optional()
+      .transform((value) => (value ? value : null)),
   }),
   z.object({
     intent: z.literal("no_entregado"),

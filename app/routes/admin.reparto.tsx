@@ -8,6 +8,7 @@ import { deliveryStatusLabel } from "@core/delivery-labels";
 import { fieldErrors } from "@core/checkout-schema";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
 import { readFormData } from "~/request-body.server";
 import { siteInfo } from "~/site-info.server";
 import { allowRoles, staffActor, staffContext, staffNotFound } from "~/staff.server";
@@ -54,7 +55,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     input.intent === "en_camino"
       ? { kind: "on_the_way" }
       : input.intent === "entregado"
-        ? { kind: "delivered", receiverName: input.receiverName, fullBidonesLeft: input.fullBidonesLeft, emptyBidonesCollected: input.emptyBidonesCollected }
+        ? {
+            kind: "delivered",
+            receiverName: input.receiverName,
+            fullBidonesLeft: input.fullBidonesLeft,
+            emptyBidonesCollected: input.emptyBidonesCollected,
+            collected: input.collected,
+          }
         : { kind: "failed", reason: input.reason, note: input.note };
   const db = context.get(dbContext);
   const site = await siteInfo(db, request);
@@ -66,6 +73,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     siteUrl: site.siteUrl,
   });
   if (!result.ok && result.reason === "not_found") staffNotFound();
+  if (!result.ok && result.reason === "collection_required") {
+    const formError = `Este pedido no está pagado: cobra ${formatSoles(result.amountCents)} y marca cómo cobraste, o marca «No se pudo entregar».`;
+    return data<StopFormFeedback>({ deliveryId, intent, formError, fieldErrors: { collected: "Elige cómo cobraste" }, values }, { status: 400 });
+  }
+  if (!result.ok && result.reason === "already_paid") {
+    const formError = "Este pedido ya está pagado: no cobres nada. Confirma la entrega sin cobro.";
+    return data<StopFormFeedback>({ deliveryId, intent, formError, fieldErrors: {}, values: { ...values, collected: "" } }, { status: 400 });
+  }
   if (!result.ok) {
     const formError = `Esta parada está «${deliveryStatusLabel(result.status)}» y no se puede marcar así.`;
     return data<StopFormFeedback>({ deliveryId, intent, formError, fieldErrors: {}, values }, { status: 409 });

@@ -7,6 +7,7 @@ import { inTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
+import { findPaymentToCollect, settleCollectedAtDoor } from "../payments/index.server";
 import { bidonBalance, recordBidonMovements } from "./bidon-ledger";
 import { InvalidDeliveryTransitionError, type DeliveryStatus } from "./delivery-status";
 import { orderFollowsDeliveries } from "./order-follows-deliveries";
@@ -14,7 +15,14 @@ import { transitionDeliveries } from "./transition";
 
 export type DriverConfirmation =
   | { kind: "on_the_way" }
-  | { kind: "delivered"; receiverName: string; fullBidonesLeft: number; emptyBidonesCollected: number }
+  | {
+      kind: "delivered";
+      receiverName: string;
+      fullBidonesLeft: number;
+      emptyBidonesCollected: number;
+      /** How the driver took the money of an unpaid code at the door; null when nothing was collected. */
+      collected?: "cash" | "yape" | null;
+    }
   | { kind: "failed"; reason: DeliveryFailureReason; note: string | null };
 
 export type DriverConfirmationResult =
@@ -23,7 +31,11 @@ export type DriverConfirmationResult =
   /** Unknown, or not on this driver's route: the caller answers 404 either way. */
   | { ok: false; reason: "not_found" }
   /** The delivery's machine does not allow the move (e.g. delivering a stop that failed). */
-  | { ok: false; reason: "not_allowed"; status: string };
+  | { ok: false; reason: "not_allowed"; status: string }
+  /** The order's code is unpaid: the driver must say how they collected it (or report a failed stop). */
+  | { ok: false; reason: "collection_required"; amountCents: number }
+  /** The driver says they collected, but the order is already paid: nothing is written. */
+  | { ok: false; reason: "already_paid" };
 
 const TARGET: Record<DriverConfirmation["kind"], DeliveryStatus> = { on_the_way: "in_transit", delivered: "delivered", failed: "failed" };
 const AUDIT_ACTION: Record<DriverConfirmation["kind"], string> = {
@@ -46,11 +58,21 @@ export async function confirmDriverStop(
   return inTransaction(db, async (tx) => {
     const [ref] = await tx.select({ orderId: deliveries.orderId }).from(deliveries).where(eq(deliveries.id, input.deliveryId));
     if (!ref) return { ok: false, reason: "not_found" };
-    const [order] = await tx.select().from(orders).where(eq(orders.id, ref.orderId)).for("update");
+    let [order] = await tx.select().from(orders).where(eq(orders.id, ref.orderId)).for("update");
+    const target = TARGET[confirmation.kind];
+    if (confirmation.kind === "delivered" && order) {
+      // Money first, in decision 0025's order (order → payment → delivery). A repeated tap finds
+      // the stop delivered and changes nothing, before it could be told the order is paid.
+      const [current] = await tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, input.deliveryId));
+      if (current?.status !== target) {
+        const collection = await collectAtDoor(tx, order.id, confirmation.collected ?? null, { now, driverEmail: driver.email, siteUrl: input.siteUrl });
+        if (collection) return collection;
+        [order] = await tx.select().from(orders).where(eq(orders.id, ref.orderId));
+      }
+    }
     const [delivery] = await tx.select().from(deliveries).where(eq(deliveries.id, input.deliveryId)).for("update");
     // Checked under the lock: dispatch may have moved the stop to another driver a moment ago.
     if (!order || !delivery || delivery.assignedDriverId !== driver.id) return { ok: false, reason: "not_found" };
-    const target = TARGET[confirmation.kind];
     if (delivery.status === target) return { ok: true, changed: false };
     const note = historyNote(confirmation);
     try {
@@ -102,6 +124,24 @@ export async function confirmDriverStop(
     await tellCustomer(tx, { order, delivery, confirmation, proofId, now, siteUrl: input.siteUrl });
     return { ok: true, changed: true };
   });
+}
+
+/**
+ * An unpaid cash or Yape code at a door the driver is delivering to: they say how they collected
+ * it and the payment settles in this transaction; without that the stop is refused, so goods never
+ * leave with the money unrecorded. Returns the refusal, or null to go on.
+ */
+async function collectAtDoor(
+  tx: Transaction,
+  orderId: string,
+  collected: "cash" | "yape" | null,
+  details: { now: Date; driverEmail: string; siteUrl: string },
+): Promise<DriverConfirmationResult | null> {
+  const open = await findPaymentToCollect(tx, orderId);
+  if (open && !collected) return { ok: false, reason: "collection_required", amountCents: open.amountCents };
+  if (!open && collected) return { ok: false, reason: "already_paid" };
+  if (open && collected) await settleCollectedAtDoor(tx, open.id, { ...details, method: collected });
+  return null;
 }
 
 function historyNote(confirmation: DriverConfirmation): string | null {

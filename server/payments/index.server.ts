@@ -55,3 +55,4 @@ export {
 } from "./staff-refunds";
 export type { CulqiClient } from "./culqi/index";
 export { confirmPaidOrder, settlePaymentInTransaction } from "./settle";
+export { findPaymentToCollect, settleCollectedAtDoor } from "./door-collection";

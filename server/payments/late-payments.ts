@@ -59,6 +59,8 @@ export async function settleConfirmedCharge(
 
     const refund = (reason: RefundReason) => recordRefund(tx, { payment, charge, reason, now: details.now });
     if (payment.status === "succeeded") {
+      // The driver took this order's money at the door: the code paid as well is a second payment.
+      if (payment.collectedAtDoorBy) return refund("duplicate_charge");
       // The same money announced again (or a cash order settled under its ord_ reference).
       if (payment.providerReference === charge.reference || !payment.providerReference?.startsWith("chr_")) {
         return { kind: "settled", orderId: payment.orderId, alreadySettled: true, reopened: false };

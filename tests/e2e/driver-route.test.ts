@@ -7,7 +7,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { openDatabase, type Database } from "@server/db/client";
-import { deliveries, orders, users } from "@server/db/schema";
+import { deliveries, orders, payments, users } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
 import { seedOnStart } from "@server/db/seed/seed";
 import { applySandboxAction } from "@server/payments/index.server";
@@ -33,11 +33,13 @@ describe("the driver's route on a phone", () => {
   let server: ShopServer;
   let browser: Browser;
   let cleanup: () => Promise<void>;
-  const stops: Record<"withJs" | "withoutJs" | "otherDriver", { orderId: string; deliveryId: string; address: string }> = {
+  const stops: Record<"withJs" | "withoutJs" | "otherDriver" | "withCode", { orderId: string; deliveryId: string; address: string }> = {
     withJs: { orderId: "", deliveryId: "", address: "Jr. Reparto Uno 101" },
     withoutJs: { orderId: "", deliveryId: "", address: "Jr. Reparto Dos 202" },
     // On the admin's route: the demo repartidor may not touch it.
     otherDriver: { orderId: "", deliveryId: "", address: "Jr. Reparto Tres 303" },
+    // Its cash code is unpaid: the driver collects at the door.
+    withCode: { orderId: "", deliveryId: "", address: "Jr. Reparto Cuatro 404" },
   };
 
   async function prepareStops(db: Database) {
@@ -55,7 +57,14 @@ describe("the driver's route on a phone", () => {
         userId: customer!.id,
       });
       if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
-      await applySandboxAction(db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: "http://localhost" });
+      const withCode = stop === stops.withCode;
+      await applySandboxAction(db, placed.paymentId, withCode ? "issue_code" : "approve_card", { now: placedAt, siteUrl: "http://localhost" });
+      // The code stays payable through today's route, whatever day the test runs.
+      const openUntil = new Date(Date.now() + 2 * 86_400_000);
+      if (withCode) {
+        await db.update(payments).set({ expiresAt: openUntil }).where(eq(payments.id, placed.paymentId));
+        await db.update(orders).set({ expiresAt: openUntil }).where(eq(orders.id, placed.orderId));
+      }
       const [delivery] = await db
         .update(deliveries)
         .set({ deliveryDate: limaToday(new Date()), assignedDriverId: assignee.id, routePosition: index + 1, status: "scheduled" })
@@ -181,6 +190,27 @@ describe("the driver's route on a phone", () => {
     expect(errors).toEqual([]);
     await close();
     await customerSees(stops.withoutJs.orderId, "sin JavaScript");
+  }, 120_000);
+
+  it("records money collected at the door: an unpaid code's stop asks how it was collected, then the order is paid", async () => {
+    const { page, errors, close } = await signedIn(DEMO_REPARTIDOR, {});
+    await page.goto(`${server.baseURL}/admin/reparto`);
+    const card = stopCard(page, stops.withCode.address);
+    const amount = (await card.getByTestId("amount-to-collect").textContent())!;
+    expect(amount).toMatch(/^S\/\s?\d/);
+    await card.getByRole("button", { name: "Marcar en camino" }).click();
+    await page.getByText("Parada marcada en camino. Avisamos al cliente.").waitFor();
+    const onTheRoad = stopCard(page, stops.withCode.address);
+    expect(await onTheRoad.getByRole("group", { name: `Cobro de ${amount}` }).isVisible()).toBe(true);
+    await onTheRoad.getByLabel("Nombre de quien recibe").fill("Rosa Quispe");
+    await onTheRoad.getByLabel("Cobré en efectivo").check();
+    await onTheRoad.getByRole("button", { name: "Confirmar entrega" }).click();
+    await page.getByText("Entrega registrada. Avisamos al cliente.").waitFor();
+    expect(await stopCard(page, stops.withCode.address).getByTestId("amount-to-collect").textContent()).toBe("Pagado");
+    await page.goto(`${server.baseURL}/orden/${stops.withCode.orderId}`);
+    expect(await page.getByTestId("order-status").textContent()).toBe("Entregado");
+    expect(errors).toEqual([]);
+    await close();
   }, 120_000);
 
   it("refuses, with the Spanish 404, a stop on another driver's route and an unknown stop, and leaves them as they were", async () => {

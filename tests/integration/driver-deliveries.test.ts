@@ -2,10 +2,22 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
-import { bidonMovements, deliveries, deliveryProofs, orders, orderStatusChanges, outboxEmails, staffActions, users } from "@server/db/schema";
+import {
+  bidonMovements,
+  deliveries,
+  deliveryProofs,
+  invoices,
+  orders,
+  orderStatusChanges,
+  outboxEmails,
+  payments,
+  staffActions,
+  users,
+} from "@server/db/schema";
 import { bidonBalance, confirmDriverStop, listDriverStops, recentBidonMovements, type DriverConfirmation } from "@server/deliveries/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import { applySandboxAction } from "@server/payments/index.server";
+import { settleConfirmedCharge } from "@server/payments/late-payments";
 import { checkoutInput } from "../support/checkout-fixture";
 import { newCustomer } from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -49,7 +61,7 @@ describe("the driver's confirmations", () => {
 
   const confirm = (deliveryId: string, confirmation: DriverConfirmation, who = driver) =>
     confirmDriverStop(test.db, { deliveryId, driver: who, confirmation, now, siteUrl });
-  const delivered = (fullBidonesLeft: number, emptyBidonesCollected: number): DriverConfirmation => ({
+  const delivered = (fullBidonesLeft: number, emptyBidonesCollected: number): Extract<DriverConfirmation, { kind: "delivered" }> => ({
     kind: "delivered",
     receiverName: "Rosa Quispe",
     fullBidonesLeft,
@@ -244,5 +256,46 @@ describe("the driver's confirmations", () => {
         .from(deliveries)
         .where(and(eq(deliveries.assignedDriverId, routeDriver.id), eq(deliveries.deliveryDate, today))),
     ).toHaveLength(2);
+  });
+
+  it("settles an unpaid code collected at the door with the delivery, once, and refuses to deliver it unrecorded", async () => {
+    const unpaid = await stopFor(driver, { pay: "code" });
+    await confirm(unpaid.deliveryId, { kind: "on_the_way" }, driver);
+    const [order] = await test.db.select().from(orders).where(eq(orders.id, unpaid.orderId));
+
+    expect(await confirm(unpaid.deliveryId, delivered(1, 0))).toEqual({ ok: false, reason: "collection_required", amountCents: order!.totalCents });
+    expect((await delivery(unpaid.deliveryId)).status).toBe("in_transit");
+
+    const collected: DriverConfirmation = { ...delivered(1, 0), collected: "cash" };
+    expect(await confirm(unpaid.deliveryId, collected)).toEqual({ ok: true, changed: true });
+    expect(await confirm(unpaid.deliveryId, collected)).toEqual({ ok: true, changed: false });
+    expect((await delivery(unpaid.deliveryId)).status).toBe("delivered");
+    expect(await orderStatus(unpaid.orderId)).toBe("delivered");
+    const [payment] = await test.db.select().from(payments).where(eq(payments.orderId, unpaid.orderId));
+    expect(payment).toMatchObject({ status: "succeeded", method: "cash", collectedAtDoorBy: driver.email });
+    expect(await test.db.select().from(invoices).where(eq(invoices.orderId, unpaid.orderId))).toHaveLength(1);
+    const confirmations = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.dedupeKey, `order-confirmation:${unpaid.orderId}`));
+    expect(confirmations).toHaveLength(1);
+
+    // A paid order: the driver who says they collected is stopped before anything is written.
+    const paid = await stopFor(driver);
+    expect(await confirm(paid.deliveryId, collected)).toEqual({ ok: false, reason: "already_paid" });
+    expect((await delivery(paid.deliveryId)).status).toBe("scheduled");
+  });
+
+  it("treats the code paid after the driver collected as a second payment to give back", async () => {
+    const unpaid = await stopFor(driver, { pay: "code" });
+    await confirm(unpaid.deliveryId, { ...delivered(0, 0), collected: "yape" });
+    const [payment] = await test.db.select().from(payments).where(eq(payments.orderId, unpaid.orderId));
+    const outcome = await settleConfirmedCharge(
+      test.db,
+      payment!.id,
+      { provider: payment!.provider, reference: payment!.providerReference ?? `code-${payment!.id}`, amountCents: payment!.amountCents, method: "cash" },
+      { now, actor: "test", siteUrl },
+    );
+    expect(outcome).toMatchObject({ kind: "refund", reason: "duplicate_charge" });
   });
 });

@@ -174,6 +174,32 @@ export function DriverStopCard({ stop, number, feedback }: { stop: DriverStop; n
                     </div>
                   ))}
                 </div>
+                {stop.amountToCollectCents > 0 && (
+                  <fieldset aria-describedby={errors("entregado").collected ? `cobro-${stop.id}-error` : undefined}>
+                    <legend className="font-semibold text-slate-900">Cobro de {formatSoles(stop.amountToCollectCents)}</legend>
+                    <div className="mt-1 space-y-1">
+                      {(
+                        [
+                          ["cash", "Cobré en efectivo"],
+                          ["yape", "Cobré con Yape"],
+                        ] as const
+                      ).map(([value, label]) => (
+                        <label key={value} className="flex min-h-12 items-center gap-3 rounded-xl px-2 text-base text-slate-900 hover:bg-slate-50">
+                          <input
+                            type="radio"
+                            name="collected"
+                            value={value}
+                            required
+                            defaultChecked={values("entregado").collected === value}
+                            className="h-5 w-5"
+                          />
+                          {label}
+                        </label>
+                      ))}
+                    </div>
+                    <FieldError id={`cobro-${stop.id}-error`} message={errors("entregado").collected} />
+                  </fieldset>
+                )}
                 <button type="submit" disabled={busy} className={`${bigButton} bg-green-700 text-white hover:bg-green-800`}>
                   Confirmar entrega
                 </button>

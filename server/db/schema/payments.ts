@@ -26,6 +26,11 @@ export const payments = pgTable(
     failureMessage: text("failure_message"),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     settledAt: timestamp("settled_at", { withTimezone: true }),
+    /**
+     * Who took the money at the door (the repartidor's e-mail), when the customer paid the driver
+     * instead of the code: a later payment of that code is then a second payment (refunded).
+     */
+    collectedAtDoorBy: text("collected_at_door_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

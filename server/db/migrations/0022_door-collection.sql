@@ -1,0 +1,1 @@
+ALTER TABLE "payments" ADD COLUMN "collected_at_door_by" text;
