@@ -293,8 +293,8 @@ describe("rescheduling a whole day", () => {
     expect(left).toEqual([]);
 
     const emails = await db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `day-rescheduled:${closed}:%`));
-    expect(emails.map((email) => email.to).sort()).toEqual([once, twice].sort());
-    const toTwice = emails.find((email) => email.to === twice)!;
+    expect(emails.map((email) => email.toAddress).sort()).toEqual([once, twice].sort());
+    const toTwice = emails.find((email) => email.toAddress === twice)!;
     expect(toTwice.text.match(/- Entrega ENV-/g)).toHaveLength(2);
     expect(toTwice.text).toContain("corte de agua");
     const audit = await db.select().from(staffActions).where(eq(staffActions.action, "delivery.reschedule_day"));
