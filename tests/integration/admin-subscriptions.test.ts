@@ -197,7 +197,7 @@ describe("Cobrar ahora", () => {
     const now = limaNoon("2027-01-02");
     const click = { userId: customer.id, subscriptionId, requestKey: randomUUID(), now, siteUrl, staff, cardsFor: () => sandboxCardProvider(db) };
     const [first, second] = await Promise.all([chargeUnpaidPeriodNow(db, click), chargeUnpaidPeriodNow(db, click)]);
-    const answers = [first, second].map((result) => (result.ok ? (result.alreadyApplied ? "repeat" : result.charge) : result.message)).sort();
+    const answers = [first, second].map((result) => (result.ok ? (result.alreadyApplied ? "repeat" : result.charge) : result.reason)).sort();
     expect(answers).toEqual(["paid", "repeat"]);
     const another = await chargeUnpaidPeriodNow(db, { ...click, requestKey: randomUUID() });
     expect(another).toMatchObject({ ok: false, message: "Esta suscripción no tiene un cobro pendiente." });
@@ -238,7 +238,7 @@ describe("the forecast", () => {
     const december = limaNoon("2026-12-20");
     const before = { start: await subscriptionForecast(db, { now: start, days: 30 }), december: await subscriptionForecast(db, { now: december, days: 30 }) };
     const people = await Promise.all(["a", "b", "c", "d", "e"].map(() => newCustomer(db, "pronostico")));
-    const ids = [];
+    const ids: string[] = [];
     for (const [index, person] of people.entries()) ids.push(await subscribe(db, person, index === 1 ? "anual" : "mensual"));
     const as = (index: number): SelfServiceContext => ({ userId: people[index]!.id, subscriptionId: ids[index]!, requestKey: randomUUID(), now: start, siteUrl });
     expect((await changeSubscriptionFrequency(db, { ...as(2), frequency: "anual" })).ok).toBe(true);
