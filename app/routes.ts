@@ -81,6 +81,10 @@ export default [
     route("admin/reclamos", "routes/admin.complaints.tsx"),
     route("admin/reclamos/:complaintId", "routes/admin.complaint-detail.tsx"),
     route("admin/comprobantes", "routes/admin.comprobantes.tsx"),
+    route("admin/suscripciones", "routes/admin.subscriptions.tsx"),
+    route("admin/suscripciones/pagos-fallidos", "routes/admin.subscriptions-failed.tsx"),
+    route("admin/suscripciones/pronostico", "routes/admin.subscriptions-forecast.tsx"),
+    route("admin/suscripciones/:subscriptionId", "routes/admin.subscription-detail.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

@@ -20,6 +20,7 @@ import {
   type SelfServiceResult,
 } from "@server/subscriptions/index.server";
 import type { Database } from "@server/db/index.server";
+import type { StaffActor } from "@server/audit/index.server";
 import { readFormData } from "./request-body.server";
 import { INT32_MAX, isPlainText } from "@core/input-schemas";
 import { linesFromQuantityFields, type SelfServiceAction } from "@core/subscription-self-service";
@@ -34,8 +35,15 @@ export interface SelfServiceActionData {
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
-export async function subscriptionAction(db: Database, request: Request, input: { userId: string; subscriptionId: string; siteUrl: string }) {
-  const form = await readFormData(request);
+/** What staff may do on a customer's behalf (issue 11): the card needs the customer's own card details. */
+export const STAFF_SUBSCRIPTION_INTENTS: readonly string[] = ["skip", "date", "pause", "resume", "products", "frequency", "cancel", "undo-cancel"];
+
+export async function subscriptionAction(
+  db: Database,
+  request: Request,
+  input: { userId: string; subscriptionId: string; siteUrl: string; staff?: StaffActor; basePath?: string; form?: FormData },
+) {
+  const form = input.form ?? (await readFormData(request));
   // Issue 9: a NUL byte or other control character never reaches the database (PostgreSQL
   // refuses it with an error); the customer's free text may still hold line breaks.
   for (const [name, value] of form.entries()) {
@@ -53,7 +61,11 @@ export async function subscriptionAction(db: Database, request: Request, input: 
     requestKey: text(form, "requestKey"),
     now: new Date(),
     siteUrl: input.siteUrl,
+    ...(input.staff ? { staff: input.staff } : {}),
   };
+  if (input.staff && !STAFF_SUBSCRIPTION_INTENTS.includes(intent)) {
+    return data<SelfServiceActionData>({ intent: null, error: "Acción desconocida. Recarga la página e intenta nuevamente.", field: null }, { status: 400 });
+  }
   let result: SelfServiceResult;
   switch (intent) {
     case "pause":
@@ -100,5 +112,5 @@ export async function subscriptionAction(db: Database, request: Request, input: 
   if (!result.ok && result.reason === "not_found") throw data(SUBSCRIPTION_NOT_FOUND, { status: 404 });
   if (!result.ok)
     return data<SelfServiceActionData>({ intent: intent as SelfServiceAction, error: result.message, field: result.field ?? null }, { status: 400 });
-  return redirect(`/dashboard/suscripciones/${input.subscriptionId}?cambio=${result.eventId}`);
+  return redirect(`${input.basePath ?? "/dashboard/suscripciones"}/${input.subscriptionId}?cambio=${result.eventId}`);
 }

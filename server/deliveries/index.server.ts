@@ -65,3 +65,5 @@ export {
 export { loadRouteSheets, moveRouteStop, type MoveStopResult, type RouteSheet, type RouteStop } from "./route-sheet";
 export { bidonExchange, type BidonExchange } from "./returnable-bidones";
 export { compareStops } from "./dispatch-scope";
+export { loadUnitsBetween, type DayLoadLine } from "./load-forecast";
+export { rescheduleDay, type RescheduleDayResult } from "./reschedule-day";

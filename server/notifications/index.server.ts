@@ -15,7 +15,7 @@ export {
 export { listDeadEmails, retryDeadEmail, retryDeadEmailByStaff, type DeadEmail, type RetryDeadEmailResult } from "./dead-letters";
 export { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail } from "./templates/delivery-emails";
 export { orderCancelledEmail, orderRefundedEmail, type OrderCancelledData, type OrderRefundedData, type RefundChannel } from "./templates/staff-order-emails";
-export { deliveryRescheduledEmail, type DeliveryRescheduledData } from "./templates/delivery-rescheduled";
+export { dayRescheduledEmail, deliveryRescheduledEmail, type DayRescheduledData, type DeliveryRescheduledData } from "./templates/delivery-rescheduled";
 export type { MailTransport } from "./deliver";
 export { abandonedCartEmail } from "./templates/abandoned-cart";
 export { isPromotionalEmailKind, PROMOTIONAL_EMAIL_KINDS, PROMOTIONAL_SUBJECT_PREFIX, type PromotionalSender } from "./templates/promotional";

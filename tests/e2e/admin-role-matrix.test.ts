@@ -48,6 +48,10 @@ const RULES: Record<string, Rule> = {
   "/admin/contenido/historia/:entryId": { allowed: [], sample: "/admin/contenido/historia/1" },
   "/admin/reclamos": { allowed: ["operaciones"] },
   "/admin/reclamos/:complaintId": { allowed: ["operaciones"], sample: "/admin/reclamos/{complaintId}" },
+  "/admin/suscripciones": { allowed: ["operaciones"] },
+  "/admin/suscripciones/pagos-fallidos": { allowed: ["operaciones"] },
+  "/admin/suscripciones/pronostico": { allowed: ["operaciones"] },
+  "/admin/suscripciones/:subscriptionId": { allowed: ["operaciones"], sample: "/admin/suscripciones/{demoSubscriptionId}" },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */
@@ -90,6 +94,11 @@ describe("who may use each page of the staff area", () => {
     const orderId = /\/dashboard\/pedidos\/([0-9a-f-]{36})/.exec(orders.body)?.[1];
     if (!orderId) throw new Error("No demo order found on /dashboard/pedidos");
     demoIds.demoOrderId = orderId;
+    // One of the demo customer's subscriptions, as their subscription page links it.
+    const subscriptions = await request("/dashboard/suscripcion", "GET", sessions.customer);
+    const subscriptionId = /\/dashboard\/suscripciones\/([0-9a-f-]{36})/.exec(subscriptions.body)?.[1];
+    if (!subscriptionId) throw new Error("No demo subscription found on /dashboard/suscripcion");
+    demoIds.demoSubscriptionId = subscriptionId;
     // A sheet of the Libro de Reclamaciones (the demo data has none), filed as anyone files one.
     const filed = await fetch(`${baseURL()}/libro-de-reclamaciones`, {
       method: "POST",

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { createContext, useContext, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type { SelfServiceOptions, SubscriptionView } from "@server/subscriptions/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
@@ -22,6 +22,12 @@ export const actionPanels: { action: SelfServiceAction; slug: string; title: str
   { action: "billing", slug: "forma-de-pago", title: "Forma de pago de cada periodo" },
   { action: "cancel", slug: "cancelar", title: "Cancelar la suscripción" },
 ];
+
+/**
+ * Where the subscription's forms post: the customer's page, or (issue 11) the staff console's
+ * detail page, which runs the same domain actions on the customer's behalf.
+ */
+export const SubscriptionFormBase = createContext("/dashboard/suscripciones");
 
 export const panelLink = (subscriptionId: string, action: SelfServiceAction) =>
   `/dashboard/suscripciones/${subscriptionId}?accion=${actionPanels.find((panel) => panel.action === action)!.slug}#${action}`;
@@ -252,8 +258,9 @@ export function IntentForm({
   tone?: "primary" | "danger";
   children?: React.ReactNode;
 }) {
+  const base = useContext(SubscriptionFormBase);
   return (
-    <Form method="post" action={`/dashboard/suscripciones/${subscriptionId}`} className="space-y-4">
+    <Form method="post" action={`${base}/${subscriptionId}`} className="space-y-4">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="requestKey" value={requestKey} />
       {children}

@@ -7,6 +7,7 @@ import type { DatabaseOrTransaction } from "../../db/transaction";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { notifySubscriber } from "../notify";
 import { inTransaction } from "../../db/transaction";
+import { recordStaffAction, type StaffActor } from "../../audit/index.server";
 
 export type Subscription = typeof subscriptions.$inferSelect;
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -22,7 +23,23 @@ export interface SelfServiceContext {
   requestKey: string;
   now: Date;
   siteUrl: string;
+  /**
+   * A staff member acting on the customer's behalf (issue 11, /admin/suscripciones): the same
+   * change, recorded in the audit log inside its transaction, and the customer's history and
+   * e-mail say our team made it. `userId` is still the subscription's owner.
+   */
+  staff?: StaffActor;
 }
+
+/** Intents the frame knows: the customer's own, and the staff-only "charge now" of a past-due period. */
+export type ChangeIntent = SelfServiceAction | "charge-now";
+
+/** Who a history entry names: the customer, or our team on their behalf. */
+export const eventActor = (context: Pick<SelfServiceContext, "staff">) => (context.staff ? "staff" : "customer");
+
+/** The customer reads in their history and e-mail that our team made the change for them. */
+export const describedFor = (context: Pick<SelfServiceContext, "staff">, description: string) =>
+  context.staff ? `${description} (Cambio hecho por nuestro equipo de atención.)` : description;
 
 export type SelfServiceResult =
   | { ok: true; eventId: number; message: string; alreadyApplied: boolean }
@@ -55,7 +72,7 @@ export const refuse = (message: string, field?: string): Refusal => ({ refused: 
 export async function changeOwnedSubscription(
   db: Database,
   context: SelfServiceContext,
-  intent: SelfServiceAction,
+  intent: ChangeIntent,
   apply: (tx: Transaction, subscription: Subscription) => Promise<Change | Refusal>,
 ): Promise<SelfServiceResult> {
   if (!isSubscriptionId(context.subscriptionId)) return { ok: false, reason: "not_found" };
@@ -73,7 +90,8 @@ export async function changeOwnedSubscription(
     const outcome = await apply(tx, subscription);
     if ("refused" in outcome) return { ok: false as const, reason: "refused" as const, message: outcome.refused, field: outcome.field };
 
-    const requestDetails = { ...outcome.details, intent, requestKey: context.requestKey };
+    const description = outcome.eventRecorded ? outcome.description : describedFor(context, outcome.description);
+    const requestDetails = { ...outcome.details, intent, requestKey: context.requestKey, ...(context.staff ? { staffEmail: context.staff.email } : {}) };
     const eventId = outcome.eventRecorded
       ? (await eventOfRequest(tx, subscription.id, intent, context.requestKey))!.id
       : (
@@ -82,8 +100,8 @@ export async function changeOwnedSubscription(
             .values({
               subscriptionId: subscription.id,
               kind: outcome.kind,
-              description: outcome.description,
-              actor: "customer",
+              description,
+              actor: eventActor(context),
               details: requestDetails,
               createdAt: context.now,
             })
@@ -92,12 +110,38 @@ export async function changeOwnedSubscription(
     await notifySubscriber(tx, subscription, {
       dedupeKey: `subscription-change:${subscription.id}:${intent}:${context.requestKey}`,
       kind: "subscription_changed",
-      email: { type: "changed", change: outcome.description },
+      email: { type: "changed", change: description },
       now: context.now,
       siteUrl: context.siteUrl,
     });
-    return { ok: true as const, eventId, message: outcome.description, alreadyApplied: false };
+    if (context.staff) {
+      const [after] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
+      await recordStaffAction(tx, context.staff, {
+        action: `subscription.${intent}`,
+        entityType: "subscription",
+        entityId: subscription.id,
+        before: auditedState(subscription),
+        after: { ...auditedState(after!), change: outcome.details ?? null },
+      });
+    }
+    return { ok: true as const, eventId, message: description, alreadyApplied: false };
   });
+}
+
+/** The columns a staff change can touch, for the audit row's before and after. */
+function auditedState(subscription: Subscription) {
+  return {
+    status: subscription.status,
+    frequency: subscription.frequency,
+    pendingFrequency: subscription.pendingFrequency,
+    baseAmountCents: subscription.baseAmountCents,
+    nextBillingDate: subscription.nextBillingDate,
+    nextDeliveryDate: subscription.nextDeliveryDate,
+    nextPeriodNumber: subscription.nextPeriodNumber,
+    pausedUntil: subscription.pausedUntil,
+    endsOn: subscription.endsOn,
+    cancelReason: subscription.cancelReason,
+  };
 }
 
 async function eventOfRequest(tx: DatabaseOrTransaction, subscriptionId: string, intent: string, requestKey: string) {

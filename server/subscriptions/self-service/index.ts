@@ -10,3 +10,4 @@ export { changeBillingMethod } from "./billing";
 export { cancelSubscription, undoCancellation } from "./cancel";
 export { findSubscriptionForCardUpdate, updateSubscriptionCard, type CardUpdateResult } from "./card";
 export { loadSelfServiceOptions, type SelfServiceOptions, type SellableLine } from "./options";
+export { chargeUnpaidPeriodNow, type ChargeNowResult } from "./charge-now";

@@ -5,7 +5,7 @@ import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
 import { resumeSubscription } from "../lifecycle";
-import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
+import { changeOwnedSubscription, describedFor, eventActor, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
 
 /**
  * Pause until a date (issue 5): from tomorrow to six months ahead in Lima. While paused nothing is
@@ -52,8 +52,13 @@ export async function resumeSubscriptionNow(db: Database, input: SelfServiceCont
     if (refusal) return refusal;
     const today = limaToday(input.now);
     const nextBilling = subscription.nextBillingDate && subscription.nextBillingDate > today ? subscription.nextBillingDate : today;
-    const description = `Suscripción reanudada. Próximo cobro: ${nextBilling === today ? "hoy" : shortDate(nextBilling)}.`;
-    await resumeSubscription(tx, subscription, { now: input.now, actor: "customer", description, details: { intent: "resume", requestKey: input.requestKey } });
+    const description = describedFor(input, `Suscripción reanudada. Próximo cobro: ${nextBilling === today ? "hoy" : shortDate(nextBilling)}.`);
+    await resumeSubscription(tx, subscription, {
+      now: input.now,
+      actor: eventActor(input),
+      description,
+      details: { intent: "resume", requestKey: input.requestKey, ...(input.staff ? { staffEmail: input.staff.email } : {}) },
+    });
     return { kind: "resumed", description, eventRecorded: true };
   });
 }

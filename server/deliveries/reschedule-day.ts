@@ -1,0 +1,157 @@
+import { createHash } from "node:crypto";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { deliveryScheduleError, deliveryWindowLabel } from "@core/delivery-schedule";
+import { addDays, isIsoDate, isoWeekday, limaToday } from "@core/lima-dates";
+import { recordStaffActions, type StaffActionEntry, type StaffActor } from "../audit/index.server";
+import type { Database } from "../db/client";
+import { deliveries, districtDeliveryDays, orders, siteSettings } from "../db/schema";
+import { inTransaction, type Transaction } from "../db/transaction";
+import { dayRescheduledEmail, enqueueEmail } from "../notifications/index.server";
+import { receiptToken } from "../orders/index.server";
+import { claimSlot } from "./capacity";
+import { DispatchRefusedError } from "./dispatch-actions";
+import { dispatchableOrder } from "./dispatch-scope";
+import { MAX_POSTPONE_DAYS } from "./offered-slots";
+import { transitionDeliveries } from "./transition";
+
+/** Not yet on the road: what a closed day can still move (shipped ones are already out). */
+const MOVABLE = ["pending", "preparing", "scheduled", "rescheduled"];
+
+export interface RescheduleDayResult {
+  moved: { deliveryNumber: string; districtName: string; deliveryWindow: string; to: string }[];
+  /** Customers told, one e-mail each. */
+  customers: number;
+}
+
+/**
+ * Issue 11: an unexpected closure. Every delivery of `date` that Despacho works on and has not
+ * left moves, each to the first date from the day after (and from tomorrow) that its district is
+ * served on, within the booking horizon, not closed and with room in its window (the checkout's
+ * rules and Despacho's "Reprogramar" primitives: deliveryScheduleError, claimSlot,
+ * transitionDeliveries). All in one transaction with one audit row per delivery; each customer
+ * gets one e-mail listing their deliveries. Run again, the day is empty and nothing changes.
+ */
+export async function rescheduleDay(
+  db: Database,
+  actor: StaffActor,
+  input: { date: string; reason?: string | null; now: Date; siteUrl: string },
+): Promise<RescheduleDayResult> {
+  if (!isIsoDate(input.date)) throw new DispatchRefusedError("Elige el día que no habrá entregas.");
+  if (input.date < limaToday(input.now)) throw new DispatchRefusedError("Ese día ya pasó.");
+  const reason = input.reason?.trim() || null;
+  return inTransaction(db, async (tx) => {
+    const rows = await tx
+      .select({
+        id: deliveries.id,
+        orderId: deliveries.orderId,
+        deliveryNumber: deliveries.deliveryNumber,
+        status: deliveries.status,
+        districtId: deliveries.districtId,
+        districtName: deliveries.districtName,
+        deliveryDate: deliveries.deliveryDate,
+        deliveryWindow: deliveries.deliveryWindow,
+        assignedDriverId: deliveries.assignedDriverId,
+        routePosition: deliveries.routePosition,
+      })
+      .from(deliveries)
+      .innerJoin(orders, eq(orders.id, deliveries.orderId))
+      .where(and(eq(deliveries.deliveryDate, input.date), inArray(deliveries.status, MOVABLE), dispatchableOrder))
+      .orderBy(asc(deliveries.id))
+      .for("update", { of: deliveries });
+    if (rows.length === 0) return { moved: [], customers: 0 };
+
+    const served = await tx
+      .select({ districtId: districtDeliveryDays.districtId, day: districtDeliveryDays.dayNumber })
+      .from(districtDeliveryDays)
+      .where(inArray(districtDeliveryDays.districtId, [...new Set(rows.map((row) => row.districtId))]));
+    const start = [addDays(input.date, 1), addDays(limaToday(input.now), 1)].sort()[1]!;
+    const note = (to: string, window: string) =>
+      `Reprogramado del ${input.date} al ${to} (${deliveryWindowLabel(window)})${reason ? `: ${reason}` : ""}`;
+    const moved: ((typeof rows)[number] & { to: string })[] = [];
+    const audit: StaffActionEntry[] = [];
+    for (const row of rows) {
+      const districtDays = served.filter((each) => each.districtId === row.districtId).map((each) => each.day);
+      const to = await claimNextAllowedDate(tx, row, districtDays, start, input.now);
+      if (!to) {
+        throw new DispatchRefusedError(
+          `No hay una fecha con cupos para el envío ${row.deliveryNumber} (${row.districtName}) en los próximos ${MAX_POSTPONE_DAYS} días. No se cambió ningún envío.`,
+        );
+      }
+      const change = { actor: actor.email, now: input.now, note: note(to, row.deliveryWindow) };
+      await transitionDeliveries(tx, [row.id], "rescheduled", change);
+      await transitionDeliveries(tx, [row.id], "scheduled", { ...change, set: { deliveryDate: to, assignedDriverId: null, routePosition: null } });
+      moved.push({ ...row, to });
+      audit.push({
+        action: "delivery.reschedule_day",
+        entityType: "delivery",
+        entityId: row.id,
+        before: { status: row.status, deliveryDate: row.deliveryDate, deliveryWindow: row.deliveryWindow, assignedDriverId: row.assignedDriverId, routePosition: row.routePosition },
+        after: { status: "scheduled", deliveryDate: to, deliveryWindow: row.deliveryWindow, assignedDriverId: null, routePosition: null, reason },
+      });
+    }
+    await recordStaffActions(tx, actor, audit);
+    const customers = await tellEachCustomerOnce(tx, moved, { ...input, reason });
+    return { moved: moved.map((row) => ({ deliveryNumber: row.deliveryNumber, districtName: row.districtName, deliveryWindow: row.deliveryWindow, to: row.to })), customers };
+  });
+}
+
+/** The first date from `start` the district is served on, open, within the booking horizon and with room in the delivery's window; its place claimed. */
+async function claimNextAllowedDate(
+  tx: Transaction,
+  row: { districtId: number; deliveryWindow: string },
+  districtDays: number[],
+  start: string,
+  now: Date,
+): Promise<string | null> {
+  for (let step = 0; step <= MAX_POSTPONE_DAYS; step += 1) {
+    const date = addDays(start, step);
+    if (deliveryScheduleError({ districtDays, dayNumber: isoWeekday(date), date, now })) continue;
+    if ((await claimSlot(tx, { districtId: row.districtId, date, window: row.deliveryWindow })).ok) return date;
+  }
+  return null;
+}
+
+/** One e-mail per customer (by the orders' e-mail), keyed by the day and the deliveries moved, so a retried transaction sends it once. */
+async function tellEachCustomerOnce(
+  tx: Transaction,
+  moved: { id: string; orderId: string; deliveryNumber: string; deliveryWindow: string; to: string }[],
+  input: { date: string; reason: string | null; now: Date; siteUrl: string },
+): Promise<number> {
+  const orderRows = await tx
+    .select({ id: orders.id, orderNumber: orders.orderNumber, firstName: orders.customerFirstName, email: orders.customerEmail })
+    .from(orders)
+    .where(inArray(orders.id, [...new Set(moved.map((row) => row.orderId))]));
+  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+  const byCustomer = new Map<string, { firstName: string; rows: typeof moved }>();
+  for (const row of moved) {
+    const order = orderRows.find((each) => each.id === row.orderId)!;
+    const key = order.email.toLowerCase();
+    const entry = byCustomer.get(key) ?? { firstName: order.firstName, rows: [] };
+    entry.rows.push(row);
+    byCustomer.set(key, entry);
+  }
+  for (const [email, entry] of byCustomer) {
+    const content = dayRescheduledEmail({
+      brandName: settings?.brandName ?? "Vida Alcalina",
+      firstName: entry.firstName,
+      fromDate: input.date,
+      reason: input.reason,
+      deliveries: entry.rows.map((row) => {
+        const order = orderRows.find((each) => each.id === row.orderId)!;
+        return {
+          orderNumber: order.orderNumber,
+          deliveryNumber: row.deliveryNumber,
+          date: row.to,
+          deliveryWindow: row.deliveryWindow,
+          receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
+        };
+      }),
+    });
+    const digest = createHash("sha256")
+      .update(entry.rows.map((row) => row.id).sort().join(","))
+      .digest("hex")
+      .slice(0, 32);
+    await enqueueEmail(tx, { dedupeKey: `day-rescheduled:${input.date}:${digest}`, kind: "day-rescheduled", to: email, ...content }, input.now);
+  }
+  return byCustomer.size;
+}
