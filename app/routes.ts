@@ -81,6 +81,10 @@ export default [
     route("admin/reclamos", "routes/admin.complaints.tsx"),
     route("admin/reclamos/:complaintId", "routes/admin.complaint-detail.tsx"),
     route("admin/comprobantes", "routes/admin.comprobantes.tsx"),
+    route("admin/clientes", "routes/admin.customers.tsx"),
+    route("admin/clientes/:customerId", "routes/admin.customer-detail.tsx"),
+    route("admin/clientes/:customerId/exportar", "routes/admin.customer-export.ts"),
+    route("admin/clientes/:customerId/anonimizar", "routes/admin.customer-anonymise.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

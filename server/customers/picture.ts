@@ -2,7 +2,7 @@ import { desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { complaintAnswers, complaints, districts, invoices, orders, outboxEmails, subscriptions, users } from "../db/schema";
 import { bidonBalance, type BidonBalance } from "../deliveries/index.server";
-import { currentPromotionalConsent, type PromotionalConsent } from "../consent/index.server";
+import { currentPromotionalConsent } from "../consent/index.server";
 
 /** Most rows of each list the page shows; the export has them all. */
 export const PICTURE_LIST_LIMIT = 50;
@@ -33,7 +33,8 @@ export interface CustomerPicture {
   bidones: BidonBalance;
   emails: { id: string; kind: string; subject: string; status: string; createdAt: string; sentAt: string | null }[];
   complaints: { id: string; sheetNumber: string; kind: string; filedAt: string; answered: boolean }[];
-  consent: PromotionalConsent | null;
+  /** The address's latest consent event; null when it never chose. */
+  consent: { granted: boolean; source: string; at: string } | null;
 }
 
 export async function findCustomerProfile(db: DatabaseOrTransaction, userId: string): Promise<CustomerProfile | null> {
@@ -146,6 +147,6 @@ export async function loadCustomerPicture(db: DatabaseOrTransaction, userId: str
     bidones,
     emails: emailRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), sentAt: row.sentAt?.toISOString() ?? null })),
     complaints: complaintRows.map(({ answerId, filedAt, ...row }) => ({ ...row, filedAt: filedAt.toISOString(), answered: answerId !== null })),
-    consent,
+    consent: consent ? { granted: consent.granted, source: consent.source, at: consent.at.toISOString() } : null,
   };
 }

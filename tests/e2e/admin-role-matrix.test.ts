@@ -48,6 +48,12 @@ const RULES: Record<string, Rule> = {
   "/admin/contenido/historia/:entryId": { allowed: [], sample: "/admin/contenido/historia/1" },
   "/admin/reclamos": { allowed: ["operaciones"] },
   "/admin/reclamos/:complaintId": { allowed: ["operaciones"], sample: "/admin/reclamos/{complaintId}" },
+  "/admin/clientes": { allowed: ["operaciones"] },
+  "/admin/clientes/:customerId": { allowed: ["operaciones"], sample: "/admin/clientes/{demoCustomerId}" },
+  // Ley 29733 requests are the admin's (decision 0048). The matrix's POST (`intent=nada`) is refused
+  // by the anonymisation's confirmation, so the demo customer is never anonymised here.
+  "/admin/clientes/:customerId/exportar": { allowed: [], sample: "/admin/clientes/{demoCustomerId}/exportar" },
+  "/admin/clientes/:customerId/anonimizar": { allowed: [], sample: "/admin/clientes/{demoCustomerId}/anonimizar" },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */
@@ -114,6 +120,10 @@ describe("who may use each page of the staff area", () => {
     const complaintId = /\/admin\/reclamos\/([0-9a-f-]{36})/.exec(inbox.body)?.[1];
     if (!complaintId) throw new Error("No sheet found on /admin/reclamos");
     demoIds.complaintId = complaintId;
+    const customers = await request(`/admin/clientes?q=${encodeURIComponent(DEMO_CUSTOMER.email)}`, "GET", sessions.admin);
+    const customerId = /\/admin\/clientes\/([A-Za-z0-9_-]+)"/.exec(customers.body)?.[1];
+    if (!customerId) throw new Error("No demo customer found on /admin/clientes");
+    demoIds.demoCustomerId = customerId;
   });
 
   it("has a rule for every /admin route of the route table", () => {

@@ -228,7 +228,7 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
       deliveryWindow: "manana",
     });
     await complaint(email);
-    await recordPromotionalConsent(test.db, { email, granted: true, source: "account", clientAddress: "198.51.100.4", userAgent: "Firefox" }, new Date());
+    await recordPromotionalConsent(test.db, { email, granted: true, source: "preferences", clientAddress: "198.51.100.4", userAgent: "Firefox" }, new Date());
 
     const picture = (await loadCustomerPicture(test.db, id))!;
     expect(picture.profile).toMatchObject({ email, firstName: "Pía", status: "active", emailVerified: false });
@@ -246,7 +246,7 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     // The sign-up's verification e-mail is in the outbox, addressed to them.
     expect(picture.emails.map((row) => row.kind)).toContain("email_verification");
     expect(picture.complaints).toHaveLength(1);
-    expect(picture.consent).toMatchObject({ granted: true, source: "account" });
+    expect(picture.consent).toMatchObject({ granted: true, source: "preferences" });
 
     expect(await loadCustomerPicture(test.db, "no-such-customer")).toBeNull();
     expect(await loadCustomerPicture(test.db, admin.id)).toBeNull();

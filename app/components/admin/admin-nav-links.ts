@@ -19,6 +19,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin/contenido", label: "Contenido", roles: [] },
   { to: "/admin/reclamos", label: "Reclamos", roles: ["operaciones"] },
   { to: "/admin/comprobantes", label: "Comprobantes", roles: ["operaciones"] },
+  { to: "/admin/clientes", label: "Clientes", roles: ["operaciones"] },
   { to: "/admin/auditoria", label: "Auditoría", roles: [] },
   { to: "/admin/equipo", label: "Equipo", roles: [] },
 ];
