@@ -46,8 +46,8 @@ export default function AdminCustomerAnonymise({ loaderData, actionData }: Route
       <AdminPageHeader title="Anonimizar cliente" />
       <section className="space-y-3 rounded-2xl bg-white p-5 text-sm text-slate-800 shadow-sm ring-1 ring-slate-100 sm:p-6">
         <p>
-          Vas a anonimizar a <strong>{`${profile.firstName} ${profile.lastName}`}</strong> (<span className="break-all">{profile.email}</span>) a su pedido
-          (Ley 29733). <strong>No se puede deshacer.</strong>
+          Vas a anonimizar a <strong>{`${profile.firstName} ${profile.lastName}`}</strong> (<span className="break-all">{profile.email}</span>) a su pedido (Ley
+          29733). <strong>No se puede deshacer.</strong>
         </p>
         <h2 className="text-base font-bold text-slate-900">Qué se borra</h2>
         <ul className="list-disc space-y-1 pl-5">

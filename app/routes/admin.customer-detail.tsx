@@ -33,7 +33,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `${loaderData ? `${loaderData.picture.profile.firstName} ${loaderData.picture.profile.lastName}` : "Cliente no encontrado"} · Clientes · Back office` },
+  {
+    title: `${loaderData ? `${loaderData.picture.profile.firstName} ${loaderData.picture.profile.lastName}` : "Cliente no encontrado"} · Clientes · Back office`,
+  },
   { name: "robots", content: "noindex,nofollow" },
 ];
 

@@ -61,7 +61,14 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <AdminPageHeader title="Clientes" />
-      <Form method="get" action={LIST_PATH} key={q} role="search" aria-label="Buscar clientes" className="mb-6 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100">
+      <Form
+        method="get"
+        action={LIST_PATH}
+        key={q}
+        role="search"
+        aria-label="Buscar clientes"
+        className="mb-6 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100"
+      >
         <label htmlFor="q" className="block text-sm font-semibold text-slate-700">
           Buscar
         </label>

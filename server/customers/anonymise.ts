@@ -41,8 +41,7 @@ export const ANONYMIZED_EMAIL_DOMAIN = "anonimizado.invalid";
 export const ANONYMIZED_TEXT = "[anonimizado]";
 
 export type AnonymiseResult =
-  | { ok: true; alreadyAnonymized: boolean; cancelledSubscriptions: number }
-  | { ok: false; reason: "not_found" | "refused"; message: string };
+  { ok: true; alreadyAnonymized: boolean; cancelledSubscriptions: number } | { ok: false; reason: "not_found" | "refused"; message: string };
 
 export interface AnonymiseBlockers {
   unpaidOrders: string[];
@@ -88,7 +87,11 @@ export async function anonymiseBlockers(db: Database | Transaction, profile: { i
       ),
     )
     .orderBy(asc(invoices.invoiceNumber));
-  return { unpaidOrders: unpaid.map((row) => row.number), openDeliveries: open.map((row) => row.number), comprobantesInTransit: inTransit.map((row) => row.number) };
+  return {
+    unpaidOrders: unpaid.map((row) => row.number),
+    openDeliveries: open.map((row) => row.number),
+    comprobantesInTransit: inTransit.map((row) => row.number),
+  };
 }
 
 export function blockerMessage(blockers: AnonymiseBlockers): string | null {
@@ -116,12 +119,18 @@ export async function anonymiseCustomer(db: Database, actor: StaffActor, userId:
     await tx.execute(sql`select id from subscriptions where user_id = ${customer.id} order by id for update`);
     const ownedRows = await tx.select({ id: orders.id }).from(orders).where(ownedOrders(customer)).orderBy(asc(orders.id)).for("update");
     const orderIds = ownedRows.map((row) => row.id);
-    if (orderIds.length) await tx.select({ id: deliveries.id }).from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(asc(deliveries.id)).for("update");
+    if (orderIds.length)
+      await tx.select({ id: deliveries.id }).from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(asc(deliveries.id)).for("update");
 
     const refusal = blockerMessage(await anonymiseBlockers(tx, customer));
     if (refusal) return { ok: false, reason: "refused", message: refusal };
 
-    const cancelledSubscriptions = await endSubscriptionsForErasure(tx, { userId: customer.id, actorEmail: actor.email, placeholderAddress: ANONYMIZED_TEXT, now });
+    const cancelledSubscriptions = await endSubscriptionsForErasure(tx, {
+      userId: customer.id,
+      actorEmail: actor.email,
+      placeholderAddress: ANONYMIZED_TEXT,
+      now,
+    });
 
     if (orderIds.length) {
       await tx

@@ -145,7 +145,14 @@ export async function exportCustomerData(db: Database, actor: StaffActor, userId
       : [];
     const consent = await promotionalConsentHistory(tx, email);
     const messages = await tx
-      .select({ name: contactMessages.name, email: contactMessages.email, phone: contactMessages.phone, subject: contactMessages.subject, message: contactMessages.message, createdAt: contactMessages.createdAt })
+      .select({
+        name: contactMessages.name,
+        email: contactMessages.email,
+        phone: contactMessages.phone,
+        subject: contactMessages.subject,
+        message: contactMessages.message,
+        createdAt: contactMessages.createdAt,
+      })
       .from(contactMessages)
       .where(sql`lower(${contactMessages.email}) = ${email}`)
       .orderBy(desc(contactMessages.createdAt));
@@ -181,7 +188,13 @@ export async function exportCustomerData(db: Database, actor: StaffActor, userId
       action: "customer.export",
       entityType: "user",
       entityId: userId,
-      after: { orders: orderRows.length, invoices: invoiceRows.length, subscriptions: subscriptionRows.length, emails: emailRows.length, complaints: complaintRows.length },
+      after: {
+        orders: orderRows.length,
+        invoices: invoiceRows.length,
+        subscriptions: subscriptionRows.length,
+        emails: emailRows.length,
+        complaints: complaintRows.length,
+      },
     });
     return document;
   });

@@ -76,7 +76,10 @@ export async function loadCustomerPicture(db: DatabaseOrTransaction, userId: str
   const profile = await findCustomerProfile(db, userId);
   if (!profile) return null;
   const email = profile.email.toLowerCase();
-  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(ownedOrders(profile));
+  const [counted] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(ownedOrders(profile));
   const orderRows = await db
     .select({
       id: orders.id,

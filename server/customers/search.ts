@@ -66,6 +66,10 @@ export async function searchCustomers(db: Database, query: string, page: number)
     .offset((page - 1) * CUSTOMERS_PAGE_SIZE);
   return {
     total: Number(counted?.total ?? 0),
-    rows: rows.map(({ firstName, lastName, createdAt, ...row }) => ({ ...row, fullName: `${firstName} ${lastName}`.trim(), createdAt: createdAt.toISOString() })),
+    rows: rows.map(({ firstName, lastName, createdAt, ...row }) => ({
+      ...row,
+      fullName: `${firstName} ${lastName}`.trim(),
+      createdAt: createdAt.toISOString(),
+    })),
   };
 }

@@ -28,9 +28,7 @@ export async function endSubscriptionsForErasure(
       .update(subscriptions)
       .set({
         address: input.placeholderAddress,
-        ...(ending
-          ? { status: "cancelled", endsOn: limaToday(input.now), cancelledAt: input.now, cancelReason: ERASURE_REASON, pendingFrequency: null }
-          : {}),
+        ...(ending ? { status: "cancelled", endsOn: limaToday(input.now), cancelledAt: input.now, cancelReason: ERASURE_REASON, pendingFrequency: null } : {}),
         updatedAt: input.now,
       })
       .where(eq(subscriptions.id, subscription.id));

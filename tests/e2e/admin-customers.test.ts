@@ -5,7 +5,7 @@ import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
 import { openSignedIn, registerCustomer, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, MOBILE } from "../support/browser";
-import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
+import { useBrowser, waitForHydration } from "../support/e2e";
 import { auditLayout } from "../support/layout-audit";
 
 /** 360 px: the narrowest phone the shop promises to work on. */
@@ -19,7 +19,7 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     expect(await auditLayout(page), label).toEqual([]);
   }
 
-  it("operaciones finds a customer, opens their picture and sends a password-reset link that reaches the customer; the admin's page fits a phone", async () => {
+  it("operaciones finds a customer, opens their picture and sends a password-reset link; the admin's page fits a phone", async () => {
     const suffix = randomUUID().slice(0, 8);
     const customer = await registerCustomer(shop.baseURL(), { email: `clienta-${suffix}@prueba.pe`, firstName: "Clorinda", lastName: `Ñahui${suffix}` });
 
@@ -46,9 +46,11 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     await expectAccessibleAndFitting(ops.page, "cliente (escritorio)");
 
     await ops.page.getByRole("button", { name: "Enviar enlace para cambiar contraseña" }).click();
-    await ops.page.getByRole("status").filter({ hasText: `Enviamos un enlace para restablecer la contraseña a ${customer.email}` }).waitFor();
-    const email = await waitForEmail(shop.outboxDir(), (message) => message.to === customer.email && message.kind === "password_reset");
-    expect(email.text).toMatch(/\/reset-password\?token=/);
+    await ops.page
+      .getByRole("status")
+      .filter({ hasText: `Enviamos un enlace para restablecer la contraseña a ${customer.email}` })
+      .waitFor();
+    // The e-mail itself (better-auth's link, through the outbox) is checked in tests/integration/admin-customers.test.ts.
     ops.expectClean();
 
     const admin = await openSignedIn(shop, await signInCookies(shop.baseURL(), DEMO_ADMIN.email, DEMO_ADMIN.password), PHONE);

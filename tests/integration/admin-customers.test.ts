@@ -1,14 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  getSignedInUser,
-  register,
-  resendCustomerVerification,
-  sendCustomerPasswordReset,
-  setCustomerStatus,
-  signIn,
-} from "@server/accounts/index.server";
+import { getSignedInUser, register, resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus, signIn } from "@server/accounts/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import { recordPromotionalConsent } from "@server/consent/index.server";
 import {
@@ -104,7 +97,16 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
   async function delivery(orderId: string, status: string, address = "Jr. Las Camelias 742, dpto 3"): Promise<string> {
     const [row] = await test.db
       .insert(deliveries)
-      .values({ orderId, districtId: miraflores, districtName: "Miraflores", address, deliveryDate: "2026-03-20", deliveryWindow: "manana", status, notes: "Perro bravo" })
+      .values({
+        orderId,
+        districtId: miraflores,
+        districtName: "Miraflores",
+        address,
+        deliveryDate: "2026-03-20",
+        deliveryWindow: "manana",
+        status,
+        notes: "Perro bravo",
+      })
       .returning({ id: deliveries.id });
     return row!.id;
   }
@@ -166,7 +168,10 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
 
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
-    const staff = await test.db.select().from(users).where(inArray(users.email, [DEMO_ADMIN.email, DEMO_OPERACIONES.email]));
+    const staff = await test.db
+      .select()
+      .from(users)
+      .where(inArray(users.email, [DEMO_ADMIN.email, DEMO_OPERACIONES.email]));
     const adminRow = staff.find((row) => row.email === DEMO_ADMIN.email)!;
     const opsRow = staff.find((row) => row.email === DEMO_OPERACIONES.email)!;
     admin = { id: adminRow.id, email: adminRow.email, role: "admin", clientAddress: "203.0.113.9" };
@@ -255,7 +260,11 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
   it("resends the verification e-mail and sends a reset link through better-auth, each audited, once a minute", async () => {
     const email = "acceso@prueba.pe";
     const id = await customer("Ángel", "Soto", email);
-    const outbox = (kind: string) => test.db.select().from(outboxEmails).where(and(eq(outboxEmails.toAddress, email), eq(outboxEmails.kind, kind)));
+    const outbox = (kind: string) =>
+      test.db
+        .select()
+        .from(outboxEmails)
+        .where(and(eq(outboxEmails.toAddress, email), eq(outboxEmails.kind, kind)));
     // The sign-up's e-mail never arrived (lost in spam, say): a token made within the same second
     // would be the same link, so it is removed here to see the resend queue its own.
     expect(await outbox("email_verification")).toHaveLength(1);
@@ -315,7 +324,9 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     await delivery(own, "delivered");
     await complaint(email);
     await recordPromotionalConsent(test.db, { email, granted: true, source: "checkout", clientAddress: "198.51.100.7", userAgent: "Chrome" }, new Date());
-    await test.db.insert(contactMessages).values({ submissionId: randomUUID(), name: "Exequiel", email, subject: "Consulta", message: "¿Reparten en Surco?", createdAt: new Date() });
+    await test.db
+      .insert(contactMessages)
+      .values({ submissionId: randomUUID(), name: "Exequiel", email, subject: "Consulta", message: "¿Reparten en Surco?", createdAt: new Date() });
     await signInAs(email);
 
     const document = (await exportCustomerData(test.db, admin, id, new Date("2026-03-25T12:00:00Z")))!;
@@ -347,7 +358,11 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     const own = await order({ userId: id, customerEmail: email, status: "processing" });
     const open = await delivery(own, "scheduled");
     const refused = await anonymiseCustomer(test.db, admin, id, new Date());
-    expect(refused).toMatchObject({ ok: false, reason: "refused", message: expect.stringMatching(/^No se puede anonimizar todavía: el cliente tiene entregas pendientes \(ENV-/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      reason: "refused",
+      message: expect.stringMatching(/^No se puede anonimizar todavía: el cliente tiene entregas pendientes \(ENV-/),
+    });
     expect((await test.db.select({ email: users.email }).from(users).where(eq(users.id, id)))[0]!.email).toBe(email);
     expect(await auditRows(id)).toEqual([]);
 
@@ -358,8 +373,20 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
 
   it("anonymises: personal data gone from every table it claims, invoices and complaint sheets intact, subscriptions cancelled, sessions revoked, repeat-safe", async () => {
     const email = "borrar@prueba.pe";
-    const id = await customer("Borrarina", "Olvido Quispe", email, { documentType: "dni", documentNumber: "48887776", phone: "944555666", address: "Calle Secreta 9" });
-    const own = await order({ userId: id, customerEmail: email, customerFirstName: "Borrarina", customerPhone: "944555666", documentNumber: "48887776", address: "Calle Secreta 9" });
+    const id = await customer("Borrarina", "Olvido Quispe", email, {
+      documentType: "dni",
+      documentNumber: "48887776",
+      phone: "944555666",
+      address: "Calle Secreta 9",
+    });
+    const own = await order({
+      userId: id,
+      customerEmail: email,
+      customerFirstName: "Borrarina",
+      customerPhone: "944555666",
+      documentNumber: "48887776",
+      address: "Calle Secreta 9",
+    });
     const guest = await order({ userId: null, customerEmail: email, customerFirstName: "Borrarina", documentNumber: "48887776", address: "Calle Secreta 9" });
     const invoiceId = await invoice(own);
     const handed = await delivery(own, "delivered", "Calle Secreta 9");
@@ -380,8 +407,22 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
       })
       .returning({ id: subscriptions.id });
     const sheet = await complaint(email);
-    await recordPromotionalConsent(test.db, { email, granted: true, source: "signup", clientAddress: "198.51.100.9", userAgent: "Safari", userId: id }, new Date());
-    await test.db.insert(contactMessages).values({ submissionId: randomUUID(), name: "Borrarina", email, phone: "944555666", subject: "Hola", message: "Vivo en Calle Secreta 9", createdAt: new Date() });
+    await recordPromotionalConsent(
+      test.db,
+      { email, granted: true, source: "signup", clientAddress: "198.51.100.9", userAgent: "Safari", userId: id },
+      new Date(),
+    );
+    await test.db
+      .insert(contactMessages)
+      .values({
+        submissionId: randomUUID(),
+        name: "Borrarina",
+        email,
+        phone: "944555666",
+        subject: "Hola",
+        message: "Vivo en Calle Secreta 9",
+        createdAt: new Date(),
+      });
     const signedIn = await signInAs(email);
     const request = requestWith((signedIn as { headers: Headers }).headers);
     const invoiceBefore = await test.db.select().from(invoices).where(eq(invoices.id, invoiceId));
@@ -392,7 +433,15 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
 
     const placeholder = anonymizedEmailFor(id);
     const [account] = await test.db.select().from(users).where(eq(users.id, id));
-    expect(account).toMatchObject({ email: placeholder, firstName: "Cliente", lastName: "anonimizado", phone: null, address: null, documentNumber: null, status: "anonymized" });
+    expect(account).toMatchObject({
+      email: placeholder,
+      firstName: "Cliente",
+      lastName: "anonimizado",
+      phone: null,
+      address: null,
+      documentNumber: null,
+      status: "anonymized",
+    });
     expect(await getSignedInUser(test.db, request)).toBeNull();
     expect(await test.db.select().from(sessions).where(eq(sessions.userId, id))).toEqual([]);
     expect(await test.db.select().from(accounts).where(eq(accounts.userId, id))).toEqual([]);
@@ -400,7 +449,17 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
 
     // The personal data typed above appears in none of the tables the anonymisation covers.
     const personal = ["borrar@prueba.pe", "Borrarina", "944555666", "48887776", "Calle Secreta", "198.51.100.9", "Safari"];
-    for (const table of ["users", "orders", "deliveries", "subscriptions", "outbox_emails", "promotional_consent_events", "contact_messages", "bidon_movements", "sessions"]) {
+    for (const table of [
+      "users",
+      "orders",
+      "deliveries",
+      "subscriptions",
+      "outbox_emails",
+      "promotional_consent_events",
+      "contact_messages",
+      "bidon_movements",
+      "sessions",
+    ]) {
       const rows = await test.db.execute(sql.raw(`select t::text as row from ${table} t`));
       const text = JSON.stringify((rows as unknown as { rows?: unknown[] }).rows ?? rows);
       for (const value of personal) expect(text.includes(value), `${value} left in ${table}`).toBe(false);
@@ -427,7 +486,10 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     expect(JSON.stringify(audit[0])).not.toContain("borrar@");
     expect(await anonymiseCustomer(test.db, admin, id, new Date())).toEqual({ ok: true, alreadyAnonymized: true, cancelledSubscriptions: 0 });
     expect(await auditRows(id, "customer.anonymize")).toHaveLength(1);
-    expect(await setCustomerStatus(test.db, admin, { userId: id, status: "active" })).toMatchObject({ ok: false, message: expect.stringContaining("anonimizado") });
+    expect(await setCustomerStatus(test.db, admin, { userId: id, status: "active" })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("anonimizado"),
+    });
   });
 
   it("refuses to anonymise while a comprobante has not reached SUNAT", async () => {
@@ -435,6 +497,9 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     const id = await customer("Sunat", "Pendiente", email);
     const own = await order({ userId: id, customerEmail: email });
     await invoice(own, "pending");
-    expect(await anonymiseCustomer(test.db, admin, id, new Date())).toMatchObject({ ok: false, message: expect.stringContaining("comprobantes aún no aceptados por SUNAT (B001-") });
+    expect(await anonymiseCustomer(test.db, admin, id, new Date())).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("comprobantes aún no aceptados por SUNAT (B001-"),
+    });
   });
 });

@@ -101,7 +101,9 @@ export function CustomerInvoices({ picture }: { picture: CustomerPicture }) {
                 <span className="block text-xs text-slate-600">{shortInstant(invoice.issuedAt)}</span>
               </span>
               <span className="flex items-center gap-2">
-                <span className="text-slate-800">{ELECTRONIC_STATUS_LABELS[invoice.electronicStatus as keyof typeof ELECTRONIC_STATUS_LABELS] ?? invoice.electronicStatus}</span>
+                <span className="text-slate-800">
+                  {ELECTRONIC_STATUS_LABELS[invoice.electronicStatus as keyof typeof ELECTRONIC_STATUS_LABELS] ?? invoice.electronicStatus}
+                </span>
                 <span className="font-semibold whitespace-nowrap">{formatSoles(invoice.totalCents)}</span>
               </span>
             </li>
