@@ -85,6 +85,10 @@ export default [
     route("admin/suscripciones/pagos-fallidos", "routes/admin.subscriptions-failed.tsx"),
     route("admin/suscripciones/pronostico", "routes/admin.subscriptions-forecast.tsx"),
     route("admin/suscripciones/:subscriptionId", "routes/admin.subscription-detail.tsx"),
+    route("admin/clientes", "routes/admin.customers.tsx"),
+    route("admin/clientes/:customerId", "routes/admin.customer-detail.tsx"),
+    route("admin/clientes/:customerId/exportar", "routes/admin.customer-export.ts"),
+    route("admin/clientes/:customerId/anonimizar", "routes/admin.customer-anonymise.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

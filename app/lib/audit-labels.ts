@@ -17,6 +17,12 @@ export const staffActionLabels: Record<string, string> = {
   "history.update": "Diapositiva de historia editada",
   "history.delete": "Diapositiva de historia eliminada",
   "complaint.answer": "Respuesta a hoja de reclamación",
+  "customer.resend_verification": "Reenvío de verificación de correo a un cliente",
+  "customer.send_password_reset": "Enlace para restablecer contraseña enviado a un cliente",
+  "customer.deactivate": "Cuenta de cliente desactivada",
+  "customer.reactivate": "Cuenta de cliente reactivada",
+  "customer.export": "Exportación de datos personales (Ley 29733)",
+  "customer.anonymize": "Cliente anonimizado (Ley 29733)",
 };
 
 export const entityTypeLabels: Record<string, string> = {

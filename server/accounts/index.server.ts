@@ -32,3 +32,11 @@ export {
   type UserStatus,
 } from "./staff-team";
 export { getStaffHome, type StaffHome } from "./staff-home";
+export {
+  CUSTOMER_EMAIL_INTERVAL_MS,
+  resendCustomerVerification,
+  sendCustomerPasswordReset,
+  setCustomerStatus,
+  type CustomerAccountResult,
+} from "./staff-customer-actions";
+export { forgetSignedInUsers } from "./current-user";

@@ -13,3 +13,4 @@ export { createPendingSubscription } from "./signup";
 export { findSubscriptionForStaff, searchStaffSubscriptions, STAFF_SUBSCRIPTIONS_PAGE_SIZE, type StaffSubscriptionDetail, type StaffSubscriptionRow } from "./staff-console";
 export { listFailedPayments, FAILED_PAYMENTS_LIMIT, type FailedPaymentRow } from "./failed-payments";
 export { subscriptionForecast, type ForecastDay, type SubscriptionForecast } from "./forecast";
+export { endSubscriptionsForErasure } from "./erasure";

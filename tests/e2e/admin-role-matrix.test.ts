@@ -52,6 +52,12 @@ const RULES: Record<string, Rule> = {
   "/admin/suscripciones/pagos-fallidos": { allowed: ["operaciones"] },
   "/admin/suscripciones/pronostico": { allowed: ["operaciones"] },
   "/admin/suscripciones/:subscriptionId": { allowed: ["operaciones"], sample: "/admin/suscripciones/{demoSubscriptionId}" },
+  "/admin/clientes": { allowed: ["operaciones"] },
+  "/admin/clientes/:customerId": { allowed: ["operaciones"], sample: "/admin/clientes/{demoCustomerId}" },
+  // Ley 29733 requests are the admin's (decision 0051). The matrix's POST (`intent=nada`) is refused
+  // by the anonymisation's confirmation, so the demo customer is never anonymised here.
+  "/admin/clientes/:customerId/exportar": { allowed: [], sample: "/admin/clientes/{demoCustomerId}/exportar" },
+  "/admin/clientes/:customerId/anonimizar": { allowed: [], sample: "/admin/clientes/{demoCustomerId}/anonimizar" },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */
@@ -123,6 +129,10 @@ describe("who may use each page of the staff area", () => {
     const complaintId = /\/admin\/reclamos\/([0-9a-f-]{36})/.exec(inbox.body)?.[1];
     if (!complaintId) throw new Error("No sheet found on /admin/reclamos");
     demoIds.complaintId = complaintId;
+    const customers = await request(`/admin/clientes?q=${encodeURIComponent(DEMO_CUSTOMER.email)}`, "GET", sessions.admin);
+    const customerId = /\/admin\/clientes\/([A-Za-z0-9_-]+)"/.exec(customers.body)?.[1];
+    if (!customerId) throw new Error("No demo customer found on /admin/clientes");
+    demoIds.demoCustomerId = customerId;
   });
 
   it("has a rule for every /admin route of the route table", () => {

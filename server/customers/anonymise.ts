@@ -1,0 +1,219 @@
+import { and, asc, eq, inArray, isNull, notExists, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Database } from "../db/client";
+import {
+  abandonedCarts,
+  accounts,
+  bidonMovements,
+  contactMessages,
+  deliveries,
+  deliveryProofs,
+  invoices,
+  orders,
+  outboxEmails,
+  promotionalConsentEvents,
+  rateLimitBuckets,
+  sessions,
+  signInFailures,
+  users,
+  verifications,
+} from "../db/schema";
+import { inTransaction, type Transaction } from "../db/transaction";
+import { recordStaffAction, type StaffActor } from "../audit/index.server";
+import { forgetSignedInUsers } from "../accounts/index.server";
+import { OPEN_DELIVERY_STATUSES } from "../deliveries/index.server";
+import { endSubscriptionsForErasure } from "../subscriptions/index.server";
+import { ownedOrders } from "./picture";
+
+/**
+ * Ley 29733 anonymisation on the customer's request (issue 11, decision 0051). One transaction:
+ * the customer's row locked first (decision 0025: customer → subscription → order → delivery),
+ * the refusals checked under those locks, then every personal datum replaced by a placeholder,
+ * sessions and sign-in credentials removed, subscriptions ended through their own domain.
+ * Kept on purpose: the comprobantes (invoices keep the buyer name and document they were issued
+ * with: tax law), amounts, dates and statuses of orders and deliveries (accounting), the bidones
+ * ledger's quantities, the Libro de Reclamaciones sheets (append-only legal record) and the
+ * staff audit log (append-only). Run twice, the second run finds an anonymised account and
+ * changes nothing.
+ */
+
+export const ANONYMIZED_EMAIL_DOMAIN = "anonimizado.invalid";
+export const ANONYMIZED_TEXT = "[anonimizado]";
+
+export type AnonymiseResult =
+  { ok: true; alreadyAnonymized: boolean; cancelledSubscriptions: number } | { ok: false; reason: "not_found" | "refused"; message: string };
+
+export interface AnonymiseBlockers {
+  unpaidOrders: string[];
+  openDeliveries: string[];
+  comprobantesInTransit: string[];
+}
+
+export function anonymizedEmailFor(userId: string): string {
+  return `cliente-${userId.toLowerCase()}@${ANONYMIZED_EMAIL_DOMAIN}`;
+}
+
+const UNPAID_ORDER_STATUSES = ["pending", "payment_created"];
+/** A comprobante still on its way to SUNAT is built from the order's data when it is sent. */
+const IN_TRANSIT_COMPROBANTES = ["pending", "sent", "format_error"];
+
+/** What stops an anonymisation now: each list names the order, delivery or document numbers. */
+export async function anonymiseBlockers(db: Database | Transaction, profile: { id: string; email: string }): Promise<AnonymiseBlockers> {
+  const owned = db.select({ id: orders.id }).from(orders).where(ownedOrders(profile));
+  const unpaid = await db
+    .select({ number: orders.orderNumber })
+    .from(orders)
+    .where(and(ownedOrders(profile), inArray(orders.status, UNPAID_ORDER_STATUSES)))
+    .orderBy(asc(orders.orderNumber));
+  const open = await db
+    .select({ number: deliveries.deliveryNumber })
+    .from(deliveries)
+    .where(and(inArray(deliveries.orderId, owned), inArray(deliveries.status, [...OPEN_DELIVERY_STATUSES])))
+    .orderBy(asc(deliveries.deliveryNumber));
+  const reissue = alias(invoices, "reissue");
+  const inTransit = await db
+    .select({ number: invoices.invoiceNumber })
+    .from(invoices)
+    .where(
+      and(
+        inArray(invoices.orderId, owned),
+        or(
+          inArray(invoices.electronicStatus, IN_TRANSIT_COMPROBANTES as never[]),
+          and(
+            eq(invoices.electronicStatus, "rejected"),
+            notExists(db.select({ id: reissue.id }).from(reissue).where(eq(reissue.relatedInvoiceId, invoices.id))),
+          ),
+        ),
+      ),
+    )
+    .orderBy(asc(invoices.invoiceNumber));
+  return {
+    unpaidOrders: unpaid.map((row) => row.number),
+    openDeliveries: open.map((row) => row.number),
+    comprobantesInTransit: inTransit.map((row) => row.number),
+  };
+}
+
+export function blockerMessage(blockers: AnonymiseBlockers): string | null {
+  const parts: string[] = [];
+  if (blockers.unpaidOrders.length) parts.push(`pedidos sin pagar (${blockers.unpaidOrders.join(", ")})`);
+  if (blockers.openDeliveries.length) parts.push(`entregas pendientes (${blockers.openDeliveries.join(", ")})`);
+  if (blockers.comprobantesInTransit.length) parts.push(`comprobantes aún no aceptados por SUNAT (${blockers.comprobantesInTransit.join(", ")})`);
+  if (parts.length === 0) return null;
+  return `No se puede anonimizar todavía: el cliente tiene ${parts.join(", ")}. Resuélvelos (entregar, cancelar o esperar el pago) e inténtalo de nuevo.`;
+}
+
+export async function anonymiseCustomer(db: Database, actor: StaffActor, userId: string, now: Date): Promise<AnonymiseResult> {
+  const result = await inTransaction(db, async (tx): Promise<AnonymiseResult> => {
+    const [customer] = await tx
+      .select({ id: users.id, email: users.email, role: users.role, status: users.status })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
+    if (!customer || customer.role !== "customer") return { ok: false, reason: "not_found", message: "No encontramos a ese cliente." };
+    if (customer.status === "anonymized") return { ok: true, alreadyAnonymized: true, cancelledSubscriptions: 0 };
+    const email = customer.email.toLowerCase();
+    const placeholder = anonymizedEmailFor(customer.id);
+
+    // Lock order (decision 0025): customer (above) → subscriptions → orders → deliveries.
+    await tx.execute(sql`select id from subscriptions where user_id = ${customer.id} order by id for update`);
+    const ownedRows = await tx.select({ id: orders.id }).from(orders).where(ownedOrders(customer)).orderBy(asc(orders.id)).for("update");
+    const orderIds = ownedRows.map((row) => row.id);
+    if (orderIds.length)
+      await tx.select({ id: deliveries.id }).from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(asc(deliveries.id)).for("update");
+
+    const refusal = blockerMessage(await anonymiseBlockers(tx, customer));
+    if (refusal) return { ok: false, reason: "refused", message: refusal };
+
+    const cancelledSubscriptions = await endSubscriptionsForErasure(tx, {
+      userId: customer.id,
+      actorEmail: actor.email,
+      placeholderAddress: ANONYMIZED_TEXT,
+      now,
+    });
+
+    if (orderIds.length) {
+      await tx
+        .update(orders)
+        .set({
+          customerFirstName: "Cliente",
+          customerLastName: "anonimizado",
+          customerEmail: placeholder,
+          customerPhone: ANONYMIZED_TEXT,
+          documentNumber: ANONYMIZED_TEXT,
+          ruc: null,
+          businessName: null,
+          address: ANONYMIZED_TEXT,
+          deliveryNotes: null,
+          updatedAt: now,
+        })
+        .where(inArray(orders.id, orderIds));
+      const deliveryIds = tx.select({ id: deliveries.id }).from(deliveries).where(inArray(deliveries.orderId, orderIds));
+      await tx.update(deliveries).set({ address: ANONYMIZED_TEXT, notes: null, updatedAt: now }).where(inArray(deliveries.orderId, orderIds));
+      await tx.update(deliveryProofs).set({ receiverName: null, note: null }).where(inArray(deliveryProofs.deliveryId, deliveryIds));
+    }
+    // The ledger keeps its quantities; only who it was lent to goes.
+    await tx
+      .update(bidonMovements)
+      .set({ customerEmail: placeholder })
+      .where(or(eq(bidonMovements.userId, customer.id), and(isNull(bidonMovements.userId), eq(bidonMovements.customerEmail, email))));
+    // E-mails: the record of what was sent stays (kind, date, status), not its content or address;
+    // one still waiting is never sent.
+    await tx
+      .update(outboxEmails)
+      .set({
+        toAddress: placeholder,
+        subject: ANONYMIZED_TEXT,
+        html: ANONYMIZED_TEXT,
+        text: ANONYMIZED_TEXT,
+        attachments: null,
+        status: sql`case when ${outboxEmails.status} = 'pending' then 'withheld' else ${outboxEmails.status} end`,
+      })
+      .where(sql`lower(${outboxEmails.toAddress}) = ${email}`);
+    // The migration's trigger admits exactly this rewrite of consent events and no other.
+    await tx
+      .update(promotionalConsentEvents)
+      .set({ email: placeholder, clientAddress: null, userAgent: null, userId: null })
+      .where(or(eq(promotionalConsentEvents.email, email), eq(promotionalConsentEvents.userId, customer.id)));
+    await tx.delete(abandonedCarts).where(eq(abandonedCarts.email, email));
+    await tx
+      .update(contactMessages)
+      .set({ name: ANONYMIZED_TEXT, email: placeholder, phone: null, message: ANONYMIZED_TEXT })
+      .where(sql`lower(${contactMessages.email}) = ${email}`);
+    await tx.delete(signInFailures).where(eq(signInFailures.account, email));
+    await tx.delete(rateLimitBuckets).where(inArray(rateLimitBuckets.key, [`recovery-email:${email}`, `abandoned-cart:email:${email}`]));
+    // Nobody can sign in as them again: sessions, password and pending reset links go.
+    await tx.delete(sessions).where(eq(sessions.userId, customer.id));
+    await tx.delete(accounts).where(eq(accounts.userId, customer.id));
+    await tx.delete(verifications).where(eq(verifications.value, customer.id));
+    await tx
+      .update(users)
+      .set({
+        name: "Cliente anonimizado",
+        firstName: "Cliente",
+        lastName: "anonimizado",
+        email: placeholder,
+        emailVerified: false,
+        image: null,
+        phone: null,
+        address: null,
+        districtId: null,
+        documentType: null,
+        documentNumber: null,
+        status: "anonymized",
+        updatedAt: now,
+      })
+      .where(eq(users.id, customer.id));
+    // No personal data in the audit row: the log is append-only and outlives this.
+    await recordStaffAction(tx, actor, {
+      action: "customer.anonymize",
+      entityType: "user",
+      entityId: customer.id,
+      before: { status: customer.status },
+      after: { status: "anonymized", orders: orderIds.length, cancelledSubscriptions },
+    });
+    return { ok: true, alreadyAnonymized: false, cancelledSubscriptions };
+  });
+  if (result.ok && !result.alreadyAnonymized) forgetSignedInUsers();
+  return result;
+}

@@ -1,0 +1,207 @@
+import { asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import {
+  complaintAnswers,
+  complaints,
+  contactMessages,
+  deliveries,
+  deliveryProofs,
+  invoices,
+  orderItems,
+  orders,
+  outboxEmails,
+  sessions,
+  subscriptionEvents,
+  subscriptionItems,
+  subscriptions,
+} from "../db/schema";
+import { inTransaction } from "../db/transaction";
+import { recordStaffAction, type StaffActor } from "../audit/index.server";
+import { promotionalConsentHistory } from "../consent/index.server";
+import { bidonBalance, recentBidonMovements } from "../deliveries/index.server";
+import { findCustomerProfile, ownedOrders } from "./picture";
+
+export const CUSTOMER_EXPORT_FORMAT = "vida-alcalina/datos-personales/1";
+
+/**
+ * Ley 29733, right of access (issue 11): everything the shop holds about one customer as one JSON
+ * document, read inside the transaction that writes its audit row (who exported whose data, and
+ * how much). Secrets are left out (session tokens, password hashes, access-link hashes, provider
+ * references); everything the customer told us or that we did for them is in.
+ */
+export async function exportCustomerData(db: Database, actor: StaffActor, userId: string, now: Date) {
+  return inTransaction(db, async (tx) => {
+    const profile = await findCustomerProfile(tx, userId);
+    if (!profile) return null;
+    const email = profile.email.toLowerCase();
+    const sessionRows = await tx
+      .select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, ipAddress: sessions.ipAddress, userAgent: sessions.userAgent })
+      .from(sessions)
+      .where(eq(sessions.userId, userId))
+      .orderBy(asc(sessions.createdAt));
+    const orderRows = await tx.select().from(orders).where(ownedOrders(profile)).orderBy(asc(orders.createdAt), asc(orders.id));
+    const orderIds = orderRows.map((order) => order.id);
+    const itemRows = orderIds.length ? await tx.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.id)) : [];
+    const deliveryRows = orderIds.length
+      ? await tx.select().from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(asc(deliveries.deliveryDate), asc(deliveries.id))
+      : [];
+    const deliveryIds = deliveryRows.map((delivery) => delivery.id);
+    const proofRows = deliveryIds.length
+      ? await tx
+          .select({
+            deliveryId: deliveryProofs.deliveryId,
+            outcome: deliveryProofs.outcome,
+            receiverName: deliveryProofs.receiverName,
+            fullBidonesLeft: deliveryProofs.fullBidonesLeft,
+            emptyBidonesCollected: deliveryProofs.emptyBidonesCollected,
+            failureReason: deliveryProofs.failureReason,
+            note: deliveryProofs.note,
+            createdAt: deliveryProofs.createdAt,
+          })
+          .from(deliveryProofs)
+          .where(inArray(deliveryProofs.deliveryId, deliveryIds))
+          .orderBy(asc(deliveryProofs.createdAt))
+      : [];
+    const invoiceRows = orderIds.length
+      ? await tx
+          .select({
+            id: invoices.id,
+            orderId: invoices.orderId,
+            documentType: invoices.documentType,
+            invoiceNumber: invoices.invoiceNumber,
+            totalCents: invoices.totalCents,
+            taxableCents: invoices.taxableCents,
+            igvCents: invoices.igvCents,
+            customerName: invoices.customerName,
+            customerDocumentType: invoices.customerDocumentType,
+            customerDocumentNumber: invoices.customerDocumentNumber,
+            issuedAt: invoices.issuedAt,
+            electronicStatus: invoices.electronicStatus,
+          })
+          .from(invoices)
+          .where(inArray(invoices.orderId, orderIds))
+          .orderBy(asc(invoices.issuedAt), asc(invoices.invoiceNumber))
+      : [];
+    const subscriptionRows = await tx
+      .select({
+        id: subscriptions.id,
+        subscriptionNumber: subscriptions.subscriptionNumber,
+        status: subscriptions.status,
+        frequency: subscriptions.frequency,
+        amountCents: subscriptions.amountCents,
+        districtName: subscriptions.districtName,
+        address: subscriptions.address,
+        deliveryWindow: subscriptions.deliveryWindow,
+        startDate: subscriptions.startDate,
+        nextBillingDate: subscriptions.nextBillingDate,
+        nextDeliveryDate: subscriptions.nextDeliveryDate,
+        cancelledAt: subscriptions.cancelledAt,
+        cancelReason: subscriptions.cancelReason,
+        billingMethod: subscriptions.billingMethod,
+        cardBrand: subscriptions.cardBrand,
+        cardLast4: subscriptions.cardLast4,
+        createdAt: subscriptions.createdAt,
+      })
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId))
+      .orderBy(asc(subscriptions.createdAt));
+    const subscriptionIds = subscriptionRows.map((subscription) => subscription.id);
+    const subscriptionItemRows = subscriptionIds.length
+      ? await tx.select().from(subscriptionItems).where(inArray(subscriptionItems.subscriptionId, subscriptionIds)).orderBy(asc(subscriptionItems.id))
+      : [];
+    const eventRows = subscriptionIds.length
+      ? await tx.select().from(subscriptionEvents).where(inArray(subscriptionEvents.subscriptionId, subscriptionIds)).orderBy(asc(subscriptionEvents.id))
+      : [];
+    const bidones = await bidonBalance(tx, { userId, email });
+    const bidonMovements = await recentBidonMovements(tx, { userId, email }, 10_000);
+    const emailRows = await tx
+      .select({
+        kind: outboxEmails.kind,
+        toAddress: outboxEmails.toAddress,
+        subject: outboxEmails.subject,
+        text: outboxEmails.text,
+        status: outboxEmails.status,
+        createdAt: outboxEmails.createdAt,
+        sentAt: outboxEmails.sentAt,
+      })
+      .from(outboxEmails)
+      .where(sql`lower(${outboxEmails.toAddress}) = ${email}`)
+      .orderBy(asc(outboxEmails.createdAt), asc(outboxEmails.id));
+    const complaintRows = await tx
+      .select()
+      .from(complaints)
+      .where(sql`lower(${complaints.email}) = ${email}`)
+      .orderBy(asc(complaints.filedAt));
+    const answerRows = complaintRows.length
+      ? await tx
+          .select({ complaintId: complaintAnswers.complaintId, answer: complaintAnswers.answer, answeredAt: complaintAnswers.answeredAt })
+          .from(complaintAnswers)
+          .where(
+            inArray(
+              complaintAnswers.complaintId,
+              complaintRows.map((complaint) => complaint.id),
+            ),
+          )
+      : [];
+    const consent = await promotionalConsentHistory(tx, email);
+    const messages = await tx
+      .select({
+        name: contactMessages.name,
+        email: contactMessages.email,
+        phone: contactMessages.phone,
+        subject: contactMessages.subject,
+        message: contactMessages.message,
+        createdAt: contactMessages.createdAt,
+      })
+      .from(contactMessages)
+      .where(sql`lower(${contactMessages.email}) = ${email}`)
+      .orderBy(desc(contactMessages.createdAt));
+
+    const document = {
+      format: CUSTOMER_EXPORT_FORMAT,
+      exportedAt: now.toISOString(),
+      profile,
+      sessions: sessionRows,
+      orders: orderRows.map(({ checkoutKey: _key, ...order }) => ({
+        ...order,
+        items: itemRows.filter((item) => item.orderId === order.id),
+        deliveries: deliveryRows
+          .filter((delivery) => delivery.orderId === order.id)
+          .map((delivery) => ({ ...delivery, proofs: proofRows.filter((proof) => proof.deliveryId === delivery.id) })),
+      })),
+      invoices: invoiceRows,
+      subscriptions: subscriptionRows.map((subscription) => ({
+        ...subscription,
+        items: subscriptionItemRows.filter((item) => item.subscriptionId === subscription.id),
+        events: eventRows.filter((event) => event.subscriptionId === subscription.id),
+      })),
+      bidones: { ...bidones, movements: bidonMovements },
+      emails: emailRows,
+      complaints: complaintRows.map(({ accessTokenHash: _hash, ...sheet }) => ({
+        ...sheet,
+        answer: answerRows.find((answer) => answer.complaintId === sheet.id) ?? null,
+      })),
+      promotionalConsent: consent.map(({ email: _email, ...event }) => event),
+      contactMessages: messages,
+    };
+    await recordStaffAction(tx, actor, {
+      action: "customer.export",
+      entityType: "user",
+      entityId: userId,
+      after: {
+        orders: orderRows.length,
+        invoices: invoiceRows.length,
+        subscriptions: subscriptionRows.length,
+        emails: emailRows.length,
+        complaints: complaintRows.length,
+      },
+    });
+    return document;
+  });
+}
+
+export type CustomerDataExport = NonNullable<Awaited<ReturnType<typeof exportCustomerData>>>;
+
+export function customerExportFilename(userId: string, now: Date): string {
+  return `datos-cliente-${userId.slice(0, 8)}-${now.toISOString().slice(0, 10)}.json`;
+}

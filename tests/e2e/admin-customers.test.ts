@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { openSignedIn, registerCustomer, signInCookies } from "../support/accounts";
+import { seriousAxeViolations } from "../support/axe";
+import { DESKTOP, MOBILE } from "../support/browser";
+import { useBrowser, waitForHydration } from "../support/e2e";
+import { auditLayout } from "../support/layout-audit";
+
+/** 360 px: the narrowest phone the shop promises to work on. */
+const PHONE = { ...MOBILE, viewport: { width: 360, height: 780 } };
+
+describe("customers in the back office (issue 11, /admin/clientes)", () => {
+  const shop = useBrowser();
+
+  async function expectAccessibleAndFitting(page: Page, label: string) {
+    expect(await seriousAxeViolations(page, label)).toEqual([]);
+    expect(await auditLayout(page), label).toEqual([]);
+  }
+
+  it("operaciones finds a customer, opens their picture and sends a password-reset link; the admin's page fits a phone", async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const customer = await registerCustomer(shop.baseURL(), { email: `clienta-${suffix}@prueba.pe`, firstName: "Clorinda", lastName: `Ñahui${suffix}` });
+
+    const ops = await openSignedIn(shop, await signInCookies(shop.baseURL(), DEMO_OPERACIONES.email, DEMO_OPERACIONES.password), DESKTOP);
+    await ops.page.goto(`${shop.baseURL()}/admin`);
+    await waitForHydration(ops.page);
+    await ops.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Clientes" }).click();
+    await ops.page.getByRole("heading", { name: "Clientes" }).waitFor();
+    await ops.page.getByLabel("Buscar", { exact: true }).fill(`clorinda ñahui${suffix}`);
+    await ops.page.getByRole("button", { name: "Buscar" }).click();
+    await ops.page.waitForURL((url) => url.searchParams.has("q"));
+    const rows = ops.page.getByTestId("customer-row");
+    // The demo customer (listed before the search) is gone once the results render.
+    await ops.page.getByTestId("pager-summary").filter({ hasText: "de 1 resultados" }).waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain(customer.email);
+    await expectAccessibleAndFitting(ops.page, "clientes (escritorio)");
+
+    await rows.first().getByRole("link").click();
+    await ops.page.getByRole("heading", { name: `Clorinda Ñahui${suffix}` }).waitFor();
+    expect(await ops.page.getByTestId("customer-profile").textContent()).toContain(customer.email);
+    // Operaciones does not see the Ley 29733 actions (the admin's).
+    expect(await ops.page.getByRole("heading", { name: "Datos personales (Ley 29733)" }).count()).toBe(0);
+    await expectAccessibleAndFitting(ops.page, "cliente (escritorio)");
+
+    await ops.page.getByRole("button", { name: "Enviar enlace para cambiar contraseña" }).click();
+    await ops.page
+      .getByRole("status")
+      .filter({ hasText: `Enviamos un enlace para restablecer la contraseña a ${customer.email}` })
+      .waitFor();
+    // The e-mail itself (better-auth's link, through the outbox) is checked in tests/integration/admin-customers.test.ts.
+    ops.expectClean();
+
+    const admin = await openSignedIn(shop, await signInCookies(shop.baseURL(), DEMO_ADMIN.email, DEMO_ADMIN.password), PHONE);
+    await admin.page.goto(`${ops.page.url()}`);
+    await waitForHydration(admin.page);
+    await admin.page.getByRole("heading", { name: "Datos personales (Ley 29733)" }).waitFor();
+    await expectAccessibleAndFitting(admin.page, "cliente (360 px)");
+    await admin.page.getByRole("link", { name: "Anonimizar…" }).click();
+    await admin.page.getByRole("heading", { name: "Anonimizar cliente" }).waitFor();
+    await expectAccessibleAndFitting(admin.page, "anonimizar (360 px)");
+    admin.expectClean();
+  });
+});

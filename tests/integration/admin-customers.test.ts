@@ -1,0 +1,505 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getSignedInUser, register, resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus, signIn } from "@server/accounts/index.server";
+import type { StaffActor } from "@server/audit/index.server";
+import { recordPromotionalConsent } from "@server/consent/index.server";
+import {
+  anonymiseCustomer,
+  anonymizedEmailFor,
+  CUSTOMERS_PAGE_SIZE,
+  exportCustomerData,
+  loadCustomerPicture,
+  searchCustomers,
+} from "@server/customers/index.server";
+import {
+  accounts,
+  bidonMovements,
+  complaints,
+  contactMessages,
+  deliveries,
+  districts,
+  invoices,
+  orders,
+  outboxEmails,
+  promotionalConsentEvents,
+  sessions,
+  staffActions,
+  subscriptionEvents,
+  subscriptions,
+  users,
+} from "@server/db/schema";
+import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+const PASSWORD = "Cliente2024";
+
+function requestWith(headers: Headers): Request {
+  const cookie = headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .join("; ");
+  return new Request("http://localhost/dashboard", { headers: { cookie } });
+}
+
+describe("customers in the back office (issue 11, /admin/clientes)", () => {
+  let test: TestDatabase;
+  let admin: StaffActor;
+  let operaciones: StaffActor;
+  let miraflores = 0;
+  let client = 0;
+  let invoiceNumber = 900_000;
+  const signInAs = (email: string, password = PASSWORD) => signIn(test.db, { email, password, remember: true, client: `customers-${(client += 1)}` });
+  const auditRows = (entityId: string, action?: string) =>
+    test.db
+      .select()
+      .from(staffActions)
+      .where(and(eq(staffActions.entityId, entityId), action ? eq(staffActions.action, action) : undefined))
+      .orderBy(staffActions.id);
+
+  async function customer(firstName: string, lastName: string, email: string, extra: Partial<typeof users.$inferInsert> = {}): Promise<string> {
+    const registered = await register(test.db, { firstName, lastName, email, password: PASSWORD, client: `customers-register-${(client += 1)}` });
+    if (!registered.ok) throw new Error(registered.message);
+    const [row] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    if (Object.keys(extra).length) await test.db.update(users).set(extra).where(eq(users.id, row!.id));
+    return row!.id;
+  }
+
+  async function order(values: Partial<typeof orders.$inferInsert>): Promise<string> {
+    const [row] = await test.db
+      .insert(orders)
+      .values({
+        status: "delivered",
+        orderType: "one-time",
+        customerFirstName: "Marisol",
+        customerLastName: "Huamaní Torres",
+        customerEmail: "marisol.huamani@prueba.pe",
+        customerPhone: "+51 981 234 567",
+        documentType: "dni",
+        documentNumber: "41234567",
+        districtId: miraflores,
+        districtName: "Miraflores",
+        address: "Jr. Las Camelias 742, dpto 3",
+        deliveryNotes: "Tocar el timbre verde",
+        deliveryDate: "2026-03-20",
+        deliveryWindow: "manana",
+        subtotalCents: 5000,
+        discountCents: 0,
+        totalCents: 5000,
+        paymentProvider: "sandbox",
+        paymentMethod: "card",
+        ...values,
+      })
+      .returning({ id: orders.id });
+    return row!.id;
+  }
+
+  async function delivery(orderId: string, status: string, address = "Jr. Las Camelias 742, dpto 3"): Promise<string> {
+    const [row] = await test.db
+      .insert(deliveries)
+      .values({
+        orderId,
+        districtId: miraflores,
+        districtName: "Miraflores",
+        address,
+        deliveryDate: "2026-03-20",
+        deliveryWindow: "manana",
+        status,
+        notes: "Perro bravo",
+      })
+      .returning({ id: deliveries.id });
+    return row!.id;
+  }
+
+  async function invoice(orderId: string, electronicStatus: typeof invoices.$inferInsert.electronicStatus = "accepted"): Promise<string> {
+    invoiceNumber += 1;
+    const [row] = await test.db
+      .insert(invoices)
+      .values({
+        orderId,
+        documentType: "boleta",
+        series: "B001",
+        number: invoiceNumber,
+        invoiceNumber: `B001-${invoiceNumber}`,
+        status: "paid",
+        totalCents: 5000,
+        taxableCents: 4237,
+        igvCents: 763,
+        customerName: "MARISOL HUAMANÍ TORRES",
+        customerDocumentType: "dni",
+        customerDocumentNumber: "41234567",
+        dueDate: "2026-03-20",
+        electronicStatus,
+      })
+      .returning({ id: invoices.id });
+    return row!.id;
+  }
+
+  async function complaint(email: string): Promise<string> {
+    const number = Math.floor(Math.random() * 1_000_000_000);
+    const [row] = await test.db
+      .insert(complaints)
+      .values({
+        year: 2099,
+        number,
+        sheetNumber: `${String(number).padStart(9, "0")}-2099`,
+        accessTokenHash: randomUUID(),
+        filedAt: new Date("2026-03-21T15:00:00Z"),
+        filedOn: "2026-03-21",
+        issuerLegalName: "VIDA ALCALINA S.A.C.",
+        issuerRuc: "20123456789",
+        issuerAddress: "Av. Benavides 1555",
+        consumerNames: "Marisol",
+        consumerSurnames: "Huamaní Torres",
+        documentType: "dni",
+        documentNumber: "41234567",
+        address: "Jr. Las Camelias 742",
+        phone: "981234567",
+        email,
+        goodType: "producto",
+        goodDescription: "Bidón de 20 L",
+        kind: "reclamo",
+        detail: "Llegó abollado.",
+        consumerRequest: "Cambio del bidón.",
+      })
+      .returning({ id: complaints.id });
+    return row!.id;
+  }
+
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+    const staff = await test.db
+      .select()
+      .from(users)
+      .where(inArray(users.email, [DEMO_ADMIN.email, DEMO_OPERACIONES.email]));
+    const adminRow = staff.find((row) => row.email === DEMO_ADMIN.email)!;
+    const opsRow = staff.find((row) => row.email === DEMO_OPERACIONES.email)!;
+    admin = { id: adminRow.id, email: adminRow.email, role: "admin", clientAddress: "203.0.113.9" };
+    operaciones = { id: opsRow.id, email: opsRow.email, role: "operaciones", clientAddress: "203.0.113.10" };
+    const [district] = await test.db.select({ id: districts.id }).from(districts).where(eq(districts.name, "Miraflores"));
+    miraflores = district!.id;
+  });
+  afterAll(() => test.close());
+
+  it("finds customers by e-mail beginning, name words, document and phone digits, paginated, and never lists staff", async () => {
+    const id = await customer("Teodora", "Ccori Mamani", "teodora.ccori@prueba.pe", { documentNumber: "70011223", phone: "+51 955-111-222" });
+    const find = async (q: string) => (await searchCustomers(test.db, q, 1)).rows.map((row) => row.id);
+    expect(await find("TEODORA.cc")).toEqual([id]);
+    expect(await find("teo mama")).toEqual([id]);
+    expect(await find("ccori")).toEqual([id]);
+    expect(await find("70011223")).toEqual([id]);
+    expect(await find("955111222")).toEqual([id]);
+    expect(await find("+51 955 111 222")).toEqual([id]);
+    expect(await find("teodora.ccori@otro.pe")).toEqual([]);
+    expect(await find("7001122")).toEqual([]);
+    expect(await find(DEMO_ADMIN.email)).toEqual([]);
+    // A LIKE wildcard typed in the box is a character, not "anything".
+    expect(await find("%")).toEqual([]);
+
+    for (let index = 0; index < CUSTOMERS_PAGE_SIZE + 2; index += 1)
+      await test.db.insert(users).values({
+        id: `pagina-${index}`,
+        name: "Paginado Prueba",
+        email: `paginado-${String(index).padStart(2, "0")}@prueba.pe`,
+        firstName: "Paginado",
+        lastName: `Prueba ${String(index).padStart(2, "0")}`,
+      });
+    const first = await searchCustomers(test.db, "paginado", 1);
+    const second = await searchCustomers(test.db, "paginado", 2);
+    expect(first.total).toBe(CUSTOMERS_PAGE_SIZE + 2);
+    expect(first.rows).toHaveLength(CUSTOMERS_PAGE_SIZE);
+    expect(second.rows.map((row) => row.email)).toEqual([`paginado-${CUSTOMERS_PAGE_SIZE}@prueba.pe`, `paginado-${CUSTOMERS_PAGE_SIZE + 1}@prueba.pe`]);
+  });
+
+  it("shows a customer's whole picture, guest orders with the same e-mail included", async () => {
+    const email = "picture@prueba.pe";
+    const id = await customer("Pía", "Rojas", email);
+    const own = await order({ userId: id, customerEmail: email });
+    const guest = await order({ userId: null, customerEmail: "Picture@Prueba.pe", status: "paid" });
+    const someoneElse = await order({ userId: null, customerEmail: "otra@prueba.pe" });
+    await invoice(own);
+    const handed = await delivery(own, "delivered");
+    await test.db.insert(bidonMovements).values({ deliveryId: handed, orderId: own, userId: id, customerEmail: email, kind: "lent", quantity: 3 });
+    await test.db.insert(subscriptions).values({
+      userId: id,
+      status: "active",
+      frequency: "mensual",
+      discountRateBasisPoints: 500,
+      baseAmountCents: 6000,
+      amountCents: 5700,
+      districtId: miraflores,
+      districtName: "Miraflores",
+      address: "Jr. Las Camelias 742",
+      deliveryWindow: "manana",
+    });
+    await complaint(email);
+    await recordPromotionalConsent(test.db, { email, granted: true, source: "preferences", clientAddress: "198.51.100.4", userAgent: "Firefox" }, new Date());
+
+    const picture = (await loadCustomerPicture(test.db, id))!;
+    expect(picture.profile).toMatchObject({ email, firstName: "Pía", status: "active", emailVerified: false });
+    expect(picture.orders.map((row) => [row.id, row.guest]).sort()).toEqual(
+      [
+        [own, false],
+        [guest, true],
+      ].sort(),
+    );
+    expect(picture.orders.map((row) => row.id)).not.toContain(someoneElse);
+    expect(picture.ordersTotal).toBe(2);
+    expect(picture.invoices.map((row) => row.orderId)).toEqual([own]);
+    expect(picture.subscriptions).toHaveLength(1);
+    expect(picture.bidones).toEqual({ lent: 3, returned: 0, balance: 3 });
+    // The sign-up's verification e-mail is in the outbox, addressed to them.
+    expect(picture.emails.map((row) => row.kind)).toContain("email_verification");
+    expect(picture.complaints).toHaveLength(1);
+    expect(picture.consent).toMatchObject({ granted: true, source: "preferences" });
+
+    expect(await loadCustomerPicture(test.db, "no-such-customer")).toBeNull();
+    expect(await loadCustomerPicture(test.db, admin.id)).toBeNull();
+  });
+
+  it("resends the verification e-mail and sends a reset link through better-auth, each audited, once a minute", async () => {
+    const email = "acceso@prueba.pe";
+    const id = await customer("Ángel", "Soto", email);
+    const outbox = (kind: string) =>
+      test.db
+        .select()
+        .from(outboxEmails)
+        .where(and(eq(outboxEmails.toAddress, email), eq(outboxEmails.kind, kind)));
+    // The sign-up's e-mail never arrived (lost in spam, say): a token made within the same second
+    // would be the same link, so it is removed here to see the resend queue its own.
+    expect(await outbox("email_verification")).toHaveLength(1);
+    await test.db.delete(outboxEmails).where(and(eq(outboxEmails.toAddress, email), eq(outboxEmails.kind, "email_verification")));
+
+    expect(await resendCustomerVerification(test.db, operaciones, id)).toMatchObject({ ok: true });
+    const [resent] = await outbox("email_verification");
+    expect(resent!.text).toMatch(/\/verificar-correo\?token=/);
+    expect(await resendCustomerVerification(test.db, operaciones, id)).toMatchObject({ ok: false, message: expect.stringContaining("menos de un minuto") });
+    expect(await outbox("email_verification")).toHaveLength(1);
+    const [verifyAudit] = await auditRows(id, "customer.resend_verification");
+    expect(verifyAudit).toMatchObject({ actorEmail: DEMO_OPERACIONES.email, actorRole: "operaciones", entityType: "user" });
+
+    expect(await sendCustomerPasswordReset(test.db, admin, id)).toMatchObject({ ok: true });
+    const [reset] = await outbox("password_reset");
+    expect(reset!.text).toMatch(/\/reset-password\?token=/);
+    expect(await auditRows(id, "customer.send_password_reset")).toHaveLength(1);
+
+    const other = await customer("Verificada", "Ya", "verificada@prueba.pe", { emailVerified: true });
+    expect(await resendCustomerVerification(test.db, admin, other)).toMatchObject({ ok: false, message: "El correo de este cliente ya está verificado." });
+    expect(await auditRows(other)).toEqual([]);
+    expect(await resendCustomerVerification(test.db, admin, operaciones.id)).toMatchObject({ ok: false, message: expect.stringContaining("Equipo") });
+    expect(await sendCustomerPasswordReset(test.db, admin, "no-such-customer")).toMatchObject({ ok: false, reason: "not_found" });
+  });
+
+  it("deactivating ends the customer's sessions and refuses sign-in, leaves orders and subscriptions alone; reactivating lets them back", async () => {
+    const email = "baja.cliente@prueba.pe";
+    const id = await customer("Baja", "Cliente", email);
+    const own = await order({ userId: id, customerEmail: email, status: "paid" });
+    const signedIn = await signInAs(email);
+    const request = requestWith((signedIn as { headers: Headers }).headers);
+    expect(await getSignedInUser(test.db, request)).not.toBeNull();
+
+    expect(await setCustomerStatus(test.db, operaciones, { userId: id, status: "inactive" })).toMatchObject({ ok: true, changed: true });
+    expect(await getSignedInUser(test.db, request)).toBeNull();
+    expect(await test.db.select().from(sessions).where(eq(sessions.userId, id))).toEqual([]);
+    expect(await signInAs(email)).toMatchObject({ ok: false, message: expect.stringContaining("desactivada") });
+    expect((await test.db.select({ status: orders.status }).from(orders).where(eq(orders.id, own)))[0]!.status).toBe("paid");
+    expect(await setCustomerStatus(test.db, operaciones, { userId: id, status: "inactive" })).toMatchObject({ ok: true, changed: false });
+    expect(await sendCustomerPasswordReset(test.db, admin, id)).toMatchObject({ ok: false, message: expect.stringContaining("desactivada") });
+
+    expect(await setCustomerStatus(test.db, operaciones, { userId: id, status: "active" })).toMatchObject({ ok: true, changed: true });
+    expect(await signInAs(email)).toMatchObject({ ok: true });
+    expect((await auditRows(id)).map((row) => [row.action, row.before, row.after])).toEqual([
+      ["customer.deactivate", { status: "active" }, { status: "inactive" }],
+      ["customer.reactivate", { status: "inactive" }, { status: "active" }],
+    ]);
+    expect(await setCustomerStatus(test.db, admin, { userId: admin.id, status: "inactive" })).toMatchObject({ ok: false });
+  });
+
+  it("exports everything held about the customer as one document, without secrets, audited", async () => {
+    const email = "export@prueba.pe";
+    const id = await customer("Exequiel", "Portal", email, { documentNumber: "40999888", phone: "912345678" });
+    const own = await order({ userId: id, customerEmail: email });
+    const guest = await order({ userId: null, customerEmail: email });
+    await invoice(own);
+    await delivery(own, "delivered");
+    await complaint(email);
+    await recordPromotionalConsent(test.db, { email, granted: true, source: "checkout", clientAddress: "198.51.100.7", userAgent: "Chrome" }, new Date());
+    await test.db
+      .insert(contactMessages)
+      .values({ submissionId: randomUUID(), name: "Exequiel", email, subject: "Consulta", message: "¿Reparten en Surco?", createdAt: new Date() });
+    await signInAs(email);
+
+    const document = (await exportCustomerData(test.db, admin, id, new Date("2026-03-25T12:00:00Z")))!;
+    const json = JSON.stringify(document);
+    expect(document.profile).toMatchObject({ email, documentNumber: "40999888", phone: "912345678" });
+    expect(document.orders.map((row) => row.id).sort()).toEqual([own, guest].sort());
+    expect(document.orders.find((row) => row.id === own)!.deliveries).toHaveLength(1);
+    expect(document.invoices).toHaveLength(1);
+    expect(document.complaints).toHaveLength(1);
+    expect(document.promotionalConsent[0]).toMatchObject({ granted: true, clientAddress: "198.51.100.7", userAgent: "Chrome" });
+    expect(document.contactMessages).toHaveLength(1);
+    expect(document.emails.map((row) => row.kind)).toContain("email_verification");
+    // No secrets: session tokens, password hashes, access-link hashes.
+    const open = await test.db.select({ token: sessions.token }).from(sessions).where(eq(sessions.userId, id));
+    expect(document.sessions).toHaveLength(open.length);
+    expect(open.length).toBeGreaterThan(0);
+    const [credential] = await test.db.select({ password: accounts.password }).from(accounts).where(eq(accounts.userId, id));
+    for (const session of open) expect(json).not.toContain(session.token);
+    expect(json).not.toContain(credential!.password!);
+    expect(json).not.toContain("accessTokenHash");
+    const [audit] = await auditRows(id, "customer.export");
+    expect(audit).toMatchObject({ actorEmail: DEMO_ADMIN.email, after: { orders: 2, invoices: 1, complaints: 1 } });
+    expect(await exportCustomerData(test.db, admin, "no-such-customer", new Date())).toBeNull();
+  });
+
+  it("refuses to anonymise while a delivery is open or an order unpaid, in Spanish, changing nothing", async () => {
+    const email = "pendiente@prueba.pe";
+    const id = await customer("Pendiente", "Entrega", email);
+    const own = await order({ userId: id, customerEmail: email, status: "processing" });
+    const open = await delivery(own, "scheduled");
+    const refused = await anonymiseCustomer(test.db, admin, id, new Date());
+    expect(refused).toMatchObject({
+      ok: false,
+      reason: "refused",
+      message: expect.stringMatching(/^No se puede anonimizar todavía: el cliente tiene entregas pendientes \(ENV-/),
+    });
+    expect((await test.db.select({ email: users.email }).from(users).where(eq(users.id, id)))[0]!.email).toBe(email);
+    expect(await auditRows(id)).toEqual([]);
+
+    await test.db.update(deliveries).set({ status: "delivered" }).where(eq(deliveries.id, open));
+    await order({ userId: null, customerEmail: email, status: "pending" });
+    expect(await anonymiseCustomer(test.db, admin, id, new Date())).toMatchObject({ ok: false, message: expect.stringContaining("pedidos sin pagar") });
+  });
+
+  it("anonymises: personal data gone from every table it claims, invoices and complaint sheets intact, subscriptions cancelled, sessions revoked, repeat-safe", async () => {
+    const email = "borrar@prueba.pe";
+    const id = await customer("Borrarina", "Olvido Quispe", email, {
+      documentType: "dni",
+      documentNumber: "48887776",
+      phone: "944555666",
+      address: "Calle Secreta 9",
+    });
+    const own = await order({
+      userId: id,
+      customerEmail: email,
+      customerFirstName: "Borrarina",
+      customerPhone: "944555666",
+      documentNumber: "48887776",
+      address: "Calle Secreta 9",
+    });
+    const guest = await order({ userId: null, customerEmail: email, customerFirstName: "Borrarina", documentNumber: "48887776", address: "Calle Secreta 9" });
+    const invoiceId = await invoice(own);
+    const handed = await delivery(own, "delivered", "Calle Secreta 9");
+    await test.db.insert(bidonMovements).values({ deliveryId: handed, orderId: own, userId: id, customerEmail: email, kind: "lent", quantity: 2 });
+    const [subscription] = await test.db
+      .insert(subscriptions)
+      .values({
+        userId: id,
+        status: "active",
+        frequency: "mensual",
+        discountRateBasisPoints: 500,
+        baseAmountCents: 6000,
+        amountCents: 5700,
+        districtId: miraflores,
+        districtName: "Miraflores",
+        address: "Calle Secreta 9",
+        deliveryWindow: "manana",
+      })
+      .returning({ id: subscriptions.id });
+    const sheet = await complaint(email);
+    await recordPromotionalConsent(
+      test.db,
+      { email, granted: true, source: "signup", clientAddress: "198.51.100.9", userAgent: "Safari", userId: id },
+      new Date(),
+    );
+    await test.db
+      .insert(contactMessages)
+      .values({
+        submissionId: randomUUID(),
+        name: "Borrarina",
+        email,
+        phone: "944555666",
+        subject: "Hola",
+        message: "Vivo en Calle Secreta 9",
+        createdAt: new Date(),
+      });
+    const signedIn = await signInAs(email);
+    const request = requestWith((signedIn as { headers: Headers }).headers);
+    const invoiceBefore = await test.db.select().from(invoices).where(eq(invoices.id, invoiceId));
+    const complaintBefore = await test.db.select().from(complaints).where(eq(complaints.id, sheet));
+
+    const done = await anonymiseCustomer(test.db, admin, id, new Date("2026-03-26T15:00:00Z"));
+    expect(done).toEqual({ ok: true, alreadyAnonymized: false, cancelledSubscriptions: 1 });
+
+    const placeholder = anonymizedEmailFor(id);
+    const [account] = await test.db.select().from(users).where(eq(users.id, id));
+    expect(account).toMatchObject({
+      email: placeholder,
+      firstName: "Cliente",
+      lastName: "anonimizado",
+      phone: null,
+      address: null,
+      documentNumber: null,
+      status: "anonymized",
+    });
+    expect(await getSignedInUser(test.db, request)).toBeNull();
+    expect(await test.db.select().from(sessions).where(eq(sessions.userId, id))).toEqual([]);
+    expect(await test.db.select().from(accounts).where(eq(accounts.userId, id))).toEqual([]);
+    expect(await signInAs(email)).toMatchObject({ ok: false });
+
+    // The personal data typed above appears in none of the tables the anonymisation covers.
+    const personal = ["borrar@prueba.pe", "Borrarina", "944555666", "48887776", "Calle Secreta", "198.51.100.9", "Safari"];
+    for (const table of [
+      "users",
+      "orders",
+      "deliveries",
+      "subscriptions",
+      "outbox_emails",
+      "promotional_consent_events",
+      "contact_messages",
+      "bidon_movements",
+      "sessions",
+    ]) {
+      const rows = await test.db.execute(sql.raw(`select t::text as row from ${table} t`));
+      const text = JSON.stringify((rows as unknown as { rows?: unknown[] }).rows ?? rows);
+      for (const value of personal) expect(text.includes(value), `${value} left in ${table}`).toBe(false);
+    }
+    const [orderRow] = await test.db.select().from(orders).where(eq(orders.id, guest));
+    expect(orderRow).toMatchObject({ customerEmail: placeholder, totalCents: 5000, status: "delivered" });
+    // Kept: the comprobante exactly as issued, and the Libro de Reclamaciones sheet.
+    expect(await test.db.select().from(invoices).where(eq(invoices.id, invoiceId))).toEqual(invoiceBefore);
+    expect(invoiceBefore[0]!.customerDocumentNumber).toBe("41234567");
+    expect(await test.db.select().from(complaints).where(eq(complaints.id, sheet))).toEqual(complaintBefore);
+    const [ledger] = await test.db.select().from(bidonMovements).where(eq(bidonMovements.deliveryId, handed));
+    expect(ledger).toMatchObject({ quantity: 2, customerEmail: placeholder });
+    const [ended] = await test.db.select().from(subscriptions).where(eq(subscriptions.id, subscription!.id));
+    expect(ended).toMatchObject({ status: "cancelled", endsOn: "2026-03-26" });
+    const events = await test.db.select().from(subscriptionEvents).where(eq(subscriptionEvents.subscriptionId, subscription!.id));
+    expect(events.map((event) => [event.kind, event.actor])).toEqual([["cancelled", DEMO_ADMIN.email]]);
+    const [consent] = await test.db.select().from(promotionalConsentEvents).where(eq(promotionalConsentEvents.email, placeholder));
+    expect(consent).toMatchObject({ granted: true, source: "signup", clientAddress: null, userAgent: null, userId: null });
+    expect((await test.db.select({ status: outboxEmails.status }).from(outboxEmails).where(eq(outboxEmails.toAddress, placeholder))).length).toBeGreaterThan(0);
+    expect((await searchCustomers(test.db, email, 1)).rows).toEqual([]);
+
+    const audit = await auditRows(id, "customer.anonymize");
+    expect(audit).toHaveLength(1);
+    expect(JSON.stringify(audit[0])).not.toContain("borrar@");
+    expect(await anonymiseCustomer(test.db, admin, id, new Date())).toEqual({ ok: true, alreadyAnonymized: true, cancelledSubscriptions: 0 });
+    expect(await auditRows(id, "customer.anonymize")).toHaveLength(1);
+    expect(await setCustomerStatus(test.db, admin, { userId: id, status: "active" })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("anonimizado"),
+    });
+  });
+
+  it("refuses to anonymise while a comprobante has not reached SUNAT", async () => {
+    const email = "sunat@prueba.pe";
+    const id = await customer("Sunat", "Pendiente", email);
+    const own = await order({ userId: id, customerEmail: email });
+    await invoice(own, "pending");
+    expect(await anonymiseCustomer(test.db, admin, id, new Date())).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("comprobantes aún no aceptados por SUNAT (B001-"),
+    });
+  });
+});
