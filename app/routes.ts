@@ -81,6 +81,8 @@ export default [
     route("admin/reclamos", "routes/admin.complaints.tsx"),
     route("admin/reclamos/:complaintId", "routes/admin.complaint-detail.tsx"),
     route("admin/comprobantes", "routes/admin.comprobantes.tsx"),
+    route("admin/metricas", "routes/admin.metrics.tsx"),
+    route("admin/metricas/exportar", "routes/admin.metrics-export.ts"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

@@ -48,6 +48,8 @@ const RULES: Record<string, Rule> = {
   "/admin/contenido/historia/:entryId": { allowed: [], sample: "/admin/contenido/historia/1" },
   "/admin/reclamos": { allowed: ["operaciones"] },
   "/admin/reclamos/:complaintId": { allowed: ["operaciones"], sample: "/admin/reclamos/{complaintId}" },
+  "/admin/metricas": { allowed: [] },
+  "/admin/metricas/exportar": { allowed: [] },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */
