@@ -168,39 +168,62 @@ function Figures({ metrics }: { metrics: BusinessMetrics }) {
   );
 }
 
+/**
+ * A table from a tablet up; on a phone the same rows as short lists of "label: value", since seven
+ * columns of amounts cannot fit 360 px and a sideways-scrolling table is one nobody finds there.
+ */
 function DataTable({ label, head, rows }: { label: string; head: string[]; rows: string[][] }) {
   return (
-    <ScrollRegion label={label} className="rounded-xl ring-1 ring-slate-100">
-      <table className="w-full text-sm">
-        <caption className="sr-only">{label}</caption>
-        <thead className="bg-slate-50 text-slate-700">
-          <tr>
-            {head.map((cell, index) => (
-              <th key={cell} scope="col" className={`${thClass} ${index > 0 ? "text-right" : ""}`}>
-                {cell}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((row) => (
-            <tr key={row[0]}>
-              {row.map((cell, index) =>
-                index === 0 ? (
-                  <th key={index} scope="row" className={`${tdClass} text-left font-normal`}>
-                    {cell}
-                  </th>
-                ) : (
-                  <td key={index} className={`${tdClass} text-right`}>
-                    {cell}
-                  </td>
-                ),
-              )}
+    <>
+      <ScrollRegion label={label} className="hidden rounded-xl ring-1 ring-slate-100 sm:block">
+        <table className="w-full text-sm">
+          <caption className="sr-only">{label}</caption>
+          <thead className="bg-slate-50 text-slate-700">
+            <tr>
+              {head.map((cell, index) => (
+                <th key={cell} scope="col" className={`${thClass} ${index > 0 ? "text-right" : ""}`}>
+                  {cell}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.map((row) => (
+              <tr key={row[0]}>
+                {row.map((cell, index) =>
+                  index === 0 ? (
+                    <th key={index} scope="row" className={`${tdClass} text-left font-normal`}>
+                      {cell}
+                    </th>
+                  ) : (
+                    <td key={index} className={`${tdClass} text-right`}>
+                      {cell}
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollRegion>
+      <ul aria-label={label} className="divide-y divide-slate-100 rounded-xl text-sm ring-1 ring-slate-100 sm:hidden">
+        {rows.map((row) => (
+          <li key={row[0]} className="px-3 py-2">
+            <p className="font-semibold text-slate-900">{row[0]}</p>
+            <dl className="grid grid-cols-[1fr_auto] gap-x-3">
+              {row.slice(1).map((cell, index) =>
+                cell ? (
+                  <div key={head[index + 1]} className="contents">
+                    <dt className="text-slate-600">{head[index + 1]}</dt>
+                    <dd className="text-right tabular-nums text-slate-900">{cell}</dd>
+                  </div>
+                ) : null,
+              )}
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

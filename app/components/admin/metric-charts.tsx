@@ -133,7 +133,12 @@ export function BarChart({
                 );
               })}
               {labels.has(index) ? (
-                <text x={x + barWidth / 2} y={HEIGHT - 8} textAnchor="middle" className="fill-slate-600 text-[13px]">
+                <text
+                  x={index === 0 ? x : index === points.length - 1 ? x + barWidth : x + barWidth / 2}
+                  y={HEIGHT - 8}
+                  textAnchor={index === 0 ? "start" : index === points.length - 1 ? "end" : "middle"}
+                  className="fill-slate-600 text-[13px]"
+                >
                   {point.label}
                 </text>
               ) : null}
@@ -208,9 +213,11 @@ export function HorizontalBars({ rows, format, label }: { rows: { name: string; 
             <span className="min-w-0 break-words text-slate-800">{row.name}</span>
             <span className="shrink-0 font-semibold tabular-nums text-slate-900">{format(row.value)}</span>
           </div>
-          <div className="mt-1 h-2.5 rounded-full bg-slate-100" aria-hidden="true">
-            <div className="h-2.5 rounded-full bg-brand-600" style={{ width: `${(row.value / max) * 100}%` }} />
-          </div>
+          {/* An SVG bar, not a styled div: the Content-Security-Policy refuses inline style attributes. */}
+          <svg viewBox="0 0 100 10" preserveAspectRatio="none" className="mt-1 block h-2.5 w-full" aria-hidden="true">
+            <rect width={100} height={10} rx={5} className="fill-slate-100" />
+            <rect width={(row.value / max) * 100} height={10} rx={5} className="fill-brand-600" />
+          </svg>
         </li>
       ))}
     </ul>
