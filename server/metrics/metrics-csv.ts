@@ -1,4 +1,4 @@
-import { CSV_BOM, csvLine } from "@core/csv";
+import { CSV_BOM, csvLine, csvSoles as soles, type CsvAmount } from "@core/csv";
 import type { BusinessMetrics } from "./business-metrics";
 
 /** The tables of /admin/metricas, each downloadable as CSV (`?tabla=`), in the page's order. */
@@ -9,13 +9,11 @@ export function isMetricsTable(value: string): value is MetricsTable {
   return (METRICS_TABLES as readonly string[]).includes(value);
 }
 
-/** Soles with two decimals and a point, as the order export writes amounts. */
-const soles = (cents: number) => (cents / 100).toFixed(2);
 const percent = (rate: number | null) => (rate === null ? "" : (rate * 100).toFixed(2));
 
 const planLabels = { mensual: "Mensual", anual: "Anual" } as const;
 
-function rowsOf(metrics: BusinessMetrics, table: MetricsTable): string[][] {
+function rowsOf(metrics: BusinessMetrics, table: MetricsTable): (string | CsvAmount)[][] {
   switch (table) {
     case "dias":
       return [

@@ -5,7 +5,7 @@ import { orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "@core/or
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import type { StaffOrderFilters } from "@core/staff-order-filters";
 import { newestFirst, staffOrderConditions } from "./staff-order-search";
-import { CSV_BOM, csvLine } from "@core/csv";
+import { CSV_BOM, csvLine, csvSoles as soles } from "@core/csv";
 
 /** Rows read per query: big enough to be quick, small enough that memory stays flat however many orders match. */
 export const CSV_BATCH_SIZE = 1000;
@@ -33,8 +33,6 @@ const HEADER = [
   "Envío (S/)",
   "Total (S/)",
 ];
-
-const soles = (cents: number) => (cents / 100).toFixed(2);
 
 /** `2026-11-24 10:05` on Lima's clock (UTC−5 all year: Lima keeps no daylight saving). */
 function limaDateTime(instant: Date): string {
