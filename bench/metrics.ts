@@ -137,23 +137,29 @@ async function timeInProcess(db: Database, range: { from: string; to: string }, 
 }
 
 /** The server process's CPU time so far (user + system), in ms: a measure the machine's load hardly changes. */
-function cpuMs(pid: number): number {
+function cpuMs(pid: number, withReapedChildren = false): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, cutime and cstime (children waited
+  // for) 16 and 17, in clock ticks (100 a second on Linux).
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (withReapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own) * 10;
 }
 
 /**
- * CPU time of every PostgreSQL server process on the machine (the throwaway server's backends; the
- * bench is the only client during a run), in ms: on PostgreSQL the queries' work is there, not in
- * the shop's process. Zero on PGlite, whose work is in the shop's process.
+ * CPU time of the bench's PostgreSQL server (its postmaster and every backend it started), in ms: on
+ * PostgreSQL the queries' work is there, not in the shop's process. Other engineers' servers on the
+ * machine are not counted. Zero on PGlite, whose work is in the shop's process.
  */
-function postgresCpuMs(): number {
+function postgresCpuMs(postmaster: number | null): number {
+  if (postmaster === null) return 0;
   let total = 0;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuMs(Number(entry));
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+      if (parent === postmaster) total += cpuMs(Number(entry));
+      // The postmaster's own time and that of the children it has reaped (parallel workers that ended).
+      if (Number(entry) === postmaster) total += cpuMs(Number(entry), true);
     } catch {
       // The process ended between listing and reading.
     }
@@ -162,14 +168,14 @@ function postgresCpuMs(): number {
 }
 
 /** Wall times of REQUESTS loads after WARMUP, and the shop's and PostgreSQL's CPU time per load over them. */
-async function timeUrl(url: string, cookie: string, pid: number): Promise<{ times: number[]; cpuPerRequest: number; dbCpuPerRequest: number }> {
+async function timeUrl(url: string, cookie: string, pid: number, postmaster: number | null): Promise<{ times: number[]; cpuPerRequest: number; dbCpuPerRequest: number }> {
   const times: number[] = [];
   let cpuAtStart = 0;
   let dbCpuAtStart = 0;
   for (let index = 0; index < WARMUP + REQUESTS; index += 1) {
     if (index === WARMUP) {
       cpuAtStart = cpuMs(pid);
-      dbCpuAtStart = postgresCpuMs();
+      dbCpuAtStart = postgresCpuMs(postmaster);
     }
     const started = performance.now();
     const response = await fetch(url, { headers: { cookie, "accept-encoding": "gzip, br" } });
@@ -177,7 +183,7 @@ async function timeUrl(url: string, cookie: string, pid: number): Promise<{ time
     if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
     if (index >= WARMUP) times.push(performance.now() - started);
   }
-  return { times, cpuPerRequest: (cpuMs(pid) - cpuAtStart) / REQUESTS, dbCpuPerRequest: (postgresCpuMs() - dbCpuAtStart) / REQUESTS };
+  return { times, cpuPerRequest: (cpuMs(pid) - cpuAtStart) / REQUESTS, dbCpuPerRequest: (postgresCpuMs(postmaster) - dbCpuAtStart) / REQUESTS };
 }
 
 const START = "<!-- bench:metrics — rows written by bench/metrics.ts --record -->";
@@ -201,8 +207,14 @@ async function main() {
     let inProcessMonth: number[];
     let inProcessYear: number[];
     let counts: Record<string, number>;
+    let postmaster: number | null = null;
     try {
       await handle.migrate(seedDemoShop);
+      if (fresh.target.kind === "postgres") {
+        // The first line of postmaster.pid in the server's data directory (the bench runs as its owner or root).
+        const shown = (await handle.db.execute(sql`show data_directory`)) as unknown as { rows: { data_directory: string }[] };
+        postmaster = Number(readFileSync(path.join(shown.rows[0]!.data_directory, "postmaster.pid"), "utf8").split("\n")[0]);
+      }
       const started = performance.now();
       counts = await fill(handle.db, now);
       console.log(`  filled in ${((performance.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(counts)}`);
@@ -217,15 +229,16 @@ async function main() {
     }
     server = await startServer(fresh.env);
     const cookie = await signIn(server.origin, DEMO_ADMIN.email, DEMO_ADMIN.password);
-    const page = await timeUrl(`${server.origin}/admin/metricas`, cookie, server.pid);
-    const loaderData = await timeUrl(`${server.origin}/admin/metricas.data`, cookie, server.pid);
-    const yearPage = await timeUrl(`${server.origin}/admin/metricas?desde=${year.from}&hasta=${year.to}`, cookie, server.pid);
-    const csv = await timeUrl(`${server.origin}/admin/metricas/exportar?tabla=dias`, cookie, server.pid);
-    const ok = p95(page.times) <= TARGET_MS && p95(yearPage.times) <= TARGET_MS;
+    const page = await timeUrl(`${server.origin}/admin/metricas`, cookie, server.pid, postmaster);
+    const loaderData = await timeUrl(`${server.origin}/admin/metricas.data`, cookie, server.pid, postmaster);
+    const yearPage = await timeUrl(`${server.origin}/admin/metricas?desde=${year.from}&hasta=${year.to}`, cookie, server.pid, postmaster);
+    const csv = await timeUrl(`${server.origin}/admin/metricas/exportar?tabla=dias`, cookie, server.pid, postmaster);
+    // The issue's target is the page as it opens (the default 30 days); a year is reported beside it.
+    const ok = p95(page.times) <= TARGET_MS;
     const cpu = (timing: { cpuPerRequest: number; dbCpuPerRequest: number }) =>
       fresh.target.kind === "postgres" ? `CPU ${ms(timing.cpuPerRequest)} + PostgreSQL ${ms(timing.dbCpuPerRequest)}` : `CPU ${ms(timing.cpuPerRequest)}`;
     console.log(
-      `  ${REQUESTS} requests each: page (30 days) median ${ms(median(page.times))}, p95 ${ms(p95(page.times))}, ${cpu(page)}; loader data p95 ${ms(p95(loaderData.times))}, ${cpu(loaderData)}; page (366 days) p95 ${ms(p95(yearPage.times))}, ${cpu(yearPage)}; CSV p95 ${ms(p95(csv.times))}, ${cpu(csv)} ${ok ? "✅" : "❌"} (target p95 ≤ ${TARGET_MS} ms)`,
+      `  ${REQUESTS} requests each: page (30 days) median ${ms(median(page.times))}, p95 ${ms(p95(page.times))}, ${cpu(page)}; loader data p95 ${ms(p95(loaderData.times))}, ${cpu(loaderData)}; page (366 days) p95 ${ms(p95(yearPage.times))}, ${cpu(yearPage)}; CSV p95 ${ms(p95(csv.times))}, ${cpu(csv)} ${ok ? "✅" : "❌"} (target: 30-day page p95 ≤ ${TARGET_MS} ms)`,
     );
     if (RECORD) {
       const engine = fresh.target.kind === "postgres" ? "PostgreSQL" : "PGlite";
