@@ -89,6 +89,8 @@ export default [
     route("admin/clientes/:customerId", "routes/admin.customer-detail.tsx"),
     route("admin/clientes/:customerId/exportar", "routes/admin.customer-export.ts"),
     route("admin/clientes/:customerId/anonimizar", "routes/admin.customer-anonymise.tsx"),
+    route("admin/metricas", "routes/admin.metrics.tsx"),
+    route("admin/metricas/exportar", "routes/admin.metrics-export.ts"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

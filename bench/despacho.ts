@@ -148,7 +148,7 @@ export async function insertDay(db: Database, date: string, count: number, now: 
 }
 
 /** Signs in through /login as the browser posts it; the session cookie header. */
-async function signIn(origin: string, email: string, password: string): Promise<string> {
+export async function signIn(origin: string, email: string, password: string): Promise<string> {
   const response = await fetch(`${origin}/login`, {
     method: "POST",
     headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
@@ -162,7 +162,7 @@ async function signIn(origin: string, email: string, password: string): Promise<
     .join("; ");
 }
 
-async function startServer(env: Record<string, string>) {
+export async function startServer(env: Record<string, string>) {
   const port: number = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
     cwd: ROOT,
@@ -196,6 +196,7 @@ async function startServer(env: Record<string, string>) {
   return {
     origin,
     logs,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -205,7 +206,7 @@ async function startServer(env: Record<string, string>) {
   };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 const START = "<!-- bench:despacho — rows written by bench/despacho.ts --record -->";

@@ -5,6 +5,7 @@ import { orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "@core/or
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import type { StaffOrderFilters } from "@core/staff-order-filters";
 import { newestFirst, staffOrderConditions } from "./staff-order-search";
+import { CSV_BOM, csvLine, csvSoles as soles } from "@core/csv";
 
 /** Rows read per query: big enough to be quick, small enough that memory stays flat however many orders match. */
 export const CSV_BATCH_SIZE = 1000;
@@ -32,22 +33,6 @@ const HEADER = [
   "Envío (S/)",
   "Total (S/)",
 ];
-
-/**
- * One CSV field (RFC 4180). A text that a spreadsheet would run as a formula (it begins with
- * = + - or @) gets a leading apostrophe, so an order placed with a name like `=HYPERLINK(…)`
- * stays text in Excel (OWASP "CSV injection").
- */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-export function csvLine(values: string[]): string {
-  return `${values.map(csvField).join(",")}\r\n`;
-}
-
-const soles = (cents: number) => (cents / 100).toFixed(2);
 
 /** `2026-11-24 10:05` on Lima's clock (UTC−5 all year: Lima keeps no daylight saving). */
 function limaDateTime(instant: Date): string {
@@ -97,7 +82,7 @@ export function staffOrdersCsvStream(db: Database, filters: StaffOrderFilters, b
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(`\uFEFF${csvLine(HEADER)}`));
+        controller.enqueue(encoder.encode(`${CSV_BOM}${csvLine(HEADER)}`));
       },
       async pull(controller) {
         if (done) return;

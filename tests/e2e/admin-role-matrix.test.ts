@@ -58,6 +58,8 @@ const RULES: Record<string, Rule> = {
   // by the anonymisation's confirmation, so the demo customer is never anonymised here.
   "/admin/clientes/:customerId/exportar": { allowed: [], sample: "/admin/clientes/{demoCustomerId}/exportar" },
   "/admin/clientes/:customerId/anonimizar": { allowed: [], sample: "/admin/clientes/{demoCustomerId}/anonimizar" },
+  "/admin/metricas": { allowed: [] },
+  "/admin/metricas/exportar": { allowed: [] },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

@@ -8,7 +8,7 @@ export interface AdminNavLink {
   end?: boolean;
 }
 
-/** Inicio, Despacho, Reparto, Pedidos, Calendario (delivery capacity and closed days), Mensajes (from /contact), Contenido (issue 11), Reclamos (Libro de Reclamaciones), Comprobantes (SUNAT), Auditoría, Equipo. */
+/** Inicio, Despacho, Reparto, Pedidos, Calendario (delivery capacity and closed days), Mensajes (from /contact), Contenido (issue 11), Reclamos (Libro de Reclamaciones), Comprobantes (SUNAT), Auditoría, Equipo, Métricas (issue 11, admin only). */
 export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin", label: "Inicio", roles: ["operaciones", "repartidor"], end: true },
   { to: "/admin/despacho", label: "Despacho", roles: ["operaciones"] },
@@ -23,6 +23,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin/clientes", label: "Clientes", roles: ["operaciones"] },
   { to: "/admin/auditoria", label: "Auditoría", roles: [] },
   { to: "/admin/equipo", label: "Equipo", roles: [] },
+  { to: "/admin/metricas", label: "Métricas", roles: [] },
 ];
 
 export function navLinksFor(role: StaffRole): AdminNavLink[] {

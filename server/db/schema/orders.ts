@@ -74,6 +74,8 @@ export const orders = pgTable(
     index("orders_phone_digits_idx").using("btree", sql`regexp_replace(${table.customerPhone}, '[^0-9]', '', 'g')`),
     index("orders_document_idx").on(table.documentNumber),
     index("orders_ruc_idx").on(table.ruc),
+    // /admin/metricas: revenue, orders and districts of a date range, by the day each order was paid.
+    index("orders_paid_at_idx").on(table.paidAt),
   ],
 );
 

@@ -158,6 +158,8 @@ export const subscriptionPeriods = pgTable(
   (table) => [
     unique("subscription_periods_subscription_period_unique").on(table.subscriptionId, table.periodNumber),
     index("subscription_periods_status_idx").on(table.status, table.nextAttemptDate),
+    // /admin/metricas: the failed-payment recovery of the renewals billed in a date range.
+    index("subscription_periods_billing_date_idx").on(table.billingDate),
   ],
 );
 

@@ -1,0 +1,2 @@
+CREATE INDEX "orders_paid_at_idx" ON "orders" USING btree ("paid_at");--> statement-breakpoint
+CREATE INDEX "subscription_periods_billing_date_idx" ON "subscription_periods" USING btree ("billing_date");
