@@ -31,7 +31,7 @@ const WINDOWS = Object.keys(deliveryWindows) as DeliveryWindow[];
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const district = await loadDistrictForStaff(context.get(dbContext), contentIdParam(params.districtId, NOT_FOUND), limaToday(new Date()));
   if (!district) contentNotFound(NOT_FOUND);
-  return { district, saved: new URL(request.url).searchParams.get("guardado") };
+  return { district, maxNotes: MAX_DISTRICT_NOTES, saved: new URL(request.url).searchParams.get("guardado") };
 }
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -103,7 +103,7 @@ function refuse(intent: string, values: ActionData["values"], error: string, fie
 }
 
 export default function AdminDistrict({ loaderData, actionData }: Route.ComponentProps) {
-  const { district, saved } = loaderData;
+  const { district, maxNotes, saved } = loaderData;
   const busy = useNavigation().state === "submitting";
   const answer = (intent: string) => (actionData?.intent === intent ? actionData : undefined);
   const settings = answer("settings");
@@ -190,7 +190,7 @@ export default function AdminDistrict({ loaderData, actionData }: Route.Componen
             id="staffNotes"
             name="staffNotes"
             rows={3}
-            maxLength={MAX_DISTRICT_NOTES}
+            maxLength={maxNotes}
             className={`${staffInputClass} mt-1`}
             defaultValue={settings?.values.fields.staffNotes ?? district.staffNotes}
             aria-invalid={errorOf(settings, "staffNotes") ? true : undefined}
