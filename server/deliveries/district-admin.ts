@@ -169,9 +169,13 @@ export const districtSettingsSchema = z
   })
   .refine((value) => !value.served || value.dayNumbers.length > 0, { path: ["dayNumbers"], message: "Un distrito atendido necesita al menos un día de reparto" });
 
-/** Locks the district row first (decision 0048: district before everything of decision 0025), so the checkout's share lock waits for it. */
+/**
+ * Locks the district row first (decision 0048: a district before everything of decision 0025), so
+ * a checkout's share lock on it and this change take turns. NO KEY UPDATE: rows that merely
+ * reference the district (a delivery inserted meanwhile) do not wait for it.
+ */
 async function lockDistrict(tx: Transaction, districtId: number) {
-  const [row] = await tx.select().from(districts).where(eq(districts.id, districtId)).for("update");
+  const [row] = await tx.select().from(districts).where(eq(districts.id, districtId)).for("no key update");
   return row;
 }
 

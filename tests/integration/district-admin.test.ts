@@ -4,6 +4,7 @@ import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { listServedDistricts } from "@server/content/index.server";
 import { deliveryCapacityOverrides, districtDeliveryDays, districts, staffActions, users } from "@server/db/schema";
+import { overrideReadCacheTtl } from "@server/db/read-cache";
 import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
 import {
   datesWithRoom,
@@ -132,14 +133,18 @@ describe("districts staff keep at /admin/distritos", () => {
   it("takes an unserved district out of the served list at once and refuses it at checkout; refuses to unserve one with open deliveries", async () => {
     const closing = await newDistrict("Distrito Que Cierra", [3]);
     const busy = await newDistrict("Distrito Con Pedidos", [3]);
-    expect((await listServedDistricts(test.db)).map((district) => district.id)).toEqual(expect.arrayContaining([closing, busy]));
-
-    expect(await updateDistrictSettings(test.db, actor, closing, settings({ served: false, dayNumbers: [3] }), { today: TODAY })).toEqual({
-      ok: true,
-      changed: true,
-    });
-    // The cached read (the footer's and the checkout's list) follows in the same process without waiting out its timer.
-    expect((await listServedDistricts(test.db)).map((district) => district.id)).not.toContain(closing);
+    // The footer's and the checkout's list is a cached read: kept a minute here, it must still follow at once.
+    overrideReadCacheTtl(60_000);
+    try {
+      expect((await listServedDistricts(test.db)).map((district) => district.id)).toEqual(expect.arrayContaining([closing, busy]));
+      expect(await updateDistrictSettings(test.db, actor, closing, settings({ served: false, dayNumbers: [3] }), { today: TODAY })).toEqual({
+        ok: true,
+        changed: true,
+      });
+      expect((await listServedDistricts(test.db)).map((district) => district.id)).not.toContain(closing);
+    } finally {
+      overrideReadCacheTtl(null);
+    }
     expect(await placeOrder(test.db, checkoutInput({ districtId: closing, correo: "cerrado@example.pe" }), { now, provider: "sandbox" })).toEqual({
       ok: false,
       reason: "invalid",
