@@ -4,6 +4,7 @@ import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { listServedDistricts } from "@server/content/index.server";
 import { deliveryCapacityOverrides, districtDeliveryDays, districts, staffActions, users } from "@server/db/schema";
+import { openDatabase, type DatabaseHandle } from "@server/db/client";
 import { overrideReadCacheTtl } from "@server/db/read-cache";
 import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
 import {
@@ -39,7 +40,16 @@ describe("districts staff keep at /admin/distritos", () => {
     actor = { id: staff!.id, email: staff!.email, role: "operaciones", clientAddress: "127.0.0.1" };
     miraflores = (await test.db.select({ id: districts.id }).from(districts).where(eq(districts.name, "Miraflores")))[0]!.id;
   });
-  afterAll(() => test.close());
+  const extraHandles: DatabaseHandle[] = [];
+  const openExtra = async (url: string) => {
+    const handle = await openDatabase({ kind: "postgres", url });
+    extraHandles.push(handle);
+    return handle;
+  };
+  afterAll(async () => {
+    for (const handle of extraHandles) await handle.close();
+    await test.close();
+  });
 
   /** A served district of the test's own, delivered on the given weekdays. */
   async function newDistrict(name: string, dayNumbers: number[]): Promise<number> {
@@ -167,6 +177,28 @@ describe("districts staff keep at /admin/distritos", () => {
     expect(await updateDistrictSettings(test.db, actor, busy, settings({ served: false, dayNumbers: [3] }), { today: "2026-11-26" })).toMatchObject({
       ok: true,
     });
+  });
+
+  it("never leaves an order in a district unserved meanwhile: a checkout and the change take turns", async () => {
+    const racing = await newDistrict("Distrito En Carrera", [3]);
+    // On PostgreSQL the checkouts come through pools of their own, as other server processes would.
+    const pools = [test.db];
+    if (test.env.DATABASE_URL) for (let index = 0; index < 2; index += 1) pools.push((await openExtra(test.env.DATABASE_URL)).db);
+    const orders = Array.from({ length: 6 }, (_, index) =>
+      placeOrder(pools[index % pools.length]!, checkoutInput({ districtId: racing, correo: `carrera-distrito${index}@example.pe` }), { now, provider: "sandbox" }),
+    );
+    const change = updateDistrictSettings(test.db, actor, racing, settings({ served: false, dayNumbers: [3] }), { today: TODAY });
+    const [changed, ...placed] = await Promise.all([change, ...orders]);
+    const accepted = placed.filter((result) => result.ok).length;
+    const [row] = await listDistrictsForStaff(test.db, TODAY).then((rows) => rows.filter((district) => district.id === racing));
+    // Either the change came first (every order refused) or it saw the orders and refused itself.
+    if (changed.ok) {
+      expect(accepted).toBe(0);
+      expect(row).toMatchObject({ served: false, openDeliveries: 0 });
+    } else {
+      expect(accepted).toBeGreaterThan(0);
+      expect(row).toMatchObject({ served: true, openDeliveries: accepted });
+    }
   });
 
   it("audits each change once: a repeated save changes, audits and invalidates nothing", async () => {
