@@ -101,7 +101,9 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
           <h2 id="corte" className="text-lg font-bold text-slate-900">
             Hora de corte
           </h2>
-          <p className="mt-1 text-sm text-slate-600">Desde esta hora (Lima), mañana ya no se ofrece en la tienda. Un distrito puede tener la suya en Distritos.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Desde esta hora (Lima), mañana ya no se ofrece en la tienda. Un distrito puede tener la suya en Distritos.
+          </p>
           <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
             <input type="hidden" name="intent" value="cutoff" />
             <label className="grid gap-1 text-sm font-semibold">

@@ -122,8 +122,8 @@ export default function AdminDistrict({ loaderData, actionData }: Route.Componen
       <SavedNotice show={saved === "datos" && !actionData}>Distrito guardado: la tienda ya lo muestra así.</SavedNotice>
       <SavedNotice show={saved === "cupos" && !actionData}>Cupos del distrito guardados.</SavedNotice>
       <p className="mb-4 text-sm text-slate-700">
-        {district.province} · Entregas pendientes: {district.openDeliveries} · Suscripciones vigentes: {district.liveSubscriptions}. Los feriados y
-        días cerrados valen para todos los distritos y se editan en{" "}
+        {district.province} · Entregas pendientes: {district.openDeliveries} · Suscripciones vigentes: {district.liveSubscriptions}. Los feriados y días
+        cerrados valen para todos los distritos y se editan en{" "}
         <Link to="/admin/calendario" className="font-semibold text-brand-700 underline">
           Calendario
         </Link>
@@ -149,8 +149,7 @@ export default function AdminDistrict({ loaderData, actionData }: Route.Componen
           Repartimos en este distrito
         </label>
         <p id="served-help" className="text-sm text-slate-600">
-          Sin reparto, el distrito sale del pie de página y del checkout. No se puede quitar mientras tenga entregas pendientes o suscripciones
-          vigentes.
+          Sin reparto, el distrito sale del pie de página y del checkout. No se puede quitar mientras tenga entregas pendientes o suscripciones vigentes.
         </p>
         <fieldset aria-describedby={errorOf(settings, "dayNumbers") ? "dias-error" : undefined}>
           <legend className="font-semibold">Días de reparto</legend>

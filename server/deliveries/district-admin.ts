@@ -155,19 +155,23 @@ export async function loadDistrictForStaff(db: Database, districtId: number, tod
 }
 
 export type DistrictChangeResult =
-  | { ok: true; changed: boolean }
-  | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> }
-  | { ok: false; reason: "not_found" };
+  { ok: true; changed: boolean } | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> } | { ok: false; reason: "not_found" };
 
 /** The settings form as staff send it: "si" for served, the weekdays ticked, an 'HH:MM' or blank cut-off, notes. */
 export const districtSettingsSchema = z
   .object({
     served: z.boolean(),
     dayNumbers: z.array(z.number().int().min(1, "Elige días de lunes a domingo").max(7, "Elige días de lunes a domingo")).max(7),
-    cutoffTime: z.string().trim().refine((value) => value === "" || parseCutoffTime(value) !== null, "Escribe la hora como HH:MM (por ejemplo 14:00) o déjala vacía"),
+    cutoffTime: z
+      .string()
+      .trim()
+      .refine((value) => value === "" || parseCutoffTime(value) !== null, "Escribe la hora como HH:MM (por ejemplo 14:00) o déjala vacía"),
     staffNotes: freeText(MAX_DISTRICT_NOTES).transform((value) => value.trim()),
   })
-  .refine((value) => !value.served || value.dayNumbers.length > 0, { path: ["dayNumbers"], message: "Un distrito atendido necesita al menos un día de reparto" });
+  .refine((value) => !value.served || value.dayNumbers.length > 0, {
+    path: ["dayNumbers"],
+    message: "Un distrito atendido necesita al menos un día de reparto",
+  });
 
 /**
  * Locks the district row first (decision 0048: a district before everything of decision 0025), so
@@ -200,7 +204,10 @@ export async function updateDistrictSettings(
   return inTransaction(db, async (tx): Promise<DistrictChangeResult> => {
     const district = await lockDistrict(tx, districtId);
     if (!district) return { ok: false, reason: "not_found" };
-    const days = await tx.select({ dayNumber: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, districtId));
+    const days = await tx
+      .select({ dayNumber: districtDeliveryDays.dayNumber })
+      .from(districtDeliveryDays)
+      .where(eq(districtDeliveryDays.districtId, districtId));
     const before = {
       served: district.served,
       dayNumbers: days.map((day) => day.dayNumber).sort(),
@@ -214,10 +221,7 @@ export async function updateDistrictSettings(
         return { ok: false, reason: "invalid", fieldErrors: { served: stillBookedMessage(district.name, { openDeliveries, liveSubscriptions }) } };
       }
     }
-    await tx
-      .update(districts)
-      .set({ served: after.served, cutoffTime: after.cutoffTime, staffNotes: after.staffNotes })
-      .where(eq(districts.id, districtId));
+    await tx.update(districts).set({ served: after.served, cutoffTime: after.cutoffTime, staffNotes: after.staffNotes }).where(eq(districts.id, districtId));
     if (before.dayNumbers.join() !== dayNumbers.join()) {
       await tx.delete(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, districtId));
       if (dayNumbers.length > 0) await tx.insert(districtDeliveryDays).values(dayNumbers.map((dayNumber) => ({ districtId, dayNumber })));

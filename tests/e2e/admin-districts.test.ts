@@ -75,7 +75,10 @@ describe("districts staff keep at /admin/distritos", () => {
     await desktop.page.getByRole("status").filter({ hasText: "Distrito guardado" }).waitFor();
     expect(await seriousAxeViolations(desktop.page, "/admin/distritos/:id")).toEqual([]);
     await desktop.page.getByRole("link", { name: "Todos los distritos" }).click();
-    await desktop.page.getByRole("region", { name: /^Sin reparto/ }).getByRole("link", { name: "Surquillo" }).waitFor();
+    await desktop.page
+      .getByRole("region", { name: /^Sin reparto/ })
+      .getByRole("link", { name: "Surquillo" })
+      .waitFor();
 
     expect(await inFooter(visitor.page, "Surquillo")).toBe(0);
     expect(await inCheckoutList(visitor.page, "Surquillo")).toBe(0);

@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { listServedDistricts } from "@server/content/index.server";
-import { deliveryCapacityOverrides, districtDeliveryDays, districts, staffActions, users } from "@server/db/schema";
+import { deliveries, deliveryCapacityOverrides, districtDeliveryDays, districts, staffActions, users } from "@server/db/schema";
 import { openDatabase, type DatabaseHandle } from "@server/db/client";
 import { overrideReadCacheTtl } from "@server/db/read-cache";
-import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
 import {
   datesWithRoom,
   deliveryDateRefusal,
   listDistrictsForStaff,
+  listDriverStops,
   loadDistrictForStaff,
   offeredDeliverySlots,
   setDistrictCapacities,
@@ -185,7 +186,10 @@ describe("districts staff keep at /admin/distritos", () => {
     const pools = [test.db];
     if (test.env.DATABASE_URL) for (let index = 0; index < 2; index += 1) pools.push((await openExtra(test.env.DATABASE_URL)).db);
     const orders = Array.from({ length: 6 }, (_, index) =>
-      placeOrder(pools[index % pools.length]!, checkoutInput({ districtId: racing, correo: `carrera-distrito${index}@example.pe` }), { now, provider: "sandbox" }),
+      placeOrder(pools[index % pools.length]!, checkoutInput({ districtId: racing, correo: `carrera-distrito${index}@example.pe` }), {
+        now,
+        provider: "sandbox",
+      }),
     );
     const change = updateDistrictSettings(test.db, actor, racing, settings({ served: false, dayNumbers: [3] }), { today: TODAY });
     const [changed, ...placed] = await Promise.all([change, ...orders]);
@@ -227,5 +231,18 @@ describe("districts staff keep at /admin/distritos", () => {
     ]);
     expect(await test.db.select().from(deliveryCapacityOverrides).where(eq(deliveryCapacityOverrides.districtId, id))).toEqual([]);
     expect((await loadDistrictForStaff(test.db, id, TODAY))!).toMatchObject({ dayNumbers: [2, 4], cutoffTime: "14:00" });
+
+    // The driver reads the district's notes on each of its stops.
+    const placed = await placeOrder(test.db, checkoutInput({ districtId: id, diaHabil: 4, fecha: "2026-11-26", correo: "notas@example.pe" }), {
+      now,
+      provider: "sandbox",
+    });
+    if (!placed.ok) throw new Error("not placed");
+    const [driver] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email));
+    await test.db.update(deliveries).set({ assignedDriverId: driver!.id }).where(eq(deliveries.orderId, placed.orderId));
+    const stops = await listDriverStops(test.db, driver!.id, new Date("2026-11-26T17:00:00Z"));
+    expect(stops.find((stop) => stop.orderId === placed.orderId)).toMatchObject({
+      districtNotes: "Portería cierra a las 17:00.\nTocar el timbre 2.",
+    });
   });
 });
