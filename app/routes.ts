@@ -65,6 +65,8 @@ export default [
     route("admin/equipo", "routes/admin.team.tsx"),
     route("admin/auditoria", "routes/admin.audit.tsx"),
     route("admin/calendario", "routes/admin.calendar.tsx"),
+    route("admin/distritos", "routes/admin.districts.tsx"),
+    route("admin/distritos/:districtId", "routes/admin.district.tsx"),
     route("admin/pedidos", "routes/admin.orders.tsx"),
     route("admin/pedidos/exportar", "routes/admin.orders-export.ts"),
     route("admin/pedidos/:orderId", "routes/admin.order-detail.tsx"),

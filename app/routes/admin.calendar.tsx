@@ -1,12 +1,9 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.calendar";
-import { listServedDistricts } from "@server/content/index.server";
 import {
   addClosedDay,
   loadCalendarForStaff,
-  removeCapacityOverride,
   removeClosedDay,
-  setCapacityOverride,
   setCutoffTime,
   setDefaultCapacities,
   type CalendarChangeResult,
@@ -19,14 +16,17 @@ import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
 import { allowRoles, staffActor } from "~/staff.server";
 
-/** Issue 10: the delivery calendar staff keep — closed days and holidays, places per window, the cut-off. */
+/**
+ * Issue 10: the delivery calendar staff keep — closed days and holidays, the shop-wide places per
+ * window, the shop's cut-off. What belongs to one district (its own places and cut-off) is edited at
+ * /admin/distritos, so each thing has one place.
+ */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const today = limaToday(new Date());
-  const [calendar, districts] = await Promise.all([loadCalendarForStaff(db, today), listServedDistricts(db)]);
-  return { calendar, districts: districts.map(({ id, name }) => ({ id, name })) };
+  return { calendar: await loadCalendarForStaff(db, today) };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Calendario de reparto · Back office" }, { name: "robots", content: "noindex,nofollow" }];
@@ -67,23 +67,6 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
       done = "Cupos por día guardados.";
       break;
-    case "override-set":
-      result = await setCapacityOverride(db, actor, {
-        districtId: whole(text(form, "districtId")),
-        dayNumber: whole(text(form, "dayNumber")),
-        window: text(form, "window"),
-        capacity: whole(text(form, "capacity")),
-      });
-      done = "Cupo del distrito guardado.";
-      break;
-    case "override-remove":
-      result = await removeCapacityOverride(db, actor, {
-        districtId: whole(text(form, "districtId")),
-        dayNumber: whole(text(form, "dayNumber")),
-        window: text(form, "window"),
-      });
-      done = "El distrito vuelve al cupo general.";
-      break;
     case "closed-add":
       result = await addClosedDay(db, actor, { date: text(form, "date"), kind: text(form, "kind"), name: text(form, "name") });
       done = "Día cerrado agregado: ya no se ofrece.";
@@ -104,7 +87,7 @@ const button = "rounded-full bg-brand-700 px-4 py-2 text-sm font-semibold text-w
 const removeButton = "rounded-lg px-2 py-1 text-sm font-semibold text-red-700 hover:bg-red-50";
 
 export default function AdminCalendar({ loaderData, actionData }: Route.ComponentProps) {
-  const { calendar, districts } = loaderData;
+  const { calendar } = loaderData;
   const busy = useNavigation().state === "submitting";
   const answer = (intent: string) => (actionData?.intent === intent ? actionData : undefined);
   const typed = (intent: string, name: string, fallback: string) => answer(intent)?.values?.[name] ?? fallback;
@@ -118,7 +101,9 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
           <h2 id="corte" className="text-lg font-bold text-slate-900">
             Hora de corte
           </h2>
-          <p className="mt-1 text-sm text-slate-600">Desde esta hora (Lima), mañana ya no se ofrece en la tienda.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Desde esta hora (Lima), mañana ya no se ofrece en la tienda. Un distrito puede tener la suya en Distritos.
+          </p>
           <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
             <input type="hidden" name="intent" value="cutoff" />
             <label className="grid gap-1 text-sm font-semibold">
@@ -263,94 +248,15 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
 
         <section aria-labelledby="distritos" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100">
           <h2 id="distritos" className="text-lg font-bold text-slate-900">
-            Cupos propios por distrito
+            Por distrito
           </h2>
-          <p className="mt-1 text-sm text-slate-600">Un distrito con cupo propio se cuenta aparte del cupo general en ese día y horario.</p>
-          <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-2">
-            <input type="hidden" name="intent" value="override-set" />
-            <label className="grid gap-1 text-sm font-semibold">
-              Distrito
-              <select
-                name="districtId"
-                required
-                className={input}
-                defaultValue={typed("override-set", "districtId", "")}
-                aria-invalid={invalid("override-set", "districtId")}
-              >
-                <option value="">Elige un distrito</option>
-                {districts.map((district) => (
-                  <option key={district.id} value={district.id}>
-                    {district.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="grid gap-1 text-sm font-semibold">
-              Día
-              <select name="dayNumber" required className={input} defaultValue={typed("override-set", "dayNumber", "1")}>
-                {DAYS.map((dayNumber) => (
-                  <option key={dayNumber} value={dayNumber}>
-                    {weekdayNames[dayNumber]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="grid gap-1 text-sm font-semibold">
-              Horario
-              <select name="window" required className={input} defaultValue={typed("override-set", "window", "manana")}>
-                {WINDOWS.map((window) => (
-                  <option key={window} value={window}>
-                    {deliveryWindows[window].label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="grid gap-1 text-sm font-semibold">
-              Cupos
-              <input
-                name="capacity"
-                type="number"
-                min={0}
-                max={9999}
-                required
-                inputMode="numeric"
-                className={input}
-                defaultValue={typed("override-set", "capacity", "")}
-                aria-invalid={invalid("override-set", "capacity")}
-              />
-            </label>
-            <div className="sm:col-span-2">
-              <button type="submit" className={button} disabled={busy}>
-                Guardar cupo del distrito
-              </button>
-            </div>
-          </Form>
-          <Outcome data={answer("override-set") ?? answer("override-remove")} />
-          <ul className="mt-4 divide-y divide-slate-100">
-            {calendar.overrides.length === 0 && <li className="py-2 text-sm text-slate-600">Ningún distrito tiene cupo propio.</li>}
-            {calendar.overrides.map((row) => (
-              <li key={`${row.districtId}-${row.dayNumber}-${row.window}`} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-                <span>
-                  <span className="font-semibold">{row.districtName}</span> · {weekdayNames[row.dayNumber]},{" "}
-                  {deliveryWindows[row.window as DeliveryWindow]?.label ?? row.window}: {row.capacity}
-                </span>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="override-remove" />
-                  <input type="hidden" name="districtId" value={row.districtId} />
-                  <input type="hidden" name="dayNumber" value={row.dayNumber} />
-                  <input type="hidden" name="window" value={row.window} />
-                  <button
-                    type="submit"
-                    className={removeButton}
-                    disabled={busy}
-                    aria-label={`Quitar cupo propio de ${row.districtName}, ${weekdayNames[row.dayNumber]}`}
-                  >
-                    Quitar
-                  </button>
-                </Form>
-              </li>
-            ))}
-          </ul>
+          <p className="mt-1 text-sm text-slate-600">
+            Los días de reparto, los cupos propios y la hora de corte de cada distrito se editan en{" "}
+            <Link to="/admin/distritos" className="font-semibold text-brand-700 underline">
+              Distritos
+            </Link>
+            .
+          </p>
         </section>
       </div>
     </>

@@ -15,6 +15,11 @@ import { claimSlot, deliveryDateRefusal, SlotUnavailableError } from "../deliver
 /** Issue 10: the place was free when the page loaded and was taken before the order was placed. */
 export const SLOT_TAKEN_MESSAGE = "Ese horario acaba de llenarse. Elige otra fecha u horario: no se hizo ningún cobro.";
 
+/** A district not in the list, or no longer served (staff changed it at /admin/distritos after the page loaded). */
+export const NOT_SERVED_MESSAGE = "Por ahora no repartimos en ese distrito. Elige uno de la lista.";
+
+class DistrictNotServedError extends Error {}
+
 /** A card attempt that is not completed in this window stops being payable (issue 3: expiry). */
 export const CARD_PAYMENT_WINDOW_MINUTES = 30;
 
@@ -48,12 +53,12 @@ export async function placeOrder(
     .select({ id: districts.id, name: districts.name })
     .from(districts)
     .where(and(eq(districts.id, input.districtId), eq(districts.served, true)));
-  if (!district) return { ok: false, reason: "invalid", fieldErrors: { districtId: "Busca tu distrito" } };
+  if (!district) return { ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } };
   const days = await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, district.id));
   const scheduleError = deliveryScheduleError({ districtDays: days.map((row) => row.day), dayNumber: input.diaHabil, date: input.fecha, now: options.now });
   if (scheduleError) return { ok: false, reason: "invalid", fieldErrors: { [scheduleError.field]: scheduleError.message } };
   // Issue 10: the cut-off the day before and the closed days (holidays) are data staff edit.
-  const calendarError = await deliveryDateRefusal(db, input.fecha, options.now);
+  const calendarError = await deliveryDateRefusal(db, { districtId: district.id, date: input.fecha, now: options.now });
   if (calendarError) return { ok: false, reason: "invalid", fieldErrors: { fecha: calendarError } };
 
   const priced = await priceCartLines(db, input.items);
@@ -78,6 +83,14 @@ export async function placeOrder(
   const userId = options.userId ?? (await findVerifiedAccountIdByEmail(db, input.correo));
   try {
     return await inTransaction(db, async (tx) => {
+      // Decision 0053: staff may stop serving the district meanwhile. The share lock makes that change
+      // wait for this order (and then count its delivery), or this order see it and stop here.
+      const [stillServed] = await tx
+        .select({ id: districts.id })
+        .from(districts)
+        .where(and(eq(districts.id, district.id), eq(districts.served, true)))
+        .for("share");
+      if (!stillServed) throw new DistrictNotServedError();
       const [order] = await tx
         .insert(orders)
         .values({
@@ -189,6 +202,7 @@ export async function placeOrder(
       return subscriptionId ? { ...placed, nextStep: "tokenize_card" as const, subscriptionId } : { ...placed, nextStep: "process_payment" as const };
     });
   } catch (error) {
+    if (error instanceof DistrictNotServedError) return { ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } };
     if (error instanceof SlotUnavailableError) {
       const message = error.claim.reason === "closed" ? `No repartimos ese día (${error.claim.name}). Elige otra fecha.` : SLOT_TAKEN_MESSAGE;
       return { ok: false, reason: "slot_taken", fieldErrors: { [error.claim.reason === "closed" ? "fecha" : "rangoHorario"]: message } };

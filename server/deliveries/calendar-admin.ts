@@ -1,9 +1,9 @@
-import { and, asc, eq, gte } from "drizzle-orm";
+import { asc, eq, gte } from "drizzle-orm";
 import { DEFAULT_CUTOFF_TIME, parseCutoffTime } from "@core/delivery-calendar";
 import { isIsoDate } from "@core/lima-dates";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { deliveryCalendarSettings, deliveryCapacityDefaults, deliveryCapacityOverrides, deliveryClosedDays, districts } from "../db/schema";
+import { deliveryCalendarSettings, deliveryCapacityDefaults, deliveryClosedDays } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { DELIVERY_WINDOWS } from "./capacity";
 
@@ -15,12 +15,11 @@ export interface CalendarAdminView {
   cutoffTime: string;
   closedDays: { date: string; kind: string; name: string }[];
   defaults: { dayNumber: number; window: string; capacity: number | null }[];
-  overrides: { districtId: number; districtName: string; dayNumber: number; window: string; capacity: number }[];
 }
 
-/** Everything the page shows: closed days from `fromDate` on, every weekday × window, the overrides. */
+/** Everything the page shows: closed days from `fromDate` on, every weekday × window (districts' own figures are at /admin/distritos). */
 export async function loadCalendarForStaff(db: Database, fromDate: string): Promise<CalendarAdminView> {
-  const [[settings], closedDays, defaults, overrides] = await Promise.all([
+  const [[settings], closedDays, defaults] = await Promise.all([
     db.select({ cutoffTime: deliveryCalendarSettings.cutoffTime }).from(deliveryCalendarSettings).where(eq(deliveryCalendarSettings.id, 1)),
     db
       .select({ date: deliveryClosedDays.closedOn, kind: deliveryClosedDays.kind, name: deliveryClosedDays.name })
@@ -28,17 +27,6 @@ export async function loadCalendarForStaff(db: Database, fromDate: string): Prom
       .where(gte(deliveryClosedDays.closedOn, fromDate))
       .orderBy(asc(deliveryClosedDays.closedOn)),
     db.select().from(deliveryCapacityDefaults),
-    db
-      .select({
-        districtId: deliveryCapacityOverrides.districtId,
-        districtName: districts.name,
-        dayNumber: deliveryCapacityOverrides.dayNumber,
-        window: deliveryCapacityOverrides.deliveryWindow,
-        capacity: deliveryCapacityOverrides.capacity,
-      })
-      .from(deliveryCapacityOverrides)
-      .innerJoin(districts, eq(districts.id, deliveryCapacityOverrides.districtId))
-      .orderBy(asc(districts.name), asc(deliveryCapacityOverrides.dayNumber), asc(deliveryCapacityOverrides.deliveryWindow)),
   ]);
   const byKey = new Map(defaults.map((row) => [`${row.dayNumber}:${row.deliveryWindow}`, row.capacity]));
   return {
@@ -47,7 +35,6 @@ export async function loadCalendarForStaff(db: Database, fromDate: string): Prom
     defaults: [1, 2, 3, 4, 5, 6, 7].flatMap((dayNumber) =>
       DELIVERY_WINDOWS.map((window) => ({ dayNumber, window, capacity: byKey.get(`${dayNumber}:${window}`) ?? null })),
     ),
-    overrides,
   };
 }
 
@@ -142,71 +129,6 @@ export async function setDefaultCapacities(
         entityId: `${row.dayNumber}:${row.window}`,
         before: { capacity: previous },
         after: { capacity: row.capacity },
-      });
-    }
-  });
-  return { ok: true };
-}
-
-export async function setCapacityOverride(
-  db: Database,
-  actor: StaffActor,
-  input: { districtId: number; dayNumber: number; window: string; capacity: number },
-): Promise<CalendarChangeResult> {
-  const error = capacityError(input.capacity);
-  if (error) return { ok: false, field: "capacity", message: error };
-  if (!Number.isInteger(input.dayNumber) || input.dayNumber < 1 || input.dayNumber > 7) return { ok: false, field: "dayNumber", message: "Elige un día" };
-  if (!DELIVERY_WINDOWS.includes(input.window as never)) return { ok: false, field: "window", message: "Elige un horario" };
-  const [district] = await db.select({ id: districts.id }).from(districts).where(eq(districts.id, input.districtId));
-  if (!district) return { ok: false, field: "districtId", message: "Elige un distrito de la lista" };
-  await inTransaction(db, async (tx) => {
-    const key = and(
-      eq(deliveryCapacityOverrides.districtId, input.districtId),
-      eq(deliveryCapacityOverrides.dayNumber, input.dayNumber),
-      eq(deliveryCapacityOverrides.deliveryWindow, input.window),
-    );
-    const [before] = await tx.select().from(deliveryCapacityOverrides).where(key).for("update");
-    if (before?.capacity === input.capacity) return;
-    await tx
-      .insert(deliveryCapacityOverrides)
-      .values({ districtId: input.districtId, dayNumber: input.dayNumber, deliveryWindow: input.window, capacity: input.capacity })
-      .onConflictDoUpdate({
-        target: [deliveryCapacityOverrides.districtId, deliveryCapacityOverrides.dayNumber, deliveryCapacityOverrides.deliveryWindow],
-        set: { capacity: input.capacity },
-      });
-    await recordStaffAction(tx, actor, {
-      action: "calendar.capacity.district",
-      entityType: "delivery_capacity",
-      entityId: `${input.districtId}:${input.dayNumber}:${input.window}`,
-      before: before ? { capacity: before.capacity } : null,
-      after: { capacity: input.capacity },
-    });
-  });
-  return { ok: true };
-}
-
-export async function removeCapacityOverride(
-  db: Database,
-  actor: StaffActor,
-  input: { districtId: number; dayNumber: number; window: string },
-): Promise<CalendarChangeResult> {
-  await inTransaction(db, async (tx) => {
-    const [removed] = await tx
-      .delete(deliveryCapacityOverrides)
-      .where(
-        and(
-          eq(deliveryCapacityOverrides.districtId, input.districtId),
-          eq(deliveryCapacityOverrides.dayNumber, input.dayNumber),
-          eq(deliveryCapacityOverrides.deliveryWindow, input.window),
-        ),
-      )
-      .returning();
-    if (removed) {
-      await recordStaffAction(tx, actor, {
-        action: "calendar.capacity.district.remove",
-        entityType: "delivery_capacity",
-        entityId: `${input.districtId}:${input.dayNumber}:${input.window}`,
-        before: { capacity: removed.capacity },
       });
     }
   });

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
-import { deliveries, deliveryProofs, orders, payments, users } from "../db/schema";
+import { deliveries, deliveryProofs, districts, orders, payments, users } from "../db/schema";
 import { listOrderLines, type OrderLine } from "../orders/index.server";
 import { bidonBalance } from "./bidon-ledger";
 
@@ -22,6 +22,8 @@ export interface DriverStop {
   /** The customer's reference for the address (checkout's "Referencia"). */
   reference: string | null;
   orderNotes: string | null;
+  /** Staff's notes for the whole district (/admin/distritos): gate hours, parking, access. */
+  districtNotes: string | null;
   recipientName: string;
   phone: string;
   items: OrderLine[];
@@ -47,10 +49,11 @@ export interface DriverStop {
  */
 export async function listDriverStops(db: Database, driverId: string, now: Date): Promise<DriverStop[]> {
   const rows = await db
-    .select({ delivery: deliveries, order: orders, accountEmail: users.email })
+    .select({ delivery: deliveries, order: orders, accountEmail: users.email, districtNotes: districts.staffNotes })
     .from(deliveries)
     .innerJoin(orders, eq(orders.id, deliveries.orderId))
     .leftJoin(users, eq(users.id, orders.userId))
+    .leftJoin(districts, eq(districts.id, deliveries.districtId))
     .where(and(eq(deliveries.assignedDriverId, driverId), eq(deliveries.deliveryDate, limaToday(now)), ne(deliveries.status, "cancelled")))
     .orderBy(
       sql`${deliveries.routePosition} asc nulls last`,
@@ -71,7 +74,7 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
     rows.map((row) => row.delivery.id),
   );
   const stops: DriverStop[] = [];
-  for (const { delivery, order, accountEmail } of rows) {
+  for (const { delivery, order, accountEmail, districtNotes } of rows) {
     const balance = await bidonBalance(db, { userId: order.userId, email: accountEmail ?? order.customerEmail });
     stops.push({
       id: delivery.id,
@@ -85,6 +88,7 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
       districtName: delivery.districtName,
       reference: delivery.notes,
       orderNotes: order.deliveryNotes,
+      districtNotes: districtNotes ?? null,
       recipientName: `${order.customerFirstName} ${order.customerLastName}`,
       phone: order.customerPhone,
       items: lines.get(order.id) ?? [],

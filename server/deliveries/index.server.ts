@@ -19,7 +19,7 @@ export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResul
 export { listDriverStops, type DriverStop } from "./driver-route";
 export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult } from "./driver-confirmations";
 export { bidonBalance, bidonSummaryForUser, recentBidonMovements, type BidonBalance, type BidonCustomer, type BidonMovement } from "./bidon-ledger";
-export { deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, type DeliveryCalendar } from "./calendar";
+export { cutoffFor, deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, type DeliveryCalendar } from "./calendar";
 export {
   assertSlotsAvailable,
   capacityForDay,
@@ -36,14 +36,22 @@ export {
   addClosedDay,
   loadCalendarForStaff,
   MAX_WINDOW_CAPACITY,
-  removeCapacityOverride,
   removeClosedDay,
-  setCapacityOverride,
   setCutoffTime,
   setDefaultCapacities,
   type CalendarAdminView,
   type CalendarChangeResult,
 } from "./calendar-admin";
+export {
+  listDistrictsForStaff,
+  loadDistrictForStaff,
+  MAX_DISTRICT_NOTES,
+  setDistrictCapacities,
+  updateDistrictSettings,
+  type DistrictChangeResult,
+  type DistrictListRow,
+  type DistrictStaffView,
+} from "./district-admin";
 export {
   listActiveDrivers,
   loadDispatchDay,

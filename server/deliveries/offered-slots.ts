@@ -2,7 +2,7 @@ import { addDays, isoWeekday, limaToday } from "@core/lima-dates";
 import { openDates } from "@core/delivery-calendar";
 import { LATEST_BOOKING_DAYS, type DeliveryWindow } from "@core/delivery-schedule";
 import type { DatabaseOrTransaction, Transaction } from "../db/transaction";
-import { loadDeliveryCalendar } from "./calendar";
+import { cutoffFor, loadDeliveryCalendar } from "./calendar";
 import { claimSlot, DELIVERY_WINDOWS, roomBetween, type SlotClaim } from "./capacity";
 
 export interface OfferedDate {
@@ -21,17 +21,21 @@ export async function offeredDeliverySlots(
   input: { now: Date; districts: { id: number; dayNumbers: number[] }[] },
 ): Promise<Record<number, OfferedDate[]>> {
   const calendar = await loadDeliveryCalendar(db);
-  const dates = openDates({
-    now: input.now,
-    cutoffTime: calendar.cutoffTime,
-    closedDays: calendar.closedDays,
-    lastDate: addDays(limaToday(input.now), LATEST_BOOKING_DAYS),
-  });
+  const lastDate = addDays(limaToday(input.now), LATEST_BOOKING_DAYS);
+  // Each district from its own cut-off (decision 0053); the few distinct cut-offs are computed once each.
+  const byCutoff = new Map<string, string[]>();
+  const datesOf = (districtId: number) => {
+    const cutoffTime = cutoffFor(calendar, districtId);
+    let dates = byCutoff.get(cutoffTime);
+    if (!dates) byCutoff.set(cutoffTime, (dates = openDates({ now: input.now, cutoffTime, closedDays: calendar.closedDays, lastDate })));
+    return dates;
+  };
   const offered: Record<number, OfferedDate[]> = {};
-  if (dates.length === 0) return offered;
-  const hasRoom = await roomBetween(db, dates[0]!, dates[dates.length - 1]!);
+  const all = input.districts.flatMap((district) => datesOf(district.id)).sort();
+  if (all.length === 0) return offered;
+  const hasRoom = await roomBetween(db, all[0]!, all[all.length - 1]!);
   for (const district of input.districts) {
-    offered[district.id] = dates
+    offered[district.id] = datesOf(district.id)
       .filter((date) => district.dayNumbers.includes(isoWeekday(date)))
       .map((date) => ({ date, windows: DELIVERY_WINDOWS.map((window) => ({ window, hasRoom: hasRoom(district.id, date, window) })) }))
       .filter((day) => day.windows.some((window) => window.hasRoom));
@@ -44,7 +48,12 @@ export async function datesWithRoom(db: DatabaseOrTransaction, input: { district
   if (input.dates.length === 0) return [];
   const calendar = await loadDeliveryCalendar(db);
   const open = new Set(
-    openDates({ now: input.now, cutoffTime: calendar.cutoffTime, closedDays: calendar.closedDays, lastDate: input.dates[input.dates.length - 1]! }),
+    openDates({
+      now: input.now,
+      cutoffTime: cutoffFor(calendar, input.districtId),
+      closedDays: calendar.closedDays,
+      lastDate: input.dates[input.dates.length - 1]!,
+    }),
   );
   const sorted = [...input.dates].sort();
   const hasRoom = await roomBetween(db, sorted[0]!, sorted[sorted.length - 1]!);

@@ -31,6 +31,9 @@ const RULES: Record<string, Rule> = {
   "/admin/equipo": { allowed: [] },
   "/admin/auditoria": { allowed: [] },
   "/admin/calendario": { allowed: ["operaciones"] },
+  "/admin/distritos": { allowed: ["operaciones"] },
+  // The seed's first district (identity columns start at 1).
+  "/admin/distritos/:districtId": { allowed: ["operaciones"], sample: "/admin/distritos/1" },
   "/admin/comprobantes": { allowed: ["operaciones"] },
   "/admin/pedidos": { allowed: ["operaciones"] },
   "/admin/pedidos/exportar": { allowed: ["operaciones"] },

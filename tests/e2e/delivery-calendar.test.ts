@@ -9,7 +9,8 @@ import { checkoutBody, postCheckout } from "../support/shop-process";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
 /**
- * Issue 10 in the browser: staff close a day and set places at /admin/calendario, the checkout
+ * Issue 10 in the browser: staff close a day and set places at /admin/calendario (a district's
+ * own places at /admin/distritos), the checkout
  * stops offering that day and the full window, and a place taken by someone else between page
  * load and submit gets the Spanish message, the form as typed, and no payment page. A server of
  * its own, since it changes the calendar every other test books on.
@@ -56,13 +57,13 @@ describe("the checkout follows the delivery calendar", () => {
     // Wednesday mañana has no place left anywhere; Miraflores keeps one place of its own on Wednesday afternoons.
     await staff.page.getByLabel("Miércoles, Mañana").fill("0");
     await saveInCalendar(staff.page, "Guardar cupos", "Cupos por día guardados");
-    const districtForm = staff.page.getByRole("region", { name: "Cupos propios por distrito" });
-    await districtForm.getByRole("combobox", { name: /^Distrito/ }).selectOption({ label: "Miraflores" });
-    await districtForm.getByRole("combobox", { name: /^Día/ }).selectOption({ label: "Miércoles" });
-    await districtForm.getByRole("combobox", { name: /^Horario/ }).selectOption({ label: "Tarde" });
-    await districtForm.getByRole("spinbutton", { name: /^Cupos/ }).fill("1");
-    await saveInCalendar(staff.page, "Guardar cupo del distrito", "Cupo del distrito guardado");
     expect(await seriousAxeViolations(staff.page, "/admin/calendario")).toEqual([]);
+    // A district's own places live on its page at /admin/distritos.
+    await staff.page.getByRole("link", { name: "Distritos" }).first().click();
+    await staff.page.getByRole("link", { name: "Miraflores", exact: true }).click();
+    await staff.page.getByLabel("Miércoles, Tarde").fill("1");
+    await staff.page.getByRole("button", { name: "Guardar cupos del distrito" }).click();
+    await staff.page.getByRole("status").filter({ hasText: "Cupos del distrito guardados" }).waitFor();
     expect(await staff.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
     // The customer loads the checkout again: the closed Wednesday is gone, mañana is full.

@@ -10,7 +10,7 @@ import {
   capacityForDay,
   offeredDeliverySlots,
   removeClosedDay,
-  setCapacityOverride,
+  setDistrictCapacities,
   setCutoffTime,
   setDefaultCapacities,
 } from "@server/deliveries/index.server";
@@ -137,7 +137,7 @@ describe("delivery capacity (issue 10)", () => {
     const mirafloresOpen = Number(row!.n);
     expect(mirafloresOpen).toBeGreaterThan(0);
     // Miraflores gets one place more than it holds: its deliveries leave the shop-wide pool, which has room again.
-    await setCapacityOverride(test.db, actor, { districtId: miraflores, dayNumber: WED, window: "manana", capacity: mirafloresOpen + 1 });
+    await setDistrictCapacities(test.db, actor, miraflores, [{ dayNumber: WED, window: "manana", capacity: mirafloresOpen + 1 }]);
     expect(await placeOrder(test.db, order("sanisidro@example.pe", { districtId: sanIsidro }), { now, provider: "sandbox" })).toMatchObject({ ok: true });
     expect(await placeOrder(test.db, order("miraflores1@example.pe"), { now, provider: "sandbox" })).toMatchObject({ ok: true });
     expect(await placeOrder(test.db, order("miraflores2@example.pe"), { now, provider: "sandbox" })).toMatchObject({ ok: false, reason: "slot_taken" });
@@ -184,7 +184,7 @@ describe("delivery capacity (issue 10)", () => {
         { action: "calendar.closed_day.remove", entityId: friday },
         { action: "calendar.cutoff", entityId: "cutoff" },
         { action: "calendar.capacity.default", entityId: "3:tarde" },
-        { action: "calendar.capacity.district", entityId: `${miraflores}:3:manana` },
+        { action: "district.capacity", entityId: `${miraflores}:3:manana` },
       ]),
     );
     // A repeated removal (a double click) is recorded once.
@@ -212,7 +212,7 @@ describe("subscription deliveries and date changes against capacity (decision 00
     const actor: StaffActor = { id: staff!.id, email: staff!.email, role: "operaciones", clientAddress: null };
     const [miraflores] = await test.db.select({ id: districts.id }).from(districts).where(eq(districts.name, "Miraflores"));
     // Wednesday mornings in Miraflores are full (no place at all).
-    await setCapacityOverride(test.db, actor, { districtId: miraflores!.id, dayNumber: WED, window: "manana", capacity: 0 });
+    await setDistrictCapacities(test.db, actor, miraflores!.id, [{ dayNumber: WED, window: "manana", capacity: 0 }]);
 
     const as = { userId: customer.id, subscriptionId, requestKey: randomUUID(), now: limaNoon("2026-12-01"), siteUrl };
     const options = await loadSelfServiceOptions(test.db, customer.id, subscriptionId, limaNoon("2026-12-01"));

@@ -15,6 +15,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin/reparto", label: "Reparto", roles: ["repartidor"] },
   { to: "/admin/pedidos", label: "Pedidos", roles: ["operaciones"] },
   { to: "/admin/calendario", label: "Calendario", roles: ["operaciones"] },
+  { to: "/admin/distritos", label: "Distritos", roles: ["operaciones"] },
   { to: "/admin/mensajes", label: "Mensajes", roles: ["operaciones"] },
   { to: "/admin/contenido", label: "Contenido", roles: [] },
   { to: "/admin/reclamos", label: "Reclamos", roles: ["operaciones"] },

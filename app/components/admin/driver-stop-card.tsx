@@ -55,6 +55,7 @@ export function DriverStopCard({ stop, number, feedback }: { stop: DriverStop; n
       </p>
       {stop.reference && <p className="mt-1 text-slate-700">Referencia: {stop.reference}</p>}
       {stop.orderNotes && stop.orderNotes !== stop.reference && <p className="mt-1 text-slate-700">Notas: {stop.orderNotes}</p>}
+      {stop.districtNotes && <p className="mt-1 break-words whitespace-pre-line text-slate-700">Nota del distrito: {stop.districtNotes}</p>}
       <p className="mt-2 text-slate-900">
         Recibe: <span className="font-semibold">{stop.recipientName}</span> · {stop.phone}
       </p>

@@ -7,6 +7,10 @@ export const districts = pgTable("districts", {
   name: text("name").notNull(),
   province: text("province").notNull(),
   served: boolean("served").notNull().default(false),
+  /** 'HH:MM' Lima: this district's own cut-off the day before (/admin/distritos); null: the shop's. */
+  cutoffTime: text("cutoff_time"),
+  /** Staff's notes for drivers and the team (access, parking, gate hours); never shown to customers. */
+  staffNotes: text("staff_notes"),
 });
 
 /** Spec's district_days: the weekdays a district receives deliveries. Day number 1 = lunes … 7 = domingo. */

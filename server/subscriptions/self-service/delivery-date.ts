@@ -57,7 +57,7 @@ export async function changeNextDeliveryDate(db: Database, input: SelfServiceCon
     if (!isAtLeastTomorrow(input.date, input.now)) return refuse("Requiere mínimo 1 día de anticipación", "date");
     if (!(await servedWeekdays(tx, subscription.districtId)).includes(isoWeekday(input.date))) return refuse("Selecciona un día habilitado", "date");
     if (input.date === subscription.nextDeliveryDate) return refuse("Esa ya es la fecha de tu próxima entrega", "date");
-    const calendarError = await deliveryDateRefusal(tx, input.date, input.now);
+    const calendarError = await deliveryDateRefusal(tx, { districtId: subscription.districtId, date: input.date, now: input.now });
     if (calendarError) return refuse(calendarError, "date");
     // The place itself is claimed when the delivery is scheduled a week ahead (decision 0037).
     if (
