@@ -54,4 +54,4 @@ export {
   type StaffRefundResult,
 } from "./staff-refunds";
 export type { CulqiClient } from "./culqi/index";
-export { confirmPaidOrder, settlePaymentInTransaction } from "./settle";
+export { confirmPaidOrder, confirmPaidOrders, settlePaymentInTransaction } from "./settle";
