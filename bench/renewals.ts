@@ -146,7 +146,8 @@ async function main() {
     await handle.db.update(deliveryCapacityDefaults).set({ capacity: BENCH_CAPACITY_PER_WINDOW });
     console.log(`  inserted ${COUNT} due subscriptions (S/ ${(amountCents / 100).toFixed(2)} each, due ${today}) in ${seconds(performance.now() - mark)}`);
 
-    if (COUNT_STATEMENTS && (fresh.target.kind !== "postgres" || WORKERS > 1)) throw new Error("--count-statements needs PostgreSQL (DATABASE_URL) and one worker");
+    if (COUNT_STATEMENTS && (fresh.target.kind !== "postgres" || WORKERS > 1))
+      throw new Error("--count-statements needs PostgreSQL (DATABASE_URL) and one worker");
     let statementsAtStart = statementsSent;
     const reports = fresh.target.kind === "postgres" && WORKERS > 1 ? await renewInThreads(fresh.target.url, now) : await renewHere(handle.db, now);
     mark = reports.startedAt;
@@ -156,7 +157,8 @@ async function main() {
       `  renewDueSubscriptions: ${seconds(renewalMs)}, ${(COUNT / (renewalMs / 1000)).toFixed(1)} renewals/s; ${JSON.stringify(report)}${WORKERS > 1 ? ` (per worker: ${reports.reports.map((each) => each.charged).join(" + ")})` : ""}`,
     );
 
-    if (COUNT_STATEMENTS) console.log(`  statements per renewal: ${((statementsSent - statementsAtStart) / COUNT).toFixed(2)} (${statementsSent - statementsAtStart} in all)`);
+    if (COUNT_STATEMENTS)
+      console.log(`  statements per renewal: ${((statementsSent - statementsAtStart) / COUNT).toFixed(2)} (${statementsSent - statementsAtStart} in all)`);
     let scheduled = 0;
     let scheduleMs = 0;
     let made = { n: 0, subscriptions: 0 };

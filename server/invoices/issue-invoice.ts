@@ -93,7 +93,10 @@ function paidInvoiceValues(order: InvoiceableOrder, number: number, totals: { ta
 export async function issueInvoiceForPaidOrder(tx: DatabaseOrTransaction, order: InvoiceableOrder, now: Date) {
   const totals = await saleTotalsOf(tx, order);
   const number = await nextNumberOf(tx, invoiceSeriesFor(order).series);
-  const [invoice] = await tx.insert(invoices).values(paidInvoiceValues(order, number, totals, now)).returning();
+  const [invoice] = await tx
+    .insert(invoices)
+    .values(paidInvoiceValues(order, number, totals, now))
+    .returning();
   return invoice!;
 }
 
@@ -105,7 +108,11 @@ export async function issueInvoiceForPaidOrder(tx: DatabaseOrTransaction, order:
  * repeated, and a rolled-back batch gives them all back. Series are taken in name order (decision
  * 0025: same-table rows in key order). Returns the invoices in the order of `paid`.
  */
-export async function issueInvoicesForPaidOrders(tx: DatabaseOrTransaction, paid: readonly { order: InvoiceableOrder; items: SaleOrder["items"] }[], now: Date) {
+export async function issueInvoicesForPaidOrders(
+  tx: DatabaseOrTransaction,
+  paid: readonly { order: InvoiceableOrder; items: SaleOrder["items"] }[],
+  now: Date,
+) {
   if (paid.length === 0) return [];
   const bySeries = new Map<string, number[]>();
   paid.forEach(({ order }, index) => {

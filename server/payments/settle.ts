@@ -133,7 +133,13 @@ export async function confirmPaidOrders(
   );
 }
 
-function confirmationEmail(order: typeof orders.$inferSelect, items: readonly ConfirmedItem[], invoiceNumber: string, brandName: string, siteUrl: string): EmailMessage {
+function confirmationEmail(
+  order: typeof orders.$inferSelect,
+  items: readonly ConfirmedItem[],
+  invoiceNumber: string,
+  brandName: string,
+  siteUrl: string,
+): EmailMessage {
   const email = orderConfirmationEmail({
     brandName,
     orderNumber: order.orderNumber,

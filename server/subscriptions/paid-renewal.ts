@@ -21,7 +21,12 @@ export interface CompletionDetails {
 }
 
 /** One charge: `completePaidPeriods` with a batch of one (the reconciler's path). */
-export async function completePaidPeriod(tx: DatabaseOrTransaction, subscriptionId: string, periodId: string, charge: Omit<PaidCharge, "subscriptionId" | "periodId"> & CompletionDetails) {
+export async function completePaidPeriod(
+  tx: DatabaseOrTransaction,
+  subscriptionId: string,
+  periodId: string,
+  charge: Omit<PaidCharge, "subscriptionId" | "periodId"> & CompletionDetails,
+) {
   return completePaidPeriods(tx, [{ subscriptionId, periodId, chargeId: charge.chargeId, provider: charge.provider }], charge);
 }
 

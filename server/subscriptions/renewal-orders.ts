@@ -172,7 +172,11 @@ export async function insertPaidRenewalOrders(tx: DatabaseOrTransaction, paid: r
   if (paid.length === 0) return [];
   const inserted = await tx
     .insert(orders)
-    .values(paid.map(({ subscription, period, source, charge }) => renewalOrderValues(subscription, period, source, { provider: charge.provider, method: "card", now, expiresAt: null, paid: true })))
+    .values(
+      paid.map(({ subscription, period, source, charge }) =>
+        renewalOrderValues(subscription, period, source, { provider: charge.provider, method: "card", now, expiresAt: null, paid: true }),
+      ),
+    )
     .returning();
   // A batch holds one period per subscription, so the subscription names its order.
   const orderOf = new Map(inserted.map((order) => [order.subscriptionId, order]));
@@ -183,7 +187,14 @@ export async function insertPaidRenewalOrders(tx: DatabaseOrTransaction, paid: r
     .returning();
   await tx.insert(orderStatusChanges).values(
     paid.flatMap(({ period }, index) => [
-      { orderId: ordered[index]!.id, fromStatus: null, toStatus: "pending", actor: "system", note: `Renovación periodo ${period.periodNumber}`, createdAt: now },
+      {
+        orderId: ordered[index]!.id,
+        fromStatus: null,
+        toStatus: "pending",
+        actor: "system",
+        note: `Renovación periodo ${period.periodNumber}`,
+        createdAt: now,
+      },
       { orderId: ordered[index]!.id, fromStatus: "pending", toStatus: "paid", actor: "system", note: null, createdAt: now },
     ]),
   );

@@ -126,9 +126,7 @@ describe("completing a batch of paid renewals (decision 0046)", () => {
           due.map((row) => row.id),
         ),
       );
-    expect(Object.fromEntries(moved.map((row) => [row.id, row.next]))).toEqual(
-      Object.fromEntries(due.map((row) => [row.id, good.includes(row) ? 3 : 2])),
-    );
+    expect(Object.fromEntries(moved.map((row) => [row.id, row.next]))).toEqual(Object.fromEntries(due.map((row) => [row.id, good.includes(row) ? 3 : 2])));
   });
 
   it("changes nothing when a completed batch is completed again (a retry, or the reconciler after a worker)", async () => {
@@ -192,7 +190,8 @@ describe("finding a subscription delivery's date with room in one query (issue 1
 
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
-    const byName = async (name: string) => (await test.db.select({ id: districts.id, name: districts.name }).from(districts).where(eq(districts.name, name)))[0]!;
+    const byName = async (name: string) =>
+      (await test.db.select({ id: districts.id, name: districts.name }).from(districts).where(eq(districts.name, name)))[0]!;
     miraflores = await byName("Miraflores");
     sanIsidro = await byName("San Isidro");
     orderId = (await test.db.select({ id: orders.id }).from(orders).limit(1))[0]!.id;
@@ -231,7 +230,10 @@ describe("finding a subscription delivery's date with room in one query (issue 1
   it("takes the wanted date while it has room, whatever its weekday, and locks its slot", async () => {
     expect(await claim(test.db, MON)).toEqual({ date: MON });
     expect(await claim(test.db, TUE)).toEqual({ date: TUE });
-    const slots = await test.db.select().from(deliverySlots).where(inArray(deliverySlots.deliveryDate, [MON, TUE]));
+    const slots = await test.db
+      .select()
+      .from(deliverySlots)
+      .where(inArray(deliverySlots.deliveryDate, [MON, TUE]));
     expect(slots.map((slot) => `${slot.deliveryDate} ${slot.scope}`).sort()).toEqual([`${MON} district:${miraflores.id}`, `${TUE} shop`]);
   });
 
