@@ -14,23 +14,28 @@
 //   scripts/with-throwaway-postgres.sh node --import tsx bench/renewals.ts --workers=2
 // Flags: --count=N (default 10000), --workers=N (default 1), --batch=N (renewals' claim batch,
 // default theirs), --record (write the result into bench/RESULTS.md), --skip-schedule (time the
-// renewals only: no deliveries scheduled nor checked; for quick before/after pairs on a busy machine). To profile, Node's own:
+// renewals only: no deliveries scheduled nor checked; for quick before/after pairs on a busy machine),
+// --count-statements (PostgreSQL, 1 worker: every statement node-postgres sends during the renewals
+// and during the scheduling, BEGIN/COMMIT and savepoints included, divided by the count; the
+// measure of issue 13 that the machine's load does not change). To profile, Node's own:
 //   node --cpu-prof --cpu-prof-dir=bench/.tmp --import tsx bench/renewals.ts
 import { once } from "node:events";
 import os from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { and, count, countDistinct, eq } from "drizzle-orm";
+import pg from "pg";
 import { limaToday } from "../core/lima-dates";
 import { openDatabase, type Database, type DatabaseHandle } from "../server/db/client";
 import { freshDatabase, machine } from "./lib/fresh-database";
 import { recordRow } from "./lib/results-table";
-import { deliveries, subscriptions } from "../server/db/schema";
+import { deliveries, deliveryCapacityDefaults, subscriptions } from "../server/db/schema";
 import { seedDemoShop } from "../server/db/seed/seed";
 import { benchSubscriptions, insertDueSubscriptions, verifyRenewals } from "../tests/support/due-renewals";
 import { sandboxCardProvider } from "../server/payments/cards";
 import { renewDueSubscriptions, scheduleSubscriptionDeliveries, type RenewalReport } from "../server/subscriptions/index.server";
 
 const SITE_URL = "http://localhost:3000";
+const BENCH_CAPACITY_PER_WINDOW = 500;
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -39,6 +44,17 @@ const WORKERS = Number(flag("workers") ?? 1);
 const CLAIM_BATCH = flag("batch") ? Number(flag("batch")) : undefined;
 const RECORD = args.includes("--record");
 const SKIP_SCHEDULE = args.includes("--skip-schedule");
+const COUNT_STATEMENTS = args.includes("--count-statements");
+
+/** Statements sent through node-postgres since the bench started (only with --count-statements). */
+let statementsSent = 0;
+if (COUNT_STATEMENTS) {
+  const send = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    statementsSent += 1;
+    return send.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+}
 
 function sum(reports: RenewalReport[]): RenewalReport {
   return reports.reduce((total, report) => ({
@@ -122,8 +138,17 @@ async function main() {
     const now = new Date(`${limaToday(new Date())}T17:00:00.000Z`);
     mark = performance.now();
     const { amountCents, today } = await insertDueSubscriptions(handle.db, now, COUNT);
+    // The seed's 120 places per window suit the demo shop. A shop with 10 000 mensual subscribers
+    // makes about 10 000 deliveries a month, some 400 per delivery day, and would give each window
+    // about 500 places. The fixture's subscriptions all want the same morning (they all renew
+    // today), so they still fill several of Miraflores' mornings and the scheduler's search for the
+    // next day with room is measured too (bench/RESULTS.md).
+    await handle.db.update(deliveryCapacityDefaults).set({ capacity: BENCH_CAPACITY_PER_WINDOW });
     console.log(`  inserted ${COUNT} due subscriptions (S/ ${(amountCents / 100).toFixed(2)} each, due ${today}) in ${seconds(performance.now() - mark)}`);
 
+    if (COUNT_STATEMENTS && (fresh.target.kind !== "postgres" || WORKERS > 1))
+      throw new Error("--count-statements needs PostgreSQL (DATABASE_URL) and one worker");
+    let statementsAtStart = statementsSent;
     const reports = fresh.target.kind === "postgres" && WORKERS > 1 ? await renewInThreads(fresh.target.url, now) : await renewHere(handle.db, now);
     mark = reports.startedAt;
     const renewalMs = performance.now() - mark;
@@ -132,13 +157,17 @@ async function main() {
       `  renewDueSubscriptions: ${seconds(renewalMs)}, ${(COUNT / (renewalMs / 1000)).toFixed(1)} renewals/s; ${JSON.stringify(report)}${WORKERS > 1 ? ` (per worker: ${reports.reports.map((each) => each.charged).join(" + ")})` : ""}`,
     );
 
+    if (COUNT_STATEMENTS)
+      console.log(`  statements per renewal: ${((statementsSent - statementsAtStart) / COUNT).toFixed(2)} (${statementsSent - statementsAtStart} in all)`);
     let scheduled = 0;
     let scheduleMs = 0;
     let made = { n: 0, subscriptions: 0 };
     if (!SKIP_SCHEDULE) {
       mark = performance.now();
+      statementsAtStart = statementsSent;
       scheduled = await scheduleSubscriptionDeliveries(handle.db, now);
       scheduleMs = performance.now() - mark;
+      if (COUNT_STATEMENTS) console.log(`  statements per scheduled delivery: ${((statementsSent - statementsAtStart) / Math.max(1, scheduled)).toFixed(2)}`);
       [made] = (await handle.db
         .select({ n: count(), subscriptions: countDistinct(deliveries.subscriptionId) })
         .from(deliveries)

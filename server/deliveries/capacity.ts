@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lte, notInArray, sql, type SQL } from "drizzle-orm";
-import { isoWeekday } from "@core/lima-dates";
+import { addDays, isoWeekday } from "@core/lima-dates";
 import type { DeliveryWindow } from "@core/delivery-schedule";
 import { deliveries, deliveryCapacityDefaults, deliveryCapacityOverrides, deliveryClosedDays, deliverySlots, districts } from "../db/schema";
 import type { Database } from "../db/client";
@@ -103,16 +103,111 @@ export async function claimSlots(tx: Transaction, requests: SlotRequest[], optio
   }
   for (const key of [...wanted.keys()].sort()) {
     const { scope, date, window, places, districtId } = wanted.get(key)!;
-    await tx.insert(deliverySlots).values({ deliveryDate: date, deliveryWindow: window, scope: scope.key }).onConflictDoNothing();
-    await tx
-      .select({ scope: deliverySlots.scope })
-      .from(deliverySlots)
-      .where(and(eq(deliverySlots.deliveryDate, date), eq(deliverySlots.deliveryWindow, window), eq(deliverySlots.scope, scope.key)))
-      .for("update");
-    const used = await usedPlaces(tx, scope, date, window, options.excludeDeliveryIds ?? []);
+    const used = await lockSlotAndCount(tx, scope, date, window, options.excludeDeliveryIds ?? []);
     if (used + places > scope.capacity!) return { ok: false, reason: "full", date, window, districtId, capacity: scope.capacity!, used };
   }
   return { ok: true };
+}
+
+/**
+ * The slot row of a scope, date and window created if missing and locked, then its open
+ * deliveries counted: in a new statement after the lock, so the count sees every delivery the
+ * previous holder committed (decision 0037).
+ */
+async function lockSlotAndCount(tx: Transaction, scope: Scope, date: string, window: string, excludeDeliveryIds: string[]): Promise<number> {
+  await tx.insert(deliverySlots).values({ deliveryDate: date, deliveryWindow: window, scope: scope.key }).onConflictDoNothing();
+  await tx
+    .select({ scope: deliverySlots.scope })
+    .from(deliverySlots)
+    .where(and(eq(deliverySlots.deliveryDate, date), eq(deliverySlots.deliveryWindow, window), eq(deliverySlots.scope, scope.key)))
+    .for("update");
+  return usedPlaces(tx, scope, date, window, excludeDeliveryIds);
+}
+
+const openStatuses = sql.join(
+  OPEN_DELIVERY_STATUSES.map((status) => sql`${status}`),
+  sql`, `,
+);
+
+/**
+ * The first date from `from` to `last` that is not closed, is `anyWeekdayOn` (default `from`:
+ * the date the customer chose, whatever its weekday) or one of `weekdays` (any day when empty),
+ * and has room in `window` for the district: in its own pool
+ * where staff gave it a figure for that weekday and window, else in the shop's (decision 0037).
+ * One statement, whatever the number of days it passes over (issue 13: the scheduler asked one
+ * query per day). Read without locks: the caller claims the date under its slot's lock.
+ *
+ * A recursive query walks the days and carries whether the day has room; it takes the next day
+ * only while the last had none, so it stops at the first with room, never counts the days after
+ * it, and does not depend on the order in which PostgreSQL returns rows.
+ */
+export async function firstDayWithRoom(
+  db: DatabaseOrTransaction,
+  input: { districtId: number; window: string; from: string; last: string; weekdays: number[]; anyWeekdayOn?: string },
+): Promise<{ date: string; scope: Scope } | null> {
+  const { districtId, window } = input;
+  const dayNumber = (day: SQL) => sql`extract(isodow from ${day})::int`;
+  const openOn = (day: SQL, pool: SQL) => sql`(select count(*) from ${deliveries} dl
+    where dl.delivery_date = ${day} and dl.delivery_window = ${window} and dl.status in (${openStatuses}) and ${pool})`;
+  const ownCapacity = (day: SQL) => sql`(select o.capacity from ${deliveryCapacityOverrides} o
+    where o.district_id = ${districtId} and o.day_number = ${dayNumber(day)} and o.delivery_window = ${window})`;
+  const shopCapacity = (day: SQL) =>
+    sql`(select c.capacity from ${deliveryCapacityDefaults} c where c.day_number = ${dayNumber(day)} and c.delivery_window = ${window})`;
+  const served = (day: SQL) =>
+    input.weekdays.length === 0
+      ? sql`true`
+      : sql`${dayNumber(day)} in (${sql.join(
+          input.weekdays.map((weekday) => sql`${weekday}::int`),
+          sql`, `,
+        )})`;
+  // Null capacity in the district's pool means it has none of its own: the shop's pool counts;
+  // null there too means no limit.
+  const hasRoom = (day: SQL) => sql`((${day} = ${input.anyWeekdayOn ?? input.from}::date or ${served(day)})
+    and not exists (select 1 from ${deliveryClosedDays} x where x.closed_on = ${day})
+    and coalesce(
+      ${openOn(day, sql`dl.district_id = ${districtId}`)} < ${ownCapacity(day)},
+      case when ${ownCapacity(day)} is null then ${openOn(
+        day,
+        sql`not exists (select 1 from ${deliveryCapacityOverrides} o2
+          where o2.district_id = dl.district_id and o2.day_number = ${dayNumber(day)} and o2.delivery_window = ${window})`,
+      )} < ${shopCapacity(day)} end,
+      true))`;
+  const first = sql`${input.from}::date`;
+  const next = sql`(walk.day + 1)::date`;
+  const result = await db.execute(sql`with recursive walk(day, room) as (
+      select ${first}, ${hasRoom(first)}
+      union all
+      select ${next}, ${hasRoom(next)} from walk where not walk.room and walk.day < ${input.last}::date
+    )
+    select walk.day::text as day, ${ownCapacity(sql`walk.day`)} as own, ${shopCapacity(sql`walk.day`)} as shop from walk where walk.room`);
+  const [row] = (result as unknown as { rows: { day: string; own: number | null; shop: number | null }[] }).rows;
+  if (!row) return null;
+  const scope: Scope =
+    row.own !== null
+      ? { key: `district:${districtId}`, districtId, capacity: Number(row.own) }
+      : { key: "shop", districtId: null, capacity: row.shop === null ? null : Number(row.shop) };
+  return { date: row.day, scope };
+}
+
+/**
+ * Claims a place on the first date with room from `from` on (see `firstDayWithRoom`): that date's
+ * slot is locked and counted again, as `claimSlot` does, and if a concurrent claim took its last
+ * place meanwhile the search goes on from the next day. Slots are locked in ascending date order
+ * (decision 0025). Null when no date up to `last` has room.
+ */
+export async function claimFirstSlotWithRoom(
+  tx: Transaction,
+  input: { districtId: number; window: string; from: string; last: string; weekdays: number[]; anyWeekdayOn?: string },
+): Promise<{ date: string } | null> {
+  let from = input.from;
+  for (;;) {
+    const found = await firstDayWithRoom(tx, { ...input, from, anyWeekdayOn: input.anyWeekdayOn ?? input.from });
+    if (!found) return null;
+    if (found.scope.capacity === null) return { date: found.date }; // no limit that day: nothing to count
+    if ((await lockSlotAndCount(tx, found.scope, found.date, input.window, [])) < found.scope.capacity) return { date: found.date };
+    if (found.date >= input.last) return null;
+    from = addDays(found.date, 1);
+  }
 }
 
 /** One place for one delivery: `claimSlots` for a single request. */

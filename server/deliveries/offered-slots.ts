@@ -3,7 +3,7 @@ import { openDates } from "@core/delivery-calendar";
 import { LATEST_BOOKING_DAYS, type DeliveryWindow } from "@core/delivery-schedule";
 import type { DatabaseOrTransaction, Transaction } from "../db/transaction";
 import { cutoffFor, loadDeliveryCalendar } from "./calendar";
-import { claimSlot, DELIVERY_WINDOWS, roomBetween, type SlotClaim } from "./capacity";
+import { claimFirstSlotWithRoom, DELIVERY_WINDOWS, roomBetween } from "./capacity";
 
 export interface OfferedDate {
   date: string;
@@ -66,18 +66,29 @@ export const MAX_POSTPONE_DAYS = 60;
 /**
  * Claims a place for a delivery the shop schedules itself (a subscription's monthly one): the
  * wanted date when it is open and has room, else the next of the district's weekdays that does
- * (decision 0037). Slots are locked in ascending date order, as decision 0025 asks. Null when
- * nothing within MAX_POSTPONE_DAYS has room.
+ * (decision 0037), found by one query (`claimFirstSlotWithRoom`). Null when nothing within
+ * MAX_POSTPONE_DAYS has room.
+ *
+ * `fullBefore` is a job pass's memory: for each district, window and wanted date, the date its
+ * last claim got. Every date before it was full then, and places only come back when a delivery
+ * is cancelled, so the next search starts there instead of counting the full days again (with
+ * thousands wanting one day, that count grew with the square of their number). A place freed
+ * during the pass may go unused by it; a claim is still always counted under its slot's lock.
  */
 export async function claimNextSlotFrom(
   tx: Transaction,
-  input: { districtId: number; window: string; wantedDate: string; districtDays: number[] },
+  input: { districtId: number; window: string; wantedDate: string; districtDays: number[]; fullBefore?: Map<string, string> },
 ): Promise<{ date: string } | null> {
-  for (let step = 0; step <= MAX_POSTPONE_DAYS; step += 1) {
-    const date = addDays(input.wantedDate, step);
-    if (step > 0 && input.districtDays.length > 0 && !input.districtDays.includes(isoWeekday(date))) continue;
-    const claim: SlotClaim = await claimSlot(tx, { districtId: input.districtId, date, window: input.window });
-    if (claim.ok) return { date };
-  }
-  return null;
+  const key = `${input.districtId}|${input.window}|${input.wantedDate}`;
+  const known = input.fullBefore?.get(key);
+  const claimed = await claimFirstSlotWithRoom(tx, {
+    districtId: input.districtId,
+    window: input.window,
+    from: known && known > input.wantedDate ? known : input.wantedDate,
+    anyWeekdayOn: input.wantedDate,
+    last: addDays(input.wantedDate, MAX_POSTPONE_DAYS),
+    weekdays: input.districtDays,
+  });
+  if (claimed) input.fullBefore?.set(key, claimed.date);
+  return claimed;
 }

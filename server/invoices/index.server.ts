@@ -3,6 +3,7 @@ export {
   formatInvoiceNumber,
   invoiceSeriesFor,
   issueInvoiceForPaidOrder,
+  issueInvoicesForPaidOrders,
   liveSaleInvoiceOf,
   type InvoiceableOrder,
 } from "./issue-invoice";

@@ -1,4 +1,4 @@
-export { enqueueEmail, type EmailMessage } from "./outbox";
+export { enqueueEmail, enqueueEmails, type EmailMessage } from "./outbox";
 export { orderConfirmationEmail, type OrderConfirmationData } from "./templates/order-confirmation";
 export { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from "./templates/account-emails";
 export { signInAttemptsEmail } from "./templates/sign-in-attempts-email";

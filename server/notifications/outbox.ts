@@ -18,21 +18,29 @@ export interface EmailMessage {
  * rolled-back payment sends nothing and a replayed one sends nothing twice.
  */
 export async function enqueueEmail(db: DatabaseOrTransaction, message: EmailMessage, now: Date): Promise<boolean> {
+  return (await enqueueEmails(db, [message], now)) > 0;
+}
+
+/** `enqueueEmail` for many messages in one statement (a renewal batch's confirmations); returns how many were new. */
+export async function enqueueEmails(db: DatabaseOrTransaction, messages: readonly EmailMessage[], now: Date): Promise<number> {
+  if (messages.length === 0) return 0;
   const inserted = await db
     .insert(outboxEmails)
-    .values({
-      dedupeKey: message.dedupeKey,
-      kind: message.kind,
-      toAddress: message.to,
-      subject: message.subject,
-      html: message.html,
-      text: message.text,
-      attachments: message.attachments && message.attachments.length > 0 ? message.attachments : null,
-      createdAt: now,
-      // Due from the caller's clock, not the database's, like every other time the shop keeps.
-      nextAttemptAt: now,
-    })
+    .values(
+      messages.map((message) => ({
+        dedupeKey: message.dedupeKey,
+        kind: message.kind,
+        toAddress: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        attachments: message.attachments && message.attachments.length > 0 ? message.attachments : null,
+        createdAt: now,
+        // Due from the caller's clock, not the database's, like every other time the shop keeps.
+        nextAttemptAt: now,
+      })),
+    )
     .onConflictDoNothing({ target: outboxEmails.dedupeKey })
     .returning({ id: outboxEmails.id });
-  return inserted.length > 0;
+  return inserted.length;
 }

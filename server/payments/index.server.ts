@@ -54,5 +54,5 @@ export {
   type StaffRefundResult,
 } from "./staff-refunds";
 export type { CulqiClient } from "./culqi/index";
-export { confirmPaidOrder, settlePaymentInTransaction } from "./settle";
+export { confirmPaidOrder, confirmPaidOrders, settlePaymentInTransaction } from "./settle";
 export { findPaymentToCollect, settleCollectedAtDoor } from "./door-collection";

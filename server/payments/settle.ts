@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { deliveries, orderItems, orders, payments, siteSettings } from "../db/schema";
-import { issueInvoiceForPaidOrder } from "../invoices/index.server";
-import { enqueueEmail } from "../notifications/index.server";
+import { issueInvoiceForPaidOrder, issueInvoicesForPaidOrders } from "../invoices/index.server";
+import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications/index.server";
 import { orderConfirmationEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
 import { transitionOrder } from "../orders/index.server";
@@ -101,15 +101,49 @@ export async function settlePaymentInTransaction(
 export async function confirmPaidOrder(
   tx: DatabaseOrTransaction,
   order: typeof orders.$inferSelect,
-  items: readonly { title: string; variantTitle: string | null; quantity: number; lineTotalCents: number }[],
+  items: readonly ConfirmedItem[],
   details: { now: Date; siteUrl: string; brandName?: string },
 ): Promise<void> {
   const invoice = await issueInvoiceForPaidOrder(tx, order, details.now);
   const brandName = details.brandName ?? (await tx.select({ brandName: siteSettings.brandName }).from(siteSettings))[0]?.brandName ?? "Vida Alcalina";
+  await enqueueEmail(tx, confirmationEmail(order, items, invoice.invoiceNumber, brandName, details.siteUrl), details.now);
+}
+
+type ConfirmedItem = { title: string; variantTitle: string | null; quantity: number; lineTotalCents: number };
+
+/**
+ * `confirmPaidOrder` for a batch of paid orders whose lines the caller holds (a renewal pass
+ * completing a claimed batch, decision 0046): the invoices numbered in one statement per series and
+ * inserted in one, the e-mails queued in one. Same lock rule: call it last in the transaction.
+ */
+export async function confirmPaidOrders(
+  tx: DatabaseOrTransaction,
+  paid: readonly { order: typeof orders.$inferSelect; items: readonly (ConfirmedItem & { sku: string | null })[] }[],
+  details: { now: Date; siteUrl: string; brandName: string },
+): Promise<void> {
+  const issued = await issueInvoicesForPaidOrders(
+    tx,
+    paid.map(({ order, items }) => ({ order, items: [...items] })),
+    details.now,
+  );
+  await enqueueEmails(
+    tx,
+    paid.map(({ order, items }, index) => confirmationEmail(order, items, issued[index]!.invoiceNumber, details.brandName, details.siteUrl)),
+    details.now,
+  );
+}
+
+function confirmationEmail(
+  order: typeof orders.$inferSelect,
+  items: readonly ConfirmedItem[],
+  invoiceNumber: string,
+  brandName: string,
+  siteUrl: string,
+): EmailMessage {
   const email = orderConfirmationEmail({
     brandName,
     orderNumber: order.orderNumber,
-    invoiceNumber: invoice.invoiceNumber,
+    invoiceNumber,
     firstName: order.customerFirstName,
     totalCents: order.totalCents,
     items: [...items],
@@ -117,9 +151,9 @@ export async function confirmPaidOrder(
     districtName: order.districtName,
     deliveryDate: order.deliveryDate,
     deliveryWindow: order.deliveryWindow,
-    receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, details.siteUrl).toString(),
+    receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, siteUrl).toString(),
   });
-  await enqueueEmail(tx, { dedupeKey: `order-confirmation:${order.id}`, kind: "order-confirmation", to: order.customerEmail, ...email }, details.now);
+  return { dedupeKey: `order-confirmation:${order.id}`, kind: "order-confirmation", to: order.customerEmail, ...email };
 }
 
 /** A payment was declined: the attempt and its order end as failed (a settled payment is never undone here). */

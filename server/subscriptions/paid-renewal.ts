@@ -1,49 +1,129 @@
-import { eq } from "drizzle-orm";
-import { orders, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import { orders, siteSettings, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { confirmPaidOrder } from "../payments/index.server";
-import { advanceSubscription } from "./period-ledger";
-import { firstOrderCustomer, insertPaidRenewalOrder, subscriptionLines } from "./renewal-orders";
+import { confirmPaidOrders } from "../payments/index.server";
+import { advancedPointer } from "./period-ledger";
+import { firstOrderCustomer, insertPaidRenewalOrders, subscriptionLines, type PaidRenewal } from "./renewal-orders";
 
-/**
- * The charge went through: the renewal's order (paid, invoiced, confirmed by email as any settled
- * payment is), the period marked paid, the subscription moved to its next period. Guarded by the
- * period's status under its lock, so completing twice (a worker and the reconciler) changes nothing.
- *
- * Lock order (decision 0025): the subscription, then its period, then the rows it inserts, and
- * last the invoice series counter, which every renewal of every worker needs: it is taken just
- * before the commit so the others wait on it as briefly as possible.
- */
+/** A charge that went through, for its period to be completed. */
+export interface PaidCharge {
+  subscriptionId: string;
+  periodId: string;
+  chargeId: string;
+  provider: string;
+}
+
+export interface CompletionDetails {
+  now: Date;
+  siteUrl: string;
+  /** Read once per renewal pass; read here when not given (the reconciler's single completions). */
+  brandName?: string;
+}
+
+/** One charge: `completePaidPeriods` with a batch of one (the reconciler's path). */
 export async function completePaidPeriod(
   tx: DatabaseOrTransaction,
   subscriptionId: string,
   periodId: string,
-  charge: { chargeId: string; provider: string; now: Date; siteUrl: string; brandName?: string },
-): Promise<void> {
-  // One statement locks the subscription and brings what its order copies: the first order's
-  // customer fields and the subscription's lines (only the subscription row is locked).
-  const [locked] = await tx
+  charge: Omit<PaidCharge, "subscriptionId" | "periodId"> & CompletionDetails,
+) {
+  return completePaidPeriods(tx, [{ subscriptionId, periodId, chargeId: charge.chargeId, provider: charge.provider }], charge);
+}
+
+/**
+ * Charges that went through: each renewal's order (paid, invoiced, confirmed by e-mail as any
+ * settled payment is), its period marked paid, its subscription moved to its next period. A whole
+ * claimed batch in one transaction and about fourteen statements, whatever its size (decision 0046):
+ * every table is written by one statement for the batch.
+ *
+ * Guarded by each period's status under its lock, so completing twice (a retried batch, a worker
+ * and the reconciler) changes nothing: a period already paid is left out. Returns how many were
+ * completed now. A row that cannot be completed (say its subscription lost its lines) makes the
+ * whole call throw; the caller then completes the batch one by one (renewals.ts).
+ *
+ * Lock order (decision 0025): the subscriptions (one statement, id order), then their periods
+ * (id order), then the rows it inserts, and last the invoice series counters, which every renewal
+ * of every worker needs: taken just before the commit so the others wait on them briefly.
+ */
+export async function completePaidPeriods(tx: DatabaseOrTransaction, charges: readonly PaidCharge[], details: CompletionDetails): Promise<number> {
+  if (charges.length === 0) return 0;
+  const { now } = details;
+  // One statement locks the subscriptions and brings what their orders copy: the first order's
+  // customer fields and the subscription's lines (only the subscription rows are locked).
+  const locked = await tx
     .select({ subscription: subscriptions, customer: firstOrderCustomer, items: subscriptionLines })
     .from(subscriptions)
     .leftJoin(orders, eq(orders.id, subscriptions.orderId))
-    .where(eq(subscriptions.id, subscriptionId))
+    .where(
+      inArray(
+        subscriptions.id,
+        charges.map((charge) => charge.subscriptionId),
+      ),
+    )
+    .orderBy(asc(subscriptions.id))
     .for("update", { of: subscriptions });
-  const [period] = await tx.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.id, periodId)).for("update");
-  if (!locked || !period || period.status === "paid") return;
-  const { subscription } = locked;
-  const { order, lines } = await insertPaidRenewalOrder(tx, subscription, period, { customer: locked.customer!, items: locked.items }, charge);
-  await tx
-    .update(subscriptionPeriods)
-    .set({ status: "paid", providerChargeId: charge.chargeId, orderId: order.id, lastError: null, updatedAt: charge.now })
-    .where(eq(subscriptionPeriods.id, period.id));
-  await advanceSubscription(tx, subscription, period, charge.now);
-  await tx.insert(subscriptionEvents).values({
-    subscriptionId: subscription.id,
-    kind: "renewed",
-    description: `Renovación del periodo ${period.periodNumber} cobrada`,
-    actor: "system",
-    details: { periodNumber: period.periodNumber, amountCents: period.amountCents, orderId: order.id },
-    createdAt: charge.now,
-  });
-  await confirmPaidOrder(tx, order, lines, charge);
+  const periods = await tx
+    .select()
+    .from(subscriptionPeriods)
+    .where(
+      inArray(
+        subscriptionPeriods.id,
+        charges.map((charge) => charge.periodId),
+      ),
+    )
+    .orderBy(asc(subscriptionPeriods.id))
+    .for("update");
+  const lockedOf = new Map(locked.map((row) => [row.subscription.id, row]));
+  const periodOf = new Map(periods.map((period) => [period.id, period]));
+
+  const paid: PaidRenewal[] = [];
+  for (const charge of charges) {
+    const row = lockedOf.get(charge.subscriptionId);
+    const period = periodOf.get(charge.periodId);
+    if (!row || !period || period.status === "paid") continue;
+    paid.push({ subscription: row.subscription, period, source: { customer: row.customer!, items: row.items }, charge });
+  }
+  if (paid.length === 0) return 0;
+
+  const written = await insertPaidRenewalOrders(tx, paid, now);
+  const stamp = sql`${now.toISOString()}::timestamptz`;
+  await tx.execute(sql`update ${subscriptionPeriods} p
+    set status = 'paid', provider_charge_id = v.charge_id, order_id = v.order_id, last_error = null, updated_at = ${stamp}
+    from (values ${sql.join(
+      paid.map(({ period, charge }, index) => sql`(${period.id}::uuid, ${charge.chargeId}::text, ${written[index]!.order.id}::uuid)`),
+      sql`, `,
+    )}) as v(id, charge_id, order_id)
+    where p.id = v.id`);
+  // The pointer moves past the period it points at (a lagging one is repaired by the claim).
+  const advancing = paid.filter(({ subscription, period }) => subscription.nextPeriodNumber === period.periodNumber);
+  if (advancing.length > 0) {
+    await tx.execute(sql`update ${subscriptions} s
+      set frequency = v.frequency, pending_frequency = null, discount_rate_bp = v.discount, amount_cents = v.amount,
+          next_period_number = v.next_number, next_billing_date = v.next_billing, updated_at = ${stamp}
+      from (values ${sql.join(
+        advancing.map(({ subscription, period }) => {
+          const next = advancedPointer(subscription, period);
+          return sql`(${subscription.id}::uuid, ${next.frequency}::text, ${next.discountRateBasisPoints}::integer, ${next.amountCents}::integer, ${next.nextPeriodNumber}::integer, ${next.nextBillingDate}::date)`;
+        }),
+        sql`, `,
+      )}) as v(id, frequency, discount, amount, next_number, next_billing)
+      where s.id = v.id`);
+  }
+  await tx.insert(subscriptionEvents).values(
+    paid.map(({ subscription, period }, index) => ({
+      subscriptionId: subscription.id,
+      kind: "renewed",
+      description: `Renovación del periodo ${period.periodNumber} cobrada`,
+      actor: "system",
+      details: { periodNumber: period.periodNumber, amountCents: period.amountCents, orderId: written[index]!.order.id },
+      createdAt: now,
+    })),
+  );
+  const brandName = details.brandName ?? (await tx.select({ brandName: siteSettings.brandName }).from(siteSettings))[0]?.brandName ?? "Vida Alcalina";
+  await confirmPaidOrders(
+    tx,
+    written.map(({ order, lines }) => ({ order, items: lines })),
+    { now, siteUrl: details.siteUrl, brandName },
+  );
+  return paid.length;
 }

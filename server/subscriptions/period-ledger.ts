@@ -49,19 +49,23 @@ export async function currentPeriod(tx: DatabaseOrTransaction, subscription: Sub
 /** The subscription's pointer moves past a settled (paid or skipped) period; a pending frequency change takes effect. */
 export async function advanceSubscription(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, now: Date) {
   if (subscription.nextPeriodNumber !== period.periodNumber) return;
-  const frequency = frequencyOfNextPeriod(subscription);
   await tx
     .update(subscriptions)
-    .set({
-      frequency,
-      pendingFrequency: null,
-      discountRateBasisPoints: frequency === "anual" ? 1500 : 500,
-      amountCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents,
-      nextPeriodNumber: period.periodNumber + 1,
-      nextBillingDate: billingDateOfPeriod(period.billingDate, frequency, 2),
-      updatedAt: now,
-    })
+    .set({ ...advancedPointer(subscription, period), updatedAt: now })
     .where(eq(subscriptions.id, subscription.id));
+}
+
+/** What `advanceSubscription` writes: the next period's number, billing date, frequency and price. */
+export function advancedPointer(subscription: Subscription, period: Period) {
+  const frequency = frequencyOfNextPeriod(subscription);
+  return {
+    frequency,
+    pendingFrequency: null,
+    discountRateBasisPoints: frequency === "anual" ? 1500 : 500,
+    amountCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents,
+    nextPeriodNumber: period.periodNumber + 1,
+    nextBillingDate: billingDateOfPeriod(period.billingDate, frequency, 2),
+  };
 }
 
 /** A declined attempt: retry in 3 days, or after the last one pause the subscription as past due. Returns whether it paused it. */

@@ -66,49 +66,44 @@ interface NewRenewalOrder {
 }
 
 /**
- * The order row and its lines, as `status` says: `pending` for a period paid later through its
- * link, `paid` for a card renewal whose charge already went through. A subscription without lines
+ * The order row of a period, as `paid` says: `pending` for a period paid later through its link,
+ * `paid` for a card renewal whose charge already went through. A subscription without lines
  * throws: an order with nothing in it is never written.
  */
-async function insertOrderWithLines(
-  tx: DatabaseOrTransaction,
-  subscription: Subscription,
-  period: Period,
-  source: RenewalOrderSource,
-  options: NewRenewalOrder & { paid: boolean },
-) {
+function renewalOrderValues(subscription: Subscription, period: Period, source: RenewalOrderSource, options: NewRenewalOrder & { paid: boolean }) {
   if (!source.customer) throw new Error(`Subscription ${subscription.id} has no first order to copy the customer from`);
   if (source.items.length === 0) throw new Error(`Subscription ${subscription.id} has no items: its renewal order would be empty`);
   // The period was priced with the frequency in force when it began (a pending change included).
   const frequency = frequencyOfNextPeriod(subscription);
   const summary = orderSummary(subscription.baseAmountCents, "subscription", frequency);
-  const [order] = await tx
-    .insert(orders)
-    .values({
-      userId: subscription.userId,
-      subscriptionId: subscription.id,
-      status: options.paid ? "paid" : "pending",
-      orderType: "subscription",
-      subscriptionFrequency: frequency,
-      ...source.customer,
-      districtId: subscription.districtId,
-      districtName: subscription.districtName,
-      address: subscription.address,
-      deliveryDate: subscription.nextDeliveryDate ?? period.billingDate,
-      deliveryWindow: subscription.deliveryWindow,
-      subtotalCents: summary.subtotalCents,
-      discountCents: summary.discountCents,
-      totalCents: period.amountCents,
-      paymentProvider: options.provider,
-      paymentMethod: options.method,
-      paidAt: options.paid ? options.now : null,
-      expiresAt: options.expiresAt,
-      createdAt: options.now,
-      updatedAt: options.now,
-    })
-    .returning();
-  const lines = source.items.map((item) => ({
-    orderId: order!.id,
+  return {
+    userId: subscription.userId,
+    subscriptionId: subscription.id,
+    status: options.paid ? "paid" : "pending",
+    orderType: "subscription",
+    subscriptionFrequency: frequency,
+    ...source.customer,
+    districtId: subscription.districtId,
+    districtName: subscription.districtName,
+    address: subscription.address,
+    deliveryDate: subscription.nextDeliveryDate ?? period.billingDate,
+    deliveryWindow: subscription.deliveryWindow,
+    subtotalCents: summary.subtotalCents,
+    discountCents: summary.discountCents,
+    totalCents: period.amountCents,
+    paymentProvider: options.provider,
+    paymentMethod: options.method,
+    paidAt: options.paid ? options.now : null,
+    expiresAt: options.expiresAt,
+    createdAt: options.now,
+    updatedAt: options.now,
+  } satisfies typeof orders.$inferInsert;
+}
+
+/** The order's lines, copied from the subscription's items. */
+function renewalLineValues(orderId: string, source: RenewalOrderSource) {
+  return source.items.map((item) => ({
+    orderId,
     productId: item.productId,
     variantId: item.variantId,
     title: item.title,
@@ -117,8 +112,6 @@ async function insertOrderWithLines(
     quantity: item.quantity,
     lineTotalCents: item.unitPriceCents * item.quantity,
   }));
-  await tx.insert(orderItems).values(lines);
-  return { order: order!, lines };
 }
 
 /**
@@ -132,9 +125,13 @@ export async function insertRenewalOrder(
   options: NewRenewalOrder,
 ): Promise<{ orderId: string; paymentId: string; orderNumber: string }> {
   const source = await readRenewalOrderSource(tx, subscription);
-  const { order } = await insertOrderWithLines(tx, subscription, period, source, { ...options, paid: false });
+  const [order] = await tx
+    .insert(orders)
+    .values(renewalOrderValues(subscription, period, source, { ...options, paid: false }))
+    .returning({ id: orders.id, orderNumber: orders.orderNumber });
+  await tx.insert(orderItems).values(renewalLineValues(order!.id, source));
   await tx.insert(orderStatusChanges).values({
-    orderId: order.id,
+    orderId: order!.id,
     fromStatus: null,
     toStatus: "pending",
     actor: "system",
@@ -144,7 +141,7 @@ export async function insertRenewalOrder(
   const [payment] = await tx
     .insert(payments)
     .values({
-      orderId: order.id,
+      orderId: order!.id,
       provider: options.provider,
       method: options.method,
       status: "created",
@@ -154,45 +151,69 @@ export async function insertRenewalOrder(
       updatedAt: options.now,
     })
     .returning({ id: payments.id });
-  return { orderId: order.id, paymentId: payment!.id, orderNumber: order.orderNumber };
+  return { orderId: order!.id, paymentId: payment!.id, orderNumber: order!.orderNumber };
+}
+
+export interface PaidRenewal {
+  subscription: Subscription;
+  period: Period;
+  source: RenewalOrderSource;
+  charge: { provider: string; chargeId: string };
 }
 
 /**
- * A card renewal's order, written already paid: the order, its lines, the history a pending order
- * settled by the charge would have (created pending, then paid by the system) and its one settled
- * payment carrying the provider's charge id. Four inserts where creating it pending and settling
- * it took about fourteen statements; the invoice and the confirmation e-mail follow through the
- * payments domain's `confirmPaidOrder`, as settlement does them.
+ * Card renewals' orders, written already paid (decision 0046): each order, its lines, the history
+ * a pending order settled by the charge would have (created pending, then paid by the system) and
+ * its one settled payment carrying the provider's charge id. Four inserts for the whole batch,
+ * whatever its size; the invoices and confirmation e-mails follow through the payments domain's
+ * `confirmPaidOrders`. Returns each renewal's order and lines, in the order of `paid`.
  */
-export async function insertPaidRenewalOrder(
-  tx: DatabaseOrTransaction,
-  subscription: Subscription,
-  period: Period,
-  source: RenewalOrderSource,
-  charge: { provider: string; chargeId: string; now: Date },
-) {
-  const { order, lines } = await insertOrderWithLines(tx, subscription, period, source, {
-    provider: charge.provider,
-    method: "card",
-    now: charge.now,
-    expiresAt: null,
-    paid: true,
-  });
-  await tx.insert(orderStatusChanges).values([
-    { orderId: order.id, fromStatus: null, toStatus: "pending", actor: "system", note: `Renovación periodo ${period.periodNumber}`, createdAt: charge.now },
-    { orderId: order.id, fromStatus: "pending", toStatus: "paid", actor: "system", note: null, createdAt: charge.now },
-  ]);
-  await tx.insert(payments).values({
-    orderId: order.id,
-    provider: charge.provider,
-    method: "card",
-    status: "succeeded",
-    amountCents: period.amountCents,
-    providerReference: charge.chargeId,
-    settledAt: charge.now,
-    expiresAt: null,
-    createdAt: charge.now,
-    updatedAt: charge.now,
-  });
-  return { order, lines };
+export async function insertPaidRenewalOrders(tx: DatabaseOrTransaction, paid: readonly PaidRenewal[], now: Date) {
+  if (paid.length === 0) return [];
+  const inserted = await tx
+    .insert(orders)
+    .values(
+      paid.map(({ subscription, period, source, charge }) =>
+        renewalOrderValues(subscription, period, source, { provider: charge.provider, method: "card", now, expiresAt: null, paid: true }),
+      ),
+    )
+    .returning();
+  // A batch holds one period per subscription, so the subscription names its order.
+  const orderOf = new Map(inserted.map((order) => [order.subscriptionId, order]));
+  const ordered = paid.map(({ subscription }) => orderOf.get(subscription.id)!);
+  const lines = await tx
+    .insert(orderItems)
+    .values(paid.flatMap(({ source }, index) => renewalLineValues(ordered[index]!.id, source)))
+    .returning();
+  await tx.insert(orderStatusChanges).values(
+    paid.flatMap(({ period }, index) => [
+      {
+        orderId: ordered[index]!.id,
+        fromStatus: null,
+        toStatus: "pending",
+        actor: "system",
+        note: `Renovación periodo ${period.periodNumber}`,
+        createdAt: now,
+      },
+      { orderId: ordered[index]!.id, fromStatus: "pending", toStatus: "paid", actor: "system", note: null, createdAt: now },
+    ]),
+  );
+  await tx.insert(payments).values(
+    paid.map(({ period, charge }, index) => ({
+      orderId: ordered[index]!.id,
+      provider: charge.provider,
+      method: "card",
+      status: "succeeded",
+      amountCents: period.amountCents,
+      providerReference: charge.chargeId,
+      settledAt: now,
+      expiresAt: null,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  // In id order, as the invoice's lines read them (saleTotalsOf).
+  const linesOf = new Map<string, typeof lines>();
+  for (const line of [...lines].sort((a, b) => a.id - b.id)) linesOf.set(line.orderId, [...(linesOf.get(line.orderId) ?? []), line]);
+  return ordered.map((order) => ({ order, lines: linesOf.get(order.id)! }));
 }

@@ -24,6 +24,8 @@ export async function scheduleSubscriptionDeliveries(db: Database, now: Date): P
     .where(and(eq(subscriptions.status, "active"), lte(subscriptions.nextDeliveryDate, horizon)))
     .orderBy(asc(subscriptions.nextDeliveryDate));
   let created = 0;
+  // Per district, window and wanted date, the date the pass last got (see claimNextSlotFrom).
+  const fullBefore = new Map<string, string>();
   await forEachRowOnItsOwn(
     db,
     "subscription deliveries",
@@ -32,13 +34,13 @@ export async function scheduleSubscriptionDeliveries(db: Database, now: Date): P
     now,
     async (candidate) => {
       // A subscription can owe several deliveries after a long pause of the job: create them in turn.
-      while (await createNextDelivery(db, candidate.id, horizon, now)) created += 1;
+      while (await createNextDelivery(db, candidate.id, horizon, now, fullBefore)) created += 1;
     },
   );
   return created;
 }
 
-async function createNextDelivery(db: Database, subscriptionId: string, horizon: string, now: Date): Promise<boolean> {
+async function createNextDelivery(db: Database, subscriptionId: string, horizon: string, now: Date, fullBefore: Map<string, string>): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update", { skipLocked: true });
     if (!subscription || subscription.status !== "active" || !subscription.nextDeliveryDate || subscription.nextDeliveryDate > horizon) return false;
@@ -58,6 +60,7 @@ async function createNextDelivery(db: Database, subscriptionId: string, horizon:
       window: subscription.deliveryWindow,
       wantedDate: subscription.nextDeliveryDate,
       districtDays: days,
+      fullBefore,
     });
     const deliveryDate = slot?.date ?? subscription.nextDeliveryDate;
     const moved = deliveryDate === subscription.nextDeliveryDate ? null : `Fecha movida del ${subscription.nextDeliveryDate}: día cerrado o sin cupos`;
