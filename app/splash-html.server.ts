@@ -1,3 +1,5 @@
+import { SPLASH_SEEN_ATTRIBUTE, SPLASH_SEEN_KEY } from "./lib/splash";
+
 /**
  * The loading splash (spec §2) as plain HTML that the server puts first in <body>. It is static
  * and timed by CSS alone (app.css), so it needs no JavaScript: keeping it outside React keeps it
@@ -8,11 +10,9 @@
  * <html> so that CSS never paints the splash nor holds the page back behind its fade. The HTML
  * stays the same for everyone, so stored public pages are still shared.
  */
-export const SPLASH_SEEN_KEY = "va-splash-seen";
-
 /** Runs before the splash is parsed; storage refused (private modes) means every page greets. */
 export const splashSessionScript =
-  `try{if(sessionStorage.getItem("${SPLASH_SEEN_KEY}"))document.documentElement.setAttribute("data-splash-seen","");` +
+  `try{if(sessionStorage.getItem("${SPLASH_SEEN_KEY}"))document.documentElement.setAttribute("${SPLASH_SEEN_ATTRIBUTE}","");` +
   `else sessionStorage.setItem("${SPLASH_SEEN_KEY}","1")}catch(e){}`;
 
 function escapeHtml(value: string): string {

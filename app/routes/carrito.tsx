@@ -13,6 +13,7 @@ import { minimumOrderShortfall } from "@core/pricing";
 import { usePurchaseOptions } from "~/lib/purchase-options";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useNonce } from "~/lib/nonce";
+import { SPLASH_SEEN_ATTRIBUTE, SPLASH_SEEN_KEY } from "~/lib/splash";
 import { useCart } from "~/lib/use-cart";
 import { useHydrated } from "~/lib/use-hydrated";
 
@@ -29,11 +30,13 @@ export const meta: Route.MetaFunction = ({ matches }) =>
  * paints, rather than after the page's JavaScript has loaded and hydrated (issue 13: a visitor with
  * an empty cart used to wait for both, then for /tienda's code and data, and Lighthouse scored that
  * wait). A stored value the cart cannot read counts as empty, as in `parseStoredCart`; lines it
- * cannot use are still caught after hydration by the effect below.
+ * cannot use are still caught after hydration by the effect below. A session's first page that leaves
+ * this way never painted its splash, so it hands the greeting on to /tienda (decision 0048).
  */
 const emptyCartRedirect =
-  `try{var c=JSON.parse(localStorage.getItem(${JSON.stringify(CART_STORAGE_KEY)})||"[]");` +
-  `if(!Array.isArray(c)||c.length===0)location.replace("/tienda")}catch(e){location.replace("/tienda")}`;
+  `function l(){try{if(!document.documentElement.hasAttribute("${SPLASH_SEEN_ATTRIBUTE}"))sessionStorage.removeItem("${SPLASH_SEEN_KEY}")}catch(e){}` +
+  `location.replace("/tienda")}` +
+  `try{var c=JSON.parse(localStorage.getItem(${JSON.stringify(CART_STORAGE_KEY)})||"[]");if(!Array.isArray(c)||c.length===0)l()}catch(e){l()}`;
 
 /** The cart lives in the browser (spec §3), so this page is drawn there and checked against the server's prices. */
 export default function Carrito() {
