@@ -119,7 +119,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
           clearTimeout(timeout);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           const html = Buffer.concat(chunks).toString("utf8");
-          const page = usesPublicLayout(routerContext) ? withSplash(html, brandName(routerContext)) : html;
+          const page = usesPublicLayout(routerContext) ? withSplash(html, brandName(routerContext), nonce) : html;
           resolve(new Response(page, { headers: responseHeaders, status: responseStatusCode }));
         });
         body.on("error", reject);

@@ -1,8 +1,20 @@
+import { SPLASH_SEEN_ATTRIBUTE, SPLASH_SEEN_KEY } from "./lib/splash";
+
 /**
  * The loading splash (spec §2) as plain HTML that the server puts first in <body>. It is static
  * and timed by CSS alone (app.css), so it needs no JavaScript: keeping it outside React keeps it
  * out of every page's bundle. React skips unknown nodes at the top of <body> when it hydrates.
+ *
+ * It greets a visitor once per browser session, not on every page (decision 0048): the inline
+ * script before it runs before the first paint, and on any later page of the tab's session marks
+ * <html> so that CSS never paints the splash nor holds the page back behind its fade. The HTML
+ * stays the same for everyone, so stored public pages are still shared.
  */
+/** Runs before the splash is parsed; storage refused (private modes) means every page greets. */
+export const splashSessionScript =
+  `try{if(sessionStorage.getItem("${SPLASH_SEEN_KEY}"))document.documentElement.setAttribute("${SPLASH_SEEN_ATTRIBUTE}","");` +
+  `else sessionStorage.setItem("${SPLASH_SEEN_KEY}","1")}catch(e){}`;
+
 function escapeHtml(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
@@ -20,7 +32,8 @@ export function splashHtml(brandName: string): string {
   );
 }
 
-/** Inserts the splash right after the opening <body> tag of a rendered document. */
-export function withSplash(html: string, brandName: string): string {
-  return html.replace(/<body[^>]*>/, (body) => body + splashHtml(brandName));
+/** Inserts the splash, and the script that decides whether it shows, right after the opening <body> tag. */
+export function withSplash(html: string, brandName: string, nonce: string | undefined): string {
+  const script = `<script${nonce ? ` nonce="${nonce}"` : ""}>${splashSessionScript}</script>`;
+  return html.replace(/<body[^>]*>/, (body) => body + script + splashHtml(brandName));
 }

@@ -41,7 +41,7 @@ const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const tmpDir = path.join(benchDir, ".tmp");
 mkdirSync(tmpDir, { recursive: true });
 const PRODUCT = "/tienda/producto/agua-alcalina-personal-625ml";
-const SHOP_PAGES = ["/", "/tienda", PRODUCT, "/nosotros", "/carrito"];
+const SHOP_PAGES = args.pages ? String(args.pages).split(",") : ["/", "/tienda", PRODUCT, "/nosotros", "/carrito"];
 
 if (args.record) {
   const after = JSON.parse(readFileSync(path.join(tmpDir, "compare-after.json"), "utf8"));

@@ -6,12 +6,14 @@ import { OrderSummaryBox } from "~/components/shop/order-summary";
 import { DEFAULT_PRODUCT_IMAGE } from "~/components/shop/product-card";
 import { PurchaseOptionsPicker } from "~/components/shop/purchase-options-picker";
 import { QuantityStepper } from "~/components/shop/quantity-stepper";
-import { cartSubtotalCents } from "~/lib/cart";
+import { CART_STORAGE_KEY, cartSubtotalCents } from "~/lib/cart";
 import { correctCart, type CurrentLine } from "~/lib/cart-corrections";
 import { formatSoles } from "@core/money";
 import { minimumOrderShortfall } from "@core/pricing";
 import { usePurchaseOptions } from "~/lib/purchase-options";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
+import { useNonce } from "~/lib/nonce";
+import { SPLASH_SEEN_ATTRIBUTE, SPLASH_SEEN_KEY } from "~/lib/splash";
 import { useCart } from "~/lib/use-cart";
 import { useHydrated } from "~/lib/use-hydrated";
 
@@ -23,9 +25,23 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/carrito",
   });
 
+/**
+ * Spec §2: an empty cart sends the visitor to /tienda. Decided by the document itself before it
+ * paints, rather than after the page's JavaScript has loaded and hydrated (issue 13: a visitor with
+ * an empty cart used to wait for both, then for /tienda's code and data, and Lighthouse scored that
+ * wait). A stored value the cart cannot read counts as empty, as in `parseStoredCart`; lines it
+ * cannot use are still caught after hydration by the effect below. A session's first page that leaves
+ * this way never painted its splash, so it hands the greeting on to /tienda (decision 0048).
+ */
+const emptyCartRedirect =
+  `function l(){try{if(!document.documentElement.hasAttribute("${SPLASH_SEEN_ATTRIBUTE}"))sessionStorage.removeItem("${SPLASH_SEEN_KEY}")}catch(e){}` +
+  `location.replace("/tienda")}` +
+  `try{var c=JSON.parse(localStorage.getItem(${JSON.stringify(CART_STORAGE_KEY)})||"[]");if(!Array.isArray(c)||c.length===0)l()}catch(e){l()}`;
+
 /** The cart lives in the browser (spec §3), so this page is drawn there and checked against the server's prices. */
 export default function Carrito() {
   const hydrated = useHydrated();
+  const nonce = useNonce();
   const { items, setQuantity, remove, replace } = useCart();
   const options = usePurchaseOptions();
   const navigate = useNavigate();
@@ -75,6 +91,7 @@ export default function Carrito() {
   if (!hydrated) {
     return (
       <main id="contenido" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: emptyCartRedirect }} />
         <h1 className="text-3xl font-bold text-brand-900">Tu carrito</h1>
         <p className="mt-6 text-slate-600">Cargando tu carrito…</p>
         <noscript>

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { getDashboardSummary, getProfile } from "@server/accounts/index.server";
+import { getDashboard } from "@server/accounts/index.server";
 import { AccountPageError } from "~/components/account/account-page";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/db-context.server";
@@ -16,8 +16,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const user = context.get(userContext);
   // Spec §4: the dashboard's profile load is retried 3 times (1 s, 2 s, 3 s) before the error.
-  const [profile, summary] = await withRetries(() => Promise.all([getProfile(db, user.id), getDashboardSummary(db, user.id, new Date())]), [1000, 2000, 3000]);
-  if (!profile) throw new Error("profile missing for a signed-in user");
+  const dashboard = await withRetries(() => getDashboard(db, user.id, new Date()), [1000, 2000, 3000]);
+  if (!dashboard) throw new Error("profile missing for a signed-in user");
+  const { profile, summary } = dashboard;
   return { profile, summary, welcome: new URL(request.url).searchParams.has("bienvenida") };
 }
 

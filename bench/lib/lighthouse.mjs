@@ -77,14 +77,17 @@ function summarize(lhr) {
       ttfb: numeric("server-response-time"),
     },
     lcpElement,
+    finalUrl: lhr.finalDisplayedUrl,
     // Lighthouse lists an audit under Opportunities/Diagnostics once it scores below 0.9.
     performanceFlags: failedAudits(lhr, "performance", { threshold: 0.9, skipMetrics: true }),
     accessibilityFailures: failedAudits(lhr, "accessibility"),
     bestPracticesFailures: failedAudits(lhr, "best-practices"),
     seoFailures: failedAudits(lhr, "seo"),
     runWarnings: lhr.runWarnings ?? [],
+    // A page that sends itself elsewhere before loading (the empty cart goes to /tienda) cancels its
+    // own preloads (status -1): those are not failures. Any 4xx/5xx still is.
     failedRequests: (lhr.audits["network-requests"]?.details?.items ?? [])
-      .filter((item) => item.statusCode >= 400 || item.statusCode === -1)
+      .filter((item) => item.statusCode >= 400 || (item.statusCode === -1 && lhr.finalDisplayedUrl === lhr.requestedUrl))
       .map((item) => `${item.statusCode} ${item.url}`),
     lighthouseVersion: lhr.lighthouseVersion,
     benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,

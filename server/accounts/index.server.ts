@@ -19,7 +19,7 @@ export { consumeRateLimit, RATE_LIMITS, rateLimitMessage } from "./rate-limit";
 export { attachGuestOrders, findVerifiedAccountIdByEmail, isEmailRegistered } from "./guest-orders";
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
-export { getDashboardSummary, type DashboardSummary } from "./dashboard-summary";
+export { getDashboard, type DashboardSummary } from "./dashboard-summary";
 export { STAFF_ROLES, isStaffRole, type StaffRole, type UserRole } from "./staff-roles";
 export {
   listStaffMembers,

@@ -25,8 +25,11 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
     .from(users)
     .leftJoin(districts, eq(districts.id, users.districtId))
     .where(eq(users.id, userId));
-  if (!row) return null;
-  const { user } = row;
+  return row ? profileFromRow(row) : null;
+}
+
+/** A profile from a users row and its district's name (also read by the dashboard's one statement). */
+export function profileFromRow({ user, districtName }: { user: typeof users.$inferSelect; districtName: string | null }): Profile {
   return {
     id: user.id,
     email: user.email,
@@ -39,7 +42,7 @@ export async function getProfile(db: Database, userId: string): Promise<Profile 
     phone: user.phone,
     address: user.address,
     districtId: user.districtId,
-    districtName: row.districtName,
+    districtName,
     createdAt: user.createdAt.toISOString(),
   };
 }

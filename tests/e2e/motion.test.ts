@@ -4,8 +4,8 @@ import { useBrowser, waitForHydration } from "../support/e2e";
 describe("loading splash and scroll reveal", () => {
   const shop = useBrowser();
 
-  it("shows the splash for 800 ms, then fades the page in 100 ms later over 1 s rising 16 px", async () => {
-    const { page, close } = await shop.open({ reducedMotion: "no-preference" });
+  it("shows the splash on a session's first page for 800 ms, then fades the page in 100 ms later over 1 s rising 16 px; not on the next page", async () => {
+    const { page, expectClean, close } = await shop.open({ reducedMotion: "no-preference" });
     await page.goto(`${shop.baseURL()}/`);
     const splash = page.getByTestId("splash");
     expect(await splash.getByText("Cargando experiencia...").count()).toBe(1);
@@ -13,13 +13,14 @@ describe("loading splash and scroll reveal", () => {
     const timing = await page.evaluate(() => {
       const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
       return {
+        display: style(".splash").display,
         splash: style(".splash").animationDelay,
         progress: style(".splash-progress").animationDuration,
         contentDelay: style(".splash-content").animationDelay,
         contentDuration: style(".splash-content").animationDuration,
       };
     });
-    expect(timing).toEqual({ splash: "0.8s", progress: "0.8s", contentDelay: "0.9s", contentDuration: "1s" });
+    expect(timing).toEqual({ display: "flex", splash: "0.8s", progress: "0.8s", contentDelay: "0.9s", contentDuration: "1s" });
     const from = await page.evaluate(() => {
       const rule = [...document.styleSheets]
         .flatMap((sheet) => [...sheet.cssRules])
@@ -28,6 +29,17 @@ describe("loading splash and scroll reveal", () => {
     });
     expect(from).toBe("translateY(16px)");
     await splash.waitFor({ state: "hidden" });
+
+    // Decision 0048: the splash greets once per browser session. The next page of this tab's
+    // session is the same shared HTML, but neither shows the splash nor holds its content back.
+    await page.goto(`${shop.baseURL()}/tienda`);
+    const later = await page.evaluate(() => ({
+      splash: getComputedStyle(document.querySelector(".splash")!).display,
+      content: getComputedStyle(document.querySelector(".splash-content")!).animationName,
+      opacity: getComputedStyle(document.querySelector(".splash-content")!).opacity,
+    }));
+    expect(later).toEqual({ splash: "none", content: "none", opacity: "1" });
+    expectClean();
     await close();
   });
 
