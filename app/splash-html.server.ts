@@ -5,7 +5,7 @@ import { SPLASH_SEEN_ATTRIBUTE, SPLASH_SEEN_KEY } from "./lib/splash";
  * and timed by CSS alone (app.css), so it needs no JavaScript: keeping it outside React keeps it
  * out of every page's bundle. React skips unknown nodes at the top of <body> when it hydrates.
  *
- * It greets a visitor once per browser session, not on every page (decision 0048): the inline
+ * It greets a visitor once per browser session, not on every page (decision 0054): the inline
  * script before it runs before the first paint, and on any later page of the tab's session marks
  * <html> so that CSS never paints the splash nor holds the page back behind its fade. The HTML
  * stays the same for everyone, so stored public pages are still shared.

@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
  * an empty cart used to wait for both, then for /tienda's code and data, and Lighthouse scored that
  * wait). A stored value the cart cannot read counts as empty, as in `parseStoredCart`; lines it
  * cannot use are still caught after hydration by the effect below. A session's first page that leaves
- * this way never painted its splash, so it hands the greeting on to /tienda (decision 0048).
+ * this way never painted its splash, so it hands the greeting on to /tienda (decision 0054).
  */
 const emptyCartRedirect =
   `function l(){try{if(!document.documentElement.hasAttribute("${SPLASH_SEEN_ATTRIBUTE}"))sessionStorage.removeItem("${SPLASH_SEEN_KEY}")}catch(e){}` +

@@ -30,7 +30,7 @@ describe("loading splash and scroll reveal", () => {
     expect(from).toBe("translateY(16px)");
     await splash.waitFor({ state: "hidden" });
 
-    // Decision 0048: the splash greets once per browser session. The next page of this tab's
+    // Decision 0054: the splash greets once per browser session. The next page of this tab's
     // session is the same shared HTML, but neither shows the splash nor holds its content back.
     await page.goto(`${shop.baseURL()}/tienda`);
     const later = await page.evaluate(() => ({

@@ -140,7 +140,7 @@ describe("shop and product pages", () => {
     await page.getByRole("heading", { level: 1, name: "Nuestros productos" }).waitFor();
     // The document itself went to /tienda (issue 13), not a client-side navigation after hydration.
     expect(await page.evaluate(() => new URL(performance.getEntriesByType("navigation")[0]!.name).pathname)).toBe("/tienda");
-    // The cart page never painted, so /tienda is the page that greets with the splash (decision 0048).
+    // The cart page never painted, so /tienda is the page that greets with the splash (decision 0054).
     expect(await page.evaluate(() => document.documentElement.hasAttribute("data-splash-seen"))).toBe(false);
     expectClean();
     await close();
