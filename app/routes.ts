@@ -81,6 +81,8 @@ export default [
     route("admin/reclamos", "routes/admin.complaints.tsx"),
     route("admin/reclamos/:complaintId", "routes/admin.complaint-detail.tsx"),
     route("admin/comprobantes", "routes/admin.comprobantes.tsx"),
+    route("admin/productos", "routes/admin.products.tsx"),
+    route("admin/productos/:productId", "routes/admin.product.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).
@@ -104,5 +106,7 @@ export default [
   route("og/:file", "routes/share-image.ts", { id: "share-image" }),
   route("og/:kind/:file", "routes/share-image.ts", { id: "share-image-kind" }),
   route("sitemap.xml", "routes/sitemap-xml.ts"),
+  // Images staff uploaded, content-hashed and cached for good (issue 11).
+  route("media/:file", "routes/media-file.ts"),
   route("robots.txt", "routes/robots-txt.ts"),
 ] satisfies RouteConfig;

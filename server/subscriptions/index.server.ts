@@ -10,3 +10,4 @@ export { notifySubscriber } from "./notify";
 export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods, PAYMENT_LINK_DAYS } from "./renewal-links";
 export * from "./self-service";
 export { createPendingSubscription } from "./signup";
+export { repriceSubscriptionsForCatalogChange, type CatalogPriceChange } from "./catalog-price-change";

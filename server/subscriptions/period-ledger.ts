@@ -5,6 +5,7 @@ import { billingDateOfPeriod } from "@core/subscription-dates";
 import { subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { notifySubscriber } from "./notify";
+import { applyPendingItemPrices } from "./pending-prices";
 
 /**
  * The period ledger (decision 0023): one `subscription_periods` row per (subscription, number),
@@ -50,13 +51,15 @@ export async function currentPeriod(tx: DatabaseOrTransaction, subscription: Sub
 export async function advanceSubscription(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, now: Date) {
   if (subscription.nextPeriodNumber !== period.periodNumber) return;
   const frequency = frequencyOfNextPeriod(subscription);
+  // A catalogue price parked while this period was open starts with the next one (decision 0048).
+  const baseAmountCents = (await applyPendingItemPrices(tx, subscription, period.periodNumber + 1)) ?? subscription.baseAmountCents;
   await tx
     .update(subscriptions)
     .set({
       frequency,
       pendingFrequency: null,
       discountRateBasisPoints: frequency === "anual" ? 1500 : 500,
-      amountCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents,
+      amountCents: orderSummary(baseAmountCents, "subscription", frequency).totalCents,
       nextPeriodNumber: period.periodNumber + 1,
       nextBillingDate: billingDateOfPeriod(period.billingDate, frequency, 2),
       updatedAt: now,

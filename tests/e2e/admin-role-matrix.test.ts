@@ -48,6 +48,9 @@ const RULES: Record<string, Rule> = {
   "/admin/contenido/historia/:entryId": { allowed: [], sample: "/admin/contenido/historia/1" },
   "/admin/reclamos": { allowed: ["operaciones"] },
   "/admin/reclamos/:complaintId": { allowed: ["operaciones"], sample: "/admin/reclamos/{complaintId}" },
+  "/admin/productos": { allowed: [] },
+  // The seed's first product (identity columns start at 1).
+  "/admin/productos/:productId": { allowed: [], sample: "/admin/productos/1" },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

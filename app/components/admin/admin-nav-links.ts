@@ -8,7 +8,7 @@ export interface AdminNavLink {
   end?: boolean;
 }
 
-/** Inicio, Despacho, Reparto, Pedidos, Calendario (delivery capacity and closed days), Mensajes (from /contact), Contenido (issue 11), Reclamos (Libro de Reclamaciones), Comprobantes (SUNAT), Auditoría, Equipo. */
+/** Inicio, Despacho, Reparto, Pedidos, Calendario (delivery capacity and closed days), Mensajes (from /contact), Contenido (issue 11), Reclamos (Libro de Reclamaciones), Comprobantes (SUNAT), Auditoría, Equipo, Productos (issue 11). */
 export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin", label: "Inicio", roles: ["operaciones", "repartidor"], end: true },
   { to: "/admin/despacho", label: "Despacho", roles: ["operaciones"] },
@@ -21,6 +21,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin/comprobantes", label: "Comprobantes", roles: ["operaciones"] },
   { to: "/admin/auditoria", label: "Auditoría", roles: [] },
   { to: "/admin/equipo", label: "Equipo", roles: [] },
+  { to: "/admin/productos", label: "Productos", roles: [] },
 ];
 
 export function navLinksFor(role: StaffRole): AdminNavLink[] {
