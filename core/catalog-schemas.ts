@@ -23,20 +23,29 @@ export function centsToSolesText(cents: number | null): string {
   return cents === null ? "" : `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 }
 
+/** The refusal of a typed price, or null when it is a price the shop can sell at. */
+function priceProblem(cents: number | null): string | null {
+  if (cents === null || cents <= 0) return PRICE_MESSAGE;
+  return cents > MAX_PRICE_CENTS ? "El precio es demasiado alto" : null;
+}
+
 const price = lineText(20).transform((value, context) => {
   const cents = solesToCents(value);
-  if (cents === null || cents <= 0 || cents > MAX_PRICE_CENTS) {
-    context.addIssue({ code: "custom", message: cents !== null && cents > MAX_PRICE_CENTS ? "El precio es demasiado alto" : PRICE_MESSAGE });
+  const problem = priceProblem(cents);
+  if (problem) {
+    context.addIssue({ code: "custom", message: problem });
     return z.NEVER;
   }
-  return cents;
+  return cents!;
 });
 
+/** Empty is "no price of its own" (a product sold only through its variants). */
 const optionalPrice = lineText(20).transform((value, context) => {
   if (value.trim() === "") return null;
   const cents = solesToCents(value);
-  if (cents === null || cents <= 0 || cents > MAX_PRICE_CENTS) {
-    context.addIssue({ code: "custom", message: PRICE_MESSAGE });
+  const problem = priceProblem(cents);
+  if (problem) {
+    context.addIssue({ code: "custom", message: problem });
     return z.NEVER;
   }
   return cents;
