@@ -47,7 +47,8 @@ export async function storeUploadedImage(file: File, dir = uploadsDir()): Promis
   try {
     format = (await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;
   } catch {
-    return { ok: false, message: IMAGE_UNREADABLE };
+    // Not an image sharp can read (text, a PDF, an SVG without a size, a broken file).
+    return { ok: false, message: IMAGE_WRONG_TYPE };
   }
   if (!format || !ACCEPTED_FORMATS.has(format)) return { ok: false, message: IMAGE_WRONG_TYPE };
 

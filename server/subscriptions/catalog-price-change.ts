@@ -4,7 +4,7 @@ import { orderSummary } from "@core/pricing";
 import { billingDateOfPeriod } from "@core/subscription-dates";
 import { subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { frequencyOfNextPeriod, type Subscription } from "./period-ledger";
+import { frequencyOfNextPeriod } from "./period-ledger";
 import { notifySubscriber } from "./notify";
 import { itemsSubtotal } from "./pending-prices";
 
