@@ -5,7 +5,8 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { ProductFields, VariantFields } from "~/components/admin/catalog-forms";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { imageOfForm, PRODUCT_FIELDS, readCatalogForm, VARIANT_FIELDS, withActiveFlag } from "~/catalog-admin.server";
+import { PRODUCT_FIELDS, VARIANT_FIELDS, withActiveFlag } from "~/catalog-admin.server";
+import { imageOfForm, readUploadForm } from "~/image-upload.server";
 import { answerContentSave, contentIdParam, contentNotFound, refuseContent } from "~/content-admin.server";
 import { dbContext } from "~/db-context.server";
 import { allowRoles, staffActor } from "~/staff.server";
@@ -29,7 +30,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const productId = contentIdParam(params.productId, NOT_FOUND);
-  const catalogForm = await readCatalogForm(request, [...new Set([...PRODUCT_FIELDS, ...VARIANT_FIELDS, "variantId"])]);
+  const catalogForm = await readUploadForm(request, [...new Set([...PRODUCT_FIELDS, ...VARIANT_FIELDS, "variantId"])]);
   const { intent, values } = catalogForm;
   const db = context.get(dbContext);
   const actor = staffActor(context, request);

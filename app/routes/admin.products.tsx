@@ -5,7 +5,8 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { ProductFields } from "~/components/admin/catalog-forms";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { imageOfForm, PRODUCT_FIELDS, readCatalogForm, withActiveFlag } from "~/catalog-admin.server";
+import { PRODUCT_FIELDS, withActiveFlag } from "~/catalog-admin.server";
+import { imageOfForm, readUploadForm } from "~/image-upload.server";
 import { answerContentSave, refuseContent } from "~/content-admin.server";
 import { dbContext } from "~/db-context.server";
 import { allowRoles, staffActor } from "~/staff.server";
@@ -19,7 +20,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const catalogForm = await readCatalogForm(request, PRODUCT_FIELDS);
+  const catalogForm = await readUploadForm(request, PRODUCT_FIELDS);
   const { intent, values } = catalogForm;
   if (intent !== "create") return refuseContent(intent, values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
   const picture = await imageOfForm(catalogForm);

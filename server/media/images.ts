@@ -23,7 +23,8 @@ export const IMAGE_TOO_LARGE = "La imagen pesa más de 5 MB. Sube una más livia
 export const IMAGE_WRONG_TYPE = "Solo aceptamos imágenes PNG, JPEG o WebP (no SVG ni otros formatos).";
 export const IMAGE_UNREADABLE = "No pudimos leer la imagen. Sube un archivo PNG, JPEG o WebP válido.";
 
-export type ImageUploadResult = { ok: true; path: string } | { ok: false; message: string };
+/** `path`: the 400-pixel version (product boxes); `largePath`: the 800-pixel one (wider cards). */
+export type ImageUploadResult = { ok: true; path: string; largePath: string } | { ok: false; message: string };
 
 /** Where uploaded images live: UPLOADS_DIR (default `.data/uploads`, beside the database). */
 export function uploadsDir(): string {
@@ -71,7 +72,7 @@ export async function storeUploadedImage(file: File, dir = uploadsDir()): Promis
     console.error("Could not store an uploaded image", error);
     return { ok: false, message: IMAGE_UNREADABLE };
   }
-  return { ok: true, path: `/media/${hash}-${IMAGE_WIDTHS[0]}.webp` };
+  return { ok: true, path: `/media/${hash}-${IMAGE_WIDTHS[0]}.webp`, largePath: `/media/${hash}-${IMAGE_WIDTHS[1]}.webp` };
 }
 
 const STORED_NAME = /^[0-9a-f]{24}-(400|800)\.webp$/;

@@ -15,15 +15,27 @@ function ActiveBox({ idPrefix, checked, label }: { idPrefix: string; checked: bo
   );
 }
 
-/** The picture field: PNG, JPEG or WebP up to 5 MB, checked and resized on the server. */
-function ImageField({ idPrefix, current, error }: { idPrefix: string; current: string | null | undefined; error?: string }) {
+/** The picture field: PNG, JPEG or WebP up to 5 MB, checked and resized on the server (products, organisation logos). */
+export function ImageUploadField({
+  idPrefix,
+  current,
+  error,
+  label = "Imagen",
+  removable = true,
+}: {
+  idPrefix: string;
+  current: string | null | undefined;
+  error?: string;
+  label?: string;
+  removable?: boolean;
+}) {
   const id = `${idPrefix}imageFile`;
   return (
     <div>
       <label htmlFor={id} className="mb-1 block font-semibold text-slate-800">
-        Imagen
+        {label}
       </label>
-      {current && <img src={current} alt="Imagen actual del producto" width={96} height={96} className="mb-2 h-24 w-24 rounded-xl bg-sky-50 object-contain" />}
+      {current && <img src={current} alt="Imagen actual" width={96} height={96} className="mb-2 h-24 w-24 rounded-xl bg-sky-50 object-contain" />}
       <input
         id={id}
         name="imageFile"
@@ -37,7 +49,7 @@ function ImageField({ idPrefix, current, error }: { idPrefix: string; current: s
         PNG, JPEG o WebP de hasta 5 MB. La ajustamos a los tamaños de la tienda.
       </p>
       <FieldError id={`${id}-error`} message={error} />
-      {current && (
+      {current && removable && (
         <div className="mt-2 flex items-center gap-2">
           <input id={`${idPrefix}removeImage`} type="checkbox" name="removeImage" value="si" className="h-5 w-5 shrink-0" />
           <label htmlFor={`${idPrefix}removeImage`} className="text-slate-800">
@@ -78,7 +90,7 @@ export function ProductFields({ values, errors, idPrefix, currentImage }: { valu
         <ContentField idPrefix={idPrefix} name="dimensionsLabel" label="Dimensiones" defaultValue={values.dimensionsLabel} error={errors?.dimensionsLabel} help="Por ejemplo 6.5 x 22 x 6.5cm" />
         <ContentField idPrefix={idPrefix} name="sortOrder" label="Orden en la tienda" inputMode="numeric" defaultValue={values.sortOrder} error={errors?.sortOrder} help="Menor primero; vacío va al final" />
       </div>
-      <ImageField idPrefix={idPrefix} current={currentImage} error={errors?.image} />
+      <ImageUploadField idPrefix={idPrefix} current={currentImage} error={errors?.imageFile} />
       <ActiveBox idPrefix={idPrefix} checked={values.active === "si"} label="Activo (se vende en la tienda)" />
     </>
   );
