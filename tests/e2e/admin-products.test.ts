@@ -100,10 +100,25 @@ describe("catalogue admin", () => {
     expect([...errors, ...shopper.errors]).toEqual([]);
   });
 
+  it("uploads an organisation's logo through the same checks, shown on /nosotros", async () => {
+    const { page, errors } = await openAsAdmin();
+    await page.goto(`${server.baseURL}/admin/contenido/organizaciones/1`);
+    const logo = await sharp({ create: { width: 960, height: 640, channels: 3, background: "#16a34a" } }).jpeg().toBuffer();
+    await page.getByLabel("Subir logo").setInputFiles({ name: "logo.jpg", mimeType: "image/jpeg", buffer: logo });
+    await page.getByRole("button", { name: "Guardar cambios" }).click();
+    await page.getByRole("status").filter({ hasText: "Organización guardada" }).waitFor();
+
+    const visitor = await openPage(browser);
+    await visitor.page.goto(fresh("/nosotros"));
+    const sources = await visitor.page.getByTestId("organization-cards").locator("img").evaluateAll((images) => images.map((image) => image.getAttribute("src")));
+    expect(sources.some((src) => /^\/media\/[0-9a-f]{24}-800\.webp$/.test(src ?? ""))).toBe(true);
+    expect([...errors, ...visitor.errors]).toEqual([]);
+  });
+
   it("has no serious accessibility problem and no sideways scroll on the catalogue pages, on a desktop and at 360 px", async () => {
     for (const options of [DESKTOP, { ...MOBILE, viewport: { width: 360, height: 780 } }]) {
       const { page, errors } = await openAsAdmin(options);
-      for (const path of ["/admin/productos", "/admin/productos/1"]) {
+      for (const path of ["/admin/productos", "/admin/productos/1", "/admin/contenido/organizaciones/1"]) {
         await page.goto(`${server.baseURL}${path}`);
         await page.getByRole("heading", { level: 1 }).first().waitFor();
         expect(await seriousAxeViolations(page, path)).toEqual([]);
