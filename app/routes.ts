@@ -93,6 +93,8 @@ export default [
     route("admin/clientes/:customerId/anonimizar", "routes/admin.customer-anonymise.tsx"),
     route("admin/metricas", "routes/admin.metrics.tsx"),
     route("admin/metricas/exportar", "routes/admin.metrics-export.ts"),
+    route("admin/productos", "routes/admin.products.tsx"),
+    route("admin/productos/:productId", "routes/admin.product.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).
@@ -116,5 +118,7 @@ export default [
   route("og/:file", "routes/share-image.ts", { id: "share-image" }),
   route("og/:kind/:file", "routes/share-image.ts", { id: "share-image-kind" }),
   route("sitemap.xml", "routes/sitemap-xml.ts"),
+  // Images staff uploaded, content-hashed and cached for good (issue 11).
+  route("media/:file", "routes/media-file.ts"),
   route("robots.txt", "routes/robots-txt.ts"),
 ] satisfies RouteConfig;

@@ -1,10 +1,12 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.content-organization";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { ImageUploadField } from "~/components/admin/catalog-forms";
 import { OrganizationFields } from "~/components/admin/content-entry-forms";
 import { contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { answerContentSave, contentIdParam, contentNotFound, readContentForm, refuseContent } from "~/content-admin.server";
+import { answerContentSave, contentIdParam, contentNotFound, refuseContent } from "~/content-admin.server";
+import { imageOfForm, readUploadForm } from "~/image-upload.server";
 import { dbContext } from "~/db-context.server";
 import { allowRoles, staffActor } from "~/staff.server";
 import { findOrganizationForEditing, updateOrganization } from "@server/content/index.server";
@@ -23,9 +25,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const id = contentIdParam(params.organizationId, NOT_FOUND);
-  const { intent, values } = await readContentForm(request, FIELDS);
+  const upload = await readUploadForm(request, FIELDS);
+  const { intent, values } = upload;
   if (intent !== "update") return refuseContent(intent, values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
-  const result = await updateOrganization(context.get(dbContext), staffActor(context, request), id, { ...values, active: values.active === "si" });
+  // An uploaded logo (issue 11) replaces the typed path; the cards draw it up to 480 pixels wide.
+  const logo = await imageOfForm(upload, "largePath");
+  if ("refusal" in logo) return logo.refusal;
+  const image = logo.image === undefined ? values.image : (logo.image ?? "");
+  const result = await updateOrganization(context.get(dbContext), staffActor(context, request), id, { ...values, image, active: values.active === "si" });
   return answerContentSave(result, intent, values, "/admin/contenido/organizaciones?guardado=1", NOT_FOUND);
 }
 
@@ -41,9 +48,10 @@ export default function OrganizationEditor({ loaderData, actionData }: Route.Com
           Volver a organizaciones
         </Link>
       </AdminPageHeader>
-      <Form method="post" className={contentCardClass}>
+      <Form method="post" encType="multipart/form-data" className={contentCardClass}>
         <StaffFormError message={actionData?.error} />
         <OrganizationFields idPrefix="" values={actionData?.values ?? stored} errors={actionData?.fieldErrors} />
+        <ImageUploadField idPrefix="" label="Subir logo" current={organization.image} error={actionData?.fieldErrors?.imageFile} removable={false} />
         <button type="submit" name="intent" value="update" className={staffPrimaryButtonClass}>
           Guardar cambios
         </button>

@@ -1,6 +1,6 @@
-import { data, Link, useSearchParams } from "react-router";
+import { data, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/product-detail";
-import { findProductBySlug } from "@server/catalog/index.server";
+import { findProductBySlug, findRenamedProductSlug } from "@server/catalog/index.server";
 import { getSiteSettings } from "@server/content/index.server";
 import { productShareImagePath } from "@server/social-images/index.server";
 import { dbContext } from "~/db-context.server";
@@ -9,10 +9,15 @@ import { ProductDetailView } from "~/components/shop/product-detail-view";
 import { isPlainLine } from "@core/input-schemas";
 import { absoluteUrl, pageMeta, siteFromMatches } from "~/lib/seo";
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   // A NUL or other control character can never be in a slug, and PostgreSQL refuses it outright.
   const product = isPlainLine(params.slug) ? await findProductBySlug(context.get(dbContext), params.slug) : null;
-  if (!product) return data({ product: null, shareImage: null }, { status: 404 });
+  if (!product) {
+    // A slug staff replaced keeps its links working (issue 11): a permanent redirect to the current one.
+    const renamed = isPlainLine(params.slug) ? await findRenamedProductSlug(context.get(dbContext), params.slug) : null;
+    if (renamed) throw redirect(`/tienda/producto/${renamed}${new URL(request.url).search}`, 301);
+    return data({ product: null, shareImage: null }, { status: 404 });
+  }
   const { brandName } = await getSiteSettings(context.get(dbContext));
   return { product, shareImage: productShareImagePath(product, brandName) };
 }

@@ -128,7 +128,7 @@ const readActiveVariants = cachedRead((db: Database, productId: number) =>
     })
     .from(productVariants)
     .where(and(eq(productVariants.productId, productId), eq(productVariants.active, true)))
-    .orderBy(asc(productVariants.id)),
+    .orderBy(sql`${productVariants.sortOrder} asc nulls last`, asc(productVariants.id)),
 );
 
 /** Product page by its shareable slug; null when missing or withdrawn. */

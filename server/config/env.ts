@@ -37,6 +37,8 @@ const envSchema = z
     MAIL_FROM: z.string().min(3).default("Vida Alcalina <hola@vidaalcalina.pe>"),
     /** Where emails are written when SMTP_URL is unset: one .eml and one .html file per email. */
     OUTBOX_DIR: z.string().min(1).default(".data/outbox"),
+    /** Where images staff upload (products, organisation logos) are kept, resized, and served from /media. */
+    UPLOADS_DIR: z.string().min(1).default(".data/uploads"),
     /** How often the in-process jobs (email delivery, order expiry, cart reminders) run; 0 turns them off. */
     JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
     /**

@@ -11,6 +11,7 @@ export {
   renewalReminderEmail,
   subscriptionChangedEmail,
   subscriptionPastDueEmail,
+  subscriptionPriceChangeEmail,
 } from "./templates/subscription-emails";
 export { listDeadEmails, retryDeadEmail, retryDeadEmailByStaff, type DeadEmail, type RetryDeadEmailResult } from "./dead-letters";
 export { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail } from "./templates/delivery-emails";

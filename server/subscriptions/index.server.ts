@@ -14,3 +14,4 @@ export { findSubscriptionForStaff, searchStaffSubscriptions, STAFF_SUBSCRIPTIONS
 export { listFailedPayments, FAILED_PAYMENTS_LIMIT, type FailedPaymentRow } from "./failed-payments";
 export { subscriptionForecast, type ForecastDay, type SubscriptionForecast } from "./forecast";
 export { endSubscriptionsForErasure } from "./erasure";
+export { repriceSubscriptionsForCatalogChange, type CatalogPriceChange } from "./catalog-price-change";

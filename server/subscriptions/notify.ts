@@ -2,14 +2,15 @@ import { eq } from "drizzle-orm";
 import { publicSiteUrl } from "../config/env";
 import { siteSettings, type subscriptions, users } from "../db/schema";
 import { enqueueEmail } from "../notifications/index.server";
-import { renewalFailedEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail } from "../notifications/index.server";
+import { renewalFailedEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail, subscriptionPriceChangeEmail } from "../notifications/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
 
 type SubscriptionEmail =
   | { type: "reminder"; billingDate: string; amountCents: number }
   | { type: "failed"; amountCents: number; reason: string; nextAttemptDate: string }
   | { type: "past_due"; amountCents: number }
-  | { type: "changed"; change: string };
+  | { type: "changed"; change: string }
+  | { type: "price_change"; productTitle: string; oldPriceCents: number; newPriceCents: number; fromBillingDate: string; newAmountCents: number | null };
 
 /** Queues a subscription email to its customer, in the caller's transaction, once per dedupe key. */
 export async function notifySubscriber(
@@ -36,6 +37,8 @@ export async function notifySubscriber(
         return subscriptionPastDueEmail({ ...base, ...message.email });
       case "changed":
         return subscriptionChangedEmail({ ...base, ...message.email });
+      case "price_change":
+        return subscriptionPriceChangeEmail({ ...base, ...message.email });
     }
   })();
   await enqueueEmail(tx, { dedupeKey: message.dedupeKey, kind: message.kind, to: user.email, ...content }, message.now);

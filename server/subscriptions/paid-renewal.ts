@@ -1,8 +1,10 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
-import { orders, siteSettings, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { orderSummary } from "@core/pricing";
+import { orders, siteSettings, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { confirmPaidOrders } from "../payments/index.server";
-import { advancedPointer } from "./period-ledger";
+import { advancedPointer, frequencyOfNextPeriod, type Period, type Subscription } from "./period-ledger";
+import { applyPendingItemPrices } from "./pending-prices";
 import { firstOrderCustomer, insertPaidRenewalOrders, subscriptionLines, type PaidRenewal } from "./renewal-orders";
 
 /** A charge that went through, for its period to be completed. */
@@ -108,6 +110,7 @@ export async function completePaidPeriods(tx: DatabaseOrTransaction, charges: re
         sql`, `,
       )}) as v(id, frequency, discount, amount, next_number, next_billing)
       where s.id = v.id`);
+    await applyParkedPrices(tx, advancing, now);
   }
   await tx.insert(subscriptionEvents).values(
     paid.map(({ subscription, period }, index) => ({
@@ -126,4 +129,32 @@ export async function completePaidPeriods(tx: DatabaseOrTransaction, charges: re
     { now, siteUrl: details.siteUrl, brandName },
   );
   return paid.length;
+}
+
+/**
+ * The batch's version of `advanceSubscription`'s price step (decision 0055): the rare subscriptions
+ * with a catalogue price parked for the period now billed next get it, and their amount follows.
+ * One query finds them, so a batch without parked prices pays one statement.
+ */
+async function applyParkedPrices(tx: DatabaseOrTransaction, advanced: { subscription: Subscription; period: Period }[], now: Date) {
+  const parked = await tx
+    .selectDistinct({ id: subscriptionItems.subscriptionId })
+    .from(subscriptionItems)
+    .where(
+      and(
+        inArray(
+          subscriptionItems.subscriptionId,
+          advanced.map(({ subscription }) => subscription.id),
+        ),
+        isNotNull(subscriptionItems.pendingFromPeriod),
+      ),
+    )
+    .orderBy(asc(subscriptionItems.subscriptionId));
+  for (const { id } of parked) {
+    const { subscription, period } = advanced.find((entry) => entry.subscription.id === id)!;
+    const baseAmountCents = await applyPendingItemPrices(tx, subscription, period.periodNumber + 1);
+    if (baseAmountCents === null) continue;
+    const amountCents = orderSummary(baseAmountCents, "subscription", frequencyOfNextPeriod(subscription)).totalCents;
+    await tx.update(subscriptions).set({ amountCents, updatedAt: now }).where(eq(subscriptions.id, id));
+  }
 }

@@ -5,6 +5,7 @@ import { billingDateOfPeriod } from "@core/subscription-dates";
 import { subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { notifySubscriber } from "./notify";
+import { applyPendingItemPrices } from "./pending-prices";
 
 /**
  * The period ledger (decision 0023): one `subscription_periods` row per (subscription, number),
@@ -49,9 +50,11 @@ export async function currentPeriod(tx: DatabaseOrTransaction, subscription: Sub
 /** The subscription's pointer moves past a settled (paid or skipped) period; a pending frequency change takes effect. */
 export async function advanceSubscription(tx: DatabaseOrTransaction, subscription: Subscription, period: Period, now: Date) {
   if (subscription.nextPeriodNumber !== period.periodNumber) return;
+  // A catalogue price parked while this period was open starts with the next one (decision 0055).
+  const baseAmountCents = (await applyPendingItemPrices(tx, subscription, period.periodNumber + 1)) ?? subscription.baseAmountCents;
   await tx
     .update(subscriptions)
-    .set({ ...advancedPointer(subscription, period), updatedAt: now })
+    .set({ ...advancedPointer({ ...subscription, baseAmountCents }, period), updatedAt: now })
     .where(eq(subscriptions.id, subscription.id));
 }
 

@@ -63,6 +63,9 @@ const RULES: Record<string, Rule> = {
   "/admin/clientes/:customerId/anonimizar": { allowed: [], sample: "/admin/clientes/{demoCustomerId}/anonimizar" },
   "/admin/metricas": { allowed: [] },
   "/admin/metricas/exportar": { allowed: [] },
+  "/admin/productos": { allowed: [] },
+  // The seed's first product (identity columns start at 1).
+  "/admin/productos/:productId": { allowed: [], sample: "/admin/productos/1" },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

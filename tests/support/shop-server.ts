@@ -80,6 +80,7 @@ export async function startShopServer({ seed = true, env = {} }: ShopServerOptio
       SEED_DEMO_DATA: seed ? "true" : "false",
       SEED_BASE_DATA: seed ? "true" : "false",
       OUTBOX_DIR: outboxDir,
+      UPLOADS_DIR: path.join(outboxParent, "uploads"),
       SHOP_ERROR_LOG: errorLog,
       JOBS_INTERVAL_SECONDS: "1",
       // Every browser test comes from 127.0.0.1: one "client" for the per-client limits.

@@ -8,7 +8,8 @@ export interface AdminNavLink {
   end?: boolean;
 }
 
-/** Inicio, Despacho, Reparto, Pedidos, Calendario (delivery capacity and closed days), Mensajes (from /contact), Contenido (issue 11), Reclamos (Libro de Reclamaciones), Comprobantes (SUNAT), Auditoría, Equipo, Métricas (issue 11, admin only). */
+/** The staff area's sections, in nav order; each route's own `allowRoles` is what guards it. */
+/** The staff area's sections, in nav order; each route's own `allowRoles` is what guards it. */
 export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin", label: "Inicio", roles: ["operaciones", "repartidor"], end: true },
   { to: "/admin/despacho", label: "Despacho", roles: ["operaciones"] },
@@ -17,6 +18,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin/calendario", label: "Calendario", roles: ["operaciones"] },
   { to: "/admin/distritos", label: "Distritos", roles: ["operaciones"] },
   { to: "/admin/mensajes", label: "Mensajes", roles: ["operaciones"] },
+  { to: "/admin/productos", label: "Productos", roles: [] },
   { to: "/admin/contenido", label: "Contenido", roles: [] },
   { to: "/admin/reclamos", label: "Reclamos", roles: ["operaciones"] },
   { to: "/admin/comprobantes", label: "Comprobantes", roles: ["operaciones"] },

@@ -22,7 +22,7 @@ export function ContentField({
   rows?: number;
   idPrefix?: string;
   required?: boolean;
-  inputMode?: "numeric" | "tel";
+  inputMode?: "numeric" | "tel" | "decimal";
 }) {
   const id = `${idPrefix}${name}`;
   const describedBy = [help ? `${id}-help` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;

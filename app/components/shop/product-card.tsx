@@ -5,6 +5,11 @@ import type { ShopProduct } from "@server/catalog/index.server";
 
 export const DEFAULT_PRODUCT_IMAGE = "/images/products/default-bottle.svg";
 
+/** An uploaded picture (/media/<hash>-400.webp) also exists at 800 pixels, for 2× screens. */
+export function productImageSrcSet(image: string | null): string | undefined {
+  return image && /^\/media\/[0-9a-f]+-400\.webp$/.test(image) ? `${image} 1x, ${image.replace(/-400\.webp$/, "-800.webp")} 2x` : undefined;
+}
+
 /** Spec §2 Shop card: image (default bottle if none), title and price; opens the detail with the product in navigation state. */
 export function ProductCard({ product, headingLevel = "h2" }: { product: ShopProduct; headingLevel?: "h2" | "h3" }) {
   const Heading = headingLevel;
@@ -16,6 +21,7 @@ export function ProductCard({ product, headingLevel = "h2" }: { product: ShopPro
     >
       <img
         src={product.image ?? DEFAULT_PRODUCT_IMAGE}
+        srcSet={productImageSrcSet(product.image)}
         alt=""
         width={400}
         height={400}

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { QuantityStepper } from "./quantity-stepper";
-import { DEFAULT_PRODUCT_IMAGE } from "./product-card";
+import { DEFAULT_PRODUCT_IMAGE, productImageSrcSet } from "./product-card";
 import { formatSoles } from "@core/money";
 import { useCart } from "~/lib/use-cart";
 import type { ProductDetail } from "@server/catalog/index.server";
@@ -42,6 +42,7 @@ export function ProductDetailView({ product, variantParam }: { product: ProductD
     <div className="grid gap-10 md:grid-cols-2">
       <img
         src={product.image ?? DEFAULT_PRODUCT_IMAGE}
+        srcSet={productImageSrcSet(product.image)}
         alt={product.title}
         width={400}
         height={400}

@@ -31,8 +31,25 @@ export const productVariants = pgTable(
     title: text("title").notNull(),
     priceCents: integer("price_cents").notNull(),
     sku: text("sku"),
+    /** Bottles in the pack ("Pack x 12" → 12); null when staff have not said. */
+    packSize: integer("pack_size"),
+    /** Ascending within the product, variants without one last (issue 11 reorder). */
+    sortOrder: integer("sort_order"),
     active: boolean("active").notNull().default(true),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("product_variants_product_idx").on(table.productId)],
 );
+
+/**
+ * Slugs a product was once published under (issue 11): shared links and search results keep
+ * working, answered by a 301 to the product's current slug. A slug here is never given to
+ * another product.
+ */
+export const productSlugRedirects = pgTable("product_slug_redirects", {
+  slug: text("slug").primaryKey(),
+  productId: integer("product_id")
+    .notNull()
+    .references(() => products.id),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

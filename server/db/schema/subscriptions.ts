@@ -82,6 +82,12 @@ export const subscriptionItems = pgTable(
     variantTitle: text("variant_title"),
     unitPriceCents: integer("unit_price_cents").notNull(),
     quantity: integer("quantity").notNull(),
+    /**
+     * A catalogue price that takes effect once period `pendingFromPeriod` is the next one billed
+     * (decision 0055): set when the price changed while an earlier period was already open.
+     */
+    pendingUnitPriceCents: integer("pending_unit_price_cents"),
+    pendingFromPeriod: integer("pending_from_period"),
   },
   (table) => [index("subscription_items_subscription_idx").on(table.subscriptionId)],
 );

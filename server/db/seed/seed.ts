@@ -40,7 +40,7 @@ export async function seedBaseData(db: Database): Promise<{ seeded: boolean }> {
       const { variants, ...row } = product;
       const [inserted] = await tx.insert(products).values(row).returning({ id: products.id });
       if (variants.length > 0) {
-        await tx.insert(productVariants).values(variants.map((variant) => ({ ...variant, productId: inserted!.id })));
+        await tx.insert(productVariants).values(variants.map((variant) => ({ ...variant, packSize: packSizeOf(variant.title), productId: inserted!.id })));
       }
     }
 
@@ -82,4 +82,10 @@ export async function seedOnStart(db: Database, wanted: { base: boolean; demo: b
   const base = wanted.base ? (await seedBaseData(db)).seeded : false;
   const demo = wanted.demo ? (await seedDemoAccounts(db)).seeded : false;
   return { base, demo };
+}
+
+/** "Pack x 12" → 12: the seed's titles name the pack size the admin edits as a number. */
+function packSizeOf(title: string): number | null {
+  const match = /x\s*(\d+)/i.exec(title);
+  return match ? Number(match[1]) : null;
 }

@@ -76,3 +76,23 @@ export function subscriptionChangedEmail(data: SubscriptionEmailBase & { change:
     "Ver mi suscripción",
   );
 }
+
+/**
+ * Issue 11: the shop changed the price of a product the subscription carries; the customer hears
+ * the old and new price and the charge it applies from, before that charge (decision 0055).
+ */
+export function subscriptionPriceChangeEmail(
+  data: SubscriptionEmailBase & { productTitle: string; oldPriceCents: number; newPriceCents: number; fromBillingDate: string; newAmountCents: number | null },
+) {
+  return subscriptionEmail(
+    data,
+    `Cambio de precio en tu suscripción ${data.subscriptionNumber}`,
+    [
+      `El precio de ${data.productTitle} cambia de ${formatSoles(data.oldPriceCents)} a ${formatSoles(data.newPriceCents)}.`,
+      `El nuevo precio se aplica desde el cobro del ${formatLimaDate(data.fromBillingDate)}; tus cobros anteriores no cambian.`,
+      ...(data.newAmountCents === null ? [] : [`Desde ese cobro pagarás ${formatSoles(data.newAmountCents)} por periodo.`]),
+      "Si no deseas continuar, puedes cambiar tus productos, pausar o cancelar tu suscripción antes de esa fecha.",
+    ],
+    "Ver mi suscripción",
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Forms that carry a picture (issue 11: product images, organisation logos). The picture is checked
+ * and resized by the media domain and stored before the save it belongs to; a refused one answers
+ * a 400 with the Spanish message under the field and the typed values kept.
+ */
+import { data } from "react-router";
+import { chosenFile, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, storeUploadedImage } from "@server/media/index.server";
+import { refuseContent } from "./content-admin.server";
+import { readFormData } from "./request-body.server";
+
+/** A body far past the image limit is refused before it is read into memory. */
+const MAX_FORM_BYTES = 2 * MAX_IMAGE_BYTES;
+
+export interface UploadForm {
+  intent: string;
+  form: FormData;
+  values: Record<string, string>;
+}
+
+/** The posted form with the named fields as trimmed strings (a checkbox is "si" or ""). */
+export async function readUploadForm(request: Request, fields: readonly string[]): Promise<UploadForm> {
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_FORM_BYTES) throw data(IMAGE_TOO_LARGE, { status: 413 });
+  const form = await readFormData(request);
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.trim() : "";
+  };
+  return { intent: text("intent"), form, values: Object.fromEntries(fields.map((name) => [name, text(name)])) };
+}
+
+/**
+ * The picture of the form: undefined when none was chosen (keep the current one), null when staff
+ * asked to remove it, the stored path otherwise (400 pixels wide, or 800 for `largePath`); or the
+ * 400 that refuses the upload.
+ */
+export async function imageOfForm(upload: UploadForm, size: "path" | "largePath" = "path"): Promise<{ image: string | null | undefined } | { refusal: ReturnType<typeof refuseContent> }> {
+  if (upload.form.get("removeImage") === "si") return { image: null };
+  const file = chosenFile(upload.form.get("imageFile"));
+  if (!file) return { image: undefined };
+  const stored = await storeUploadedImage(file);
+  if (!stored.ok) return { refusal: refuseContent(upload.intent, upload.values, "Revisa los campos marcados.", { imageFile: stored.message }) };
+  return { image: stored[size] };
+}

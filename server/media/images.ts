@@ -1,0 +1,88 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { env } from "../config/env";
+
+/**
+ * Images staff upload (issue 11: product pictures, organisation logos). The file's own bytes say
+ * what it is (sharp reads its header), never its name or the browser's type: only PNG, JPEG and
+ * WebP are taken, so an SVG (which can carry script) or anything else is refused. Each upload is
+ * re-encoded by sharp into the sizes the storefront draws (400 CSS pixels, and 800 for 2× screens),
+ * which also drops whatever metadata or trailing bytes the original carried.
+ */
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Widths the storefront draws product images at: 1× and 2× of its 400-pixel boxes. */
+export const IMAGE_WIDTHS = [400, 800] as const;
+const ACCEPTED_FORMATS = new Set(["png", "jpeg", "webp"]);
+/** A decompression bomb (a tiny file that decodes to gigapixels) is refused before it is decoded. */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+export const IMAGE_TOO_LARGE = "La imagen pesa más de 5 MB. Sube una más liviana.";
+export const IMAGE_WRONG_TYPE = "Solo aceptamos imágenes PNG, JPEG o WebP (no SVG ni otros formatos).";
+export const IMAGE_UNREADABLE = "No pudimos leer la imagen. Sube un archivo PNG, JPEG o WebP válido.";
+
+/** `path`: the 400-pixel version (product boxes); `largePath`: the 800-pixel one (wider cards). */
+export type ImageUploadResult = { ok: true; path: string; largePath: string } | { ok: false; message: string };
+
+/** Where uploaded images live: UPLOADS_DIR (default `.data/uploads`, beside the database). */
+export function uploadsDir(): string {
+  return path.resolve(process.cwd(), env().UPLOADS_DIR);
+}
+
+/** A form field's file, or null when none was chosen (an empty file input posts a nameless, empty file). */
+export function chosenFile(value: FormDataEntryValue | null): File | null {
+  return value instanceof File && (value.size > 0 || value.name !== "") ? value : null;
+}
+
+/**
+ * Checks, resizes and stores an uploaded image; answers the path the storefront shows (its 400-pixel
+ * version, `/media/<hash>-400.webp`). Names are the content's hash, so the same picture uploaded
+ * twice is one set of files, and a file once served never changes (cached as immutable).
+ */
+export async function storeUploadedImage(file: File, dir = uploadsDir()): Promise<ImageUploadResult> {
+  if (file.size > MAX_IMAGE_BYTES) return { ok: false, message: IMAGE_TOO_LARGE };
+  const bytes = Buffer.from(await file.arrayBuffer());
+  let format: string | undefined;
+  try {
+    format = (await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;
+  } catch {
+    // Not an image sharp can read (text, a PDF, an SVG without a size, a broken file).
+    return { ok: false, message: IMAGE_WRONG_TYPE };
+  }
+  if (!format || !ACCEPTED_FORMATS.has(format)) return { ok: false, message: IMAGE_WRONG_TYPE };
+
+  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 24);
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const width of IMAGE_WIDTHS) {
+      const resized = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+        .rotate()
+        .resize({ width, height: width, fit: "inside", withoutEnlargement: true })
+        .webp({ quality: 82 })
+        .toBuffer();
+      // Written beside and renamed, so a reader never sees half a file.
+      const target = path.join(dir, `${hash}-${width}.webp`);
+      const temporary = `${target}.${process.pid}.tmp`;
+      await writeFile(temporary, resized);
+      await rename(temporary, target);
+    }
+  } catch (error) {
+    console.error("Could not store an uploaded image", error);
+    return { ok: false, message: IMAGE_UNREADABLE };
+  }
+  return { ok: true, path: `/media/${hash}-${IMAGE_WIDTHS[0]}.webp`, largePath: `/media/${hash}-${IMAGE_WIDTHS[1]}.webp` };
+}
+
+const STORED_NAME = /^[0-9a-f]{24}-(400|800)\.webp$/;
+
+/** The bytes of a stored image by its file name, or null (unknown or malformed names included). */
+export async function readStoredImage(name: string, dir = uploadsDir()): Promise<Buffer | null> {
+  if (!STORED_NAME.test(name)) return null;
+  try {
+    return await readFile(path.join(dir, name));
+  } catch {
+    return null;
+  }
+}
