@@ -22,11 +22,13 @@ export default async function setup(project: TestProject) {
   // cached 5 s instead of 30: organization-votes waits for the public page to show a vote, up to
   // 40 s on the default. Caching and invalidation with the defaults are tested on servers of their
   // own (content-admin, the reliability suite); server-lifecycle covers a first start.
-  const server = await startShopServer({ templates: project.getProvidedContext().databaseTemplates, env: { STOREFRONT_CACHE_SECONDS: "5" } });
+  const [server, chromium] = await Promise.all([
+    startShopServer({ templates: project.getProvidedContext().databaseTemplates, env: { STOREFRONT_CACHE_SECONDS: "5" } }),
+    launchSharedChromium(),
+  ]);
   project.provide("shopBaseURL", server.baseURL);
   project.provide("shopOutboxDir", server.outboxDir);
   project.provide("shopErrorLog", server.errorLog);
-  const chromium = await launchSharedChromium();
   project.provide("chromiumEndpoint", chromium.wsEndpoint());
   return async () => {
     await chromium.close();
