@@ -33,7 +33,10 @@ export async function readUploadForm(request: Request, fields: readonly string[]
  * asked to remove it, the stored path otherwise (400 pixels wide, or 800 for `largePath`); or the
  * 400 that refuses the upload.
  */
-export async function imageOfForm(upload: UploadForm, size: "path" | "largePath" = "path"): Promise<{ image: string | null | undefined } | { refusal: ReturnType<typeof refuseContent> }> {
+export async function imageOfForm(
+  upload: UploadForm,
+  size: "path" | "largePath" = "path",
+): Promise<{ image: string | null | undefined } | { refusal: ReturnType<typeof refuseContent> }> {
   if (upload.form.get("removeImage") === "si") return { image: null };
   const file = chosenFile(upload.form.get("imageFile"));
   if (!file) return { image: undefined };

@@ -122,8 +122,16 @@ async function fill(db: Database, now: Date) {
 }
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
-const p95 = (values: number[]) => percentile([...values].sort((a, b) => a - b), 95);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+const p95 = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    95,
+  );
 
 async function timeInProcess(db: Database, range: { from: string; to: string }, runs = 10) {
   await businessMetrics(db, range);
@@ -168,7 +176,12 @@ function postgresCpuMs(postmaster: number | null): number {
 }
 
 /** Wall times of REQUESTS loads after WARMUP, and the shop's and PostgreSQL's CPU time per load over them. */
-async function timeUrl(url: string, cookie: string, pid: number, postmaster: number | null): Promise<{ times: number[]; cpuPerRequest: number; dbCpuPerRequest: number }> {
+async function timeUrl(
+  url: string,
+  cookie: string,
+  pid: number,
+  postmaster: number | null,
+): Promise<{ times: number[]; cpuPerRequest: number; dbCpuPerRequest: number }> {
   const times: number[] = [];
   let cpuAtStart = 0;
   let dbCpuAtStart = 0;

@@ -101,8 +101,8 @@ export default function ProductEditor({ loaderData, actionData }: Route.Componen
           Presentaciones
         </h2>
         <p className="text-slate-700">
-          Un cambio de precio vale desde ya para carritos nuevos; en las suscripciones, desde su próximo periodo, y cada suscriptor recibe un correo antes de ese cobro.
-          Las presentaciones no se borran: desactívalas.
+          Un cambio de precio vale desde ya para carritos nuevos; en las suscripciones, desde su próximo periodo, y cada suscriptor recibe un correo antes de
+          ese cobro. Las presentaciones no se borran: desactívalas.
         </p>
         {product.variants.map((variant) => {
           const intent = `variant-update:${variant.id}`;

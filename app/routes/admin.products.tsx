@@ -39,7 +39,12 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
       <ul className="mb-8 space-y-2">
         {loaderData.products.map((product) => {
           const prices = product.variants.filter((variant) => variant.active).map((variant) => variant.priceCents);
-          const price = prices.length > 0 ? formatPriceRange(Math.min(...prices), Math.max(...prices)) : product.priceCents === null ? "Sin precio" : formatSoles(product.priceCents);
+          const price =
+            prices.length > 0
+              ? formatPriceRange(Math.min(...prices), Math.max(...prices))
+              : product.priceCents === null
+                ? "Sin precio"
+                : formatSoles(product.priceCents);
           return (
             <li key={product.id} className="flex flex-wrap items-center justify-between gap-2 rounded-xl bg-white px-4 py-3 shadow-sm ring-1 ring-slate-100">
               <span className="min-w-0 break-words">

@@ -39,7 +39,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const form = await readFormData(request);
   const values = { fecha: String(form.get("fecha") ?? "").trim(), motivo: String(form.get("motivo") ?? "").trim() };
-  if (form.get("intent") !== "reschedule-day") return data<ActionResult>({ ok: false, message: "Acción desconocida. Recarga la página.", values }, { status: 400 });
+  if (form.get("intent") !== "reschedule-day")
+    return data<ActionResult>({ ok: false, message: "Acción desconocida. Recarga la página.", values }, { status: 400 });
   const parsed = rescheduleDaySchema.safeParse(values);
   if (!parsed.success) return data<ActionResult>({ ok: false, message: parsed.error.issues[0]!.message, values }, { status: 400 });
   try {
@@ -152,8 +153,8 @@ export default function AdminSubscriptionForecast({ loaderData, actionData }: Ro
             Reprogramar todas las entregas de un día
           </h2>
           <p className="mt-1 text-sm text-slate-600">
-            Para un cierre imprevisto: cada entrega que aún no salió pasa al siguiente día que su distrito recibe entregas, con cupo en su horario. Cada
-            cliente recibe un solo correo con sus nuevas fechas.
+            Para un cierre imprevisto: cada entrega que aún no salió pasa al siguiente día que su distrito recibe entregas, con cupo en su horario. Cada cliente
+            recibe un solo correo con sus nuevas fechas.
           </p>
           <Form method="post" className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-end" key={actionData?.ok ? "done" : "form"}>
             <input type="hidden" name="intent" value="reschedule-day" />

@@ -99,7 +99,12 @@ function Filters({ filters, districts }: { filters: StaffSubscriptionFilters; di
           value={filters.status ?? ""}
           options={SUBSCRIPTION_STATUSES.map((status) => ({ value: status, label: subscriptionStatusLabels[status]! }))}
         />
-        <Select id="plan" label="Plan" value={filters.plan ?? ""} options={SUBSCRIPTION_PLANS.map((plan) => ({ value: plan, label: plan === "anual" ? "Anual" : "Mensual" }))} />
+        <Select
+          id="plan"
+          label="Plan"
+          value={filters.plan ?? ""}
+          options={SUBSCRIPTION_PLANS.map((plan) => ({ value: plan, label: plan === "anual" ? "Anual" : "Mensual" }))}
+        />
         <Select
           id="distrito"
           label="Distrito"

@@ -7,7 +7,8 @@ import { readStoredImage } from "@server/media/index.server";
  */
 export async function loader({ params }: Route.LoaderArgs) {
   const bytes = await readStoredImage(params.file);
-  if (!bytes) return new Response("Imagen no encontrada", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (!bytes)
+    return new Response("Imagen no encontrada", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
   return new Response(new Uint8Array(bytes), {
     headers: {
       "Content-Type": "image/webp",

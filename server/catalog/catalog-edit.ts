@@ -4,9 +4,7 @@ import type { DatabaseOrTransaction } from "../db/transaction";
 
 /** What a catalogue save answers: done (with the row's id), or why nothing was written. */
 export type CatalogSaveResult =
-  | { ok: true; id: number }
-  | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> }
-  | { ok: false; reason: "not_found" };
+  { ok: true; id: number } | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> } | { ok: false; reason: "not_found" };
 
 /** A price staff changed, handed to the subscriptions domain in the same transaction (decision 0055). */
 export interface PriceChanged {
@@ -25,7 +23,10 @@ export interface PriceChanged {
  */
 export type OnPriceChange = (tx: DatabaseOrTransaction, change: PriceChanged) => Promise<unknown>;
 
-export function parseCatalog<S extends z.ZodType>(schema: S, raw: unknown): { ok: true; data: z.infer<S> } | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> } {
+export function parseCatalog<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+): { ok: true; data: z.infer<S> } | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> } {
   const parsed = schema.safeParse(raw);
   return parsed.success ? { ok: true, data: parsed.data } : { ok: false, reason: "invalid", fieldErrors: fieldErrors(parsed.error) };
 }

@@ -16,15 +16,25 @@ export const variantOrder = [sql`${productVariants.sortOrder} asc nulls last`, a
 
 /** Every product with every variant, active or not, in the shop's order (the admin list). */
 export async function listCatalogForEditing(db: Database): Promise<ProductWithVariants[]> {
-  const rows = await db.select().from(products).orderBy(...productOrder);
-  const variants = await db.select().from(productVariants).orderBy(...variantOrder);
+  const rows = await db
+    .select()
+    .from(products)
+    .orderBy(...productOrder);
+  const variants = await db
+    .select()
+    .from(productVariants)
+    .orderBy(...variantOrder);
   return rows.map((product) => ({ ...product, variants: variants.filter((variant) => variant.productId === product.id) }));
 }
 
 export async function findProductForEditing(db: Database, id: number): Promise<ProductWithVariants | null> {
   const [product] = await db.select().from(products).where(eq(products.id, id));
   if (!product) return null;
-  const variants = await db.select().from(productVariants).where(eq(productVariants.productId, id)).orderBy(...variantOrder);
+  const variants = await db
+    .select()
+    .from(productVariants)
+    .where(eq(productVariants.productId, id))
+    .orderBy(...variantOrder);
   return { ...product, variants };
 }
 
@@ -114,7 +124,13 @@ export async function updateProduct(db: Database, actor: StaffActor, id: number,
     if (before.priceCents !== null && values.priceCents !== null && values.priceCents !== before.priceCents) {
       await onPriceChange(tx, { productId: id, variantId: null, title: values.title, oldPriceCents: before.priceCents, newPriceCents: values.priceCents, now });
     }
-    await recordStaffAction(tx, actor, { action: "product.update", entityType: "product", entityId: String(id), before: audited(before), after: audited(values) });
+    await recordStaffAction(tx, actor, {
+      action: "product.update",
+      entityType: "product",
+      entityId: String(id),
+      before: audited(before),
+      after: audited(values),
+    });
     await invalidateStorefront(tx, "product.update");
     return { ok: true, id } as const;
   });

@@ -35,8 +35,16 @@ export async function createVariant(db: Database, actor: StaffActor, productId: 
       .insert(productVariants)
       .values({ ...parsed.data, productId })
       .returning();
-    await tx.update(products).set({ updatedAt: sql`now()` }).where(eq(products.id, productId));
-    await recordStaffAction(tx, actor, { action: "product_variant.create", entityType: "product_variant", entityId: String(row!.id), after: { productId, ...audited(row!) } });
+    await tx
+      .update(products)
+      .set({ updatedAt: sql`now()` })
+      .where(eq(products.id, productId));
+    await recordStaffAction(tx, actor, {
+      action: "product_variant.create",
+      entityType: "product_variant",
+      entityId: String(row!.id),
+      after: { productId, ...audited(row!) },
+    });
     await invalidateStorefront(tx, "product_variant.create");
     return { ok: true, id: productId } as const;
   });

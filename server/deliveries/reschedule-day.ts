@@ -65,8 +65,7 @@ export async function rescheduleDay(
       .from(districtDeliveryDays)
       .where(inArray(districtDeliveryDays.districtId, [...new Set(rows.map((row) => row.districtId))]));
     const start = [addDays(input.date, 1), addDays(limaToday(input.now), 1)].sort()[1]!;
-    const note = (to: string, window: string) =>
-      `Reprogramado del ${input.date} al ${to} (${deliveryWindowLabel(window)})${reason ? `: ${reason}` : ""}`;
+    const note = (to: string, window: string) => `Reprogramado del ${input.date} al ${to} (${deliveryWindowLabel(window)})${reason ? `: ${reason}` : ""}`;
     const moved: ((typeof rows)[number] & { to: string })[] = [];
     const audit: StaffActionEntry[] = [];
     for (const row of rows) {
@@ -85,13 +84,22 @@ export async function rescheduleDay(
         action: "delivery.reschedule_day",
         entityType: "delivery",
         entityId: row.id,
-        before: { status: row.status, deliveryDate: row.deliveryDate, deliveryWindow: row.deliveryWindow, assignedDriverId: row.assignedDriverId, routePosition: row.routePosition },
+        before: {
+          status: row.status,
+          deliveryDate: row.deliveryDate,
+          deliveryWindow: row.deliveryWindow,
+          assignedDriverId: row.assignedDriverId,
+          routePosition: row.routePosition,
+        },
         after: { status: "scheduled", deliveryDate: to, deliveryWindow: row.deliveryWindow, assignedDriverId: null, routePosition: null, reason },
       });
     }
     await recordStaffActions(tx, actor, audit);
     const customers = await tellEachCustomerOnce(tx, moved, { ...input, reason });
-    return { moved: moved.map((row) => ({ deliveryNumber: row.deliveryNumber, districtName: row.districtName, deliveryWindow: row.deliveryWindow, to: row.to })), customers };
+    return {
+      moved: moved.map((row) => ({ deliveryNumber: row.deliveryNumber, districtName: row.districtName, deliveryWindow: row.deliveryWindow, to: row.to })),
+      customers,
+    };
   });
 }
 
@@ -148,7 +156,12 @@ async function tellEachCustomerOnce(
       }),
     });
     const digest = createHash("sha256")
-      .update(entry.rows.map((row) => row.id).sort().join(","))
+      .update(
+        entry.rows
+          .map((row) => row.id)
+          .sort()
+          .join(","),
+      )
       .digest("hex")
       .slice(0, 32);
     await enqueueEmail(tx, { dedupeKey: `day-rescheduled:${input.date}:${digest}`, kind: "day-rescheduled", to: email, ...content }, input.now);

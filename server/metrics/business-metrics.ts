@@ -111,11 +111,7 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
     .from(deliveries)
     .where(deliveredInRange)
     .groupBy(sql`1`);
-  const ordersByDistrict = await db
-    .select({ districtId: orders.districtId, orders: counted })
-    .from(orders)
-    .where(paidInRange)
-    .groupBy(orders.districtId);
+  const ordersByDistrict = await db.select({ districtId: orders.districtId, orders: counted }).from(orders).where(paidInRange).groupBy(orders.districtId);
   const deliveredByDistrict = await db
     .select({ districtId: deliveries.districtId, deliveries: counted })
     .from(deliveries)
@@ -167,7 +163,10 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
     .groupBy(sql`coalesce(${bidonMovements.userId}, 'guest:' || ${bidonMovements.customerEmail})`)
     .as("balances");
   const [bidones] = await db
-    .select({ outstanding: sql<string>`coalesce(sum(${balances.balance}), 0)::bigint`, customers: sql<string>`count(*) filter (where ${balances.balance} > 0)::bigint` })
+    .select({
+      outstanding: sql<string>`coalesce(sum(${balances.balance}), 0)::bigint`,
+      customers: sql<string>`count(*) filter (where ${balances.balance} > 0)::bigint`,
+    })
     .from(balances);
   const districtIds = [...new Set([...ordersByDistrict, ...deliveredByDistrict].map((row) => row.districtId))];
   const names = districtIds.length

@@ -1,10 +1,3 @@
 /** The metrics domain's door (issue 11, /admin/metricas): the business's numbers, aggregated in SQL. */
-export {
-  businessMetrics,
-  type BusinessMetrics,
-  type MetricsDay,
-  type MetricsDistrict,
-  type MetricsPlan,
-  type MetricsWeek,
-} from "./business-metrics";
+export { businessMetrics, type BusinessMetrics, type MetricsDay, type MetricsDistrict, type MetricsPlan, type MetricsWeek } from "./business-metrics";
 export { isMetricsTable, metricsCsv, metricsCsvFilename, METRICS_TABLES, type MetricsTable } from "./metrics-csv";

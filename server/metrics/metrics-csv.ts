@@ -29,14 +29,20 @@ function rowsOf(metrics: BusinessMetrics, table: MetricsTable): (string | CsvAmo
         ]),
       ];
     case "distritos":
-      return [["Distrito", "Pedidos pagados", "Entregas realizadas"], ...metrics.districts.map((row) => [row.name, String(row.orders), String(row.deliveries)])];
+      return [
+        ["Distrito", "Pedidos pagados", "Entregas realizadas"],
+        ...metrics.districts.map((row) => [row.name, String(row.orders), String(row.deliveries)]),
+      ];
     case "planes":
       return [
         ["Plan", "Suscripciones activas", "Cobro por periodo (S/)", "MRR (S/)"],
         ...metrics.plans.map((row) => [planLabels[row.plan], String(row.active), soles(row.periodCents), soles(row.mrrCents)]),
       ];
     case "semanas":
-      return [["Semana (lunes)", "Suscripciones nuevas", "Suscripciones canceladas"], ...metrics.weeks.map((row) => [row.monday, String(row.started), String(row.cancelled)])];
+      return [
+        ["Semana (lunes)", "Suscripciones nuevas", "Suscripciones canceladas"],
+        ...metrics.weeks.map((row) => [row.monday, String(row.started), String(row.cancelled)]),
+      ];
     case "resumen":
       return [
         ["Indicador", "Valor"],

@@ -46,7 +46,12 @@ export async function repriceSubscriptionsForCatalogChange(tx: DatabaseOrTransac
   const locked = await tx
     .select()
     .from(subscriptions)
-    .where(inArray(subscriptions.id, affected.map((row) => row.id)))
+    .where(
+      inArray(
+        subscriptions.id,
+        affected.map((row) => row.id),
+      ),
+    )
     .orderBy(asc(subscriptions.id))
     .for("update");
 
@@ -82,7 +87,11 @@ export async function repriceSubscriptionsForCatalogChange(tx: DatabaseOrTransac
       newAmountCents = orderSummary(baseAmountCents, "subscription", frequencyOfNextPeriod(subscription)).totalCents;
       await tx
         .update(subscriptions)
-        .set({ baseAmountCents, amountCents: orderSummary(baseAmountCents, "subscription", subscription.frequency as "mensual" | "anual").totalCents, updatedAt: change.now })
+        .set({
+          baseAmountCents,
+          amountCents: orderSummary(baseAmountCents, "subscription", subscription.frequency as "mensual" | "anual").totalCents,
+          updatedAt: change.now,
+        })
         .where(eq(subscriptions.id, subscription.id));
     }
 
@@ -91,14 +100,27 @@ export async function repriceSubscriptionsForCatalogChange(tx: DatabaseOrTransac
       kind: "price_change",
       description: `El precio de ${change.title} cambia de S/ ${(change.oldPriceCents / 100).toFixed(2)} a S/ ${(change.newPriceCents / 100).toFixed(2)} desde el cobro del ${fromBillingDate}.`,
       actor: "staff",
-      details: { productId: change.productId, variantId: change.variantId, oldPriceCents: change.oldPriceCents, newPriceCents: change.newPriceCents, fromPeriod },
+      details: {
+        productId: change.productId,
+        variantId: change.variantId,
+        oldPriceCents: change.oldPriceCents,
+        newPriceCents: change.newPriceCents,
+        fromPeriod,
+      },
       createdAt: change.now,
     });
     await notifySubscriber(tx, subscription, {
       // One e-mail per subscription and price change; a change posted twice changes nothing the second time.
       dedupeKey: `catalog-price:${change.productId}:${change.variantId ?? 0}:${change.now.getTime()}:${subscription.id}`,
       kind: "subscription_price_change",
-      email: { type: "price_change", productTitle: change.title, oldPriceCents: change.oldPriceCents, newPriceCents: change.newPriceCents, fromBillingDate, newAmountCents },
+      email: {
+        type: "price_change",
+        productTitle: change.title,
+        oldPriceCents: change.oldPriceCents,
+        newPriceCents: change.newPriceCents,
+        fromBillingDate,
+        newAmountCents,
+      },
       now: change.now,
       siteUrl: change.siteUrl,
     });

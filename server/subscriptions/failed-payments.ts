@@ -40,11 +40,7 @@ export async function listFailedPayments(db: Database): Promise<{ rows: FailedPa
     eq(subscriptionPeriods.periodNumber, subscriptions.nextPeriodNumber),
   );
   const [[counted], rows] = await Promise.all([
-    db
-      .select({ total: count() })
-      .from(subscriptionPeriods)
-      .innerJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId))
-      .where(where),
+    db.select({ total: count() }).from(subscriptionPeriods).innerJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId)).where(where),
     db
       .select({
         subscriptionId: subscriptions.id,

@@ -10,7 +10,13 @@ export { notifySubscriber } from "./notify";
 export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods, PAYMENT_LINK_DAYS } from "./renewal-links";
 export * from "./self-service";
 export { createPendingSubscription } from "./signup";
-export { findSubscriptionForStaff, searchStaffSubscriptions, STAFF_SUBSCRIPTIONS_PAGE_SIZE, type StaffSubscriptionDetail, type StaffSubscriptionRow } from "./staff-console";
+export {
+  findSubscriptionForStaff,
+  searchStaffSubscriptions,
+  STAFF_SUBSCRIPTIONS_PAGE_SIZE,
+  type StaffSubscriptionDetail,
+  type StaffSubscriptionRow,
+} from "./staff-console";
 export { listFailedPayments, FAILED_PAYMENTS_LIMIT, type FailedPaymentRow } from "./failed-payments";
 export { subscriptionForecast, type ForecastDay, type SubscriptionForecast } from "./forecast";
 export { endSubscriptionsForErasure } from "./erasure";

@@ -2,7 +2,13 @@ import { eq } from "drizzle-orm";
 import { publicSiteUrl } from "../config/env";
 import { siteSettings, type subscriptions, users } from "../db/schema";
 import { enqueueEmail } from "../notifications/index.server";
-import { renewalFailedEmail, renewalReminderEmail, subscriptionChangedEmail, subscriptionPastDueEmail, subscriptionPriceChangeEmail } from "../notifications/index.server";
+import {
+  renewalFailedEmail,
+  renewalReminderEmail,
+  subscriptionChangedEmail,
+  subscriptionPastDueEmail,
+  subscriptionPriceChangeEmail,
+} from "../notifications/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
 
 type SubscriptionEmail =

@@ -104,7 +104,16 @@ export interface StaffSubscriptionDetail {
     lastError: string | null;
     orderNumber: string | null;
   }[];
-  payments: { id: string; orderNumber: string; provider: string; method: string | null; status: string; amountCents: number; createdAt: string; failureMessage: string | null }[];
+  payments: {
+    id: string;
+    orderNumber: string;
+    provider: string;
+    method: string | null;
+    status: string;
+    amountCents: number;
+    createdAt: string;
+    failureMessage: string | null;
+  }[];
   deliveries: { id: string; deliveryNumber: string; deliveryDate: string; deliveryWindow: string; status: string; sequence: number | null }[];
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { openSignedIn, registerCustomer, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, MOBILE } from "../support/browser";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
+import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { nextDeliveryDates } from "@core/lima-dates";
 import { openSignedIn, signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";

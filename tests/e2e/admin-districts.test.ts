@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, launchBrowser, MOBILE, openPage } from "../support/browser";
@@ -17,7 +17,7 @@ describe("districts staff keep at /admin/distritos", () => {
   let browser: Browser;
   let cookies: SessionCookie[];
   beforeAll(async () => {
-    server = await startShopServer();
+    server = await startShopServer({ templates: inject("databaseTemplates") });
     browser = await launchBrowser();
     cookies = await signInCookies(server.baseURL, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password);
   });

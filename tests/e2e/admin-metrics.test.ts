@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
+import { DEMO_ADMIN } from "@server/db/seed/demo-credentials";
 import { openSignedIn, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP } from "../support/browser";
@@ -37,7 +37,10 @@ describe("the admin reads the numbers at /admin/metricas (issue 11)", () => {
     await expect.poll(() => page.getByRole("table", { name: "Ingresos, pedidos y entregas por día" }).getByRole("row").count()).toBe(32);
     expect(await seriousAxeViolations(page, "desktop /admin/metricas")).toEqual([]);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Descargar CSV de los datos por día" }).first().click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Descargar CSV de los datos por día" }).first().click(),
+    ]);
     expect(download.suggestedFilename()).toBe("metricas-dias-2026-01-01-a-2026-01-31.csv");
     const csv = await readFile((await download.path())!, "utf8");
     expect(csv.startsWith("\uFEFFFecha,Compras únicas netas (S/),Suscripciones netas (S/),")).toBe(true);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { cookieHeader, openSignedIn, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP } from "../support/browser";

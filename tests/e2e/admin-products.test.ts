@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DEMO_ADMIN } from "@server/db/seed/demo-credentials";
 import { signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, launchBrowser, MOBILE, openPage } from "../support/browser";
@@ -20,7 +20,7 @@ describe("catalogue admin", () => {
   let cookies: SessionCookie[];
   let productPath = "";
   beforeAll(async () => {
-    server = await startShopServer();
+    server = await startShopServer({ templates: inject("databaseTemplates") });
     browser = await launchBrowser();
     cookies = await signInCookies(server.baseURL, DEMO_ADMIN.email, DEMO_ADMIN.password);
   });
@@ -43,9 +43,13 @@ describe("catalogue admin", () => {
     await page.getByLabel("Nombre").fill("Agua alcalina 3 L");
     await page.getByLabel("Precio (S/)").fill("9.90");
     await page.getByLabel("Orden en la tienda").fill("0");
-    const picture = await sharp({ create: { width: 900, height: 900, channels: 3, background: "#0284c7" } }).png().toBuffer();
+    const picture = await sharp({ create: { width: 900, height: 900, channels: 3, background: "#0284c7" } })
+      .png()
+      .toBuffer();
     // An SVG named .png is refused with its message; the typed values stay.
-    await page.getByLabel("Imagen").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await page
+      .getByLabel("Imagen")
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
     await page.getByRole("button", { name: "Crear producto" }).click();
     await page.getByText("Solo aceptamos imágenes PNG, JPEG o WebP").waitFor();
     expect(await page.getByLabel("Nombre").inputValue()).toBe("Agua alcalina 3 L");
@@ -79,7 +83,19 @@ describe("catalogue admin", () => {
     await shopper.page.goto(`${server.baseURL}/tienda`);
     await shopper.page.evaluate(
       (stored) => window.localStorage.setItem("va-cart:v1", JSON.stringify(stored)),
-      [{ key: String(productId), productId, variantId: null, slug: "agua-alcalina-3-l", title: "Agua alcalina 3 L", image: null, price: 990, variantTitle: null, quantity: 6 }],
+      [
+        {
+          key: String(productId),
+          productId,
+          variantId: null,
+          slug: "agua-alcalina-3-l",
+          title: "Agua alcalina 3 L",
+          image: null,
+          price: 990,
+          variantTitle: null,
+          quantity: 6,
+        },
+      ],
     );
 
     const { page, errors } = await openAsAdmin();
@@ -103,14 +119,19 @@ describe("catalogue admin", () => {
   it("uploads an organisation's logo through the same checks, shown on /nosotros", async () => {
     const { page, errors } = await openAsAdmin();
     await page.goto(`${server.baseURL}/admin/contenido/organizaciones/1`);
-    const logo = await sharp({ create: { width: 960, height: 640, channels: 3, background: "#16a34a" } }).jpeg().toBuffer();
+    const logo = await sharp({ create: { width: 960, height: 640, channels: 3, background: "#16a34a" } })
+      .jpeg()
+      .toBuffer();
     await page.getByLabel("Subir logo").setInputFiles({ name: "logo.jpg", mimeType: "image/jpeg", buffer: logo });
     await page.getByRole("button", { name: "Guardar cambios" }).click();
     await page.getByRole("status").filter({ hasText: "Organización guardada" }).waitFor();
 
     const visitor = await openPage(browser);
     await visitor.page.goto(fresh("/nosotros"));
-    const sources = await visitor.page.getByTestId("organization-cards").locator("img").evaluateAll((images) => images.map((image) => image.getAttribute("src")));
+    const sources = await visitor.page
+      .getByTestId("organization-cards")
+      .locator("img")
+      .evaluateAll((images) => images.map((image) => image.getAttribute("src")));
     expect(sources.some((src) => /^\/media\/[0-9a-f]{24}-800\.webp$/.test(src ?? ""))).toBe(true);
     expect([...errors, ...visitor.errors]).toEqual([]);
   });

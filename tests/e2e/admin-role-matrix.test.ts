@@ -1,7 +1,7 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import routeTable from "../../app/routes";
-import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
+import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { cookieHeader, DEMO_CUSTOMER, signInCookies } from "../support/accounts";
 
 /**

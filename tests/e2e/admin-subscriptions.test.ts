@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { cookieHeader, openSignedIn, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP } from "../support/browser";
@@ -50,7 +50,10 @@ describe("subscriptions console", () => {
     const skipForm = page.locator("form", { has: page.getByRole("button", { name: "Saltar esta entrega" }) });
     const requestKey = (await skipForm.locator('input[name="requestKey"]').inputValue())!;
     await page.getByRole("button", { name: "Saltar esta entrega" }).click();
-    await page.getByRole("status").filter({ hasText: /saltada.*nuestro equipo/ }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /saltada.*nuestro equipo/ })
+      .waitFor();
 
     // A second submit of the same form (a double click that got through) changes nothing more.
     const repeat = await fetch(`${shop.baseURL()}/admin/suscripciones/${subscriber.subscriptionId}`, {

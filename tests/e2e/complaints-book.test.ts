@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { MOBILE } from "../support/browser";

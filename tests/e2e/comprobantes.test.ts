@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_CUSTOMER, DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DEMO_CUSTOMER, DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { launchBrowser, openPage, type TrackedPage } from "../support/browser";
@@ -20,7 +20,7 @@ describe("electronic comprobantes in the browser", () => {
   let nubefact: NubefactMock;
   beforeAll(async () => {
     nubefact = await startNubefactMock("down");
-    server = await startShopServer({ env: { NUBEFACT_URL: nubefact.url, NUBEFACT_TOKEN: nubefact.token } });
+    server = await startShopServer({ templates: inject("databaseTemplates"), env: { NUBEFACT_URL: nubefact.url, NUBEFACT_TOKEN: nubefact.token } });
     browser = await launchBrowser();
   });
   afterAll(async () => {

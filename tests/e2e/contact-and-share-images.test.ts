@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { openSignedIn, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, MOBILE } from "../support/browser";

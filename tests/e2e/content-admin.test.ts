@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { limaToday } from "@core/lima-dates";
-import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
+import { DEMO_ADMIN } from "@server/db/seed/demo-credentials";
 import { formatLegalDate } from "~/components/layout/legal-page";
 import { signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
@@ -27,7 +27,7 @@ describe("content admin", () => {
   let browser: Browser;
   let cookies: SessionCookie[];
   beforeAll(async () => {
-    server = await startShopServer();
+    server = await startShopServer({ templates: inject("databaseTemplates") });
     browser = await launchBrowser();
     cookies = await signInCookies(server.baseURL, DEMO_ADMIN.email, DEMO_ADMIN.password);
   });

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, openPage } from "../support/browser";
 import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { REVIEW_EMAIL, startCulqiMock, type CulqiMock } from "../support/culqi-mock";
@@ -22,6 +22,7 @@ describe("paying through Culqi", () => {
   beforeAll(async () => {
     culqi = await startCulqiMock();
     server = await startShopServer({
+      templates: inject("databaseTemplates"),
       env: { CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase, CULQI_WEBHOOK_AUTH: webhookAuth },
     });
     browser = await launchBrowser();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { launchBrowser, MOBILE, openPage } from "../support/browser";
@@ -19,7 +19,7 @@ describe("the checkout follows the delivery calendar", () => {
   let server: ShopServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startShopServer();
+    server = await startShopServer({ templates: inject("databaseTemplates") });
     browser = await launchBrowser();
   });
   afterAll(async () => {

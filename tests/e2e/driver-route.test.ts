@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { openDatabase, type Database } from "@server/db/client";
 import { deliveries, orders, payments, users } from "@server/db/schema";
-import { DEMO_ADMIN, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
+import { DEMO_ADMIN, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { seedOnStart } from "@server/db/seed/seed";
 import { applySandboxAction } from "@server/payments/index.server";
 import { limaToday } from "@core/lima-dates";
@@ -18,7 +18,7 @@ import { launchBrowser, openPage } from "../support/browser";
 import { checkoutInput } from "../support/checkout-fixture";
 import { auditLayout } from "../support/layout-audit";
 import { startShopServer, type ShopServer } from "../support/shop-server";
-import { adminQuery, withDatabase } from "../support/test-database";
+import { adminQuery, withDatabase } from "../support/postgres-admin";
 
 const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, openPage } from "../support/browser";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 import type { Browser } from "playwright-core";
@@ -8,7 +8,7 @@ describe("a shop with no data yet", () => {
   let server: ShopServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startShopServer({ seed: false });
+    server = await startShopServer({ seed: false, templates: inject("databaseTemplates") });
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cookieHeader, registerCustomer, type SessionCookie } from "../support/accounts";
 import { launchBrowser, openPage, type TrackedPage } from "../support/browser";
 import { FLOW_TEST_CARD, startFlowMock, type FlowMock } from "../support/flow-mock";
@@ -22,7 +22,10 @@ describe("registering the subscription card with Flow", () => {
 
   beforeAll(async () => {
     flow = await startFlowMock();
-    server = await startShopServer({ env: { FLOW_API_KEY: flow.apiKey, FLOW_SECRET_KEY: flow.secretKey, FLOW_API_BASE: flow.apiBase } });
+    server = await startShopServer({
+      templates: inject("databaseTemplates"),
+      env: { FLOW_API_KEY: flow.apiKey, FLOW_SECRET_KEY: flow.secretKey, FLOW_API_BASE: flow.apiBase },
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {

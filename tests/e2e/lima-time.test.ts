@@ -1,5 +1,5 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, openPage } from "../support/browser";
 import { bookableDates } from "../support/lima-clock";
 import { startShopServer, type ShopServer } from "../support/shop-server";
@@ -13,7 +13,7 @@ describe("delivery dates in Lima time", () => {
   let server: ShopServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startShopServer({ env: { TZ: "Pacific/Kiritimati" } });
+    server = await startShopServer({ templates: inject("databaseTemplates"), env: { TZ: "Pacific/Kiritimati" } });
     browser = await launchBrowser();
   });
   afterAll(async () => {

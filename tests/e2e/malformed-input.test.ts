@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import routeTable from "../../app/routes";
-import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
+import { DEMO_ADMIN } from "@server/db/seed/demo-credentials";
 import { cookieHeader, DEMO_CUSTOMER, signInCookies } from "../support/accounts";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
@@ -150,7 +150,7 @@ describe("malformed input on every route of the route table", () => {
   const isStaffArea = (path: string) => path === "/admin" || path.startsWith("/admin/") || path.startsWith("/admin?");
 
   beforeAll(async () => {
-    server = await startShopServer();
+    server = await startShopServer({ templates: inject("databaseTemplates") });
     cookie = cookieHeader(await signInCookies(server.baseURL, DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
     adminCookie = cookieHeader(await signInCookies(server.baseURL, DEMO_ADMIN.email, DEMO_ADMIN.password));
   });

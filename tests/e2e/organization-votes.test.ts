@@ -53,7 +53,8 @@ describe("votes for the organisations on /nosotros", () => {
     await voterPage.close();
 
     // The anonymous page is the cached public one: it shows the same counts once the storefront read
-    // cache is renewed (decision 0022: up to 30 s). Each look asks a new URL, or the browser's own
+    // cache is renewed (decision 0022: up to STOREFRONT_CACHE_SECONDS, 5 s on the shared test server,
+    // plus the page cache's 10 s). Each look asks a new URL, or the browser's own
     // HTTP cache (max-age=60) would keep showing the first answer.
     const { page, expectClean, close } = await shop.open(MOBILE);
     let look = 0;

@@ -19,7 +19,7 @@ import { boxLine, fillCheckout, openCheckoutWithCart } from "../support/checkout
 import { registerCustomer } from "../support/accounts";
 import { auditLayout } from "../support/layout-audit";
 import { startShopServer, type ShopServer } from "../support/shop-server";
-import { adminQuery, withDatabase } from "../support/test-database";
+import { adminQuery, withDatabase } from "../support/postgres-admin";
 
 // The reminders are made here, so their links are signed with the server's key.
 const sessionSecret = randomBytes(32).toString("hex");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startShopServer } from "../support/shop-server";
-import { adminQuery, withDatabase } from "../support/test-database";
+import { adminQuery, withDatabase } from "../support/postgres-admin";
 
 /** Starting, stopping and restarting the real server the way `npm start` and Ctrl-C do. */
 describe("server lifecycle", () => {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { cookieHeader, signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { launchBrowser, openPage } from "../support/browser";
@@ -24,6 +24,7 @@ describe("staff cancellations and refunds through Culqi", () => {
   beforeAll(async () => {
     culqi = await startCulqiMock();
     server = await startShopServer({
+      templates: inject("databaseTemplates"),
       env: { CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase, CULQI_WEBHOOK_AUTH: "culqi:webhook-secreto" },
     });
     browser = await launchBrowser();

@@ -7,7 +7,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@server/db/client";
 import { deliveries, orders } from "@server/db/schema";
-import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
+import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { registerCustomer, signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, launchBrowser, openPage, type TrackedPage } from "../support/browser";
@@ -18,7 +18,7 @@ import { waitForEmail } from "../support/e2e";
 import { auditLayout } from "../support/layout-audit";
 import { bookableDates, limaDateOf } from "../support/lima-clock";
 import { startShopServer, type ShopServer } from "../support/shop-server";
-import { adminQuery, withDatabase } from "../support/test-database";
+import { adminQuery, withDatabase } from "../support/postgres-admin";
 
 const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const driverName = `${DEMO_REPARTIDOR.firstName} ${DEMO_REPARTIDOR.lastName}`;

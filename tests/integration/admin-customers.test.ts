@@ -412,17 +412,15 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
       { email, granted: true, source: "signup", clientAddress: "198.51.100.9", userAgent: "Safari", userId: id },
       new Date(),
     );
-    await test.db
-      .insert(contactMessages)
-      .values({
-        submissionId: randomUUID(),
-        name: "Borrarina",
-        email,
-        phone: "944555666",
-        subject: "Hola",
-        message: "Vivo en Calle Secreta 9",
-        createdAt: new Date(),
-      });
+    await test.db.insert(contactMessages).values({
+      submissionId: randomUUID(),
+      name: "Borrarina",
+      email,
+      phone: "944555666",
+      subject: "Hola",
+      message: "Vivo en Calle Secreta 9",
+      createdAt: new Date(),
+    });
     const signedIn = await signInAs(email);
     const request = requestWith((signedIn as { headers: Headers }).headers);
     const invoiceBefore = await test.db.select().from(invoices).where(eq(invoices.id, invoiceId));

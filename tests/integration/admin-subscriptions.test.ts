@@ -102,8 +102,7 @@ describe("on the customer's behalf, through the self-service domain", () => {
     const byStaff = (now = start, requestKey = randomUUID()): SelfServiceContext => ({ userId: customer.id, subscriptionId, requestKey, now, siteUrl, staff });
     return { customer, subscriptionId, byStaff };
   }
-  const auditOf = (subscriptionId: string) =>
-    db.select().from(staffActions).where(eq(staffActions.entityId, subscriptionId)).orderBy(asc(staffActions.id));
+  const auditOf = (subscriptionId: string) => db.select().from(staffActions).where(eq(staffActions.entityId, subscriptionId)).orderBy(asc(staffActions.id));
   const staffEvents = (subscriptionId: string) =>
     db
       .select()
@@ -240,7 +239,13 @@ describe("the forecast", () => {
     const people = await Promise.all(["a", "b", "c", "d", "e"].map(() => newCustomer(db, "pronostico")));
     const ids: string[] = [];
     for (const [index, person] of people.entries()) ids.push(await subscribe(db, person, index === 1 ? "anual" : "mensual"));
-    const as = (index: number): SelfServiceContext => ({ userId: people[index]!.id, subscriptionId: ids[index]!, requestKey: randomUUID(), now: start, siteUrl });
+    const as = (index: number): SelfServiceContext => ({
+      userId: people[index]!.id,
+      subscriptionId: ids[index]!,
+      requestKey: randomUUID(),
+      now: start,
+      siteUrl,
+    });
     expect((await changeSubscriptionFrequency(db, { ...as(2), frequency: "anual" })).ok).toBe(true);
     expect((await skipNextDelivery(db, as(3))).ok).toBe(true);
     expect((await cancelSubscription(db, { ...as(4), reason: "precio", detail: "" })).ok).toBe(true);
@@ -292,7 +297,10 @@ describe("rescheduling a whole day", () => {
     const left = await db.select().from(deliveries).where(eq(deliveries.deliveryDate, closed));
     expect(left).toEqual([]);
 
-    const emails = await db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `day-rescheduled:${closed}:%`));
+    const emails = await db
+      .select()
+      .from(outboxEmails)
+      .where(like(outboxEmails.dedupeKey, `day-rescheduled:${closed}:%`));
     expect(emails.map((email) => email.toAddress).sort()).toEqual([once, twice].sort());
     const toTwice = emails.find((email) => email.toAddress === twice)!;
     expect(toTwice.text.match(/- Entrega ENV-/g)).toHaveLength(2);
@@ -302,7 +310,12 @@ describe("rescheduling a whole day", () => {
 
     const repeat = await rescheduleDay(db, staff, { date: closed, reason: "corte de agua", now, siteUrl });
     expect(repeat).toEqual({ moved: [], customers: 0 });
-    expect(await db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `day-rescheduled:${closed}:%`))).toHaveLength(2);
+    expect(
+      await db
+        .select()
+        .from(outboxEmails)
+        .where(like(outboxEmails.dedupeKey, `day-rescheduled:${closed}:%`)),
+    ).toHaveLength(2);
     expect(await db.select().from(staffActions).where(eq(staffActions.action, "delivery.reschedule_day"))).toHaveLength(3);
   });
 

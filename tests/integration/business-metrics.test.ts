@@ -69,7 +69,15 @@ describe("business metrics (issue 11, /admin/metricas)", () => {
 
     const paidWith = await db
       .insert(payments)
-      .values(["T-1", "T-2", "T-3", "T-7"].map((number) => ({ orderId: id[number]!, provider: "sandbox", status: "succeeded", amountCents: 1, providerReference: number })))
+      .values(
+        ["T-1", "T-2", "T-3", "T-7"].map((number) => ({
+          orderId: id[number]!,
+          provider: "sandbox",
+          status: "succeeded",
+          amountCents: 1,
+          providerReference: number,
+        })),
+      )
       .returning({ id: payments.id, orderId: payments.orderId });
     const payment = (number: string) => paidWith.find((row) => row.orderId === id[number])!.id;
     const refund = (number: string, amountCents: number, reason: string, status: string, refundedAt: string | null) => ({
@@ -263,7 +271,13 @@ describe("business metrics (issue 11, /admin/metricas)", () => {
     expect(metricsCsv(metrics, "distritos")).toContain("Santiago de Surco,2,1\r\n");
     expect(metricsCsv(metrics, "semanas")).toContain("2030-03-11,1,1\r\n");
     const summary = metricsCsv(metrics, "resumen");
-    for (const line of ["Ticket promedio (S/),48.75", "MRR (S/),152.50", "Tasa de cancelación (%),20.00", "Tasa de recuperación (%),25.00", "Bidones por devolver,3"])
+    for (const line of [
+      "Ticket promedio (S/),48.75",
+      "MRR (S/),152.50",
+      "Tasa de cancelación (%),20.00",
+      "Tasa de recuperación (%),25.00",
+      "Bidones por devolver,3",
+    ])
       expect(summary).toContain(`${line}\r\n`);
   });
 

@@ -97,7 +97,9 @@ describe("catalogue admin (issue 11)", () => {
     const variant = await createVariant(test.db, admin, PRODUCT_ID, { ...variantForm("0"), title: "Pack x 99" });
     expect(variant).toMatchObject({ ok: false, fieldErrors: { priceCents: expect.any(String) } });
     expect(await test.db.select().from(products)).toHaveLength(countBefore);
-    expect(await createProduct(test.db, admin, { raw: productForm({ priceCents: "999999" }) })).toMatchObject({ fieldErrors: { priceCents: "El precio es demasiado alto" } });
+    expect(await createProduct(test.db, admin, { raw: productForm({ priceCents: "999999" }) })).toMatchObject({
+      fieldErrors: { priceCents: "El precio es demasiado alto" },
+    });
   });
 
   it("creates a product once (a double submit finds the first), audited, on the shop, its page and the sitemap at once", async () => {
@@ -128,7 +130,13 @@ describe("catalogue admin (issue 11)", () => {
     await updateProduct(test.db, admin, id, { raw: productForm({ title: "Agua con gas natural", slug: "", sku: "VA-GAS" }) }, onPriceChange);
     expect((await test.db.select().from(products).where(eq(products.id, id)))[0]?.slug).toBe("agua-con-gas");
 
-    const renamed = await updateProduct(test.db, admin, id, { raw: productForm({ title: "Agua con gas natural", slug: "agua-gasificada", sku: "VA-GAS" }) }, onPriceChange);
+    const renamed = await updateProduct(
+      test.db,
+      admin,
+      id,
+      { raw: productForm({ title: "Agua con gas natural", slug: "agua-gasificada", sku: "VA-GAS" }) },
+      onPriceChange,
+    );
     expect(renamed).toEqual({ ok: true, id });
     expect(await findProductBySlug(test.db, "agua-con-gas")).toBeNull();
     expect(await findRenamedProductSlug(test.db, "agua-con-gas")).toBe("agua-gasificada");
@@ -149,11 +157,21 @@ describe("catalogue admin (issue 11)", () => {
   it("deactivates a variant an order names instead of deleting it: the order keeps it, carts see it unavailable", async () => {
     const created = await createProduct(test.db, admin, { raw: productForm({ title: "Agua 5 L", slug: "agua-5-l", sku: "VA-5L", priceCents: "" }) });
     const productId = (created as { id: number }).id;
-    expect(await createVariant(test.db, admin, productId, { ...variantForm("15.00"), title: "Pack x 2", sku: "VA-5L-2", packSize: "2" })).toEqual({ ok: true, id: productId });
+    expect(await createVariant(test.db, admin, productId, { ...variantForm("15.00"), title: "Pack x 2", sku: "VA-5L-2", packSize: "2" })).toEqual({
+      ok: true,
+      id: productId,
+    });
     const [variant] = await test.db.select().from(productVariants).where(eq(productVariants.productId, productId));
     expect(variant).toMatchObject({ priceCents: 1500, packSize: 2, active: true });
 
-    await updateVariant(test.db, admin, productId, variant!.id, { ...variantForm("15.00"), title: "Pack x 2", sku: "VA-5L-2", packSize: "2", active: false }, onPriceChange);
+    await updateVariant(
+      test.db,
+      admin,
+      productId,
+      variant!.id,
+      { ...variantForm("15.00"), title: "Pack x 2", sku: "VA-5L-2", packSize: "2", active: false },
+      onPriceChange,
+    );
     expect((await test.db.select().from(productVariants).where(eq(productVariants.id, variant!.id)))[0]?.active).toBe(false);
     const cart = await priceCartLines(test.db, [{ productId, variantId: variant!.id, quantity: 1 }]);
     expect(cart.unavailable).toHaveLength(1);
@@ -228,7 +246,10 @@ describe("catalogue admin (issue 11)", () => {
   });
 
   describe("image uploads", () => {
-    const png = () => sharp({ create: { width: 1200, height: 900, channels: 3, background: "#0ea5e9" } }).png().toBuffer();
+    const png = () =>
+      sharp({ create: { width: 1200, height: 900, channels: 3, background: "#0ea5e9" } })
+        .png()
+        .toBuffer();
 
     it("stores a PNG as WebP at the storefront's 400 and 800 pixels under content-hashed names", async () => {
       const stored = await storeUploadedImage(new File([await png()], "foto.png"), uploads);
@@ -246,7 +267,9 @@ describe("catalogue admin (issue 11)", () => {
     it("refuses SVG, GIF and other files whatever their name says, and files over 5 MB", async () => {
       const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
       expect(await storeUploadedImage(new File([svg], "logo.png", { type: "image/png" }), uploads)).toEqual({ ok: false, message: IMAGE_WRONG_TYPE });
-      const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#fff" } }).gif().toBuffer();
+      const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#fff" } })
+        .gif()
+        .toBuffer();
       expect(await storeUploadedImage(new File([gif], "foto.jpg"), uploads)).toEqual({ ok: false, message: IMAGE_WRONG_TYPE });
       expect(await storeUploadedImage(new File([Buffer.from("%PDF-1.4 hola")], "foto.webp"), uploads)).toEqual({ ok: false, message: IMAGE_WRONG_TYPE });
       const huge = new File([Buffer.alloc(MAX_IMAGE_BYTES + 1)], "grande.png");

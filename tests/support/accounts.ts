@@ -1,7 +1,7 @@
 /** Signing in from tests: through the real /login and /register actions, never by forging a session. */
 import type { BrowserContextOptions } from "playwright-core";
 import { randomUUID } from "node:crypto";
-import { DEMO_CUSTOMER } from "@server/db/seed/demo-accounts";
+import { DEMO_CUSTOMER } from "@server/db/seed/demo-credentials";
 import type { useBrowser } from "./e2e";
 
 export { DEMO_CUSTOMER };

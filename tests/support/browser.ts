@@ -2,13 +2,21 @@
  * Real Chromium (Debian's, driven by playwright-core) for the browser tests. Every page records
  * console errors and uncaught exceptions so a test can insist there were none.
  */
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type BrowserServer, type Page } from "playwright-core";
+import { inject } from "vitest";
 import { CHROMIUM_MISSING, findChromium } from "../../scripts/find-chromium.mjs";
 
-export async function launchBrowser(): Promise<Browser> {
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The e2e project's one Chromium (e2e-global-setup.ts), absent in projects that launch their own. */
+    chromiumEndpoint?: string;
+  }
+}
+
+const launchOptions = () => {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(CHROMIUM_MISSING);
-  return chromium.launch({
+  return {
     executablePath,
     args: [
       "--no-sandbox",
@@ -19,7 +27,24 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
     ],
-  });
+  };
+};
+
+/** The Chromium process the e2e project's files share (docs/decisions/0056-test-suite-budget.md). */
+export function launchSharedChromium(): Promise<BrowserServer> {
+  return chromium.launchServer(launchOptions());
+}
+
+/**
+ * A Chromium for one test file. In the e2e project this is a connection to the run's one Chromium:
+ * launching a browser per file cost 1.5–2 s (launch, first renderer, close) of every file. Each
+ * test still gets a fresh context, so nothing (cookies, storage, HTTP cache) is shared, and
+ * `close()` drops this file's contexts with the connection.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const endpoint = inject("chromiumEndpoint");
+  if (endpoint) return chromium.connect(endpoint);
+  return chromium.launch(launchOptions());
 }
 
 export const MOBILE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };

@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build-if-stale.mjs";
 import { CHROMIUM_MISSING, findChromium } from "../../scripts/find-chromium.mjs";
+import { launchSharedChromium } from "./browser";
 import { startShopServer } from "./shop-server";
 
 declare module "vitest" {
@@ -11,14 +12,26 @@ declare module "vitest" {
   }
 }
 
-/** One production build and one seeded shop server shared by the browser tests. */
+/** One production build, one seeded shop server and one Chromium shared by the browser tests. */
 export default async function setup(project: TestProject) {
   // Without a browser every test of the project would fail on its own: stop before any runs.
   if (!findChromium()) throw new Error(CHROMIUM_MISSING);
   buildIfStale({ quiet: true });
-  const server = await startShopServer();
+  // The shared server starts on a copy of the seeded template that global-setup.ts (listed first in
+  // the project's globalSetup) made: no migrating and seeding of its own. Its storefront reads are
+  // cached 5 s instead of 30: organization-votes waits for the public page to show a vote, up to
+  // 40 s on the default. Caching and invalidation with the defaults are tested on servers of their
+  // own (content-admin, the reliability suite); server-lifecycle covers a first start.
+  const [server, chromium] = await Promise.all([
+    startShopServer({ templates: project.getProvidedContext().databaseTemplates, env: { STOREFRONT_CACHE_SECONDS: "5" } }),
+    launchSharedChromium(),
+  ]);
   project.provide("shopBaseURL", server.baseURL);
   project.provide("shopOutboxDir", server.outboxDir);
   project.provide("shopErrorLog", server.errorLog);
-  return () => server.stop();
+  project.provide("chromiumEndpoint", chromium.wsEndpoint());
+  return async () => {
+    await chromium.close();
+    await server.stop();
+  };
 }

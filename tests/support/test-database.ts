@@ -5,9 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import pg from "pg";
 import { inject } from "vitest";
 import { openDatabase, type Database, type DatabaseHandle } from "@server/db/client";
+import { adminQuery, withDatabase } from "./postgres-admin";
+
+export { adminQuery, withDatabase };
 
 export interface TestDatabase {
   db: Database;
@@ -39,22 +41,6 @@ export async function createTestDatabase(template: TemplateName = "seeded"): Pro
   const dump = new Blob([await readFile(templates[template])]);
   const handle = await openDatabase({ kind: "pglite", dataDir: "memory://", loadDataDir: dump });
   return { db: handle.db, handle, env: {}, close: () => handle.close() };
-}
-
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The rows of a raw `db.execute(sql…)`: both drivers answer with `{ rows }`, typed loosely by Drizzle. */

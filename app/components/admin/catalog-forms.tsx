@@ -86,9 +86,31 @@ export function ProductFields({ values, errors, idPrefix, currentImage }: { valu
           error={errors?.priceCents}
           help="Solo si no tiene presentaciones, por ejemplo 12.50"
         />
-        <ContentField idPrefix={idPrefix} name="weightLabel" label="Peso" defaultValue={values.weightLabel} error={errors?.weightLabel} help="Por ejemplo 0.65kg por botella" />
-        <ContentField idPrefix={idPrefix} name="dimensionsLabel" label="Dimensiones" defaultValue={values.dimensionsLabel} error={errors?.dimensionsLabel} help="Por ejemplo 6.5 x 22 x 6.5cm" />
-        <ContentField idPrefix={idPrefix} name="sortOrder" label="Orden en la tienda" inputMode="numeric" defaultValue={values.sortOrder} error={errors?.sortOrder} help="Menor primero; vacío va al final" />
+        <ContentField
+          idPrefix={idPrefix}
+          name="weightLabel"
+          label="Peso"
+          defaultValue={values.weightLabel}
+          error={errors?.weightLabel}
+          help="Por ejemplo 0.65kg por botella"
+        />
+        <ContentField
+          idPrefix={idPrefix}
+          name="dimensionsLabel"
+          label="Dimensiones"
+          defaultValue={values.dimensionsLabel}
+          error={errors?.dimensionsLabel}
+          help="Por ejemplo 6.5 x 22 x 6.5cm"
+        />
+        <ContentField
+          idPrefix={idPrefix}
+          name="sortOrder"
+          label="Orden en la tienda"
+          inputMode="numeric"
+          defaultValue={values.sortOrder}
+          error={errors?.sortOrder}
+          help="Menor primero; vacío va al final"
+        />
       </div>
       <ImageUploadField idPrefix={idPrefix} current={currentImage} error={errors?.imageFile} />
       <ActiveBox idPrefix={idPrefix} checked={values.active === "si"} label="Activo (se vende en la tienda)" />
@@ -100,8 +122,24 @@ export function ProductFields({ values, errors, idPrefix, currentImage }: { valu
 export function VariantFields({ values, errors, idPrefix }: { values: Values; errors: Errors; idPrefix: string }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <ContentField idPrefix={idPrefix} name="title" label="Presentación" required defaultValue={values.title} error={errors?.title} help="Por ejemplo Pack x 12" />
-      <ContentField idPrefix={idPrefix} name="priceCents" label="Precio (S/)" required inputMode="decimal" defaultValue={values.priceCents} error={errors?.priceCents} />
+      <ContentField
+        idPrefix={idPrefix}
+        name="title"
+        label="Presentación"
+        required
+        defaultValue={values.title}
+        error={errors?.title}
+        help="Por ejemplo Pack x 12"
+      />
+      <ContentField
+        idPrefix={idPrefix}
+        name="priceCents"
+        label="Precio (S/)"
+        required
+        inputMode="decimal"
+        defaultValue={values.priceCents}
+        error={errors?.priceCents}
+      />
       <ContentField idPrefix={idPrefix} name="sku" label="SKU" defaultValue={values.sku} error={errors?.sku} />
       <ContentField idPrefix={idPrefix} name="packSize" label="Unidades por pack" inputMode="numeric" defaultValue={values.packSize} error={errors?.packSize} />
       <ContentField idPrefix={idPrefix} name="sortOrder" label="Orden" inputMode="numeric" defaultValue={values.sortOrder} error={errors?.sortOrder} />

@@ -28,17 +28,12 @@ import {
   type DeliveryStatusEntry,
 } from "../schema";
 import { inTransaction } from "../transaction";
+import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "./demo-credentials";
 import { seedDemoDeliveries } from "./demo-deliveries";
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-/** README: the demo accounts. The customer has enough history to exercise every account screen. */
-export const DEMO_CUSTOMER = { email: "cliente@demo.pe", password: "Cliente123", firstName: "María", lastName: "Fernández" } as const;
-export const DEMO_ADMIN = { email: "admin@demo.pe", password: "Admin1234", firstName: "Administración", lastName: "Vida Alcalina" } as const;
-
-/** Issue 10: one demo account per staff role besides the admin, listed in the README. */
-export const DEMO_OPERACIONES = { email: "operaciones@demo.pe", password: "Operaciones1234", firstName: "Carla", lastName: "Operaciones" } as const;
-export const DEMO_REPARTIDOR = { email: "repartidor@demo.pe", password: "Reparto1234", firstName: "Jorge", lastName: "Repartidor" } as const;
+export { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

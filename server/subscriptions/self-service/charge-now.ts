@@ -43,7 +43,11 @@ export async function chargeUnpaidPeriodNow(
     const amount = formatSoles(period.amountCents);
     const description = `Cobro del periodo ${period.periodNumber} (${amount}) intentado de nuevo con la tarjeta registrada.`;
     if (subscription.status === "past_due") {
-      await resumeSubscription(tx, subscription, { now: input.now, actor: "staff", description: describedFor(input, "Suscripción reactivada para cobrar el periodo pendiente.") });
+      await resumeSubscription(tx, subscription, {
+        now: input.now,
+        actor: "staff",
+        description: describedFor(input, "Suscripción reactivada para cobrar el periodo pendiente."),
+      });
     } else if (subscription.status === "active") {
       await tx
         .update(subscriptionPeriods)
@@ -56,6 +60,11 @@ export async function chargeUnpaidPeriodNow(
     return { kind: "charge_retried", description, details: { periodNumber: period.periodNumber, amountCents: period.amountCents, attempts: period.attempts } };
   });
   if (!result.ok || result.alreadyApplied) return result;
-  const report = await renewDueSubscriptions(db, { now: input.now, siteUrl: input.siteUrl, cardsFor: input.cardsFor, onlySubscriptionId: input.subscriptionId });
+  const report = await renewDueSubscriptions(db, {
+    now: input.now,
+    siteUrl: input.siteUrl,
+    cardsFor: input.cardsFor,
+    onlySubscriptionId: input.subscriptionId,
+  });
   return { ...result, charge: report.charged > 0 ? "paid" : report.unknown > 0 ? "pending" : "declined" };
 }
