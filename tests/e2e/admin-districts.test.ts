@@ -79,6 +79,7 @@ describe("districts staff keep at /admin/distritos", () => {
       .getByRole("region", { name: /^Sin reparto/ })
       .getByRole("link", { name: "Surquillo" })
       .waitFor();
+    expect(await seriousAxeViolations(desktop.page, "/admin/distritos")).toEqual([]);
 
     expect(await inFooter(visitor.page, "Surquillo")).toBe(0);
     expect(await inCheckoutList(visitor.page, "Surquillo")).toBe(0);
