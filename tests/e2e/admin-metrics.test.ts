@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN } from "@server/db/seed/demo-credentials";
 import { openSignedIn, signInCookies } from "../support/accounts";
@@ -42,7 +41,10 @@ describe("the admin reads the numbers at /admin/metricas (issue 11)", () => {
       page.getByRole("link", { name: "Descargar CSV de los datos por día" }).first().click(),
     ]);
     expect(download.suggestedFilename()).toBe("metricas-dias-2026-01-01-a-2026-01-31.csv");
-    const csv = await readFile((await download.path())!, "utf8");
+    // The run's Chromium is shared over a connection: the file is read from its stream, not a path.
+    const chunks: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+    const csv = Buffer.concat(chunks).toString("utf8");
     expect(csv.startsWith("\uFEFFFecha,Compras únicas netas (S/),Suscripciones netas (S/),")).toBe(true);
     const lines = csv.trimEnd().split("\r\n");
     expect(lines).toHaveLength(32);
