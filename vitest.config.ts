@@ -35,6 +35,9 @@ export default defineConfig({
         test: {
           name: "db",
           include: ["tests/integration/**/*.test.ts"],
+          // Vitest's default is one worker less than the cores (one, here). Each file has a database
+          // of its own, so two run at once (decision 0056).
+          maxWorkers: 2,
           // Domains are tested against the database itself; the read cache has its own test.
           env: { STOREFRONT_CACHE_SECONDS: "0" },
           globalSetup: ["tests/support/global-setup.ts"],
