@@ -28,7 +28,14 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], setupFiles: ["tests/support/fail-on-console-error.ts"] },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          setupFiles: ["tests/support/fail-on-console-error.ts"],
+          // Runs beside db, with the same two workers (Vitest asks one worker count per group).
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         resolve: { alias },
@@ -38,6 +45,7 @@ export default defineConfig({
           // Vitest's default is one worker less than the cores (one, here). Each file has a database
           // of its own, so two run at once (decision 0056).
           maxWorkers: 2,
+          sequence: { groupOrder: 0 },
           // Domains are tested against the database itself; the read cache has its own test.
           env: { STOREFRONT_CACHE_SECONDS: "0" },
           globalSetup: ["tests/support/global-setup.ts"],
@@ -56,6 +64,7 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts"],
           setupFiles: ["tests/support/fail-on-console-error.ts"],
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 600_000,
           hookTimeout: 120_000,
         },
@@ -69,6 +78,7 @@ export default defineConfig({
           setupFiles: ["tests/support/fail-on-server-error.ts"],
           // Two cores: one browser and one server at a time keeps timings steady.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -82,6 +92,7 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts", "tests/support/reliability-global-setup.ts"],
           // Each file runs its own servers: one file at a time on two cores.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
