@@ -186,7 +186,7 @@ async function lockDistrict(tx: Transaction, districtId: number) {
 /**
  * Saves served, weekdays, cut-off and notes. Stopping to serve a district that still has open
  * deliveries from today on or subscriptions not cancelled is refused with the counts (decision
- * 0048): nothing is orphaned silently. Saving what is already stored changes, audits and
+ * 0053): nothing is orphaned silently. Saving what is already stored changes, audits and
  * invalidates nothing (a double submit).
  */
 export async function updateDistrictSettings(
