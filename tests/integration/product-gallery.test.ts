@@ -216,15 +216,4 @@ describe("product gallery (issue 11, decision 0057)", () => {
     expect(await galleryActions(id)).toHaveLength(actions);
     expect(await generation()).toBe(before);
   });
-
-  it("gives pictures added at the same moment their own places, one after the other", async () => {
-    const { id } = await newProduct();
-    const added = [picture(), picture(), picture()];
-    const results = await Promise.all(added.map((image) => addProductImage(test.db, admin, id, { image, alt: "" })));
-    expect(results.every((result) => result.ok)).toBe(true);
-    const rows = await gallery(id);
-    expect(rows.map((row) => row.position)).toEqual([1, 2, 3, 4]);
-    expect(new Set(rows.slice(1).map((row) => row.image))).toEqual(new Set(added));
-    expect(await galleryActions(id)).toHaveLength(3);
-  });
 });
