@@ -3,7 +3,7 @@
  * soles ("12.50" or "12,50") and kept as integer céntimos; the catalogue domain parses with these
  * before any write, so a bad value never reaches the database.
  */
-import { freeText, lineText } from "./input-schemas";
+import { CONTROL_CHARACTERS, freeText, isPlainLine, lineText } from "./input-schemas";
 import { z } from "./zod";
 
 /** The most a single product may cost: a typo of a few zeros is refused, not published. */
@@ -103,3 +103,15 @@ export const variantSchema = z.object({
   active: z.boolean(),
 });
 export type VariantInput = z.infer<typeof variantSchema>;
+
+/** The most pictures a product's gallery holds (decision 0057): enough for front, back, label and pack shots. */
+export const MAX_PRODUCT_IMAGES = 8;
+
+/** A product picture's description for screen readers and search engines; empty falls back to the product's name. */
+export const productImageAltSchema = z.object({
+  alt: z
+    .string()
+    .max(200, "Escribe un texto alternativo de hasta 200 caracteres")
+    .refine(isPlainLine, CONTROL_CHARACTERS)
+    .transform((value) => value.trim()),
+});

@@ -3,6 +3,7 @@ import type { Route } from "./+types/admin.product";
 import { centsToSolesText } from "@core/catalog-schemas";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { ProductFields, VariantFields } from "~/components/admin/catalog-forms";
+import { ProductGalleryEditor } from "~/components/admin/product-gallery-editor";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { PRODUCT_FIELDS, VARIANT_FIELDS, withActiveFlag } from "~/catalog-admin.server";
@@ -10,14 +11,28 @@ import { imageOfForm, readUploadForm } from "~/image-upload.server";
 import { answerContentSave, contentIdParam, contentNotFound, refuseContent } from "~/content-admin.server";
 import { dbContext } from "~/db-context.server";
 import { allowRoles, staffActor } from "~/staff.server";
-import { createVariant, findProductForEditing, updateProduct, updateVariant, type OnPriceChange } from "@server/catalog/index.server";
+import {
+  addProductImage,
+  createVariant,
+  findProductForEditing,
+  moveProductImage,
+  removeProductImage,
+  updateProduct,
+  updateProductImageAlt,
+  updateVariant,
+  type OnPriceChange,
+} from "@server/catalog/index.server";
 import { repriceSubscriptionsForCatalogChange } from "@server/subscriptions/index.server";
 
-/** Issue 11: one product, its variants and its picture. Nothing is deleted: what orders name is deactivated. */
+/** Issue 11: one product, its variants and its pictures. Nothing is deleted: what orders name is deactivated. */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
 
 const NOT_FOUND = "Producto no encontrado";
 const INVALID_INTENT = "Acción no válida. Recarga la página e inténtalo de nuevo.";
+const IMAGE_NOT_FOUND = "Imagen no encontrada";
+const NO_FILE = "Elige una imagen PNG, JPEG o WebP para agregar.";
+/** A move button names the position the picture goes to (decision 0057), so a repeated click moves nothing twice. */
+const MOVE_INTENT = /^image-move:(\d{1,3})$/;
 
 /** New prices reach subscriptions from their next period, with an e-mail, in the save's transaction (decision 0055). */
 const onPriceChange: OnPriceChange = (tx, change) => repriceSubscriptionsForCatalogChange(tx, change);
@@ -30,7 +45,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const productId = contentIdParam(params.productId, NOT_FOUND);
-  const catalogForm = await readUploadForm(request, [...new Set([...PRODUCT_FIELDS, ...VARIANT_FIELDS, "variantId"])]);
+  const catalogForm = await readUploadForm(request, [...new Set([...PRODUCT_FIELDS, ...VARIANT_FIELDS, "variantId", "imageId", "alt"])]);
   const { intent, values } = catalogForm;
   const db = context.get(dbContext);
   const actor = staffActor(context, request);
@@ -38,10 +53,25 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const only = (fields: readonly string[]) => Object.fromEntries(fields.map((name) => [name, values[name] ?? ""]));
 
   if (intent === "update") {
+    const result = await updateProduct(db, actor, productId, { raw: withActiveFlag(only(PRODUCT_FIELDS)) }, onPriceChange);
+    return answerContentSave(result, intent, values, back, NOT_FOUND);
+  }
+  if (intent === "image-add") {
     const picture = await imageOfForm(catalogForm);
     if ("refusal" in picture) return picture.refusal;
-    const result = await updateProduct(db, actor, productId, { raw: withActiveFlag(only(PRODUCT_FIELDS)), image: picture.image }, onPriceChange);
-    return answerContentSave(result, intent, values, back, NOT_FOUND);
+    if (!picture.image) return refuseContent(intent, values, "Revisa los campos marcados.", { imageFile: NO_FILE });
+    return answerContentSave(await addProductImage(db, actor, productId, { image: picture.image, alt: values.alt }), intent, values, back, NOT_FOUND);
+  }
+  const move = MOVE_INTENT.exec(intent);
+  if (intent === "image-alt" || intent === "image-remove" || move) {
+    const imageId = contentIdParam(values.imageId, IMAGE_NOT_FOUND);
+    const result =
+      intent === "image-alt"
+        ? await updateProductImageAlt(db, actor, productId, imageId, values.alt)
+        : intent === "image-remove"
+          ? await removeProductImage(db, actor, productId, imageId)
+          : await moveProductImage(db, actor, productId, imageId, Number(move![1]));
+    return answerContentSave(result, `image-alt:${imageId}`, values, back, IMAGE_NOT_FOUND);
   }
   if (intent === "variant-create") {
     return answerContentSave(await createVariant(db, actor, productId, withActiveFlag(only(VARIANT_FIELDS))), intent, values, back, NOT_FOUND);
@@ -90,11 +120,13 @@ export default function ProductEditor({ loaderData, actionData }: Route.Componen
           Datos del producto
         </h2>
         <StaffFormError message={refused("update")?.error} />
-        <ProductFields idPrefix="" values={refused("update")?.values ?? stored} errors={refused("update")?.fieldErrors} currentImage={product.image} />
+        <ProductFields idPrefix="" values={refused("update")?.values ?? stored} errors={refused("update")?.fieldErrors} />
         <button type="submit" name="intent" value="update" className={staffPrimaryButtonClass}>
           Guardar producto
         </button>
       </Form>
+
+      <ProductGalleryEditor images={product.images} refused={refused} />
 
       <section aria-labelledby="presentaciones" className="space-y-4">
         <h2 id="presentaciones" className="text-lg font-bold text-slate-900">

@@ -66,7 +66,7 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
           Nuevo producto
         </h2>
         <StaffFormError message={actionData?.error} />
-        <ProductFields idPrefix="nuevo-" values={actionData?.values ?? { active: "si" }} errors={actionData?.fieldErrors} />
+        <ProductFields idPrefix="nuevo-" values={actionData?.values ?? { active: "si" }} errors={actionData?.fieldErrors} withImage />
         <button type="submit" name="intent" value="create" className={staffPrimaryButtonClass}>
           Crear producto
         </button>

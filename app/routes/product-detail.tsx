@@ -5,6 +5,7 @@ import { getSiteSettings } from "@server/content/index.server";
 import { productShareImagePath } from "@server/social-images/index.server";
 import { dbContext } from "~/db-context.server";
 import { NotFoundPage } from "~/components/layout/not-found-page";
+import { DEFAULT_PRODUCT_IMAGE } from "~/components/shop/product-card";
 import { ProductDetailView } from "~/components/shop/product-detail-view";
 import { isPlainLine } from "@core/input-schemas";
 import { absoluteUrl, pageMeta, siteFromMatches } from "~/lib/seo";
@@ -68,7 +69,10 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
         name: product.title,
         description: product.description,
         sku: product.sku ?? undefined,
-        image: site ? absoluteUrl(site, product.image ?? "/images/products/default-bottle.svg") : undefined,
+        // Every picture of the gallery, main one first (decision 0057).
+        image: site
+          ? (product.images.length > 0 ? product.images.map((picture) => picture.image) : [DEFAULT_PRODUCT_IMAGE]).map((path) => absoluteUrl(site, path))
+          : undefined,
         brand: { "@type": "Brand", name: site?.brandName ?? "Vida Alcalina" },
         offers,
       },
@@ -87,7 +91,12 @@ export default function ProductDetailRoute({ loaderData }: Route.ComponentProps)
         </Link>{" "}
         / <span aria-current="page">{loaderData.product.title}</span>
       </nav>
-      <ProductDetailView key={loaderData.product.id} product={loaderData.product} variantParam={searchParams.get("variante")} />
+      <ProductDetailView
+        key={loaderData.product.id}
+        product={loaderData.product}
+        variantParam={searchParams.get("variante")}
+        imageParam={searchParams.get("imagen")}
+      />
     </main>
   );
 }

@@ -1,4 +1,12 @@
-export { findProductBySlug, listProductSlugs, listShopProducts, type ProductDetail, type ProductVariant, type ShopProduct } from "./products";
+export {
+  findProductBySlug,
+  listProductSlugs,
+  listShopProducts,
+  type ProductDetail,
+  type ProductPicture,
+  type ProductVariant,
+  type ShopProduct,
+} from "./products";
 export { priceCartLines, type CartLineRequest, type PricedCart, type PricedCartLine } from "./cart-pricing";
 export type { CatalogSaveResult, OnPriceChange, PriceChanged } from "./catalog-edit";
 export {
@@ -7,7 +15,9 @@ export {
   findRenamedProductSlug,
   listCatalogForEditing,
   updateProduct,
+  type ProductForEditing,
   type ProductSave,
   type ProductWithVariants,
 } from "./products-admin";
+export { addProductImage, moveProductImage, removeProductImage, updateProductImageAlt, type GalleryImage } from "./product-gallery";
 export { createVariant, updateVariant } from "./variants-admin";

@@ -6,10 +6,12 @@ import { productSlugRedirects, products, productVariants } from "../db/schema";
 import { invalidateStorefront } from "../db/storefront-cache";
 import { inTransaction, type Transaction } from "../db/transaction";
 import { changesNothing, parseCatalog, type CatalogSaveResult, type OnPriceChange } from "./catalog-edit";
+import { listProductImages, startGallery, type GalleryImage } from "./product-gallery";
 
 export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
 export type ProductWithVariants = ProductRow & { variants: VariantRow[] };
+export type ProductForEditing = ProductWithVariants & { images: GalleryImage[] };
 
 const productOrder = [sql`${products.sortOrder} asc nulls last`, asc(products.id)];
 export const variantOrder = [sql`${productVariants.sortOrder} asc nulls last`, asc(productVariants.id)];
@@ -27,7 +29,7 @@ export async function listCatalogForEditing(db: Database): Promise<ProductWithVa
   return rows.map((product) => ({ ...product, variants: variants.filter((variant) => variant.productId === product.id) }));
 }
 
-export async function findProductForEditing(db: Database, id: number): Promise<ProductWithVariants | null> {
+export async function findProductForEditing(db: Database, id: number): Promise<ProductForEditing | null> {
   const [product] = await db.select().from(products).where(eq(products.id, id));
   if (!product) return null;
   const variants = await db
@@ -35,10 +37,10 @@ export async function findProductForEditing(db: Database, id: number): Promise<P
     .from(productVariants)
     .where(eq(productVariants.productId, id))
     .orderBy(...variantOrder);
-  return { ...product, variants };
+  return { ...product, variants, images: await listProductImages(db, id) };
 }
 
-/** `image`: a stored upload's path, or undefined to keep the current one. */
+/** `image` (new products only): a stored upload's path, the gallery's first picture; later pictures go through product-gallery.ts. */
 export interface ProductSave {
   raw: Record<string, unknown>;
   image?: string | null;
@@ -89,6 +91,7 @@ export async function createProduct(db: Database, actor: StaffActor, save: Produ
       .insert(products)
       .values({ ...values, createdAt: now, updatedAt: now })
       .returning();
+    if (row!.image) await startGallery(tx, row!.id, row!.image, now);
     await recordStaffAction(tx, actor, { action: "product.create", entityType: "product", entityId: String(row!.id), after: audited(row!) });
     await invalidateStorefront(tx, "product.create");
     return { ok: true, id: row!.id } as const;
@@ -96,17 +99,23 @@ export async function createProduct(db: Database, actor: StaffActor, save: Produ
 }
 
 /**
- * Name, slug, texts, price, order, picture and active flag. There is no delete: orders, carts and
+ * Name, slug, texts, price, order and active flag (pictures: product-gallery.ts). There is no delete: orders, carts and
  * subscriptions name products, so one that should go is deactivated (it leaves the shop and the
  * sitemap; carts holding it show it as unavailable). A changed slug leaves the old one redirecting.
  */
-export async function updateProduct(db: Database, actor: StaffActor, id: number, save: ProductSave, onPriceChange: OnPriceChange): Promise<CatalogSaveResult> {
+export async function updateProduct(
+  db: Database,
+  actor: StaffActor,
+  id: number,
+  save: Omit<ProductSave, "image">,
+  onPriceChange: OnPriceChange,
+): Promise<CatalogSaveResult> {
   const parsed = parseCatalog(productSchema, save.raw);
   if (!parsed.ok) return parsed;
   return inTransaction(db, async (tx) => {
     const [before] = await tx.select().from(products).where(eq(products.id, id)).for("update");
     if (!before) return { ok: false, reason: "not_found" } as const;
-    const values = { ...parsed.data, slug: parsed.data.slug || before.slug, ...(save.image !== undefined ? { image: save.image } : {}) };
+    const values = { ...parsed.data, slug: parsed.data.slug || before.slug };
     if (changesNothing(before, values)) return { ok: true, id } as const;
     if (values.slug !== before.slug && (await slugTakenByAnother(tx, values.slug, id))) {
       return { ok: false, reason: "invalid", fieldErrors: { slug: SLUG_TAKEN } } as const;
@@ -129,7 +138,7 @@ export async function updateProduct(db: Database, actor: StaffActor, id: number,
       entityType: "product",
       entityId: String(id),
       before: audited(before),
-      after: audited(values),
+      after: audited({ ...before, ...values }),
     });
     await invalidateStorefront(tx, "product.update");
     return { ok: true, id } as const;

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { cachedRead } from "../db/read-cache";
-import { products, productVariants } from "../db/schema";
+import { productImages, products, productVariants } from "../db/schema";
 
 export interface ShopProduct {
   id: number;
@@ -23,12 +23,21 @@ export interface ProductVariant {
   sku: string | null;
 }
 
+/** One picture of a product's gallery; `alt` is empty when staff gave none (the product's name stands for it). */
+export interface ProductPicture {
+  image: string;
+  alt: string;
+}
+
 export interface ProductDetail {
   id: number;
   slug: string;
   title: string;
   description: string;
+  /** The main picture: the gallery's first (decision 0057). */
   image: string | null;
+  /** The whole gallery in order, main picture first; empty when the product has no picture. */
+  images: ProductPicture[];
   priceCents: number | null;
   sku: string | null;
   weightLabel: string | null;
@@ -131,6 +140,14 @@ const readActiveVariants = cachedRead((db: Database, productId: number) =>
     .orderBy(sql`${productVariants.sortOrder} asc nulls last`, asc(productVariants.id)),
 );
 
+const readGallery = cachedRead((db: Database, productId: number) =>
+  db
+    .select({ image: productImages.image, alt: productImages.alt })
+    .from(productImages)
+    .where(eq(productImages.productId, productId))
+    .orderBy(asc(productImages.position), asc(productImages.id)),
+);
+
 /** Product page by its shareable slug; null when missing or withdrawn. */
 export async function findProductBySlug(db: Database, slug: string): Promise<ProductDetail | null> {
   const product = await readProductBySlug(db, slug);
@@ -142,7 +159,15 @@ export async function findProductBySlug(db: Database, slug: string): Promise<Pro
     // Error catalogue: a failed variant read on the detail page gives an empty variant list.
     console.error("Could not read variants of product", product.id, error);
   }
-  return { ...product, variants };
+  // Like the variants: a failed gallery read still shows the product, with its main picture alone.
+  let images: ProductPicture[] = [];
+  try {
+    images = await readGallery(db, product.id);
+  } catch (error) {
+    console.error("Could not read the gallery of product", product.id, error);
+  }
+  if (images.length === 0 && product.image) images = [{ image: product.image, alt: "" }];
+  return { ...product, images, variants };
 }
 
 /** Slugs and last change of every active product, for the sitemap. */

@@ -5,12 +5,13 @@ import { DEMO_ADMIN } from "@server/db/seed/demo-credentials";
 import { signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, launchBrowser, MOBILE, openPage } from "../support/browser";
-import { waitForHydration } from "../support/e2e";
+import { jsonLd, waitForHydration } from "../support/e2e";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
 /**
  * Issue 11 in the browser: the admin creates a product with a picture at /admin/productos (without
  * JavaScript: the form posts multipart by itself) and it is on /tienda and in the sitemap at once;
+ * a second picture joins its gallery, whose thumbnails switch the product page's large picture;
  * a new price corrects a cart that still holds the old one. A server of its own, since it changes
  * the catalogue other browser tests read.
  */
@@ -77,6 +78,52 @@ describe("catalogue admin", () => {
     expect([...errors, ...visitor.errors]).toEqual([]);
   });
 
+  it("adds a second picture to the gallery, shown as thumbnails that switch the large one, and makes it the main picture", async () => {
+    const { page, errors } = await openAsAdmin({ ...DESKTOP, javaScriptEnabled: false });
+    await page.goto(`${server.baseURL}${productPath}`);
+    const adding = page.getByRole("form", { name: "Agregar otra imagen" });
+    // A GIF is refused with its message under the field; the typed text alternative stays.
+    const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } })
+      .gif()
+      .toBuffer();
+    await adding.getByLabel("Nueva imagen").setInputFiles({ name: "etiqueta.png", mimeType: "image/png", buffer: gif });
+    await adding.getByLabel("Texto alternativo (opcional)").fill("Etiqueta de la botella");
+    await adding.getByRole("button", { name: "Agregar imagen" }).click();
+    await adding.getByText("Solo aceptamos imágenes PNG, JPEG o WebP").waitFor();
+    expect(await adding.getByLabel("Texto alternativo (opcional)").inputValue()).toBe("Etiqueta de la botella");
+    const label = await sharp({ create: { width: 600, height: 800, channels: 3, background: "#16a34a" } })
+      .jpeg()
+      .toBuffer();
+    await adding.getByLabel("Nueva imagen").setInputFiles({ name: "etiqueta.jpg", mimeType: "image/jpeg", buffer: label });
+    await adding.getByRole("button", { name: "Agregar imagen" }).click();
+    await page.getByRole("status").filter({ hasText: "Cambios guardados" }).waitFor();
+    const [first, second] = await page
+      .getByRole("list")
+      .filter({ has: page.getByRole("form", { name: "Imagen 2 de 2" }) })
+      .locator("img")
+      .evaluateAll((images) => images.map((image) => image.getAttribute("src")!));
+
+    const visitor = await openPage(browser, MOBILE);
+    await visitor.page.goto(fresh("/tienda/producto/agua-alcalina-3-l"));
+    await waitForHydration(visitor.page);
+    const main = visitor.page.locator("main img").first();
+    expect(await main.getAttribute("src")).toBe(first);
+    const thumbnails = visitor.page.getByRole("list", { name: "Imágenes del producto" }).getByRole("link");
+    expect(await thumbnails.count()).toBe(2);
+    await visitor.page.getByRole("link", { name: "Ver imagen 2 de 2: Etiqueta de la botella" }).click();
+    await expect.poll(() => main.getAttribute("src")).toBe(second);
+    expect(await main.getAttribute("alt")).toBe("Etiqueta de la botella");
+    expect(new URL(visitor.page.url()).searchParams.get("imagen")).toBe("2");
+
+    await page.getByRole("button", { name: "Hacer principal la imagen 2" }).click();
+    await page.getByRole("status").filter({ hasText: "Cambios guardados" }).waitFor();
+    await visitor.page.goto(fresh("/tienda/producto/agua-alcalina-3-l"));
+    expect(await main.getAttribute("src")).toBe(second);
+    const product = (await jsonLd(visitor.page)).find((block) => block["@type"] === "Product");
+    expect(product?.image).toEqual([`${server.baseURL}${second}`, `${server.baseURL}${first}`]);
+    expect([...errors, ...visitor.errors]).toEqual([]);
+  });
+
   it("corrects a cart holding the old price after the admin changes it, and the old slug redirects", async () => {
     const productId = Number(productPath.split("/").at(-1));
     const shopper = await openPage(browser, MOBILE);
@@ -139,7 +186,8 @@ describe("catalogue admin", () => {
   it("has no serious accessibility problem and no sideways scroll on the catalogue pages, on a desktop and at 360 px", async () => {
     for (const options of [DESKTOP, { ...MOBILE, viewport: { width: 360, height: 780 } }]) {
       const { page, errors } = await openAsAdmin(options);
-      for (const path of ["/admin/productos", "/admin/productos/1", "/admin/contenido/organizaciones/1"]) {
+      // The edited product's gallery (two pictures) in the back office and on its page.
+      for (const path of ["/admin/productos", productPath, "/admin/contenido/organizaciones/1", "/tienda/producto/agua-alcalina-tres-litros?imagen=2"]) {
         await page.goto(`${server.baseURL}${path}`);
         await page.getByRole("heading", { level: 1 }).first().waitFor();
         expect(await seriousAxeViolations(page, path)).toEqual([]);

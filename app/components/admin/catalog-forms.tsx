@@ -61,8 +61,11 @@ export function ImageUploadField({
   );
 }
 
-/** The fields of a product, for the create form and the edit page. */
-export function ProductFields({ values, errors, idPrefix, currentImage }: { values: Values; errors: Errors; idPrefix: string; currentImage?: string | null }) {
+/**
+ * The fields of a product, for the create form and the edit page. The create form takes the first
+ * picture here (`withImage`); the edit page manages pictures in its gallery (decision 0057).
+ */
+export function ProductFields({ values, errors, idPrefix, withImage = false }: { values: Values; errors: Errors; idPrefix: string; withImage?: boolean }) {
   return (
     <>
       <ContentField idPrefix={idPrefix} name="title" label="Nombre" required defaultValue={values.title} error={errors?.title} />
@@ -112,7 +115,7 @@ export function ProductFields({ values, errors, idPrefix, currentImage }: { valu
           help="Menor primero; vacío va al final"
         />
       </div>
-      <ImageUploadField idPrefix={idPrefix} current={currentImage} error={errors?.imageFile} />
+      {withImage && <ImageUploadField idPrefix={idPrefix} current={null} error={errors?.imageFile} />}
       <ActiveBox idPrefix={idPrefix} checked={values.active === "si"} label="Activo (se vende en la tienda)" />
     </>
   );

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { QuantityStepper } from "./quantity-stepper";
-import { DEFAULT_PRODUCT_IMAGE, productImageSrcSet } from "./product-card";
+import { ProductGallery } from "./product-gallery";
 import { formatSoles } from "@core/money";
 import { useCart } from "~/lib/use-cart";
 import type { ProductDetail } from "@server/catalog/index.server";
@@ -10,13 +10,21 @@ import type { ProductDetail } from "@server/catalog/index.server";
 const FALLBACK_WEIGHT = "8kg";
 const FALLBACK_DIMENSIONS = "18.7 x 38.8 x 18.7cm";
 
+/** The page's query with the chosen variant and picture, each link keeping the other's choice. */
+function choiceHref(variant: string | number | null, image: string | number | null): string {
+  const query = new URLSearchParams();
+  if (variant !== null) query.set("variante", String(variant));
+  if (image !== null) query.set("imagen", String(image));
+  return `?${query.toString()}`;
+}
+
 /** The selected variant comes from the URL so it works without JavaScript and can be shared. */
 export function selectedVariant(product: ProductDetail, variantParam: string | null) {
   const requested = product.variants.find((variant) => String(variant.id) === variantParam);
   return requested ?? product.variants[0] ?? null;
 }
 
-export function ProductDetailView({ product, variantParam }: { product: ProductDetail; variantParam: string | null }) {
+export function ProductDetailView({ product, variantParam, imageParam }: { product: ProductDetail; variantParam: string | null; imageParam: string | null }) {
   const variant = selectedVariant(product, variantParam);
   const [quantity, setQuantity] = useState(1);
   const { add } = useCart();
@@ -40,14 +48,7 @@ export function ProductDetailView({ product, variantParam }: { product: ProductD
 
   return (
     <div className="grid gap-10 md:grid-cols-2">
-      <img
-        src={product.image ?? DEFAULT_PRODUCT_IMAGE}
-        srcSet={productImageSrcSet(product.image)}
-        alt={product.title}
-        width={400}
-        height={400}
-        className="aspect-square w-full rounded-3xl bg-sky-50 object-contain"
-      />
+      <ProductGallery title={product.title} images={product.images} imageParam={imageParam} hrefOf={(position) => choiceHref(variantParam, position)} />
       <div className="flex flex-col gap-5">
         <h1 className="text-3xl font-bold text-brand-900">{product.title}</h1>
         <p className="text-3xl font-bold text-brand-800" data-testid="product-price">
@@ -66,7 +67,7 @@ export function ProductDetailView({ product, variantParam }: { product: ProductD
                 return (
                   <li key={option.id}>
                     <Link
-                      to={`?variante=${option.id}`}
+                      to={choiceHref(option.id, imageParam)}
                       replace
                       preventScrollReset
                       aria-current={active ? "true" : undefined}

@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text, timestamp, unique } from "drizzle-orm/pg-core";
 
 /** A presentation of the water (spec §3 Product). Prices are integer céntimos, IGV included. */
 export const products = pgTable("products", {
@@ -6,6 +6,7 @@ export const products = pgTable("products", {
   slug: text("slug").notNull().unique(),
   title: text("title").notNull(),
   description: text("description").notNull().default(""),
+  /** The gallery's first picture (`product_images` position 1), kept in step by every gallery write (decision 0057). */
   image: text("image"),
   /** Price when the product has no variants; null when only its variants carry prices. */
   priceCents: integer("price_cents"),
@@ -53,3 +54,24 @@ export const productSlugRedirects = pgTable("product_slug_redirects", {
     .references(() => products.id),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A product's gallery (issue 11, decision 0057): pictures in order, position 1 the main one, at most
+ * MAX_PRODUCT_IMAGES. `image` is a stored upload's path as the media domain answers it (content
+ * hashed, so a picture is in a gallery once). `alt` is empty when staff gave none.
+ */
+export const productImages = pgTable(
+  "product_images",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    image: text("image").notNull(),
+    alt: text("alt").notNull().default(""),
+    position: integer("position").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // The unique key's index (product first) also serves reading a gallery; it holds 8 rows at most.
+  (table) => [unique("product_images_product_image_unique").on(table.productId, table.image)],
+);

@@ -7,6 +7,7 @@ import {
   legalTexts,
   legalTextVersions,
   organizations,
+  productImages,
   products,
   productVariants,
   siteSettings,
@@ -39,6 +40,8 @@ export async function seedBaseData(db: Database): Promise<{ seeded: boolean }> {
     for (const product of seedProducts) {
       const { variants, ...row } = product;
       const [inserted] = await tx.insert(products).values(row).returning({ id: products.id });
+      // The main picture is the gallery's first (decision 0057).
+      if (row.image) await tx.insert(productImages).values({ productId: inserted!.id, image: row.image, position: 1 });
       if (variants.length > 0) {
         await tx.insert(productVariants).values(variants.map((variant) => ({ ...variant, packSize: packSizeOf(variant.title), productId: inserted!.id })));
       }
