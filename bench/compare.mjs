@@ -42,6 +42,14 @@ const tmpDir = path.join(benchDir, ".tmp");
 mkdirSync(tmpDir, { recursive: true });
 const PRODUCT = "/tienda/producto/agua-alcalina-personal-625ml";
 const SHOP_PAGES = args.pages ? String(args.pages).split(",") : ["/", "/tienda", PRODUCT, "/nosotros", "/carrito"];
+// /carrito is measured with one line in the cart (a demo product, S/ 59.90): an empty cart leaves for
+// /tienda before painting (decision 0054), so without a cart it would measure /tienda again.
+const CART_PAGE_STORAGE = {
+  "va-cart:v1": JSON.stringify([
+    { key: "6", productId: 6, variantId: null, slug: "caja-20l-con-dispensador", title: "Caja de 20 L con dispensador", image: null, price: 5990, variantTitle: null, quantity: 1 },
+  ]),
+};
+const storageFor = (url) => (new URL(url).pathname === "/carrito" ? CART_PAGE_STORAGE : null);
 
 if (args.record) {
   const after = JSON.parse(readFileSync(path.join(tmpDir, "compare-after.json"), "utf8"));
@@ -324,7 +332,7 @@ try {
     save();
   }
   if (only.has("js")) {
-    const pages = await measureFirstLoadJs([...SHOP_PAGES.map((page) => shop.origin + page), bare.origin + "/"], { chromePath });
+    const pages = await measureFirstLoadJs([...SHOP_PAGES.map((page) => shop.origin + page), bare.origin + "/"], { chromePath, localStorageFor: storageFor });
     results.firstLoadJs = Object.fromEntries(
       pages.map((page) => [new URL(page.url).origin === bare.origin ? "bare" : new URL(page.url).pathname, { gzip: page.gzip, count: page.count }]),
     );
@@ -335,7 +343,13 @@ try {
     const saveDir = path.join(tmpDir, `lighthouse-${label}`);
     // Interleaved too: the bare page between the shop's pages.
     for (const page of SHOP_PAGES) {
-      const ours = await auditPage(shop.origin + page, { runs: lighthouseRuns, chromePath, saveDir, slug: page.replace(/\W+/g, "_") || "home" });
+      const ours = await auditPage(shop.origin + page, {
+        runs: lighthouseRuns,
+        chromePath,
+        saveDir,
+        slug: page.replace(/\W+/g, "_") || "home",
+        localStorage: storageFor(shop.origin + page),
+      });
       results.lighthouse[page] = {
         performance: ours.scores?.performance,
         all: ours.allPerformanceScores,

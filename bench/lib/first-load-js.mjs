@@ -14,13 +14,20 @@ const isJavaScript = (url, contentType) => /\.m?js(\?|$)/.test(new URL(url).path
  * JavaScript response. We gzip the bodies ourselves (zlib default level, like Vite's size
  * report) so the number does not depend on whether or how the server compressed them.
  */
-export async function measureFirstLoadJs(urls, { chromePath }) {
+export async function measureFirstLoadJs(urls, { chromePath, localStorageFor = () => null }) {
   // Playwright adds its own headless flag; passing --headless=new again would be redundant.
   const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS.filter((flag) => !flag.startsWith("--headless")) });
   const pages = [];
   try {
     for (const url of urls) {
       const context = await browser.newContext();
+      const stored = localStorageFor(url);
+      // Before any script of the page runs, as an earlier visit would have left it.
+      if (stored) {
+        await context.addInitScript((values) => {
+          for (const [key, value] of Object.entries(values)) if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, value);
+        }, stored);
+      }
       const page = await context.newPage();
       const pending = [];
       page.on("response", (response) => {

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
 
 // --headless=new is the real browser in headless mode (old headless is a different binary path);
 // --no-sandbox because we run as root in a container; the --disable-* flags stop Chromium's own
@@ -95,18 +96,47 @@ function summarize(lhr) {
 }
 
 /**
+ * Stores `entries` in the page origin's local storage of the browser Lighthouse is about to drive,
+ * as an earlier visit would have (the cart lives there, so /carrito with a cart needs it). The
+ * origin is opened at /robots.txt so that no page of the shop is cached or run beforehand.
+ */
+async function seedLocalStorage(port, url, entries) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0] ?? (await browser.newContext());
+    const page = await context.newPage();
+    await page.goto(new URL("/robots.txt", url).href);
+    await page.evaluate((values) => {
+      for (const [key, value] of Object.entries(values)) window.localStorage.setItem(key, value);
+    }, entries);
+    await page.close();
+  } finally {
+    // Disconnects only: the browser belongs to chrome-launcher.
+    await browser.close();
+  }
+}
+
+/**
  * Audits one URL `runs` times and keeps the median run by performance score. Lighthouse scores
  * vary from run to run (CPU noise feeds the simulation), and the median is what Lighthouse's
  * own docs recommend reporting. Each run gets a freshly launched browser with an empty profile,
  * so no run benefits from a cache warmed by the previous one.
  */
-export async function auditPage(url, { runs, chromePath, saveDir, slug }) {
+export async function auditPage(url, { runs, chromePath, saveDir, slug, localStorage = null }) {
   mkdirSync(saveDir, { recursive: true });
   const summaries = [];
   for (let run = 1; run <= runs; run++) {
     const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: "silent" });
     try {
-      const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES });
+      if (localStorage) await seedLocalStorage(chrome.port, url, localStorage);
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: CATEGORIES,
+        // Keep what seedLocalStorage stored (the profile is new, so the HTTP cache is still empty).
+        disableStorageReset: Boolean(localStorage),
+      });
       if (!result?.lhr) throw new Error(`Lighthouse returned no result for ${url}`);
       if (result.lhr.runtimeError) throw new Error(`Lighthouse runtime error for ${url}: ${result.lhr.runtimeError.message}`);
       // Full reports stay in bench/.tmp for digging deeper (open them in the Lighthouse viewer).
