@@ -136,7 +136,9 @@ describe("cart", () => {
       () =>
         new Promise<number>((resolve) =>
           requestAnimationFrame(() =>
-            requestAnimationFrame(() => setTimeout(() => resolve((window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0)))),
+            requestAnimationFrame(() =>
+              setTimeout(() => resolve((window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0))),
+            ),
           ),
         ),
     );
