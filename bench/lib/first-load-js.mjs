@@ -13,6 +13,9 @@ const isJavaScript = (url, contentType) => /\.m?js(\?|$)/.test(new URL(url).path
  * Loads each URL in a fresh browser context (empty cache) and sums the gzip size of every
  * JavaScript response. We gzip the bodies ourselves (zlib default level, like Vite's size
  * report) so the number does not depend on whether or how the server compressed them.
+ *
+ * @param {string[]} urls
+ * @param {{ chromePath: string, localStorageFor?: (url: string) => Record<string, string> | null }} options
  */
 export async function measureFirstLoadJs(urls, { chromePath, localStorageFor = () => null }) {
   // Playwright adds its own headless flag; passing --headless=new again would be redundant.

@@ -121,6 +121,9 @@ async function seedLocalStorage(port, url, entries) {
  * vary from run to run (CPU noise feeds the simulation), and the median is what Lighthouse's
  * own docs recommend reporting. Each run gets a freshly launched browser with an empty profile,
  * so no run benefits from a cache warmed by the previous one.
+ *
+ * @param {string} url
+ * @param {{ runs: number, chromePath: string, saveDir: string, slug: string, localStorage?: Record<string, string> | null }} options
  */
 export async function auditPage(url, { runs, chromePath, saveDir, slug, localStorage = null }) {
   mkdirSync(saveDir, { recursive: true });

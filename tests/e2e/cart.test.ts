@@ -101,6 +101,52 @@ describe("cart", () => {
     await close();
   });
 
+  it("draws the page so that the stored cart's lines appear after hydration without moving what the visitor sees", async () => {
+    const { page, expectClean, close } = await shop.open(MOBILE);
+    await seedCart(page, shop.baseURL(), [line({})]);
+    // Every layout shift of the page, as Lighthouse's CLS counts them (none follows an input here).
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      Object.assign(window, { layoutShifts: shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    // The page's modules wait until the server-drawn page has been looked at, as on a slow phone.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/[^?]+\.js(\?|$)/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${shop.baseURL()}/carrito`, { waitUntil: "commit" });
+    const footer = page.locator("body > footer");
+    await footer.waitFor({ state: "attached" });
+    await page.getByText("Cargando tu carrito…").waitFor();
+    const before = await footer.evaluate((element) => ({ top: element.getBoundingClientRect().top, screen: window.innerHeight }));
+    // Below the first screen while the cart is being read…
+    expect(before.top).toBeGreaterThanOrEqual(before.screen);
+    release();
+    await waitForHydration(page);
+    await page.getByTestId("cart-line").waitFor();
+    // …and the lines pushed it further down, never up into view.
+    expect(await footer.evaluate((element) => element.getBoundingClientRect().top)).toBeGreaterThanOrEqual(before.top);
+    // Shifts are reported after the frame that drew them.
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) =>
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() =>
+              setTimeout(() => resolve((window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0))),
+            ),
+          ),
+        ),
+    );
+    expect(shift).toBeLessThan(0.01);
+    expectClean();
+    await close();
+  });
+
   it("corrects a changed price and drops a line that can no longer be bought, saying so", async () => {
     const { page, expectClean, close } = await shop.open();
     await seedCart(page, shop.baseURL(), [

@@ -43,6 +43,31 @@ describe("loading splash and scroll reveal", () => {
     await close();
   });
 
+  it("asks for the page's modules after the splash's first paint on a session's first page, at once on a later page", async () => {
+    const { page, expectClean, close } = await shop.open({ reducedMotion: "no-preference" });
+    // Decision 0057: when each module request started, against the first contentful paint.
+    const timings = () =>
+      page.evaluate(() => ({
+        paint: performance.getEntriesByName("first-contentful-paint")[0]!.startTime,
+        modules: performance
+          .getEntriesByType("resource")
+          .filter((entry) => /^\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname))
+          .map((entry) => entry.startTime),
+      }));
+    await page.goto(`${shop.baseURL()}/`);
+    await waitForHydration(page);
+    const first = await timings();
+    expect(first.modules.length).toBeGreaterThan(1);
+    expect(Math.min(...first.modules)).toBeGreaterThanOrEqual(first.paint);
+
+    await page.goto(`${shop.baseURL()}/tienda`);
+    await waitForHydration(page);
+    const later = await timings();
+    expect(Math.min(...later.modules)).toBeLessThan(later.paint);
+    expectClean();
+    await close();
+  });
+
   it("skips the splash entirely under reduced motion", async () => {
     const { page, close } = await shop.open({ reducedMotion: "reduce" });
     await page.goto(`${shop.baseURL()}/`);
