@@ -11,7 +11,7 @@ import { SPLASH_SEEN_ATTRIBUTE, SPLASH_SEEN_KEY } from "./lib/splash";
  * stays the same for everyone, so stored public pages are still shared.
  *
  * While the splash covers a page, the page's JavaScript waits for the splash's first frame
- * (decision 0057): nothing under the splash can be used for 800 ms anyway, and the first frame
+ * (decision 0058): nothing under the splash can be used for 800 ms anyway, and the first frame
  * then needs only the document and the stylesheet instead of sharing the connection with ~120 KB
  * of modules.
  */

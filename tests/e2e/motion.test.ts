@@ -45,7 +45,7 @@ describe("loading splash and scroll reveal", () => {
 
   it("asks for the page's modules after the splash's first paint on a session's first page, at once on a later page", async () => {
     const { page, expectClean, close } = await shop.open({ reducedMotion: "no-preference" });
-    // Decision 0057: when each module request started, against the first contentful paint.
+    // Decision 0058: when each module request started, against the first contentful paint.
     const timings = () =>
       page.evaluate(() => ({
         paint: performance.getEntriesByName("first-contentful-paint")[0]!.startTime,
