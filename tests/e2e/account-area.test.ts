@@ -1,9 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import { describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER, openSignedIn, registerCustomer, signInCookies, STRONG_PASSWORD } from "../support/accounts";
 import { MOBILE } from "../support/browser";
 import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { useBrowser, waitForHydration } from "../support/e2e";
+import { axeBuilder } from "../support/axe";
 
 describe("the customer's account area", () => {
   const shop = useBrowser();
@@ -33,8 +33,11 @@ describe("the customer's account area", () => {
   it("edits the profile, keeping what was typed when names are missing", async () => {
     const customer = await registerCustomer(shop.baseURL());
     const { page, expectClean, close } = await openSignedIn(shop, customer.cookies);
+    // The page's timers under a clock the test moves: the saved message's 3 s pass at once.
+    await page.clock.install();
     await page.goto(`${shop.baseURL()}/dashboard/perfil`);
     await waitForHydration(page);
+    await page.clock.pauseAt(Date.now() + 1000);
     await page.getByRole("link", { name: "Editar" }).click();
     await page.getByLabel("Nombre").fill("");
     await page.getByLabel("Celular").fill("912345678");
@@ -48,9 +51,13 @@ describe("the customer's account area", () => {
     await page.getByLabel("Distrito").selectOption({ label: "Miraflores" });
     await page.getByLabel("Dirección").fill("Calle Berlín 456");
     await page.getByRole("button", { name: "Guardar cambios" }).click();
-    await page.getByRole("status").filter({ hasText: "Perfil actualizado correctamente" }).waitFor();
+    const saved = page.getByRole("status").filter({ hasText: "Perfil actualizado correctamente" });
+    await saved.waitFor();
     // Spec §4: the message hides after 3 s.
-    await page.getByRole("status").filter({ hasText: "Perfil actualizado correctamente" }).waitFor({ state: "detached", timeout: 6000 });
+    await page.clock.runFor(2_900);
+    expect(await saved.isVisible()).toBe(true);
+    await page.clock.runFor(100);
+    await saved.waitFor({ state: "detached" });
     expect(await page.getByTestId("account-name").textContent()).toBe("Rosa María Quispe");
     expect(await page.getByText("Calle Berlín 456").count()).toBe(1);
     expectClean();
@@ -61,8 +68,11 @@ describe("the customer's account area", () => {
     const customer = await registerCustomer(shop.baseURL());
     const elsewhere = await openSignedIn(shop, await signInCookies(shop.baseURL(), customer.email, customer.password));
     const { page, expectClean, close } = await openSignedIn(shop, customer.cookies);
+    // The dialog's 2 s pass at once under a clock the test moves.
+    await page.clock.install();
     await page.goto(`${shop.baseURL()}/dashboard/perfil`);
     await waitForHydration(page);
+    await page.clock.pauseAt(Date.now() + 1000);
     await page.getByRole("button", { name: "Cambiar contraseña" }).click();
     const dialog = page.getByRole("dialog", { name: "Cambiar contraseña" });
     await dialog.getByRole("button", { name: "Actualizar contraseña" }).click();
@@ -77,7 +87,12 @@ describe("the customer's account area", () => {
     await dialog.getByLabel("Contraseña actual", { exact: true }).fill(STRONG_PASSWORD);
     await dialog.getByRole("button", { name: "Actualizar contraseña" }).click();
     await dialog.getByRole("status").filter({ hasText: "Contraseña actualizada correctamente" }).waitFor();
-    await dialog.waitFor({ state: "hidden", timeout: 5000 });
+    // Spec §4: the dialog closes 2 s after the change.
+    await page.clock.runFor(1_900);
+    expect(await dialog.isVisible()).toBe(true);
+    await page.clock.runFor(100);
+    await dialog.waitFor({ state: "hidden" });
+    await page.clock.resume();
 
     // This browser keeps a fresh session; the other one is signed out.
     await page.goto(`${shop.baseURL()}/dashboard`);
@@ -190,26 +205,26 @@ describe("the customer's account area", () => {
   });
 
   it("has no serious or critical axe violations on the sign-in pages and the account pages", async () => {
-    const audit = async (path: string, cookies: Awaited<ReturnType<typeof demoSession>> | null) => {
+    // One phone context for the anonymous pages and one for the signed-in ones: each page is a fresh navigation.
+    const audit = async (paths: string[], cookies: Awaited<ReturnType<typeof demoSession>> | null) => {
       const { page, close } = cookies ? await openSignedIn(shop, cookies, MOBILE) : await shop.open(MOBILE);
-      await page.goto(`${shop.baseURL()}${path}`);
-      await waitForHydration(page);
-      const results = await new AxeBuilder({ page }).analyze();
+      const found: string[] = [];
+      for (const path of paths) {
+        await page.goto(`${shop.baseURL()}${path}`);
+        await waitForHydration(page);
+        const results = await axeBuilder(page).analyze();
+        found.push(
+          ...results.violations
+            .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+            .map((violation) => `${path}: ${violation.id}`),
+        );
+      }
       await close();
-      return results.violations
-        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-        .map((violation) => `${path}: ${violation.id}`);
+      return found;
     };
-    const session = await demoSession();
     const violations = [
-      ...(await audit("/login", null)),
-      ...(await audit("/register", null)),
-      ...(await audit("/forgot-password", null)),
-      ...(await audit("/reset-password?token=nada", null)),
-      ...(await audit("/dashboard", session)),
-      ...(await audit("/dashboard/perfil", session)),
-      ...(await audit("/dashboard/perfil?editar=1", session)),
-      ...(await audit("/dashboard/suscripcion", session)),
+      ...(await audit(["/login", "/register", "/forgot-password", "/reset-password?token=nada"], null)),
+      ...(await audit(["/dashboard", "/dashboard/perfil", "/dashboard/perfil?editar=1", "/dashboard/suscripcion"], await demoSession())),
     ];
     expect(violations).toEqual([]);
   });

@@ -109,8 +109,11 @@ describe("signing in, registering and recovering a password", () => {
 
     const email = await waitForEmail(shop.outboxDir(), (candidate) => candidate.to === customer.email && candidate.kind === "password_reset");
     const link = local(/(https?:\/\/\S+reset-password\S+)/.exec(email.text)![1]!, shop.baseURL());
+    // The page's timers under a clock the test moves: the 3 s before /login pass at once.
+    await page.clock.install();
     await page.goto(link);
     await waitForHydration(page);
+    await page.clock.pauseAt(Date.now() + 1000);
     const submit = page.getByRole("button", { name: "Actualizar contraseña" });
     expect(await submit.isDisabled()).toBe(true);
 
@@ -133,7 +136,11 @@ describe("signing in, registering and recovering a password", () => {
 
     await attempt("NuevaClave9");
     await page.getByRole("heading", { name: "Contraseña actualizada!" }).waitFor();
-    await page.waitForURL(`${shop.baseURL()}/login`, { timeout: 6000 });
+    await page.clock.runFor(2_900);
+    expect(new URL(page.url()).pathname).toBe("/reset-password");
+    await page.clock.runFor(100);
+    await page.waitForURL(`${shop.baseURL()}/login`);
+    await page.clock.resume();
 
     await page.goto(link);
     await page.getByRole("heading", { name: "Enlace inválido" }).waitFor();

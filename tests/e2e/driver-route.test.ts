@@ -1,10 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { openDatabase, type Database } from "@server/db/client";
 import { deliveries, orders, payments, users } from "@server/db/schema";
@@ -17,8 +13,7 @@ import { seriousAxeViolations } from "../support/axe";
 import { launchBrowser, openPage } from "../support/browser";
 import { checkoutInput } from "../support/checkout-fixture";
 import { auditLayout } from "../support/layout-audit";
-import { startShopServer, type ShopServer } from "../support/shop-server";
-import { adminQuery, withDatabase } from "../support/postgres-admin";
+import { createShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
 
 const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 
@@ -80,18 +75,10 @@ describe("the driver's route on a phone", () => {
   }
 
   beforeAll(async () => {
-    const adminUrl = process.env.DATABASE_URL;
-    let env: Record<string, string>;
-    if (adminUrl) {
-      const name = `shop_driver_${randomBytes(5).toString("hex")}`;
-      await adminQuery(adminUrl, `create database ${name}`);
-      env = { DATABASE_URL: withDatabase(adminUrl, name) };
-      cleanup = () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
-    } else {
-      const dir = await mkdtemp(path.join(tmpdir(), "shop-driver-"));
-      env = { PGLITE_DATA_DIR: path.join(dir, "pglite") };
-      cleanup = () => rm(dir, { recursive: true, force: true });
-    }
+    // A copy of the run's seeded template (migrated and seeded: the stops are added to it).
+    const database = await createShopDatabase({ templates: inject("databaseTemplates") });
+    const env = database.env;
+    cleanup = database.drop;
     const handle = await openDatabase(env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.PGLITE_DATA_DIR! });
     try {
       await handle.migrate(prepareStops);

@@ -4,7 +4,7 @@ import { cookieHeader, registerCustomer, type SessionCookie } from "../support/a
 import { launchBrowser, openPage, type TrackedPage } from "../support/browser";
 import { FLOW_TEST_CARD, startFlowMock, type FlowMock } from "../support/flow-mock";
 import { startShopServer, type ShopServer } from "../support/shop-server";
-import { subscribeUpToCardPage } from "../support/subscription-page";
+import { placeSubscriptionOverHttp, subscribeUpToCardPage } from "../support/subscription-page";
 
 /**
  * The shop with Flow keys, talking to the local Flow API: subscriptions register their card on
@@ -40,11 +40,32 @@ describe("registering the subscription card with Flow", () => {
     return tracked;
   }
 
-  /** A new customer subscribes and presses 'Registrar tarjeta con Flow': the browser is on Flow's page. */
-  async function subscribeAndGoToFlow() {
+  /**
+   * A new customer with a subscription waiting for its card. The checkout is posted over HTTP as the
+   * page posts it: subscriptions.test.ts drives the subscription checkout in Chromium.
+   */
+  async function subscriptionAwaitingCard() {
+    const customer = await registerCustomer(server.baseURL);
+    const cardPath = await placeSubscriptionOverHttp(server.baseURL, customer);
+    return { customer, cardPath, subscriptionId: cardPath.split("/").pop()! };
+  }
+
+  /**
+   * A new customer subscribes and presses 'Registrar tarjeta con Flow' on the card page: the browser
+   * is on Flow's page. The checkout is posted over HTTP unless `throughCheckout` (the first journey
+   * below, which drives it in Chromium once with this shop's Flow settings).
+   */
+  async function subscribeAndGoToFlow({ throughCheckout = false } = {}) {
     const customer = await registerCustomer(server.baseURL);
     const tracked = await open(customer.cookies);
-    const subscriptionId = await subscribeUpToCardPage(tracked.page, server.baseURL, { email: customer.email });
+    let subscriptionId: string;
+    if (throughCheckout) {
+      subscriptionId = await subscribeUpToCardPage(tracked.page, server.baseURL, { email: customer.email });
+    } else {
+      const cardPath = await placeSubscriptionOverHttp(server.baseURL, customer);
+      subscriptionId = cardPath.split("/").pop()!;
+      await tracked.page.goto(`${server.baseURL}${cardPath}`);
+    }
     await tracked.page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
     await tracked.page.getByRole("button", { name: "Registrar tarjeta con Flow" }).click();
     await tracked.page.waitForURL((url) => url.origin === flow.hostedOrigin && url.pathname === "/app/webpay/disclaimer.php");
@@ -77,16 +98,21 @@ describe("registering the subscription card with Flow", () => {
   }
 
   it("activates the subscription after Flow approves the card and lands on the order after 3 s", async () => {
-    const { page, errors, close, subscriptionId, token } = await subscribeAndGoToFlow();
+    const { page, errors, close, subscriptionId, token } = await subscribeAndGoToFlow({ throughCheckout: true });
     await page.getByRole("button", { name: "Rechazar" }).waitFor();
+    // The page's timers under a clock the test moves, stopped before the return page loads: its 3 s pass at once.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1000);
     const documentResponse = await decideAtFlow(page, token, "Aprobar");
     // The page arrives processing (server-rendered) and activates by itself once React runs.
     expect(await (await documentResponse).text()).toContain("Estamos registrando tu tarjeta");
     await page.getByRole("heading", { name: "¡Tarjeta registrada!" }).waitFor();
-    const successAt = Date.now();
 
+    await page.clock.runFor(2_900);
+    expect(new URL(page.url()).pathname).toBe("/flow/register-return");
+    await page.clock.runFor(100);
     await page.waitForURL(/\/orden\/[0-9a-f-]{36}\?/, { timeout: 10_000 });
-    expect(Date.now() - successAt).toBeGreaterThanOrEqual(2_500);
+    await page.clock.resume();
     const landed = new URL(page.url());
     expect(landed.searchParams.get("isSubscription")).toBe("true");
     expect(landed.searchParams.get("message")).toBe("¡Listo! Registramos tu tarjeta con Flow y tu suscripción está activa.");
@@ -113,8 +139,17 @@ describe("registering the subscription card with Flow", () => {
   });
 
   it("lets a customer without JavaScript continue by hand and reach the order", async () => {
-    const { close, customer, subscriptionId, token } = await subscribeAndGoToFlow();
-    await close();
+    // The card page's button posts this form (pressed in Chromium by the tests above).
+    const { customer, cardPath, subscriptionId } = await subscriptionAwaitingCard();
+    const started = await fetch(`${server.baseURL}${cardPath}`, {
+      method: "POST",
+      headers: { Origin: server.baseURL, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookieHeader(customer.cookies) },
+      body: "",
+      redirect: "manual",
+    });
+    const atFlow = new URL(started.headers.get("location") ?? "/", server.baseURL);
+    expect(atFlow.origin + atFlow.pathname).toBe(`${flow.hostedOrigin}/app/webpay/disclaimer.php`);
+    const token = atFlow.searchParams.get("token")!;
     flow.decide(token, "approve");
     const tracked = await openPage(browser, { javaScriptEnabled: false });
     await tracked.page.context().addCookies(customer.cookies.map((cookie) => ({ ...cookie, url: server.baseURL })));
@@ -165,8 +200,7 @@ describe("registering the subscription card with Flow", () => {
   });
 
   it("starts a Flow registration only for the signed-in owner of the subscription", async () => {
-    const { close, subscriptionId } = await subscribeAndGoToFlow();
-    await close();
+    const { subscriptionId } = await subscriptionAwaitingCard();
     const registrations = () => flow.requests.filter((request) => request.path === "/customer/register").length;
     const before = registrations();
     const post = (cookies: SessionCookie[]) =>

@@ -302,19 +302,23 @@ describe("the customer's orders and deliveries", () => {
   ] as const) {
     it(`has no serious or critical axe violations on the four pages (${label})`, async () => {
       const { page, close } = await openSignedIn(shop, demo, device);
-      await page.goto(`${shop.baseURL()}/dashboard/envios`);
-      const deliveryPath = (await page.getByTestId("delivery-row").first().getAttribute("href"))!;
-      await page.goto(`${shop.baseURL()}/dashboard/pedidos`);
-      const orderPath = (await page
-        .getByRole("link", { name: /Ver detalle/ })
-        .first()
-        .getAttribute("href"))!;
       const found: string[] = [];
-      for (const path of ["/dashboard/pedidos", orderPath, "/dashboard/envios", deliveryPath]) {
+      // Each list page gives the detail page audited after it.
+      const audit = async (path: string, next?: () => Promise<string | null>) => {
         await page.goto(`${shop.baseURL()}${path}`);
         await waitForHydration(page);
         found.push(...(await seriousAxeViolations(page, path)));
-      }
+        return next ? (await next())! : "";
+      };
+      const orderPath = await audit("/dashboard/pedidos", () =>
+        page
+          .getByRole("link", { name: /Ver detalle/ })
+          .first()
+          .getAttribute("href"),
+      );
+      await audit(orderPath);
+      const deliveryPath = await audit("/dashboard/envios", () => page.getByTestId("delivery-row").first().getAttribute("href"));
+      await audit(deliveryPath);
       expect(found).toEqual([]);
       await close();
     });

@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sendAbandonedCartReminders } from "@server/cart/index.server";
 import { currentPromotionalConsent } from "@server/consent/index.server";
 import { openDatabase } from "@server/db/client";
@@ -18,8 +18,7 @@ import { DESKTOP, launchBrowser, openPage } from "../support/browser";
 import { boxLine, fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { registerCustomer } from "../support/accounts";
 import { auditLayout } from "../support/layout-audit";
-import { startShopServer, type ShopServer } from "../support/shop-server";
-import { adminQuery, withDatabase } from "../support/postgres-admin";
+import { createShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
 
 // The reminders are made here, so their links are signed with the server's key.
 const sessionSecret = randomBytes(32).toString("hex");
@@ -37,21 +36,15 @@ describe("promotional e-mail consent", () => {
   const [consenting, silent] = [`si-${run}@prueba.pe`, `no-${run}@prueba.pe`];
 
   beforeAll(async () => {
-    const adminUrl = process.env.DATABASE_URL;
     const dir = await mkdtemp(path.join(tmpdir(), "shop-consent-"));
     mailDir = path.join(dir, "mail");
-    if (adminUrl) {
-      const name = `shop_consent_${run}`;
-      await adminQuery(adminUrl, `create database ${name}`);
-      databaseEnv = { DATABASE_URL: withDatabase(adminUrl, name) };
-      cleanup = async () => {
-        await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
-        await rm(dir, { recursive: true, force: true });
-      };
-    } else {
-      databaseEnv = { PGLITE_DATA_DIR: path.join(dir, "pglite") };
-      cleanup = () => rm(dir, { recursive: true, force: true });
-    }
+    // A copy of the run's seeded template: both runs of the server and the reminder job use it.
+    const database = await createShopDatabase({ templates: inject("databaseTemplates") });
+    databaseEnv = database.env;
+    cleanup = async () => {
+      await database.drop();
+      await rm(dir, { recursive: true, force: true });
+    };
     browser = await launchBrowser();
     server = await startShopServer({ env: { ...databaseEnv, SESSION_SECRET: sessionSecret } });
   }, 120_000);

@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { bookableDates } from "../support/lima-clock";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, signInCookies, type SessionCookie } from "../support/accounts";
 import { boxLine } from "../support/checkout-page";
@@ -122,6 +122,7 @@ describe("security headers, private caching and emailed links", () => {
     beforeAll(async () => {
       server = await startShopServer({
         seed: false,
+        templates: inject("databaseTemplates"),
         env: { NODE_ENV: "development", SITE_URL: "", SESSION_SECRET: "", ALLOW_SANDBOX_PAYMENTS: "", SEED_BASE_DATA: "true", TRUST_PROXY: "true" },
       });
     });

@@ -28,7 +28,10 @@ describe("sign-in limits over HTTP", () => {
   describe("behind a trusted proxy (TRUST_PROXY=true, per-client limits unscaled)", () => {
     let shop: ShopServer;
     beforeAll(async () => {
-      shop = await startShopServer({ env: { TRUST_PROXY: "true", CLIENT_RATE_LIMIT_FACTOR: "1", JOBS_INTERVAL_SECONDS: "0" } });
+      shop = await startShopServer({
+        templates: inject("databaseTemplates"),
+        env: { TRUST_PROXY: "true", CLIENT_RATE_LIMIT_FACTOR: "1", JOBS_INTERVAL_SECONDS: "0" },
+      });
     });
     afterAll(() => shop?.stop());
 

@@ -37,7 +37,8 @@ describe("staff cancellations and refunds through Culqi", () => {
     await culqi?.close();
   });
 
-  const culqiPaidOrder = () => paidThroughCulqi(browser, server.baseURL, culqi);
+  /** Paid over HTTP: the checkout and Culqi's payment page are driven in Chromium by culqi-provider.test.ts. */
+  const culqiPaidOrder = () => paidThroughCulqi(server.baseURL, culqi);
 
   /** A staff member's page at phone width, without JavaScript. */
   async function staffPage(cookies: SessionCookie[]): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {

@@ -1,24 +1,20 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "@server/db/client";
 import { deliveries, orders } from "@server/db/schema";
 import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { registerCustomer, signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { DESKTOP, launchBrowser, openPage, type TrackedPage } from "../support/browser";
-import { fillCheckout, fillPhoneDocumentAndDelivery, openCheckoutWithCart } from "../support/checkout-page";
+import { fillPhoneDocumentAndDelivery, openCheckoutWithCart } from "../support/checkout-page";
 import { culqiPaidOrder } from "../support/culqi-checkout";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { waitForEmail } from "../support/e2e";
 import { auditLayout } from "../support/layout-audit";
 import { bookableDates, limaDateOf } from "../support/lima-clock";
-import { startShopServer, type ShopServer } from "../support/shop-server";
-import { adminQuery, withDatabase } from "../support/postgres-admin";
+import { createShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
 
 const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const driverName = `${DEMO_REPARTIDOR.firstName} ${DEMO_REPARTIDOR.lastName}`;
@@ -56,17 +52,10 @@ describe("a whole day of the shop, in the browser", () => {
   let buyerPage: TrackedPage;
 
   beforeAll(async () => {
-    const adminUrl = process.env.DATABASE_URL;
-    if (adminUrl) {
-      const name = `shop_day_${randomBytes(5).toString("hex")}`;
-      await adminQuery(adminUrl, `create database ${name}`);
-      databaseEnv = { DATABASE_URL: withDatabase(adminUrl, name) };
-      dropDatabase = () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
-    } else {
-      const dir = await mkdtemp(path.join(tmpdir(), "shop-day-"));
-      databaseEnv = { PGLITE_DATA_DIR: path.join(dir, "pglite") };
-      dropDatabase = () => rm(dir, { recursive: true, force: true });
-    }
+    // A copy of the run's seeded template: both runs of the server use it.
+    const database = await createShopDatabase({ templates: inject("databaseTemplates") });
+    databaseEnv = database.env;
+    dropDatabase = database.drop;
     culqi = await startCulqiMock();
     browser = await launchBrowser();
     server = await startShopServer({ env: { ...databaseEnv, SESSION_SECRET: sessionSecret } });
@@ -227,7 +216,8 @@ describe("a whole day of the shop, in the browser", () => {
     const desk = await staffPage(DEMO_OPERACIONES, DESKTOP);
     const { page } = desk;
 
-    const refunded = await culqiPaidOrder(browser, server.baseURL, culqi);
+    // Paid over HTTP: culqi-provider.test.ts drives the checkout and Culqi's payment page in Chromium.
+    const refunded = await culqiPaidOrder(server.baseURL, culqi);
     await page.goto(`${server.baseURL}/admin/pedidos/${refunded.orderId}`);
     await expectAccessible(page, "pedido pagado");
     await page.getByRole("link", { name: "Reembolsar" }).click();
@@ -246,11 +236,8 @@ describe("a whole day of the shop, in the browser", () => {
 
     // Another order, already being prepared for its day, is cancelled before it leaves: Culqi gives it all back.
     const lastName = surname();
-    const cancelled = await culqiPaidOrder(browser, server.baseURL, culqi, async (checkout) => {
-      await fillCheckout(checkout);
-      await checkout.getByLabel("Apellido").fill(lastName);
-    });
-    const bookedDate = bookableDates(3)[0]!;
+    const cancelled = await culqiPaidOrder(server.baseURL, culqi, { apellido: lastName });
+    const bookedDate = cancelled.deliveryDate;
     await page.goto(`${server.baseURL}/admin/despacho?fecha=${bookedDate}`);
     await page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
     await dispatchRow(page, lastName).getByRole("checkbox").check();

@@ -47,34 +47,49 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A database for a shop server: a copy of the run's seeded (or, with `seed: false`, empty) template,
+ * or with no templates an empty one the server creates, migrates and seeds on its first start. For
+ * the files that stop and restart a server on the same data, or write to it before it starts.
+ */
+export async function createShopDatabase({ seed = true, templates }: { seed?: boolean; templates?: DatabaseTemplates } = {}): Promise<{
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}> {
+  const adminUrl = process.env.DATABASE_URL;
+  const template = templates ? templates[seed ? "seeded" : "empty"] : undefined;
+  if (adminUrl) {
+    const name = `shop_e2e_${randomBytes(5).toString("hex")}`;
+    await adminQuery(adminUrl, template ? `create database ${name} template ${template}` : `create database ${name}`);
+    return { env: { DATABASE_URL: withDatabase(adminUrl, name) }, drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`) };
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), "shop-e2e-"));
+  const dataDir = path.join(dir, "pglite");
+  if (template) {
+    // Unpacking the dump into the server's folder takes half a second; creating one takes six.
+    const { openDatabase } = await import("@server/db/client");
+    const copy = await openDatabase({ kind: "pglite", dataDir, loadDataDir: new Blob([await readFile(template)]) });
+    await copy.close();
+  }
+  return { env: { PGLITE_DATA_DIR: dataDir }, drop: () => rm(dir, { recursive: true, force: true }) };
+}
+
 export async function startShopServer({ seed = true, env = {}, templates }: ShopServerOptions = {}): Promise<ShopServer> {
   const root = process.cwd();
   const port = await freePort();
   const cleanups: (() => Promise<void>)[] = [];
-  const databaseEnv: Record<string, string> = {};
 
   const outboxParent = await mkdtemp(path.join(tmpdir(), "shop-outbox-"));
   const outboxDir = path.join(outboxParent, "outbox");
   const errorLog = path.join(outboxParent, "errors.jsonl");
   cleanups.push(() => rm(outboxParent, { recursive: true, force: true }));
 
-  const adminUrl = process.env.DATABASE_URL;
-  const template = templates ? templates[seed ? "seeded" : "empty"] : undefined;
-  if (adminUrl) {
-    const name = `shop_e2e_${randomBytes(5).toString("hex")}`;
-    await adminQuery(adminUrl, template ? `create database ${name} template ${template}` : `create database ${name}`);
-    databaseEnv.DATABASE_URL = withDatabase(adminUrl, name);
-    cleanups.push(() => adminQuery(adminUrl, `drop database if exists ${name} with (force)`));
-  } else {
-    const dir = await mkdtemp(path.join(tmpdir(), "shop-e2e-"));
-    databaseEnv.PGLITE_DATA_DIR = path.join(dir, "pglite");
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    if (template) {
-      // Unpacking the dump into the server's folder takes half a second; creating one takes six.
-      const { openDatabase } = await import("@server/db/client");
-      const copy = await openDatabase({ kind: "pglite", dataDir: databaseEnv.PGLITE_DATA_DIR, loadDataDir: new Blob([await readFile(template)]) });
-      await copy.close();
-    }
+  // A database the caller made (createShopDatabase) is the caller's to drop.
+  let databaseEnv: Record<string, string> = {};
+  if (!env.DATABASE_URL && !env.PGLITE_DATA_DIR) {
+    const database = await createShopDatabase({ seed, templates });
+    databaseEnv = database.env;
+    cleanups.push(database.drop);
   }
 
   const baseURL = `http://127.0.0.1:${port}`;

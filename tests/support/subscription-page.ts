@@ -1,6 +1,6 @@
 /** Browser steps for subscribing: a cart set to subscription, the checkout, then the sandbox card form. */
 import type { Page } from "playwright-core";
-import { cookieHeader, registerCustomer } from "./accounts";
+import { cookieHeader, registerCustomer, type SessionCookie } from "./accounts";
 import { checkoutInput } from "./checkout-fixture";
 import { fillCheckout } from "./checkout-page";
 import type { useBrowser } from "./e2e";
@@ -67,6 +67,37 @@ export async function submitSandboxCard(page: Page, number: string, button: RegE
 }
 
 /**
+ * The signed-in customer's subscription checkout as the checkout page posts it (one box of 20 L, the
+ * first Wednesday with room in the morning window in Miraflores), without a browser; returns the
+ * card page's path (/suscripcion/tarjeta/{id}). subscriptions.test.ts drives that checkout in Chromium.
+ */
+export async function placeSubscriptionOverHttp(
+  baseURL: string,
+  customer: { email: string; cookies: SessionCookie[] },
+  options: { frequency?: "mensual" | "anual"; organizationId?: number } = {},
+): Promise<string> {
+  for (const fecha of bookableDates(3, new Date(), 4)) {
+    const body = checkoutInput({
+      purchaseType: "subscription",
+      subscriptionFrequency: options.frequency ?? "mensual",
+      correo: customer.email,
+      fecha,
+      ...(options.organizationId === undefined ? {} : { organizationId: options.organizationId }),
+    });
+    const placed = await fetch(`${baseURL}/checkout`, {
+      method: "POST",
+      headers: { Origin: baseURL, Cookie: cookieHeader(customer.cookies), "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      redirect: "manual",
+    });
+    const cardPath = placed.headers.get("location");
+    if (placed.status === 302 && cardPath?.startsWith("/suscripcion/tarjeta/")) return cardPath;
+    if (placed.status !== 400) throw new Error(`The subscription checkout answered ${placed.status} ${cardPath}`);
+  }
+  throw new Error("The subscription checkout found no Wednesday with room");
+}
+
+/**
  * Registers a new customer and subscribes them (mensual unless told) to one box of 20 L, delivered
  * on the first Wednesday offered in Miraflores, supporting the first organisation listed on
  * /nosotros. Through the same HTTP requests the checkout and the sandbox card form send, without a
@@ -85,29 +116,7 @@ export async function newSubscriber(shop: ReturnType<typeof useBrowser>, frequen
     throw new Error(`No organisation to vote for on /nosotros: ${/.{0,200}organizationId.{0,200}/.exec(about)?.[0] ?? about.slice(0, 300)}`);
   const organizationTitle = firstOrganization[2]!;
 
-  let cardPath: string | null = null;
-  // The first Wednesday with room in the morning window, as the form offers it.
-  for (const fecha of bookableDates(3, new Date(), 4)) {
-    const body = checkoutInput({
-      purchaseType: "subscription",
-      subscriptionFrequency: frequency,
-      correo: customer.email,
-      fecha,
-      organizationId: Number(organizationId),
-    });
-    const placed = await fetch(`${baseURL}/checkout`, {
-      method: "POST",
-      headers: { ...headers, "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-      redirect: "manual",
-    });
-    if (placed.status === 302) {
-      cardPath = placed.headers.get("location");
-      break;
-    }
-    if (placed.status !== 400) throw new Error(`The subscription checkout answered ${placed.status}`);
-  }
-  if (!cardPath?.startsWith("/suscripcion/tarjeta/")) throw new Error(`The subscription checkout did not lead to the card page: ${cardPath}`);
+  const cardPath = await placeSubscriptionOverHttp(baseURL, customer, { frequency, organizationId: Number(organizationId) });
   const activated = await fetch(`${baseURL}${cardPath}`, {
     method: "POST",
     headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
