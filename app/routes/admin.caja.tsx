@@ -1,13 +1,14 @@
-import { data, Form, Link, redirect, type ShouldRevalidateFunction } from "react-router";
+import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/admin.caja";
 import { loadCashBoxDay, recordCashHandover } from "@server/payments/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { DayNav, DayPickerForm } from "~/components/admin/day-picker";
 import { DriverCashCard, type HandoverFeedback } from "~/components/admin/driver-cash-card";
 import { dbContext } from "~/db-context.server";
 import { cashHandoverSchema } from "~/lib/cash-box-schema";
 import { dispatchDateParam } from "~/lib/dispatch-schemas";
 import { fieldErrors } from "@core/checkout-schema";
-import { addDays, formatLimaDate, limaToday } from "@core/lima-dates";
+import { limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { readFormData } from "~/request-body.server";
 import { allowRoles, staffActor, staffNotFound } from "~/staff.server";
@@ -89,30 +90,9 @@ export default function CashBox({ loaderData, actionData }: Route.ComponentProps
   return (
     <>
       <AdminPageHeader title="Caja de repartidores">
-        <Form method="get" action="/admin/caja" className="flex flex-wrap items-end gap-2">
-          <label className="text-sm font-semibold text-slate-700">
-            Fecha
-            <input type="date" name="fecha" defaultValue={day.date} max={today} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2" />
-          </label>
-          <button type="submit" className="rounded-lg bg-slate-800 px-4 py-2 font-semibold text-white">
-            Ver día
-          </button>
-        </Form>
+        <DayPickerForm path="/admin/caja" date={day.date} max={today} />
       </AdminPageHeader>
-      <nav aria-label="Días" className="mb-4 flex flex-wrap items-center gap-3 text-sm font-semibold">
-        <Link to={`/admin/caja?fecha=${addDays(day.date, -1)}`} className="text-brand-800 underline">
-          ← Día anterior
-        </Link>
-        <span className="text-slate-900 first-letter:uppercase" data-testid="cash-box-date">
-          {formatLimaDate(day.date, { weekday: "long", day: "numeric", month: "long", year: "numeric" })}
-          {day.date === today ? " (hoy)" : ""}
-        </span>
-        {day.date < today && (
-          <Link to={`/admin/caja?fecha=${addDays(day.date, 1)}`} className="text-brand-800 underline">
-            Día siguiente →
-          </Link>
-        )}
-      </nav>
+      <DayNav path="/admin/caja" date={day.date} today={today} testId="cash-box-date" untilToday />
       {notice && (
         <p role="status" className="mb-4 rounded-xl bg-green-50 p-4 font-semibold text-green-900">
           {notice}
