@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handoverBalance, handoverBalanceLabel } from "@core/cash-box";
 import type { StaffActor } from "@server/audit/index.server";
@@ -164,6 +164,10 @@ describe("the drivers' cash box", () => {
     const correction = (await auditOf()).find((entry) => entry.action === "cash_handover.correct");
     expect(correction).toMatchObject({ actorEmail: otherOperaciones.email, before: { revision: 1, countedCents: 17_000, note: null } });
     expect(await driverCashToHandOver(test.db, ana, now)).toMatchObject({ cashCents: 17_970, handover: { revision: 2, countedCents: 17_970 } });
+    // Not even a bug of ours can rewrite a count: the database refuses it.
+    await expect(test.db.execute(sql`update driver_cash_handovers set counted_cents = 0`)).rejects.toThrow();
+    await expect(test.db.execute(sql`delete from driver_cash_handovers`)).rejects.toThrow();
+    expect((await handoverRows(ana, "2026-11-25")).map((row) => row.countedCents).sort()).toEqual([17_000, 17_970]);
   });
 
   it("says what is over, and the driver sees their own rendición", async () => {
