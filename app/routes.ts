@@ -95,6 +95,7 @@ export default [
     route("admin/metricas/exportar", "routes/admin.metrics-export.ts"),
     route("admin/productos", "routes/admin.products.tsx"),
     route("admin/productos/:productId", "routes/admin.product.tsx"),
+    route("admin/caja", "routes/admin.caja.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

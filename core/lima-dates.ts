@@ -93,3 +93,8 @@ export function formatLimaInstant(
 ): string {
   return spanishFormat(options, LIMA_TIME_ZONE).format(new Date(instant));
 }
+
+/** The instant a Lima calendar day starts: Lima has no daylight saving, so always 05:00 UTC. */
+export function limaDayStart(isoDate: string): Date {
+  return new Date(`${isoDate}T05:00:00.000Z`);
+}

@@ -10,12 +10,13 @@ import {
 } from "@server/deliveries/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { DayNav, DayPickerForm } from "~/components/admin/day-picker";
 import { DispatchCapacitySummary, DispatchDeliveryList, DispatchLoadSummary } from "~/components/admin/dispatch-day";
 import { dbContext } from "~/db-context.server";
 import { deliveryStatusLabel } from "@core/delivery-labels";
 import { deliveryWindows } from "@core/delivery-schedule";
 import { dispatchActionSchema, dispatchDateParam, dispatchFormValues } from "~/lib/dispatch-schemas";
-import { addDays, formatLimaDate, limaToday } from "@core/lima-dates";
+import { addDays, limaToday } from "@core/lima-dates";
 import { readFormData } from "~/request-body.server";
 import { siteInfo } from "~/site-info.server";
 import { allowRoles, staffActor } from "~/staff.server";
@@ -83,28 +84,9 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
   return (
     <>
       <AdminPageHeader title="Despacho">
-        <Form method="get" action="/admin/despacho" className="flex flex-wrap items-end gap-2">
-          <label className="text-sm font-semibold text-slate-700">
-            Fecha
-            <input type="date" name="fecha" defaultValue={day.date} className="mt-1 block rounded-lg border border-slate-300 px-3 py-2" />
-          </label>
-          <button type="submit" className="rounded-lg bg-slate-800 px-4 py-2 font-semibold text-white">
-            Ver día
-          </button>
-        </Form>
+        <DayPickerForm path="/admin/despacho" date={day.date} />
       </AdminPageHeader>
-      <nav aria-label="Días" className="mb-4 flex flex-wrap items-center gap-3 text-sm font-semibold">
-        <Link to={`/admin/despacho?fecha=${addDays(day.date, -1)}`} className="text-brand-800 underline">
-          ← Día anterior
-        </Link>
-        <span className="text-slate-900 first-letter:uppercase" data-testid="dispatch-date">
-          {formatLimaDate(day.date, { weekday: "long", day: "numeric", month: "long", year: "numeric" })}
-          {day.date === today ? " (hoy)" : ""}
-        </span>
-        <Link to={`/admin/despacho?fecha=${addDays(day.date, 1)}`} className="text-brand-800 underline">
-          Día siguiente →
-        </Link>
-      </nav>
+      <DayNav path="/admin/despacho" date={day.date} today={today} testId="dispatch-date" />
 
       {actionData?.message && (
         <p

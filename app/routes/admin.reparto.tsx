@@ -1,10 +1,12 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reparto";
 import { confirmDriverStop, listDriverStops, type DriverConfirmation } from "@server/deliveries/index.server";
+import { driverCashToHandOver } from "@server/payments/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DriverStopCard, type StopFormFeedback } from "~/components/admin/driver-stop-card";
 import { dbContext } from "~/db-context.server";
 import { deliveryStatusLabel } from "@core/delivery-labels";
+import { handoverBalance, handoverBalanceLabel } from "@core/cash-box";
 import { fieldErrors } from "@core/checkout-schema";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
@@ -30,9 +32,12 @@ const NOTICES = {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const member = context.get(staffContext);
   const now = new Date();
-  const stops = await listDriverStops(context.get(dbContext), member.id, now);
+  const db = context.get(dbContext);
+  const stops = await listDriverStops(db, member.id, now);
+  // Decision 0060: the signed-in driver's own cash only, by their identity, never by a parameter.
+  const cash = await driverCashToHandOver(db, { id: member.id, email: member.email }, now);
   const notice = new URL(request.url).searchParams.get("aviso");
-  return { today: limaToday(now), stops, notice: notice && notice in NOTICES ? NOTICES[notice as keyof typeof NOTICES] : null };
+  return { today: limaToday(now), stops, cash, notice: notice && notice in NOTICES ? NOTICES[notice as keyof typeof NOTICES] : null };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Reparto · Back office" }, { name: "robots", content: "noindex,nofollow" }];
@@ -90,7 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function DriverRoute({ loaderData, actionData }: Route.ComponentProps) {
-  const { stops, today, notice } = loaderData;
+  const { stops, today, notice, cash } = loaderData;
   const pending = stops.filter((stop) => stop.status !== "delivered" && stop.status !== "failed").length;
   return (
     <div className="mx-auto max-w-2xl">
@@ -99,6 +104,18 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
         {formatLimaDate(today, { weekday: "long", day: "numeric", month: "long" })} · {stops.length === 1 ? "1 parada" : `${stops.length} paradas`}, {pending}{" "}
         por atender
       </p>
+      <div className="mb-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-100">
+        <p className="font-semibold text-slate-900" data-testid="cash-to-hand-over">
+          Efectivo por rendir hoy: {formatSoles(cash.cashCents)}
+        </p>
+        {cash.yapeCents > 0 && <p className="text-sm text-slate-700">Cobrado por Yape: {formatSoles(cash.yapeCents)} (no se entrega en efectivo)</p>}
+        {cash.handover && (
+          <p className="text-sm text-slate-700" data-testid="cash-handover">
+            Rendición registrada: {formatSoles(cash.handover.countedCents)} ·{" "}
+            {handoverBalanceLabel(handoverBalance(cash.handover.countedCents, cash.cashCents))}
+          </p>
+        )}
+      </div>
       {notice && (
         <p role="status" className="mb-4 rounded-xl bg-green-50 p-4 font-semibold text-green-900">
           {notice}

@@ -56,3 +56,13 @@ export {
 export type { CulqiClient } from "./culqi/index";
 export { confirmPaidOrder, confirmPaidOrders, settlePaymentInTransaction } from "./settle";
 export { findPaymentToCollect, settleCollectedAtDoor } from "./door-collection";
+export {
+  driverCashToHandOver,
+  loadCashBoxDay,
+  recordCashHandover,
+  type CashBoxDay,
+  type CashHandover,
+  type CashHandoverResult,
+  type DoorCollection,
+  type DriverCashBox,
+} from "./cash-box";

@@ -66,6 +66,8 @@ const RULES: Record<string, Rule> = {
   "/admin/productos": { allowed: [] },
   // The seed's first product (identity columns start at 1).
   "/admin/productos/:productId": { allowed: [], sample: "/admin/productos/1" },
+  // Drivers' cash (decision 0057): a repartidor sees only their own figure, on /admin/reparto.
+  "/admin/caja": { allowed: ["operaciones"] },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

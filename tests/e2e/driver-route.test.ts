@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { openDatabase, type Database } from "@server/db/client";
 import { deliveries, orders, payments, users } from "@server/db/schema";
-import { DEMO_ADMIN, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
+import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { seedOnStart } from "@server/db/seed/seed";
 import { applySandboxAction } from "@server/payments/index.server";
 import { limaToday } from "@core/lima-dates";
@@ -101,6 +101,9 @@ describe("the driver's route on a phone", () => {
     return tracked;
   }
 
+  /** What the driver collected at the door in the collection journey, as their phone showed it. */
+  let collectedAmount = "";
+
   const stopCard = (page: Page, address: string) => page.getByTestId("driver-stop").filter({ hasText: address });
 
   /** No serious axe finding, no sideways scroll; `uncut` also asks that no text be cut or pushed off the screen. */
@@ -194,10 +197,51 @@ describe("the driver's route on a phone", () => {
     await onTheRoad.getByRole("button", { name: "Confirmar entrega" }).click();
     await page.getByText("Entrega registrada. Avisamos al cliente.").waitFor();
     expect(await stopCard(page, stops.withCode.address).getByTestId("amount-to-collect").textContent()).toBe("Pagado");
+    // Decision 0057: the driver sees the cash they owe the shop today (only their own).
+    expect(await page.getByTestId("cash-to-hand-over").textContent()).toBe(`Efectivo por rendir hoy: ${amount}`);
+    collectedAmount = amount;
     await page.goto(`${server.baseURL}/orden/${stops.withCode.orderId}`);
     expect(await page.getByTestId("order-status").textContent()).toBe("Entregado");
     expect(errors).toEqual([]);
     await close();
+  }, 120_000);
+
+  it("shows operaciones the cash in Caja and records the driver's rendición, also without JavaScript", async () => {
+    expect(collectedAmount).toMatch(/^S\/\s?\d/);
+    const desk = await signedIn(DEMO_OPERACIONES, { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false });
+    await desk.page.goto(`${server.baseURL}/admin/caja`);
+    const box = desk.page.getByTestId("driver-cash-box").filter({ hasText: DEMO_REPARTIDOR.email });
+    expect(await box.getByTestId("door-collection").count()).toBe(1);
+    expect(await box.getByTestId("door-collection").textContent()).toContain(`${collectedAmount} · Efectivo`);
+    expect(await box.getByTestId("cash-due").textContent()).toBe(collectedAmount);
+    expect(await box.getByText("Sin rendición registrada.").isVisible()).toBe(true);
+    expect(await seriousAxeViolations(desk.page, "caja: escritorio")).toEqual([]);
+
+    // The count typed on a phone without JavaScript: a wrong amount is refused and stays typed.
+    const phone = await signedIn(DEMO_OPERACIONES, { javaScriptEnabled: false });
+    await phone.page.goto(`${server.baseURL}/admin/caja`);
+    const phoneBox = () => phone.page.getByTestId("driver-cash-box").filter({ hasText: DEMO_REPARTIDOR.email });
+    await phoneBox().getByLabel("Efectivo contado (S/)").fill("cincuenta");
+    await phoneBox().getByLabel("Nota (opcional)").fill("Entregó en sobre");
+    await phoneBox().getByRole("button", { name: "Registrar rendición" }).click();
+    await phone.page.getByText("Escribe el efectivo contado en soles, por ejemplo 150.50").waitFor();
+    expect(await phoneBox().getByLabel("Efectivo contado (S/)").inputValue()).toBe("cincuenta");
+    expect(await phoneBox().getByLabel("Nota (opcional)").inputValue()).toBe("Entregó en sobre");
+    await phoneBox()
+      .getByLabel("Efectivo contado (S/)")
+      .fill(collectedAmount.replace(/^S\/\s?/, ""));
+    await phoneBox().getByRole("button", { name: "Registrar rendición" }).click();
+    await phone.page.getByText("Rendición registrada.").waitFor();
+    expect(await phoneBox().getByTestId("handover-status").textContent()).toBe(`Rendición: ${collectedAmount} · Cuadra`);
+    expect(await phoneBox().getByRole("button", { name: "Registrar corrección" }).isVisible()).toBe(true);
+    expect(phone.errors).toEqual([]);
+    await phone.close();
+
+    await desk.page.setViewportSize({ width: 360, height: 740 });
+    await desk.page.reload();
+    await expectPhoneReady(desk.page, "caja: teléfono", true);
+    expect(desk.errors).toEqual([]);
+    await desk.close();
   }, 120_000);
 
   it("refuses, with the Spanish 404, a stop on another driver's route and an unknown stop, and leaves them as they were", async () => {

@@ -14,6 +14,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin", label: "Inicio", roles: ["operaciones", "repartidor"], end: true },
   { to: "/admin/despacho", label: "Despacho", roles: ["operaciones"] },
   { to: "/admin/reparto", label: "Reparto", roles: ["repartidor"] },
+  { to: "/admin/caja", label: "Caja", roles: ["operaciones"] },
   { to: "/admin/pedidos", label: "Pedidos", roles: ["operaciones"] },
   { to: "/admin/calendario", label: "Calendario", roles: ["operaciones"] },
   { to: "/admin/distritos", label: "Distritos", roles: ["operaciones"] },

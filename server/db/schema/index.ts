@@ -15,3 +15,4 @@ export * from "./contact";
 export * from "./cache-generations";
 export * from "./complaints";
 export * from "./consent";
+export * from "./cash-box";

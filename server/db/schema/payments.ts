@@ -34,7 +34,14 @@ export const payments = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("payments_order_idx").on(table.orderId), unique("payments_provider_reference_unique").on(table.provider, table.providerReference)],
+  (table) => [
+    index("payments_order_idx").on(table.orderId),
+    unique("payments_provider_reference_unique").on(table.provider, table.providerReference),
+    // The cash box (decision 0057) reads one Lima day of money taken at the door.
+    index("payments_door_collections_idx")
+      .on(table.settledAt)
+      .where(sql`${table.collectedAtDoorBy} is not null`),
+  ],
 );
 
 /** Webhook events already applied, so the same event delivered twice changes nothing the second time. */
