@@ -1,16 +1,21 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.customer-detail";
 import { resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus } from "@server/accounts/index.server";
-import { loadCustomerPicture } from "@server/customers/index.server";
+import { loadCustomerPicture, type CustomerPicture } from "@server/customers/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import {
+  actionButtonClass,
   CustomerComplaintsAndConsent,
+  CustomerDeliveries,
   CustomerEmails,
   CustomerInvoices,
+  CustomerMessagesAndCart,
   CustomerOrders,
   CustomerStatusBadge,
   CustomerSubscriptions,
+  DataRequestActions,
+  StaffMessage,
 } from "~/components/admin/customer-sections";
 import { CUSTOMER_NOT_FOUND, customerIdFrom } from "~/customers.server";
 import { dbContext } from "~/db-context.server";
@@ -60,31 +65,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data({ ok: result.ok, message: result.message }, { status: result.ok ? 200 : 400 });
 }
 
-function Message({ ok, message }: { ok: boolean; message: string }) {
-  return (
-    <p
-      role={ok ? "status" : "alert"}
-      className={`rounded-xl border px-4 py-3 text-sm ${ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}
-    >
-      {message}
-    </p>
-  );
-}
-
-const buttonClass = "rounded-lg border px-4 py-2 text-sm font-semibold";
-
 function ActionButton({ intent, label, tone = "plain" }: { intent: Intent; label: string; tone?: "plain" | "danger" }) {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value={intent} />
       <button
         type="submit"
-        className={`${buttonClass} ${tone === "danger" ? "border-red-300 text-red-800 hover:bg-red-50" : "border-brand-700 text-brand-800 hover:bg-brand-50"}`}
+        className={`${actionButtonClass} ${tone === "danger" ? "border-red-300 text-red-800 hover:bg-red-50" : "border-brand-700 text-brand-800 hover:bg-brand-50"}`}
       >
         {label}
       </button>
     </Form>
   );
+}
+
+/** Decision 0057: saved cards are deleted at the provider after an anonymisation, by the jobs, until it confirms. */
+function cardErasureText(summary: NonNullable<CustomerPicture["cardErasures"]>): string {
+  if (summary.pending === 0) return `Eliminadas (${summary.done})`;
+  return `${summary.pending} por eliminar; se reintenta automáticamente${summary.lastError ? ` (último error: ${summary.lastError})` : ""}`;
 }
 
 /** Issue 11, Customers: one customer's whole picture and what staff may do about their account. */
@@ -102,7 +100,7 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
       <AdminPageHeader title={`${profile.firstName} ${profile.lastName}`}>
         <CustomerStatusBadge status={profile.status} />
       </AdminPageHeader>
-      {notice && <Message ok message={notice} />}
+      {notice && <StaffMessage ok message={notice} />}
 
       {!anonymized && (
         <section aria-labelledby="acciones" className="space-y-3">
@@ -118,7 +116,7 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
               <ActionButton intent="reactivate" label="Reactivar cuenta" />
             )}
           </div>
-          {actionData && <Message ok={actionData.ok} message={actionData.message} />}
+          {actionData && <StaffMessage ok={actionData.ok} message={actionData.message} />}
           <p className="text-xs text-slate-600">
             Desactivar cierra sus sesiones e impide que ingrese; sus pedidos y suscripciones siguen igual (gestiónalos desde sus páginas).
           </p>
@@ -137,34 +135,20 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
               ["Dirección", profile.address ? `${profile.address}${profile.districtName ? `, ${profile.districtName}` : ""}` : "—"],
               ["Cliente desde", formatLimaInstant(profile.createdAt, { day: "numeric", month: "long", year: "numeric" })],
               ["Bidones en su poder", `${picture.bidones.balance} (prestados ${picture.bidones.lent}, devueltos ${picture.bidones.returned})`],
+              ...(picture.cardErasures ? [["Tarjetas en el proveedor de pagos", cardErasureText(picture.cardErasures)] as [string, string]] : []),
             ]}
           />
         </AccountSection>
         <CustomerOrders picture={picture} />
         <CustomerSubscriptions picture={picture} />
+        <CustomerDeliveries picture={picture} />
         <CustomerInvoices picture={picture} />
         <CustomerEmails picture={picture} />
         <CustomerComplaintsAndConsent picture={picture} />
+        <CustomerMessagesAndCart picture={picture} />
       </div>
 
-      {isAdmin && !anonymized && (
-        <section aria-labelledby="datos-personales" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6">
-          <h2 id="datos-personales" className="text-lg font-bold text-slate-900">
-            Datos personales (Ley 29733)
-          </h2>
-          <p className="mt-2 text-sm text-slate-700">A pedido del cliente: entrégale una copia de sus datos o anonimízalo.</p>
-          <div className="mt-3 flex flex-wrap gap-3">
-            <Form method="post" action={`/admin/clientes/${profile.id}/exportar`} reloadDocument>
-              <button type="submit" className={`${buttonClass} border-brand-700 text-brand-800 hover:bg-brand-50`}>
-                Exportar sus datos (JSON)
-              </button>
-            </Form>
-            <Link to={`/admin/clientes/${profile.id}/anonimizar`} className={`${buttonClass} border-red-300 text-red-800 hover:bg-red-50`}>
-              Anonimizar…
-            </Link>
-          </div>
-        </section>
-      )}
+      {isAdmin && !anonymized && <DataRequestActions basePath={`/admin/clientes/${profile.id}`} who="cliente" />}
     </div>
   );
 }

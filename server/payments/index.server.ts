@@ -56,3 +56,10 @@ export {
 export type { CulqiClient } from "./culqi/index";
 export { confirmPaidOrder, confirmPaidOrders, settlePaymentInTransaction } from "./settle";
 export { findPaymentToCollect, settleCollectedAtDoor } from "./door-collection";
+export {
+  processProviderErasure,
+  providerErasureSummary,
+  retryDueProviderErasures,
+  scheduleCardErasures,
+  type ProviderErasureSummary,
+} from "./provider-erasures";
