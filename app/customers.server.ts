@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { isUuid } from "@core/input-schemas";
+import { ANONYMISE_CONFIRMATION } from "~/lib/customer-links";
 import { readFormData } from "~/request-body.server";
 
 export const CUSTOMER_NOT_FOUND = "Cliente no encontrado";
@@ -20,9 +21,6 @@ export function guestOrderIdFrom(params: { orderId?: string }): string {
   return id.toLowerCase();
 }
 
-/** Where a guest's pages live; the e-mail never appears in the URL. */
-export const guestPath = (orderId: string) => `/admin/clientes/invitado/${orderId}`;
-
 /** A Ley 29733 export as a JSON download (decisions 0051, 0057): never cached, named for the file system. */
 export function jsonDownload(document: unknown, filename: string): Response {
   return new Response(JSON.stringify(document, null, 2), {
@@ -33,8 +31,6 @@ export function jsonDownload(document: unknown, filename: string): Response {
     },
   });
 }
-
-export const ANONYMISE_CONFIRMATION = "ANONIMIZAR";
 
 /**
  * The anonymisation's confirmation form (decisions 0051, 0057): the word typed, or a Spanish 400

@@ -3,7 +3,8 @@ import type { Route } from "./+types/admin.customer-anonymise";
 import { anonymiseBlockers, anonymiseCustomer, blockerMessage, findCustomerProfile } from "@server/customers/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AnonymiseConfirmation } from "~/components/admin/anonymise-confirmation";
-import { ANONYMISE_CONFIRMATION, CUSTOMER_NOT_FOUND, customerIdFrom, refusedAnonymiseConfirmation } from "~/customers.server";
+import { CUSTOMER_NOT_FOUND, customerIdFrom, refusedAnonymiseConfirmation } from "~/customers.server";
+import { ANONYMISE_CONFIRMATION } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
 import { allowRoles, staffActor } from "~/staff.server";
 

@@ -4,7 +4,7 @@ import { CUSTOMERS_PAGE_SIZE, searchCustomers, type CustomerRow } from "@server/
 import { Pager } from "~/components/account/pager";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { CustomerStatusBadge, GuestBadge } from "~/components/admin/customer-sections";
-import { guestPath } from "~/customers.server";
+import { guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
 import { isPlainLine } from "@core/input-schemas";
 import { pageWindow, parsePageParam } from "~/lib/pagination";

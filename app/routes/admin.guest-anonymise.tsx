@@ -2,7 +2,8 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.guest-anonymise";
 import { anonymiseBlockers, anonymiseGuest, blockerMessage, findGuest } from "@server/customers/index.server";
 import { AnonymiseConfirmation } from "~/components/admin/anonymise-confirmation";
-import { ANONYMISE_CONFIRMATION, GUEST_NOT_FOUND, guestOrderIdFrom, guestPath, refusedAnonymiseConfirmation } from "~/customers.server";
+import { GUEST_NOT_FOUND, guestOrderIdFrom, refusedAnonymiseConfirmation } from "~/customers.server";
+import { ANONYMISE_CONFIRMATION, guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
 import { allowRoles, staffActor } from "~/staff.server";
 

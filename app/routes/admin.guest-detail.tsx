@@ -14,7 +14,8 @@ import {
   GuestBadge,
   StaffMessage,
 } from "~/components/admin/customer-sections";
-import { GUEST_NOT_FOUND, guestOrderIdFrom, guestPath } from "~/customers.server";
+import { GUEST_NOT_FOUND, guestOrderIdFrom } from "~/customers.server";
+import { guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { allowRoles, staffContext } from "~/staff.server";

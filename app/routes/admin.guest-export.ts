@@ -1,7 +1,8 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.guest-export";
 import { exportGuestData, guestExportFilename } from "@server/customers/index.server";
-import { GUEST_NOT_FOUND, guestOrderIdFrom, guestPath, jsonDownload } from "~/customers.server";
+import { GUEST_NOT_FOUND, guestOrderIdFrom, jsonDownload } from "~/customers.server";
+import { guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
 import { allowRoles, staffActor } from "~/staff.server";
 

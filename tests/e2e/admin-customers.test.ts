@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { text as streamText } from "node:stream/consumers";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
@@ -91,7 +91,8 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
 
     const download = admin.page.waitForEvent("download");
     await admin.page.getByRole("button", { name: "Exportar sus datos (JSON)" }).click();
-    const exported = JSON.parse(await readFile((await (await download).path())!, "utf8")) as { format: string; profile: { email: string }; orders: unknown[] };
+    // The browser runs apart from the test: the file is read through the download's stream.
+    const exported = JSON.parse(await streamText(await (await download).createReadStream())) as { format: string; profile: { email: string }; orders: unknown[] };
     expect(exported).toMatchObject({ format: "vida-alcalina/datos-personales/1", profile: { email }, orders: [expect.anything()] });
 
     await admin.page.getByRole("link", { name: "Anonimizar…" }).click();
