@@ -1,17 +1,12 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import type { Route } from "./+types/admin.customer-detail";
 import { resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus } from "@server/accounts/index.server";
 import { loadCustomerPicture, type CustomerPicture } from "@server/customers/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
 import {
   actionButtonClass,
-  CustomerComplaintsAndConsent,
-  CustomerDeliveries,
-  CustomerEmails,
-  CustomerInvoices,
-  CustomerMessagesAndCart,
-  CustomerOrders,
+  anonymisedNotice,
+  CustomerPage,
   CustomerStatusBadge,
   CustomerSubscriptions,
   DataRequestActions,
@@ -26,15 +21,10 @@ import { allowRoles, staffActor, staffContext } from "~/staff.server";
 /** Issue 11: admin and operaciones see the picture and act on the account; export and anonymise are the admin's (their own routes). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 
-const NOTICES: Record<string, string> = {
-  anonimizado: "Cliente anonimizado. Sus comprobantes y hojas de reclamación se conservan como exige la ley.",
-};
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const picture = await loadCustomerPicture(context.get(dbContext), customerIdFrom(params));
   if (!picture) throw data(CUSTOMER_NOT_FOUND, { status: 404 });
-  const notice = NOTICES[new URL(request.url).searchParams.get("aviso") ?? ""] ?? null;
-  return { picture, notice, isAdmin: context.get(staffContext).role === "admin" };
+  return { picture, notice: anonymisedNotice(request, "Cliente"), isAdmin: context.get(staffContext).role === "admin" };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -91,39 +81,34 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
   const { profile } = picture;
   const anonymized = profile.status === "anonymized";
   return (
-    <div className="space-y-6">
-      <p>
-        <Link to="/admin/clientes" className="text-sm font-semibold text-brand-800 underline">
-          Volver a clientes
-        </Link>
-      </p>
-      <AdminPageHeader title={`${profile.firstName} ${profile.lastName}`}>
-        <CustomerStatusBadge status={profile.status} />
-      </AdminPageHeader>
-      {notice && <StaffMessage ok message={notice} />}
-
-      {!anonymized && (
-        <section aria-labelledby="acciones" className="space-y-3">
-          <h2 id="acciones" className="text-lg font-bold text-slate-900">
-            Acciones sobre la cuenta
-          </h2>
-          <div className="flex flex-wrap gap-3">
-            {profile.status === "active" && !profile.emailVerified && <ActionButton intent="verify" label="Reenviar verificación de correo" />}
-            {profile.status === "active" && <ActionButton intent="reset" label="Enviar enlace para cambiar contraseña" />}
-            {profile.status === "active" ? (
-              <ActionButton intent="deactivate" label="Desactivar cuenta" tone="danger" />
-            ) : (
-              <ActionButton intent="reactivate" label="Reactivar cuenta" />
-            )}
-          </div>
-          {actionData && <StaffMessage ok={actionData.ok} message={actionData.message} />}
-          <p className="text-xs text-slate-600">
-            Desactivar cierra sus sesiones e impide que ingrese; sus pedidos y suscripciones siguen igual (gestiónalos desde sus páginas).
-          </p>
-        </section>
-      )}
-
-      <div className="grid gap-6 lg:grid-cols-2">
+    <CustomerPage
+      title={`${profile.firstName} ${profile.lastName}`}
+      badge={<CustomerStatusBadge status={profile.status} />}
+      notice={notice}
+      picture={picture}
+      actions={
+        !anonymized && (
+          <section aria-labelledby="acciones" className="space-y-3">
+            <h2 id="acciones" className="text-lg font-bold text-slate-900">
+              Acciones sobre la cuenta
+            </h2>
+            <div className="flex flex-wrap gap-3">
+              {profile.status === "active" && !profile.emailVerified && <ActionButton intent="verify" label="Reenviar verificación de correo" />}
+              {profile.status === "active" && <ActionButton intent="reset" label="Enviar enlace para cambiar contraseña" />}
+              {profile.status === "active" ? (
+                <ActionButton intent="deactivate" label="Desactivar cuenta" tone="danger" />
+              ) : (
+                <ActionButton intent="reactivate" label="Reactivar cuenta" />
+              )}
+            </div>
+            {actionData && <StaffMessage ok={actionData.ok} message={actionData.message} />}
+            <p className="text-xs text-slate-600">
+              Desactivar cierra sus sesiones e impide que ingrese; sus pedidos y suscripciones siguen igual (gestiónalos desde sus páginas).
+            </p>
+          </section>
+        )
+      }
+      profile={
         <AccountSection title="Perfil">
           <FactList
             testId="customer-profile"
@@ -139,16 +124,9 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
             ]}
           />
         </AccountSection>
-        <CustomerOrders picture={picture} />
-        <CustomerSubscriptions picture={picture} />
-        <CustomerDeliveries picture={picture} />
-        <CustomerInvoices picture={picture} />
-        <CustomerEmails picture={picture} />
-        <CustomerComplaintsAndConsent picture={picture} />
-        <CustomerMessagesAndCart picture={picture} />
-      </div>
-
-      {isAdmin && !anonymized && <DataRequestActions basePath={`/admin/clientes/${profile.id}`} who="cliente" />}
-    </div>
+      }
+      extra={<CustomerSubscriptions picture={picture} />}
+      dataRequests={isAdmin && !anonymized && <DataRequestActions basePath={`/admin/clientes/${profile.id}`} who="cliente" />}
+    />
   );
 }

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import type { CustomerPicture, SubjectLists } from "@server/customers/index.server";
 import { AccountSection } from "~/components/account/account-page";
+import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { ELECTRONIC_STATUS_LABELS } from "@core/comprobante-labels";
 import { deliveryStatusLabel } from "@core/delivery-labels";
@@ -283,4 +284,60 @@ export function DataRequestActions({ basePath, who }: { basePath: string; who: "
       </div>
     </section>
   );
+}
+
+/**
+ * The page of an account (decision 0051) or of a guest buyer (decision 0057): the way back, the
+ * header, a notice, then the page's own sections (`actions`), and the lists both share around the
+ * `profile` and any `extra` section (an account's subscriptions).
+ */
+export function CustomerPage({
+  title,
+  badge,
+  notice,
+  actions,
+  profile,
+  extra,
+  picture,
+  dataRequests,
+}: {
+  title: string;
+  badge: React.ReactNode;
+  notice: string | null;
+  actions?: React.ReactNode;
+  profile: React.ReactNode;
+  extra?: React.ReactNode;
+  picture: SubjectLists;
+  dataRequests: React.ReactNode;
+}) {
+  return (
+    <div className="space-y-6">
+      <p>
+        <Link to="/admin/clientes" className="text-sm font-semibold text-brand-800 underline">
+          Volver a clientes
+        </Link>
+      </p>
+      <AdminPageHeader title={title}>{badge}</AdminPageHeader>
+      {notice && <StaffMessage ok message={notice} />}
+      {actions}
+      <div className="grid gap-6 lg:grid-cols-2">
+        {profile}
+        <CustomerOrders picture={picture} />
+        {extra}
+        <CustomerDeliveries picture={picture} />
+        <CustomerInvoices picture={picture} />
+        <CustomerEmails picture={picture} />
+        <CustomerComplaintsAndConsent picture={picture} />
+        <CustomerMessagesAndCart picture={picture} />
+      </div>
+      {dataRequests}
+    </div>
+  );
+}
+
+/** What a staff page says after an anonymisation it redirected from (`?aviso=anonimizado`). */
+export function anonymisedNotice(request: Request, who: "Cliente" | "Comprador"): string | null {
+  return new URL(request.url).searchParams.get("aviso") === "anonimizado"
+    ? `${who} anonimizado. Sus comprobantes y hojas de reclamación se conservan como exige la ley.`
+    : null;
 }
