@@ -1,4 +1,7 @@
 import { data } from "react-router";
+import { isUuid } from "@core/input-schemas";
+import { ANONYMISE_CONFIRMATION } from "~/lib/customer-links";
+import { readFormData } from "~/request-body.server";
 
 export const CUSTOMER_NOT_FOUND = "Cliente no encontrado";
 
@@ -7,4 +10,35 @@ export function customerIdFrom(params: { customerId?: string }): string {
   const id = params.customerId ?? "";
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw data(CUSTOMER_NOT_FOUND, { status: 404 });
   return id;
+}
+
+export const GUEST_NOT_FOUND = "Comprador no encontrado";
+
+/** A guest is named by one of their orders' ids (decision 0061): anything but a uuid is an unknown guest, a 404. */
+export function guestOrderIdFrom(params: { orderId?: string }): string {
+  const id = params.orderId ?? "";
+  if (!isUuid(id)) throw data(GUEST_NOT_FOUND, { status: 404 });
+  return id.toLowerCase();
+}
+
+/** A Ley 29733 export as a JSON download (decisions 0051, 0061): never cached, named for the file system. */
+export function jsonDownload(document: unknown, filename: string): Response {
+  return new Response(JSON.stringify(document, null, 2), {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
+/**
+ * The anonymisation's confirmation form (decisions 0051, 0061): the word typed, or a Spanish 400
+ * that keeps what was typed. Answers null when confirmed.
+ */
+export async function refusedAnonymiseConfirmation(request: Request) {
+  const form = await readFormData(request);
+  const typed = String(form.get("confirmacion") ?? "");
+  if (form.get("intent") === "anonymise" && typed.trim().toUpperCase() === ANONYMISE_CONFIRMATION) return null;
+  return data({ message: `Escribe ${ANONYMISE_CONFIRMATION} para confirmar.`, typed: typed.slice(0, 40) }, { status: 400 });
 }

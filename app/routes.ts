@@ -91,6 +91,10 @@ export default [
     route("admin/clientes/:customerId", "routes/admin.customer-detail.tsx"),
     route("admin/clientes/:customerId/exportar", "routes/admin.customer-export.ts"),
     route("admin/clientes/:customerId/anonimizar", "routes/admin.customer-anonymise.tsx"),
+    // Guest buyers without an account, named by one of their orders (decision 0061).
+    route("admin/clientes/invitado/:orderId", "routes/admin.guest-detail.tsx"),
+    route("admin/clientes/invitado/:orderId/exportar", "routes/admin.guest-export.ts"),
+    route("admin/clientes/invitado/:orderId/anonimizar", "routes/admin.guest-anonymise.tsx"),
     route("admin/metricas", "routes/admin.metrics.tsx"),
     route("admin/metricas/exportar", "routes/admin.metrics-export.ts"),
     route("admin/productos", "routes/admin.products.tsx"),

@@ -1,16 +1,16 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import type { Route } from "./+types/admin.customer-detail";
 import { resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus } from "@server/accounts/index.server";
-import { loadCustomerPicture } from "@server/customers/index.server";
+import { loadCustomerPicture, type CustomerPicture } from "@server/customers/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
 import {
-  CustomerComplaintsAndConsent,
-  CustomerEmails,
-  CustomerInvoices,
-  CustomerOrders,
+  actionButtonClass,
+  anonymisedNotice,
+  CustomerPage,
   CustomerStatusBadge,
   CustomerSubscriptions,
+  DataRequestActions,
+  StaffMessage,
 } from "~/components/admin/customer-sections";
 import { CUSTOMER_NOT_FOUND, customerIdFrom } from "~/customers.server";
 import { dbContext } from "~/db-context.server";
@@ -21,15 +21,10 @@ import { allowRoles, staffActor, staffContext } from "~/staff.server";
 /** Issue 11: admin and operaciones see the picture and act on the account; export and anonymise are the admin's (their own routes). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 
-const NOTICES: Record<string, string> = {
-  anonimizado: "Cliente anonimizado. Sus comprobantes y hojas de reclamación se conservan como exige la ley.",
-};
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const picture = await loadCustomerPicture(context.get(dbContext), customerIdFrom(params));
   if (!picture) throw data(CUSTOMER_NOT_FOUND, { status: 404 });
-  const notice = NOTICES[new URL(request.url).searchParams.get("aviso") ?? ""] ?? null;
-  return { picture, notice, isAdmin: context.get(staffContext).role === "admin" };
+  return { picture, notice: anonymisedNotice(request, "Cliente"), isAdmin: context.get(staffContext).role === "admin" };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -60,31 +55,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data({ ok: result.ok, message: result.message }, { status: result.ok ? 200 : 400 });
 }
 
-function Message({ ok, message }: { ok: boolean; message: string }) {
-  return (
-    <p
-      role={ok ? "status" : "alert"}
-      className={`rounded-xl border px-4 py-3 text-sm ${ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}
-    >
-      {message}
-    </p>
-  );
-}
-
-const buttonClass = "rounded-lg border px-4 py-2 text-sm font-semibold";
-
 function ActionButton({ intent, label, tone = "plain" }: { intent: Intent; label: string; tone?: "plain" | "danger" }) {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value={intent} />
       <button
         type="submit"
-        className={`${buttonClass} ${tone === "danger" ? "border-red-300 text-red-800 hover:bg-red-50" : "border-brand-700 text-brand-800 hover:bg-brand-50"}`}
+        className={`${actionButtonClass} ${tone === "danger" ? "border-red-300 text-red-800 hover:bg-red-50" : "border-brand-700 text-brand-800 hover:bg-brand-50"}`}
       >
         {label}
       </button>
     </Form>
   );
+}
+
+/** Decision 0061: saved cards are deleted at the provider after an anonymisation, by the jobs, until it confirms. */
+function cardErasureText(summary: NonNullable<CustomerPicture["cardErasures"]>): string {
+  if (summary.pending === 0) return `Eliminadas (${summary.done})`;
+  return `${summary.pending} por eliminar; se reintenta automáticamente${summary.lastError ? ` (último error: ${summary.lastError})` : ""}`;
 }
 
 /** Issue 11, Customers: one customer's whole picture and what staff may do about their account. */
@@ -93,39 +81,34 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
   const { profile } = picture;
   const anonymized = profile.status === "anonymized";
   return (
-    <div className="space-y-6">
-      <p>
-        <Link to="/admin/clientes" className="text-sm font-semibold text-brand-800 underline">
-          Volver a clientes
-        </Link>
-      </p>
-      <AdminPageHeader title={`${profile.firstName} ${profile.lastName}`}>
-        <CustomerStatusBadge status={profile.status} />
-      </AdminPageHeader>
-      {notice && <Message ok message={notice} />}
-
-      {!anonymized && (
-        <section aria-labelledby="acciones" className="space-y-3">
-          <h2 id="acciones" className="text-lg font-bold text-slate-900">
-            Acciones sobre la cuenta
-          </h2>
-          <div className="flex flex-wrap gap-3">
-            {profile.status === "active" && !profile.emailVerified && <ActionButton intent="verify" label="Reenviar verificación de correo" />}
-            {profile.status === "active" && <ActionButton intent="reset" label="Enviar enlace para cambiar contraseña" />}
-            {profile.status === "active" ? (
-              <ActionButton intent="deactivate" label="Desactivar cuenta" tone="danger" />
-            ) : (
-              <ActionButton intent="reactivate" label="Reactivar cuenta" />
-            )}
-          </div>
-          {actionData && <Message ok={actionData.ok} message={actionData.message} />}
-          <p className="text-xs text-slate-600">
-            Desactivar cierra sus sesiones e impide que ingrese; sus pedidos y suscripciones siguen igual (gestiónalos desde sus páginas).
-          </p>
-        </section>
-      )}
-
-      <div className="grid gap-6 lg:grid-cols-2">
+    <CustomerPage
+      title={`${profile.firstName} ${profile.lastName}`}
+      badge={<CustomerStatusBadge status={profile.status} />}
+      notice={notice}
+      picture={picture}
+      actions={
+        !anonymized && (
+          <section aria-labelledby="acciones" className="space-y-3">
+            <h2 id="acciones" className="text-lg font-bold text-slate-900">
+              Acciones sobre la cuenta
+            </h2>
+            <div className="flex flex-wrap gap-3">
+              {profile.status === "active" && !profile.emailVerified && <ActionButton intent="verify" label="Reenviar verificación de correo" />}
+              {profile.status === "active" && <ActionButton intent="reset" label="Enviar enlace para cambiar contraseña" />}
+              {profile.status === "active" ? (
+                <ActionButton intent="deactivate" label="Desactivar cuenta" tone="danger" />
+              ) : (
+                <ActionButton intent="reactivate" label="Reactivar cuenta" />
+              )}
+            </div>
+            {actionData && <StaffMessage ok={actionData.ok} message={actionData.message} />}
+            <p className="text-xs text-slate-600">
+              Desactivar cierra sus sesiones e impide que ingrese; sus pedidos y suscripciones siguen igual (gestiónalos desde sus páginas).
+            </p>
+          </section>
+        )
+      }
+      profile={
         <AccountSection title="Perfil">
           <FactList
             testId="customer-profile"
@@ -137,34 +120,13 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
               ["Dirección", profile.address ? `${profile.address}${profile.districtName ? `, ${profile.districtName}` : ""}` : "—"],
               ["Cliente desde", formatLimaInstant(profile.createdAt, { day: "numeric", month: "long", year: "numeric" })],
               ["Bidones en su poder", `${picture.bidones.balance} (prestados ${picture.bidones.lent}, devueltos ${picture.bidones.returned})`],
+              ...(picture.cardErasures ? [["Tarjetas en el proveedor de pagos", cardErasureText(picture.cardErasures)] as [string, string]] : []),
             ]}
           />
         </AccountSection>
-        <CustomerOrders picture={picture} />
-        <CustomerSubscriptions picture={picture} />
-        <CustomerInvoices picture={picture} />
-        <CustomerEmails picture={picture} />
-        <CustomerComplaintsAndConsent picture={picture} />
-      </div>
-
-      {isAdmin && !anonymized && (
-        <section aria-labelledby="datos-personales" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6">
-          <h2 id="datos-personales" className="text-lg font-bold text-slate-900">
-            Datos personales (Ley 29733)
-          </h2>
-          <p className="mt-2 text-sm text-slate-700">A pedido del cliente: entrégale una copia de sus datos o anonimízalo.</p>
-          <div className="mt-3 flex flex-wrap gap-3">
-            <Form method="post" action={`/admin/clientes/${profile.id}/exportar`} reloadDocument>
-              <button type="submit" className={`${buttonClass} border-brand-700 text-brand-800 hover:bg-brand-50`}>
-                Exportar sus datos (JSON)
-              </button>
-            </Form>
-            <Link to={`/admin/clientes/${profile.id}/anonimizar`} className={`${buttonClass} border-red-300 text-red-800 hover:bg-red-50`}>
-              Anonimizar…
-            </Link>
-          </div>
-        </section>
-      )}
-    </div>
+      }
+      extra={<CustomerSubscriptions picture={picture} />}
+      dataRequests={isAdmin && !anonymized && <DataRequestActions basePath={`/admin/clientes/${profile.id}`} who="cliente" />}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.customer-export";
 import { customerExportFilename, exportCustomerData } from "@server/customers/index.server";
-import { CUSTOMER_NOT_FOUND, customerIdFrom } from "~/customers.server";
+import { CUSTOMER_NOT_FOUND, customerIdFrom, jsonDownload } from "~/customers.server";
 import { dbContext } from "~/db-context.server";
 import { allowRoles, staffActor } from "~/staff.server";
 
@@ -18,11 +18,5 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const now = new Date();
   const document = await exportCustomerData(context.get(dbContext), staffActor(context, request), userId, now);
   if (!document) throw data(CUSTOMER_NOT_FOUND, { status: 404 });
-  return new Response(JSON.stringify(document, null, 2), {
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${customerExportFilename(userId, now)}"`,
-      "Cache-Control": "no-store",
-    },
-  });
+  return jsonDownload(document, customerExportFilename(userId, now));
 }

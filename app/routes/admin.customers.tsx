@@ -3,13 +3,14 @@ import type { Route } from "./+types/admin.customers";
 import { CUSTOMERS_PAGE_SIZE, searchCustomers, type CustomerRow } from "@server/customers/index.server";
 import { Pager } from "~/components/account/pager";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { CustomerStatusBadge } from "~/components/admin/customer-sections";
+import { CustomerStatusBadge, GuestBadge } from "~/components/admin/customer-sections";
+import { guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
 import { isPlainLine } from "@core/input-schemas";
 import { pageWindow, parsePageParam } from "~/lib/pagination";
 import { allowRoles } from "~/staff.server";
 
-/** Issue 11: admin and operaciones look customers up (decision 0051). */
+/** Issue 11: admin and operaciones look customers up (decision 0051), and guest buyers without an account (decision 0061). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 
 const LIST_PATH = "/admin/clientes";
@@ -41,14 +42,14 @@ function CustomerCard({ row }: { row: CustomerRow }) {
   return (
     <li className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100" data-testid="customer-row">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <Link to={`${LIST_PATH}/${row.id}`} className="min-w-0 font-semibold break-words text-brand-800 underline">
+        <Link to={row.guest ? guestPath(row.id) : `${LIST_PATH}/${row.id}`} className="min-w-0 font-semibold break-words text-brand-800 underline">
           {row.fullName}
         </Link>
-        <CustomerStatusBadge status={row.status} />
+        {row.guest ? <GuestBadge /> : <CustomerStatusBadge status={row.status} />}
       </div>
       <p className="mt-1 text-sm break-all text-slate-700">{row.email}</p>
       <p className="text-sm text-slate-600">
-        {[row.documentNumber ? `Doc. ${row.documentNumber}` : null, row.phone ? `Tel. ${row.phone}` : null, row.emailVerified ? null : "Correo sin verificar"]
+        {[row.documentNumber ? `Doc. ${row.documentNumber}` : null, row.phone ? `Tel. ${row.phone}` : null, row.emailVerified || row.guest ? null : "Correo sin verificar"]
           .filter(Boolean)
           .join(" · ") || "Sin documento ni teléfono registrados"}
       </p>

@@ -22,8 +22,9 @@ import { inTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { forgetSignedInUsers } from "../accounts/index.server";
 import { OPEN_DELIVERY_STATUSES } from "../deliveries/index.server";
+import { scheduleCardErasures } from "../payments/index.server";
 import { endSubscriptionsForErasure } from "../subscriptions/index.server";
-import { ownedOrders } from "./picture";
+import { ordersOf, type DataSubject } from "./data-subject";
 
 /**
  * Ley 29733 anonymisation on the customer's request (issue 11, decision 0051). One transaction:
@@ -58,12 +59,12 @@ const UNPAID_ORDER_STATUSES = ["pending", "payment_created"];
 const IN_TRANSIT_COMPROBANTES = ["pending", "sent", "format_error"];
 
 /** What stops an anonymisation now: each list names the order, delivery or document numbers. */
-export async function anonymiseBlockers(db: Database | Transaction, profile: { id: string; email: string }): Promise<AnonymiseBlockers> {
-  const owned = db.select({ id: orders.id }).from(orders).where(ownedOrders(profile));
+export async function anonymiseBlockers(db: Database | Transaction, subject: DataSubject): Promise<AnonymiseBlockers> {
+  const owned = db.select({ id: orders.id }).from(orders).where(ordersOf(subject));
   const unpaid = await db
     .select({ number: orders.orderNumber })
     .from(orders)
-    .where(and(ownedOrders(profile), inArray(orders.status, UNPAID_ORDER_STATUSES)))
+    .where(and(ordersOf(subject), inArray(orders.status, UNPAID_ORDER_STATUSES)))
     .orderBy(asc(orders.orderNumber));
   const open = await db
     .select({ number: deliveries.deliveryNumber })
@@ -112,17 +113,13 @@ export async function anonymiseCustomer(db: Database, actor: StaffActor, userId:
       .for("update");
     if (!customer || customer.role !== "customer") return { ok: false, reason: "not_found", message: "No encontramos a ese cliente." };
     if (customer.status === "anonymized") return { ok: true, alreadyAnonymized: true, cancelledSubscriptions: 0 };
-    const email = customer.email.toLowerCase();
+    const subject: DataSubject = { userId: customer.id, email: customer.email };
     const placeholder = anonymizedEmailFor(customer.id);
 
     // Lock order (decision 0025): customer (above) → subscriptions → orders → deliveries.
     await tx.execute(sql`select id from subscriptions where user_id = ${customer.id} order by id for update`);
-    const ownedRows = await tx.select({ id: orders.id }).from(orders).where(ownedOrders(customer)).orderBy(asc(orders.id)).for("update");
-    const orderIds = ownedRows.map((row) => row.id);
-    if (orderIds.length)
-      await tx.select({ id: deliveries.id }).from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(asc(deliveries.id)).for("update");
-
-    const refusal = blockerMessage(await anonymiseBlockers(tx, customer));
+    const orderIds = await lockSubjectOrders(tx, subject);
+    const refusal = blockerMessage(await anonymiseBlockers(tx, subject));
     if (refusal) return { ok: false, reason: "refused", message: refusal };
 
     const cancelledSubscriptions = await endSubscriptionsForErasure(tx, {
@@ -131,57 +128,7 @@ export async function anonymiseCustomer(db: Database, actor: StaffActor, userId:
       placeholderAddress: ANONYMIZED_TEXT,
       now,
     });
-
-    if (orderIds.length) {
-      await tx
-        .update(orders)
-        .set({
-          customerFirstName: "Cliente",
-          customerLastName: "anonimizado",
-          customerEmail: placeholder,
-          customerPhone: ANONYMIZED_TEXT,
-          documentNumber: ANONYMIZED_TEXT,
-          ruc: null,
-          businessName: null,
-          address: ANONYMIZED_TEXT,
-          deliveryNotes: null,
-          updatedAt: now,
-        })
-        .where(inArray(orders.id, orderIds));
-      const deliveryIds = tx.select({ id: deliveries.id }).from(deliveries).where(inArray(deliveries.orderId, orderIds));
-      await tx.update(deliveries).set({ address: ANONYMIZED_TEXT, notes: null, updatedAt: now }).where(inArray(deliveries.orderId, orderIds));
-      await tx.update(deliveryProofs).set({ receiverName: null, note: null }).where(inArray(deliveryProofs.deliveryId, deliveryIds));
-    }
-    // The ledger keeps its quantities; only who it was lent to goes.
-    await tx
-      .update(bidonMovements)
-      .set({ customerEmail: placeholder })
-      .where(or(eq(bidonMovements.userId, customer.id), and(isNull(bidonMovements.userId), eq(bidonMovements.customerEmail, email))));
-    // E-mails: the record of what was sent stays (kind, date, status), not its content or address;
-    // one still waiting is never sent.
-    await tx
-      .update(outboxEmails)
-      .set({
-        toAddress: placeholder,
-        subject: ANONYMIZED_TEXT,
-        html: ANONYMIZED_TEXT,
-        text: ANONYMIZED_TEXT,
-        attachments: null,
-        status: sql`case when ${outboxEmails.status} = 'pending' then 'withheld' else ${outboxEmails.status} end`,
-      })
-      .where(sql`lower(${outboxEmails.toAddress}) = ${email}`);
-    // The migration's trigger admits exactly this rewrite of consent events and no other.
-    await tx
-      .update(promotionalConsentEvents)
-      .set({ email: placeholder, clientAddress: null, userAgent: null, userId: null })
-      .where(or(eq(promotionalConsentEvents.email, email), eq(promotionalConsentEvents.userId, customer.id)));
-    await tx.delete(abandonedCarts).where(eq(abandonedCarts.email, email));
-    await tx
-      .update(contactMessages)
-      .set({ name: ANONYMIZED_TEXT, email: placeholder, phone: null, message: ANONYMIZED_TEXT })
-      .where(sql`lower(${contactMessages.email}) = ${email}`);
-    await tx.delete(signInFailures).where(eq(signInFailures.account, email));
-    await tx.delete(rateLimitBuckets).where(inArray(rateLimitBuckets.key, [`recovery-email:${email}`, `abandoned-cart:email:${email}`]));
+    await eraseSubjectData(tx, { subject, placeholder, orderIds, now });
     // Nobody can sign in as them again: sessions, password and pending reset links go.
     await tx.delete(sessions).where(eq(sessions.userId, customer.id));
     await tx.delete(accounts).where(eq(accounts.userId, customer.id));
@@ -204,16 +151,94 @@ export async function anonymiseCustomer(db: Database, actor: StaffActor, userId:
         updatedAt: now,
       })
       .where(eq(users.id, customer.id));
+    // Saved cards go at the provider too; the call happens after this commits (decision 0061).
+    const cardErasures = await scheduleCardErasures(tx, { userId: customer.id, now });
     // No personal data in the audit row: the log is append-only and outlives this.
     await recordStaffAction(tx, actor, {
       action: "customer.anonymize",
       entityType: "user",
       entityId: customer.id,
       before: { status: customer.status },
-      after: { status: "anonymized", orders: orderIds.length, cancelledSubscriptions },
+      after: { status: "anonymized", orders: orderIds.length, cancelledSubscriptions, cardErasures },
     });
     return { ok: true, alreadyAnonymized: false, cancelledSubscriptions };
   });
   if (result.ok && !result.alreadyAnonymized) forgetSignedInUsers();
   return result;
+}
+
+/**
+ * Locks the subject's orders, then their deliveries, each in id order (decision 0025: order →
+ * delivery), and answers the orders' ids. A row another anonymisation rewrote while this waited
+ * no longer matches and is left out.
+ */
+export async function lockSubjectOrders(tx: Transaction, subject: DataSubject): Promise<string[]> {
+  const ownedRows = await tx.select({ id: orders.id }).from(orders).where(ordersOf(subject)).orderBy(asc(orders.id)).for("update");
+  const orderIds = ownedRows.map((row) => row.id);
+  if (orderIds.length)
+    await tx.select({ id: deliveries.id }).from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(asc(deliveries.id)).for("update");
+  return orderIds;
+}
+
+/**
+ * The part of an anonymisation an account and a guest share (decisions 0051, 0061): every
+ * personal datum held under the subject's orders and e-mail becomes a placeholder, or goes.
+ * Kept: invoices, Libro de Reclamaciones sheets, amounts, dates, statuses, the ledger's
+ * quantities. The caller holds the locks (`lockSubjectOrders`) and has checked the refusals.
+ */
+export async function eraseSubjectData(tx: Transaction, input: { subject: DataSubject; placeholder: string; orderIds: string[]; now: Date }): Promise<void> {
+  const { subject, placeholder, orderIds, now } = input;
+  const email = subject.email.toLowerCase();
+  if (orderIds.length) {
+    await tx
+      .update(orders)
+      .set({
+        customerFirstName: "Cliente",
+        customerLastName: "anonimizado",
+        customerEmail: placeholder,
+        customerPhone: ANONYMIZED_TEXT,
+        documentNumber: ANONYMIZED_TEXT,
+        ruc: null,
+        businessName: null,
+        address: ANONYMIZED_TEXT,
+        deliveryNotes: null,
+        updatedAt: now,
+      })
+      .where(inArray(orders.id, orderIds));
+    const deliveryIds = tx.select({ id: deliveries.id }).from(deliveries).where(inArray(deliveries.orderId, orderIds));
+    await tx.update(deliveries).set({ address: ANONYMIZED_TEXT, notes: null, updatedAt: now }).where(inArray(deliveries.orderId, orderIds));
+    await tx.update(deliveryProofs).set({ receiverName: null, note: null }).where(inArray(deliveryProofs.deliveryId, deliveryIds));
+  }
+  // The ledger keeps its quantities; only who it was lent to goes.
+  const guestLedger = and(isNull(bidonMovements.userId), eq(bidonMovements.customerEmail, email))!;
+  await tx
+    .update(bidonMovements)
+    .set({ customerEmail: placeholder })
+    .where(subject.userId ? or(eq(bidonMovements.userId, subject.userId), guestLedger) : guestLedger);
+  // E-mails: the record of what was sent stays (kind, date, status), not its content or address;
+  // one still waiting is never sent.
+  await tx
+    .update(outboxEmails)
+    .set({
+      toAddress: placeholder,
+      subject: ANONYMIZED_TEXT,
+      html: ANONYMIZED_TEXT,
+      text: ANONYMIZED_TEXT,
+      attachments: null,
+      status: sql`case when ${outboxEmails.status} = 'pending' then 'withheld' else ${outboxEmails.status} end`,
+    })
+    .where(sql`lower(${outboxEmails.toAddress}) = ${email}`);
+  // The migration's trigger admits exactly this rewrite of consent events and no other.
+  const consentByEmail = eq(promotionalConsentEvents.email, email);
+  await tx
+    .update(promotionalConsentEvents)
+    .set({ email: placeholder, clientAddress: null, userAgent: null, userId: null })
+    .where(subject.userId ? or(consentByEmail, eq(promotionalConsentEvents.userId, subject.userId)) : consentByEmail);
+  await tx.delete(abandonedCarts).where(eq(abandonedCarts.email, email));
+  await tx
+    .update(contactMessages)
+    .set({ name: ANONYMIZED_TEXT, email: placeholder, phone: null, message: ANONYMIZED_TEXT })
+    .where(sql`lower(${contactMessages.email}) = ${email}`);
+  await tx.delete(signInFailures).where(eq(signInFailures.account, email));
+  await tx.delete(rateLimitBuckets).where(inArray(rateLimitBuckets.key, [`recovery-email:${email}`, `abandoned-cart:email:${email}`]));
 }

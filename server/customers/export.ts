@@ -1,6 +1,7 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import {
+  abandonedCarts,
   complaintAnswers,
   complaints,
   contactMessages,
@@ -15,11 +16,12 @@ import {
   subscriptionItems,
   subscriptions,
 } from "../db/schema";
-import { inTransaction } from "../db/transaction";
+import { inTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { promotionalConsentHistory } from "../consent/index.server";
 import { bidonBalance, recentBidonMovements } from "../deliveries/index.server";
-import { findCustomerProfile, ownedOrders } from "./picture";
+import { ordersOf, type DataSubject } from "./data-subject";
+import { findCustomerProfile } from "./picture";
 
 export const CUSTOMER_EXPORT_FORMAT = "vida-alcalina/datos-personales/1";
 
@@ -33,55 +35,11 @@ export async function exportCustomerData(db: Database, actor: StaffActor, userId
   return inTransaction(db, async (tx) => {
     const profile = await findCustomerProfile(tx, userId);
     if (!profile) return null;
-    const email = profile.email.toLowerCase();
     const sessionRows = await tx
       .select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, ipAddress: sessions.ipAddress, userAgent: sessions.userAgent })
       .from(sessions)
       .where(eq(sessions.userId, userId))
       .orderBy(asc(sessions.createdAt));
-    const orderRows = await tx.select().from(orders).where(ownedOrders(profile)).orderBy(asc(orders.createdAt), asc(orders.id));
-    const orderIds = orderRows.map((order) => order.id);
-    const itemRows = orderIds.length ? await tx.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.id)) : [];
-    const deliveryRows = orderIds.length
-      ? await tx.select().from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(asc(deliveries.deliveryDate), asc(deliveries.id))
-      : [];
-    const deliveryIds = deliveryRows.map((delivery) => delivery.id);
-    const proofRows = deliveryIds.length
-      ? await tx
-          .select({
-            deliveryId: deliveryProofs.deliveryId,
-            outcome: deliveryProofs.outcome,
-            receiverName: deliveryProofs.receiverName,
-            fullBidonesLeft: deliveryProofs.fullBidonesLeft,
-            emptyBidonesCollected: deliveryProofs.emptyBidonesCollected,
-            failureReason: deliveryProofs.failureReason,
-            note: deliveryProofs.note,
-            createdAt: deliveryProofs.createdAt,
-          })
-          .from(deliveryProofs)
-          .where(inArray(deliveryProofs.deliveryId, deliveryIds))
-          .orderBy(asc(deliveryProofs.createdAt))
-      : [];
-    const invoiceRows = orderIds.length
-      ? await tx
-          .select({
-            id: invoices.id,
-            orderId: invoices.orderId,
-            documentType: invoices.documentType,
-            invoiceNumber: invoices.invoiceNumber,
-            totalCents: invoices.totalCents,
-            taxableCents: invoices.taxableCents,
-            igvCents: invoices.igvCents,
-            customerName: invoices.customerName,
-            customerDocumentType: invoices.customerDocumentType,
-            customerDocumentNumber: invoices.customerDocumentNumber,
-            issuedAt: invoices.issuedAt,
-            electronicStatus: invoices.electronicStatus,
-          })
-          .from(invoices)
-          .where(inArray(invoices.orderId, orderIds))
-          .orderBy(asc(invoices.issuedAt), asc(invoices.invoiceNumber))
-      : [];
     const subscriptionRows = await tx
       .select({
         id: subscriptions.id,
@@ -112,92 +70,182 @@ export async function exportCustomerData(db: Database, actor: StaffActor, userId
     const eventRows = subscriptionIds.length
       ? await tx.select().from(subscriptionEvents).where(inArray(subscriptionEvents.subscriptionId, subscriptionIds)).orderBy(asc(subscriptionEvents.id))
       : [];
-    const bidones = await bidonBalance(tx, { userId, email });
-    const bidonMovements = await recentBidonMovements(tx, { userId, email }, 10_000);
-    const emailRows = await tx
-      .select({
-        kind: outboxEmails.kind,
-        toAddress: outboxEmails.toAddress,
-        subject: outboxEmails.subject,
-        text: outboxEmails.text,
-        status: outboxEmails.status,
-        createdAt: outboxEmails.createdAt,
-        sentAt: outboxEmails.sentAt,
-      })
-      .from(outboxEmails)
-      .where(sql`lower(${outboxEmails.toAddress}) = ${email}`)
-      .orderBy(asc(outboxEmails.createdAt), asc(outboxEmails.id));
-    const complaintRows = await tx
-      .select()
-      .from(complaints)
-      .where(sql`lower(${complaints.email}) = ${email}`)
-      .orderBy(asc(complaints.filedAt));
-    const answerRows = complaintRows.length
-      ? await tx
-          .select({ complaintId: complaintAnswers.complaintId, answer: complaintAnswers.answer, answeredAt: complaintAnswers.answeredAt })
-          .from(complaintAnswers)
-          .where(
-            inArray(
-              complaintAnswers.complaintId,
-              complaintRows.map((complaint) => complaint.id),
-            ),
-          )
-      : [];
-    const consent = await promotionalConsentHistory(tx, email);
-    const messages = await tx
-      .select({
-        name: contactMessages.name,
-        email: contactMessages.email,
-        phone: contactMessages.phone,
-        subject: contactMessages.subject,
-        message: contactMessages.message,
-        createdAt: contactMessages.createdAt,
-      })
-      .from(contactMessages)
-      .where(sql`lower(${contactMessages.email}) = ${email}`)
-      .orderBy(desc(contactMessages.createdAt));
-
-    const document = {
-      format: CUSTOMER_EXPORT_FORMAT,
-      exportedAt: now.toISOString(),
+    const held = await collectSubjectData(tx, { userId, email: profile.email });
+    const document = exportDocument(now, {
       profile,
       sessions: sessionRows,
-      orders: orderRows.map(({ checkoutKey: _key, ...order }) => ({
-        ...order,
-        items: itemRows.filter((item) => item.orderId === order.id),
-        deliveries: deliveryRows
-          .filter((delivery) => delivery.orderId === order.id)
-          .map((delivery) => ({ ...delivery, proofs: proofRows.filter((proof) => proof.deliveryId === delivery.id) })),
-      })),
-      invoices: invoiceRows,
       subscriptions: subscriptionRows.map((subscription) => ({
         ...subscription,
         items: subscriptionItemRows.filter((item) => item.subscriptionId === subscription.id),
         events: eventRows.filter((event) => event.subscriptionId === subscription.id),
       })),
-      bidones: { ...bidones, movements: bidonMovements },
-      emails: emailRows,
-      complaints: complaintRows.map(({ accessTokenHash: _hash, ...sheet }) => ({
-        ...sheet,
-        answer: answerRows.find((answer) => answer.complaintId === sheet.id) ?? null,
-      })),
-      promotionalConsent: consent.map(({ email: _email, ...event }) => event),
-      contactMessages: messages,
-    };
+      held,
+    });
     await recordStaffAction(tx, actor, {
       action: "customer.export",
       entityType: "user",
       entityId: userId,
-      after: {
-        orders: orderRows.length,
-        invoices: invoiceRows.length,
-        subscriptions: subscriptionRows.length,
-        emails: emailRows.length,
-        complaints: complaintRows.length,
-      },
+      after: { ...exportCounts(held), subscriptions: subscriptionRows.length },
     });
     return document;
   });
+}
+
+/**
+ * Everything held under a data subject's orders and e-mail, for the export (decision 0061: an
+ * account's export and a guest's are this one collection): orders with items, deliveries and the
+ * driver's proofs; comprobantes; the bidones ledger; e-mails sent; Libro de Reclamaciones sheets
+ * and answers; consent history; contact messages; a saved cart. Secrets are left out.
+ */
+export async function collectSubjectData(tx: Transaction, subject: DataSubject) {
+  const email = subject.email.toLowerCase();
+  const orderRows = await tx.select().from(orders).where(ordersOf(subject)).orderBy(asc(orders.createdAt), asc(orders.id));
+  const orderIds = orderRows.map((order) => order.id);
+  const itemRows = orderIds.length ? await tx.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.id)) : [];
+  const deliveryRows = orderIds.length
+    ? await tx.select().from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(asc(deliveries.deliveryDate), asc(deliveries.id))
+    : [];
+  const deliveryIds = deliveryRows.map((delivery) => delivery.id);
+  const proofRows = deliveryIds.length
+    ? await tx
+        .select({
+          deliveryId: deliveryProofs.deliveryId,
+          outcome: deliveryProofs.outcome,
+          receiverName: deliveryProofs.receiverName,
+          fullBidonesLeft: deliveryProofs.fullBidonesLeft,
+          emptyBidonesCollected: deliveryProofs.emptyBidonesCollected,
+          failureReason: deliveryProofs.failureReason,
+          note: deliveryProofs.note,
+          createdAt: deliveryProofs.createdAt,
+        })
+        .from(deliveryProofs)
+        .where(inArray(deliveryProofs.deliveryId, deliveryIds))
+        .orderBy(asc(deliveryProofs.createdAt))
+    : [];
+  const invoiceRows = orderIds.length
+    ? await tx
+        .select({
+          id: invoices.id,
+          orderId: invoices.orderId,
+          documentType: invoices.documentType,
+          invoiceNumber: invoices.invoiceNumber,
+          totalCents: invoices.totalCents,
+          taxableCents: invoices.taxableCents,
+          igvCents: invoices.igvCents,
+          customerName: invoices.customerName,
+          customerDocumentType: invoices.customerDocumentType,
+          customerDocumentNumber: invoices.customerDocumentNumber,
+          issuedAt: invoices.issuedAt,
+          electronicStatus: invoices.electronicStatus,
+        })
+        .from(invoices)
+        .where(inArray(invoices.orderId, orderIds))
+        .orderBy(asc(invoices.issuedAt), asc(invoices.invoiceNumber))
+    : [];
+  const ledgerOwner = { userId: subject.userId, email };
+  const bidones = await bidonBalance(tx, ledgerOwner);
+  const bidonMovements = await recentBidonMovements(tx, ledgerOwner, 10_000);
+  const emailRows = await tx
+    .select({
+      kind: outboxEmails.kind,
+      toAddress: outboxEmails.toAddress,
+      subject: outboxEmails.subject,
+      text: outboxEmails.text,
+      status: outboxEmails.status,
+      createdAt: outboxEmails.createdAt,
+      sentAt: outboxEmails.sentAt,
+    })
+    .from(outboxEmails)
+    .where(sql`lower(${outboxEmails.toAddress}) = ${email}`)
+    .orderBy(asc(outboxEmails.createdAt), asc(outboxEmails.id));
+  const complaintRows = await tx
+    .select()
+    .from(complaints)
+    .where(sql`lower(${complaints.email}) = ${email}`)
+    .orderBy(asc(complaints.filedAt));
+  const answerRows = complaintRows.length
+    ? await tx
+        .select({ complaintId: complaintAnswers.complaintId, answer: complaintAnswers.answer, answeredAt: complaintAnswers.answeredAt })
+        .from(complaintAnswers)
+        .where(
+          inArray(
+            complaintAnswers.complaintId,
+            complaintRows.map((complaint) => complaint.id),
+          ),
+        )
+    : [];
+  const consent = await promotionalConsentHistory(tx, email);
+  const messages = await tx
+    .select({
+      name: contactMessages.name,
+      email: contactMessages.email,
+      phone: contactMessages.phone,
+      subject: contactMessages.subject,
+      message: contactMessages.message,
+      createdAt: contactMessages.createdAt,
+    })
+    .from(contactMessages)
+    .where(sql`lower(${contactMessages.email}) = ${email}`)
+    .orderBy(desc(contactMessages.createdAt));
+  const carts = await tx
+    .select({
+      items: abandonedCarts.items,
+      subtotalCents: abandonedCarts.subtotalCents,
+      createdAt: abandonedCarts.createdAt,
+      updatedAt: abandonedCarts.updatedAt,
+      reminderSentAt: abandonedCarts.reminderSentAt,
+    })
+    .from(abandonedCarts)
+    .where(eq(abandonedCarts.email, email));
+  return {
+    orders: orderRows.map(({ checkoutKey: _key, ...order }) => ({
+      ...order,
+      items: itemRows.filter((item) => item.orderId === order.id),
+      deliveries: deliveryRows
+        .filter((delivery) => delivery.orderId === order.id)
+        .map((delivery) => ({ ...delivery, proofs: proofRows.filter((proof) => proof.deliveryId === delivery.id) })),
+    })),
+    invoices: invoiceRows,
+    bidones: { ...bidones, movements: bidonMovements },
+    emails: emailRows,
+    complaints: complaintRows.map(({ accessTokenHash: _hash, ...sheet }) => ({
+      ...sheet,
+      answer: answerRows.find((answer) => answer.complaintId === sheet.id) ?? null,
+    })),
+    promotionalConsent: consent.map(({ email: _email, ...event }) => event),
+    contactMessages: messages,
+    abandonedCarts: carts,
+  };
+}
+
+type SubjectData = Awaited<ReturnType<typeof collectSubjectData>>;
+
+/** The one file format of a Ley 29733 export, for an account and for a guest alike (decision 0061). */
+export function exportDocument<Profile, Session, Subscription>(
+  now: Date,
+  parts: { profile: Profile; sessions: Session[]; subscriptions: Subscription[]; held: SubjectData },
+) {
+  const { held } = parts;
+  return {
+    format: CUSTOMER_EXPORT_FORMAT,
+    exportedAt: now.toISOString(),
+    profile: parts.profile,
+    sessions: parts.sessions,
+    orders: held.orders,
+    invoices: held.invoices,
+    subscriptions: parts.subscriptions,
+    bidones: held.bidones,
+    emails: held.emails,
+    complaints: held.complaints,
+    promotionalConsent: held.promotionalConsent,
+    contactMessages: held.contactMessages,
+    abandonedCarts: held.abandonedCarts,
+  };
+}
+
+/** How much left, for the audit row (never the data itself: the log outlives an anonymisation). */
+export function exportCounts(held: SubjectData) {
+  return { orders: held.orders.length, invoices: held.invoices.length, emails: held.emails.length, complaints: held.complaints.length };
 }
 
 export type CustomerDataExport = NonNullable<Awaited<ReturnType<typeof exportCustomerData>>>;

@@ -1,8 +1,16 @@
 // Issue 11, /admin/clientes: search, a customer's whole picture, and the Ley 29733 requests
-// (export and anonymisation; docs/decisions/0051-customer-data-requests.md). The account actions
+// (export and anonymisation; docs/decisions/0051-customer-data-requests.md), for accounts and for
+// guest buyers without one (docs/decisions/0061-guest-data-requests.md). The account actions
 // (verification, password reset, deactivation) live in the accounts domain.
 export { CUSTOMERS_PAGE_SIZE, searchCustomers, type CustomerRow } from "./search";
-export { findCustomerProfile, loadCustomerPicture, PICTURE_LIST_LIMIT, type CustomerPicture, type CustomerProfile } from "./picture";
+export {
+  findCustomerProfile,
+  loadCustomerPicture,
+  PICTURE_LIST_LIMIT,
+  type CustomerPicture,
+  type CustomerProfile,
+  type SubjectLists,
+} from "./picture";
 export { customerExportFilename, CUSTOMER_EXPORT_FORMAT, exportCustomerData, type CustomerDataExport } from "./export";
 export {
   ANONYMIZED_EMAIL_DOMAIN,
@@ -14,3 +22,14 @@ export {
   type AnonymiseBlockers,
   type AnonymiseResult,
 } from "./anonymise";
+export {
+  anonymiseGuest,
+  anonymizedGuestEmailFor,
+  exportGuestData,
+  findGuest,
+  guestExportFilename,
+  loadGuestPicture,
+  type GuestAnonymiseResult,
+  type GuestPicture,
+  type GuestProfile,
+} from "./guests";

@@ -1,8 +1,10 @@
-import { desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { complaintAnswers, complaints, districts, invoices, orders, outboxEmails, subscriptions, users } from "../db/schema";
+import { abandonedCarts, complaintAnswers, complaints, contactMessages, deliveries, districts, invoices, orders, outboxEmails, subscriptions, users } from "../db/schema";
 import { bidonBalance, type BidonBalance } from "../deliveries/index.server";
-import { currentPromotionalConsent } from "../consent/index.server";
+import { promotionalConsentHistory } from "../consent/index.server";
+import { providerErasureSummary, type ProviderErasureSummary } from "../payments/index.server";
+import { ordersOf, type DataSubject } from "./data-subject";
 
 /** Most rows of each list the page shows; the export has them all. */
 export const PICTURE_LIST_LIMIT = 50;
@@ -24,17 +26,32 @@ export interface CustomerProfile {
   createdAt: string;
 }
 
-export interface CustomerPicture {
-  profile: CustomerProfile;
+/**
+ * What the shop holds under one data subject's e-mail (and account, if any), as the back office
+ * shows it: shared by an account's picture and a guest's (decision 0061).
+ */
+export interface SubjectLists {
   orders: { id: string; orderNumber: string; createdAt: string; status: string; orderType: string; totalCents: number; guest: boolean }[];
   ordersTotal: number;
-  subscriptions: { id: string; subscriptionNumber: string; status: string; frequency: string; amountCents: number; nextDeliveryDate: string | null }[];
   invoices: { id: string; orderId: string; invoiceNumber: string; documentType: string; totalCents: number; issuedAt: string; electronicStatus: string }[];
   bidones: BidonBalance;
   emails: { id: string; kind: string; subject: string; status: string; createdAt: string; sentAt: string | null }[];
   complaints: { id: string; sheetNumber: string; kind: string; filedAt: string; answered: boolean }[];
+  deliveries: { id: string; deliveryNumber: string; deliveryDate: string; status: string }[];
   /** The address's latest consent event; null when it never chose. */
   consent: { granted: boolean; source: string; at: string } | null;
+  /** Every consent event of the address, newest first. */
+  consentHistory: { granted: boolean; source: string; at: string }[];
+  contactMessages: { id: string; subject: string; createdAt: string }[];
+  /** The cart saved for a reminder e-mail, if one is saved under the address. */
+  abandonedCart: { subtotalCents: number; items: number; updatedAt: string; reminderSentAt: string | null } | null;
+}
+
+export interface CustomerPicture extends SubjectLists {
+  profile: CustomerProfile;
+  subscriptions: { id: string; subscriptionNumber: string; status: string; frequency: string; amountCents: number; nextDeliveryDate: string | null }[];
+  /** Saved cards deleted (or still to delete) at the payment provider after an anonymisation. */
+  cardErasures: ProviderErasureSummary | null;
 }
 
 export async function findCustomerProfile(db: DatabaseOrTransaction, userId: string): Promise<CustomerProfile | null> {
@@ -62,11 +79,6 @@ export async function findCustomerProfile(db: DatabaseOrTransaction, userId: str
   return { ...row, createdAt: row.createdAt.toISOString() };
 }
 
-/** The customer's orders: the account's, and guest orders placed with the account's e-mail. */
-export function ownedOrders(profile: { id: string; email: string }): SQL {
-  return or(eq(orders.userId, profile.id), sql`lower(${orders.customerEmail}) = ${profile.email.toLowerCase()}`)!;
-}
-
 /**
  * Issue 11: everything the shop knows about one customer, read in turn (a page load, not a
  * transaction, but one connection at a time is plenty): profile, orders, subscriptions,
@@ -75,25 +87,7 @@ export function ownedOrders(profile: { id: string; email: string }): SQL {
 export async function loadCustomerPicture(db: DatabaseOrTransaction, userId: string): Promise<CustomerPicture | null> {
   const profile = await findCustomerProfile(db, userId);
   if (!profile) return null;
-  const email = profile.email.toLowerCase();
-  const [counted] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(orders)
-    .where(ownedOrders(profile));
-  const orderRows = await db
-    .select({
-      id: orders.id,
-      orderNumber: orders.orderNumber,
-      createdAt: orders.createdAt,
-      status: orders.status,
-      orderType: orders.orderType,
-      totalCents: orders.totalCents,
-      userId: orders.userId,
-    })
-    .from(orders)
-    .where(ownedOrders(profile))
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(PICTURE_LIST_LIMIT);
+  const lists = await loadSubjectLists(db, { userId: profile.id, email: profile.email });
   const subscriptionRows = await db
     .select({
       id: subscriptions.id,
@@ -106,6 +100,30 @@ export async function loadCustomerPicture(db: DatabaseOrTransaction, userId: str
     .from(subscriptions)
     .where(eq(subscriptions.userId, profile.id))
     .orderBy(desc(subscriptions.createdAt));
+  return { ...lists, profile, subscriptions: subscriptionRows, cardErasures: await providerErasureSummary(db, profile.id) };
+}
+
+/** The lists of a subject's picture, read in turn (a page load, not a transaction; one connection at a time is plenty). */
+export async function loadSubjectLists(db: DatabaseOrTransaction, subject: DataSubject): Promise<SubjectLists> {
+  const email = subject.email.toLowerCase();
+  const [counted] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(ordersOf(subject));
+  const orderRows = await db
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      createdAt: orders.createdAt,
+      status: orders.status,
+      orderType: orders.orderType,
+      totalCents: orders.totalCents,
+      userId: orders.userId,
+    })
+    .from(orders)
+    .where(ordersOf(subject))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(PICTURE_LIST_LIMIT);
   const invoiceRows = await db
     .select({
       id: invoices.id,
@@ -117,10 +135,10 @@ export async function loadCustomerPicture(db: DatabaseOrTransaction, userId: str
       electronicStatus: invoices.electronicStatus,
     })
     .from(invoices)
-    .where(inArray(invoices.orderId, db.select({ id: orders.id }).from(orders).where(ownedOrders(profile))))
+    .where(inArray(invoices.orderId, db.select({ id: orders.id }).from(orders).where(ordersOf(subject))))
     .orderBy(desc(invoices.issuedAt), desc(invoices.invoiceNumber))
     .limit(PICTURE_LIST_LIMIT);
-  const bidones = await bidonBalance(db, { userId: profile.id, email });
+  const bidones = await bidonBalance(db, { userId: subject.userId, email });
   const emailRows = await db
     .select({
       id: outboxEmails.id,
@@ -140,16 +158,42 @@ export async function loadCustomerPicture(db: DatabaseOrTransaction, userId: str
     .leftJoin(complaintAnswers, eq(complaintAnswers.complaintId, complaints.id))
     .where(sql`lower(${complaints.email}) = ${email}`)
     .orderBy(desc(complaints.filedAt));
-  const consent = await currentPromotionalConsent(db, email);
+  const consentRows = await promotionalConsentHistory(db, email);
+  const deliveryRows = await db
+    .select({ id: deliveries.id, deliveryNumber: deliveries.deliveryNumber, deliveryDate: deliveries.deliveryDate, status: deliveries.status })
+    .from(deliveries)
+    .where(inArray(deliveries.orderId, db.select({ id: orders.id }).from(orders).where(ordersOf(subject))))
+    .orderBy(desc(deliveries.deliveryDate), desc(deliveries.id))
+    .limit(PICTURE_LIST_LIMIT);
+  const consentHistory = consentRows.map((event) => ({ granted: event.granted, source: event.source, at: event.createdAt.toISOString() }));
+  const messageRows = await db
+    .select({ id: contactMessages.id, subject: contactMessages.subject, createdAt: contactMessages.createdAt })
+    .from(contactMessages)
+    .where(sql`lower(${contactMessages.email}) = ${email}`)
+    .orderBy(desc(contactMessages.createdAt))
+    .limit(PICTURE_LIST_LIMIT);
+  const [cart] = await db
+    .select({ subtotalCents: abandonedCarts.subtotalCents, items: abandonedCarts.items, updatedAt: abandonedCarts.updatedAt, reminderSentAt: abandonedCarts.reminderSentAt })
+    .from(abandonedCarts)
+    .where(eq(abandonedCarts.email, email));
   return {
-    profile,
     orders: orderRows.map(({ userId: owner, createdAt, ...row }) => ({ ...row, createdAt: createdAt.toISOString(), guest: owner === null })),
     ordersTotal: Number(counted?.total ?? 0),
-    subscriptions: subscriptionRows,
     invoices: invoiceRows.map((row) => ({ ...row, issuedAt: row.issuedAt.toISOString() })),
     bidones,
     emails: emailRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), sentAt: row.sentAt?.toISOString() ?? null })),
     complaints: complaintRows.map(({ answerId, filedAt, ...row }) => ({ ...row, filedAt: filedAt.toISOString(), answered: answerId !== null })),
-    consent: consent ? { granted: consent.granted, source: consent.source, at: consent.at.toISOString() } : null,
+    deliveries: deliveryRows,
+    consent: consentHistory[0] ?? null,
+    consentHistory,
+    contactMessages: messageRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+    abandonedCart: cart
+      ? {
+          subtotalCents: cart.subtotalCents,
+          items: cart.items.length,
+          updatedAt: cart.updatedAt.toISOString(),
+          reminderSentAt: cart.reminderSentAt?.toISOString() ?? null,
+        }
+      : null,
   };
 }

@@ -1,6 +1,8 @@
-import { and, asc, count, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { users } from "../db/schema";
+import { orders, users } from "../db/schema";
+import { staffOrderSearchCondition } from "../orders/index.server";
+import { ANONYMIZED_EMAIL_DOMAIN } from "./anonymise";
 
 export const CUSTOMERS_PAGE_SIZE = 25;
 
@@ -13,6 +15,8 @@ export interface CustomerRow {
   status: string;
   emailVerified: boolean;
   createdAt: string;
+  /** A guest buyer without an account (decision 0061): `id` is their latest matching order's. */
+  guest: boolean;
 }
 
 function escapeLike(text: string): string {
@@ -43,33 +47,60 @@ function searchCondition(query: string): SQL {
   return or(...arms)!;
 }
 
+/**
+ * Accounts and, once something is typed, guest buyers (decision 0061): one row per e-mail of the
+ * orders no account owns and no account's e-mail matches, named by its latest matching order,
+ * found by the order search's indexed conditions (e-mail and names by their beginning, phone
+ * digits, document, order number). Anonymised guests are not listed. One list, one order (last
+ * name, first name), one pager.
+ */
 export async function searchCustomers(db: Database, query: string, page: number): Promise<{ rows: CustomerRow[]; total: number }> {
   const q = query.trim();
-  const where = and(eq(users.role, "customer"), q ? searchCondition(q) : undefined);
-  const [counted] = await db.select({ total: count() }).from(users).where(where);
-  const rows = await db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      phone: users.phone,
-      documentNumber: users.documentNumber,
-      status: users.status,
-      emailVerified: users.emailVerified,
-      createdAt: users.createdAt,
-    })
-    .from(users)
-    .where(where)
-    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
-    .limit(CUSTOMERS_PAGE_SIZE)
-    .offset((page - 1) * CUSTOMERS_PAGE_SIZE);
+  const accounts = sql`select ${users.id} as id, ${users.firstName} as first_name, ${users.lastName} as last_name, ${users.email} as email,
+      ${users.phone} as phone, ${users.documentNumber} as document_number, ${users.status} as status, ${users.emailVerified} as email_verified,
+      ${users.createdAt} as created_at, false as guest
+    from ${users} where ${and(eq(users.role, "customer"), q ? searchCondition(q) : undefined)}`;
+  const guests = sql`select * from (
+      select distinct on (lower(${orders.customerEmail})) ${orders.id}::text as id, ${orders.customerFirstName} as first_name,
+        ${orders.customerLastName} as last_name, lower(${orders.customerEmail}) as email, ${orders.customerPhone} as phone,
+        ${orders.documentNumber} as document_number, 'guest' as status, false as email_verified, ${orders.createdAt} as created_at, true as guest
+      from ${orders}
+      where ${orders.userId} is null and (${staffOrderSearchCondition(q)})
+        and lower(${orders.customerEmail}) not like ${`%@${ANONYMIZED_EMAIL_DOMAIN}`}
+        and not exists (select 1 from ${users} where ${users.email} = lower(${orders.customerEmail}))
+      order by lower(${orders.customerEmail}), ${orders.createdAt} desc, ${orders.id} desc
+    ) guests`;
+  const everyone = q ? sql`${accounts} union all ${guests}` : accounts;
+  const counted = await db.execute(sql`select count(*)::int as total from (${everyone}) everyone`);
+  const found = await db.execute(
+    sql`select * from (${everyone}) everyone order by last_name, first_name, id limit ${CUSTOMERS_PAGE_SIZE} offset ${(page - 1) * CUSTOMERS_PAGE_SIZE}`,
+  );
+  const [total] = (counted as unknown as { rows: { total: number | string }[] }).rows;
   return {
-    total: Number(counted?.total ?? 0),
-    rows: rows.map(({ firstName, lastName, createdAt, ...row }) => ({
-      ...row,
-      fullName: `${firstName} ${lastName}`.trim(),
-      createdAt: createdAt.toISOString(),
+    total: Number(total?.total ?? 0),
+    rows: (found as unknown as { rows: SearchRow[] }).rows.map((row) => ({
+      id: row.id,
+      fullName: `${row.first_name} ${row.last_name}`.trim(),
+      email: row.email,
+      phone: row.phone,
+      documentNumber: row.document_number,
+      status: row.status,
+      emailVerified: row.email_verified,
+      createdAt: new Date(row.created_at).toISOString(),
+      guest: row.guest,
     })),
   };
+}
+
+interface SearchRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  document_number: string | null;
+  status: string;
+  email_verified: boolean;
+  created_at: Date | string;
+  guest: boolean;
 }

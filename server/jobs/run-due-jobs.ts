@@ -7,7 +7,7 @@ import { configuredTransport, deliverPendingEmails, type MailTransport } from ".
 import { expireUnpaidOrders } from "../orders/index.server";
 import { cardProviderFor, type CardProvider } from "../payments/index.server";
 import type { CulqiClient } from "../payments/index.server";
-import { culqiClientIfConfigured, retryDueRefunds } from "../payments/index.server";
+import { culqiClientIfConfigured, retryDueProviderErasures, retryDueRefunds } from "../payments/index.server";
 import { activePaymentProvider } from "../payments/index.server";
 import {
   closeAbandonedSignups,
@@ -25,7 +25,7 @@ export interface JobOptions {
   transport?: MailTransport;
   siteUrl?: string;
   cardsFor?: (provider: string) => CardProvider;
-  /** Culqi for refunds; `null` when it is not configured (the tests hand in the local one). */
+  /** Culqi for refunds and deletions; `null` when it is not configured (the tests hand in the local one). */
   culqi?: CulqiClient | null;
   /** The OSE for comprobantes (the tests hand in one pointed at the local Nubefact). */
   comprobantes?: ComprobanteProvider;
@@ -59,6 +59,8 @@ const jobs = {
   expiredOrders: (job: JobContext) => expireUnpaidOrders(job.db, job.now),
   // Refunds whose provider call failed or never happened (decision 0026-late-payments-and-refunds).
   refunds: (job: JobContext) => retryDueRefunds(job.db, job.culqi(), { now: job.now, siteUrl: job.siteUrl }),
+  // Saved cards and customers an anonymisation left to delete at the provider (decision 0061).
+  providerErasures: (job: JobContext) => retryDueProviderErasures(job.db, job.culqi(), job.now),
   // Boletas, facturas and notas de crédito to the OSE, after the transactions that numbered them (decision 0045).
   comprobantes: (job: JobContext) => sendDueComprobantes(job.db, job.comprobantes(), { now: job.now, siteUrl: job.siteUrl }),
   cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),

@@ -13,7 +13,7 @@ export {
   type OrderLine,
 } from "./customer-orders";
 export { cancelOrderByStaff, staffCancellationBlocker, type CancelOrderResult } from "./staff-cancel";
-export { searchStaffOrders, STAFF_ORDERS_PAGE_SIZE, type StaffOrderRow } from "./staff-order-search";
+export { searchStaffOrders, staffOrderSearchCondition, STAFF_ORDERS_PAGE_SIZE, type StaffOrderRow } from "./staff-order-search";
 export { staffOrdersCsvFilename, staffOrdersCsvStream } from "./staff-orders-csv";
 export { findStaffOrder, type StaffOrderDetail, type StaffOrderNote } from "./staff-order-detail";
 export { addOrderNote, resendOrderConfirmation, StaffOrderNotFoundError, type ResendConfirmationResult } from "./staff-order-actions";

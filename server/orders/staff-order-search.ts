@@ -35,7 +35,7 @@ function escapeLike(text: string): string {
  * their beginning, phone by its digits (with or without Peru's +51), document or RUC exactly.
  * A name matches when it has every word typed, or when each word begins its first or last name.
  */
-function searchCondition(query: string): SQL {
+export function staffOrderSearchCondition(query: string): SQL {
   const lower = query.toLowerCase();
   const arms: SQL[] = [];
   const number = /^(?:va-?)?(\d{1,9})$/i.exec(query);
@@ -67,7 +67,7 @@ function searchCondition(query: string): SQL {
 
 export function staffOrderConditions(filters: StaffOrderFilters): SQL | undefined {
   const conditions: SQL[] = [];
-  if (filters.q) conditions.push(searchCondition(filters.q));
+  if (filters.q) conditions.push(staffOrderSearchCondition(filters.q));
   if (filters.status) conditions.push(eq(orders.status, filters.status));
   if (filters.from) conditions.push(gte(orders.createdAt, limaMidnight(filters.from)));
   if (filters.to) conditions.push(lt(orders.createdAt, limaMidnight(addDays(filters.to, 1))));

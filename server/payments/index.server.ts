@@ -66,3 +66,10 @@ export {
   type DoorCollection,
   type DriverCashBox,
 } from "./cash-box";
+export {
+  processProviderErasure,
+  providerErasureSummary,
+  retryDueProviderErasures,
+  scheduleCardErasures,
+  type ProviderErasureSummary,
+} from "./provider-erasures";

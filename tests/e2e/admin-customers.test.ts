@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { text as streamText } from "node:stream/consumers";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
 import { openSignedIn, registerCustomer, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
+import { guestCheckoutBody } from "../support/checkout-page";
 import { DESKTOP, MOBILE } from "../support/browser";
 import { useBrowser, waitForHydration } from "../support/e2e";
 import { auditLayout } from "../support/layout-audit";
@@ -61,6 +63,42 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     await admin.page.getByRole("link", { name: "Anonimizar…" }).click();
     await admin.page.getByRole("heading", { name: "Anonimizar cliente" }).waitFor();
     await expectAccessibleAndFitting(admin.page, "anonimizar (360 px)");
+    admin.expectClean();
+  });
+
+  it("the admin finds a guest buyer by e-mail, sees their picture, downloads their data and is told why anonymising waits (decision 0061, 360 px)", async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const email = `invitada-${suffix}@prueba.pe`;
+    const placed = await fetch(`${shop.baseURL()}/checkout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: shop.baseURL(), "Content-Type": "application/json" },
+      body: guestCheckoutBody(email, { nombre: "Invitada", apellido: `Sincuenta${suffix}` }),
+    });
+    expect(placed.status).toBe(302);
+
+    const admin = await openSignedIn(shop, await signInCookies(shop.baseURL(), DEMO_ADMIN.email, DEMO_ADMIN.password), PHONE);
+    await admin.page.goto(`${shop.baseURL()}/admin/clientes?q=${encodeURIComponent(email.toUpperCase())}`);
+    const rows = admin.page.getByTestId("customer-row");
+    await rows.filter({ hasText: "Invitado (sin cuenta)" }).waitFor();
+    expect(await rows.count()).toBe(1);
+    await rows.first().getByRole("link").click();
+    await admin.page.getByRole("heading", { name: `Invitada Sincuenta${suffix}` }).waitFor();
+    // The guest is named by an order id: the e-mail never travels in the page's URL.
+    expect(new URL(admin.page.url()).pathname).toMatch(/^\/admin\/clientes\/invitado\/[0-9a-f-]{36}$/);
+    expect(await admin.page.getByTestId("guest-profile").textContent()).toContain(email);
+    await expectAccessibleAndFitting(admin.page, "invitado (360 px)");
+
+    const download = admin.page.waitForEvent("download");
+    await admin.page.getByRole("button", { name: "Exportar sus datos (JSON)" }).click();
+    // The browser runs apart from the test: the file is read through the download's stream.
+    const exported = JSON.parse(await streamText(await (await download).createReadStream())) as { format: string; profile: { email: string }; orders: unknown[] };
+    expect(exported).toMatchObject({ format: "vida-alcalina/datos-personales/1", profile: { email }, orders: [expect.anything()] });
+
+    await admin.page.getByRole("link", { name: "Anonimizar…" }).click();
+    await admin.page.getByRole("heading", { name: "Anonimizar comprador invitado" }).waitFor();
+    expect(await admin.page.getByRole("alert").textContent()).toContain("pedidos sin pagar");
+    await expectAccessibleAndFitting(admin.page, "anonimizar invitado (360 px)");
     admin.expectClean();
   });
 });

@@ -61,12 +61,17 @@ const RULES: Record<string, Rule> = {
   // by the anonymisation's confirmation, so the demo customer is never anonymised here.
   "/admin/clientes/:customerId/exportar": { allowed: [], sample: "/admin/clientes/{demoCustomerId}/exportar" },
   "/admin/clientes/:customerId/anonimizar": { allowed: [], sample: "/admin/clientes/{demoCustomerId}/anonimizar" },
+  // Guest buyers (decision 0061): the demo order has an account, so the pages send staff to it; the
+  // role guard answers first either way.
+  "/admin/clientes/invitado/:orderId": { allowed: ["operaciones"], sample: "/admin/clientes/invitado/{demoOrderId}" },
+  "/admin/clientes/invitado/:orderId/exportar": { allowed: [], sample: "/admin/clientes/invitado/{demoOrderId}/exportar" },
+  "/admin/clientes/invitado/:orderId/anonimizar": { allowed: [], sample: "/admin/clientes/invitado/{demoOrderId}/anonimizar" },
   "/admin/metricas": { allowed: [] },
   "/admin/metricas/exportar": { allowed: [] },
   "/admin/productos": { allowed: [] },
   // The seed's first product (identity columns start at 1).
   "/admin/productos/:productId": { allowed: [], sample: "/admin/productos/1" },
-  // Drivers' cash (decision 0057): a repartidor sees only their own figure, on /admin/reparto.
+  // Drivers' cash (decision 0060): a repartidor sees only their own figure, on /admin/reparto.
   "/admin/caja": { allowed: ["operaciones"] },
 };
 

@@ -197,7 +197,7 @@ describe("the driver's route on a phone", () => {
     await onTheRoad.getByRole("button", { name: "Confirmar entrega" }).click();
     await page.getByText("Entrega registrada. Avisamos al cliente.").waitFor();
     expect(await stopCard(page, stops.withCode.address).getByTestId("amount-to-collect").textContent()).toBe("Pagado");
-    // Decision 0057: the driver sees the cash they owe the shop today (only their own).
+    // Decision 0060: the driver sees the cash they owe the shop today (only their own).
     expect(await page.getByTestId("cash-to-hand-over").textContent()).toBe(`Efectivo por rendir hoy: ${amount}`);
     collectedAmount = amount;
     await page.goto(`${server.baseURL}/orden/${stops.withCode.orderId}`);

@@ -1,9 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { bookableDates } from "../support/lima-clock";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, signInCookies, type SessionCookie } from "../support/accounts";
-import { boxLine } from "../support/checkout-page";
+import { boxLine, guestCheckoutBody } from "../support/checkout-page";
 import { useBrowser, waitForEmail } from "../support/e2e";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
@@ -156,24 +155,7 @@ describe("security headers, private caching and emailed links", () => {
 /** A guest's one-time order through the real /checkout action; answers where it sends the browser. */
 async function placeGuestOrder(baseURL: string, headers: Record<string, string> = { Origin: baseURL }) {
   const email = `seguridad-${randomUUID().slice(0, 8)}@prueba.pe`;
-  const body = JSON.stringify({
-    checkoutKey: randomUUID(),
-    purchaseType: "one-time",
-    subscriptionFrequency: "mensual",
-    nombre: "Rosa",
-    apellido: "Quispe",
-    correo: email,
-    telefono: "987654321",
-    tipo_documento: "dni",
-    dni: "45678912",
-    districtId: 22,
-    direccion: "Av. Larco 123",
-    diaHabil: 3,
-    fecha: bookableDates(3)[0],
-    rangoHorario: "manana",
-    items: [{ productId: boxLine.productId, variantId: null, quantity: 1 }],
-    clientSubtotalCents: boxLine.price,
-  });
+  const body = guestCheckoutBody(email);
   const response = await rawRequest(baseURL, "/checkout", { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body });
   if (response.status !== 302) throw new Error(`Checkout answered ${response.status}: ${response.body.slice(0, 300)}`);
   return { email, location: response.headers.location! };

@@ -6,13 +6,18 @@ import type { StaffActor } from "@server/audit/index.server";
 import { recordPromotionalConsent } from "@server/consent/index.server";
 import {
   anonymiseCustomer,
+  anonymiseGuest,
   anonymizedEmailFor,
+  anonymizedGuestEmailFor,
   CUSTOMERS_PAGE_SIZE,
   exportCustomerData,
+  exportGuestData,
   loadCustomerPicture,
+  loadGuestPicture,
   searchCustomers,
 } from "@server/customers/index.server";
 import {
+  abandonedCarts,
   accounts,
   bidonMovements,
   complaints,
@@ -22,7 +27,9 @@ import {
   invoices,
   orders,
   outboxEmails,
+  paymentMethods,
   promotionalConsentEvents,
+  providerErasures,
   sessions,
   staffActions,
   subscriptionEvents,
@@ -30,6 +37,10 @@ import {
   users,
 } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
+import { runDueJobs } from "@server/jobs/index.server";
+import { createCulqiClient } from "@server/payments/culqi";
+import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
+import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const PASSWORD = "Cliente2024";
@@ -474,7 +485,7 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     expect(ended).toMatchObject({ status: "cancelled", endsOn: "2026-03-26" });
     const events = await test.db.select().from(subscriptionEvents).where(eq(subscriptionEvents.subscriptionId, subscription!.id));
     expect(events.map((event) => [event.kind, event.actor])).toEqual([["cancelled", DEMO_ADMIN.email]]);
-    const [consent] = await test.db.select().from(promotionalConsentEvents).where(eq(promotionalConsentEvents.email, placeholder));
+    const [consent] = await test.db.select().from(promotionalConsentEvents).where(eq(promotionalConsentEvents.email, placeholder)).orderBy(promotionalConsentEvents.id);
     expect(consent).toMatchObject({ granted: true, source: "signup", clientAddress: null, userAgent: null, userId: null });
     expect((await test.db.select({ status: outboxEmails.status }).from(outboxEmails).where(eq(outboxEmails.toAddress, placeholder))).length).toBeGreaterThan(0);
     expect((await searchCustomers(test.db, email, 1)).rows).toEqual([]);
@@ -498,6 +509,263 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     expect(await anonymiseCustomer(test.db, admin, id, new Date())).toMatchObject({
       ok: false,
       message: expect.stringContaining("comprobantes aún no aceptados por SUNAT (B001-"),
+    });
+  });
+
+  describe("guest buyers without an account (decision 0061)", () => {
+    async function guestData(email: string, personal: { firstName: string; phone: string; document: string; address: string }) {
+      const older = await order({
+        userId: null,
+        customerEmail: email.toUpperCase(),
+        customerFirstName: personal.firstName,
+        customerLastName: "Tello Rivas",
+        customerPhone: personal.phone,
+        documentNumber: personal.document,
+        address: personal.address,
+        createdAt: new Date("2026-03-01T15:00:00Z"),
+      });
+      const latest = await order({
+        userId: null,
+        customerEmail: email,
+        customerFirstName: personal.firstName,
+        customerLastName: "Tello Rivas",
+        customerPhone: personal.phone,
+        documentNumber: personal.document,
+        address: personal.address,
+        createdAt: new Date("2026-03-10T15:00:00Z"),
+      });
+      const invoiceId = await invoice(older);
+      const handed = await delivery(older, "delivered", personal.address);
+      await test.db.insert(bidonMovements).values({ deliveryId: handed, orderId: older, userId: null, customerEmail: email, kind: "lent", quantity: 2 });
+      await test.db.insert(outboxEmails).values({
+        dedupeKey: `guest-test:${randomUUID()}`,
+        kind: "order-confirmation",
+        toAddress: email,
+        subject: `Tu pedido, ${personal.firstName}`,
+        html: `<p>${personal.address}</p>`,
+        text: personal.address,
+      });
+      const sheet = await complaint(email);
+      await recordPromotionalConsent(test.db, { email, granted: true, source: "checkout", clientAddress: "198.51.100.77", userAgent: "Opera" }, new Date());
+      await recordPromotionalConsent(test.db, { email, granted: false, source: "unsubscribe", clientAddress: "198.51.100.78", userAgent: "Opera" }, new Date());
+      await test.db.insert(contactMessages).values({
+        submissionId: randomUUID(),
+        name: personal.firstName,
+        email,
+        phone: personal.phone,
+        subject: "Consulta",
+        message: `Vivo en ${personal.address}`,
+        createdAt: new Date(),
+      });
+      await test.db.insert(abandonedCarts).values({ email, items: [{ productId: 1, variantId: null, quantity: 2 }], subtotalCents: 3000 });
+      return { older, latest, invoiceId, handed, sheet };
+    }
+
+    it("search finds a guest once per e-mail, by e-mail, name, phone and document, and leaves them to the account that has the e-mail", async () => {
+      const email = "guillermina.tello@prueba.pe";
+      const { latest } = await guestData(email, { firstName: "Guillermina", phone: "+51 966 777 888", document: "47770001", address: "Av. Busqueda 1" });
+      const guestRows = async (q: string) => (await searchCustomers(test.db, q, 1)).rows.filter((row) => row.guest);
+      for (const q of ["GUILLERMINA.tel", "guillermina tello", "966777888", "47770001"])
+        expect(await guestRows(q), q).toEqual([expect.objectContaining({ id: latest, email, fullName: "Guillermina Tello Rivas", guest: true, status: "guest" })]);
+      // An empty box lists accounts only, as before.
+      expect((await searchCustomers(test.db, "", 1)).rows.some((row) => row.guest)).toBe(false);
+
+      const accountEmail = "con.cuenta@prueba.pe";
+      const accountId = await customer("Con", "Cuenta", accountEmail);
+      const guestOrder = await order({ userId: null, customerEmail: "Con.Cuenta@prueba.pe" });
+      expect((await searchCustomers(test.db, accountEmail, 1)).rows.map((row) => [row.id, row.guest])).toEqual([[accountId, false]]);
+      expect(await loadGuestPicture(test.db, guestOrder)).toEqual({ kind: "account", userId: accountId });
+      expect(await anonymiseGuest(test.db, admin, guestOrder, new Date())).toEqual({ ok: false, reason: "account", userId: accountId });
+      expect(await loadGuestPicture(test.db, randomUUID())).toBeNull();
+    });
+
+    it("shows a guest's whole picture from the e-mail on their orders, whatever its case", async () => {
+      const email = "retrato.invitado@prueba.pe";
+      const { older, latest, handed } = await guestData(email, { firstName: "Gertrudis", phone: "955000111", document: "47770002", address: "Jr. Retrato 5" });
+      const someoneElse = await order({ userId: null, customerEmail: "otro.invitado@prueba.pe" });
+      const found = await loadGuestPicture(test.db, older);
+      if (found?.kind !== "guest") throw new Error("not a guest");
+      const picture = found.value;
+      expect(picture.guest).toMatchObject({ reference: older, email, firstName: "Gertrudis", phone: "955000111", documentNumber: "47770002", anonymized: false });
+      expect(picture.orders.map((row) => row.id).sort()).toEqual([older, latest].sort());
+      expect(picture.orders.map((row) => row.id)).not.toContain(someoneElse);
+      expect(picture.deliveries.map((row) => row.id)).toEqual([handed]);
+      expect(picture.invoices.map((row) => row.orderId)).toEqual([older]);
+      expect(picture.bidones).toEqual({ lent: 2, returned: 0, balance: 2 });
+      expect(picture.emails.map((row) => row.kind)).toEqual(["order-confirmation"]);
+      expect(picture.complaints).toHaveLength(1);
+      expect(picture.consent).toMatchObject({ granted: false, source: "unsubscribe" });
+      expect(picture.consentHistory.map((event) => event.granted)).toEqual([false, true]);
+      expect(picture.contactMessages).toHaveLength(1);
+      expect(picture.abandonedCart).toMatchObject({ subtotalCents: 3000, items: 1 });
+    });
+
+    it("exports a guest's data in the account export's format, without secrets, audited without the e-mail", async () => {
+      const email = "exporta.invitado@prueba.pe";
+      const { older, latest } = await guestData(email, { firstName: "Eudocia", phone: "955000222", document: "47770003", address: "Jr. Exporta 7" });
+      const found = await exportGuestData(test.db, admin, latest, new Date("2026-03-25T12:00:00Z"));
+      if (found?.kind !== "guest") throw new Error("not a guest");
+      const document = found.value;
+      const accountId = await customer("Formato", "Igual", "formato.igual@prueba.pe");
+      const accountDocument = (await exportCustomerData(test.db, admin, accountId, new Date()))!;
+      expect(Object.keys(document)).toEqual(Object.keys(accountDocument));
+      expect(document).toMatchObject({ format: accountDocument.format, sessions: [], subscriptions: [] });
+      expect(document.profile).toMatchObject({ kind: "guest", email, firstName: "Eudocia", documentNumber: "47770003" });
+      expect(document.orders.map((row) => row.id)).toEqual([older, latest]);
+      expect(document.orders[0]!.deliveries).toHaveLength(1);
+      expect(document.invoices).toHaveLength(1);
+      expect(document.bidones).toMatchObject({ balance: 2 });
+      expect(document.emails.map((row) => row.text)).toEqual(["Jr. Exporta 7"]);
+      expect(document.complaints).toHaveLength(1);
+      expect(document.promotionalConsent.map((event) => event.clientAddress)).toEqual(["198.51.100.78", "198.51.100.77"]);
+      expect(document.contactMessages).toHaveLength(1);
+      expect(document.abandonedCarts).toEqual([expect.objectContaining({ subtotalCents: 3000 })]);
+      const json = JSON.stringify(document);
+      expect(json).not.toContain("accessTokenHash");
+      expect(json).not.toContain("tokenHash");
+      expect(json).not.toContain("checkoutKey");
+      const audit = await auditRows(latest, "guest.export");
+      expect(audit).toEqual([expect.objectContaining({ actorEmail: DEMO_ADMIN.email, entityType: "guest", after: { orders: 2, invoices: 1, emails: 1, complaints: 1 } })]);
+      expect(JSON.stringify(audit)).not.toContain(email);
+    });
+
+    it("refuses to anonymise a guest while a delivery is open or an order unpaid, changing nothing", async () => {
+      const email = "abierta.invitado@prueba.pe";
+      const own = await order({ userId: null, customerEmail: email, status: "processing" });
+      const open = await delivery(own, "scheduled");
+      expect(await anonymiseGuest(test.db, admin, own, new Date())).toMatchObject({
+        ok: false,
+        reason: "refused",
+        message: expect.stringMatching(/^No se puede anonimizar todavía: el cliente tiene entregas pendientes \(ENV-/),
+      });
+      expect((await test.db.select({ email: orders.customerEmail }).from(orders).where(eq(orders.id, own)))[0]!.email).toBe(email);
+      expect(await auditRows(own)).toEqual([]);
+      await test.db.update(deliveries).set({ status: "delivered" }).where(eq(deliveries.id, open));
+      await order({ userId: null, customerEmail: email, status: "pending" });
+      expect(await anonymiseGuest(test.db, admin, own, new Date())).toMatchObject({ ok: false, message: expect.stringContaining("pedidos sin pagar") });
+    });
+
+    it("anonymises a guest: personal data gone, invoices and complaint sheets intact, other buyers untouched, run twice changes nothing", async () => {
+      const email = "borrar.invitado@prueba.pe";
+      const personal = { firstName: "Hermenegilda", phone: "933222111", document: "47770004", address: "Calle Oculta 13" };
+      const { older, latest, invoiceId, handed, sheet } = await guestData(email, personal);
+      const neighbour = await order({ userId: null, customerEmail: "vecina@prueba.pe", address: "Calle Oculta 15" });
+      const invoiceBefore = await test.db.select().from(invoices).where(eq(invoices.id, invoiceId));
+      const complaintBefore = await test.db.select().from(complaints).where(eq(complaints.id, sheet));
+
+      expect(await anonymiseGuest(test.db, admin, latest, new Date("2026-03-26T15:00:00Z"))).toEqual({ ok: true, alreadyAnonymized: false });
+
+      const placeholder = anonymizedGuestEmailFor(latest);
+      const values = [email, personal.firstName, personal.phone, personal.document, personal.address];
+      for (const table of ["orders", "deliveries", "outbox_emails", "promotional_consent_events", "contact_messages", "bidon_movements", "abandoned_carts"]) {
+        const rows = await test.db.execute(sql.raw(`select t::text as row from ${table} t`));
+        const text = JSON.stringify((rows as unknown as { rows?: unknown[] }).rows ?? rows);
+        for (const value of values) expect(text.includes(value), `${value} left in ${table}`).toBe(false);
+      }
+      const [orderRow] = await test.db.select().from(orders).where(eq(orders.id, older));
+      expect(orderRow).toMatchObject({ customerEmail: placeholder, customerFirstName: "Cliente", totalCents: 5000, status: "delivered" });
+      const [ledger] = await test.db.select().from(bidonMovements).where(eq(bidonMovements.deliveryId, handed));
+      expect(ledger).toMatchObject({ quantity: 2, customerEmail: placeholder });
+      const consent = await test.db.select().from(promotionalConsentEvents).where(eq(promotionalConsentEvents.email, placeholder)).orderBy(promotionalConsentEvents.id);
+      expect(consent.map((event) => [event.granted, event.clientAddress, event.userAgent])).toEqual([
+        [true, null, null],
+        [false, null, null],
+      ]);
+      expect(await test.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, placeholder))).toHaveLength(1);
+      // Kept: the comprobante exactly as issued, the Libro de Reclamaciones sheet, the neighbour's order.
+      expect(await test.db.select().from(invoices).where(eq(invoices.id, invoiceId))).toEqual(invoiceBefore);
+      expect(await test.db.select().from(complaints).where(eq(complaints.id, sheet))).toEqual(complaintBefore);
+      expect((await test.db.select({ address: orders.address }).from(orders).where(eq(orders.id, neighbour)))[0]!.address).toBe("Calle Oculta 15");
+      expect((await searchCustomers(test.db, email, 1)).rows).toEqual([]);
+      const after = await loadGuestPicture(test.db, older);
+      expect(after).toMatchObject({ kind: "guest", value: { guest: { anonymized: true, email: placeholder } } });
+
+      const audit = await auditRows(latest, "guest.anonymize");
+      expect(audit).toEqual([expect.objectContaining({ entityType: "guest", after: { status: "anonymized", orders: 2 } })]);
+      expect(JSON.stringify(audit)).not.toContain(email);
+      // A second request, through either order, and a double click find it done.
+      const snapshot = await test.db.select().from(orders).where(eq(orders.id, older));
+      expect(await anonymiseGuest(test.db, admin, latest, new Date())).toEqual({ ok: true, alreadyAnonymized: true });
+      expect(await anonymiseGuest(test.db, admin, older, new Date())).toEqual({ ok: true, alreadyAnonymized: true });
+      expect(await test.db.select().from(orders).where(eq(orders.id, older))).toEqual(snapshot);
+      expect(await auditRows(latest, "guest.anonymize")).toHaveLength(1);
+      expect(await auditRows(older)).toEqual([]);
+    });
+
+    it("two anonymisations of one guest at once: one does it, the other finds it done", async () => {
+      const email = "doble.invitado@prueba.pe";
+      const { latest } = await guestData(email, { firstName: "Doble", phone: "933222000", document: "47770005", address: "Calle Doble 2" });
+      const results = await Promise.all([anonymiseGuest(test.db, admin, latest, new Date()), anonymiseGuest(test.db, admin, latest, new Date())]);
+      expect(results.map((result) => result.ok && result.alreadyAnonymized).sort()).toEqual([false, true]);
+      expect(await auditRows(latest, "guest.anonymize")).toHaveLength(1);
+    });
+  });
+
+  describe("saved cards deleted at the payment provider on anonymisation (decision 0061)", () => {
+    let culqi: CulqiMock;
+    beforeAll(async () => {
+      culqi = await startCulqiMock();
+    });
+    afterAll(() => culqi.close());
+
+    it("schedules the deletions in the anonymisation, deletes at Culqi outside it, and retries after a failure until Culqi confirms", async () => {
+      const client = createCulqiClient({ secretKey: culqi.secretKey, apiBase: culqi.apiBase, timeoutMs: 5_000 });
+      const email = "tarjetas@prueba.pe";
+      const id = await customer("Tarjeta", "Guardada", email);
+      const culqiCustomer = await client.createCustomer({
+        first_name: "Tarjeta",
+        last_name: "Guardada",
+        email,
+        address: "Av. Culqi 1",
+        address_city: "Lima",
+        phone_number: "999888777",
+      });
+      const saved = await client.createCard({ customerId: culqiCustomer!.id, tokenId: await culqi.tokenize("4111111111111111", email) });
+      if (saved.kind !== "saved") throw new Error("card not saved");
+      await test.db.insert(paymentMethods).values([
+        { userId: id, provider: "culqi", providerCustomerId: culqiCustomer!.id, providerCardId: saved.card.id, brand: "Visa", last4: "1111" },
+        { userId: id, provider: "sandbox", providerCardId: `sbx_crd_${randomUUID()}_4242`, brand: "Visa", last4: "4242", revokedAt: new Date() },
+      ]);
+      const now = new Date("2026-03-27T15:00:00Z");
+      const erasures = () => test.db.select().from(providerErasures).where(eq(providerErasures.userId, id)).orderBy(providerErasures.objectKind, providerErasures.provider);
+
+      expect(await anonymiseCustomer(test.db, admin, id, now)).toMatchObject({ ok: true, alreadyAnonymized: false });
+      // Nothing was asked of Culqi inside the transaction: the deletions wait, recorded with it.
+      expect(culqi.cardIds()).toContain(saved.card.id);
+      expect((await erasures()).map((row) => [row.provider, row.objectKind, row.status])).toEqual([
+        ["culqi", "card", "pending"],
+        ["sandbox", "card", "pending"],
+        ["culqi", "customer", "pending"],
+      ]);
+      expect((await auditRows(id, "customer.anonymize"))[0]!.after).toMatchObject({ cardErasures: 3 });
+
+      culqi.failNextDeletes(1);
+      expectConsoleError(/deleting culqi card .* failed \(attempt 1: HTTP 503\)/);
+      const first = await runDueJobs(test.db, { now, only: ["providerErasures"], culqi: client });
+      expect(first.results.providerErasures).toEqual({ done: 2, failed: 1 });
+      const [card] = await erasures();
+      expect(card).toMatchObject({ status: "pending", attempts: 1, lastError: "HTTP 503", nextAttemptAt: new Date(now.getTime() + 5 * 60_000) });
+      expect(culqi.customerIds()).not.toContain(culqiCustomer!.id);
+      expect((await loadCustomerPicture(test.db, id))!.cardErasures).toEqual({ done: 2, pending: 1, lastError: "HTTP 503" });
+
+      // Not due yet: nothing is asked; once due, Culqi answers it no longer has the card (gone with its customer): done.
+      expect((await runDueJobs(test.db, { now, only: ["providerErasures"], culqi: client })).results.providerErasures).toEqual({ done: 0, failed: 0 });
+      const later = new Date(now.getTime() + 6 * 60_000);
+      expect((await runDueJobs(test.db, { now: later, only: ["providerErasures"], culqi: client })).results.providerErasures).toEqual({ done: 1, failed: 0 });
+      expect((await erasures()).map((row) => [row.status, row.attempts])).toEqual([
+        ["done", 2],
+        ["done", 1],
+        ["done", 1],
+      ]);
+      expect(culqi.cardIds()).not.toContain(saved.card.id);
+      expect(culqi.requestLog.filter((line) => line.startsWith("DELETE"))).toEqual([
+        `DELETE /v2/cards/${saved.card.id}`,
+        `DELETE /v2/customers/${culqiCustomer!.id}`,
+        `DELETE /v2/cards/${saved.card.id}`,
+      ]);
+      // Run again, the anonymisation schedules nothing twice.
+      expect(await anonymiseCustomer(test.db, admin, id, later)).toMatchObject({ ok: true, alreadyAnonymized: true });
+      expect(await erasures()).toHaveLength(3);
     });
   });
 });

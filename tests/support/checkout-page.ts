@@ -1,5 +1,7 @@
 /** Browser steps shared by the checkout journeys: a stored cart, then the checkout form filled in. */
+import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
+import { bookableDates } from "./lima-clock";
 
 export const boxLine = {
   key: "6",
@@ -38,4 +40,25 @@ export async function fillPhoneDocumentAndDelivery(page: Page) {
   await page.getByLabel("Día de entrega").selectOption({ label: "Miércoles" });
   await page.locator('input[name="fecha"]').first().check();
   await page.getByLabel(/^Mañana/).check();
+}
+
+/** The JSON a guest's one-time checkout posts to /checkout (Miraflores, a Wednesday still bookable). */
+export function guestCheckoutBody(email: string, names: { nombre: string; apellido: string } = { nombre: "Rosa", apellido: "Quispe" }): string {
+  return JSON.stringify({
+    checkoutKey: randomUUID(),
+    purchaseType: "one-time",
+    subscriptionFrequency: "mensual",
+    ...names,
+    correo: email,
+    telefono: "987654321",
+    tipo_documento: "dni",
+    dni: "45678912",
+    districtId: 22,
+    direccion: "Av. Larco 123",
+    diaHabil: 3,
+    fecha: bookableDates(3)[0],
+    rangoHorario: "manana",
+    items: [{ productId: boxLine.productId, variantId: null, quantity: 1 }],
+    clientSubtotalCents: boxLine.price,
+  });
 }

@@ -8,7 +8,8 @@
  * delay the next charge (to time the client out), fail reads of charges, fail the next refund
  * before or after Culqi applied it (an answer lost on the way back, or one that comes too late),
  * decline it; fail the next charges with a server error (nothing charged),
- * or take the next charge and drop the connection before answering (charged, answer lost).
+ * or take the next charge and drop the connection before answering (charged, answer lost); saved
+ * cards and customers deleted (A.7), and the next deletions failed with a server error.
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -96,6 +97,11 @@ export interface CulqiMock {
    * so a test proves the shop itself never refunds twice.
    */
   ignoreIdempotencyKeys(ignore: boolean): void;
+  /** The next `count` DELETE requests of a card or customer answer 503 and delete nothing. */
+  failNextDeletes(count: number): void;
+  /** Saved cards and customers Culqi still holds (payments.md A.7; a DELETE removes them). */
+  cardIds(): string[];
+  customerIds(): string[];
   close(): Promise<void>;
 }
 
@@ -114,7 +120,8 @@ export async function startCulqiMock(): Promise<CulqiMock> {
   const events: CulqiEvent[] = [];
   const chargeRequests: ChargeRequest[] = [];
   const customers = new Map<string, { email: string }>();
-  const cards = new Map<string, { card: string; email: string; declineAll: boolean }>();
+  const cards = new Map<string, { card: string; email: string; customerId: string; declineAll: boolean }>();
+  let failingDeletes = 0;
   let nextChargeDelay = 0;
   const requestLog: string[] = [];
   const refundRequests: { body: Record<string, unknown>; idempotencyKey: string | null }[] = [];
@@ -196,8 +203,21 @@ export async function startCulqiMock(): Promise<CulqiMock> {
           iin: { card_brand: source.card.startsWith("5") ? "MasterCard" : "Visa" },
         },
       };
-      cards.set(card.id, { card: source.card, email: customers.get(String(body.customer_id))!.email, declineAll: false });
+      cards.set(card.id, { card: source.card, email: customers.get(String(body.customer_id))!.email, customerId: String(body.customer_id), declineAll: false });
       return send(201, card);
+    }
+    const deleteMatch = /^\/v2\/(cards|customers)\/([\w]+)$/.exec(url.pathname);
+    if (request.method === "DELETE" && deleteMatch) {
+      if (failingDeletes > 0) {
+        failingDeletes -= 1;
+        return send(503, { object: "error", type: "api_error", merchant_message: "Servicio no disponible" });
+      }
+      const [, kind, objectId] = deleteMatch as unknown as [string, "cards" | "customers", string];
+      const existed = kind === "cards" ? cards.delete(objectId) : customers.delete(objectId);
+      if (!existed) return send(404, { object: "error", type: "resource_error", user_message: "No encontrado" });
+      // A customer goes with its cards.
+      if (kind === "customers") for (const [cardId, card] of cards) if (card.customerId === objectId) cards.delete(cardId);
+      return send(200, { id: objectId, deleted: true, merchant_message: "Se eliminó el registro" });
     }
     if (request.method === "GET" && url.pathname === "/v2/charges") {
       const email = url.searchParams.get("email");
@@ -419,6 +439,9 @@ export async function startCulqiMock(): Promise<CulqiMock> {
       refundTimeoutMs = delayMs;
     },
     ignoreIdempotencyKeys: (ignore) => void (ignoreKeys = ignore),
+    failNextDeletes: (count) => void (failingDeletes = count),
+    cardIds: () => [...cards.keys()],
+    customerIds: () => [...customers.keys()],
     tokenize: async (card, email = "cliente@example.pe") =>
       (await post("/tokens", publicKey, { card_number: card, cvv: "123", expiration_month: 12, expiration_year: 2030, email })).id,
     yapeToken: async (phone = "900000001") => (await post("/tokens/yape", publicKey, { amount: 5990, number_phone: phone, otp: "425251" })).id,

@@ -1,8 +1,10 @@
-import { Link } from "react-router";
-import type { CustomerPicture } from "@server/customers/index.server";
+import { Form, Link } from "react-router";
+import type { CustomerPicture, SubjectLists } from "@server/customers/index.server";
 import { AccountSection } from "~/components/account/account-page";
+import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { ELECTRONIC_STATUS_LABELS } from "@core/comprobante-labels";
+import { deliveryStatusLabel } from "@core/delivery-labels";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { orderTypeLabels } from "@core/order-labels";
@@ -13,6 +15,15 @@ const STATUS_LABELS: Record<string, { label: string; tone: string }> = {
   inactive: { label: "Desactivada", tone: "bg-amber-50 text-amber-900 ring-amber-200" },
   anonymized: { label: "Anonimizada", tone: "bg-slate-100 text-slate-800 ring-slate-300" },
 };
+
+/** A buyer who never had an account (decision 0061). */
+export function GuestBadge({ anonymized = false }: { anonymized?: boolean }) {
+  return (
+    <span className="rounded-full bg-sky-50 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-sky-900 ring-1 ring-sky-200">
+      {anonymized ? "Invitado anonimizado" : "Invitado (sin cuenta)"}
+    </span>
+  );
+}
 
 export function CustomerStatusBadge({ status }: { status: string }) {
   const shown = STATUS_LABELS[status] ?? { label: status, tone: "bg-slate-100 text-slate-800 ring-slate-300" };
@@ -27,7 +38,7 @@ function Empty({ children }: { children: React.ReactNode }) {
   return <p className="text-sm text-slate-600">{children}</p>;
 }
 
-export function CustomerOrders({ picture }: { picture: CustomerPicture }) {
+export function CustomerOrders({ picture }: { picture: SubjectLists }) {
   return (
     <AccountSection title={`Pedidos (${picture.ordersTotal})`}>
       {picture.orders.length === 0 ? (
@@ -85,7 +96,7 @@ export function CustomerSubscriptions({ picture }: { picture: CustomerPicture })
   );
 }
 
-export function CustomerInvoices({ picture }: { picture: CustomerPicture }) {
+export function CustomerInvoices({ picture }: { picture: SubjectLists }) {
   return (
     <AccountSection title="Comprobantes">
       {picture.invoices.length === 0 ? (
@@ -114,7 +125,35 @@ export function CustomerInvoices({ picture }: { picture: CustomerPicture }) {
   );
 }
 
-export function CustomerEmails({ picture }: { picture: CustomerPicture }) {
+const CONSENT_SOURCE_LABELS: Record<string, string> = {
+  checkout: "al comprar",
+  signup: "al registrarse",
+  preferences: "en sus preferencias",
+  unsubscribe: "enlace de baja",
+};
+
+export function CustomerDeliveries({ picture }: { picture: SubjectLists }) {
+  return (
+    <AccountSection title="Entregas">
+      {picture.deliveries.length === 0 ? (
+        <Empty>Sin entregas.</Empty>
+      ) : (
+        <ul className={listClass} data-testid="customer-deliveries">
+          {picture.deliveries.map((delivery) => (
+            <li key={delivery.id} className={rowClass}>
+              <span className="font-semibold">{delivery.deliveryNumber}</span>
+              <span className="text-xs text-slate-600">
+                {delivery.deliveryDate} · {deliveryStatusLabel(delivery.status)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </AccountSection>
+  );
+}
+
+export function CustomerEmails({ picture }: { picture: SubjectLists }) {
   return (
     <AccountSection title="Correos enviados">
       {picture.emails.length === 0 ? (
@@ -143,7 +182,7 @@ const EMAIL_STATUS_LABELS: Record<string, string> = {
   withheld: "Retenido",
 };
 
-export function CustomerComplaintsAndConsent({ picture }: { picture: CustomerPicture }) {
+export function CustomerComplaintsAndConsent({ picture }: { picture: SubjectLists }) {
   const consent = picture.consent;
   return (
     <AccountSection title="Reclamos y consentimiento">
@@ -172,6 +211,133 @@ export function CustomerComplaintsAndConsent({ picture }: { picture: CustomerPic
             ? `Aceptó recibir promociones el ${shortInstant(consent.at)}.`
             : `Retiró su consentimiento el ${shortInstant(consent.at)}: no recibe promociones.`}
       </p>
+      {picture.consentHistory.length > 1 && (
+        <ul className="mt-2 space-y-1 text-xs text-slate-600" aria-label="Historial de consentimiento">
+          {picture.consentHistory.map((event, index) => (
+            <li key={index}>
+              {shortInstant(event.at)} · {event.granted ? "Aceptó" : "Retiró"} ({CONSENT_SOURCE_LABELS[event.source] ?? event.source})
+            </li>
+          ))}
+        </ul>
+      )}
     </AccountSection>
   );
+}
+
+export function CustomerMessagesAndCart({ picture }: { picture: SubjectLists }) {
+  const cart = picture.abandonedCart;
+  return (
+    <AccountSection title="Mensajes y carrito guardado">
+      <h3 className="text-sm font-bold text-slate-900">Mensajes de contacto</h3>
+      {picture.contactMessages.length === 0 ? (
+        <Empty>No nos ha escrito por el formulario de contacto.</Empty>
+      ) : (
+        <ul className={listClass} data-testid="customer-messages">
+          {picture.contactMessages.map((message) => (
+            <li key={message.id} className={rowClass}>
+              <span className="min-w-0 break-words">{message.subject}</span>
+              <span className="text-xs text-slate-600">{shortInstant(message.createdAt)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3 className="mt-4 text-sm font-bold text-slate-900">Carrito abandonado</h3>
+      <p className="text-sm text-slate-800">
+        {cart
+          ? `${cart.items} producto(s) por ${formatSoles(cart.subtotalCents)}, guardado el ${shortInstant(cart.updatedAt)}${cart.reminderSentAt ? "; recordatorio enviado" : ""}.`
+          : "Ninguno guardado."}
+      </p>
+    </AccountSection>
+  );
+}
+
+export function StaffMessage({ ok, message }: { ok: boolean; message: string }) {
+  return (
+    <p
+      role={ok ? "status" : "alert"}
+      className={`rounded-xl border px-4 py-3 text-sm ${ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}
+    >
+      {message}
+    </p>
+  );
+}
+
+export const actionButtonClass = "rounded-lg border px-4 py-2 text-sm font-semibold";
+
+/** The admin's Ley 29733 actions on a customer's or a guest's page (decisions 0051, 0061). */
+export function DataRequestActions({ basePath, who }: { basePath: string; who: "cliente" | "comprador" }) {
+  return (
+    <section aria-labelledby="datos-personales" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6">
+      <h2 id="datos-personales" className="text-lg font-bold text-slate-900">
+        Datos personales (Ley 29733)
+      </h2>
+      <p className="mt-2 text-sm text-slate-700">A pedido del {who}: entrégale una copia de sus datos o anonimízalo.</p>
+      <div className="mt-3 flex flex-wrap gap-3">
+        <Form method="post" action={`${basePath}/exportar`} reloadDocument>
+          <button type="submit" className={`${actionButtonClass} border-brand-700 text-brand-800 hover:bg-brand-50`}>
+            Exportar sus datos (JSON)
+          </button>
+        </Form>
+        <Link to={`${basePath}/anonimizar`} className={`${actionButtonClass} border-red-300 text-red-800 hover:bg-red-50`}>
+          Anonimizar…
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The page of an account (decision 0051) or of a guest buyer (decision 0061): the way back, the
+ * header, a notice, then the page's own sections (`actions`), and the lists both share around the
+ * `profile` and any `extra` section (an account's subscriptions).
+ */
+export function CustomerPage({
+  title,
+  badge,
+  notice,
+  actions,
+  profile,
+  extra,
+  picture,
+  dataRequests,
+}: {
+  title: string;
+  badge: React.ReactNode;
+  notice: string | null;
+  actions?: React.ReactNode;
+  profile: React.ReactNode;
+  extra?: React.ReactNode;
+  picture: SubjectLists;
+  dataRequests: React.ReactNode;
+}) {
+  return (
+    <div className="space-y-6">
+      <p>
+        <Link to="/admin/clientes" className="text-sm font-semibold text-brand-800 underline">
+          Volver a clientes
+        </Link>
+      </p>
+      <AdminPageHeader title={title}>{badge}</AdminPageHeader>
+      {notice && <StaffMessage ok message={notice} />}
+      {actions}
+      <div className="grid gap-6 lg:grid-cols-2">
+        {profile}
+        <CustomerOrders picture={picture} />
+        {extra}
+        <CustomerDeliveries picture={picture} />
+        <CustomerInvoices picture={picture} />
+        <CustomerEmails picture={picture} />
+        <CustomerComplaintsAndConsent picture={picture} />
+        <CustomerMessagesAndCart picture={picture} />
+      </div>
+      {dataRequests}
+    </div>
+  );
+}
+
+/** What a staff page says after an anonymisation it redirected from (`?aviso=anonimizado`). */
+export function anonymisedNotice(request: Request, who: "Cliente" | "Comprador"): string | null {
+  return new URL(request.url).searchParams.get("aviso") === "anonimizado"
+    ? `${who} anonimizado. Sus comprobantes y hojas de reclamación se conservan como exige la ley.`
+    : null;
 }

@@ -37,7 +37,7 @@ export const payments = pgTable(
   (table) => [
     index("payments_order_idx").on(table.orderId),
     unique("payments_provider_reference_unique").on(table.provider, table.providerReference),
-    // The cash box (decision 0057) reads one Lima day of money taken at the door.
+    // The cash box (decision 0060) reads one Lima day of money taken at the door.
     index("payments_door_collections_idx")
       .on(table.settledAt)
       .where(sql`${table.collectedAtDoorBy} is not null`),
@@ -129,5 +129,42 @@ export const refunds = pgTable(
       .where(sql`${table.status} = 'pending'`),
     index("refunds_status_next_attempt_idx").on(table.status, table.nextAttemptAt),
     index("refunds_order_idx").on(table.orderId),
+  ],
+);
+
+/**
+ * What an anonymisation left to delete at a payment provider (decision 0061): a saved card and the
+ * provider's customer record it hangs on (Culqi's holds the name, e-mail, address and phone).
+ * Written in the anonymisation's own transaction; the provider is called afterwards, outside it,
+ * by the jobs, which retry from `nextAttemptAt` until the provider confirms (or says it no longer
+ * has it). One row per provider object: a second anonymisation run, or two cards on one Culqi
+ * customer, never schedule the same deletion twice.
+ */
+export const providerErasures = pgTable(
+  "provider_erasures",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    provider: text("provider").notNull(),
+    /** card | customer */
+    objectKind: text("object_kind").notNull(),
+    /** The provider's id (Culqi `crd_…` / `cus_…`; a sandbox card id). */
+    reference: text("reference").notNull(),
+    /** The (anonymised) account it belonged to, so staff see it on the customer's page. */
+    userId: text("user_id").notNull(),
+    /** pending (to call or retry the provider) | done */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull(),
+    /** A worker calling the provider holds the row until then, so two never call at once. */
+    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
+    doneAt: timestamp("done_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    unique("provider_erasures_object_unique").on(table.provider, table.objectKind, table.reference),
+    index("provider_erasures_status_next_attempt_idx").on(table.status, table.nextAttemptAt),
+    index("provider_erasures_user_idx").on(table.userId),
   ],
 );

@@ -25,6 +25,12 @@ export interface CulqiCharge {
 /** payments.md A.5: the reasons Culqi accepts. */
 export type CulqiRefundReason = "duplicado" | "fraudulento" | "solicitud_comprador";
 
+/**
+ * payments.md A.7: DELETE of a saved card or customer. `gone` is Culqi's 404: it no longer has it
+ * (an earlier attempt whose answer was lost, or a customer deleted with its cards).
+ */
+export type DeleteAnswer = { kind: "deleted" } | { kind: "gone" } | { kind: "refused"; message: string } | { kind: "unavailable"; reason: string };
+
 export type RefundAnswer = { kind: "refunded"; refundId: string } | { kind: "refused"; message: string } | { kind: "unavailable"; reason: string };
 
 /**
@@ -80,7 +86,7 @@ export function createCulqiClient(config: CulqiConfig) {
   const doFetch = config.fetch ?? fetch;
 
   async function call(
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "DELETE",
     path: string,
     body?: unknown,
     extraHeaders: Record<string, string> = {},
@@ -265,6 +271,22 @@ export function createCulqiClient(config: CulqiConfig) {
       if (answer.status === 200 && body?.action_code === "REVIEW") return { kind: "review" };
       if (answer.status >= 400 && answer.status < 500) return { kind: "declined", userMessage: body?.user_message || GENERIC_DECLINE };
       return { kind: "unavailable" };
+    },
+
+    /** payments.md A.7: deletes a saved card (`cards`) or a customer (`customers`) at Culqi. */
+    async deleteObject(kind: "cards" | "customers", id: string): Promise<DeleteAnswer> {
+      let answer;
+      try {
+        answer = await call("DELETE", `/${kind}/${encodeURIComponent(id)}`);
+      } catch (error) {
+        return { kind: "unavailable", reason: error instanceof Error ? `${error.name}: ${error.message}` : "error" };
+      }
+      if (answer.status === 200 || answer.status === 204) return { kind: "deleted" };
+      if (answer.status === 404) return { kind: "gone" };
+      const body = answer.body as { merchant_message?: string; user_message?: string } | null;
+      if (answer.status >= 400 && answer.status < 500)
+        return { kind: "refused", message: `HTTP ${answer.status}: ${body?.merchant_message ?? body?.user_message ?? "sin detalle"}` };
+      return { kind: "unavailable", reason: `HTTP ${answer.status}` };
     },
 
     /** Charges by email since a date (A.4 list filters): how a renewal finds the charge its crash lost. */

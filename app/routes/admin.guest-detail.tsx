@@ -1,0 +1,62 @@
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/admin.guest-detail";
+import { loadGuestPicture } from "@server/customers/index.server";
+import { AccountSection, FactList } from "~/components/account/account-page";
+import { anonymisedNotice, CustomerPage, DataRequestActions, GuestBadge } from "~/components/admin/customer-sections";
+import { GUEST_NOT_FOUND, guestOrderIdFrom } from "~/customers.server";
+import { guestPath } from "~/lib/customer-links";
+import { dbContext } from "~/db-context.server";
+import { formatLimaInstant } from "@core/lima-dates";
+import { allowRoles, staffContext } from "~/staff.server";
+
+/** Decision 0061: the same roles as an account's picture (decision 0051); export and anonymise are the admin's. */
+export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const found = await loadGuestPicture(context.get(dbContext), guestOrderIdFrom(params));
+  if (!found) throw data(GUEST_NOT_FOUND, { status: 404 });
+  // An account has this e-mail: the request is the account's, whose picture counts these orders too.
+  if (found.kind === "account") throw redirect(`/admin/clientes/${found.userId}`);
+  return { picture: found.value, notice: anonymisedNotice(request, "Comprador"), isAdmin: context.get(staffContext).role === "admin" };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  {
+    title: `${loaderData ? `${loaderData.picture.guest.firstName} ${loaderData.picture.guest.lastName}` : "Comprador no encontrado"} · Clientes · Back office`,
+  },
+  { name: "robots", content: "noindex,nofollow" },
+];
+
+/** Decision 0061: a guest buyer's whole picture, found by the e-mail on their orders. */
+export default function AdminGuestDetail({ loaderData }: Route.ComponentProps) {
+  const { picture, notice, isAdmin } = loaderData;
+  const { guest } = picture;
+  return (
+    <CustomerPage
+      title={`${guest.firstName} ${guest.lastName}`}
+      badge={<GuestBadge anonymized={guest.anonymized} />}
+      notice={notice}
+      picture={picture}
+      actions={
+        <p className="text-sm text-slate-700">
+          Compró sin crear una cuenta: lo identificamos por el correo de sus pedidos. Si luego abre una cuenta con ese correo, sus pedidos pasan a ella.
+        </p>
+      }
+      profile={
+        <AccountSection title="Datos de sus pedidos">
+          <FactList
+            testId="guest-profile"
+            facts={[
+              ["E-mail", <span className="break-all">{guest.email}</span>],
+              ["Teléfono", guest.phone],
+              ["Documento", `${guest.documentType.toUpperCase()} ${guest.documentNumber}`],
+              ["Primer pedido", formatLimaInstant(guest.firstOrderAt, { day: "numeric", month: "long", year: "numeric" })],
+              ["Bidones en su poder", `${picture.bidones.balance} (prestados ${picture.bidones.lent}, devueltos ${picture.bidones.returned})`],
+            ]}
+          />
+        </AccountSection>
+      }
+      dataRequests={isAdmin && !guest.anonymized && <DataRequestActions basePath={guestPath(guest.reference)} who="comprador" />}
+    />
+  );
+}
