@@ -4,7 +4,7 @@ import { listServedDistricts } from "@server/content/index.server";
 import { searchStaffOrders, STAFF_ORDERS_PAGE_SIZE, type StaffOrderRow } from "@server/orders/index.server";
 import { Pager } from "~/components/account/pager";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { FilterDate, FilterSelect, StaffListFilters } from "~/components/admin/staff-list-filters";
+import { DistrictFilter, FilterDate, FilterSelect, StaffListFilters } from "~/components/admin/staff-list-filters";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
@@ -65,12 +65,7 @@ function Filters({ filters, districts }: { filters: StaffOrderFilters; districts
       />
       <FilterDate id="desde" label="Desde" value={filters.from} />
       <FilterDate id="hasta" label="Hasta" value={filters.to} />
-      <FilterSelect
-        id="distrito"
-        label="Distrito"
-        value={filters.districtId ? String(filters.districtId) : ""}
-        options={districts.map((district) => ({ value: String(district.id), label: district.name }))}
-      />
+      <DistrictFilter value={filters.districtId} districts={districts} />
       <FilterSelect
         id="pago"
         label="Medio de pago"

@@ -4,7 +4,7 @@ import { listServedDistricts } from "@server/content/index.server";
 import { searchStaffSubscriptions, STAFF_SUBSCRIPTIONS_PAGE_SIZE } from "@server/subscriptions/index.server";
 import { Pager } from "~/components/account/pager";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { FilterDate, FilterSelect, StaffListFilters } from "~/components/admin/staff-list-filters";
+import { DistrictFilter, FilterDate, FilterSelect, StaffListFilters } from "~/components/admin/staff-list-filters";
 import { staffDate, SubscriptionConsoleNav, SubscriptionStatusBadge } from "~/components/admin/subscription-console";
 import { dbContext } from "~/db-context.server";
 import { formatSoles } from "@core/money";
@@ -65,12 +65,7 @@ function Filters({ filters, districts }: { filters: StaffSubscriptionFilters; di
         value={filters.plan ?? ""}
         options={SUBSCRIPTION_PLANS.map((plan) => ({ value: plan, label: plan === "anual" ? "Anual" : "Mensual" }))}
       />
-      <FilterSelect
-        id="distrito"
-        label="Distrito"
-        value={filters.districtId ? String(filters.districtId) : ""}
-        options={districts.map((district) => ({ value: String(district.id), label: district.name }))}
-      />
+      <DistrictFilter value={filters.districtId} districts={districts} />
       <FilterSelect
         id="cobro"
         label="Forma de cobro"

@@ -83,3 +83,15 @@ export function FilterDate({ id, label, value }: { id: string; label: string; va
     </div>
   );
 }
+
+/** The served districts, as the `distrito` filter of the staff lists. */
+export function DistrictFilter({ value, districts }: { value: number | undefined; districts: { id: number; name: string }[] }) {
+  return (
+    <FilterSelect
+      id="distrito"
+      label="Distrito"
+      value={value ? String(value) : ""}
+      options={districts.map((district) => ({ value: String(district.id), label: district.name }))}
+    />
+  );
+}
