@@ -10,26 +10,20 @@
 //   scripts/with-throwaway-postgres.sh node bench/compare.mjs --only=checkout
 //   node bench/compare.mjs --shop-root=/tmp/before --label=before   # another checkout's build
 //   node bench/compare.mjs --record --before=bench/.tmp/compare-before.json   # write RESULTS.md
-import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { measureCheckout } from "./lib/checkout.mjs";
 import { measureFirstLoadJs } from "./lib/first-load-js.mjs";
 import { auditPage } from "./lib/lighthouse.mjs";
 import { autocannonRun, HEADERS } from "./lib/load.mjs";
-import { HOST, ensureBuild, freePort } from "./lib/server.mjs";
+import { parseFlags } from "./lib/flags.mjs";
+import { ensureBuild, signInDemoCustomer, spawnShop } from "./lib/server.mjs";
 import { renderComparison, replaceComparison } from "./lib/compare-report.mjs";
 
 const benchDir = import.meta.dirname;
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, value] = arg.replace(/^--/, "").split("=");
-    return [key, value ?? true];
-  }),
-);
+const args = parseFlags();
 const shopRoot = path.resolve(String(args["shop-root"] ?? path.join(benchDir, "..")));
 const bareRoot = path.join(benchDir, "bare-rr");
 const label = String(args.label ?? "after");
@@ -152,76 +146,36 @@ function cpuTicks(rootPid) {
 
 /** `npm start` in `root`, in its own process group, on a fresh embedded database (or DATABASE_URL). */
 async function npmStart(root, name, extraEnv = {}) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `compare-${name}-`));
-  const logs = [];
-  const child = spawn("npm", ["start", "--silent"], {
-    cwd: root,
+  const server = await spawnShop({
+    root,
+    command: "npm",
+    args: ["start", "--silent"],
+    name,
+    dataDirPrefix: path.join(os.tmpdir(), `compare-${name}-`),
+    env: extraEnv,
     detached: true,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST,
-      PGLITE_DATA_DIR: dataDir,
-      NODE_ENV: "production",
-      SITE_URL: `http://${HOST}:${port}`,
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      SEED_DEMO_DATA: "true",
-      ALLOW_SANDBOX_PAYMENTS: "true",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => logs.push(chunk.toString()));
-  const memory = memorySampler(child.pid);
-  const origin = `http://${HOST}:${port}`;
-  const started = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${logs.join("")}`);
-    if (performance.now() - started > 120_000) throw new Error(`${name} not ready after 120 s:\n${logs.join("")}`);
-    const ok = await fetch(`${origin}/`, { signal: AbortSignal.timeout(2_000) }).then(
-      async (response) => (await response.arrayBuffer(), response.status === 200),
-      () => false,
-    );
-    if (ok) break;
-    await sleep(250);
+  const memory = memorySampler(server.child.pid);
+  try {
+    await server.ready({ timeoutMs: 120_000 });
+  } catch (error) {
+    memory.stop();
+    throw error;
   }
   const bootPeak = memory.peak();
   memory.reset();
   return {
     name,
-    origin,
-    pid: child.pid,
+    origin: server.origin,
+    pid: server.child.pid,
     bootPeak,
     memory,
-    logs,
+    logs: server.logs,
     async stop() {
       memory.stop();
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // Already gone.
-      }
-      const exited = await Promise.race([new Promise((resolve) => child.once("exit", () => resolve(true))), sleep(10_000).then(() => false)]);
-      if (!exited && child.pid) process.kill(-child.pid, "SIGKILL");
-      rmSync(dataDir, { recursive: true, force: true });
+      await server.stop();
     },
   };
-}
-
-async function signIn(origin) {
-  const response = await fetch(`${origin}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin },
-    body: new URLSearchParams({ email: "cliente@demo.pe", password: "Cliente123" }),
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  if (response.status !== 302 || !cookie.includes("session_token")) throw new Error(`sign-in failed (${response.status})`);
-  return cookie;
 }
 
 /** 10 connections flat out for `seconds`, with the server's CPU time per request. */
@@ -295,7 +249,7 @@ const bare = await npmStart(bareRoot, "bare");
 results.bootPeakMb = { shop: shop.bootPeak, bare: bare.bootPeak };
 try {
   if (only.has("load") || only.has("memory")) {
-    const session = await signIn(shop.origin);
+    const session = await signInDemoCustomer(shop.origin);
     const anyCookie = "_ga=GA1.1.123456789.1700000000";
     // [name, shop path, headers]; the bare page gets the same headers on its one route.
     /** @type {[string, string, Record<string, string>][]} */

@@ -8,23 +8,16 @@
 // CPU profile of each page's window to bench/.tmp/page-cost-<label>/ (open in Chrome DevTools).
 //
 //   node bench/page-cost.mjs [--requests=400] [--connections=10] [--profile] [--label=after] [--shop-root=…]
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { Agent } from "undici";
 import { HEADERS, percentile } from "./lib/load.mjs";
-import { HOST, ensureBuild, freePort } from "./lib/server.mjs";
+import { parseFlags } from "./lib/flags.mjs";
+import { ensureBuild, signInDemoCustomer, spawnShop } from "./lib/server.mjs";
 
 const benchDir = import.meta.dirname;
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, value] = arg.replace(/^--/, "").split("=");
-    return [key, value ?? true];
-  }),
-);
+const args = parseFlags();
 const shopRoot = path.resolve(String(args["shop-root"] ?? path.join(benchDir, "..")));
 const label = String(args.label ?? "after");
 const requests = Number(args.requests ?? 400);
@@ -35,12 +28,11 @@ const PRODUCT = "/tienda/producto/agua-alcalina-personal-625ml";
 
 ensureBuild(shopRoot, { skip: args["no-build"] === true });
 
-const port = await freePort();
-const origin = `http://${HOST}:${port}`;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "page-cost-"));
-const server = spawn(
-  process.execPath,
-  [
+const shop = await spawnShop({
+  root: shopRoot,
+  command: process.execPath,
+  // `npm start`'s V8 flags, with the statement counter preloaded (it answers over the IPC channel).
+  args: [
     "--max-semi-space-size=2",
     "--max-old-space-size=192",
     "--wasm-lazy-compilation",
@@ -48,24 +40,10 @@ const server = spawn(
     path.join(benchDir, "lib/count-queries.mjs"),
     "scripts/start.mjs",
   ],
-  {
-    cwd: shopRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST,
-      PGLITE_DATA_DIR: dataDir,
-      NODE_ENV: "production",
-      SITE_URL: origin,
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      SEED_DEMO_DATA: "true",
-      ALLOW_SANDBOX_PAYMENTS: "true",
-    },
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-  },
-);
-const logs = [];
-for (const stream of [server.stdout, server.stderr]) stream?.on("data", (chunk) => logs.push(chunk.toString()));
+  dataDirPrefix: path.join(os.tmpdir(), "page-cost-"),
+  ipc: true,
+});
+const { child: server, origin } = shop;
 
 /** One IPC round trip to the preloaded counter. */
 function ask(message, reply) {
@@ -122,26 +100,8 @@ const results = {
   pages: {},
 };
 try {
-  for (const started = performance.now(); ; await sleep(250)) {
-    if (server.exitCode !== null) throw new Error(`server exited:\n${logs.join("")}`);
-    if (performance.now() - started > 180_000) throw new Error(`server not ready:\n${logs.join("")}`);
-    const ok = await fetch(origin + "/", { signal: AbortSignal.timeout(2_000) }).then(
-      async (response) => (await response.arrayBuffer(), response.ok),
-      () => false,
-    );
-    if (ok) break;
-  }
-  const signIn = await fetch(`${origin}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin },
-    body: new URLSearchParams({ email: "cliente@demo.pe", password: "Cliente123" }),
-  });
-  const session = signIn.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  if (!session.includes("session_token")) throw new Error(`sign-in failed (${signIn.status})`);
+  await shop.ready({ timeoutMs: 180_000 });
+  const session = await signInDemoCustomer(origin);
 
   /** @type {[string, string, string | null][]} */
   const pages = [
@@ -177,10 +137,7 @@ try {
     for (const statement of statements.slice(0, 12)) console.log(`    ${statement.perRequest}× ${statement.text}`);
   }
 } finally {
-  server.kill("SIGTERM");
-  await Promise.race([new Promise((resolve) => server.once("exit", resolve)), sleep(10_000)]);
-  if (server.exitCode === null) server.kill("SIGKILL");
-  rmSync(dataDir, { recursive: true, force: true });
+  await shop.stop();
   await dispatcher.close();
 }
 results.loadAverageAtEnd = os

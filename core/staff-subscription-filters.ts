@@ -3,8 +3,7 @@
  * (/admin/suscripciones?q=…&estado=…). Anything that is not a valid value reads as "no filter":
  * a hand-edited URL never becomes an error page.
  */
-import { isIsoDate } from "@core/lima-dates";
-import { isPlainLine } from "@core/input-schemas";
+import { isoDate, oneOf, readUrlFilters, searchText, serialId, urlFilterParams, type UrlFilters } from "@core/url-filters";
 
 export const SUBSCRIPTION_STATUSES = ["pending_payment", "active", "paused", "past_due", "cancelled"] as const;
 export const SUBSCRIPTION_PLANS = ["mensual", "anual"] as const;
@@ -39,38 +38,21 @@ export interface StaffSubscriptionFilters {
   to?: string;
 }
 
-const PARAM = { q: "q", status: "estado", plan: "plan", districtId: "distrito", billingMethod: "cobro", from: "desde", to: "hasta" } as const;
-
-function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {
-  return values.find((each) => each === value);
-}
+const URL_FILTERS: UrlFilters<StaffSubscriptionFilters> = {
+  q: ["q", searchText],
+  status: ["estado", oneOf(SUBSCRIPTION_STATUSES)],
+  plan: ["plan", oneOf(SUBSCRIPTION_PLANS)],
+  districtId: ["distrito", serialId],
+  billingMethod: ["cobro", oneOf(BILLING_METHODS)],
+  from: ["desde", isoDate],
+  to: ["hasta", isoDate],
+};
 
 export function parseStaffSubscriptionFilters(params: URLSearchParams): StaffSubscriptionFilters {
-  const filters: StaffSubscriptionFilters = {};
-  const q = params.get(PARAM.q)?.trim() ?? "";
-  if (q && q.length <= 120 && isPlainLine(q)) filters.q = q;
-  const status = oneOf(SUBSCRIPTION_STATUSES, params.get(PARAM.status));
-  if (status) filters.status = status;
-  const plan = oneOf(SUBSCRIPTION_PLANS, params.get(PARAM.plan));
-  if (plan) filters.plan = plan;
-  const district = params.get(PARAM.districtId) ?? "";
-  if (/^\d{1,9}$/.test(district) && Number(district) > 0) filters.districtId = Number(district);
-  const billingMethod = oneOf(BILLING_METHODS, params.get(PARAM.billingMethod));
-  if (billingMethod) filters.billingMethod = billingMethod;
-  const from = params.get(PARAM.from) ?? "";
-  if (isIsoDate(from)) filters.from = from;
-  const to = params.get(PARAM.to) ?? "";
-  if (isIsoDate(to)) filters.to = to;
-  return filters;
+  return readUrlFilters(params, URL_FILTERS);
 }
 
 /** The query string of these filters (and a page), for links that keep the search. */
 export function staffSubscriptionSearchParams(filters: StaffSubscriptionFilters, page = 1): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [key, name] of Object.entries(PARAM) as [keyof StaffSubscriptionFilters, string][]) {
-    const value = filters[key];
-    if (value !== undefined && value !== "") params.set(name, String(value));
-  }
-  if (page > 1) params.set("page", String(page));
-  return params;
+  return urlFilterParams(filters, URL_FILTERS, page);
 }

@@ -11,3 +11,9 @@ export function pageWindow(page: number, pageSize: number, total: number): { fro
   const from = (page - 1) * pageSize + 1;
   return { from, to: Math.min(total, page * pageSize), lastPage };
 }
+
+/** `path` with the query string of `params`, or the bare path when there is none. */
+export function withQuery(path: string, params: URLSearchParams): string {
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+}

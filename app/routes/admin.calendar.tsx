@@ -9,9 +9,9 @@ import {
   type CalendarChangeResult,
 } from "@server/deliveries/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
+import { CAPACITY_CELLS, CapacityGrid, wholeNumber } from "~/components/admin/capacity-grid";
 import { isPlainLine } from "@core/input-schemas";
-import { formatLimaDate, limaToday, weekdayNames } from "@core/lima-dates";
+import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
 import { allowRoles, staffActor } from "~/staff.server";
@@ -31,17 +31,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Calendario de reparto · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 
-const WINDOWS = Object.keys(deliveryWindows) as DeliveryWindow[];
-const DAYS = [1, 2, 3, 4, 5, 6, 7];
-
 type ActionData = { intent: string; ok: boolean; message: string; field?: string; values?: Record<string, string> };
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
   return typeof value === "string" ? value.trim() : "";
 };
-/** A whole number as typed, or NaN (which the domain refuses with its Spanish message). */
-const whole = (value: string) => (/^\d{1,9}$/.test(value) ? Number(value) : Number.NaN);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
@@ -63,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       result = await setDefaultCapacities(
         db,
         actor,
-        DAYS.flatMap((dayNumber) => WINDOWS.map((window) => ({ dayNumber, window, capacity: whole(text(form, `capacity-${dayNumber}-${window}`)) }))),
+        CAPACITY_CELLS.map(({ dayNumber, window, name }) => ({ dayNumber, window, capacity: wholeNumber(text(form, name)) })),
       );
       done = "Cupos por día guardados.";
       break;
@@ -196,49 +191,21 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
           <p className="mt-1 text-sm text-slate-600">Entregas que caben en cada horario, entre todos los distritos sin cupo propio.</p>
           <Form method="post" className="mt-3">
             <input type="hidden" name="intent" value="capacity-defaults" />
-            <table className="w-full text-sm">
-              <thead>
-                <tr className="text-left">
-                  <th scope="col" className="py-1">
-                    Día
-                  </th>
-                  {WINDOWS.map((window) => (
-                    <th key={window} scope="col" className="py-1">
-                      {deliveryWindows[window].label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {DAYS.map((dayNumber) => (
-                  <tr key={dayNumber}>
-                    <th scope="row" className="py-1 text-left font-semibold">
-                      {weekdayNames[dayNumber]}
-                    </th>
-                    {WINDOWS.map((window) => {
-                      const name = `capacity-${dayNumber}-${window}`;
-                      const current = calendar.defaults.find((row) => row.dayNumber === dayNumber && row.window === window)?.capacity;
-                      return (
-                        <td key={window} className="py-1 pr-2">
-                          <input
-                            name={name}
-                            type="number"
-                            min={0}
-                            max={9999}
-                            required
-                            inputMode="numeric"
-                            aria-label={`${weekdayNames[dayNumber]}, ${deliveryWindows[window].label}`}
-                            className={`${input} w-20`}
-                            defaultValue={typed("capacity-defaults", name, current === null || current === undefined ? "" : String(current))}
-                            aria-invalid={invalid("capacity-defaults", name)}
-                          />
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CapacityGrid
+              cellClassName="py-1 pr-2"
+              renderCell={({ dayNumber, window, name }, inputProps) => {
+                const current = calendar.defaults.find((row) => row.dayNumber === dayNumber && row.window === window)?.capacity;
+                return (
+                  <input
+                    {...inputProps}
+                    required
+                    className={`${input} w-20`}
+                    defaultValue={typed("capacity-defaults", name, current === null || current === undefined ? "" : String(current))}
+                    aria-invalid={invalid("capacity-defaults", name)}
+                  />
+                );
+              }}
+            />
             <button type="submit" className={`${button} mt-3`} disabled={busy}>
               Guardar cupos
             </button>

@@ -8,10 +8,10 @@ import {
   type DistrictChangeResult,
 } from "@server/deliveries/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { CAPACITY_CELLS, CapacityGrid, wholeNumber } from "~/components/admin/capacity-grid";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { contentIdParam, contentNotFound } from "~/content-admin.server";
-import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
 import { isPlainText } from "@core/input-schemas";
 import { limaToday, weekdayNames } from "@core/lima-dates";
 import { dbContext } from "~/db-context.server";
@@ -26,7 +26,6 @@ export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")
 
 const NOT_FOUND = "Distrito no encontrado";
 const DAYS = [1, 2, 3, 4, 5, 6, 7];
-const WINDOWS = Object.keys(deliveryWindows) as DeliveryWindow[];
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const district = await loadDistrictForStaff(context.get(dbContext), contentIdParam(params.districtId, NOT_FOUND), limaToday(new Date()));
@@ -46,9 +45,6 @@ interface ActionData {
   /** What staff typed, to fill the form again. */
   values: { served?: boolean; dayNumbers?: string[]; fields: Record<string, string> };
 }
-
-/** A whole number as typed, or NaN (which the domain refuses with its Spanish message). */
-const whole = (value: string) => (/^\d{1,9}$/.test(value) ? Number(value) : Number.NaN);
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const districtId = contentIdParam(params.districtId, NOT_FOUND);
@@ -76,18 +72,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       { today: limaToday(new Date()) },
     );
   } else if (intent === "capacities") {
-    const fields = Object.fromEntries(DAYS.flatMap((day) => WINDOWS.map((window) => [`capacity-${day}-${window}`, text(`capacity-${day}-${window}`)])));
+    const fields = Object.fromEntries(CAPACITY_CELLS.map(({ name }) => [name, text(name)]));
     values = { fields };
     result = await setDistrictCapacities(
       db,
       actor,
       districtId,
-      DAYS.flatMap((dayNumber) =>
-        WINDOWS.map((window) => {
-          const typed = fields[`capacity-${dayNumber}-${window}`]!;
-          return { dayNumber, window, capacity: typed === "" ? null : whole(typed) };
-        }),
-      ),
+      CAPACITY_CELLS.map(({ dayNumber, window, name }) => ({ dayNumber, window, capacity: fields[name] === "" ? null : wholeNumber(fields[name]!) })),
     );
   } else {
     return refuse(intent, { fields: {} }, "Acción no válida. Recarga la página e inténtalo de nuevo.", {});
@@ -211,53 +202,27 @@ export default function AdminDistrict({ loaderData, actionData }: Route.Componen
         </p>
         <StaffFormError message={capacities?.error} />
         <input type="hidden" name="intent" value="capacities" />
-        <table className="w-full text-sm">
-          <thead>
-            <tr className="text-left">
-              <th scope="col" className="py-1">
-                Día
-              </th>
-              {WINDOWS.map((window) => (
-                <th key={window} scope="col" className="py-1">
-                  {deliveryWindows[window].label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {DAYS.map((dayNumber) => (
-              <tr key={dayNumber}>
-                <th scope="row" className="py-1 text-left font-semibold">
-                  {weekdayNames[dayNumber]}
-                </th>
-                {WINDOWS.map((window) => {
-                  const name = `capacity-${dayNumber}-${window}`;
-                  const row = district.capacities.find((entry) => entry.dayNumber === dayNumber && entry.window === window);
-                  const error = errorOf(capacities, name);
-                  return (
-                    <td key={window} className="py-1 pr-2 align-top">
-                      <div className="flex flex-wrap items-center gap-1">
-                        <input
-                          name={name}
-                          type="number"
-                          min={0}
-                          max={9999}
-                          inputMode="numeric"
-                          aria-label={`${weekdayNames[dayNumber]}, ${deliveryWindows[window].label}`}
-                          className="w-20 rounded-xl border border-slate-300 px-2 py-2 aria-[invalid=true]:border-red-600"
-                          defaultValue={capacities?.values.fields[name] ?? (row?.own === null || row?.own === undefined ? "" : String(row.own))}
-                          aria-invalid={error ? true : undefined}
-                        />
-                        <span className="text-xs text-slate-600">({row?.shop ?? "sin límite"})</span>
-                      </div>
-                      {error && <p className="text-xs text-red-700">{error}</p>}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <CapacityGrid
+          cellClassName="py-1 pr-2 align-top"
+          renderCell={({ dayNumber, window, name }, inputProps) => {
+            const row = district.capacities.find((entry) => entry.dayNumber === dayNumber && entry.window === window);
+            const error = errorOf(capacities, name);
+            return (
+              <>
+                <div className="flex flex-wrap items-center gap-1">
+                  <input
+                    {...inputProps}
+                    className="w-20 rounded-xl border border-slate-300 px-2 py-2 aria-[invalid=true]:border-red-600"
+                    defaultValue={capacities?.values.fields[name] ?? (row?.own === null || row?.own === undefined ? "" : String(row.own))}
+                    aria-invalid={error ? true : undefined}
+                  />
+                  <span className="text-xs text-slate-600">({row?.shop ?? "sin límite"})</span>
+                </div>
+                {error && <p className="text-xs text-red-700">{error}</p>}
+              </>
+            );
+          }}
+        />
         <button type="submit" className={staffPrimaryButtonClass} disabled={busy}>
           Guardar cupos del distrito
         </button>

@@ -1,15 +1,17 @@
-import { Form, Link, redirect } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/admin.orders";
 import { listServedDistricts } from "@server/content/index.server";
 import { searchStaffOrders, STAFF_ORDERS_PAGE_SIZE, type StaffOrderRow } from "@server/orders/index.server";
 import { Pager } from "~/components/account/pager";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { DistrictFilter, FilterDate, FilterSelect, StaffListFilters } from "~/components/admin/staff-list-filters";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { orderStatuses, orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "@core/order-labels";
-import { pageWindow, parsePageParam } from "~/lib/pagination";
+import { withQuery } from "~/lib/pagination";
+import { loadStaffListPage } from "~/staff-list.server";
 import {
   hasStaffOrderFilters,
   parseStaffOrderFilters,
@@ -24,21 +26,19 @@ export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")
 
 const LIST_PATH = "/admin/pedidos";
 
-function withQuery(path: string, params: URLSearchParams): string {
-  const query = params.toString();
-  return query ? `${path}?${query}` : path;
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
-  const params = new URL(request.url).searchParams;
-  const filters = parseStaffOrderFilters(params);
-  const page = parsePageParam(params.get("page"));
-  const [{ rows, total }, districts] = await Promise.all([searchStaffOrders(db, filters, { page }), listServedDistricts(db)]);
-  // A page past the end (an old link after the filters changed) goes to the last page with orders.
-  const { lastPage } = pageWindow(page, STAFF_ORDERS_PAGE_SIZE, total);
-  if (page > lastPage) throw redirect(withQuery(LIST_PATH, staffOrderSearchParams(filters, lastPage)));
-  return { rows, total, page, pageSize: STAFF_ORDERS_PAGE_SIZE, filters, districts: districts.map(({ id, name }) => ({ id, name })) };
+  const [list, districts] = await Promise.all([
+    loadStaffListPage(request, {
+      path: LIST_PATH,
+      pageSize: STAFF_ORDERS_PAGE_SIZE,
+      parseFilters: parseStaffOrderFilters,
+      searchParams: staffOrderSearchParams,
+      search: (filters, page) => searchStaffOrders(db, filters, { page }),
+    }),
+    listServedDistricts(db),
+  ]);
+  return { ...list, districts: districts.map(({ id, name }) => ({ id, name })) };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Pedidos · Back office" }, { name: "robots", content: "noindex,nofollow" }];
@@ -47,116 +47,38 @@ const orderDate = (row: StaffOrderRow) =>
   formatLimaInstant(row.createdAt, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 const paymentLabel = (method: string | null) => (method ? (paymentMethodLabels[method] ?? method) : "Sin definir");
 
-const fieldClass = "mt-1 block w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900";
-const labelClass = "block text-sm font-semibold text-slate-700";
-
 function Filters({ filters, districts }: { filters: StaffOrderFilters; districts: { id: number; name: string }[] }) {
-  // Keyed by the URL's filters, so going back to another search shows its values, not the last typed.
   return (
-    <Form
-      method="get"
+    <StaffListFilters
       action={LIST_PATH}
-      key={staffOrderSearchParams(filters).toString()}
-      className="mb-6 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100"
-      role="search"
-      aria-label="Buscar pedidos"
+      filterKey={staffOrderSearchParams(filters).toString()}
+      ariaLabel="Buscar pedidos"
+      placeholder="N° de pedido, e-mail, nombre, teléfono o documento"
+      q={filters.q}
+      filtered={hasStaffOrderFilters(filters)}
     >
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-        <div className="min-w-0 flex-1">
-          <label htmlFor="q" className={labelClass}>
-            Buscar
-          </label>
-          <input
-            id="q"
-            name="q"
-            type="search"
-            defaultValue={filters.q ?? ""}
-            maxLength={120}
-            placeholder="N° de pedido, e-mail, nombre, teléfono o documento"
-            className={fieldClass}
-          />
-        </div>
-        <button type="submit" className="rounded-lg bg-brand-700 px-5 py-2 text-sm font-semibold text-white hover:bg-brand-800">
-          Buscar
-        </button>
-      </div>
-      <div className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-6">
-        <div>
-          <label htmlFor="estado" className={labelClass}>
-            Estado
-          </label>
-          <select id="estado" name="estado" defaultValue={filters.status ?? ""} className={fieldClass}>
-            <option value="">Todos</option>
-            {orderStatuses.map((status) => (
-              <option key={status} value={status}>
-                {orderStatusLabel(status)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="desde" className={labelClass}>
-            Desde
-          </label>
-          <input id="desde" name="desde" type="date" defaultValue={filters.from ?? ""} className={fieldClass} />
-        </div>
-        <div>
-          <label htmlFor="hasta" className={labelClass}>
-            Hasta
-          </label>
-          <input id="hasta" name="hasta" type="date" defaultValue={filters.to ?? ""} className={fieldClass} />
-        </div>
-        <div>
-          <label htmlFor="distrito" className={labelClass}>
-            Distrito
-          </label>
-          <select id="distrito" name="distrito" defaultValue={filters.districtId ? String(filters.districtId) : ""} className={fieldClass}>
-            <option value="">Todos</option>
-            {districts.map((district) => (
-              <option key={district.id} value={district.id}>
-                {district.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="pago" className={labelClass}>
-            Medio de pago
-          </label>
-          <select id="pago" name="pago" defaultValue={filters.paymentMethod ?? ""} className={fieldClass}>
-            <option value="">Todos</option>
-            {STAFF_ORDER_PAYMENT_METHODS.map((method) => (
-              <option key={method} value={method}>
-                {paymentLabel(method)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="tipo" className={labelClass}>
-            Tipo
-          </label>
-          <select id="tipo" name="tipo" defaultValue={filters.orderType ?? ""} className={fieldClass}>
-            <option value="">Todos</option>
-            {STAFF_ORDER_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {orderTypeLabels[type]}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <div className="mt-4 flex flex-wrap items-center gap-3">
-        <button type="submit" className="rounded-lg border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50">
-          Aplicar filtros
-        </button>
-        {hasStaffOrderFilters(filters) && (
-          <Link to={LIST_PATH} className="text-sm font-semibold text-brand-800 underline">
-            Limpiar filtros
-          </Link>
-        )}
-      </div>
-    </Form>
+      <FilterSelect
+        id="estado"
+        label="Estado"
+        value={filters.status ?? ""}
+        options={orderStatuses.map((status) => ({ value: status, label: orderStatusLabel(status) }))}
+      />
+      <FilterDate id="desde" label="Desde" value={filters.from} />
+      <FilterDate id="hasta" label="Hasta" value={filters.to} />
+      <DistrictFilter value={filters.districtId} districts={districts} />
+      <FilterSelect
+        id="pago"
+        label="Medio de pago"
+        value={filters.paymentMethod ?? ""}
+        options={STAFF_ORDER_PAYMENT_METHODS.map((method) => ({ value: method, label: paymentLabel(method) }))}
+      />
+      <FilterSelect
+        id="tipo"
+        label="Tipo"
+        value={filters.orderType ?? ""}
+        options={STAFF_ORDER_TYPES.map((type) => ({ value: type, label: orderTypeLabels[type]! }))}
+      />
+    </StaffListFilters>
   );
 }
 

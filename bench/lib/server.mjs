@@ -103,70 +103,107 @@ export function ensureBuild(root, { force = false, skip = false } = {}) {
   return { entry, builtAt: new Date(current.builtAt), stale: current.stale, development: current.development, rebuilt: rebuild };
 }
 
-/** Starts the production server on a fresh database and resolves once it answers. */
-export async function startServer({ root, tmpDir, readyTimeoutMs = 60_000 }) {
+/**
+ * Spawns a production shop server on a free loopback port with a fresh embedded database (or
+ * DATABASE_URL), the demo data and the sandbox payments the benchmarks exercise. `command` and
+ * `args` say how it starts (`node scripts/serve.mjs`, `npm start`, node with a preloaded probe);
+ * `detached` gives it its own process group, so stopping `npm start` also stops the server under
+ * it; `ipc` opens a message channel to it. `ready()` waits until it answers.
+ */
+export async function spawnShop({ root, command, args, dataDirPrefix, name = "Server", env = {}, detached = false, ipc = false }) {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpDir, "pglite-"));
+  const origin = `http://${HOST}:${port}`;
+  const dataDir = mkdtempSync(dataDirPrefix);
   const logs = [];
-  const child = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
+  const child = spawn(command, args, {
     cwd: root,
+    detached,
     // HOST keeps the server on loopback only; by default it listens on all interfaces.
-    // Production as it is deployed, with the demo data and the sandbox the benchmarks exercise.
     env: {
       ...process.env,
       PORT: String(port),
       HOST,
       PGLITE_DATA_DIR: dataDir,
       NODE_ENV: "production",
-      SITE_URL: `http://${HOST}:${port}`,
+      SITE_URL: origin,
       SESSION_SECRET: randomBytes(32).toString("hex"),
       SEED_DEMO_DATA: "true",
       ALLOW_SANDBOX_PAYMENTS: "true",
+      ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
   });
   // Keep the server's output for error reports without interleaving it with our progress lines.
-  for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => logs.push(chunk.toString()));
-  let exited = null;
-  child.on("exit", (code, signal) => (exited = { code, signal }));
-
-  const origin = `http://${HOST}:${port}`;
-  const deadline = Date.now() + readyTimeoutMs;
-  let ready = false;
-  // First start creates, migrates and seeds the database, which takes seconds; robots.txt is cheap
-  // and public, so a 200 there means the whole request pipeline is up.
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(`Server exited during start-up (${JSON.stringify(exited)}):\n${logs.join("")}`);
+  for (const stream of [child.stdout, child.stderr]) stream?.on("data", (chunk) => logs.push(chunk.toString()));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const signal = (/** @type {NodeJS.Signals} */ name) => {
     try {
-      const response = await fetch(`${origin}/robots.txt`, { signal: AbortSignal.timeout(2_000) });
-      await response.arrayBuffer();
-      if (response.status === 200) {
-        ready = true;
-        break;
-      }
+      if (detached && child.pid) process.kill(-child.pid, name);
+      else child.kill(name);
     } catch {
-      // Not listening yet.
+      // Already gone.
     }
-    await sleep(250);
-  }
-  if (!ready) {
-    child.kill("SIGTERM");
-    throw new Error(`Server not ready after ${readyTimeoutMs} ms:\n${logs.join("")}`);
-  }
+  };
 
   async function stop() {
-    if (!exited) {
-      const done = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
+    if (running()) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      signal("SIGTERM");
       // SIGTERM should be enough; the bounded wait plus SIGKILL keeps a hung server from hanging the bench.
-      const timedOut = await Promise.race([done.then(() => false), sleep(10_000).then(() => true)]);
+      const timedOut = await Promise.race([exited.then(() => false), sleep(10_000).then(() => true)]);
       if (timedOut) {
-        child.kill("SIGKILL");
-        await done;
+        signal("SIGKILL");
+        await exited;
       }
     }
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  return { origin, port, pid: child.pid, stop, logs };
+  /** Resolves once `path` answers 200; a server that exits or is not ready in `timeoutMs` is stopped and reported with its output. */
+  async function ready({ path: readyPath = "/", timeoutMs = 60_000 } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (!running()) {
+        await stop();
+        throw new Error(`${name} exited during start-up (${child.exitCode ?? child.signalCode}):\n${logs.join("")}`);
+      }
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`${name} not ready after ${timeoutMs} ms:\n${logs.join("")}`);
+      }
+      const ok = await fetch(origin + readyPath, { signal: AbortSignal.timeout(2_000) }).then(
+        async (response) => (await response.arrayBuffer(), response.status === 200),
+        () => false,
+      );
+      if (ok) return;
+      await sleep(250);
+    }
+  }
+
+  return { child, port, origin, logs, ready, stop };
+}
+
+/** Starts the production server (scripts/serve.mjs) on a fresh database and resolves once it answers. */
+export async function startServer({ root, tmpDir, readyTimeoutMs = 60_000 }) {
+  const shop = await spawnShop({ root, command: process.execPath, args: [path.join(root, "scripts/serve.mjs")], dataDirPrefix: path.join(tmpDir, "pglite-") });
+  // First start creates, migrates and seeds the database, which takes seconds; robots.txt is cheap
+  // and public, so a 200 there means the whole request pipeline is up.
+  await shop.ready({ path: "/robots.txt", timeoutMs: readyTimeoutMs });
+  return { origin: shop.origin, port: shop.port, pid: shop.child.pid, stop: shop.stop, logs: shop.logs };
+}
+
+/** Signs the demo customer in; the session cookie to send with their requests. */
+export async function signInDemoCustomer(origin) {
+  const response = await fetch(`${origin}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ email: "cliente@demo.pe", password: "Cliente123" }),
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  if (response.status !== 302 || !cookie.includes("session_token")) throw new Error(`sign-in failed (${response.status})`);
+  return cookie;
 }

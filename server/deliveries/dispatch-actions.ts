@@ -11,6 +11,7 @@ import { deliveryRescheduledEmail, enqueueEmail } from "../notifications/index.s
 import { receiptToken } from "../orders/index.server";
 import { deliveryPath, isDeliveryStatus, type DeliveryStatus } from "./delivery-status";
 import { compareStops, dispatchableOrder } from "./dispatch-scope";
+import { deliveryToMoveColumns, moveDeliveries } from "./move-deliveries";
 import { transitionDeliveries } from "./transition";
 
 /** A bulk action refused as a whole, with the Spanish reason staff see; nothing was written. */
@@ -41,16 +42,7 @@ async function lockDeliveries(tx: Transaction, ids: string[]) {
   if (unique.length > MAX_BULK_DELIVERIES) throw new DispatchRefusedError(`Selecciona como máximo ${MAX_BULK_DELIVERIES} envíos a la vez.`);
   const rows = await tx
     .select({
-      id: deliveries.id,
-      orderId: deliveries.orderId,
-      deliveryNumber: deliveries.deliveryNumber,
-      status: deliveries.status,
-      districtId: deliveries.districtId,
-      districtName: deliveries.districtName,
-      deliveryDate: deliveries.deliveryDate,
-      deliveryWindow: deliveries.deliveryWindow,
-      assignedDriverId: deliveries.assignedDriverId,
-      routePosition: deliveries.routePosition,
+      ...deliveryToMoveColumns,
       historyLength: sql<number>`jsonb_array_length(${deliveries.statusHistory})`.mapWith(Number),
     })
     .from(deliveries)
@@ -234,26 +226,9 @@ export async function rescheduleDeliveries(
     ensureCanMove(rows, "rescheduled", "reprogramar");
     const toMove = rows.filter((row) => !(row.status === "scheduled" && row.deliveryDate === input.date && row.deliveryWindow === input.deliveryWindow));
     if (toMove.length === 0) return { changed: 0, unchanged: rows.length };
-    const ids = toMove.map((row) => row.id);
     const note = `Reprogramado para el ${input.date} (${deliveryWindowLabel(input.deliveryWindow)})`;
-    await transitionDeliveries(tx, ids, "rescheduled", { actor: actor.email, now: input.now, note });
-    await transitionDeliveries(tx, ids, "scheduled", {
-      actor: actor.email,
-      now: input.now,
-      note,
-      set: { deliveryDate: input.date, deliveryWindow: input.deliveryWindow, assignedDriverId: null, routePosition: null },
-    });
-    await recordStaffActions(
-      tx,
-      actor,
-      toMove.map((row) => ({
-        action: "delivery.reschedule",
-        entityType: "delivery",
-        entityId: row.id,
-        before: snapshot(row),
-        after: { status: "scheduled", assignedDriverId: null, routePosition: null, deliveryDate: input.date, deliveryWindow: input.deliveryWindow },
-      })),
-    );
+    const to = { date: input.date, deliveryWindow: input.deliveryWindow };
+    await recordStaffActions(tx, actor, await moveDeliveries(tx, toMove, to, { actor: actor.email, now: input.now, note }, { action: "delivery.reschedule" }));
     await tellCustomers(tx, toMove, input);
     return { changed: toMove.length, unchanged: rows.length - toMove.length };
   });

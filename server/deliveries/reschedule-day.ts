@@ -12,7 +12,7 @@ import { claimSlot } from "./capacity";
 import { DispatchRefusedError } from "./dispatch-actions";
 import { dispatchableOrder } from "./dispatch-scope";
 import { MAX_POSTPONE_DAYS } from "./offered-slots";
-import { transitionDeliveries } from "./transition";
+import { deliveryToMoveColumns, moveDeliveries } from "./move-deliveries";
 
 /** Not yet on the road: what a closed day can still move (shipped ones are already out). */
 const MOVABLE = ["pending", "preparing", "scheduled", "rescheduled"];
@@ -41,18 +41,7 @@ export async function rescheduleDay(
   const reason = input.reason?.trim() || null;
   return inTransaction(db, async (tx) => {
     const rows = await tx
-      .select({
-        id: deliveries.id,
-        orderId: deliveries.orderId,
-        deliveryNumber: deliveries.deliveryNumber,
-        status: deliveries.status,
-        districtId: deliveries.districtId,
-        districtName: deliveries.districtName,
-        deliveryDate: deliveries.deliveryDate,
-        deliveryWindow: deliveries.deliveryWindow,
-        assignedDriverId: deliveries.assignedDriverId,
-        routePosition: deliveries.routePosition,
-      })
+      .select(deliveryToMoveColumns)
       .from(deliveries)
       .innerJoin(orders, eq(orders.id, deliveries.orderId))
       .where(and(eq(deliveries.deliveryDate, input.date), inArray(deliveries.status, MOVABLE), dispatchableOrder))
@@ -77,22 +66,8 @@ export async function rescheduleDay(
         );
       }
       const change = { actor: actor.email, now: input.now, note: note(to, row.deliveryWindow) };
-      await transitionDeliveries(tx, [row.id], "rescheduled", change);
-      await transitionDeliveries(tx, [row.id], "scheduled", { ...change, set: { deliveryDate: to, assignedDriverId: null, routePosition: null } });
+      audit.push(...(await moveDeliveries(tx, [row], { date: to, deliveryWindow: row.deliveryWindow }, change, { action: "delivery.reschedule_day", reason })));
       moved.push({ ...row, to });
-      audit.push({
-        action: "delivery.reschedule_day",
-        entityType: "delivery",
-        entityId: row.id,
-        before: {
-          status: row.status,
-          deliveryDate: row.deliveryDate,
-          deliveryWindow: row.deliveryWindow,
-          assignedDriverId: row.assignedDriverId,
-          routePosition: row.routePosition,
-        },
-        after: { status: "scheduled", deliveryDate: to, deliveryWindow: row.deliveryWindow, assignedDriverId: null, routePosition: null, reason },
-      });
     }
     await recordStaffActions(tx, actor, audit);
     const customers = await tellEachCustomerOnce(tx, moved, { ...input, reason });
