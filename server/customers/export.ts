@@ -19,6 +19,7 @@ import { inTransaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { promotionalConsentHistory } from "../consent/index.server";
 import { bidonBalance, recentBidonMovements } from "../deliveries/index.server";
+import { currentDelivery, currentDeliveryOf } from "../orders/index.server";
 import { findCustomerProfile, ownedOrders } from "./picture";
 
 export const CUSTOMER_EXPORT_FORMAT = "vida-alcalina/datos-personales/1";
@@ -39,7 +40,23 @@ export async function exportCustomerData(db: Database, actor: StaffActor, userId
       .from(sessions)
       .where(eq(sessions.userId, userId))
       .orderBy(asc(sessions.createdAt));
-    const orderRows = await tx.select().from(orders).where(ownedOrders(profile)).orderBy(asc(orders.createdAt), asc(orders.id));
+    const orderRows = (
+      await tx
+        .select({ order: orders, current: currentDeliveryOf(orders.id) })
+        .from(orders)
+        .where(ownedOrders(profile))
+        .orderBy(asc(orders.createdAt), asc(orders.id))
+    ).map(({ order, current }) => {
+      // Decision 0057: the order's date is the one asked for; the delivery may have moved since.
+      const delivery = currentDelivery(order, current);
+      return {
+        ...order,
+        deliveryDate: delivery.date,
+        deliveryWindow: delivery.deliveryWindow,
+        requestedDeliveryDate: delivery.requestedDate,
+        requestedDeliveryWindow: delivery.requestedWindow,
+      };
+    });
     const orderIds = orderRows.map((order) => order.id);
     const itemRows = orderIds.length ? await tx.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.id)) : [];
     const deliveryRows = orderIds.length
