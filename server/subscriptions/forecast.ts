@@ -96,34 +96,41 @@ interface ChargeGroup {
  * subscription's next billing date along its later ones (at most a few rows per subscription, and
  * only for those billed in the window), aggregated in the database. PostgreSQL's `date + interval
  * '1 month'` clamps to the month's last day exactly as `addMonthsClamped` does, and chaining it
- * from each period's billing date is what the renewals do.
+ * from each period's billing date is what the renewals do. Each step into a period adds what the
+ * catalogue prices parked for it change (`applyPendingItemPrices` recomputes the items' subtotal,
+ * which the base amount always is), joined from the few parked items rather than looked up per
+ * row, so the statement stays cheap enough that PostgreSQL does not JIT-compile it.
  */
 async function chargesBetween(db: Database, from: string, to: string): Promise<ChargeGroup[]> {
   const step = sql`case when charge.frequency = 'anual' then interval '12 months' else interval '1 month' end`;
   const later = sql`(charge.billing + ${step})::date`;
   const day = sql`greatest(coalesce(charge.first_day, charge.billing), ${from}::date)`;
-  const parkedPrice = sql`${subscriptionItems.pendingFromPeriod} <= charge.period_number`;
-  const result =
-    await db.execute(sql`with recursive charge(subscription_id, period_number, billing, first_day, counted, frequency, base_amount, period_amount, ends_on) as (
+  const result = await db.execute(sql`with recursive
+    -- Parked prices by the period they start with; one left over from before the next period starts with the one after it.
+    parked(subscription_id, period_number, delta) as (
+      select ${subscriptionItems.subscriptionId}, greatest(${subscriptionItems.pendingFromPeriod}, ${subscriptions.nextPeriodNumber} + 1),
+        sum((${subscriptionItems.pendingUnitPriceCents} - ${subscriptionItems.unitPriceCents}) * ${subscriptionItems.quantity})
+      from ${subscriptionItems} inner join ${subscriptions} on ${subscriptions.id} = ${subscriptionItems.subscriptionId}
+      where ${subscriptionItems.pendingFromPeriod} is not null
+      group by 1, 2
+    ),
+    charge(subscription_id, period_number, billing, first_day, counted, frequency, base_amount, period_amount, ends_on) as (
       select ${subscriptions.id}, ${subscriptions.nextPeriodNumber}, ${subscriptions.nextBillingDate},
         case when p.status = 'failed' then p.next_attempt_date end,
         p.status is null or p.status in ('due', 'failed'),
-        coalesce(${subscriptions.pendingFrequency}, ${subscriptions.frequency}), ${subscriptions.baseAmountCents}, p.amount_cents, ${subscriptions.endsOn}
+        coalesce(${subscriptions.pendingFrequency}, ${subscriptions.frequency}), ${subscriptions.baseAmountCents}::bigint, p.amount_cents, ${subscriptions.endsOn}
       from ${subscriptions}
       left join ${subscriptionPeriods} p on p.subscription_id = ${subscriptions.id} and p.period_number = ${subscriptions.nextPeriodNumber}
       where ${subscriptions.status} = 'active' and ${subscriptions.nextBillingDate} <= ${to}::date
         and (${subscriptions.endsOn} is null or ${subscriptions.endsOn} > ${subscriptions.nextBillingDate})
       union all
-      select charge.subscription_id, charge.period_number + 1, ${later}, null::date, true, charge.frequency, charge.base_amount, null::integer, charge.ends_on
+      select charge.subscription_id, charge.period_number + 1, ${later}, null::date, true, charge.frequency,
+        charge.base_amount + coalesce(parked.delta, 0), null::integer, charge.ends_on
       from charge
+      left join parked on parked.subscription_id = charge.subscription_id and parked.period_number = charge.period_number + 1
       where ${later} <= ${to}::date and (charge.ends_on is null or charge.ends_on > ${later})
     )
-    select ${day}::text as date, charge.frequency,
-      case when charge.period_amount is null and exists (select 1 from ${subscriptionItems} where ${subscriptionItems.subscriptionId} = charge.subscription_id and ${parkedPrice})
-        then (select sum(case when ${parkedPrice} then ${subscriptionItems.pendingUnitPriceCents} else ${subscriptionItems.unitPriceCents} end * ${subscriptionItems.quantity})
-          from ${subscriptionItems} where ${subscriptionItems.subscriptionId} = charge.subscription_id)
-        else charge.base_amount end as base_amount,
-      charge.period_amount, count(*) as count
+    select ${day}::text as date, charge.frequency, charge.base_amount, charge.period_amount, count(*) as count
     from charge
     where charge.counted and ${day} <= ${to}::date
     group by 1, 2, 3, 4`);
