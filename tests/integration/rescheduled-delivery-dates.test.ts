@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { exportCustomerData } from "@server/customers/index.server";
-import { deliveries, orders, outboxEmails, subscriptionPeriods, users } from "@server/db/schema";
+import { deliveries, orders, outboxEmails, subscriptionPeriods, subscriptions, users } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
 import { addClosedDay, assignDeliveries, confirmDriverStop, rescheduleDay, rescheduleDeliveries } from "@server/deliveries/index.server";
 import { findOrderForUser, findOrderReceipt, findStaffOrder, resendOrderConfirmation, staffOrdersCsvStream } from "@server/orders/index.server";
 import { applySandboxAction } from "@server/payments/index.server";
-import { changeNextDeliveryDate, loadSelfServiceOptions } from "@server/subscriptions/index.server";
+import { changeNextDeliveryDate, loadSelfServiceOptions, skipNextDelivery } from "@server/subscriptions/index.server";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { checkoutInput } from "../support/checkout-fixture";
 import { limaNoon, newCustomer, runJobs, siteUrl, subscribe } from "../support/subscription-fixture";
@@ -183,6 +183,16 @@ describe("a subscription's delivery that moves before or when it is created", ()
       customer,
       { orderId: renewal.order.id, orderNumber: renewal.order.orderNumber },
       { date: second, window: "manana", requested: null },
+    );
+
+    // "Saltar entrega" moves that same paid delivery a month on (and the next charge with it): the order follows.
+    expect((await skipNextDelivery(test.db, as("2026-12-24"))).ok).toBe(true);
+    const [moved] = await test.db.select({ date: subscriptions.nextDeliveryDate }).from(subscriptions).where(eq(subscriptions.id, subscriptionId));
+    expect(moved!.date! > second).toBe(true);
+    await expectEverywhere(
+      customer,
+      { orderId: renewal.order.id, orderNumber: renewal.order.orderNumber },
+      { date: moved!.date!, window: "manana", requested: null },
     );
   });
 
