@@ -232,6 +232,12 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
               ["Dirección", `${shipping.address}, ${shipping.districtName}`],
               ["Fecha", <span className="inline-block first-letter:uppercase">{formatDeliveryDate(shipping.deliveryDate)}</span>],
               ["Horario", deliveryWindowLabel(shipping.deliveryWindow)],
+              ...(shipping.requestedDeliveryDate
+                ? ([["Fecha pedida", <span className="inline-block first-letter:uppercase">{formatDeliveryDate(shipping.requestedDeliveryDate)}</span>]] as [
+                    string,
+                    React.ReactNode,
+                  ][])
+                : []),
               ...(shipping.notes ? ([["Indicaciones", shipping.notes]] as [string, string][]) : []),
             ]}
           />

@@ -8,7 +8,7 @@ import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/db-context.server";
 import { formatDeliveryDate } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
-import { formatLimaInstant } from "@core/lima-dates";
+import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";
 import { orderTypeLabels, paymentMethodLabels, paymentStatusLabels } from "@core/order-labels";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -53,6 +53,11 @@ function ShippingInfo({ order }: { order: CustomerOrderDetail }) {
     ["Fecha de entrega", <span className="inline-block first-letter:uppercase">{formatDeliveryDate(shipping.deliveryDate)}</span>],
     ["Horario", deliveryWindowLabel(shipping.deliveryWindow)],
   ];
+  if (shipping.requestedDeliveryDate)
+    facts.push([
+      "Fecha pedida",
+      <span className="inline-block first-letter:uppercase">{`${formatDeliveryDate(shipping.requestedDeliveryDate)} (reprogramada)`}</span>,
+    ]);
   if (shipping.notes) facts.push(["Indicaciones", shipping.notes]);
   return <FactList facts={facts} />;
 }
@@ -66,6 +71,7 @@ function RelatedDocuments({ order }: { order: CustomerOrderDetail }) {
           <Link to={`/dashboard/envios/${delivery.id}`} className="font-semibold text-brand-800 underline">
             Envío {delivery.deliveryNumber}
           </Link>
+          <span className="text-slate-600">{formatLimaDate(delivery.deliveryDate, { day: "numeric", month: "short", year: "numeric" })}</span>
           <DeliveryStatusBadge status={delivery.status} />
         </li>
       ))}

@@ -20,6 +20,7 @@ import { inTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { promotionalConsentHistory } from "../consent/index.server";
 import { bidonBalance, recentBidonMovements } from "../deliveries/index.server";
+import { currentDelivery, currentDeliveryOf } from "../orders/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
 import { findCustomerProfile } from "./picture";
 
@@ -99,7 +100,23 @@ export async function exportCustomerData(db: Database, actor: StaffActor, userId
  */
 export async function collectSubjectData(tx: Transaction, subject: DataSubject) {
   const email = subject.email.toLowerCase();
-  const orderRows = await tx.select().from(orders).where(ordersOf(subject)).orderBy(asc(orders.createdAt), asc(orders.id));
+  const orderRows = (
+    await tx
+      .select({ order: orders, current: currentDeliveryOf(orders.id) })
+      .from(orders)
+      .where(ordersOf(subject))
+      .orderBy(asc(orders.createdAt), asc(orders.id))
+  ).map(({ order, current }) => {
+    // Decision 0062: the order's date is the one asked for; the delivery may have moved since.
+    const delivery = currentDelivery(order, current);
+    return {
+      ...order,
+      deliveryDate: delivery.date,
+      deliveryWindow: delivery.deliveryWindow,
+      requestedDeliveryDate: delivery.requestedDate,
+      requestedDeliveryWindow: delivery.requestedWindow,
+    };
+  });
   const orderIds = orderRows.map((order) => order.id);
   const itemRows = orderIds.length ? await tx.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.id)) : [];
   const deliveryRows = orderIds.length

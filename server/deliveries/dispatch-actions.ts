@@ -5,13 +5,12 @@ import { deliveryStatusLabel } from "@core/delivery-labels";
 import { isoWeekday } from "@core/lima-dates";
 import { recordStaffActions, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { deliveries, districtDeliveryDays, orders, siteSettings, users } from "../db/schema";
+import { deliveries, districtDeliveryDays, orders, users } from "../db/schema";
 import { inTransaction, type Transaction } from "../db/transaction";
-import { deliveryRescheduledEmail, enqueueEmail } from "../notifications/index.server";
-import { receiptToken } from "../orders/index.server";
 import { deliveryPath, isDeliveryStatus, type DeliveryStatus } from "./delivery-status";
 import { compareStops, dispatchableOrder } from "./dispatch-scope";
 import { deliveryToMoveColumns, moveDeliveries } from "./move-deliveries";
+import { tellRescheduledDeliveries } from "./rescheduled-email";
 import { transitionDeliveries } from "./transition";
 
 /** A bulk action refused as a whole, with the Spanish reason staff see; nothing was written. */
@@ -229,33 +228,11 @@ export async function rescheduleDeliveries(
     const note = `Reprogramado para el ${input.date} (${deliveryWindowLabel(input.deliveryWindow)})`;
     const to = { date: input.date, deliveryWindow: input.deliveryWindow };
     await recordStaffActions(tx, actor, await moveDeliveries(tx, toMove, to, { actor: actor.email, now: input.now, note }, { action: "delivery.reschedule" }));
-    await tellCustomers(tx, toMove, input);
+    await tellRescheduledDeliveries(
+      tx,
+      toMove.map((row) => ({ ...row, date: input.date, deliveryWindow: input.deliveryWindow })),
+      input,
+    );
     return { changed: toMove.length, unchanged: rows.length - toMove.length };
   });
-}
-
-/** One e-mail per rescheduled delivery, keyed by its history's length, so a retried transaction or request never sends it twice. */
-async function tellCustomers(tx: Transaction, moved: LockedDelivery[], input: { date: string; deliveryWindow: string; now: Date; siteUrl: string }) {
-  const orderRows = await tx
-    .select({ id: orders.id, orderNumber: orders.orderNumber, firstName: orders.customerFirstName, email: orders.customerEmail })
-    .from(orders)
-    .where(inArray(orders.id, [...new Set(moved.map((row) => row.orderId))]));
-  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
-  for (const row of moved) {
-    const order = orderRows.find((each) => each.id === row.orderId)!;
-    const email = deliveryRescheduledEmail({
-      brandName: settings?.brandName ?? "Vida Alcalina",
-      firstName: order.firstName,
-      orderNumber: order.orderNumber,
-      deliveryNumber: row.deliveryNumber,
-      date: input.date,
-      deliveryWindow: input.deliveryWindow,
-      receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
-    });
-    await enqueueEmail(
-      tx,
-      { dedupeKey: `delivery-rescheduled:${row.id}:${row.historyLength}`, kind: "delivery-rescheduled", to: order.email, ...email },
-      input.now,
-    );
-  }
 }

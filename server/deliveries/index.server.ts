@@ -75,3 +75,4 @@ export { bidonExchange, type BidonExchange } from "./returnable-bidones";
 export { compareStops } from "./dispatch-scope";
 export { loadUnitsBetween, type DayLoadLine } from "./load-forecast";
 export { rescheduleDay, type RescheduleDayResult } from "./reschedule-day";
+export { tellRescheduledDeliveries, type MovedDelivery } from "./rescheduled-email";

@@ -54,7 +54,7 @@ const jobs = {
   renewalPaymentLinks: (job: JobContext) => issueRenewalPaymentLinks(job.db, { now: job.now, siteUrl: job.siteUrl, provider: activePaymentProvider() }),
   paymentLinkSettlements: (job: JobContext) => settlePaymentLinkPeriods(job.db, job.now),
   abandonedSignups: (job: JobContext) => closeAbandonedSignups(job.db, job.now),
-  subscriptionDeliveries: (job: JobContext) => scheduleSubscriptionDeliveries(job.db, job.now),
+  subscriptionDeliveries: (job: JobContext) => scheduleSubscriptionDeliveries(job.db, job.now, job.siteUrl),
   renewalReminders: (job: JobContext) => sendRenewalReminders(job.db, job.now, job.siteUrl),
   expiredOrders: (job: JobContext) => expireUnpaidOrders(job.db, job.now),
   // Refunds whose provider call failed or never happened (decision 0026-late-payments-and-refunds).

@@ -3,6 +3,7 @@ import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { deliveries, invoices, orderItems, orders, payments } from "../db/schema";
 import { isUuid } from "../db/uuid";
+import { currentDelivery, currentDeliveryOf } from "./current-delivery";
 
 /** Spec §9: the order list shows 10 per page. */
 export const ORDERS_PAGE_SIZE = 10;
@@ -39,8 +40,18 @@ export interface CustomerOrderDetail {
   totalCents: number;
   /** The latest payment attempt; the order's own method when it never had one. */
   payment: { method: string | null; status: string | null; paymentCode: string | null };
-  shipping: { recipient: string; phone: string; address: string; districtName: string; deliveryDate: string; deliveryWindow: string; notes: string | null };
-  deliveries: { id: string; deliveryNumber: string; status: string }[];
+  /** The date and window are the current delivery's (decision 0062); `requestedDeliveryDate` is set when it was moved. */
+  shipping: {
+    recipient: string;
+    phone: string;
+    address: string;
+    districtName: string;
+    deliveryDate: string;
+    deliveryWindow: string;
+    requestedDeliveryDate: string | null;
+    notes: string | null;
+  };
+  deliveries: { id: string; deliveryNumber: string; status: string; deliveryDate: string }[];
   invoice: { id: string; invoiceNumber: string } | null;
 }
 
@@ -97,11 +108,13 @@ export async function listOrderLines(db: Database, orderIds: string[]): Promise<
  */
 export async function findOrderForUser(db: Database, userId: string, orderId: string): Promise<CustomerOrderDetail | null> {
   if (!isUuid(orderId)) return null;
-  const [order] = await db
-    .select()
+  const [row] = await db
+    .select({ order: orders, current: currentDeliveryOf(orders.id) })
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
-  if (!order) return null;
+  if (!row) return null;
+  const { order } = row;
+  const delivery = currentDelivery(order, row.current);
   const [lines, [payment], orderDeliveries, [invoice]] = await Promise.all([
     listOrderLines(db, [order.id]),
     db
@@ -111,7 +124,7 @@ export async function findOrderForUser(db: Database, userId: string, orderId: st
       .orderBy(desc(payments.createdAt), desc(payments.updatedAt))
       .limit(1),
     db
-      .select({ id: deliveries.id, deliveryNumber: deliveries.deliveryNumber, status: deliveries.status })
+      .select({ id: deliveries.id, deliveryNumber: deliveries.deliveryNumber, status: deliveries.status, deliveryDate: deliveries.deliveryDate })
       .from(deliveries)
       .where(eq(deliveries.orderId, order.id))
       .orderBy(asc(deliveries.deliveryDate), asc(deliveries.deliveryNumber)),
@@ -135,8 +148,9 @@ export async function findOrderForUser(db: Database, userId: string, orderId: st
       phone: order.customerPhone,
       address: order.address,
       districtName: order.districtName,
-      deliveryDate: order.deliveryDate,
-      deliveryWindow: order.deliveryWindow,
+      deliveryDate: delivery.date,
+      deliveryWindow: delivery.deliveryWindow,
+      requestedDeliveryDate: delivery.requestedDate === delivery.date ? null : delivery.requestedDate,
       notes: order.deliveryNotes,
     },
     deliveries: orderDeliveries,

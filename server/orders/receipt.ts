@@ -3,6 +3,7 @@ import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { invoices, orderItems, orders } from "../db/schema";
 import { isUuid } from "../db/uuid";
+import { currentDelivery, currentDeliveryOf } from "./current-delivery";
 
 export interface OrderReceipt {
   id: string;
@@ -15,8 +16,11 @@ export interface OrderReceipt {
     customerEmail: string;
     address: string;
     districtName: string;
+    /** The current delivery's (decision 0062). */
     deliveryDate: string;
     deliveryWindow: string;
+    /** What the customer asked for, when a delivery was moved since; null otherwise. */
+    requestedDeliveryDate: string | null;
     subtotalCents: number;
     discountCents: number;
     shippingCents: number;
@@ -30,10 +34,15 @@ export interface OrderReceipt {
 
 export async function findOrderReceipt(db: Database, orderId: string, options: { owner: boolean }): Promise<OrderReceipt | null> {
   if (!isUuid(orderId)) return null;
-  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-  if (!order) return null;
+  const [row] = await db
+    .select({ order: orders, current: currentDeliveryOf(orders.id) })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  if (!row) return null;
+  const { order } = row;
   const base = { id: order.id, orderNumber: order.orderNumber, status: order.status, orderType: order.orderType };
   if (!options.owner) return { ...base, details: null };
+  const delivery = currentDelivery(order, row.current);
   const items = await db
     .select({
       title: orderItems.title,
@@ -53,8 +62,9 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
       customerEmail: order.customerEmail,
       address: order.address,
       districtName: order.districtName,
-      deliveryDate: order.deliveryDate,
-      deliveryWindow: order.deliveryWindow,
+      deliveryDate: delivery.date,
+      deliveryWindow: delivery.deliveryWindow,
+      requestedDeliveryDate: delivery.requestedDate === delivery.date ? null : delivery.requestedDate,
       subtotalCents: order.subtotalCents,
       discountCents: order.discountCents,
       shippingCents: order.shippingCents,

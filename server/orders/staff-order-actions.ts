@@ -6,6 +6,7 @@ import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { isUuid } from "../db/uuid";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { enqueueEmail, orderConfirmationEmail } from "../notifications/index.server";
+import { currentDelivery, currentDeliveryOf } from "./current-delivery";
 import { receiptToken } from "./receipt-access";
 import { staffOrderActions } from "./staff-order-detail";
 
@@ -96,6 +97,12 @@ export async function resendOrderConfirmation(
     // In turn: a transaction's one connection takes one query at a time.
     const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(orderItems.id);
     const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+    // Decision 0062: the date the delivery has now, not the one first asked for.
+    const [current] = await tx
+      .select({ delivery: currentDeliveryOf(orders.id) })
+      .from(orders)
+      .where(eq(orders.id, order.id));
+    const delivery = currentDelivery(order, current?.delivery ?? null);
     const email = orderConfirmationEmail({
       brandName: settings?.brandName ?? "Vida Alcalina",
       orderNumber: order.orderNumber,
@@ -105,8 +112,8 @@ export async function resendOrderConfirmation(
       items,
       address: order.address,
       districtName: order.districtName,
-      deliveryDate: order.deliveryDate,
-      deliveryWindow: order.deliveryWindow,
+      deliveryDate: delivery.date,
+      deliveryWindow: delivery.deliveryWindow,
       receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
     });
     await enqueueEmail(tx, { dedupeKey, kind: "order-confirmation", to: order.customerEmail, ...email }, input.now);

@@ -3,6 +3,7 @@ import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { deliveries, invoices, orderNotes, orders, orderStatusChanges, payments, refunds, users } from "../db/schema";
 import { isUuid } from "../db/uuid";
+import { currentDelivery, currentDeliveryOf } from "./current-delivery";
 import { listOrderLines, type OrderLine } from "./customer-orders";
 import { canTransition, type OrderStatus } from "./order-status";
 
@@ -29,7 +30,8 @@ export interface StaffOrderDetail {
     businessName: string | null;
     hasAccount: boolean;
   };
-  shipping: { address: string; districtName: string; deliveryDate: string; deliveryWindow: string; notes: string | null };
+  /** The date and window are the current delivery's (decision 0062); `requestedDeliveryDate` is set when it was moved. */
+  shipping: { address: string; districtName: string; deliveryDate: string; deliveryWindow: string; requestedDeliveryDate: string | null; notes: string | null };
   payments: {
     id: string;
     provider: string;
@@ -92,8 +94,13 @@ export function staffOrderActions(order: { status: string; capturedCents: number
 /** Everything the staff order page shows; null for an id that is malformed or unknown. */
 export async function findStaffOrder(db: Database, orderId: string): Promise<StaffOrderDetail | null> {
   if (!isUuid(orderId)) return null;
-  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-  if (!order) return null;
+  const [row] = await db
+    .select({ order: orders, current: currentDeliveryOf(orders.id) })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  if (!row) return null;
+  const { order } = row;
+  const delivery = currentDelivery(order, row.current);
   const [lines, orderPayments, orderDeliveries, [invoice], timeline, orderRefunds, notes] = await Promise.all([
     listOrderLines(db, [order.id]),
     db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(asc(payments.createdAt), asc(payments.id)),
@@ -148,8 +155,9 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
     shipping: {
       address: order.address,
       districtName: order.districtName,
-      deliveryDate: order.deliveryDate,
-      deliveryWindow: order.deliveryWindow,
+      deliveryDate: delivery.date,
+      deliveryWindow: delivery.deliveryWindow,
+      requestedDeliveryDate: delivery.requestedDate === delivery.date ? null : delivery.requestedDate,
       notes: order.deliveryNotes,
     },
     payments: orderPayments.map((payment) => ({

@@ -6,6 +6,7 @@ import { deliveryWindowLabel } from "@core/delivery-schedule";
 import type { StaffOrderFilters } from "@core/staff-order-filters";
 import { newestFirst, staffOrderConditions } from "./staff-order-search";
 import { CSV_BOM, csvLine, csvSoles as soles } from "@core/csv";
+import { currentDelivery, currentDeliveryOf } from "./current-delivery";
 
 /** Rows read per query: big enough to be quick, small enough that memory stays flat however many orders match. */
 export const CSV_BATCH_SIZE = 1000;
@@ -59,6 +60,8 @@ const columns = {
   address: orders.address,
   deliveryDate: orders.deliveryDate,
   deliveryWindow: orders.deliveryWindow,
+  /** Decision 0062: the date the delivery has now, read in the batch's own statement. */
+  currentDelivery: currentDeliveryOf(orders.id),
   paymentMethod: orders.paymentMethod,
   subtotalCents: orders.subtotalCents,
   discountCents: orders.discountCents,
@@ -115,6 +118,7 @@ function readBatch(db: Database, where: SQL | undefined, order: SQL[], batchSize
 }
 
 function csvRow(r: Awaited<ReturnType<typeof readBatch>>[number]): string {
+  const delivery = currentDelivery(r, r.currentDelivery);
   return csvLine([
     r.orderNumber,
     limaDateTime(r.createdAt),
@@ -130,8 +134,8 @@ function csvRow(r: Awaited<ReturnType<typeof readBatch>>[number]): string {
     r.businessName ?? "",
     r.districtName,
     r.address,
-    r.deliveryDate,
-    deliveryWindowLabel(r.deliveryWindow),
+    delivery.date,
+    deliveryWindowLabel(delivery.deliveryWindow),
     r.paymentMethod ? (paymentMethodLabels[r.paymentMethod] ?? r.paymentMethod) : "",
     soles(r.subtotalCents),
     soles(r.discountCents),

@@ -4,6 +4,7 @@ import { isoWeekday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, type payments, products, productVariants, refunds } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
+import { currentDelivery, currentDeliveryOf } from "../orders/index.server";
 import { lockPaymentWithOrder, PaymentNotFoundError, settlePaymentInTransaction, type PaymentMethod } from "./settle";
 import { inTransaction } from "../db/transaction";
 
@@ -110,13 +111,19 @@ async function reopenBlocker(tx: DatabaseOrTransaction, order: typeof orders.$in
   const [district] = await tx.select({ served: districts.served }).from(districts).where(eq(districts.id, order.districtId));
   const days = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, order.districtId));
   if (!district?.served) return "district no longer served";
+  // The date its delivery comes back on: Despacho may have moved it before the order ended (decision 0062).
+  const [current] = await tx
+    .select({ delivery: currentDeliveryOf(orders.id) })
+    .from(orders)
+    .where(eq(orders.id, order.id));
+  const { date } = currentDelivery(order, current?.delivery ?? null);
   const scheduleError = deliveryScheduleError({
     districtDays: days.map((row) => row.day),
-    dayNumber: isoWeekday(order.deliveryDate),
-    date: order.deliveryDate,
+    dayNumber: isoWeekday(date),
+    date,
     now,
   });
-  if (scheduleError) return `delivery date ${order.deliveryDate} no longer bookable`;
+  if (scheduleError) return `delivery date ${date} no longer bookable`;
   const items = await tx.select({ productId: orderItems.productId, variantId: orderItems.variantId }).from(orderItems).where(eq(orderItems.orderId, order.id));
   const productIds = [...new Set(items.map((item) => item.productId))];
   const variantIds = items.flatMap((item) => (item.variantId === null ? [] : [item.variantId]));

@@ -4,7 +4,7 @@ import { deliveries, orderItems, orders, payments, siteSettings } from "../db/sc
 import { issueInvoiceForPaidOrder, issueInvoicesForPaidOrders } from "../invoices/index.server";
 import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications/index.server";
 import { orderConfirmationEmail } from "../notifications/index.server";
-import { receiptToken } from "../orders/index.server";
+import { currentDelivery, currentDeliveryOf, receiptToken } from "../orders/index.server";
 import { transitionOrder } from "../orders/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { inTransaction } from "../db/transaction";
@@ -84,9 +84,13 @@ export async function settlePaymentInTransaction(
     set: { paidAt: details.now, paymentMethod: details.method, expiresAt: null },
   });
   if (details.reopenNote !== undefined) await reopenCancelledDeliveries(tx, payment.orderId, details.now, details.reopenNote);
-  const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId));
-  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id));
-  await confirmPaidOrder(tx, order!, items, details);
+  // A cash or Yape order can be moved by Despacho before its money arrives: the e-mail says the date it has now (decision 0062).
+  const [row] = await tx
+    .select({ order: orders, current: currentDeliveryOf(orders.id) })
+    .from(orders)
+    .where(eq(orders.id, payment.orderId));
+  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, row!.order.id));
+  await confirmPaidOrder(tx, row!.order, items, { ...details, delivery: row!.current });
   return { orderId: payment.orderId, alreadySettled: false };
 }
 
@@ -102,11 +106,11 @@ export async function confirmPaidOrder(
   tx: DatabaseOrTransaction,
   order: typeof orders.$inferSelect,
   items: readonly ConfirmedItem[],
-  details: { now: Date; siteUrl: string; brandName?: string },
+  details: { now: Date; siteUrl: string; brandName?: string; delivery?: { date: string; window: string } | null },
 ): Promise<void> {
   const invoice = await issueInvoiceForPaidOrder(tx, order, details.now);
   const brandName = details.brandName ?? (await tx.select({ brandName: siteSettings.brandName }).from(siteSettings))[0]?.brandName ?? "Vida Alcalina";
-  await enqueueEmail(tx, confirmationEmail(order, items, invoice.invoiceNumber, brandName, details.siteUrl), details.now);
+  await enqueueEmail(tx, confirmationEmail(order, items, invoice.invoiceNumber, brandName, details.siteUrl, details.delivery ?? null), details.now);
 }
 
 type ConfirmedItem = { title: string; variantTitle: string | null; quantity: number; lineTotalCents: number };
@@ -139,7 +143,9 @@ function confirmationEmail(
   invoiceNumber: string,
   brandName: string,
   siteUrl: string,
+  current: { date: string; window: string } | null = null,
 ): EmailMessage {
+  const delivery = currentDelivery(order, current);
   const email = orderConfirmationEmail({
     brandName,
     orderNumber: order.orderNumber,
@@ -149,8 +155,8 @@ function confirmationEmail(
     items: [...items],
     address: order.address,
     districtName: order.districtName,
-    deliveryDate: order.deliveryDate,
-    deliveryWindow: order.deliveryWindow,
+    deliveryDate: delivery.date,
+    deliveryWindow: delivery.deliveryWindow,
     receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, siteUrl).toString(),
   });
   return { dedupeKey: `order-confirmation:${order.id}`, kind: "order-confirmation", to: order.customerEmail, ...email };

@@ -6,7 +6,8 @@ import { deliveries, districtDeliveryDays, subscriptions } from "../db/schema";
 import { paidPeriodsOf, periodOfDelivery } from "./paid-deliveries";
 import { forEachRowOnItsOwn } from "../db/row-failures";
 import { inTransaction } from "../db/transaction";
-import { claimNextSlotFrom } from "../deliveries/index.server";
+import { claimNextSlotFrom, tellRescheduledDeliveries } from "../deliveries/index.server";
+import { publicSiteUrl } from "../config/env";
 
 /** A delivery is created this many days ahead of its date, so the team can plan the route. */
 export const DELIVERY_LEAD_DAYS = 7;
@@ -16,7 +17,7 @@ export const DELIVERY_LEAD_DAYS = 7;
  * twelve per paid year). Each is numbered per subscription and the number is unique, so a job run
  * twice or two workers create it once.
  */
-export async function scheduleSubscriptionDeliveries(db: Database, now: Date): Promise<number> {
+export async function scheduleSubscriptionDeliveries(db: Database, now: Date, siteUrl = publicSiteUrl()): Promise<number> {
   const horizon = addDays(limaToday(now), DELIVERY_LEAD_DAYS);
   const candidates = await db
     .select({ id: subscriptions.id })
@@ -34,13 +35,19 @@ export async function scheduleSubscriptionDeliveries(db: Database, now: Date): P
     now,
     async (candidate) => {
       // A subscription can owe several deliveries after a long pause of the job: create them in turn.
-      while (await createNextDelivery(db, candidate.id, horizon, now, fullBefore)) created += 1;
+      while (await createNextDelivery(db, candidate.id, horizon, { now, siteUrl }, fullBefore)) created += 1;
     },
   );
   return created;
 }
 
-async function createNextDelivery(db: Database, subscriptionId: string, horizon: string, now: Date, fullBefore: Map<string, string>): Promise<boolean> {
+async function createNextDelivery(
+  db: Database,
+  subscriptionId: string,
+  horizon: string,
+  { now, siteUrl }: { now: Date; siteUrl: string },
+  fullBefore: Map<string, string>,
+): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update", { skipLocked: true });
     if (!subscription || subscription.status !== "active" || !subscription.nextDeliveryDate || subscription.nextDeliveryDate > horizon) return false;
@@ -81,11 +88,19 @@ async function createNextDelivery(db: Database, subscriptionId: string, horizon:
         updatedAt: now,
       })
       .onConflictDoNothing()
-      .returning({ id: deliveries.id });
+      .returning({ id: deliveries.id, deliveryNumber: deliveries.deliveryNumber });
     await tx
       .update(subscriptions)
       .set({ deliveriesMade: sequence, nextDeliveryDate: nextMonthlyDeliveryDate(subscription.nextDeliveryDate, days), updatedAt: now })
       .where(and(eq(subscriptions.id, subscription.id), eq(subscriptions.deliveriesMade, sql`${subscription.deliveriesMade}`)));
+    // Decision 0062: the customer expects it on the date their subscription page showed; a moved one is told, like Despacho's.
+    if (moved && inserted[0]) {
+      await tellRescheduledDeliveries(
+        tx,
+        [{ ...inserted[0], orderId: period.orderId, historyLength: 0, date: deliveryDate, deliveryWindow: subscription.deliveryWindow }],
+        { now, siteUrl },
+      );
+    }
     return inserted.length > 0;
   });
 }

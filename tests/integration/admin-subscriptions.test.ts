@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import type { Database } from "@server/db/index.server";
-import { deliveries, outboxEmails, paymentMethods, staffActions, subscriptionEvents, subscriptionPeriods, users } from "@server/db/schema";
+import {
+  deliveries,
+  outboxEmails,
+  paymentMethods,
+  staffActions,
+  subscriptionEvents,
+  subscriptionItems,
+  subscriptionPeriods,
+  subscriptions,
+  users,
+} from "@server/db/schema";
 import { rescheduleDay, setDefaultCapacities } from "@server/deliveries/index.server";
 import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
 import { applySandboxAction, sandboxCardProvider } from "@server/payments/index.server";
@@ -267,6 +277,41 @@ describe("the forecast", () => {
     expect(after.from).toBe("2026-12-20");
     expect(after.to).toBe("2027-01-18");
     expect(after.days).toHaveLength(30);
+  });
+
+  it("counts a second charge of the same subscription in a window over a short month, by the renewals' clamped billing dates", async () => {
+    // From Sunday 31 January 2027, 30 days: to Monday 1 March (February has 28 days).
+    const now = limaNoon("2027-01-31");
+    const before = await subscriptionForecast(db, { now, days: 30 });
+    const people = await Promise.all(["a", "b", "c", "d", "e", "f"].map(() => newCustomer(db, "corto")));
+    const ids: string[] = [];
+    for (const [index, person] of people.entries()) ids.push(await subscribe(db, person, index === 3 ? "anual" : "mensual"));
+    const [billedFirst, billed31, late, yearly, ending, repriced] = ids as [string, string, string, string, string, string];
+    // Each one's next billing date (period 2, no ledger row yet) as the renewals would have left it.
+    const nextBilling = async (id: string, date: string, endsOn: string | null = null) =>
+      db.update(subscriptions).set({ nextBillingDate: date, endsOn }).where(eq(subscriptions.id, id));
+    await nextBilling(billedFirst, "2027-02-01");
+    await nextBilling(billed31, "2027-01-31");
+    await nextBilling(late, "2027-01-15");
+    await nextBilling(yearly, "2027-01-31");
+    await nextBilling(ending, "2027-01-31", "2027-02-28");
+    await nextBilling(repriced, "2027-02-01");
+    // A catalogue price parked from period 3 (decision 0055): S/ 35.00 a pack instead of S/ 30.00.
+    await db.update(subscriptionItems).set({ pendingUnitPriceCents: 3500, pendingFromPeriod: 3 }).where(eq(subscriptionItems.subscriptionId, repriced));
+
+    // 31 Jan: billed on the 31st (S/ 57.00), the late one counted today (S/ 57.00), the yearly one
+    // (S/ 612.00) and the one whose cancellation ends on 28 Feb (S/ 57.00).
+    // 1 Feb: the two billed on the 1st. 15 Feb: the late one's next period, a month after its
+    // billing date (not after today). 28 Feb: the 31st clamped to February's last day; the ending
+    // one is not charged on its end date. 1 Mar: the two billed on the 1st again, the repriced one
+    // at 2 × S/ 35.00 less 5 % = S/ 66.50. The yearly one's next charge is in 2028.
+    expect(added(before, await subscriptionForecast(db, { now, days: 30 }))).toEqual([
+      { date: "2027-01-31", charges: 4, chargeCents: 5700 + 5700 + 61200 + 5700, units: [] },
+      { date: "2027-02-01", charges: 2, chargeCents: 5700 + 5700, units: [] },
+      { date: "2027-02-15", charges: 1, chargeCents: 5700, units: [] },
+      { date: "2027-02-28", charges: 1, chargeCents: 5700, units: [] },
+      { date: "2027-03-01", charges: 2, chargeCents: 5700 + 6650, units: [] },
+    ]);
   });
 });
 

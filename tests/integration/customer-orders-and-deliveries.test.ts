@@ -102,7 +102,9 @@ describe("a customer's orders and deliveries", () => {
       });
       expect(order!.items.length).toBeGreaterThan(0);
       expect(order!.items.reduce((sum, line) => sum + line.lineTotalCents, 0)).toBe(order!.subtotalCents);
-      expect(order!.deliveries).toEqual([{ id: expect.any(String), deliveryNumber: expect.stringMatching(/^ENV-\d{6}$/), status: "delivered" }]);
+      expect(order!.deliveries).toEqual([
+        { id: expect.any(String), deliveryNumber: expect.stringMatching(/^ENV-\d{6}$/), status: "delivered", deliveryDate: order!.shipping.deliveryDate },
+      ]);
     });
 
     it("reports the latest payment attempt when an order had several", async () => {

@@ -91,6 +91,11 @@ export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
             <strong>Entrega:</strong> <span className="inline-block first-letter:uppercase">{formatLimaDate(details.deliveryDate)}</span>,{" "}
             {deliveryWindowLabel(details.deliveryWindow)} · {details.address}, {details.districtName}
           </p>
+          {details.requestedDeliveryDate && (
+            <p className="mt-1 text-sm text-slate-600" data-testid="receipt-rescheduled">
+              Reprogramada: habías pedido el {formatLimaDate(details.requestedDeliveryDate, { day: "numeric", month: "long" })}.
+            </p>
+          )}
         </>
       ) : (
         <p className="mt-3 text-sm text-slate-600">Para ver el detalle, abre el enlace que te enviamos por correo.</p>

@@ -4,7 +4,7 @@ import { DELIVERY_CHANGE_WINDOW_DAYS } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
-import { paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
+import { followNextDeliveryDate, paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
 import { datesWithRoom, deliveryDateRefusal } from "../../deliveries/index.server";
 import {
   changeOwnedSubscription,
@@ -67,6 +67,7 @@ export async function changeNextDeliveryDate(db: Database, input: SelfServiceCon
     }
     if (!(await offeredDeliveryDates(tx, subscription, input.now)).includes(input.date)) return refuse("Elige una de las fechas ofrecidas", "date");
     await tx.update(subscriptions).set({ nextDeliveryDate: input.date, updatedAt: input.now }).where(eq(subscriptions.id, subscription.id));
+    await followNextDeliveryDate(tx, subscription, input.date, input.now);
     return {
       kind: "delivery_date_changed",
       description: `Próxima entrega cambiada al ${shortDate(input.date)}${subscription.nextDeliveryDate ? ` (antes: ${shortDate(subscription.nextDeliveryDate)})` : ""}.`,

@@ -3,6 +3,7 @@ import { orderSummary } from "@core/pricing";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import type { Database } from "../../db/client";
 import { subscriptionPeriods, subscriptions } from "../../db/schema";
+import { followNextDeliveryDate } from "../paid-deliveries";
 import { advanceSubscription } from "../period-ledger";
 import { changeOwnedSubscription, refuse, servedWeekdays, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
 
@@ -24,6 +25,7 @@ export async function skipNextDelivery(db: Database, input: SelfServiceContext):
 
     if (nextPeriodFrequency === "anual") {
       await tx.update(subscriptions).set({ nextDeliveryDate: movedDelivery, updatedAt: input.now }).where(eq(subscriptions.id, subscription.id));
+      await followNextDeliveryDate(tx, subscription, movedDelivery, input.now);
       return {
         kind: "delivery_skipped",
         description: `Entrega del ${shortDate(skippedDelivery)} saltada: la recibirás el ${shortDate(movedDelivery)}. Tu plan anual conserva sus 12 entregas.`,
@@ -59,6 +61,7 @@ export async function skipNextDelivery(db: Database, input: SelfServiceContext):
     // The ledger's pointer moves past the skipped period exactly as past a paid one.
     await advanceSubscription(tx, subscription, period!, input.now);
     await tx.update(subscriptions).set({ nextDeliveryDate: movedDelivery }).where(eq(subscriptions.id, subscription.id));
+    await followNextDeliveryDate(tx, subscription, movedDelivery, input.now);
     const [moved] = await tx.select({ nextBillingDate: subscriptions.nextBillingDate }).from(subscriptions).where(eq(subscriptions.id, subscription.id));
     return {
       kind: "delivery_skipped",
