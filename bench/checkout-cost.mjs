@@ -40,7 +40,14 @@ const origin = `http://${HOST}:${port}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "checkout-cost-"));
 const server = spawn(
   process.execPath,
-  ["--max-semi-space-size=2", "--max-old-space-size=192", "--wasm-lazy-compilation", "--import", path.join(benchDir, "lib/count-queries.mjs"), "scripts/start.mjs"],
+  [
+    "--max-semi-space-size=2",
+    "--max-old-space-size=192",
+    "--wasm-lazy-compilation",
+    "--import",
+    path.join(benchDir, "lib/count-queries.mjs"),
+    "scripts/start.mjs",
+  ],
   {
     cwd: shopRoot,
     env: {

@@ -58,8 +58,14 @@ export async function raiseWednesdayCapacity(origin) {
     .join("; ");
   if (login.status !== 302 || !cookie.includes("session_token")) throw new Error(`staff sign-in failed (${login.status})`);
   const form = new URLSearchParams({ intent: "capacity-defaults" });
-  for (let day = 1; day <= 7; day++) for (const window of ["manana", "tarde"]) form.set(`capacity-${day}-${window}`, day === 3 && window === "manana" ? "9999" : "120");
-  const response = await fetch(`${origin}/admin/calendario`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: form });
+  for (let day = 1; day <= 7; day++)
+    for (const window of ["manana", "tarde"]) form.set(`capacity-${day}-${window}`, day === 3 && window === "manana" ? "9999" : "120");
+  const response = await fetch(`${origin}/admin/calendario`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    body: form,
+  });
   const page = await response.text();
   if (response.status !== 200 || !page.includes("Cupos por día guardados")) throw new Error(`raising the capacity failed (${response.status})`);
 }

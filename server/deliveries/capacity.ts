@@ -84,14 +84,8 @@ export type SlotClaim =
  */
 export async function claimSlots(tx: Transaction, requests: SlotRequest[], options: { excludeDeliveryIds?: string[] } = {}): Promise<SlotClaim> {
   if (requests.length === 0) return { ok: true };
-  const dates = [...new Set(requests.map((request) => request.date))];
-  const closed = await tx
-    .select({ date: deliveryClosedDays.closedOn, name: deliveryClosedDays.name })
-    .from(deliveryClosedDays)
-    .where(inArray(deliveryClosedDays.closedOn, dates));
-  if (closed[0]) return { ok: false, reason: "closed", date: closed[0].date, name: closed[0].name };
-
-  const rules = await loadCapacityRules(tx);
+  const { closed, rules } = await loadClaimRules(tx, requests);
+  if (closed) return { ok: false, reason: "closed", date: closed.date, name: closed.name };
   const wanted = new Map<string, { scope: Scope; date: string; window: string; places: number; districtId: number }>();
   for (const request of requests) {
     const scope = scopeOf(rules, request.districtId, request.date, request.window);
@@ -110,17 +104,66 @@ export async function claimSlots(tx: Transaction, requests: SlotRequest[], optio
 }
 
 /**
- * The slot row of a scope, date and window created if missing and locked, then its open
- * deliveries counted: in a new statement after the lock, so the count sees every delivery the
- * previous holder committed (decision 0037).
+ * What a claim needs to know, in one statement (decision 0057: it was three, the whole tables):
+ * the first closed day among the requests' dates, and the shop-wide and district figures of
+ * their weekdays and districts.
+ */
+async function loadClaimRules(tx: Transaction, requests: SlotRequest[]): Promise<{ closed: { date: string; name: string } | null; rules: CapacityRules }> {
+  const list = (values: (string | number)[], type: SQL) =>
+    sql.join(
+      [...new Set(values)].map((value) => sql`${value}::${type}`),
+      sql`, `,
+    );
+  const dates = list(
+    requests.map((request) => request.date),
+    sql`date`,
+  );
+  const dayNumbers = list(
+    requests.map((request) => isoWeekday(request.date)),
+    sql`int`,
+  );
+  const districtIds = list(
+    requests.map((request) => request.districtId),
+    sql`int`,
+  );
+  const result = await tx.execute(sql`select
+      (select json_build_object('date', c.closed_on::text, 'name', c.name) from ${deliveryClosedDays} c
+        where c.closed_on in (${dates}) order by c.closed_on limit 1) as closed,
+      (select coalesce(json_agg(json_build_array(d.day_number, d.delivery_window, d.capacity)), '[]'::json) from ${deliveryCapacityDefaults} d
+        where d.day_number in (${dayNumbers})) as defaults,
+      (select coalesce(json_agg(json_build_array(o.district_id, o.day_number, o.delivery_window, o.capacity)), '[]'::json) from ${deliveryCapacityOverrides} o
+        where o.district_id in (${districtIds}) and o.day_number in (${dayNumbers})) as overrides`);
+  const [row] = (
+    result as unknown as {
+      rows: { closed: { date: string; name: string } | null; defaults: [number, string, number][]; overrides: [number, number, string, number][] }[];
+    }
+  ).rows;
+  return {
+    closed: row?.closed ?? null,
+    rules: {
+      defaults: new Map((row?.defaults ?? []).map(([dayNumber, window, capacity]) => [`${dayNumber}:${window}`, capacity])),
+      overrides: new Map((row?.overrides ?? []).map(([districtId, dayNumber, window, capacity]) => [`${districtId}:${dayNumber}:${window}`, capacity])),
+    },
+  };
+}
+
+/**
+ * The slot row of a scope, date and window locked (created first the one time it is missing),
+ * then its open deliveries counted: in a new statement after the lock, so the count sees every
+ * delivery the previous holder committed (decision 0037). The row exists for all but the first
+ * claim of a slot, so the lock is usually the one statement before the count (decision 0057).
  */
 async function lockSlotAndCount(tx: Transaction, scope: Scope, date: string, window: string, excludeDeliveryIds: string[]): Promise<number> {
-  await tx.insert(deliverySlots).values({ deliveryDate: date, deliveryWindow: window, scope: scope.key }).onConflictDoNothing();
-  await tx
-    .select({ scope: deliverySlots.scope })
-    .from(deliverySlots)
-    .where(and(eq(deliverySlots.deliveryDate, date), eq(deliverySlots.deliveryWindow, window), eq(deliverySlots.scope, scope.key)))
-    .for("update");
+  const lock = () =>
+    tx
+      .select({ scope: deliverySlots.scope })
+      .from(deliverySlots)
+      .where(and(eq(deliverySlots.deliveryDate, date), eq(deliverySlots.deliveryWindow, window), eq(deliverySlots.scope, scope.key)))
+      .for("update");
+  if ((await lock()).length === 0) {
+    await tx.insert(deliverySlots).values({ deliveryDate: date, deliveryWindow: window, scope: scope.key }).onConflictDoNothing();
+    await lock();
+  }
   return usedPlaces(tx, scope, date, window, excludeDeliveryIds);
 }
 
