@@ -8,7 +8,8 @@
 // mañana's places as staff would (bench/lib/checkout.mjs), then posts the real checkout action:
 // `--orders` one at a time, then `--orders` over `--connections` connections.
 //
-//   node bench/checkout-cost.mjs [--orders=300] [--connections=8] [--label=after] [--shop-root=…]
+//   node bench/checkout-cost.mjs [--orders=300] [--connections=8] [--label=after] [--shop-root=…] [--profile]
+//   (--profile: a V8 CPU profile of the concurrent part, bench/.tmp/checkout-cost-<label>.cpuprofile)
 //   scripts/with-throwaway-postgres.sh node bench/checkout-cost.mjs
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -149,7 +150,9 @@ try {
   const date = nextWednesday();
   for (let i = 0; i < 30; i++) await submit(origin, date); // warm-up (V8, pools, caches)
   results.oneAtATime = await measure("one at a time", date, orders, 1);
+  if (args.profile) await ask({ type: "profile-start" }, "profile-started");
   results.concurrent = await measure(`${connections} connections`, date, orders, connections);
+  if (args.profile) await ask({ type: "profile-stop", file: path.join(benchDir, ".tmp", `checkout-cost-${label}.cpuprofile`) }, "profile-stopped");
 } finally {
   server.kill("SIGTERM");
   await Promise.race([new Promise((resolve) => server.once("exit", resolve)), sleep(10_000)]);

@@ -266,7 +266,7 @@ if (only.has("checkout")) {
     results.checkout = { database: process.env.DATABASE_URL ? "PostgreSQL" : "PGlite", ...(await measureCheckout(shop.origin, { connections: 8 })) };
     const { concurrent } = results.checkout;
     console.log(
-      `checkout: ${concurrent.ordersPerSecond} orders/s, p95 ${concurrent.p95} ms, ${concurrent.failures} refused or failed (load average ${os.loadavg()[0].toFixed(2)})`,
+      `checkout: ${concurrent.ordersPerSecond} orders/s, p95 ${concurrent.p95} ms, ${concurrent.failures} refused or failed (load average ${os.loadavg()[0]?.toFixed(2)})`,
     );
   } finally {
     await shop.stop();

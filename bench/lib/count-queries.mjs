@@ -26,7 +26,7 @@ const note = (text) => {
 // statements sent meanwhile, the lock's own and the COMMIT included.
 const SLOT_LOCK = /"delivery_slots".*\bfor update\b/is;
 const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
-const slot = { holds: 0, statementsHeld: 0, /** @type {number[]} */ holdMs: [] };
+const slot = /** @type {{ holds: number, statementsHeld: number, holdMs: number[] }} */ ({ holds: 0, statementsHeld: 0, holdMs: [] });
 /** @type {WeakMap<object, { since: number | null, statements: number }>} */
 const holders = new WeakMap();
 /** Notes `text` sent on `connection`; returns what to do once its answer arrives. */

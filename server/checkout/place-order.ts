@@ -5,7 +5,7 @@ import { minimumOrderShortfall, orderSummary } from "@core/pricing";
 import { markCartRecovered } from "../cart/index.server";
 import { priceCartLines, type PricedCartLine } from "../catalog/index.server";
 import type { Database } from "../db/client";
-import { findVerifiedAccountIdByEmail } from "../accounts/index.server";
+import { verifiedAccountIdByEmail } from "../accounts/index.server";
 import { recordPromotionalConsent } from "../consent/index.server";
 import { createPendingSubscription } from "../subscriptions/index.server";
 import { deliveries, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
@@ -49,8 +49,8 @@ export async function placeOrder(
   const existing = await findByCheckoutKey(db, input.checkoutKey);
   if (existing) return existing;
 
-  // The district, its weekdays and the calendar that date, in one statement (decision 0057).
-  const served = await servedDistrictOnDate(db, { districtId: input.districtId, date: input.fecha, now: options.now });
+  // The district, its weekdays, the calendar that date and the capacity figures, in one statement (decision 0057).
+  const served = await servedDistrictOnDate(db, { districtId: input.districtId, date: input.fecha, window: input.rangoHorario, now: options.now });
   if (!served) return { ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } };
   const district = { id: served.id, name: served.name };
   const scheduleError = deliveryScheduleError({ districtDays: served.dayNumbers, dayNumber: input.diaHabil, date: input.fecha, now: options.now });
@@ -76,8 +76,6 @@ export async function placeOrder(
 
   const summary = orderSummary(priced.subtotalCents, input.purchaseType, input.subscriptionFrequency);
   const expiresAt = new Date(options.now.getTime() + CARD_PAYMENT_WINDOW_MINUTES * 60_000);
-  // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
-  const userId = options.userId ?? (await findVerifiedAccountIdByEmail(db, input.correo));
   try {
     return await inTransaction(db, async (tx) => {
       // Decision 0053: staff may stop serving the district meanwhile. The share lock makes that change
@@ -92,7 +90,8 @@ export async function placeOrder(
         .insert(orders)
         .values({
           checkoutKey: input.checkoutKey,
-          userId,
+          // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
+          userId: options.userId ?? verifiedAccountIdByEmail(input.correo),
           status: "pending",
           orderType: input.purchaseType,
           subscriptionFrequency: subscribing ? input.subscriptionFrequency : null,
@@ -135,7 +134,7 @@ export async function placeOrder(
       );
       const subscriptionId = subscribing
         ? await createPendingSubscription(tx, {
-            userId: userId!,
+            userId: options.userId!,
             orderId: order!.id,
             frequency: input.subscriptionFrequency,
             discountRate: summary.discountRate,
@@ -199,7 +198,14 @@ export async function placeOrder(
       // above. Locked after the order and the delivery it admits (decision 0025) and counted under
       // the lock, so the last places go to exactly as many checkouts as there are places; the
       // delivery inserted above is this claim's own, not counted as taken.
-      const claim = await claimSlot(tx, { districtId: district.id, date: input.fecha, window: input.rangoHorario }, { excludeDeliveryIds: [delivery!.id] });
+      const claim = await claimSlot(
+        tx,
+        { districtId: district.id, date: input.fecha, window: input.rangoHorario },
+        {
+          excludeDeliveryIds: [delivery!.id],
+          rules: served.claimRules,
+        },
+      );
       if (!claim.ok) throw new SlotUnavailableError(claim);
       const placed = { ok: true as const, orderId: order!.id, orderNumber: order!.orderNumber, paymentId: payment!.id, created: true };
       return subscriptionId ? { ...placed, nextStep: "tokenize_card" as const, subscriptionId } : { ...placed, nextStep: "process_payment" as const };

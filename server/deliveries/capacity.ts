@@ -75,6 +75,16 @@ export type SlotClaim =
   | { ok: false; reason: "closed"; date: string; name: string }
   | { ok: false; reason: "full"; date: string; window: string; districtId: number; capacity: number; used: number };
 
+export interface ClaimOptions {
+  /** Deliveries being moved, or the claim's own already inserted: not counted as taken. */
+  excludeDeliveryIds?: string[];
+  /**
+   * The requests' ClaimRules, when the caller read them already (without locks, as the claim
+   * would: staff changing a figure meanwhile is decision 0037's accepted race), else read here.
+   */
+  rules?: ClaimRules;
+}
+
 /**
  * Claims a place for each request inside the caller's transaction, which must then insert (or
  * move) the deliveries before it commits. Each scope's slot row is created if missing and locked
@@ -82,9 +92,9 @@ export type SlotClaim =
  * and only then are its open deliveries counted, so concurrent claims for the last places take
  * turns and never overbook. `excludeDeliveryIds`: deliveries being moved, not counted twice.
  */
-export async function claimSlots(tx: Transaction, requests: SlotRequest[], options: { excludeDeliveryIds?: string[] } = {}): Promise<SlotClaim> {
+export async function claimSlots(tx: Transaction, requests: SlotRequest[], options: ClaimOptions = {}): Promise<SlotClaim> {
   if (requests.length === 0) return { ok: true };
-  const { closed, rules } = await loadClaimRules(tx, requests);
+  const { closed, rules } = options.rules ?? (await loadClaimRules(tx, requests));
   if (closed) return { ok: false, reason: "closed", date: closed.date, name: closed.name };
   const wanted = new Map<string, { scope: Scope; date: string; window: string; places: number; districtId: number }>();
   for (const request of requests) {
@@ -103,12 +113,19 @@ export async function claimSlots(tx: Transaction, requests: SlotRequest[], optio
   return { ok: true };
 }
 
+/** What a claim reads before it locks anything: the first closed day among its dates, and the capacity figures that apply. */
+export interface ClaimRules {
+  closed: { date: string; name: string } | null;
+  rules: CapacityRules;
+}
+
 /**
- * What a claim needs to know, in one statement (decision 0057: it was three, the whole tables):
- * the first closed day among the requests' dates, and the shop-wide and district figures of
- * their weekdays and districts.
+ * The columns `claimRulesFrom` reads ClaimRules from, in a statement of their own or beside
+ * another read's (checkout's district read, decision 0057; it was three statements over whole
+ * tables): the first closed day among the requests' dates, and the shop-wide and district figures
+ * of their weekdays and districts.
  */
-async function loadClaimRules(tx: Transaction, requests: SlotRequest[]): Promise<{ closed: { date: string; name: string } | null; rules: CapacityRules }> {
+export function claimRulesColumns(requests: SlotRequest[]): SQL {
   const list = (values: (string | number)[], type: SQL) =>
     sql.join(
       [...new Set(values)].map((value) => sql`${value}::${type}`),
@@ -126,25 +143,33 @@ async function loadClaimRules(tx: Transaction, requests: SlotRequest[]): Promise
     requests.map((request) => request.districtId),
     sql`int`,
   );
-  const result = await tx.execute(sql`select
-      (select json_build_object('date', c.closed_on::text, 'name', c.name) from ${deliveryClosedDays} c
-        where c.closed_on in (${dates}) order by c.closed_on limit 1) as closed,
+  return sql`(select json_build_object('date', c.closed_on::text, 'name', c.name) from ${deliveryClosedDays} c
+        where c.closed_on in (${dates}) order by c.closed_on limit 1) as claim_closed,
       (select coalesce(json_agg(json_build_array(d.day_number, d.delivery_window, d.capacity)), '[]'::json) from ${deliveryCapacityDefaults} d
-        where d.day_number in (${dayNumbers})) as defaults,
+        where d.day_number in (${dayNumbers})) as claim_defaults,
       (select coalesce(json_agg(json_build_array(o.district_id, o.day_number, o.delivery_window, o.capacity)), '[]'::json) from ${deliveryCapacityOverrides} o
-        where o.district_id in (${districtIds}) and o.day_number in (${dayNumbers})) as overrides`);
-  const [row] = (
-    result as unknown as {
-      rows: { closed: { date: string; name: string } | null; defaults: [number, string, number][]; overrides: [number, number, string, number][] }[];
-    }
-  ).rows;
+        where o.district_id in (${districtIds}) and o.day_number in (${dayNumbers})) as claim_overrides`;
+}
+
+export interface ClaimRulesRow {
+  claim_closed: { date: string; name: string } | null;
+  claim_defaults: [number, string, number][];
+  claim_overrides: [number, number, string, number][];
+}
+
+export function claimRulesFrom(row: ClaimRulesRow): ClaimRules {
   return {
-    closed: row?.closed ?? null,
+    closed: row.claim_closed ?? null,
     rules: {
-      defaults: new Map((row?.defaults ?? []).map(([dayNumber, window, capacity]) => [`${dayNumber}:${window}`, capacity])),
-      overrides: new Map((row?.overrides ?? []).map(([districtId, dayNumber, window, capacity]) => [`${districtId}:${dayNumber}:${window}`, capacity])),
+      defaults: new Map(row.claim_defaults.map(([dayNumber, window, capacity]) => [`${dayNumber}:${window}`, capacity])),
+      overrides: new Map(row.claim_overrides.map(([districtId, dayNumber, window, capacity]) => [`${districtId}:${dayNumber}:${window}`, capacity])),
     },
   };
+}
+
+async function loadClaimRules(db: DatabaseOrTransaction, requests: SlotRequest[]): Promise<ClaimRules> {
+  const result = await db.execute(sql`select ${claimRulesColumns(requests)}`);
+  return claimRulesFrom((result as unknown as { rows: ClaimRulesRow[] }).rows[0]!);
 }
 
 /**
@@ -254,7 +279,7 @@ export async function claimFirstSlotWithRoom(
 }
 
 /** One place for one delivery: `claimSlots` for a single request. */
-export function claimSlot(tx: Transaction, request: SlotRequest, options: { excludeDeliveryIds?: string[] } = {}): Promise<SlotClaim> {
+export function claimSlot(tx: Transaction, request: SlotRequest, options: ClaimOptions = {}): Promise<SlotClaim> {
   return claimSlots(tx, [request], options);
 }
 
