@@ -13,7 +13,7 @@
 //   scripts/with-throwaway-postgres.sh node bench/checkout-cost.mjs
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -80,6 +80,31 @@ function ask(message, reply) {
   });
 }
 
+/**
+ * CPU time (ms) of the PostgreSQL server at DATABASE_URL (its postmaster and the backends under it,
+ * found in /proc by the port on the postmaster's command line), or null on PGlite or elsewhere.
+ */
+function databaseCpuMs() {
+  const port = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).port : null;
+  if (!port) return null;
+  const stats = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      stats.push({ pid: Number(entry), parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), command });
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  const postmaster = stats.find((info) => info.command[0]?.endsWith("/postgres") && info.command.includes(port));
+  if (!postmaster) return null;
+  const ticks = stats.filter((info) => info.pid === postmaster.pid || info.parent === postmaster.pid).reduce((sum, info) => sum + info.ticks, 0);
+  return ticks * 10; // 100 clock ticks per second on Linux
+}
+
 const loadAverage = () =>
   os
     .loadavg()
@@ -90,6 +115,7 @@ const round = (value, places = 2) => Math.round(value * 10 ** places) / 10 ** pl
 /** `count` orders over `width` connections, charged the statements, CPU and slot holds used meanwhile. */
 async function measure(name, date, count, width) {
   const before = await ask({ type: "snapshot", reset: true }, "snapshot");
+  const databaseBefore = databaseCpuMs();
   let next = 0;
   let placed = 0;
   const latencies = [];
@@ -106,6 +132,7 @@ async function measure(name, date, count, width) {
   );
   const seconds = (performance.now() - started) / 1000;
   const after = await ask({ type: "snapshot" }, "snapshot");
+  const databaseAfter = databaseCpuMs();
   const perOrder = (value) => round(value / count);
   const holds = Float64Array.from(after.slot.holdMs).sort();
   const sorted = Float64Array.from(latencies).sort();
@@ -115,6 +142,7 @@ async function measure(name, date, count, width) {
     placed,
     statementsPerOrder: perOrder(after.statements - before.statements),
     cpuMsPerOrder: perOrder((after.cpuMicros - before.cpuMicros) / 1000),
+    databaseCpuMsPerOrder: databaseBefore === null || databaseAfter === null ? null : perOrder(databaseAfter - databaseBefore),
     slotHolds: after.slot.holds,
     statementsHoldingSlot: after.slot.holds ? round(after.slot.statementsHeld / after.slot.holds) : null,
     slotHoldMs: holds.length
@@ -129,7 +157,7 @@ async function measure(name, date, count, width) {
   };
   console.log(
     `${name}: ${placed}/${count} placed, ${result.statementsPerOrder} statements/order (${result.statementsHoldingSlot} holding the slot), ` +
-      `CPU ${result.cpuMsPerOrder} ms/order, slot held ${result.slotHoldMs?.mean} ms (p95 ${result.slotHoldMs?.p95}), ${result.ordersPerSecond} orders/s, p95 ${result.p95} ms`,
+      `CPU ${result.cpuMsPerOrder} ms/order (database ${result.databaseCpuMsPerOrder}), slot held ${result.slotHoldMs?.mean} ms (p95 ${result.slotHoldMs?.p95}), ${result.ordersPerSecond} orders/s, p95 ${result.p95} ms`,
   );
   for (const statement of result.statements.slice(0, 30)) console.log(`    ${statement.perOrder}× ${statement.text}`);
   return result;
