@@ -236,7 +236,10 @@ if (only.has("checkout")) {
   const shop = await npmStart(shopRoot, "shop");
   try {
     results.checkout = { database: process.env.DATABASE_URL ? "PostgreSQL" : "PGlite", ...(await measureCheckout(shop.origin, { connections: 8 })) };
-    console.log(`checkout: ${results.checkout.concurrent.ordersPerSecond} orders/s, p95 ${results.checkout.concurrent.p95} ms`);
+    const { concurrent } = results.checkout;
+    console.log(
+      `checkout: ${concurrent.ordersPerSecond} orders/s, p95 ${concurrent.p95} ms, ${concurrent.failures} refused or failed (load average ${os.loadavg()[0]?.toFixed(2)})`,
+    );
   } finally {
     await shop.stop();
   }

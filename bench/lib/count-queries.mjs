@@ -20,6 +20,47 @@ const note = (text) => {
   byText.set(key, (byText.get(key) ?? 0) + 1);
 };
 
+// The delivery slot's row lock (decision 0037): every checkout for one date and window takes it in
+// turn, so the time each transaction holds it bounds the orders per second. Per connection: from
+// the answer to the slot's `FOR UPDATE` to the answer to its COMMIT (or ROLLBACK), and the
+// statements sent meanwhile, the lock's own and the COMMIT included.
+const SLOT_LOCK = /"delivery_slots".*\bfor update\b/is;
+const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
+const slot = /** @type {{ holds: number, statementsHeld: number, holdMs: number[] }} */ ({ holds: 0, statementsHeld: 0, holdMs: [] });
+/** @type {WeakMap<object, { since: number | null, statements: number }>} */
+const holders = new WeakMap();
+/** Notes `text` sent on `connection`; returns what to do once its answer arrives. */
+function track(connection, text) {
+  const source = String(text ?? "");
+  let state = holders.get(connection);
+  if (!state) holders.set(connection, (state = { since: null, statements: 0 }));
+  const held = state.since !== null;
+  if (held) state.statements += 1;
+  if (SLOT_LOCK.test(source) && !held) {
+    return () => {
+      state.since = performance.now();
+      state.statements = 1;
+    };
+  }
+  if (held && TRANSACTION_END.test(source)) {
+    return () => {
+      slot.holds += 1;
+      slot.statementsHeld += state.statements;
+      if (slot.holdMs.length < 100_000) slot.holdMs.push(performance.now() - /** @type {number} */ (state.since));
+      state.since = null;
+      state.statements = 0;
+    };
+  }
+  return null;
+}
+/** Runs `after` once `result` (a promise, or anything else) has settled. */
+function whenAnswered(result, after) {
+  if (!after) return result;
+  if (result && typeof result.then === "function") result.then(after, after);
+  else after();
+  return result;
+}
+
 // The server's own copy of each driver: resolved from the project root it runs in.
 const require = createRequire(path.join(process.cwd(), "package.json"));
 try {
@@ -39,7 +80,11 @@ try {
     return transaction.call(this, (tx) => {
       for (const method of ["query", "exec"]) {
         const original = tx[method].bind(tx);
-        tx[method] = (text, ...rest) => (note(text), original(text, ...rest));
+        tx[method] = (text, ...rest) => {
+          note(text);
+          const after = track(tx, text);
+          return whenAnswered(original(text, ...rest), after);
+        };
       }
       return callback(tx);
     });
@@ -52,8 +97,12 @@ try {
   const client = require("pg").Client.prototype;
   const query = client.query;
   client.query = function (/** @type {any} */ config, /** @type {any[]} */ ...rest) {
-    note(typeof config === "string" ? config : config?.text);
-    return query.call(this, config, ...rest);
+    const text = typeof config === "string" ? config : config?.text;
+    note(text);
+    // With a callback node-postgres returns nothing: count the statement, skip the lock timing.
+    const callback = rest.some((arg) => typeof arg === "function");
+    const after = callback ? null : track(this, text);
+    return whenAnswered(query.call(this, config, ...rest), after);
   };
 } catch {
   // No node-postgres.
@@ -67,8 +116,13 @@ async function answer(message) {
   if (!message || typeof message !== "object" || !("type" in message)) return;
   if (message.type === "snapshot") {
     const cpu = process.cpuUsage();
-    process.send?.({ type: "snapshot", statements, cpuMicros: cpu.user + cpu.system, byText: Object.fromEntries(byText) });
-    if (message.reset) byText = new Map();
+    process.send?.({ type: "snapshot", statements, cpuMicros: cpu.user + cpu.system, byText: Object.fromEntries(byText), slot });
+    if (message.reset) {
+      byText = new Map();
+      slot.holds = 0;
+      slot.statementsHeld = 0;
+      slot.holdMs = [];
+    }
   } else if (message.type === "profile-start") {
     session = new Session();
     session.connect();

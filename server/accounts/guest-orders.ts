@@ -1,6 +1,5 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
-import type { DatabaseOrTransaction } from "../db/transaction";
 import { orders, users } from "../db/schema";
 
 /**
@@ -16,13 +15,12 @@ export async function attachGuestOrders(db: Database, account: { userId: string;
   return attached.length;
 }
 
-/** The verified account a guest checkout with this email belongs to, if any. */
-export async function findVerifiedAccountIdByEmail(db: DatabaseOrTransaction, email: string): Promise<string | null> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.email, email.trim().toLowerCase()), eq(users.emailVerified, true)));
-  return row?.id ?? null;
+/**
+ * The verified account a guest checkout with this email belongs to, if any (null otherwise), as a
+ * subquery: the order's insert reads it itself, one round trip fewer per checkout (decision 0057).
+ */
+export function verifiedAccountIdByEmail(email: string): SQL<string | null> {
+  return sql<string | null>`(select ${users.id} from ${users} where ${users.email} = ${email.trim().toLowerCase()} and ${users.emailVerified} = true)`;
 }
 
 /** Whether an account exists for the email (the checkout's guest notice, spec §5). */

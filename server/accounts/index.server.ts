@@ -16,7 +16,7 @@ export {
   landingPathFor,
 } from "./auth-actions";
 export { consumeRateLimit, RATE_LIMITS, rateLimitMessage } from "./rate-limit";
-export { attachGuestOrders, findVerifiedAccountIdByEmail, isEmailRegistered } from "./guest-orders";
+export { attachGuestOrders, isEmailRegistered, verifiedAccountIdByEmail } from "./guest-orders";
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
 export { getDashboard, type DashboardSummary } from "./dashboard-summary";

@@ -37,20 +37,28 @@ export async function priceCartLines(db: Database, requested: CartLineRequest[])
   const productIds = [...new Set(requested.map((line) => line.productId))];
   if (productIds.length === 0) return { lines: [], unavailable: [], subtotalCents: 0 };
 
-  const productRows = await db
-    .select({ id: products.id, slug: products.slug, title: products.title, image: products.image, priceCents: products.priceCents, sku: products.sku })
-    .from(products)
-    .where(and(inArray(products.id, productIds), eq(products.active, true)));
-  const variantRows = await db
+  // One statement (decision 0057): each active product with its active variants beside it, or alone.
+  const rows = await db
     .select({
-      id: productVariants.id,
-      productId: productVariants.productId,
-      title: productVariants.title,
-      priceCents: productVariants.priceCents,
-      sku: productVariants.sku,
+      id: products.id,
+      slug: products.slug,
+      title: products.title,
+      image: products.image,
+      priceCents: products.priceCents,
+      sku: products.sku,
+      variant: {
+        id: productVariants.id,
+        productId: productVariants.productId,
+        title: productVariants.title,
+        priceCents: productVariants.priceCents,
+        sku: productVariants.sku,
+      },
     })
-    .from(productVariants)
-    .where(and(inArray(productVariants.productId, productIds), eq(productVariants.active, true)));
+    .from(products)
+    .leftJoin(productVariants, and(eq(productVariants.productId, products.id), eq(productVariants.active, true)))
+    .where(and(inArray(products.id, productIds), eq(products.active, true)));
+  const productRows = rows.map(({ variant: _variant, ...product }) => product);
+  const variantRows = rows.flatMap((row) => (row.variant ? [row.variant] : []));
 
   const productsById = new Map(productRows.map((row) => [row.id, row]));
   const lines: PricedCartLine[] = [];

@@ -5,12 +5,12 @@ import { minimumOrderShortfall, orderSummary } from "@core/pricing";
 import { markCartRecovered } from "../cart/index.server";
 import { priceCartLines, type PricedCartLine } from "../catalog/index.server";
 import type { Database } from "../db/client";
-import { findVerifiedAccountIdByEmail } from "../accounts/index.server";
+import { verifiedAccountIdByEmail } from "../accounts/index.server";
 import { recordPromotionalConsent } from "../consent/index.server";
 import { createPendingSubscription } from "../subscriptions/index.server";
-import { deliveries, districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
+import { deliveries, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
 import { inTransaction } from "../db/transaction";
-import { claimSlot, deliveryDateRefusal, SlotUnavailableError } from "../deliveries/index.server";
+import { claimSlot, servedDistrictOnDate, SlotUnavailableError } from "../deliveries/index.server";
 
 /** Issue 10: the place was free when the page loaded and was taken before the order was placed. */
 export const SLOT_TAKEN_MESSAGE = "Ese horario acaba de llenarse. Elige otra fecha u horario: no se hizo ningún cobro.";
@@ -49,17 +49,14 @@ export async function placeOrder(
   const existing = await findByCheckoutKey(db, input.checkoutKey);
   if (existing) return existing;
 
-  const [district] = await db
-    .select({ id: districts.id, name: districts.name })
-    .from(districts)
-    .where(and(eq(districts.id, input.districtId), eq(districts.served, true)));
-  if (!district) return { ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } };
-  const days = await db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, district.id));
-  const scheduleError = deliveryScheduleError({ districtDays: days.map((row) => row.day), dayNumber: input.diaHabil, date: input.fecha, now: options.now });
+  // The district, its weekdays, the calendar that date and the capacity figures, in one statement (decision 0057).
+  const served = await servedDistrictOnDate(db, { districtId: input.districtId, date: input.fecha, window: input.rangoHorario, now: options.now });
+  if (!served) return { ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } };
+  const district = { id: served.id, name: served.name };
+  const scheduleError = deliveryScheduleError({ districtDays: served.dayNumbers, dayNumber: input.diaHabil, date: input.fecha, now: options.now });
   if (scheduleError) return { ok: false, reason: "invalid", fieldErrors: { [scheduleError.field]: scheduleError.message } };
   // Issue 10: the cut-off the day before and the closed days (holidays) are data staff edit.
-  const calendarError = await deliveryDateRefusal(db, { districtId: district.id, date: input.fecha, now: options.now });
-  if (calendarError) return { ok: false, reason: "invalid", fieldErrors: { fecha: calendarError } };
+  if (served.calendarRefusal) return { ok: false, reason: "invalid", fieldErrors: { fecha: served.calendarRefusal } };
 
   const priced = await priceCartLines(db, input.items);
   if (priced.unavailable.length > 0 || priced.subtotalCents !== input.clientSubtotalCents) {
@@ -79,8 +76,6 @@ export async function placeOrder(
 
   const summary = orderSummary(priced.subtotalCents, input.purchaseType, input.subscriptionFrequency);
   const expiresAt = new Date(options.now.getTime() + CARD_PAYMENT_WINDOW_MINUTES * 60_000);
-  // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
-  const userId = options.userId ?? (await findVerifiedAccountIdByEmail(db, input.correo));
   try {
     return await inTransaction(db, async (tx) => {
       // Decision 0053: staff may stop serving the district meanwhile. The share lock makes that change
@@ -95,7 +90,8 @@ export async function placeOrder(
         .insert(orders)
         .values({
           checkoutKey: input.checkoutKey,
-          userId,
+          // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
+          userId: options.userId ?? verifiedAccountIdByEmail(input.correo),
           status: "pending",
           orderType: input.purchaseType,
           subscriptionFrequency: subscribing ? input.subscriptionFrequency : null,
@@ -138,7 +134,7 @@ export async function placeOrder(
       );
       const subscriptionId = subscribing
         ? await createPendingSubscription(tx, {
-            userId: userId!,
+            userId: options.userId!,
             orderId: order!.id,
             frequency: input.subscriptionFrequency,
             discountRate: summary.discountRate,
@@ -160,25 +156,24 @@ export async function placeOrder(
             now: options.now,
           })
         : null;
-      // The slot row is locked after the order row (decision 0025), and counted under that lock, so
-      // the last places go to exactly as many checkouts as there are places.
-      const claim = await claimSlot(tx, { districtId: district.id, date: input.fecha, window: input.rangoHorario });
-      if (!claim.ok) throw new SlotUnavailableError(claim);
-      await tx.insert(deliveries).values({
-        orderId: order!.id,
-        subscriptionId,
-        subscriptionSequence: subscriptionId ? 1 : null,
-        districtId: district.id,
-        districtName: district.name,
-        address: input.direccion,
-        deliveryDate: input.fecha,
-        deliveryWindow: input.rangoHorario,
-        status: "pending",
-        statusHistory: [{ status: "pending", timestamp: options.now.toISOString(), note: null }],
-        notes: input.referencia || null,
-        createdAt: options.now,
-        updatedAt: options.now,
-      });
+      const [delivery] = await tx
+        .insert(deliveries)
+        .values({
+          orderId: order!.id,
+          subscriptionId,
+          subscriptionSequence: subscriptionId ? 1 : null,
+          districtId: district.id,
+          districtName: district.name,
+          address: input.direccion,
+          deliveryDate: input.fecha,
+          deliveryWindow: input.rangoHorario,
+          status: "pending",
+          statusHistory: [{ status: "pending", timestamp: options.now.toISOString(), note: null }],
+          notes: input.referencia || null,
+          createdAt: options.now,
+          updatedAt: options.now,
+        })
+        .returning({ id: deliveries.id });
       await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: null, toStatus: "pending", actor: "customer", createdAt: options.now });
       await markCartRecovered(tx, input.correo, order!.id);
       // Issue 12: a ticked box is a consent, stored with the order; an unticked one changes nothing.
@@ -198,6 +193,20 @@ export async function placeOrder(
           updatedAt: options.now,
         })
         .returning({ id: payments.id });
+      // Last, right before the commit (decision 0057): every checkout for one date and window waits
+      // for this row in turn, so it is held for two statements and the commit, not for the writes
+      // above. Locked after the order and the delivery it admits (decision 0025) and counted under
+      // the lock, so the last places go to exactly as many checkouts as there are places; the
+      // delivery inserted above is this claim's own, not counted as taken.
+      const claim = await claimSlot(
+        tx,
+        { districtId: district.id, date: input.fecha, window: input.rangoHorario },
+        {
+          excludeDeliveryIds: [delivery!.id],
+          rules: served.claimRules,
+        },
+      );
+      if (!claim.ok) throw new SlotUnavailableError(claim);
       const placed = { ok: true as const, orderId: order!.id, orderNumber: order!.orderNumber, paymentId: payment!.id, created: true };
       return subscriptionId ? { ...placed, nextStep: "tokenize_card" as const, subscriptionId } : { ...placed, nextStep: "process_payment" as const };
     });

@@ -1,7 +1,8 @@
-import { asc, eq, isNotNull } from "drizzle-orm";
+import { asc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import { calendarRefusal, DEFAULT_CUTOFF_TIME } from "@core/delivery-calendar";
-import { deliveryCalendarSettings, deliveryClosedDays, districts } from "../db/schema";
+import { deliveryCalendarSettings, deliveryClosedDays, districtDeliveryDays, districts } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
+import { claimRulesColumns, claimRulesFrom, type ClaimRules, type ClaimRulesRow } from "./capacity";
 
 export interface DeliveryCalendar {
   /** The shop's cut-off: 'HH:MM' on Lima's clock, the day before: from then on, tomorrow is no longer offered. */
@@ -42,10 +43,82 @@ export function cutoffFor(calendar: DeliveryCalendar, districtId: number): strin
   return calendar.districtCutoffs.get(districtId) ?? calendar.shopCutoffTime;
 }
 
+interface DistrictOnDate {
+  /** The whole row, with the columns `extra` asked for. */
+  row: Record<string, unknown>;
+  /** Null for a district id that does not exist. */
+  district: { id: number; name: string; served: boolean; dayNumbers: number[] } | null;
+  /** The calendar as it applies to that district on that date: its cut-off, and that date if closed. */
+  calendar: DeliveryCalendar;
+}
+
+/**
+ * One district and the calendar of one date, in one statement (decision 0057: placing an order read
+ * the district, its weekdays and the whole calendar in five). Read without locks, like the whole
+ * calendar: checkout's transaction takes the district's share lock and checks closed days again.
+ */
+async function readDistrictOnDate(db: DatabaseOrTransaction, districtId: number, date: string, extra: SQL = sql`null as extra`): Promise<DistrictOnDate> {
+  const result = await db.execute(sql`select ${extra}, s.cutoff_time as shop_cutoff,
+      (select c.name from ${deliveryClosedDays} c where c.closed_on = ${date}::date) as closed_name,
+      d.id, d.name, d.served, d.cutoff_time as own_cutoff,
+      array(select dd.day_number from ${districtDeliveryDays} dd where dd.district_id = d.id order by dd.day_number) as day_numbers
+    from (select 1) as one
+    left join ${deliveryCalendarSettings} s on s.id = 1
+    left join ${districts} d on d.id = ${districtId}::int`);
+  type Row = {
+    shop_cutoff: string | null;
+    closed_name: string | null;
+    id: number | null;
+    name: string | null;
+    served: boolean | null;
+    own_cutoff: string | null;
+    day_numbers: number[] | null;
+  };
+  const row = (result as unknown as { rows: Row[] }).rows[0]!;
+  return {
+    row,
+    district: row.id === null ? null : { id: row.id, name: row.name!, served: row.served === true, dayNumbers: (row.day_numbers ?? []).map(Number) },
+    calendar: {
+      shopCutoffTime: row.shop_cutoff ?? DEFAULT_CUTOFF_TIME,
+      districtCutoffs: new Map(row.id !== null && row.own_cutoff !== null ? [[row.id, row.own_cutoff]] : []),
+      closedDays: new Map(row.closed_name !== null ? [[date, row.closed_name]] : []),
+    },
+  };
+}
+
+function refusalOn(calendar: DeliveryCalendar, input: { districtId: number; date: string; now: Date }): string | null {
+  return calendarRefusal({ date: input.date, now: input.now, cutoffTime: cutoffFor(calendar, input.districtId), closedDays: calendar.closedDays });
+}
+
 /** Why a customer cannot book `date` at `now` for `districtId` (its cut-off passed, closed day); null when the calendar allows it. */
 export async function deliveryDateRefusal(db: DatabaseOrTransaction, input: { districtId: number; date: string; now: Date }): Promise<string | null> {
-  const calendar = await loadDeliveryCalendar(db);
-  return calendarRefusal({ date: input.date, now: input.now, cutoffTime: cutoffFor(calendar, input.districtId), closedDays: calendar.closedDays });
+  const { calendar } = await readDistrictOnDate(db, input.districtId, input.date);
+  return refusalOn(calendar, input);
+}
+
+/**
+ * A served district with its weekdays, why the calendar refuses `date` at `now` for it (null when
+ * it allows it), and what claiming a place in `window` that date will need: what checkout reads
+ * before its transaction, in one statement. Null when the district is unknown or not served.
+ */
+export async function servedDistrictOnDate(
+  db: DatabaseOrTransaction,
+  input: { districtId: number; date: string; window: string; now: Date },
+): Promise<{ id: number; name: string; dayNumbers: number[]; calendarRefusal: string | null; claimRules: ClaimRules } | null> {
+  const { district, calendar, row } = await readDistrictOnDate(
+    db,
+    input.districtId,
+    input.date,
+    claimRulesColumns([{ districtId: input.districtId, date: input.date, window: input.window }]),
+  );
+  if (!district?.served) return null;
+  return {
+    id: district.id,
+    name: district.name,
+    dayNumbers: district.dayNumbers,
+    calendarRefusal: refusalOn(calendar, input),
+    claimRules: claimRulesFrom(row as unknown as ClaimRulesRow),
+  };
 }
 
 /**

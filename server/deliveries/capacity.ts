@@ -75,6 +75,16 @@ export type SlotClaim =
   | { ok: false; reason: "closed"; date: string; name: string }
   | { ok: false; reason: "full"; date: string; window: string; districtId: number; capacity: number; used: number };
 
+export interface ClaimOptions {
+  /** Deliveries being moved, or the claim's own already inserted: not counted as taken. */
+  excludeDeliveryIds?: string[];
+  /**
+   * The requests' ClaimRules, when the caller read them already (without locks, as the claim
+   * would: staff changing a figure meanwhile is decision 0037's accepted race), else read here.
+   */
+  rules?: ClaimRules;
+}
+
 /**
  * Claims a place for each request inside the caller's transaction, which must then insert (or
  * move) the deliveries before it commits. Each scope's slot row is created if missing and locked
@@ -82,16 +92,10 @@ export type SlotClaim =
  * and only then are its open deliveries counted, so concurrent claims for the last places take
  * turns and never overbook. `excludeDeliveryIds`: deliveries being moved, not counted twice.
  */
-export async function claimSlots(tx: Transaction, requests: SlotRequest[], options: { excludeDeliveryIds?: string[] } = {}): Promise<SlotClaim> {
+export async function claimSlots(tx: Transaction, requests: SlotRequest[], options: ClaimOptions = {}): Promise<SlotClaim> {
   if (requests.length === 0) return { ok: true };
-  const dates = [...new Set(requests.map((request) => request.date))];
-  const closed = await tx
-    .select({ date: deliveryClosedDays.closedOn, name: deliveryClosedDays.name })
-    .from(deliveryClosedDays)
-    .where(inArray(deliveryClosedDays.closedOn, dates));
-  if (closed[0]) return { ok: false, reason: "closed", date: closed[0].date, name: closed[0].name };
-
-  const rules = await loadCapacityRules(tx);
+  const { closed, rules } = options.rules ?? (await loadClaimRules(tx, requests));
+  if (closed) return { ok: false, reason: "closed", date: closed.date, name: closed.name };
   const wanted = new Map<string, { scope: Scope; date: string; window: string; places: number; districtId: number }>();
   for (const request of requests) {
     const scope = scopeOf(rules, request.districtId, request.date, request.window);
@@ -109,18 +113,82 @@ export async function claimSlots(tx: Transaction, requests: SlotRequest[], optio
   return { ok: true };
 }
 
+/** What a claim reads before it locks anything: the first closed day among its dates, and the capacity figures that apply. */
+export interface ClaimRules {
+  closed: { date: string; name: string } | null;
+  rules: CapacityRules;
+}
+
 /**
- * The slot row of a scope, date and window created if missing and locked, then its open
- * deliveries counted: in a new statement after the lock, so the count sees every delivery the
- * previous holder committed (decision 0037).
+ * The columns `claimRulesFrom` reads ClaimRules from, in a statement of their own or beside
+ * another read's (checkout's district read, decision 0057; it was three statements over whole
+ * tables): the first closed day among the requests' dates, and the shop-wide and district figures
+ * of their weekdays and districts.
+ */
+export function claimRulesColumns(requests: SlotRequest[]): SQL {
+  const list = (values: (string | number)[], type: SQL) =>
+    sql.join(
+      [...new Set(values)].map((value) => sql`${value}::${type}`),
+      sql`, `,
+    );
+  const dates = list(
+    requests.map((request) => request.date),
+    sql`date`,
+  );
+  const dayNumbers = list(
+    requests.map((request) => isoWeekday(request.date)),
+    sql`int`,
+  );
+  const districtIds = list(
+    requests.map((request) => request.districtId),
+    sql`int`,
+  );
+  return sql`(select json_build_object('date', c.closed_on::text, 'name', c.name) from ${deliveryClosedDays} c
+        where c.closed_on in (${dates}) order by c.closed_on limit 1) as claim_closed,
+      (select coalesce(json_agg(json_build_array(d.day_number, d.delivery_window, d.capacity)), '[]'::json) from ${deliveryCapacityDefaults} d
+        where d.day_number in (${dayNumbers})) as claim_defaults,
+      (select coalesce(json_agg(json_build_array(o.district_id, o.day_number, o.delivery_window, o.capacity)), '[]'::json) from ${deliveryCapacityOverrides} o
+        where o.district_id in (${districtIds}) and o.day_number in (${dayNumbers})) as claim_overrides`;
+}
+
+export interface ClaimRulesRow {
+  claim_closed: { date: string; name: string } | null;
+  claim_defaults: [number, string, number][];
+  claim_overrides: [number, number, string, number][];
+}
+
+export function claimRulesFrom(row: ClaimRulesRow): ClaimRules {
+  return {
+    closed: row.claim_closed ?? null,
+    rules: {
+      defaults: new Map(row.claim_defaults.map(([dayNumber, window, capacity]) => [`${dayNumber}:${window}`, capacity])),
+      overrides: new Map(row.claim_overrides.map(([districtId, dayNumber, window, capacity]) => [`${districtId}:${dayNumber}:${window}`, capacity])),
+    },
+  };
+}
+
+async function loadClaimRules(db: DatabaseOrTransaction, requests: SlotRequest[]): Promise<ClaimRules> {
+  const result = await db.execute(sql`select ${claimRulesColumns(requests)}`);
+  return claimRulesFrom((result as unknown as { rows: ClaimRulesRow[] }).rows[0]!);
+}
+
+/**
+ * The slot row of a scope, date and window locked (created first the one time it is missing),
+ * then its open deliveries counted: in a new statement after the lock, so the count sees every
+ * delivery the previous holder committed (decision 0037). The row exists for all but the first
+ * claim of a slot, so the lock is usually the one statement before the count (decision 0057).
  */
 async function lockSlotAndCount(tx: Transaction, scope: Scope, date: string, window: string, excludeDeliveryIds: string[]): Promise<number> {
-  await tx.insert(deliverySlots).values({ deliveryDate: date, deliveryWindow: window, scope: scope.key }).onConflictDoNothing();
-  await tx
-    .select({ scope: deliverySlots.scope })
-    .from(deliverySlots)
-    .where(and(eq(deliverySlots.deliveryDate, date), eq(deliverySlots.deliveryWindow, window), eq(deliverySlots.scope, scope.key)))
-    .for("update");
+  const lock = () =>
+    tx
+      .select({ scope: deliverySlots.scope })
+      .from(deliverySlots)
+      .where(and(eq(deliverySlots.deliveryDate, date), eq(deliverySlots.deliveryWindow, window), eq(deliverySlots.scope, scope.key)))
+      .for("update");
+  if ((await lock()).length === 0) {
+    await tx.insert(deliverySlots).values({ deliveryDate: date, deliveryWindow: window, scope: scope.key }).onConflictDoNothing();
+    await lock();
+  }
   return usedPlaces(tx, scope, date, window, excludeDeliveryIds);
 }
 
@@ -211,7 +279,7 @@ export async function claimFirstSlotWithRoom(
 }
 
 /** One place for one delivery: `claimSlots` for a single request. */
-export function claimSlot(tx: Transaction, request: SlotRequest, options: { excludeDeliveryIds?: string[] } = {}): Promise<SlotClaim> {
+export function claimSlot(tx: Transaction, request: SlotRequest, options: ClaimOptions = {}): Promise<SlotClaim> {
   return claimSlots(tx, [request], options);
 }
 

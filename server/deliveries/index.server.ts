@@ -19,7 +19,7 @@ export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResul
 export { listDriverStops, type DriverStop } from "./driver-route";
 export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult } from "./driver-confirmations";
 export { bidonBalance, bidonSummaryForUser, recentBidonMovements, type BidonBalance, type BidonCustomer, type BidonMovement } from "./bidon-ledger";
-export { cutoffFor, deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, type DeliveryCalendar } from "./calendar";
+export { cutoffFor, deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, servedDistrictOnDate, type DeliveryCalendar } from "./calendar";
 export {
   assertSlotsAvailable,
   capacityForDay,

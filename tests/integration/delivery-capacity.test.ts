@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder, SLOT_TAKEN_MESSAGE } from "@server/checkout/index.server";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { openDatabase, type Database, type DatabaseHandle } from "@server/db/client";
+import * as schema from "@server/db/schema";
 import { deliveries, deliveryCapacityDefaults, districts, orders, payments, staffActions, users } from "@server/db/schema";
 import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
 import {
@@ -63,6 +66,29 @@ describe("delivery capacity (issue 10)", () => {
     }
     return dbs;
   }
+
+  it("claims the place last, right before the commit, in at most 12 statements per order (decision 0057)", async () => {
+    // The same database through a Drizzle that writes down each statement it sends (the driver's
+    // own BEGIN/COMMIT on PGlite are not among them; node-postgres's are, and are left out here).
+    const sent: string[] = [];
+    const logger = { logQuery: (query: string) => void sent.push(query) };
+    const client = (test.db as unknown as { $client: never }).$client;
+    const observed = (test.handle.kind === "postgres"
+      ? drizzleNodePg(client, { schema, logger })
+      : drizzlePglite(client, { schema, logger })) as unknown as Database;
+    expect(await placeOrder(observed, order("primero@example.pe"), { now, provider: "sandbox" })).toMatchObject({ ok: true });
+    sent.length = 0;
+    expect(await placeOrder(observed, order("medido@example.pe"), { now, provider: "sandbox" })).toMatchObject({ ok: true });
+    const statements = sent.filter((text) => !/^(begin|commit)$/i.test(text.trim()));
+    // Every order for one date and window waits for the slot's row in turn: it is held for the
+    // count alone (then the commit), never for the order's writes.
+    const lock = statements.findIndex((text) => /"delivery_slots".*for update/is.test(text));
+    expect(lock).toBe(statements.length - 2);
+    expect(statements.at(-1)).toMatch(/count\(\*\).*from "deliveries"/is);
+    expect(statements.findIndex((text) => /insert into "payments"/i.test(text))).toBeLessThan(lock);
+    expect(statements.findIndex((text) => /insert into "deliveries"/i.test(text))).toBeLessThan(lock);
+    expect(statements.length).toBeLessThanOrEqual(12);
+  });
 
   it("gives the last 5 places to exactly 5 of 20 simultaneous checkouts; the others get the Spanish message and no order or charge", async () => {
     for (let index = 0; index < 3; index += 1)
