@@ -31,7 +31,7 @@ app.set("trust proxy", trustProxy);
 // Level 4 keeps most of gzip's saving at about half the CPU of the default level 6. A form's
 // answer to a script (POST …/.data: the action's data or a redirect, a few hundred bytes, streamed
 // so compression cannot see its size) is sent as it is: a gzip stream per answer cost the checkout
-// about a tenth of its CPU for nothing (decision 0057).
+// about a tenth of its CPU for nothing (decision 0063).
 const scriptedFormAnswer = (request) => request.method === "POST" && request.path.endsWith(".data");
 app.use(compression({ level: 4, filter: (request, response) => !scriptedFormAnswer(request) && compression.filter(request, response) }));
 app.use((request, response, next) => {

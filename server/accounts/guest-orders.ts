@@ -17,7 +17,7 @@ export async function attachGuestOrders(db: Database, account: { userId: string;
 
 /**
  * The verified account a guest checkout with this email belongs to, if any (null otherwise), as a
- * subquery: the order's insert reads it itself, one round trip fewer per checkout (decision 0057).
+ * subquery: the order's insert reads it itself, one round trip fewer per checkout (decision 0063).
  */
 export function verifiedAccountIdByEmail(email: string): SQL<string | null> {
   return sql<string | null>`(select ${users.id} from ${users} where ${users.email} = ${email.trim().toLowerCase()} and ${users.emailVerified} = true)`;

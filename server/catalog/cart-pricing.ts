@@ -37,7 +37,7 @@ export async function priceCartLines(db: Database, requested: CartLineRequest[])
   const productIds = [...new Set(requested.map((line) => line.productId))];
   if (productIds.length === 0) return { lines: [], unavailable: [], subtotalCents: 0 };
 
-  // One statement (decision 0057): each active product with its active variants beside it, or alone.
+  // One statement (decision 0063): each active product with its active variants beside it, or alone.
   const rows = await db
     .select({
       id: products.id,

@@ -49,7 +49,7 @@ export async function placeOrder(
   const existing = await findByCheckoutKey(db, input.checkoutKey);
   if (existing) return existing;
 
-  // The district, its weekdays, the calendar that date and the capacity figures, in one statement (decision 0057).
+  // The district, its weekdays, the calendar that date and the capacity figures, in one statement (decision 0063).
   const served = await servedDistrictOnDate(db, { districtId: input.districtId, date: input.fecha, window: input.rangoHorario, now: options.now });
   if (!served) return { ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } };
   const district = { id: served.id, name: served.name };
@@ -193,7 +193,7 @@ export async function placeOrder(
           updatedAt: options.now,
         })
         .returning({ id: payments.id });
-      // Last, right before the commit (decision 0057): every checkout for one date and window waits
+      // Last, right before the commit (decision 0063): every checkout for one date and window waits
       // for this row in turn, so it is held for two statements and the commit, not for the writes
       // above. Locked after the order and the delivery it admits (decision 0025) and counted under
       // the lock, so the last places go to exactly as many checkouts as there are places; the

@@ -53,7 +53,7 @@ interface DistrictOnDate {
 }
 
 /**
- * One district and the calendar of one date, in one statement (decision 0057: placing an order read
+ * One district and the calendar of one date, in one statement (decision 0063: placing an order read
  * the district, its weekdays and the whole calendar in five). Read without locks, like the whole
  * calendar: checkout's transaction takes the district's share lock and checks closed days again.
  */

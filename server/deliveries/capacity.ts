@@ -121,7 +121,7 @@ export interface ClaimRules {
 
 /**
  * The columns `claimRulesFrom` reads ClaimRules from, in a statement of their own or beside
- * another read's (checkout's district read, decision 0057; it was three statements over whole
+ * another read's (checkout's district read, decision 0063; it was three statements over whole
  * tables): the first closed day among the requests' dates, and the shop-wide and district figures
  * of their weekdays and districts.
  */
@@ -176,7 +176,7 @@ async function loadClaimRules(db: DatabaseOrTransaction, requests: SlotRequest[]
  * The slot row of a scope, date and window locked (created first the one time it is missing),
  * then its open deliveries counted: in a new statement after the lock, so the count sees every
  * delivery the previous holder committed (decision 0037). The row exists for all but the first
- * claim of a slot, so the lock is usually the one statement before the count (decision 0057).
+ * claim of a slot, so the lock is usually the one statement before the count (decision 0063).
  */
 async function lockSlotAndCount(tx: Transaction, scope: Scope, date: string, window: string, excludeDeliveryIds: string[]): Promise<number> {
   const lock = () =>

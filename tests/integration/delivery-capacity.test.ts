@@ -67,7 +67,7 @@ describe("delivery capacity (issue 10)", () => {
     return dbs;
   }
 
-  it("claims the place last, right before the commit, in at most 12 statements per order (decision 0057)", async () => {
+  it("claims the place last, right before the commit, in at most 12 statements per order (decision 0063)", async () => {
     // The same database through a Drizzle that writes down each statement it sends (the driver's
     // own BEGIN/COMMIT on PGlite are not among them; node-postgres's are, and are left out here).
     const sent: string[] = [];
