@@ -49,7 +49,11 @@ function CustomerCard({ row }: { row: CustomerRow }) {
       </div>
       <p className="mt-1 text-sm break-all text-slate-700">{row.email}</p>
       <p className="text-sm text-slate-600">
-        {[row.documentNumber ? `Doc. ${row.documentNumber}` : null, row.phone ? `Tel. ${row.phone}` : null, row.emailVerified || row.guest ? null : "Correo sin verificar"]
+        {[
+          row.documentNumber ? `Doc. ${row.documentNumber}` : null,
+          row.phone ? `Tel. ${row.phone}` : null,
+          row.emailVerified || row.guest ? null : "Correo sin verificar",
+        ]
           .filter(Boolean)
           .join(" · ") || "Sin documento ni teléfono registrados"}
       </p>

@@ -77,7 +77,14 @@ export async function findGuest(db: DatabaseOrTransaction, orderId: string): Pro
   if (!latest || !first) return null;
   return {
     kind: "guest",
-    value: { kind: "guest", reference: orderId, email: subject.email, ...latest, firstOrderAt: first.createdAt.toISOString(), anonymized: isPlaceholder(subject.email) },
+    value: {
+      kind: "guest",
+      reference: orderId,
+      email: subject.email,
+      ...latest,
+      firstOrderAt: first.createdAt.toISOString(),
+      anonymized: isPlaceholder(subject.email),
+    },
   };
 }
 
@@ -125,9 +132,7 @@ export function guestExportFilename(orderId: string, now: Date): string {
 }
 
 export type GuestAnonymiseResult =
-  | { ok: true; alreadyAnonymized: boolean }
-  | { ok: false; reason: "not_found" | "refused"; message: string }
-  | { ok: false; reason: "account"; userId: string };
+  { ok: true; alreadyAnonymized: boolean } | { ok: false; reason: "not_found" | "refused"; message: string } | { ok: false; reason: "account"; userId: string };
 
 /**
  * Ley 29733 anonymisation of a guest on request (decision 0061): the account anonymisation's rules

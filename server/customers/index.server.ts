@@ -3,14 +3,7 @@
 // guest buyers without one (docs/decisions/0061-guest-data-requests.md). The account actions
 // (verification, password reset, deactivation) live in the accounts domain.
 export { CUSTOMERS_PAGE_SIZE, searchCustomers, type CustomerRow } from "./search";
-export {
-  findCustomerProfile,
-  loadCustomerPicture,
-  PICTURE_LIST_LIMIT,
-  type CustomerPicture,
-  type CustomerProfile,
-  type SubjectLists,
-} from "./picture";
+export { findCustomerProfile, loadCustomerPicture, PICTURE_LIST_LIMIT, type CustomerPicture, type CustomerProfile, type SubjectLists } from "./picture";
 export { customerExportFilename, CUSTOMER_EXPORT_FORMAT, exportCustomerData, type CustomerDataExport } from "./export";
 export {
   ANONYMIZED_EMAIL_DOMAIN,

@@ -1,6 +1,18 @@
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { abandonedCarts, complaintAnswers, complaints, contactMessages, deliveries, districts, invoices, orders, outboxEmails, subscriptions, users } from "../db/schema";
+import {
+  abandonedCarts,
+  complaintAnswers,
+  complaints,
+  contactMessages,
+  deliveries,
+  districts,
+  invoices,
+  orders,
+  outboxEmails,
+  subscriptions,
+  users,
+} from "../db/schema";
 import { bidonBalance, type BidonBalance } from "../deliveries/index.server";
 import { promotionalConsentHistory } from "../consent/index.server";
 import { providerErasureSummary, type ProviderErasureSummary } from "../payments/index.server";
@@ -173,7 +185,12 @@ export async function loadSubjectLists(db: DatabaseOrTransaction, subject: DataS
     .orderBy(desc(contactMessages.createdAt))
     .limit(PICTURE_LIST_LIMIT);
   const [cart] = await db
-    .select({ subtotalCents: abandonedCarts.subtotalCents, items: abandonedCarts.items, updatedAt: abandonedCarts.updatedAt, reminderSentAt: abandonedCarts.reminderSentAt })
+    .select({
+      subtotalCents: abandonedCarts.subtotalCents,
+      items: abandonedCarts.items,
+      updatedAt: abandonedCarts.updatedAt,
+      reminderSentAt: abandonedCarts.reminderSentAt,
+    })
     .from(abandonedCarts)
     .where(eq(abandonedCarts.email, email));
   return {

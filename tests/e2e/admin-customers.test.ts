@@ -92,7 +92,11 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     const download = admin.page.waitForEvent("download");
     await admin.page.getByRole("button", { name: "Exportar sus datos (JSON)" }).click();
     // The browser runs apart from the test: the file is read through the download's stream.
-    const exported = JSON.parse(await streamText(await (await download).createReadStream())) as { format: string; profile: { email: string }; orders: unknown[] };
+    const exported = JSON.parse(await streamText(await (await download).createReadStream())) as {
+      format: string;
+      profile: { email: string };
+      orders: unknown[];
+    };
     expect(exported).toMatchObject({ format: "vida-alcalina/datos-personales/1", profile: { email }, orders: [expect.anything()] });
 
     await admin.page.getByRole("link", { name: "Anonimizar…" }).click();

@@ -485,7 +485,11 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     expect(ended).toMatchObject({ status: "cancelled", endsOn: "2026-03-26" });
     const events = await test.db.select().from(subscriptionEvents).where(eq(subscriptionEvents.subscriptionId, subscription!.id));
     expect(events.map((event) => [event.kind, event.actor])).toEqual([["cancelled", DEMO_ADMIN.email]]);
-    const [consent] = await test.db.select().from(promotionalConsentEvents).where(eq(promotionalConsentEvents.email, placeholder)).orderBy(promotionalConsentEvents.id);
+    const [consent] = await test.db
+      .select()
+      .from(promotionalConsentEvents)
+      .where(eq(promotionalConsentEvents.email, placeholder))
+      .orderBy(promotionalConsentEvents.id);
     expect(consent).toMatchObject({ granted: true, source: "signup", clientAddress: null, userAgent: null, userId: null });
     expect((await test.db.select({ status: outboxEmails.status }).from(outboxEmails).where(eq(outboxEmails.toAddress, placeholder))).length).toBeGreaterThan(0);
     expect((await searchCustomers(test.db, email, 1)).rows).toEqual([]);
@@ -566,7 +570,9 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
       const { latest } = await guestData(email, { firstName: "Guillermina", phone: "+51 966 777 888", document: "47770001", address: "Av. Busqueda 1" });
       const guestRows = async (q: string) => (await searchCustomers(test.db, q, 1)).rows.filter((row) => row.guest);
       for (const q of ["GUILLERMINA.tel", "guillermina tello", "966777888", "47770001"])
-        expect(await guestRows(q), q).toEqual([expect.objectContaining({ id: latest, email, fullName: "Guillermina Tello Rivas", guest: true, status: "guest" })]);
+        expect(await guestRows(q), q).toEqual([
+          expect.objectContaining({ id: latest, email, fullName: "Guillermina Tello Rivas", guest: true, status: "guest" }),
+        ]);
       // An empty box lists accounts only, as before.
       expect((await searchCustomers(test.db, "", 1)).rows.some((row) => row.guest)).toBe(false);
 
@@ -586,7 +592,14 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
       const found = await loadGuestPicture(test.db, older);
       if (found?.kind !== "guest") throw new Error("not a guest");
       const picture = found.value;
-      expect(picture.guest).toMatchObject({ reference: older, email, firstName: "Gertrudis", phone: "955000111", documentNumber: "47770002", anonymized: false });
+      expect(picture.guest).toMatchObject({
+        reference: older,
+        email,
+        firstName: "Gertrudis",
+        phone: "955000111",
+        documentNumber: "47770002",
+        anonymized: false,
+      });
       expect(picture.orders.map((row) => row.id).sort()).toEqual([older, latest].sort());
       expect(picture.orders.map((row) => row.id)).not.toContain(someoneElse);
       expect(picture.deliveries.map((row) => row.id)).toEqual([handed]);
@@ -625,7 +638,9 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
       expect(json).not.toContain("tokenHash");
       expect(json).not.toContain("checkoutKey");
       const audit = await auditRows(latest, "guest.export");
-      expect(audit).toEqual([expect.objectContaining({ actorEmail: DEMO_ADMIN.email, entityType: "guest", after: { orders: 2, invoices: 1, emails: 1, complaints: 1 } })]);
+      expect(audit).toEqual([
+        expect.objectContaining({ actorEmail: DEMO_ADMIN.email, entityType: "guest", after: { orders: 2, invoices: 1, emails: 1, complaints: 1 } }),
+      ]);
       expect(JSON.stringify(audit)).not.toContain(email);
     });
 
@@ -666,7 +681,11 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
       expect(orderRow).toMatchObject({ customerEmail: placeholder, customerFirstName: "Cliente", totalCents: 5000, status: "delivered" });
       const [ledger] = await test.db.select().from(bidonMovements).where(eq(bidonMovements.deliveryId, handed));
       expect(ledger).toMatchObject({ quantity: 2, customerEmail: placeholder });
-      const consent = await test.db.select().from(promotionalConsentEvents).where(eq(promotionalConsentEvents.email, placeholder)).orderBy(promotionalConsentEvents.id);
+      const consent = await test.db
+        .select()
+        .from(promotionalConsentEvents)
+        .where(eq(promotionalConsentEvents.email, placeholder))
+        .orderBy(promotionalConsentEvents.id);
       expect(consent.map((event) => [event.granted, event.clientAddress, event.userAgent])).toEqual([
         [true, null, null],
         [false, null, null],
@@ -727,7 +746,8 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
         { userId: id, provider: "sandbox", providerCardId: `sbx_crd_${randomUUID()}_4242`, brand: "Visa", last4: "4242", revokedAt: new Date() },
       ]);
       const now = new Date("2026-03-27T15:00:00Z");
-      const erasures = () => test.db.select().from(providerErasures).where(eq(providerErasures.userId, id)).orderBy(providerErasures.objectKind, providerErasures.provider);
+      const erasures = () =>
+        test.db.select().from(providerErasures).where(eq(providerErasures.userId, id)).orderBy(providerErasures.objectKind, providerErasures.provider);
 
       expect(await anonymiseCustomer(test.db, admin, id, now)).toMatchObject({ ok: true, alreadyAnonymized: false });
       // Nothing was asked of Culqi inside the transaction: the deletions wait, recorded with it.

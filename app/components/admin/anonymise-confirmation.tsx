@@ -43,7 +43,10 @@ export function AnonymiseConfirmation({
           ) : (
             <li>Nombre, correo, teléfono, documento y direcciones de todos los pedidos y entregas que hizo con este correo sin cuenta.</li>
           )}
-          <li>El contenido y la dirección de los correos que le enviamos, sus mensajes de contacto, su carrito guardado y la IP y el navegador de sus consentimientos.</li>
+          <li>
+            El contenido y la dirección de los correos que le enviamos, sus mensajes de contacto, su carrito guardado y la IP y el navegador de sus
+            consentimientos.
+          </li>
         </ul>
         <h2 className="text-base font-bold text-slate-900">Qué se conserva y por qué</h2>
         <ul className="list-disc space-y-1 pl-5">
