@@ -568,18 +568,18 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     it("search finds a guest once per e-mail, by e-mail, name, phone and document, and leaves them to the account that has the e-mail", async () => {
       const email = "guillermina.tello@prueba.pe";
       const { latest } = await guestData(email, { firstName: "Guillermina", phone: "+51 966 777 888", document: "47770001", address: "Av. Busqueda 1" });
-      const guestRows = async (q: string) => (await searchCustomers(test.db, q, 1)).rows.filter((row) => row.guest);
+      const guestRows = async (q: string) => (await searchCustomers(test.db, q, 1)).rows.filter((row) => row.kind === "guest");
       for (const q of ["GUILLERMINA.tel", "guillermina tello", "966777888", "47770001"])
         expect(await guestRows(q), q).toEqual([
-          expect.objectContaining({ id: latest, email, fullName: "Guillermina Tello Rivas", guest: true, status: "guest" }),
+          expect.objectContaining({ id: latest, email, fullName: "Guillermina Tello Rivas", kind: "guest", status: "guest" }),
         ]);
       // An empty box lists accounts only, as before.
-      expect((await searchCustomers(test.db, "", 1)).rows.some((row) => row.guest)).toBe(false);
+      expect((await searchCustomers(test.db, "", 1)).rows.some((row) => row.kind !== "account")).toBe(false);
 
       const accountEmail = "con.cuenta@prueba.pe";
       const accountId = await customer("Con", "Cuenta", accountEmail);
       const guestOrder = await order({ userId: null, customerEmail: "Con.Cuenta@prueba.pe" });
-      expect((await searchCustomers(test.db, accountEmail, 1)).rows.map((row) => [row.id, row.guest])).toEqual([[accountId, false]]);
+      expect((await searchCustomers(test.db, accountEmail, 1)).rows.map((row) => [row.id, row.kind])).toEqual([[accountId, "account"]]);
       expect(await loadGuestPicture(test.db, guestOrder)).toEqual({ kind: "account", userId: accountId });
       expect(await anonymiseGuest(test.db, admin, guestOrder, new Date())).toEqual({ ok: false, reason: "account", userId: accountId });
       expect(await loadGuestPicture(test.db, randomUUID())).toBeNull();
