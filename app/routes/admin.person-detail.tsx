@@ -21,8 +21,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { picture: found.value, notice: anonymisedNotice(request, "Persona"), isAdmin: context.get(staffContext).role === "admin" };
 }
 
-const titleOf = (person: { name: string; email: string; anonymized: boolean }) =>
-  person.anonymized ? "Persona anonimizada" : person.name || person.email;
+const titleOf = (person: { name: string; email: string; anonymized: boolean }) => (person.anonymized ? "Persona anonimizada" : person.name || person.email);
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData ? titleOf(loaderData.picture.person) : PERSON_NOT_FOUND} · Clientes · Back office` },

@@ -68,10 +68,7 @@ function peopleWhoNeverBought(query: string): SQL | null {
   if (!byEmail && !document) return null;
   const prefix = `${escapeLike(lower)}%`;
   const placeholder = `%@${ANONYMIZED_EMAIL_DOMAIN}`;
-  const sheetMatches = or(
-    byEmail ? sql`lower(${complaints.email}) like ${prefix}` : undefined,
-    document ? eq(complaints.documentNumber, document) : undefined,
-  );
+  const sheetMatches = or(byEmail ? sql`lower(${complaints.email}) like ${prefix}` : undefined, document ? eq(complaints.documentNumber, document) : undefined);
   const sources = [
     sql`select 1 as rank, 'reclamo-' || ${complaints.id}::text as reference, ${complaints.consumerNames} as first_name, ${complaints.consumerSurnames} as last_name,
         lower(${complaints.email}) as email, ${complaints.phone} as phone, ${complaints.documentNumber} as document_number, ${complaints.filedAt} as created_at

@@ -161,7 +161,13 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
     ]);
 
     // An account or a guest order has the e-mail: their picture covers it, the person is not listed twice.
-    const registered = await register(test.db, { firstName: "Con", lastName: "Cuenta", email: "escribio.con.cuenta@prueba.pe", password: "Cliente2024", client: "people-1" });
+    const registered = await register(test.db, {
+      firstName: "Con",
+      lastName: "Cuenta",
+      email: "escribio.con.cuenta@prueba.pe",
+      password: "Cliente2024",
+      client: "people-1",
+    });
     if (!registered.ok) throw new Error(registered.message);
     const withAccount = await message("escribio.con.cuenta@prueba.pe");
     const [guestOrder] = await test.db
@@ -211,7 +217,12 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
       });
       // The accounts' arm reads users without dedicated indexes (decision 0051); the arms of this decision never.
       expect(plan, q).not.toMatch(/Seq Scan on (complaints|complaint_anonymisations|contact_messages|promotional_consent_events|abandoned_carts)\b/);
-      for (const index of ["complaints_email_prefix_idx", ...(q.includes(".") ? ["contact_messages_email_prefix_idx", "promotional_consent_events_email_prefix_idx", "abandoned_carts_email_prefix_idx"] : ["complaints_document_idx"])])
+      for (const index of [
+        "complaints_email_prefix_idx",
+        ...(q.includes(".")
+          ? ["contact_messages_email_prefix_idx", "promotional_consent_events_email_prefix_idx", "abandoned_carts_email_prefix_idx"]
+          : ["complaints_document_idx"]),
+      ])
         expect(plan, `${q}: ${index}`).toContain(index);
     }
   });
@@ -242,7 +253,10 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
       expect(picture.emails.map((row) => row.kind)).toEqual(["complaint-copy"]);
     }
     // A uuid in capitals names the same row.
-    expect(await findPerson(test.db, refs.messageRef.replace(refs.note, refs.note.toUpperCase()))).toMatchObject({ kind: "person", value: { reference: refs.messageRef } });
+    expect(await findPerson(test.db, refs.messageRef.replace(refs.note, refs.note.toUpperCase()))).toMatchObject({
+      kind: "person",
+      value: { reference: refs.messageRef },
+    });
   });
 
   it("exports everything held under the e-mail in the one export format, audited by reference without the e-mail", async () => {
@@ -251,7 +265,13 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
     const found = await exportPersonData(test.db, admin, messageRef, new Date("2026-04-03T12:00:00Z"));
     if (found?.kind !== "person") throw new Error("not a person");
     const document = found.value;
-    expect(document).toMatchObject({ format: "vida-alcalina/datos-personales/1", exportedAt: "2026-04-03T12:00:00.000Z", sessions: [], subscriptions: [], orders: [] });
+    expect(document).toMatchObject({
+      format: "vida-alcalina/datos-personales/1",
+      exportedAt: "2026-04-03T12:00:00.000Z",
+      sessions: [],
+      subscriptions: [],
+      orders: [],
+    });
     expect(document.profile).toEqual({
       kind: "person",
       email,
@@ -313,7 +333,10 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
 
     expect(await personRows("borrar.persona")).toEqual([]);
     expect(await personRows("45670001")).not.toContainEqual(expect.objectContaining({ email }));
-    expect(await findPerson(test.db, refs.messageRef)).toMatchObject({ kind: "person", value: { anonymized: true, email: placeholder, name: "[anonimizado]" } });
+    expect(await findPerson(test.db, refs.messageRef)).toMatchObject({
+      kind: "person",
+      value: { anonymized: true, email: placeholder, name: "[anonimizado]" },
+    });
     expect(await findPerson(test.db, refs.sheetRef)).toMatchObject({ kind: "person", value: { anonymized: true, name: "Nélida Quispe Sáenz" } });
     expect(await findPerson(test.db, refs.cartRef)).toBeNull();
     const audit = await auditRows(refs.messageRef, "person.anonymize");
@@ -410,8 +433,7 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
         { userId, provider: "flow", providerCustomerId: owing, providerCardId: `${owing}:TOKENB`, brand: "Visa", last4: "6623" },
         { userId, provider: "flow", providerCustomerId: lostAnswer, providerCardId: `${lostAnswer}:TOKENC`, brand: "Visa", last4: "6623" },
       ]);
-      const erasures = () =>
-        test.db.select().from(providerErasures).where(eq(providerErasures.userId, userId)).orderBy(providerErasures.reference);
+      const erasures = () => test.db.select().from(providerErasures).where(eq(providerErasures.userId, userId)).orderBy(providerErasures.reference);
       const deletesAtFlow = (customerId: string) =>
         flow.requests.filter((request) => request.path === "/customer/delete" && request.params.customerId === customerId).map((request) => request.status);
       const now = new Date("2026-04-05T15:00:00Z");
@@ -443,10 +465,16 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
       expect(flow.customers.get(owing)!.status).toBe("1");
 
       // Not due yet: Flow is not asked; once due and nothing is owed, Flow deletes it.
-      expect((await runDueJobs(test.db, { now, only: ["providerErasures"], culqi: null, flow: client })).results.providerErasures).toEqual({ done: 0, failed: 0 });
+      expect((await runDueJobs(test.db, { now, only: ["providerErasures"], culqi: null, flow: client })).results.providerErasures).toEqual({
+        done: 0,
+        failed: 0,
+      });
       flow.setAmountDue(owing, false);
       const later = new Date(now.getTime() + 6 * 60_000);
-      expect((await runDueJobs(test.db, { now: later, only: ["providerErasures"], culqi: null, flow: client })).results.providerErasures).toEqual({ done: 1, failed: 0 });
+      expect((await runDueJobs(test.db, { now: later, only: ["providerErasures"], culqi: null, flow: client })).results.providerErasures).toEqual({
+        done: 1,
+        failed: 0,
+      });
       expect(await byReference(owing)).toMatchObject({ status: "done", attempts: 2, lastError: null, doneAt: later });
       expect(flow.customers.get(owing)).toMatchObject({ status: "0", last4CardDigits: null });
       expect(deletesAtFlow(lostAnswer)).toEqual([200, 401]);
@@ -461,11 +489,16 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
       const registered = await register(test.db, { firstName: "Sin", lastName: "Flow", email, password: "Cliente2024", client: "people-4" });
       if (!registered.ok) throw new Error(registered.message);
       const [account] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-      await test.db.insert(paymentMethods).values({ userId: account!.id, provider: "flow", providerCustomerId: "cus_sinflow01", providerCardId: "cus_sinflow01:TOKEN" });
+      await test.db
+        .insert(paymentMethods)
+        .values({ userId: account!.id, provider: "flow", providerCustomerId: "cus_sinflow01", providerCardId: "cus_sinflow01:TOKEN" });
       const now = new Date("2026-04-06T15:00:00Z");
       expect(await anonymiseCustomer(test.db, admin, account!.id, now)).toMatchObject({ ok: true });
       expectConsoleError(/deleting flow customer cus_sinflow01 failed \(attempt 1: Flow is not configured/);
-      expect((await runDueJobs(test.db, { now, only: ["providerErasures"], culqi: null, flow: null })).results.providerErasures).toEqual({ done: 0, failed: 1 });
+      expect((await runDueJobs(test.db, { now, only: ["providerErasures"], culqi: null, flow: null })).results.providerErasures).toEqual({
+        done: 0,
+        failed: 1,
+      });
       const [row] = await test.db.select().from(providerErasures).where(eq(providerErasures.reference, "cus_sinflow01"));
       expect(row).toMatchObject({ status: "pending", lastError: "Flow is not configured (FLOW_API_KEY, FLOW_SECRET_KEY)" });
     });
