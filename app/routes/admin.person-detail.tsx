@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 const titleOf = (person: { name: string; email: string; anonymized: boolean }) => (person.anonymized ? "Persona anonimizada" : person.name || person.email);
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `${loaderData ? titleOf(loaderData.picture.person) : PERSON_NOT_FOUND} · Clientes · Back office` },
+  { title: `${loaderData ? titleOf(loaderData.picture.person) : "Persona no encontrada"} · Clientes · Back office` },
   { name: "robots", content: "noindex,nofollow" },
 ];
 
