@@ -20,7 +20,6 @@ import {
   complaintAnonymisations,
   complaints,
   contactMessages,
-  orders,
   outboxEmails,
   paymentMethods,
   promotionalConsentEvents,
@@ -34,6 +33,7 @@ import { runDueJobs } from "@server/jobs/index.server";
 import { createFlowClient } from "@server/payments/flow";
 import { expectConsoleError } from "../support/fail-on-console-error";
 import { startFlowMock, type FlowMock } from "../support/flow-mock";
+import { insertComplaint, insertOrder } from "../support/data-subject-records";
 import { createTestDatabase, rowsOf, type TestDatabase } from "../support/test-database";
 
 /** Decision 0064: Ley 29733 requests of people who never bought, and Flow customers deleted at anonymisation. */
@@ -48,36 +48,28 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
       .where(and(eq(staffActions.entityId, entityId), action ? eq(staffActions.action, action) : undefined))
       .orderBy(staffActions.id);
 
-  async function complaint(email: string, filedAt = new Date("2026-04-02T15:00:00Z"), documentNumber = "45670001"): Promise<string> {
-    const number = Math.floor(Math.random() * 1_000_000_000);
-    const [row] = await test.db
-      .insert(complaints)
-      .values({
-        year: 2098,
-        number,
-        sheetNumber: `${String(number).padStart(9, "0")}-2098`,
-        accessTokenHash: randomUUID(),
-        filedAt,
-        filedOn: filedAt.toISOString().slice(0, 10),
-        issuerLegalName: "VIDA ALCALINA S.A.C.",
-        issuerRuc: "20123456789",
-        issuerAddress: "Av. Benavides 1555",
-        consumerNames: "Nélida",
-        consumerSurnames: "Quispe Sáenz",
-        documentType: "dni",
-        documentNumber,
-        address: "Pasaje Los Sauces 12",
-        phone: "944555666",
-        email,
-        goodType: "servicio",
-        goodDescription: "Atención telefónica",
-        kind: "queja",
-        detail: "No me devolvieron la llamada.",
-        consumerRequest: "Que me llamen.",
-      })
-      .returning({ id: complaints.id });
+  const complaint = (email: string, filedAt = new Date("2026-04-02T15:00:00Z"), documentNumber = "45670001") =>
+    insertComplaint(test.db, email, {
+      year: 2098,
+      filedAt,
+      consumerNames: "Nélida",
+      consumerSurnames: "Quispe Sáenz",
+      documentNumber,
+      address: "Pasaje Los Sauces 12",
+      phone: "944555666",
+      goodType: "servicio",
+      goodDescription: "Atención telefónica",
+      kind: "queja",
+      detail: "No me devolvieron la llamada.",
+      consumerRequest: "Que me llamen.",
+    });
+  async function account(firstName: string, email: string): Promise<string> {
+    const registered = await register(test.db, { firstName, lastName: "Prueba", email, password: "Cliente2024", client: `people-${email}` });
+    if (!registered.ok) throw new Error(registered.message);
+    const [row] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, email));
     return row!.id;
   }
+  const guestOrder = (email: string) => insertOrder(test.db, { districtId: 1, userId: null, customerEmail: email });
 
   async function message(email: string, createdAt = new Date("2026-04-01T15:00:00Z")): Promise<string> {
     const [row] = await test.db
@@ -161,45 +153,15 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
     ]);
 
     // An account or a guest order has the e-mail: their picture covers it, the person is not listed twice.
-    const registered = await register(test.db, {
-      firstName: "Con",
-      lastName: "Cuenta",
-      email: "escribio.con.cuenta@prueba.pe",
-      password: "Cliente2024",
-      client: "people-1",
-    });
-    if (!registered.ok) throw new Error(registered.message);
+    const accountId = await account("Con", "escribio.con.cuenta@prueba.pe");
     const withAccount = await message("escribio.con.cuenta@prueba.pe");
-    const [guestOrder] = await test.db
-      .insert(orders)
-      .values({
-        status: "delivered",
-        orderType: "one-time",
-        customerFirstName: "Ya",
-        customerLastName: "Compró",
-        customerEmail: "Ya.Compro@prueba.pe",
-        customerPhone: "900000001",
-        documentType: "dni",
-        documentNumber: "45670009",
-        districtId: 1,
-        districtName: "Miraflores",
-        address: "Av. Compra 1",
-        deliveryDate: "2026-03-20",
-        deliveryWindow: "manana",
-        subtotalCents: 5000,
-        discountCents: 0,
-        totalCents: 5000,
-        paymentProvider: "sandbox",
-        paymentMethod: "card",
-      })
-      .returning({ id: orders.id });
+    const boughtAsGuest = await guestOrder("Ya.Compro@prueba.pe");
     const withGuestOrder = await message("ya.compro@prueba.pe");
     expect((await searchCustomers(test.db, "escribio.con", 1)).rows.map((row) => row.kind)).toEqual(["account"]);
     expect((await searchCustomers(test.db, "ya.compro", 1)).rows.map((row) => row.kind)).toEqual(["guest"]);
-    const [account] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, "escribio.con.cuenta@prueba.pe"));
-    expect(await loadPersonPicture(test.db, `mensaje-${withAccount}`)).toEqual({ kind: "account", userId: account!.id });
-    expect(await findPerson(test.db, `mensaje-${withGuestOrder}`)).toEqual({ kind: "guest", orderId: guestOrder!.id });
-    expect(await anonymisePerson(test.db, admin, `mensaje-${withGuestOrder}`, new Date())).toEqual({ ok: false, reason: "guest", orderId: guestOrder!.id });
+    expect(await loadPersonPicture(test.db, `mensaje-${withAccount}`)).toEqual({ kind: "account", userId: accountId });
+    expect(await findPerson(test.db, `mensaje-${withGuestOrder}`)).toEqual({ kind: "guest", orderId: boughtAsGuest });
+    expect(await anonymisePerson(test.db, admin, `mensaje-${withGuestOrder}`, new Date())).toEqual({ ok: false, reason: "guest", orderId: boughtAsGuest });
 
     // References are checked: unknown or malformed ones name nobody.
     for (const reference of [`mensaje-${randomUUID()}`, `reclamo-${messageId}`, "consentimiento-0", "carrito-x", "pedido-1", `${email}`, "mensaje-"])
@@ -371,38 +333,14 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
   it("the complaint sheets of an anonymised guest or account are not offered again as someone who never bought", async () => {
     const guestEmail = "invitada.reclamo@prueba.pe";
     await complaint(guestEmail);
-    const [guestOrder] = await test.db
-      .insert(orders)
-      .values({
-        status: "delivered",
-        orderType: "one-time",
-        customerFirstName: "Invitada",
-        customerLastName: "Reclamo",
-        customerEmail: guestEmail,
-        customerPhone: "900000002",
-        documentType: "dni",
-        documentNumber: "45670010",
-        districtId: 1,
-        districtName: "Miraflores",
-        address: "Av. Reclamo 2",
-        deliveryDate: "2026-03-20",
-        deliveryWindow: "manana",
-        subtotalCents: 5000,
-        discountCents: 0,
-        totalCents: 5000,
-        paymentProvider: "sandbox",
-        paymentMethod: "card",
-      })
-      .returning({ id: orders.id });
-    expect(await anonymiseGuest(test.db, admin, guestOrder!.id, new Date())).toEqual({ ok: true, alreadyAnonymized: false });
+    const boughtAsGuest = await guestOrder(guestEmail);
+    expect(await anonymiseGuest(test.db, admin, boughtAsGuest, new Date())).toEqual({ ok: true, alreadyAnonymized: false });
     expect((await searchCustomers(test.db, guestEmail, 1)).rows).toEqual([]);
 
     const accountEmail = "cuenta.reclamo@prueba.pe";
-    const registered = await register(test.db, { firstName: "Cuenta", lastName: "Reclamo", email: accountEmail, password: "Cliente2024", client: "people-2" });
-    if (!registered.ok) throw new Error(registered.message);
+    const accountId = await account("Cuenta", accountEmail);
     await complaint(accountEmail);
-    const [account] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, accountEmail));
-    expect(await anonymiseCustomer(test.db, admin, account!.id, new Date())).toMatchObject({ ok: true, alreadyAnonymized: false });
+    expect(await anonymiseCustomer(test.db, admin, accountId, new Date())).toMatchObject({ ok: true, alreadyAnonymized: false });
     expect((await searchCustomers(test.db, accountEmail, 1)).rows).toEqual([]);
   });
 
@@ -416,10 +354,7 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
     it("schedules one deletion per Flow customer, deletes it at Flow outside the transaction, retries a refusal and takes an already deleted customer as done", async () => {
       const client = createFlowClient({ apiKey: flow.apiKey, secretKey: flow.secretKey, apiBase: flow.apiBase, timeoutMs: 5_000 });
       const email = "tarjeta.flow@prueba.pe";
-      const registered = await register(test.db, { firstName: "Tarjeta", lastName: "Flow", email, password: "Cliente2024", client: "people-3" });
-      if (!registered.ok) throw new Error(registered.message);
-      const [account] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-      const userId = account!.id;
+      const userId = await account("Tarjeta", email);
       const flowCustomer = async () => {
         const created = await client.createCustomer({ name: "Tarjeta Flow", email, externalId: userId });
         if (created.kind !== "ok") throw new Error("no Flow customer");
@@ -486,14 +421,10 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
 
     it("leaves Flow deletions waiting, with the reason, while Flow is not configured", async () => {
       const email = "sin.flow@prueba.pe";
-      const registered = await register(test.db, { firstName: "Sin", lastName: "Flow", email, password: "Cliente2024", client: "people-4" });
-      if (!registered.ok) throw new Error(registered.message);
-      const [account] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-      await test.db
-        .insert(paymentMethods)
-        .values({ userId: account!.id, provider: "flow", providerCustomerId: "cus_sinflow01", providerCardId: "cus_sinflow01:TOKEN" });
+      const userId = await account("Sin", email);
+      await test.db.insert(paymentMethods).values({ userId, provider: "flow", providerCustomerId: "cus_sinflow01", providerCardId: "cus_sinflow01:TOKEN" });
       const now = new Date("2026-04-06T15:00:00Z");
-      expect(await anonymiseCustomer(test.db, admin, account!.id, now)).toMatchObject({ ok: true });
+      expect(await anonymiseCustomer(test.db, admin, userId, now)).toMatchObject({ ok: true });
       expectConsoleError(/deleting flow customer cus_sinflow01 failed \(attempt 1: Flow is not configured/);
       expect((await runDueJobs(test.db, { now, only: ["providerErasures"], culqi: null, flow: null })).results.providerErasures).toEqual({
         done: 0,
