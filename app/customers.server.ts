@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { isUuid } from "@core/input-schemas";
+import { parsePersonReference } from "@server/customers/index.server";
 import { ANONYMISE_CONFIRMATION } from "~/lib/customer-links";
 import { readFormData } from "~/request-body.server";
 
@@ -19,6 +20,18 @@ export function guestOrderIdFrom(params: { orderId?: string }): string {
   const id = params.orderId ?? "";
   if (!isUuid(id)) throw data(GUEST_NOT_FOUND, { status: 404 });
   return id.toLowerCase();
+}
+
+export const PERSON_NOT_FOUND = "Persona no encontrada";
+
+/**
+ * A person who never bought is named by one of their rows (decision 0064: `reclamo-<uuid>`,
+ * `mensaje-<uuid>`, `consentimiento-<number>`, `carrito-<uuid>`): anything else is a 404.
+ */
+export function personReferenceFrom(params: { reference?: string }): string {
+  const parsed = parsePersonReference(params.reference ?? "");
+  if (!parsed) throw data(PERSON_NOT_FOUND, { status: 404 });
+  return `${parsed.source}-${parsed.id}`;
 }
 
 /** A Ley 29733 export as a JSON download (decisions 0051, 0061): never cached, named for the file system. */

@@ -95,6 +95,10 @@ export default [
     route("admin/clientes/invitado/:orderId", "routes/admin.guest-detail.tsx"),
     route("admin/clientes/invitado/:orderId/exportar", "routes/admin.guest-export.ts"),
     route("admin/clientes/invitado/:orderId/anonimizar", "routes/admin.guest-anonymise.tsx"),
+    // People who never bought, named by one of their rows (decision 0064).
+    route("admin/clientes/persona/:reference", "routes/admin.person-detail.tsx"),
+    route("admin/clientes/persona/:reference/exportar", "routes/admin.person-export.ts"),
+    route("admin/clientes/persona/:reference/anonimizar", "routes/admin.person-anonymise.tsx"),
     route("admin/metricas", "routes/admin.metrics.tsx"),
     route("admin/metricas/exportar", "routes/admin.metrics-export.ts"),
     route("admin/productos", "routes/admin.products.tsx"),

@@ -23,6 +23,10 @@ export const staffActionLabels: Record<string, string> = {
   "customer.reactivate": "Cuenta de cliente reactivada",
   "customer.export": "Exportación de datos personales (Ley 29733)",
   "customer.anonymize": "Cliente anonimizado (Ley 29733)",
+  "guest.export": "Exportación de datos de un comprador invitado (Ley 29733)",
+  "guest.anonymize": "Comprador invitado anonimizado (Ley 29733)",
+  "person.export": "Exportación de datos de una persona sin compras (Ley 29733)",
+  "person.anonymize": "Persona sin compras anonimizada (Ley 29733)",
 };
 
 export const entityTypeLabels: Record<string, string> = {
@@ -38,6 +42,8 @@ export const entityTypeLabels: Record<string, string> = {
   organization: "Organización",
   history_entry: "Historia",
   complaint: "Hoja de reclamación",
+  guest: "Comprador invitado",
+  person: "Persona sin compras",
 };
 
 export function staffActionLabel(action: string): string {

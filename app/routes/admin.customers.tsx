@@ -3,14 +3,17 @@ import type { Route } from "./+types/admin.customers";
 import { CUSTOMERS_PAGE_SIZE, searchCustomers, type CustomerRow } from "@server/customers/index.server";
 import { Pager } from "~/components/account/pager";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { CustomerStatusBadge, GuestBadge } from "~/components/admin/customer-sections";
-import { guestPath } from "~/lib/customer-links";
+import { anonymisedNotice, CustomerStatusBadge, GuestBadge, PersonBadge, StaffMessage } from "~/components/admin/customer-sections";
+import { guestPath, personPath } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
 import { isPlainLine } from "@core/input-schemas";
 import { pageWindow, parsePageParam } from "~/lib/pagination";
 import { allowRoles } from "~/staff.server";
 
-/** Issue 11: admin and operaciones look customers up (decision 0051), and guest buyers without an account (decision 0061). */
+/**
+ * Issue 11: admin and operaciones look customers up (decision 0051), guest buyers without an
+ * account (decision 0061) and people who never bought (decision 0064).
+ */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 
 const LIST_PATH = "/admin/clientes";
@@ -33,26 +36,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { rows, total } = await searchCustomers(context.get(dbContext), q, page);
   const { lastPage } = pageWindow(page, CUSTOMERS_PAGE_SIZE, total);
   if (page > lastPage) throw redirect(listHref(q, lastPage));
-  return { rows, total, page, q: typed, pageSize: CUSTOMERS_PAGE_SIZE };
+  // After anonymising someone known only by a saved cart, nothing of theirs is left to show but this.
+  return { rows, total, page, q: typed, pageSize: CUSTOMERS_PAGE_SIZE, notice: anonymisedNotice(request, "Persona") };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Clientes · Back office" }, { name: "robots", content: "noindex,nofollow" }];
+
+const rowHref = (row: CustomerRow) => (row.kind === "guest" ? guestPath(row.id) : row.kind === "person" ? personPath(row.id) : `${LIST_PATH}/${row.id}`);
 
 function CustomerCard({ row }: { row: CustomerRow }) {
   return (
     <li className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100" data-testid="customer-row">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <Link to={row.guest ? guestPath(row.id) : `${LIST_PATH}/${row.id}`} className="min-w-0 font-semibold break-words text-brand-800 underline">
-          {row.fullName}
+        <Link to={rowHref(row)} className="min-w-0 font-semibold break-words text-brand-800 underline">
+          {row.fullName || row.email}
         </Link>
-        {row.guest ? <GuestBadge /> : <CustomerStatusBadge status={row.status} />}
+        {row.kind === "guest" ? <GuestBadge /> : row.kind === "person" ? <PersonBadge /> : <CustomerStatusBadge status={row.status} />}
       </div>
       <p className="mt-1 text-sm break-all text-slate-700">{row.email}</p>
       <p className="text-sm text-slate-600">
         {[
           row.documentNumber ? `Doc. ${row.documentNumber}` : null,
           row.phone ? `Tel. ${row.phone}` : null,
-          row.emailVerified || row.guest ? null : "Correo sin verificar",
+          row.emailVerified || row.kind !== "account" ? null : "Correo sin verificar",
         ]
           .filter(Boolean)
           .join(" · ") || "Sin documento ni teléfono registrados"}
@@ -62,10 +68,15 @@ function CustomerCard({ row }: { row: CustomerRow }) {
 }
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
-  const { rows, total, page, q, pageSize } = loaderData;
+  const { rows, total, page, q, pageSize, notice } = loaderData;
   return (
     <>
       <AdminPageHeader title="Clientes" />
+      {notice && (
+        <div className="mb-6">
+          <StaffMessage ok message={notice} />
+        </div>
+      )}
       <Form
         method="get"
         action={LIST_PATH}

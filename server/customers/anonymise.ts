@@ -5,6 +5,8 @@ import {
   abandonedCarts,
   accounts,
   bidonMovements,
+  complaintAnonymisations,
+  complaints,
   contactMessages,
   deliveries,
   deliveryProofs,
@@ -181,10 +183,10 @@ export async function lockSubjectOrders(tx: Transaction, subject: DataSubject): 
 }
 
 /**
- * The part of an anonymisation an account and a guest share (decisions 0051, 0061): every
- * personal datum held under the subject's orders and e-mail becomes a placeholder, or goes.
- * Kept: invoices, Libro de Reclamaciones sheets, amounts, dates, statuses, the ledger's
- * quantities. The caller holds the locks (`lockSubjectOrders`) and has checked the refusals.
+ * The part of an anonymisation an account, a guest and a person who never bought share (decisions
+ * 0051, 0061, 0064): every personal datum held under the subject's orders and e-mail becomes a
+ * placeholder, or goes. Kept: invoices, Libro de Reclamaciones sheets (marked as answered),
+ * amounts, dates, statuses, the ledger's quantities. The caller holds the locks (`lockSubjectOrders`) and has checked the refusals.
  */
 export async function eraseSubjectData(tx: Transaction, input: { subject: DataSubject; placeholder: string; orderIds: string[]; now: Date }): Promise<void> {
   const { subject, placeholder, orderIds, now } = input;
@@ -241,4 +243,9 @@ export async function eraseSubjectData(tx: Transaction, input: { subject: DataSu
     .where(sql`lower(${contactMessages.email}) = ${email}`);
   await tx.delete(signInFailures).where(eq(signInFailures.account, email));
   await tx.delete(rateLimitBuckets).where(inArray(rateLimitBuckets.key, [`recovery-email:${email}`, `abandoned-cart:email:${email}`]));
+  // The sheets stay as filed (legal record); marking them answered keeps the search from offering
+  // their e-mail again as a person who never bought (decision 0064). Inserted rows come last (0025).
+  await tx.execute(sql`insert into ${complaintAnonymisations} (complaint_id, anonymised_at)
+    select ${complaints.id}, ${now.toISOString()}::timestamptz from ${complaints} where lower(${complaints.email}) = ${email}
+    on conflict do nothing`);
 }

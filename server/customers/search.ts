@@ -1,6 +1,6 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { orders, users } from "../db/schema";
+import { abandonedCarts, complaintAnonymisations, complaints, contactMessages, orders, promotionalConsentEvents, users } from "../db/schema";
 import { staffOrderSearchCondition } from "../orders/index.server";
 import { ANONYMIZED_EMAIL_DOMAIN } from "./anonymise";
 
@@ -15,9 +15,15 @@ export interface CustomerRow {
   status: string;
   emailVerified: boolean;
   createdAt: string;
-  /** A guest buyer without an account (decision 0061): `id` is their latest matching order's. */
-  guest: boolean;
+  /**
+   * `account`: `id` is the user's. `guest`, a buyer without an account (decision 0061): `id` is
+   * their latest matching order's. `person`, someone who never bought (decision 0064): `id` is a
+   * reference to one of their rows (`reclamo-<uuid>`, `mensaje-<uuid>`…).
+   */
+  kind: CustomerKind;
 }
+
+export type CustomerKind = "account" | "guest" | "person";
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -48,29 +54,77 @@ function searchCondition(query: string): SQL {
 }
 
 /**
- * Accounts and, once something is typed, guest buyers (decision 0061): one row per e-mail of the
- * orders no account owns and no account's e-mail matches, named by its latest matching order,
- * found by the order search's indexed conditions (e-mail and names by their beginning, phone
- * digits, document, order number). Anonymised guests are not listed. One list, one order (last
- * name, first name), one pager.
+ * People who never bought (decision 0064), for a typed query: the e-mails of complaint sheets,
+ * contact messages, consent events and saved carts, by their beginning (and a sheet's document
+ * exactly), each from its own index. One row per e-mail, named by its best row (a sheet, which the
+ * law keeps, before a message, a consent event and a cart, which an anonymisation rewrites or
+ * deletes), and none when an account or a guest order has the e-mail (their picture covers it) or
+ * the person was anonymised (placeholders, marked sheets, deleted carts).
  */
-export async function searchCustomers(db: Database, query: string, page: number): Promise<{ rows: CustomerRow[]; total: number }> {
-  const q = query.trim();
+function peopleWhoNeverBought(query: string): SQL | null {
+  const lower = query.toLowerCase();
+  const byEmail = !/\s/.test(lower);
+  const document = /^[A-Za-z0-9-]{6,20}$/.test(query) ? query.toUpperCase() : null;
+  if (!byEmail && !document) return null;
+  const prefix = `${escapeLike(lower)}%`;
+  const placeholder = `%@${ANONYMIZED_EMAIL_DOMAIN}`;
+  const sheetMatches = or(byEmail ? sql`lower(${complaints.email}) like ${prefix}` : undefined, document ? eq(complaints.documentNumber, document) : undefined);
+  const sources = [
+    sql`select 1 as rank, 'reclamo-' || ${complaints.id}::text as reference, ${complaints.consumerNames} as first_name, ${complaints.consumerSurnames} as last_name,
+        lower(${complaints.email}) as email, ${complaints.phone} as phone, ${complaints.documentNumber} as document_number, ${complaints.filedAt} as created_at
+      from ${complaints}
+      where (${sheetMatches!}) and not exists (select 1 from ${complaintAnonymisations} where ${complaintAnonymisations.complaintId} = ${complaints.id})`,
+  ];
+  if (byEmail)
+    sources.push(
+      sql`select 2, 'mensaje-' || ${contactMessages.id}::text, ${contactMessages.name}, '', lower(${contactMessages.email}), ${contactMessages.phone}, null, ${contactMessages.createdAt}
+        from ${contactMessages} where lower(${contactMessages.email}) like ${prefix} and lower(${contactMessages.email}) not like ${placeholder}`,
+      // Consent events and carts store the address lower-cased, as every form of the shop does.
+      sql`select 3, 'consentimiento-' || ${promotionalConsentEvents.id}::text, '', '', ${promotionalConsentEvents.email}, null, null, ${promotionalConsentEvents.createdAt}
+        from ${promotionalConsentEvents} where ${promotionalConsentEvents.email} like ${prefix} and ${promotionalConsentEvents.email} not like ${placeholder}`,
+      sql`select 4, 'carrito-' || ${abandonedCarts.id}::text, '', '', ${abandonedCarts.email}, null, null, ${abandonedCarts.updatedAt}
+        from ${abandonedCarts} where ${abandonedCarts.email} like ${prefix}`,
+    );
+  return sql`select * from (
+      select distinct on (email) reference as id, first_name, last_name, email, phone, document_number, 'person' as status, false as email_verified,
+        created_at, 'person' as kind
+      from (${sql.join(sources, sql` union all `)}) sources
+      where not exists (select 1 from ${users} where ${users.email} = sources.email)
+        and not exists (select 1 from ${orders} where lower(${orders.customerEmail}) = sources.email and ${orders.userId} is null)
+      order by email, rank, created_at desc, reference
+    ) people`;
+}
+
+/**
+ * Accounts and, once something is typed, guest buyers (decision 0061) and people who never bought
+ * (decision 0064). Guests: one row per e-mail of the orders no account owns and no account's e-mail
+ * matches, named by its latest matching order, found by the order search's indexed conditions
+ * (e-mail and names by their beginning, phone digits, document, order number). Anonymised guests
+ * and people are not listed. Exported for the test that checks every arm is answerable from an index.
+ */
+export function customersMatching(q: string): SQL {
   const accounts = sql`select ${users.id} as id, ${users.firstName} as first_name, ${users.lastName} as last_name, ${users.email} as email,
       ${users.phone} as phone, ${users.documentNumber} as document_number, ${users.status} as status, ${users.emailVerified} as email_verified,
-      ${users.createdAt} as created_at, false as guest
+      ${users.createdAt} as created_at, 'account' as kind
     from ${users} where ${and(eq(users.role, "customer"), q ? searchCondition(q) : undefined)}`;
+  if (!q) return accounts;
   const guests = sql`select * from (
       select distinct on (lower(${orders.customerEmail})) ${orders.id}::text as id, ${orders.customerFirstName} as first_name,
         ${orders.customerLastName} as last_name, lower(${orders.customerEmail}) as email, ${orders.customerPhone} as phone,
-        ${orders.documentNumber} as document_number, 'guest' as status, false as email_verified, ${orders.createdAt} as created_at, true as guest
+        ${orders.documentNumber} as document_number, 'guest' as status, false as email_verified, ${orders.createdAt} as created_at, 'guest' as kind
       from ${orders}
       where ${orders.userId} is null and (${staffOrderSearchCondition(q)})
         and lower(${orders.customerEmail}) not like ${`%@${ANONYMIZED_EMAIL_DOMAIN}`}
         and not exists (select 1 from ${users} where ${users.email} = lower(${orders.customerEmail}))
       order by lower(${orders.customerEmail}), ${orders.createdAt} desc, ${orders.id} desc
     ) guests`;
-  const everyone = q ? sql`${accounts} union all ${guests}` : accounts;
+  const people = peopleWhoNeverBought(q);
+  return sql.join([accounts, guests, ...(people ? [people] : [])], sql` union all `);
+}
+
+/** The "Buscar" box's one list: one order (last name, first name), one pager. */
+export async function searchCustomers(db: Database, query: string, page: number): Promise<{ rows: CustomerRow[]; total: number }> {
+  const everyone = customersMatching(query.trim());
   const counted = await db.execute(sql`select count(*)::int as total from (${everyone}) everyone`);
   const found = await db.execute(
     sql`select * from (${everyone}) everyone order by last_name, first_name, id limit ${CUSTOMERS_PAGE_SIZE} offset ${(page - 1) * CUSTOMERS_PAGE_SIZE}`,
@@ -87,7 +141,7 @@ export async function searchCustomers(db: Database, query: string, page: number)
       status: row.status,
       emailVerified: row.email_verified,
       createdAt: new Date(row.created_at).toISOString(),
-      guest: row.guest,
+      kind: row.kind,
     })),
   };
 }
@@ -102,5 +156,5 @@ interface SearchRow {
   status: string;
   email_verified: boolean;
   created_at: Date | string;
-  guest: boolean;
+  kind: CustomerKind;
 }

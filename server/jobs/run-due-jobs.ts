@@ -6,8 +6,8 @@ import { activeComprobanteProvider, renderInvoiceAttachments, sendDueComprobante
 import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/index.server";
 import { expireUnpaidOrders } from "../orders/index.server";
 import { cardProviderFor, type CardProvider } from "../payments/index.server";
-import type { CulqiClient } from "../payments/index.server";
-import { culqiClientIfConfigured, retryDueProviderErasures, retryDueRefunds } from "../payments/index.server";
+import type { CulqiClient, FlowClient } from "../payments/index.server";
+import { culqiClientIfConfigured, flowClientIfConfigured, retryDueProviderErasures, retryDueRefunds } from "../payments/index.server";
 import { activePaymentProvider } from "../payments/index.server";
 import {
   closeAbandonedSignups,
@@ -27,6 +27,8 @@ export interface JobOptions {
   cardsFor?: (provider: string) => CardProvider;
   /** Culqi for refunds and deletions; `null` when it is not configured (the tests hand in the local one). */
   culqi?: CulqiClient | null;
+  /** Flow for deleting saved Flow customers; `null` when it is not configured (the tests hand in the local one). */
+  flow?: FlowClient | null;
   /** The OSE for comprobantes (the tests hand in one pointed at the local Nubefact). */
   comprobantes?: ComprobanteProvider;
 }
@@ -38,6 +40,7 @@ interface JobContext {
   transport: () => MailTransport;
   cardsFor: (provider: string) => CardProvider;
   culqi: () => CulqiClient | null;
+  flow: () => FlowClient | null;
   comprobantes: () => ComprobanteProvider;
 }
 
@@ -59,8 +62,8 @@ const jobs = {
   expiredOrders: (job: JobContext) => expireUnpaidOrders(job.db, job.now),
   // Refunds whose provider call failed or never happened (decision 0026-late-payments-and-refunds).
   refunds: (job: JobContext) => retryDueRefunds(job.db, job.culqi(), { now: job.now, siteUrl: job.siteUrl }),
-  // Saved cards and customers an anonymisation left to delete at the provider (decision 0061).
-  providerErasures: (job: JobContext) => retryDueProviderErasures(job.db, job.culqi(), job.now),
+  // Saved cards and customers an anonymisation left to delete at the provider (decisions 0061, 0064).
+  providerErasures: (job: JobContext) => retryDueProviderErasures(job.db, { culqi: job.culqi(), flow: job.flow() }, job.now),
   // Boletas, facturas and notas de crédito to the OSE, after the transactions that numbered them (decision 0045).
   comprobantes: (job: JobContext) => sendDueComprobantes(job.db, job.comprobantes(), { now: job.now, siteUrl: job.siteUrl }),
   cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),
@@ -106,6 +109,7 @@ export async function runDueJobs(db: Database, options: JobOptions & { only?: re
     transport: () => (transport ??= configuredTransport()),
     cardsFor: options.cardsFor ?? ((provider) => cardProviderFor(db, provider)),
     culqi: () => (options.culqi !== undefined ? options.culqi : culqiClientIfConfigured()),
+    flow: () => (options.flow !== undefined ? options.flow : flowClientIfConfigured()),
     comprobantes: () => options.comprobantes ?? activeComprobanteProvider(),
   };
   const report: JobsReport = { results: {}, failures: [] };

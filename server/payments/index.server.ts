@@ -10,6 +10,7 @@ export {
   culqiWebhookSetup,
   CULQI_WEBHOOK_RATE_LIMIT,
   flowClient,
+  flowClientIfConfigured,
   flowConfigured,
   type ActiveProvider,
   type CulqiWebhookSetup,
@@ -71,5 +72,6 @@ export {
   providerErasureSummary,
   retryDueProviderErasures,
   scheduleCardErasures,
+  type ErasureClients,
   type ProviderErasureSummary,
 } from "./provider-erasures";

@@ -110,6 +110,11 @@ export function flowClient(): FlowClient {
   return flow;
 }
 
+/** The Flow client when both of Flow's keys are set (saved Flow cards may outlive a switch away from Flow). */
+export function flowClientIfConfigured(): FlowClient | null {
+  return flowConfigured() ? flowClient() : null;
+}
+
 /** The Culqi client when Culqi's secret key is set (refunds may outlive a switch back to the sandbox). */
 export function culqiClientIfConfigured(): CulqiClient | null {
   return env().CULQI_SECRET_KEY ? culqiClient() : null;

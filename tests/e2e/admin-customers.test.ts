@@ -105,4 +105,55 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     await expectAccessibleAndFitting(admin.page, "anonimizar invitado (360 px)");
     admin.expectClean();
   });
+
+  it("the admin finds someone who only filed a complaint sheet, opens their page and anonymises them; the sheet stays and they are no longer listed (decision 0064, 360 px)", async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const email = `reclamante-${suffix}@prueba.pe`;
+    const filed = await fetch(`${shop.baseURL()}/libro-de-reclamaciones`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: shop.baseURL(), "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        consumerNames: "Reclamante",
+        consumerSurnames: `Sincompras${suffix}`,
+        documentType: "dni",
+        documentNumber: "45678913",
+        address: "Av. Arequipa 200, Lima",
+        email,
+        goodType: "servicio",
+        goodDescription: "Atención",
+        kind: "queja",
+        detail: "Nadie contestó el teléfono.",
+        consumerRequest: "Que contesten.",
+      }),
+    });
+    expect(filed.status).toBe(303);
+
+    const admin = await openSignedIn(shop, await signInCookies(shop.baseURL(), DEMO_ADMIN.email, DEMO_ADMIN.password), PHONE);
+    const search = `${shop.baseURL()}/admin/clientes?q=${encodeURIComponent(email)}`;
+    await admin.page.goto(search);
+    const rows = admin.page.getByTestId("customer-row");
+    await rows.filter({ hasText: "Sin compras" }).waitFor();
+    expect(await rows.count()).toBe(1);
+    await rows.first().getByRole("link").click();
+    await admin.page.getByRole("heading", { name: `Reclamante Sincompras${suffix}` }).waitFor();
+    // Named by the sheet's id: the e-mail never travels in the page's URL.
+    expect(new URL(admin.page.url()).pathname).toMatch(/^\/admin\/clientes\/persona\/reclamo-[0-9a-f-]{36}$/);
+    expect(await admin.page.getByTestId("person-profile").textContent()).toContain(email);
+    await expectAccessibleAndFitting(admin.page, "persona sin compras (360 px)");
+
+    await admin.page.getByRole("link", { name: "Anonimizar…" }).click();
+    // The confirmation is the account's page (checked for axe and 360 px above) with its own lists.
+    await admin.page.getByRole("heading", { name: "Anonimizar persona sin compras" }).waitFor();
+    await admin.page.getByLabel("Escribe ANONIMIZAR para confirmar").fill("ANONIMIZAR");
+    await admin.page.getByRole("button", { name: "Anonimizar definitivamente" }).click();
+    await admin.page.getByRole("status").filter({ hasText: "Persona anonimizada. Sus hojas de reclamación se conservan" }).waitFor();
+    // The sheet is kept as filed, so the page still shows it.
+    expect(await admin.page.getByRole("link", { name: /^Hoja \d/ }).count()).toBe(1);
+    expect(await admin.page.getByRole("heading", { name: "Datos personales (Ley 29733)" }).count()).toBe(0);
+
+    await admin.page.goto(search);
+    await admin.page.getByText("Ningún cliente coincide con la búsqueda.").waitFor();
+    admin.expectClean();
+  });
 });

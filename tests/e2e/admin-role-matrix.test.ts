@@ -66,6 +66,10 @@ const RULES: Record<string, Rule> = {
   "/admin/clientes/invitado/:orderId": { allowed: ["operaciones"], sample: "/admin/clientes/invitado/{demoOrderId}" },
   "/admin/clientes/invitado/:orderId/exportar": { allowed: [], sample: "/admin/clientes/invitado/{demoOrderId}/exportar" },
   "/admin/clientes/invitado/:orderId/anonimizar": { allowed: [], sample: "/admin/clientes/invitado/{demoOrderId}/anonimizar" },
+  // People who never bought (decision 0064), named by the sheet filed above (its consumer never bought).
+  "/admin/clientes/persona/:reference": { allowed: ["operaciones"], sample: "/admin/clientes/persona/reclamo-{complaintId}" },
+  "/admin/clientes/persona/:reference/exportar": { allowed: [], sample: "/admin/clientes/persona/reclamo-{complaintId}/exportar" },
+  "/admin/clientes/persona/:reference/anonimizar": { allowed: [], sample: "/admin/clientes/persona/reclamo-{complaintId}/anonimizar" },
   "/admin/metricas": { allowed: [] },
   "/admin/metricas/exportar": { allowed: [] },
   "/admin/productos": { allowed: [] },

@@ -41,6 +41,7 @@ import { runDueJobs } from "@server/jobs/index.server";
 import { createCulqiClient } from "@server/payments/culqi";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { expectConsoleError } from "../support/fail-on-console-error";
+import { insertComplaint, insertOrder } from "../support/data-subject-records";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const PASSWORD = "Cliente2024";
@@ -76,34 +77,7 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     return row!.id;
   }
 
-  async function order(values: Partial<typeof orders.$inferInsert>): Promise<string> {
-    const [row] = await test.db
-      .insert(orders)
-      .values({
-        status: "delivered",
-        orderType: "one-time",
-        customerFirstName: "Marisol",
-        customerLastName: "Huamaní Torres",
-        customerEmail: "marisol.huamani@prueba.pe",
-        customerPhone: "+51 981 234 567",
-        documentType: "dni",
-        documentNumber: "41234567",
-        districtId: miraflores,
-        districtName: "Miraflores",
-        address: "Jr. Las Camelias 742, dpto 3",
-        deliveryNotes: "Tocar el timbre verde",
-        deliveryDate: "2026-03-20",
-        deliveryWindow: "manana",
-        subtotalCents: 5000,
-        discountCents: 0,
-        totalCents: 5000,
-        paymentProvider: "sandbox",
-        paymentMethod: "card",
-        ...values,
-      })
-      .returning({ id: orders.id });
-    return row!.id;
-  }
+  const order = (values: Partial<typeof orders.$inferInsert>) => insertOrder(test.db, { districtId: miraflores, ...values });
 
   async function delivery(orderId: string, status: string, address = "Jr. Las Camelias 742, dpto 3"): Promise<string> {
     const [row] = await test.db
@@ -146,36 +120,7 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     return row!.id;
   }
 
-  async function complaint(email: string): Promise<string> {
-    const number = Math.floor(Math.random() * 1_000_000_000);
-    const [row] = await test.db
-      .insert(complaints)
-      .values({
-        year: 2099,
-        number,
-        sheetNumber: `${String(number).padStart(9, "0")}-2099`,
-        accessTokenHash: randomUUID(),
-        filedAt: new Date("2026-03-21T15:00:00Z"),
-        filedOn: "2026-03-21",
-        issuerLegalName: "VIDA ALCALINA S.A.C.",
-        issuerRuc: "20123456789",
-        issuerAddress: "Av. Benavides 1555",
-        consumerNames: "Marisol",
-        consumerSurnames: "Huamaní Torres",
-        documentType: "dni",
-        documentNumber: "41234567",
-        address: "Jr. Las Camelias 742",
-        phone: "981234567",
-        email,
-        goodType: "producto",
-        goodDescription: "Bidón de 20 L",
-        kind: "reclamo",
-        detail: "Llegó abollado.",
-        consumerRequest: "Cambio del bidón.",
-      })
-      .returning({ id: complaints.id });
-    return row!.id;
-  }
+  const complaint = (email: string) => insertComplaint(test.db, email);
 
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
@@ -568,18 +513,18 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     it("search finds a guest once per e-mail, by e-mail, name, phone and document, and leaves them to the account that has the e-mail", async () => {
       const email = "guillermina.tello@prueba.pe";
       const { latest } = await guestData(email, { firstName: "Guillermina", phone: "+51 966 777 888", document: "47770001", address: "Av. Busqueda 1" });
-      const guestRows = async (q: string) => (await searchCustomers(test.db, q, 1)).rows.filter((row) => row.guest);
+      const guestRows = async (q: string) => (await searchCustomers(test.db, q, 1)).rows.filter((row) => row.kind === "guest");
       for (const q of ["GUILLERMINA.tel", "guillermina tello", "966777888", "47770001"])
         expect(await guestRows(q), q).toEqual([
-          expect.objectContaining({ id: latest, email, fullName: "Guillermina Tello Rivas", guest: true, status: "guest" }),
+          expect.objectContaining({ id: latest, email, fullName: "Guillermina Tello Rivas", kind: "guest", status: "guest" }),
         ]);
       // An empty box lists accounts only, as before.
-      expect((await searchCustomers(test.db, "", 1)).rows.some((row) => row.guest)).toBe(false);
+      expect((await searchCustomers(test.db, "", 1)).rows.some((row) => row.kind !== "account")).toBe(false);
 
       const accountEmail = "con.cuenta@prueba.pe";
       const accountId = await customer("Con", "Cuenta", accountEmail);
       const guestOrder = await order({ userId: null, customerEmail: "Con.Cuenta@prueba.pe" });
-      expect((await searchCustomers(test.db, accountEmail, 1)).rows.map((row) => [row.id, row.guest])).toEqual([[accountId, false]]);
+      expect((await searchCustomers(test.db, accountEmail, 1)).rows.map((row) => [row.id, row.kind])).toEqual([[accountId, "account"]]);
       expect(await loadGuestPicture(test.db, guestOrder)).toEqual({ kind: "account", userId: accountId });
       expect(await anonymiseGuest(test.db, admin, guestOrder, new Date())).toEqual({ ok: false, reason: "account", userId: accountId });
       expect(await loadGuestPicture(test.db, randomUUID())).toBeNull();

@@ -3,10 +3,11 @@
  * (B.5 checklist): parameters in the query (GET) or as a form (POST), every request signed with
  * `s` (401 `{code, message}` otherwise), customers, card registration with a hosted page that
  * POSTs `token` back to `url_return` from the browser, the registration status, direct charges
- * to the registered card and payments looked up by the shop's commerce order. Flow's plans and
+ * to the registered card, payments looked up by the shop's commerce order, and customer deletion
+ * (kept with status "0", refused while amounts are due, as the spec says). Flow's plans and
  * subscriptions are not here: the shop keeps its own schedule and only charges saved cards.
- * Test hooks: decide a registration without the browser, decline the charges of an email, delay
- * the next answer (to time the client out).
+ * Test hooks: decide a registration without the browser, decline the charges of an email, owe an
+ * amount (so a deletion is refused), delay the next answer (to time the client out).
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -65,6 +66,8 @@ export interface FlowMock {
   decide(token: string, decision: "approve" | "reject"): void;
   /** Every later charge to the Flow customer with this email is rejected (PaymentStatus 3). */
   declineChargesFor(email: string): void;
+  /** While set, the customer has an amount due and Flow refuses to delete it (customer/delete). */
+  setAmountDue(customerId: string, due: boolean): void;
   /** The next API answer is sent only after this delay. */
   delayNextResponse(ms: number): void;
   close(): Promise<void>;
@@ -107,6 +110,7 @@ export async function startFlowMock(): Promise<FlowMock> {
   const payments = new Map<string, FlowMockPayment>();
   const registrations = new Map<string, Registration>();
   const declinedEmails = new Set<string>();
+  const amountsDue = new Set<string>();
   const requests: FlowMockRequest[] = [];
   let nextFlowOrder = 3_567_899;
   let nextDelay = 0;
@@ -155,6 +159,16 @@ export async function startFlowMock(): Promise<FlowMock> {
     if (method === "GET" && path === "/customer/get") {
       const customer = customers.get(params.customerId ?? "");
       return customer ? [200, customer] : error(401, 1000, "Cliente no existe");
+    }
+    if (method === "POST" && path === "/customer/delete") {
+      const absent = missing("customerId");
+      if (absent) return error(400, 400, `Falta el parámetro ${absent}`);
+      const customer = customers.get(params.customerId!);
+      if (!customer || customer.status === "0") return error(401, 1000, "Cliente no existe");
+      if (amountsDue.has(customer.customerId)) return error(401, 1004, "El cliente tiene suscripciones activas o importes pendientes de pago");
+      // Flow keeps the customer, deleted (status "0"), without its card.
+      Object.assign(customer, { status: "0", creditCardType: null, last4CardDigits: null, pay_mode: "manual" });
+      return [200, customer];
     }
     if (method === "POST" && path === "/customer/register") {
       const absent = missing("customerId", "url_return");
@@ -281,6 +295,7 @@ export async function startFlowMock(): Promise<FlowMock> {
     requests,
     decide,
     declineChargesFor: (email) => void declinedEmails.add(email),
+    setAmountDue: (customerId, due) => void (due ? amountsDue.add(customerId) : amountsDue.delete(customerId)),
     delayNextResponse: (ms) => void (nextDelay = ms),
     close: () =>
       new Promise((resolve) => {

@@ -25,6 +25,15 @@ export function GuestBadge({ anonymized = false }: { anonymized?: boolean }) {
   );
 }
 
+/** Someone who never bought, known by a complaint sheet, a message, a consent or a saved cart (decision 0064). */
+export function PersonBadge({ anonymized = false }: { anonymized?: boolean }) {
+  return (
+    <span className="rounded-full bg-violet-50 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-violet-900 ring-1 ring-violet-200">
+      {anonymized ? "Persona anonimizada" : "Sin compras"}
+    </span>
+  );
+}
+
 export function CustomerStatusBadge({ status }: { status: string }) {
   const shown = STATUS_LABELS[status] ?? { label: status, tone: "bg-slate-100 text-slate-800 ring-slate-300" };
   return <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ${shown.tone}`}>Cuenta {shown.label.toLowerCase()}</span>;
@@ -264,14 +273,18 @@ export function StaffMessage({ ok, message }: { ok: boolean; message: string }) 
 
 export const actionButtonClass = "rounded-lg border px-4 py-2 text-sm font-semibold";
 
-/** The admin's Ley 29733 actions on a customer's or a guest's page (decisions 0051, 0061). */
-export function DataRequestActions({ basePath, who }: { basePath: string; who: "cliente" | "comprador" }) {
+const REQUESTED_BY = { cliente: "del cliente", comprador: "del comprador", persona: "de la persona" } as const;
+
+/** The admin's Ley 29733 actions on a customer's, a guest's or a non-buyer's page (decisions 0051, 0061, 0064). */
+export function DataRequestActions({ basePath, who }: { basePath: string; who: keyof typeof REQUESTED_BY }) {
   return (
     <section aria-labelledby="datos-personales" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6">
       <h2 id="datos-personales" className="text-lg font-bold text-slate-900">
         Datos personales (Ley 29733)
       </h2>
-      <p className="mt-2 text-sm text-slate-700">A pedido del {who}: entrégale una copia de sus datos o anonimízalo.</p>
+      <p className="mt-2 text-sm text-slate-700">
+        A pedido {REQUESTED_BY[who]}: entrégale una copia de sus datos o {who === "persona" ? "anonimízala" : "anonimízalo"}.
+      </p>
       <div className="mt-3 flex flex-wrap gap-3">
         <Form method="post" action={`${basePath}/exportar`} reloadDocument>
           <button type="submit" className={`${actionButtonClass} border-brand-700 text-brand-800 hover:bg-brand-50`}>
@@ -336,8 +349,9 @@ export function CustomerPage({
 }
 
 /** What a staff page says after an anonymisation it redirected from (`?aviso=anonimizado`). */
-export function anonymisedNotice(request: Request, who: "Cliente" | "Comprador"): string | null {
-  return new URL(request.url).searchParams.get("aviso") === "anonimizado"
-    ? `${who} anonimizado. Sus comprobantes y hojas de reclamación se conservan como exige la ley.`
-    : null;
+export function anonymisedNotice(request: Request, who: "Cliente" | "Comprador" | "Persona"): string | null {
+  if (new URL(request.url).searchParams.get("aviso") !== "anonimizado") return null;
+  // Decision 0064: someone who never bought has no comprobantes; their complaint sheets stay.
+  if (who === "Persona") return "Persona anonimizada. Sus hojas de reclamación se conservan como exige la ley.";
+  return `${who} anonimizado. Sus comprobantes y hojas de reclamación se conservan como exige la ley.`;
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, date, index, integer, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { orders } from "./orders";
 
@@ -54,7 +55,13 @@ export const complaints = pgTable(
     detail: text("detail").notNull(),
     consumerRequest: text("consumer_request").notNull(),
   },
-  (table) => [unique("complaints_year_number_unique").on(table.year, table.number), index("complaints_filed_idx").on(table.filedAt)],
+  (table) => [
+    unique("complaints_year_number_unique").on(table.year, table.number),
+    index("complaints_filed_idx").on(table.filedAt),
+    // /admin/clientes finds people who never bought by their e-mail's beginning or the sheet's document (decision 0064).
+    index("complaints_email_prefix_idx").using("btree", sql`lower(${table.email}) text_pattern_ops`),
+    index("complaints_document_idx").on(table.documentNumber),
+  ],
 );
 
 /**
@@ -71,4 +78,18 @@ export const complaintAnswers = pgTable("complaint_answers", {
   answeredById: text("answered_by_id").notNull(),
   answeredByEmail: text("answered_by_email").notNull(),
   answeredAt: timestamp("answered_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * The consumer who filed a sheet had their personal data anonymised (Ley 29733, decisions 0051,
+ * 0061, 0064) after filing it. The sheet itself stays exactly as filed (a legal record, append-only);
+ * this row only says that the person behind it was already answered, so /admin/clientes no longer
+ * offers the sheet's e-mail as someone whose data is still to export or anonymise. Written by every
+ * anonymisation for the sheets under the subject's e-mail; one per sheet.
+ */
+export const complaintAnonymisations = pgTable("complaint_anonymisations", {
+  complaintId: uuid("complaint_id")
+    .primaryKey()
+    .references(() => complaints.id, { onDelete: "restrict" }),
+  anonymisedAt: timestamp("anonymised_at", { withTimezone: true }).notNull(),
 });

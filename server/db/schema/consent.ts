@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { ConsentSource } from "../../../core/promotional-consent";
 
@@ -22,5 +23,9 @@ export const promotionalConsentEvents = pgTable(
     userAgent: text("user_agent"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("promotional_consent_events_email_idx").on(table.email, table.id)],
+  (table) => [
+    index("promotional_consent_events_email_idx").on(table.email, table.id),
+    // /admin/clientes finds people who never bought by the beginning of their e-mail (decision 0064).
+    index("promotional_consent_events_email_prefix_idx").using("btree", sql`${table.email} text_pattern_ops`),
+  ],
 );

@@ -123,6 +123,12 @@ export function createFlowClient(config: FlowConfig) {
     /** customer/create: the Flow customer a card is registered on; `externalId` is the shop's user id. */
     createCustomer: (input: { name: string; email: string; externalId: string }) => call<FlowCustomer>("POST", "/customer/create", input),
     getCustomer: (customerId: string) => call<FlowCustomer>("GET", "/customer/get", { customerId }),
+    /**
+     * customer/delete: the customer and the card registered on it go (Flow refuses while it has
+     * active Flow subscriptions or amounts due; the shop uses neither). Answers the Customer, whose
+     * `status` "0" means deleted.
+     */
+    deleteCustomer: (customerId: string) => call<FlowCustomer>("POST", "/customer/delete", { customerId }),
     /** customer/register: the browser goes to `url + "?token=" + token`; Flow POSTs `token` to `url_return` afterwards. */
     registerCard: (input: { customerId: string; urlReturn: string }) =>
       call<{ url: string; token: string }>("POST", "/customer/register", { customerId: input.customerId, url_return: input.urlReturn }),
