@@ -275,10 +275,13 @@ describe("uploaded media: nothing left behind (decision 0064)", () => {
       });
       await wrote;
       const sweeping = sweepUnusedMedia(test.db, { dir: uploads, now: dayLater() });
+      let swept = false;
+      void sweeping.finally(() => (swept = true));
       if (test.handle.kind === "postgres") {
-        // The sweep saw the files unnamed and old; it must now wait for the upload's lock before deleting.
+        // The sweep saw the files unnamed and old: it must wait for the upload's lock before deleting
+        // (a sweep without the lock would finish here, having deleted them).
         const waiting = async () => rowsOf(await test.db.execute(sql`select 1 from pg_locks where locktype = 'advisory' and not granted`)).length > 0;
-        while (!(await waiting())) await new Promise((resolve) => setImmediate(resolve));
+        while (!swept && !(await waiting())) await new Promise((resolve) => setImmediate(resolve));
       }
       release();
       await saving;
