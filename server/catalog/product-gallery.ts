@@ -75,7 +75,7 @@ export async function addProductImage(
   const parsed = parseCatalog(productImageAltSchema, { alt: picture.alt });
   if (!parsed.ok) return parsed;
   const upload = typeof picture.image === "string" ? null : picture.image;
-  const image = upload ? upload.path : (picture.image as string);
+  const image = typeof picture.image === "string" ? picture.image : picture.image.path;
   return savingUploadedImage(db, upload, () =>
     inTransaction(db, async (tx) => {
       const locked = await lockGallery(tx, productId);
