@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -16,6 +18,13 @@ const postgresOnlyReliability = [
   "tests/reliability/two-processes.test.ts",
   "tests/reliability/content-invalidation.test.ts",
 ];
+
+/**
+ * Jobs run in the test processes (runDueJobs) include the media sweep (decision 0064): it must
+ * never walk the developer's own .data/uploads with a test database that names none of its files.
+ * A folder of this run's own, never created unless a test writes there.
+ */
+const testUploads = { UPLOADS_DIR: path.join(tmpdir(), `shop-test-uploads-${process.pid}`) };
 
 /**
  * Four suites: pure rules (unit), domains against a real database (db), user journeys in real
@@ -47,7 +56,7 @@ export default defineConfig({
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
           // Domains are tested against the database itself; the read cache has its own test.
-          env: { STOREFRONT_CACHE_SECONDS: "0" },
+          env: { STOREFRONT_CACHE_SECONDS: "0", ...testUploads },
           globalSetup: ["tests/support/global-setup.ts"],
           setupFiles: ["tests/support/fail-on-console-error.ts"],
           testTimeout: 30_000,
@@ -60,7 +69,7 @@ export default defineConfig({
           // Issue 15: many workers on the same rows at once; sized for PostgreSQL, smaller on PGlite.
           name: "stress",
           include: ["tests/stress/**/*.test.ts"],
-          env: { STOREFRONT_CACHE_SECONDS: "0" },
+          env: { STOREFRONT_CACHE_SECONDS: "0", ...testUploads },
           globalSetup: ["tests/support/global-setup.ts"],
           setupFiles: ["tests/support/fail-on-console-error.ts"],
           fileParallelism: false,
@@ -74,6 +83,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          env: testUploads,
           globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-global-setup.ts"],
           setupFiles: ["tests/support/fail-on-server-error.ts"],
           // Two cores: one browser and one server at a time keeps timings steady.
@@ -89,6 +99,7 @@ export default defineConfig({
           name: "reliability",
           include: ["tests/reliability/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...(process.env.DATABASE_URL ? [] : postgresOnlyReliability)],
+          env: testUploads,
           globalSetup: ["tests/support/global-setup.ts", "tests/support/reliability-global-setup.ts"],
           // Each file runs its own servers: one file at a time on two cores.
           fileParallelism: false,

@@ -1,10 +1,11 @@
 /**
  * Forms that carry a picture (issue 11: product images, organisation logos). The picture is checked
- * and resized by the media domain and stored before the save it belongs to; a refused one answers
- * a 400 with the Spanish message under the field and the typed values kept.
+ * and resized by the media domain before the save it belongs to, and written to disk by that save's
+ * transaction once nothing refuses it (decision 0064); a refused picture answers a 400 with the
+ * Spanish message under the field and the typed values kept.
  */
 import { data } from "react-router";
-import { chosenFile, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, storeUploadedImage } from "@server/media/index.server";
+import { chosenFile, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, prepareUploadedImage, type PreparedImage } from "@server/media/index.server";
 import { refuseContent } from "./content-admin.server";
 import { readFormData } from "./request-body.server";
 
@@ -30,17 +31,14 @@ export async function readUploadForm(request: Request, fields: readonly string[]
 
 /**
  * The picture of the form: undefined when none was chosen (keep the current one), null when staff
- * asked to remove it, the stored path otherwise (400 pixels wide, or 800 for `largePath`); or the
+ * asked to remove it, the checked upload otherwise (not on disk yet: the save writes it); or the
  * 400 that refuses the upload.
  */
-export async function imageOfForm(
-  upload: UploadForm,
-  size: "path" | "largePath" = "path",
-): Promise<{ image: string | null | undefined } | { refusal: ReturnType<typeof refuseContent> }> {
+export async function imageOfForm(upload: UploadForm): Promise<{ image: PreparedImage | null | undefined } | { refusal: ReturnType<typeof refuseContent> }> {
   if (upload.form.get("removeImage") === "si") return { image: null };
   const file = chosenFile(upload.form.get("imageFile"));
   if (!file) return { image: undefined };
-  const stored = await storeUploadedImage(file);
-  if (!stored.ok) return { refusal: refuseContent(upload.intent, upload.values, "Revisa los campos marcados.", { imageFile: stored.message }) };
-  return { image: stored[size] };
+  const prepared = await prepareUploadedImage(file);
+  if (!prepared.ok) return { refusal: refuseContent(upload.intent, upload.values, "Revisa los campos marcados.", { imageFile: prepared.message }) };
+  return { image: prepared.image };
 }

@@ -28,11 +28,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const upload = await readUploadForm(request, FIELDS);
   const { intent, values } = upload;
   if (intent !== "update") return refuseContent(intent, values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
-  // An uploaded logo (issue 11) replaces the typed path; the cards draw it up to 480 pixels wide.
-  const logo = await imageOfForm(upload, "largePath");
+  // An uploaded logo (issue 11) replaces the typed path; the save writes its files.
+  const logo = await imageOfForm(upload);
   if ("refusal" in logo) return logo.refusal;
-  const image = logo.image === undefined ? values.image : (logo.image ?? "");
-  const result = await updateOrganization(context.get(dbContext), staffActor(context, request), id, { ...values, image, active: values.active === "si" });
+  const image = logo.image === null ? "" : values.image;
+  const result = await updateOrganization(
+    context.get(dbContext),
+    staffActor(context, request),
+    id,
+    { ...values, image, active: values.active === "si" },
+    logo.image ?? undefined,
+  );
   return answerContentSave(result, intent, values, "/admin/contenido/organizaciones?guardado=1", NOT_FOUND);
 }
 

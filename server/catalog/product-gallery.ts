@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { productImages, products } from "../db/schema";
 import { invalidateStorefront } from "../db/storefront-cache";
 import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
+import { savingUploadedImage, writeUploadedImage, type PreparedImage } from "../media/index.server";
 import { parseCatalog, type CatalogSaveResult } from "./catalog-edit";
 
 /**
@@ -60,42 +61,51 @@ export async function startGallery(tx: Transaction, productId: number, image: st
   await tx.insert(productImages).values({ productId, image, position: 1, createdAt: now });
 }
 
-/** Adds a stored upload at the end of the gallery (the main picture when it is the first). */
+/**
+ * Adds a picture at the end of the gallery (the main picture when it is the first): an upload
+ * whose files this save writes once nothing refuses it (decision 0064), or a path already stored.
+ */
 export async function addProductImage(
   db: Database,
   actor: StaffActor,
   productId: number,
-  picture: { image: string; alt: unknown },
+  picture: { image: PreparedImage | string; alt: unknown },
   now = new Date(),
 ): Promise<CatalogSaveResult> {
   const parsed = parseCatalog(productImageAltSchema, { alt: picture.alt });
   if (!parsed.ok) return parsed;
-  return inTransaction(db, async (tx) => {
-    const locked = await lockGallery(tx, productId);
-    if (!locked) return { ok: false, reason: "not_found" } as const;
-    // The same file posted twice (a double click, or the same picture again) is one picture.
-    if (locked.gallery.some((row) => row.image === picture.image)) return { ok: true, id: productId } as const;
-    if (locked.gallery.length >= MAX_PRODUCT_IMAGES) return { ok: false, reason: "invalid", fieldErrors: { imageFile: GALLERY_FULL } } as const;
-    const [row] = await tx
-      .insert(productImages)
-      .values({ productId, image: picture.image, alt: parsed.data.alt, position: locked.gallery.length + 1, createdAt: now })
-      .returning();
-    await settleGallery(tx, productId, [...locked.gallery, row!], now);
-    await recordStaffAction(tx, actor, {
-      action: "product_image.add",
-      entityType: "product_image",
-      entityId: String(row!.id),
-      after: audited(productId, row!),
-    });
-    await invalidateStorefront(tx, "product_image.add");
-    return { ok: true, id: productId } as const;
-  });
+  const upload = typeof picture.image === "string" ? null : picture.image;
+  const image = typeof picture.image === "string" ? picture.image : picture.image.path;
+  return savingUploadedImage(db, upload, () =>
+    inTransaction(db, async (tx) => {
+      const locked = await lockGallery(tx, productId);
+      if (!locked) return { ok: false, reason: "not_found" } as const;
+      // The same file posted twice (a double click, or the same picture again) is one picture; its files are already there.
+      if (locked.gallery.some((row) => row.image === image)) return { ok: true, id: productId } as const;
+      if (locked.gallery.length >= MAX_PRODUCT_IMAGES) return { ok: false, reason: "invalid", fieldErrors: { imageFile: GALLERY_FULL } } as const;
+      const [row] = await tx
+        .insert(productImages)
+        .values({ productId, image, alt: parsed.data.alt, position: locked.gallery.length + 1, createdAt: now })
+        .returning();
+      await settleGallery(tx, productId, [...locked.gallery, row!], now);
+      await recordStaffAction(tx, actor, {
+        action: "product_image.add",
+        entityType: "product_image",
+        entityId: String(row!.id),
+        after: audited(productId, row!),
+      });
+      await invalidateStorefront(tx, "product_image.add");
+      // Last, after every check that could refuse the save: a refused picture leaves no file behind.
+      if (upload) await writeUploadedImage(tx, upload);
+      return { ok: true, id: productId } as const;
+    }),
+  );
 }
 
 /**
  * Takes a picture out of the gallery; the next one moves up (the main picture when it was the
- * first). Only the row goes: the files are content-hashed and never change, and an order, a cart
- * stored in a browser or an e-mail already sent may still show them.
+ * first). Only the row goes: the same file may be in another gallery, so the media sweep deletes
+ * it once no row names it and the grace period has passed (decision 0064).
  */
 export async function removeProductImage(db: Database, actor: StaffActor, productId: number, imageId: number, now = new Date()): Promise<CatalogSaveResult> {
   return inTransaction(db, async (tx) => {

@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { productSlugRedirects, products, productVariants } from "../db/schema";
 import { invalidateStorefront } from "../db/storefront-cache";
 import { inTransaction, type Transaction } from "../db/transaction";
+import { savingUploadedImage, writeUploadedImage, type PreparedImage } from "../media/index.server";
 import { changesNothing, parseCatalog, type CatalogSaveResult, type OnPriceChange } from "./catalog-edit";
 import { listProductImages, startGallery, type GalleryImage } from "./product-gallery";
 
@@ -40,10 +41,13 @@ export async function findProductForEditing(db: Database, id: number): Promise<P
   return { ...product, variants, images: await listProductImages(db, id) };
 }
 
-/** `image` (new products only): a stored upload's path, the gallery's first picture; later pictures go through product-gallery.ts. */
+/**
+ * `image` (new products only): the gallery's first picture, as an upload whose files this save
+ * writes (decision 0064) or a path already stored; later pictures go through product-gallery.ts.
+ */
 export interface ProductSave {
   raw: Record<string, unknown>;
-  image?: string | null;
+  image?: PreparedImage | string | null;
   now?: Date;
 }
 
@@ -79,23 +83,29 @@ export async function createProduct(db: Database, actor: StaffActor, save: Produ
   if (!parsed.ok) return parsed;
   const slug = parsed.data.slug || slugify(parsed.data.title);
   if (!slug) return { ok: false, reason: "invalid", fieldErrors: { slug: "Escribe la dirección del producto, por ejemplo agua-alcalina-1l" } };
-  const values = { ...parsed.data, slug, ...(save.image !== undefined ? { image: save.image } : {}) };
-  return inTransaction(db, async (tx) => {
-    // Creates wait for each other, so a form posted twice at once finds the row the first post made.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('catalog.create:product'))`);
-    const [same] = await tx.select().from(products).where(eq(products.slug, slug));
-    if (same && changesNothing(same, { ...values, image: values.image ?? same.image })) return { ok: true, id: same.id } as const;
-    if (same || (await slugTakenByAnother(tx, slug, null))) return { ok: false, reason: "invalid", fieldErrors: { slug: SLUG_TAKEN } } as const;
-    const now = save.now ?? new Date();
-    const [row] = await tx
-      .insert(products)
-      .values({ ...values, createdAt: now, updatedAt: now })
-      .returning();
-    if (row!.image) await startGallery(tx, row!.id, row!.image, now);
-    await recordStaffAction(tx, actor, { action: "product.create", entityType: "product", entityId: String(row!.id), after: audited(row!) });
-    await invalidateStorefront(tx, "product.create");
-    return { ok: true, id: row!.id } as const;
-  });
+  const upload = typeof save.image === "object" && save.image !== null ? save.image : null;
+  const image = typeof save.image === "object" && save.image !== null ? save.image.path : save.image;
+  const values = { ...parsed.data, slug, ...(image !== undefined ? { image } : {}) };
+  return savingUploadedImage(db, upload, () =>
+    inTransaction(db, async (tx) => {
+      // Creates wait for each other, so a form posted twice at once finds the row the first post made.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('catalog.create:product'))`);
+      const [same] = await tx.select().from(products).where(eq(products.slug, slug));
+      if (same && changesNothing(same, { ...values, image: values.image ?? same.image })) return { ok: true, id: same.id } as const;
+      if (same || (await slugTakenByAnother(tx, slug, null))) return { ok: false, reason: "invalid", fieldErrors: { slug: SLUG_TAKEN } } as const;
+      const now = save.now ?? new Date();
+      const [row] = await tx
+        .insert(products)
+        .values({ ...values, createdAt: now, updatedAt: now })
+        .returning();
+      if (row!.image) await startGallery(tx, row!.id, row!.image, now);
+      await recordStaffAction(tx, actor, { action: "product.create", entityType: "product", entityId: String(row!.id), after: audited(row!) });
+      await invalidateStorefront(tx, "product.create");
+      // Last, after every check that could refuse the save: a refused form leaves no file behind.
+      if (upload) await writeUploadedImage(tx, upload);
+      return { ok: true, id: row!.id } as const;
+    }),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { organizations } from "../db/schema";
 import { invalidateStorefront } from "../db/storefront-cache";
 import { inTransaction } from "../db/transaction";
+import { savingUploadedImage, writeUploadedImage, type PreparedImage } from "../media/index.server";
 import { changesNothing, oneCreateAtATime, parseContent, type ContentSaveResult } from "./content-edit";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -48,23 +49,36 @@ export async function createOrganization(db: Database, actor: StaffActor, raw: R
 /**
  * Text, logo and active flag. There is no delete: votes and subscriptions name organisations, so
  * one that should go is made inactive (it leaves the public list and takes no new votes).
+ * `logo`: an uploaded logo, which replaces `raw.image` with its 800-pixel version (the cards draw
+ * it up to 480 pixels wide); its files are written by this save once nothing refuses it (decision
+ * 0064). The logo it replaces stays on disk until the media sweep finds no row naming it.
  */
-export async function updateOrganization(db: Database, actor: StaffActor, id: number, raw: Record<string, unknown>): Promise<ContentSaveResult> {
-  const parsed = parseContent(organizationSchema, raw);
+export async function updateOrganization(
+  db: Database,
+  actor: StaffActor,
+  id: number,
+  raw: Record<string, unknown>,
+  logo?: PreparedImage,
+): Promise<ContentSaveResult> {
+  const parsed = parseContent(organizationSchema, logo ? { ...raw, image: logo.largePath } : raw);
   if (!parsed.ok) return parsed;
-  return inTransaction(db, async (tx) => {
-    const [before] = await tx.select().from(organizations).where(eq(organizations.id, id)).for("update");
-    if (!before) return { ok: false, reason: "not_found" } as const;
-    if (changesNothing(before, parsed.data)) return { ok: true, id } as const;
-    await tx.update(organizations).set(parsed.data).where(eq(organizations.id, id));
-    await recordStaffAction(tx, actor, {
-      action: "organization.update",
-      entityType: "organization",
-      entityId: String(id),
-      before: audited(before),
-      after: parsed.data,
-    });
-    await invalidateStorefront(tx, "organization.update");
-    return { ok: true, id } as const;
-  });
+  return savingUploadedImage(db, logo, () =>
+    inTransaction(db, async (tx) => {
+      const [before] = await tx.select().from(organizations).where(eq(organizations.id, id)).for("update");
+      if (!before) return { ok: false, reason: "not_found" } as const;
+      if (changesNothing(before, parsed.data)) return { ok: true, id } as const;
+      await tx.update(organizations).set(parsed.data).where(eq(organizations.id, id));
+      await recordStaffAction(tx, actor, {
+        action: "organization.update",
+        entityType: "organization",
+        entityId: String(id),
+        before: audited(before),
+        after: parsed.data,
+      });
+      await invalidateStorefront(tx, "organization.update");
+      // Last, after every check that could refuse the save: a refused form leaves no file behind.
+      if (logo) await writeUploadedImage(tx, logo);
+      return { ok: true, id } as const;
+    }),
+  );
 }

@@ -4,6 +4,7 @@ import { publicSiteUrl } from "../config/env";
 import type { Database } from "../db/client";
 import { activeComprobanteProvider, renderInvoiceAttachments, sendDueComprobantes, type ComprobanteProvider } from "../invoices/index.server";
 import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/index.server";
+import { sweepUnusedMediaWhenDue } from "../media/index.server";
 import { expireUnpaidOrders } from "../orders/index.server";
 import { cardProviderFor, type CardProvider } from "../payments/index.server";
 import type { CulqiClient, FlowClient } from "../payments/index.server";
@@ -67,6 +68,9 @@ const jobs = {
   // Boletas, facturas and notas de crédito to the OSE, after the transactions that numbered them (decision 0045).
   comprobantes: (job: JobContext) => sendDueComprobantes(job.db, job.comprobantes(), { now: job.now, siteUrl: job.siteUrl }),
   cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),
+  // Uploaded images no row names any more, past a day's grace; at most hourly per process (decision 0064).
+  // File ages are the wall clock's (it wrote them), never the pass's `now`, which tests move ahead.
+  mediaSweep: (job: JobContext) => sweepUnusedMediaWhenDue(job.db),
   // Attachments (invoice and complaint-sheet PDFs) are made at sending time by their own domain's renderer.
   emails: (job: JobContext) =>
     deliverPendingEmails(job.db, job.transport(), job.now, {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { env } from "../config/env";
@@ -10,6 +10,10 @@ import { env } from "../config/env";
  * WebP are taken, so an SVG (which can carry script) or anything else is refused. Each upload is
  * re-encoded by sharp into the sizes the storefront draws (400 CSS pixels, and 800 for 2× screens),
  * which also drops whatever metadata or trailing bytes the original carried.
+ *
+ * Preparing an upload writes nothing: its files reach the disk only inside the transaction that
+ * saves the row naming them, after every check that could refuse the save (image-files.ts,
+ * decision 0064), so a refused form leaves no file behind.
  */
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -23,8 +27,19 @@ export const IMAGE_TOO_LARGE = "La imagen pesa más de 5 MB. Sube una más livia
 export const IMAGE_WRONG_TYPE = "Solo aceptamos imágenes PNG, JPEG o WebP (no SVG ni otros formatos).";
 export const IMAGE_UNREADABLE = "No pudimos leer la imagen. Sube un archivo PNG, JPEG o WebP válido.";
 
-/** `path`: the 400-pixel version (product boxes); `largePath`: the 800-pixel one (wider cards). */
-export type ImageUploadResult = { ok: true; path: string; largePath: string } | { ok: false; message: string };
+/**
+ * A checked, re-encoded upload that is not on disk yet. `path` is the 400-pixel version (product
+ * boxes), `largePath` the 800-pixel one (wider cards); `dir` is the uploads folder its files go to.
+ */
+export interface PreparedImage {
+  hash: string;
+  path: string;
+  largePath: string;
+  dir: string;
+  files: { name: string; bytes: Uint8Array }[];
+}
+
+export type PreparedImageResult = { ok: true; image: PreparedImage } | { ok: false; message: string };
 
 /** Where uploaded images live: UPLOADS_DIR (default `.data/uploads`, beside the database). */
 export function uploadsDir(): string {
@@ -36,12 +51,17 @@ export function chosenFile(value: FormDataEntryValue | null): File | null {
   return value instanceof File && (value.size > 0 || value.name !== "") ? value : null;
 }
 
+/** `<hash>-<width>.webp`: the only names the media folder serves, and the only ones the sweep may delete. */
+export const STORED_NAME = /^([0-9a-f]{24})-(400|800)\.webp$/;
+
+/** The stored file names of one upload, by its content hash. */
+export const storedNamesOf = (hash: string): string[] => IMAGE_WIDTHS.map((width) => `${hash}-${width}.webp`);
+
 /**
- * Checks, resizes and stores an uploaded image; answers the path the storefront shows (its 400-pixel
- * version, `/media/<hash>-400.webp`). Names are the content's hash, so the same picture uploaded
- * twice is one set of files, and a file once served never changes (cached as immutable).
+ * Checks and resizes an uploaded image in memory. Names are the content's hash, so the same picture
+ * uploaded twice is one set of files, and a file once served never changes (cached as immutable).
  */
-export async function storeUploadedImage(file: File, dir = uploadsDir()): Promise<ImageUploadResult> {
+export async function prepareUploadedImage(file: File, dir = uploadsDir()): Promise<PreparedImageResult> {
   if (file.size > MAX_IMAGE_BYTES) return { ok: false, message: IMAGE_TOO_LARGE };
   const bytes = Buffer.from(await file.arrayBuffer());
   let format: string | undefined;
@@ -54,28 +74,22 @@ export async function storeUploadedImage(file: File, dir = uploadsDir()): Promis
   if (!format || !ACCEPTED_FORMATS.has(format)) return { ok: false, message: IMAGE_WRONG_TYPE };
 
   const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 24);
+  const files: PreparedImage["files"] = [];
   try {
-    await mkdir(dir, { recursive: true });
     for (const width of IMAGE_WIDTHS) {
       const resized = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
         .rotate()
         .resize({ width, height: width, fit: "inside", withoutEnlargement: true })
         .webp({ quality: 82 })
         .toBuffer();
-      // Written beside and renamed, so a reader never sees half a file.
-      const target = path.join(dir, `${hash}-${width}.webp`);
-      const temporary = `${target}.${process.pid}.tmp`;
-      await writeFile(temporary, resized);
-      await rename(temporary, target);
+      files.push({ name: `${hash}-${width}.webp`, bytes: resized });
     }
-  } catch (error) {
-    console.error("Could not store an uploaded image", error);
+  } catch {
+    // A header sharp could read over a body it cannot decode (a truncated file).
     return { ok: false, message: IMAGE_UNREADABLE };
   }
-  return { ok: true, path: `/media/${hash}-${IMAGE_WIDTHS[0]}.webp`, largePath: `/media/${hash}-${IMAGE_WIDTHS[1]}.webp` };
+  return { ok: true, image: { hash, path: `/media/${files[0]!.name}`, largePath: `/media/${files[1]!.name}`, dir, files } };
 }
-
-const STORED_NAME = /^[0-9a-f]{24}-(400|800)\.webp$/;
 
 /** The bytes of a stored image by its file name, or null (unknown or malformed names included). */
 export async function readStoredImage(name: string, dir = uploadsDir()): Promise<Buffer | null> {

@@ -4,7 +4,11 @@ export {
   IMAGE_WIDTHS,
   IMAGE_WRONG_TYPE,
   MAX_IMAGE_BYTES,
+  prepareUploadedImage,
   readStoredImage,
-  storeUploadedImage,
-  type ImageUploadResult,
+  type PreparedImage,
+  type PreparedImageResult,
 } from "./images";
+export { savingUploadedImage, writeUploadedImage } from "./image-files";
+export { MEDIA_PATH_COLUMNS } from "./media-references";
+export { MEDIA_SWEEP_EVERY_MS, MEDIA_SWEEP_GRACE_MS, sweepUnusedMedia, sweepUnusedMediaWhenDue, type MediaSweepOptions, type MediaSweepReport } from "./sweep";

@@ -19,7 +19,7 @@ import {
 import { overrideReadCacheTtl } from "@server/db/read-cache";
 import { cacheGenerations, orderItems, outboxEmails, productVariants, products, staffActions, subscriptionItems, users } from "@server/db/schema";
 import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
-import { IMAGE_TOO_LARGE, IMAGE_WRONG_TYPE, MAX_IMAGE_BYTES, readStoredImage, storeUploadedImage } from "@server/media/index.server";
+import { IMAGE_TOO_LARGE, IMAGE_WRONG_TYPE, MAX_IMAGE_BYTES, prepareUploadedImage, readStoredImage, type PreparedImage } from "@server/media/index.server";
 import { sandboxCardProvider } from "@server/payments/index.server";
 import { renewDueSubscriptions, repriceSubscriptionsForCatalogChange } from "@server/subscriptions/index.server";
 import { addDays } from "@core/lima-dates";
@@ -251,10 +251,15 @@ describe("catalogue admin (issue 11)", () => {
         .png()
         .toBuffer();
 
-    it("stores a PNG as WebP at the storefront's 400 and 800 pixels under content-hashed names", async () => {
-      const stored = await storeUploadedImage(new File([await png()], "foto.png"), uploads);
-      expect(stored).toMatchObject({ ok: true, path: expect.stringMatching(/^\/media\/[0-9a-f]{24}-400\.webp$/) });
-      const name = (stored as { path: string }).path.slice("/media/".length);
+    it("stores a PNG as WebP at the storefront's 400 and 800 pixels under content-hashed names, once the product is saved", async () => {
+      const prepared = await prepareUploadedImage(new File([await png()], "foto.png"), uploads);
+      expect(prepared).toMatchObject({ ok: true, image: { path: expect.stringMatching(/^\/media\/[0-9a-f]{24}-400\.webp$/) } });
+      const image = (prepared as { image: PreparedImage }).image;
+      expect(await readdir(uploads)).toEqual([]);
+      expect(await createProduct(test.db, admin, { raw: productForm({ title: "Agua con foto", slug: "agua-con-foto", sku: "VA-FOTO" }), image })).toMatchObject(
+        { ok: true },
+      );
+      const name = image.path.slice("/media/".length);
       const files = (await readdir(uploads)).sort();
       expect(files).toEqual([name, name.replace("-400", "-800")].sort());
       const small = await sharp((await readStoredImage(name, uploads))!).metadata();
@@ -266,14 +271,14 @@ describe("catalogue admin (issue 11)", () => {
 
     it("refuses SVG, GIF and other files whatever their name says, and files over 5 MB", async () => {
       const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
-      expect(await storeUploadedImage(new File([svg], "logo.png", { type: "image/png" }), uploads)).toEqual({ ok: false, message: IMAGE_WRONG_TYPE });
+      expect(await prepareUploadedImage(new File([svg], "logo.png", { type: "image/png" }), uploads)).toEqual({ ok: false, message: IMAGE_WRONG_TYPE });
       const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#fff" } })
         .gif()
         .toBuffer();
-      expect(await storeUploadedImage(new File([gif], "foto.jpg"), uploads)).toEqual({ ok: false, message: IMAGE_WRONG_TYPE });
-      expect(await storeUploadedImage(new File([Buffer.from("%PDF-1.4 hola")], "foto.webp"), uploads)).toEqual({ ok: false, message: IMAGE_WRONG_TYPE });
+      expect(await prepareUploadedImage(new File([gif], "foto.jpg"), uploads)).toEqual({ ok: false, message: IMAGE_WRONG_TYPE });
+      expect(await prepareUploadedImage(new File([Buffer.from("%PDF-1.4 hola")], "foto.webp"), uploads)).toEqual({ ok: false, message: IMAGE_WRONG_TYPE });
       const huge = new File([Buffer.alloc(MAX_IMAGE_BYTES + 1)], "grande.png");
-      expect(await storeUploadedImage(huge, uploads)).toEqual({ ok: false, message: IMAGE_TOO_LARGE });
+      expect(await prepareUploadedImage(huge, uploads)).toEqual({ ok: false, message: IMAGE_TOO_LARGE });
     });
   });
 });

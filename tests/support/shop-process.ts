@@ -94,6 +94,7 @@ export async function startShopProcess({ database, env = {}, outboxDir }: ShopPr
       ALLOW_SANDBOX_PAYMENTS: "true",
       SEED_DEMO_DATA: "false",
       OUTBOX_DIR: outbox,
+      UPLOADS_DIR: path.join(path.dirname(outbox), "uploads"),
       // The tests run the jobs themselves, when the scenario says so.
       JOBS_INTERVAL_SECONDS: "0",
       CLIENT_RATE_LIMIT_FACTOR: "100",
