@@ -20,7 +20,7 @@ const postgresOnlyReliability = [
 ];
 
 /**
- * Jobs run in the test processes (runDueJobs) include the media sweep (decision 0064): it must
+ * Jobs run in the test processes (runDueJobs) include the media sweep (decision 0065): it must
  * never walk the developer's own .data/uploads with a test database that names none of its files.
  * A folder of this run's own, never created unless a test writes there.
  */

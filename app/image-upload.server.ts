@@ -1,7 +1,7 @@
 /**
  * Forms that carry a picture (issue 11: product images, organisation logos). The picture is checked
  * and resized by the media domain before the save it belongs to, and written to disk by that save's
- * transaction once nothing refuses it (decision 0064); a refused picture answers a 400 with the
+ * transaction once nothing refuses it (decision 0065); a refused picture answers a 400 with the
  * Spanish message under the field and the typed values kept.
  */
 import { data } from "react-router";

@@ -1,4 +1,4 @@
-// Decision 0064: what one media sweep costs with 10 000 products of 8 pictures each.
+// Decision 0065: what one media sweep costs with 10 000 products of 8 pictures each.
 //
 // A throwaway database (PGlite in a temporary folder; with DATABASE_URL, a new database on that
 // PostgreSQL server), migrated, then filled in two INSERT … SELECT statements: N products, each

@@ -63,7 +63,7 @@ export async function startGallery(tx: Transaction, productId: number, image: st
 
 /**
  * Adds a picture at the end of the gallery (the main picture when it is the first): an upload
- * whose files this save writes once nothing refuses it (decision 0064), or a path already stored.
+ * whose files this save writes once nothing refuses it (decision 0065), or a path already stored.
  */
 export async function addProductImage(
   db: Database,
@@ -105,7 +105,7 @@ export async function addProductImage(
 /**
  * Takes a picture out of the gallery; the next one moves up (the main picture when it was the
  * first). Only the row goes: the same file may be in another gallery, so the media sweep deletes
- * it once no row names it and the grace period has passed (decision 0064).
+ * it once no row names it and the grace period has passed (decision 0065).
  */
 export async function removeProductImage(db: Database, actor: StaffActor, productId: number, imageId: number, now = new Date()): Promise<CatalogSaveResult> {
   return inTransaction(db, async (tx) => {

@@ -43,7 +43,7 @@ export async function findProductForEditing(db: Database, id: number): Promise<P
 
 /**
  * `image` (new products only): the gallery's first picture, as an upload whose files this save
- * writes (decision 0064) or a path already stored; later pictures go through product-gallery.ts.
+ * writes (decision 0065) or a path already stored; later pictures go through product-gallery.ts.
  */
 export interface ProductSave {
   raw: Record<string, unknown>;

@@ -51,7 +51,7 @@ export async function createOrganization(db: Database, actor: StaffActor, raw: R
  * one that should go is made inactive (it leaves the public list and takes no new votes).
  * `logo`: an uploaded logo, which replaces `raw.image` with its 800-pixel version (the cards draw
  * it up to 480 pixels wide); its files are written by this save once nothing refuses it (decision
- * 0064). The logo it replaces stays on disk until the media sweep finds no row naming it.
+ * 0065). The logo it replaces stays on disk until the media sweep finds no row naming it.
  */
 export async function updateOrganization(
   db: Database,

@@ -68,7 +68,7 @@ const jobs = {
   // Boletas, facturas and notas de crédito to the OSE, after the transactions that numbered them (decision 0045).
   comprobantes: (job: JobContext) => sendDueComprobantes(job.db, job.comprobantes(), { now: job.now, siteUrl: job.siteUrl }),
   cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),
-  // Uploaded images no row names any more, past a day's grace; at most hourly per process (decision 0064).
+  // Uploaded images no row names any more, past a day's grace; at most hourly per process (decision 0065).
   // File ages are the wall clock's (it wrote them), never the pass's `now`, which tests move ahead.
   mediaSweep: (job: JobContext) => sweepUnusedMediaWhenDue(job.db),
   // Attachments (invoice and complaint-sheet PDFs) are made at sending time by their own domain's renderer.

@@ -8,7 +8,7 @@ import { storedNamesOf, type PreparedImage } from "./images";
 import { namedAmong } from "./media-references";
 
 /**
- * When an upload's files reach the disk and when they leave it (decision 0064).
+ * When an upload's files reach the disk and when they leave it (decision 0065).
  *
  * A file is written only inside the transaction that saves the row naming it, holding the media
  * lock in shared mode until that transaction ends; a file is deleted only under the same lock in

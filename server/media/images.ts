@@ -13,7 +13,7 @@ import { env } from "../config/env";
  *
  * Preparing an upload writes nothing: its files reach the disk only inside the transaction that
  * saves the row naming them, after every check that could refuse the save (image-files.ts,
- * decision 0064), so a refused form leaves no file behind.
+ * decision 0065), so a refused form leaves no file behind.
  */
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { storedNamesOf } from "./images";
 
 /**
  * Every column that may hold a stored upload's path (`/media/<hash>-<width>.webp`). A file no row
- * of these names is unused and may be swept (decision 0064). Organisations and history entries
+ * of these names is unused and may be swept (decision 0065). Organisations and history entries
  * take a typed site path too, so staff can point one at an uploaded picture; `users.image` is
  * better-auth's and the shop never writes it, but it costs one scan to be sure.
  *

@@ -8,7 +8,7 @@ import { STORED_NAME, uploadsDir } from "./images";
 import { namedAmong, namedMediaHashes } from "./media-references";
 
 /**
- * The media sweep (decision 0064): deletes uploaded images no row names any more (a picture taken
+ * The media sweep (decision 0065): deletes uploaded images no row names any more (a picture taken
  * out of a gallery, a replaced logo, an upload whose save failed), once they are older than the
  * grace period, and temporary files a crashed upload left.
  *

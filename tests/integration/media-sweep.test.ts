@@ -20,11 +20,11 @@ const HOUR = 60 * 60 * 1000;
 const dayLater = () => new Date(Date.now() + 25 * HOUR);
 
 /**
- * Decision 0064: a refused or failed upload leaves no file; the sweep deletes what no row names
+ * Decision 0065: a refused or failed upload leaves no file; the sweep deletes what no row names
  * once the grace period has passed, and touches nothing else. Each test works in a data folder of
  * its own: `<data>/uploads` is the media folder, its siblings stand for what other domains keep.
  */
-describe("uploaded media: nothing left behind (decision 0064)", () => {
+describe("uploaded media: nothing left behind (decision 0065)", () => {
   let test: TestDatabase;
   let admin: StaffActor;
   let data: string;
