@@ -37,21 +37,11 @@ mkdirSync(tmpDir, { recursive: true });
 const PRODUCT = "/tienda/producto/agua-alcalina-personal-625ml";
 const SHOP_PAGES = args.pages ? String(args.pages).split(",") : ["/", "/tienda", PRODUCT, "/nosotros", "/carrito"];
 // /carrito is measured with one line in the cart (a demo product, S/ 59.90): an empty cart leaves for
-// /tienda before painting (decision 0054), so without a cart it would measure /tienda again.
+// /tienda before painting (decision 0054), so without a cart it would measure /tienda again. The line
+// is the browser tests' own stored cart line (tests/fixtures/box-cart-line.json), so both follow the
+// seeded catalogue together.
 const CART_PAGE_STORAGE = {
-  "va-cart:v1": JSON.stringify([
-    {
-      key: "6",
-      productId: 6,
-      variantId: null,
-      slug: "caja-20l-con-dispensador",
-      title: "Caja de 20 L con dispensador",
-      image: null,
-      price: 5990,
-      variantTitle: null,
-      quantity: 1,
-    },
-  ]),
+  "va-cart:v1": JSON.stringify([JSON.parse(readFileSync(path.join(benchDir, "../tests/fixtures/box-cart-line.json"), "utf8"))]),
 };
 const storageFor = (url) => (new URL(url).pathname === "/carrito" ? CART_PAGE_STORAGE : null);
 

@@ -19,7 +19,6 @@
 //   scripts/with-throwaway-postgres.sh node --import tsx bench/metrics.ts
 // Flags: --orders=N (default 100000), --subscriptions=N (default 10000), --requests=N (default 20),
 // --record (write the result into bench/RESULTS.md), --no-build (measure build/ as it is).
-import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -30,6 +29,7 @@ import { seedDemoShop } from "../server/db/seed/seed";
 import { businessMetrics } from "../server/metrics/index.server";
 import { percentile, signIn, startServer } from "./despacho";
 import { freshDatabase, machine } from "./lib/fresh-database";
+import { cpuMs, postgresCpuMs, postmasterPid } from "./lib/process-cpu";
 import { recordRow } from "./lib/results-table";
 import { ensureBuild } from "./lib/server.mjs";
 
@@ -144,37 +144,6 @@ async function timeInProcess(db: Database, range: { from: string; to: string }, 
   return times;
 }
 
-/** The server process's CPU time so far (user + system), in ms: a measure the machine's load hardly changes. */
-function cpuMs(pid: number, withReapedChildren = false): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, cutime and cstime (children waited
-  // for) 16 and 17, in clock ticks (100 a second on Linux).
-  const own = Number(fields[11]) + Number(fields[12]);
-  return (withReapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own) * 10;
-}
-
-/**
- * CPU time of the bench's PostgreSQL server (its postmaster and every backend it started), in ms: on
- * PostgreSQL the queries' work is there, not in the shop's process. Other engineers' servers on the
- * machine are not counted. Zero on PGlite, whose work is in the shop's process.
- */
-function postgresCpuMs(postmaster: number | null): number {
-  if (postmaster === null) return 0;
-  let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const parent = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
-      if (parent === postmaster) total += cpuMs(Number(entry));
-      // The postmaster's own time and that of the children it has reaped (parallel workers that ended).
-      if (Number(entry) === postmaster) total += cpuMs(Number(entry), true);
-    } catch {
-      // The process ended between listing and reading.
-    }
-  }
-  return total;
-}
-
 /** Wall times of REQUESTS loads after WARMUP, and the shop's and PostgreSQL's CPU time per load over them. */
 async function timeUrl(
   url: string,
@@ -223,11 +192,7 @@ async function main() {
     let postmaster: number | null = null;
     try {
       await handle.migrate(seedDemoShop);
-      if (fresh.target.kind === "postgres") {
-        // The first line of postmaster.pid in the server's data directory (the bench runs as its owner or root).
-        const shown = (await handle.db.execute(sql`show data_directory`)) as unknown as { rows: { data_directory: string }[] };
-        postmaster = Number(readFileSync(path.join(shown.rows[0]!.data_directory, "postmaster.pid"), "utf8").split("\n")[0]);
-      }
+      if (fresh.target.kind === "postgres") postmaster = await postmasterPid(handle.db);
       const started = performance.now();
       counts = await fill(handle.db, now);
       console.log(`  filled in ${((performance.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(counts)}`);

@@ -3,28 +3,34 @@
 //
 // A fresh database (embedded PGlite by default; a new database on the PostgreSQL server of
 // DATABASE_URL when it is set), migrated and seeded like a first start, then 100 000 orders
-// inserted in one statement (a year of them, every status, district, payment method and type).
+// inserted in one statement (a year of them, every status, district, payment method and type) and
+// their deliveries in another (see insertDeliveries: the CSV shows each order's current delivery).
 // The database is handed to the real production server (scripts/serve.mjs on build/), which signs
 // in the demo operaciones account; the bench then times the list page for the common searches
 // and downloads /admin/pedidos/exportar while it samples the server's resident memory
 // (/proc/<pid>/status, every 20 ms). The download is read as it arrives and never kept: only
-// lines are counted, and the count must equal the orders in the database.
+// lines are counted, and the count must equal the orders in the database. The export's CPU time
+// in the shop's process (and, on PostgreSQL, in the server's backends) is read from /proc.
 //
 // Run from the repository root:
-//   node --import tsx bench/orders-csv.ts [--count=100000] [--record]
+//   node --import tsx bench/orders-csv.ts [--count=100000] [--exports=N] [--record]
 //   scripts/with-throwaway-postgres.sh node --import tsx bench/orders-csv.ts --record
+// Before/after on PostgreSQL: another checkout (built there) serves the same database, and the two
+// builds' exports alternate; the bench fails unless both send the same bytes:
+//   scripts/with-throwaway-postgres.sh node --import tsx bench/orders-csv.ts --before-root=/tmp/before --exports=3
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { count, sql } from "drizzle-orm";
 import { openDatabase } from "../server/db/client";
-import { districts, orders } from "../server/db/schema";
+import { deliveries, districts, orders } from "../server/db/schema";
 import { seedDemoShop } from "../server/db/seed/seed";
 import { DEMO_OPERACIONES } from "../server/db/seed/demo-accounts";
 import { freshDatabase, machine } from "./lib/fresh-database";
+import { cpuMs, postgresCpuMs, postmasterPid } from "./lib/process-cpu";
 import { ensureBuild, freePort } from "./lib/server.mjs";
 
 const BENCH_DIR = import.meta.dirname;
@@ -33,6 +39,10 @@ const args = process.argv.slice(2);
 const flag = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 const COUNT = Number(flag("count") ?? 100_000);
 const RECORD = args.includes("--record");
+/** Another checkout (its build/ made there beforehand) to serve the same database beside this one, for a before/after comparison. */
+const BEFORE_ROOT = flag("before-root") ? path.resolve(flag("before-root")!) : null;
+/** Downloads of the CSV per build; the best is reported (and recorded). */
+const EXPORTS = Number(flag("exports") ?? 1);
 const MB = 1024 * 1024;
 
 /** 100 000 orders in one INSERT … SELECT: fields vary with the row number so every filter has matches. */
@@ -76,17 +86,54 @@ async function insertOrders(db: Awaited<ReturnType<typeof openDatabase>>["db"], 
   await db.execute(sql`analyze orders`);
 }
 
+/**
+ * The bench orders' deliveries, so that the CSV's current-delivery lookup (decision 0062) has work
+ * to do: none for the unpaid ones (their own date shows), one for the rest in the status that
+ * matches the order's, two in three of them moved a few days, one in a hundred an annual plan's
+ * twelve with a varying number already delivered (and a failed or cancelled one among them), and
+ * one in a thousand two open ones on the same day.
+ */
+async function insertDeliveries(db: Awaited<ReturnType<typeof openDatabase>>["db"]) {
+  await db.execute(
+    sql.raw(`
+    with bench as (
+      select o.*, o.document_number::int as i from orders o where o.customer_email like '%@bench.example.pe'
+    ), planned as (
+      select bench.*, 0 as k from bench where status not in ('pending', 'payment_created')
+      union all
+      select bench.*, k from bench cross join generate_series(1, 11) as k where status not in ('pending', 'payment_created') and i % 100 = 0
+      union all
+      select bench.*, 12 as k from bench where status not in ('pending', 'payment_created') and i % 1000 = 500
+    )
+    insert into deliveries (order_id, district_id, district_name, address, delivery_date, delivery_window, status, created_at, updated_at)
+    select id, district_id, district_name, address,
+      case when k = 12 then delivery_date + (i % 3) * 2 else delivery_date + (i % 3) * 2 + k * 30 end,
+      case when k = 12 or i % 5 = 0 then (case when delivery_window = 'manana' then 'tarde' else 'manana' end) else delivery_window end,
+      case
+        when k = 0 or k = 12 then (case status when 'paid' then 'pending' when 'processing' then 'scheduled' when 'shipped' then 'in_transit'
+          when 'delivered' then 'delivered' when 'failed' then 'failed' else 'cancelled' end)
+        when k <= (i / 100) % 13 then (case when k % 5 = 0 then 'cancelled' else 'delivered' end)
+        when k = (i / 100) % 13 + 1 and i % 200 = 0 then 'failed'
+        else 'scheduled'
+      end,
+      created_at, created_at
+    from planned
+    order by i, k`),
+  );
+  await db.execute(sql`analyze deliveries`);
+}
+
 function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-async function startShop(env: Record<string, string>) {
+async function startShop(env: Record<string, string>, root = ROOT) {
   const port: number = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   let output = "";
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
@@ -186,25 +233,78 @@ function record(config: string, cells: string[], searches: string) {
   writeFileSync(file, `${text.slice(0, start + ORDERS_START.length)}\n${[header, rule, ...rows].join("\n")}\n\n${newBlocks}\n${text.slice(end)}`);
 }
 
+/** One download of every order's CSV, timed, counted and hashed as it arrives, with the CPU time it cost the shop and PostgreSQL. */
+async function exportOnce(shop: Awaited<ReturnType<typeof startShop>>, cookie: string, postmaster: number | null) {
+  const rssBefore = rssOf(shop.pid);
+  let peak = rssBefore;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(shop.pid));
+  }, 20);
+  const cpuBefore = cpuMs(shop.pid);
+  const dbCpuBefore = postgresCpuMs(postmaster);
+  const mark = performance.now();
+  const response = await fetch(`${shop.origin}/admin/pedidos/exportar`, { headers: { cookie } });
+  const hash = createHash("sha256");
+  let bytes = 0;
+  let lineEnds = 0;
+  let firstByteMs = 0;
+  const reader = response.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (bytes === 0) firstByteMs = performance.now() - mark;
+    bytes += value.byteLength;
+    hash.update(value);
+    for (const byte of value) if (byte === 0x0d) lineEnds += 1;
+  }
+  const exportMs = performance.now() - mark;
+  clearInterval(sampler);
+  peak = Math.max(peak, rssOf(shop.pid));
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    exportMs,
+    firstByteMs,
+    bytes,
+    // Each order is one CRLF-ended line after the header; the line breaks inside addresses are bare LF.
+    rows: lineEnds - 1,
+    digest: hash.digest("hex"),
+    // CPU time the export cost the shop's process and the PostgreSQL server: the load hardly changes it.
+    cpuMs: cpuMs(shop.pid) - cpuBefore,
+    dbCpuMs: postgresCpuMs(postmaster) - dbCpuBefore,
+    rssBefore,
+    growth: peak - rssBefore,
+  };
+}
+
 async function main() {
   const loadAtStart = os
     .loadavg()
     .map((value) => value.toFixed(2))
     .join(" / ");
   const built = ensureBuild(ROOT);
+  // PGlite's data directory belongs to one process: a second server cannot open it.
+  if (BEFORE_ROOT && !process.env.DATABASE_URL) throw new Error("--before-root needs PostgreSQL (DATABASE_URL)");
   const fresh = await freshDatabase("orders_csv");
   let shop: Awaited<ReturnType<typeof startShop>> | undefined;
+  let beforeShop: Awaited<ReturnType<typeof startShop>> | undefined;
   try {
     console.log(`Database: ${fresh.label}; ${COUNT} orders; machine: ${machine()}; build ${built.rebuilt ? "rebuilt" : "current"}`);
-    let mark = performance.now();
+    const mark = performance.now();
     const handle = await openDatabase(fresh.target);
     let inDatabase = 0;
+    let deliveriesInDatabase = 0;
+    let postmaster: number | null = null;
     let sample: { email: string; name: string; phone: string; document: string; number: string };
     try {
       await handle.migrate(seedDemoShop);
       await insertOrders(handle.db, COUNT);
+      await insertDeliveries(handle.db);
       const [counted] = await handle.db.select({ n: count() }).from(orders);
       inDatabase = Number(counted!.n);
+      const [deliveryCount] = await handle.db.select({ n: count() }).from(deliveries);
+      deliveriesInDatabase = Number(deliveryCount!.n);
+      if (fresh.target.kind === "postgres") postmaster = await postmasterPid(handle.db);
       const [middle] = await handle.db
         .execute<{ email: string; first: string; last: string; phone: string; document: string; number: string }>(
           sql`select customer_email as email, customer_first_name as first, customer_last_name as last, customer_phone as phone, document_number as document, order_number as number from orders where customer_email = ${`cliente${Math.floor(COUNT / 2)}@bench.example.pe`}`,
@@ -222,9 +322,11 @@ async function main() {
     } finally {
       await handle.close();
     }
-    console.log(`  migrated, seeded and inserted ${COUNT} orders (${inDatabase} in all) in ${((performance.now() - mark) / 1000).toFixed(1)} s`);
+    console.log(
+      `  migrated, seeded and inserted ${COUNT} orders (${inDatabase} in all, ${deliveriesInDatabase} deliveries) in ${((performance.now() - mark) / 1000).toFixed(1)} s`,
+    );
 
-    shop = await startShop(fresh.target.kind === "postgres" ? { DATABASE_URL: fresh.target.url } : { PGLITE_DATA_DIR: fresh.target.dataDir });
+    shop = await startShop(fresh.env);
     const cookie = await signIn(shop.origin, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password);
 
     // Warm-up: the first request loads the route modules and fills the database's caches.
@@ -251,38 +353,45 @@ async function main() {
       console.log(`  ${url}: median ${timing.medianMs.toFixed(0)} ms, max ${timing.maxMs.toFixed(0)} ms`);
     }
 
-    const before = rssOf(shop.pid);
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssOf(shop!.pid));
-    }, 20);
-    mark = performance.now();
-    const response = await fetch(`${shop.origin}/admin/pedidos/exportar`, { headers: { cookie } });
-    let bytes = 0;
-    let lineEnds = 0;
-    let firstByteMs = 0;
-    const reader = response.body!.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (bytes === 0) firstByteMs = performance.now() - mark;
-      bytes += value.byteLength;
-      for (const byte of value) if (byte === 0x0d) lineEnds += 1;
+    const shops = [{ label: "this build", shop, cookie }];
+    if (BEFORE_ROOT) {
+      // Another checkout's build on the same database, its exports alternated with this one's: on
+      // the busy machine both see the same noise, and the two bodies must be the same bytes.
+      beforeShop = await startShop(fresh.env, BEFORE_ROOT);
+      shops.unshift({
+        label: `before (${path.relative(ROOT, BEFORE_ROOT) || BEFORE_ROOT})`,
+        shop: beforeShop,
+        cookie: await signIn(beforeShop.origin, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password),
+      });
+      await (
+        await fetch(`${beforeShop.origin}/admin/pedidos/exportar?estado=refunded&desde=2026-11-01`, { headers: { cookie: shops[0]!.cookie } })
+      ).arrayBuffer();
     }
-    const exportMs = performance.now() - mark;
-    clearInterval(sampler);
-    peak = Math.max(peak, rssOf(shop.pid));
-    // Each order is one CRLF-ended line after the header; the line breaks inside addresses are bare LF.
-    const rows = lineEnds - 1;
-    const growth = peak - before;
+    const runs = new Map<string, Awaited<ReturnType<typeof exportOnce>>[]>(shops.map((each) => [each.label, []]));
+    for (let round = 1; round <= EXPORTS; round += 1) {
+      for (const each of shops) {
+        const run = await exportOnce(each.shop, each.cookie, postmaster);
+        runs.get(each.label)!.push(run);
+        console.log(
+          `  export ${round}/${EXPORTS}, ${each.label}: ${(run.exportMs / 1000).toFixed(1)} s, first byte after ${run.firstByteMs.toFixed(0)} ms, ${(run.bytes / MB).toFixed(1)} MB, ${run.rows} rows, sha256 ${run.digest.slice(0, 16)}; CPU: shop ${(run.cpuMs / 1000).toFixed(2)} s${postmaster === null ? "" : `, PostgreSQL ${(run.dbCpuMs / 1000).toFixed(2)} s`}; server RSS ${(run.rssBefore / MB).toFixed(0)} MB before, peak +${(run.growth / MB).toFixed(1)} MB; load ${os.loadavg()[0]!.toFixed(1)}`,
+        );
+      }
+    }
+    const best = (label: string) => runs.get(label)!.reduce((fastest, run) => (run.exportMs < fastest.exportMs ? run : fastest));
+    for (const each of shops) {
+      const fastest = best(each.label);
+      console.log(
+        `  best of ${EXPORTS}, ${each.label}: ${(fastest.exportMs / 1000).toFixed(2)} s; least CPU: shop ${(Math.min(...runs.get(each.label)!.map((run) => run.cpuMs)) / 1000).toFixed(2)} s${postmaster === null ? "" : `, PostgreSQL ${(Math.min(...runs.get(each.label)!.map((run) => run.dbCpuMs)) / 1000).toFixed(2)} s`}`,
+      );
+    }
+    const all = [...runs.values()].flat();
+    const { exportMs, firstByteMs, bytes, rows, cpuMs: exportCpuMs, dbCpuMs: exportDbCpuMs, rssBefore: before, growth } = best("this build");
     const checks: [string, boolean][] = [
-      ["HTTP 200, text/csv; charset=utf-8", response.status === 200 && response.headers.get("content-type") === "text/csv; charset=utf-8"],
-      [`${inDatabase} rows exported (every order, once)`, rows === inDatabase],
-      ["server RSS growth ≤ 100 MB", growth <= 100 * MB],
+      ["HTTP 200, text/csv; charset=utf-8", all.every((run) => run.status === 200 && run.contentType === "text/csv; charset=utf-8")],
+      [`${inDatabase} rows exported (every order, once)`, all.every((run) => run.rows === inDatabase)],
+      ["server RSS growth ≤ 100 MB", all.every((run) => run.growth <= 100 * MB)],
+      ...(BEFORE_ROOT ? [["the same bytes from both builds", new Set(all.map((run) => run.digest)).size === 1] as [string, boolean]] : []),
     ];
-    console.log(
-      `  export: ${(exportMs / 1000).toFixed(1)} s, first byte after ${firstByteMs.toFixed(0)} ms, ${(bytes / MB).toFixed(1)} MB, ${rows} rows; server RSS ${(before / MB).toFixed(0)} MB before, peak +${(growth / MB).toFixed(1)} MB`,
-    );
     for (const [label, ok] of checks) console.log(`  ${ok ? "ok  " : "FAIL"} ${label}`);
     const failed = checks.filter(([, ok]) => !ok);
     if (failed.length > 0) throw new Error(`CSV export bench failed: ${failed.map(([label]) => label).join("; ")}`);
@@ -293,7 +402,7 @@ async function main() {
         engine,
         [
           String(inDatabase),
-          `${(exportMs / 1000).toFixed(1)} s (first byte ${firstByteMs.toFixed(0)} ms)`,
+          `${(exportMs / 1000).toFixed(1)} s (first byte ${firstByteMs.toFixed(0)} ms; CPU shop ${(exportCpuMs / 1000).toFixed(2)} s${postmaster === null ? "" : ` + PostgreSQL ${(exportDbCpuMs / 1000).toFixed(2)} s`})`,
           `${(bytes / MB).toFixed(1)} MB`,
           (rows / (exportMs / 1000)).toFixed(0),
           `${(before / MB).toFixed(0)} MB`,
@@ -314,9 +423,11 @@ async function main() {
     }
   } catch (error) {
     if (shop) console.error(shop.output().slice(-3000));
+    if (beforeShop) console.error(beforeShop.output().slice(-3000));
     throw error;
   } finally {
     await shop?.stop();
+    await beforeShop?.stop();
     await fresh.drop();
   }
 }

@@ -6,7 +6,7 @@ import { deliveryWindowLabel } from "@core/delivery-schedule";
 import type { StaffOrderFilters } from "@core/staff-order-filters";
 import { newestFirst, staffOrderConditions } from "./staff-order-search";
 import { CSV_BOM, csvLine, csvSoles as soles } from "@core/csv";
-import { currentDelivery, currentDeliveryOf } from "./current-delivery";
+import { currentDelivery, currentDeliveryLateral } from "./current-delivery";
 
 /** Rows read per query: big enough to be quick, small enough that memory stays flat however many orders match. */
 export const CSV_BATCH_SIZE = 1000;
@@ -60,8 +60,9 @@ const columns = {
   address: orders.address,
   deliveryDate: orders.deliveryDate,
   deliveryWindow: orders.deliveryWindow,
-  /** Decision 0062: the date the delivery has now, read in the batch's own statement. */
-  currentDelivery: currentDeliveryOf(orders.id),
+  /** Decision 0062: the date and window the delivery has now (null without a delivery), read in the batch's own statement. */
+  currentDate: sql<string | null>`current_delivery.delivery_date`,
+  currentWindow: sql<string | null>`current_delivery.delivery_window`,
   paymentMethod: orders.paymentMethod,
   subtotalCents: orders.subtotalCents,
   discountCents: orders.discountCents,
@@ -112,13 +113,14 @@ function readBatch(db: Database, where: SQL | undefined, order: SQL[], batchSize
   return db
     .select(columns)
     .from(orders)
+    .leftJoinLateral(currentDeliveryLateral(orders.id), sql`true`)
     .where(where)
     .orderBy(...order)
     .limit(batchSize);
 }
 
 function csvRow(r: Awaited<ReturnType<typeof readBatch>>[number]): string {
-  const delivery = currentDelivery(r, r.currentDelivery);
+  const delivery = currentDelivery(r, r.currentDate === null ? null : { date: r.currentDate, window: r.currentWindow! });
   return csvLine([
     r.orderNumber,
     limaDateTime(r.createdAt),

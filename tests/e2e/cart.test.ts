@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import boxLine from "../fixtures/box-cart-line.json";
 import { MOBILE } from "../support/browser";
 import { useBrowser, waitForHydration } from "../support/e2e";
 
@@ -9,18 +10,7 @@ async function seedCart(page: Page, baseURL: string, items: unknown[]) {
   await page.evaluate((stored) => window.localStorage.setItem("va-cart:v1", JSON.stringify(stored)), items);
 }
 
-const line = (overrides: Record<string, unknown>) => ({
-  key: "6",
-  productId: 6,
-  variantId: null,
-  slug: "caja-20l-con-dispensador",
-  title: "Caja de 20 L con dispensador",
-  image: null,
-  price: 5990,
-  variantTitle: null,
-  quantity: 1,
-  ...overrides,
-});
+const line = (overrides: Record<string, unknown>) => ({ ...boxLine, ...overrides });
 
 describe("cart", () => {
   const shop = useBrowser();

@@ -24,6 +24,7 @@ import { cacheGenerations, legalTexts, legalTextVersions, siteSettings, staffAct
 import { DEMO_ADMIN, DEMO_CUSTOMER } from "@server/db/seed/demo-accounts";
 import { GENERATION_POLL_MS, refreshStorefrontGeneration, storefrontCacheGeneration } from "@server/db/storefront-cache";
 import { inTransaction } from "@server/db/transaction";
+import { closeStorefrontAdmin, openStorefrontAdmin, storefrontGeneration } from "../support/storefront-admin";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const SITE = {
@@ -43,19 +44,12 @@ describe("content admin (issue 11)", () => {
   let test: TestDatabase;
   let admin: StaffActor;
   const auditRows = (action: string) => test.db.select().from(staffActions).where(eq(staffActions.action, action)).orderBy(staffActions.id);
-  const generation = async () => (await test.db.select().from(cacheGenerations).where(eq(cacheGenerations.scope, "storefront")))[0]?.generation ?? 0;
+  const generation = () => storefrontGeneration(test);
 
   beforeAll(async () => {
-    test = await createTestDatabase("seeded");
-    const [row] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ADMIN.email));
-    admin = { id: row!.id, email: DEMO_ADMIN.email, role: "admin", clientAddress: "203.0.113.9" };
-    // The storefront's cache on, as in production: the public reads below must show each change at once.
-    overrideReadCacheTtl(60_000);
+    ({ test, admin } = await openStorefrontAdmin());
   });
-  afterAll(async () => {
-    overrideReadCacheTtl(null);
-    await test.close();
-  });
+  afterAll(() => closeStorefrontAdmin(test));
 
   it("saves a legal text as a new kept version dated today in Lima, sanitized, audited, and shown on the public page at once", async () => {
     const now = new Date();

@@ -15,11 +15,10 @@ import {
   updateProductImageAlt,
 } from "@server/catalog/index.server";
 import { migrationsFolder } from "@server/db/project-files";
-import { overrideReadCacheTtl } from "@server/db/read-cache";
-import { cacheGenerations, productImages, products, staffActions, users } from "@server/db/schema";
-import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
+import { productImages, products, staffActions } from "@server/db/schema";
 import { MAX_PRODUCT_IMAGES } from "@core/catalog-schemas";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { closeStorefrontAdmin, openStorefrontAdmin, storefrontGeneration } from "../support/storefront-admin";
+import type { TestDatabase } from "../support/test-database";
 
 /** A path as the media domain answers it (the gallery never opens the file). */
 const picture = () => `/media/${randomBytes(12).toString("hex")}-400.webp`;
@@ -29,7 +28,7 @@ describe("product gallery (issue 11, decision 0057)", () => {
   let admin: StaffActor;
   let slugCount = 0;
 
-  const generation = async () => (await test.db.select().from(cacheGenerations).where(eq(cacheGenerations.scope, "storefront")))[0]?.generation ?? 0;
+  const generation = () => storefrontGeneration(test);
   const galleryActions = async (productId: number) =>
     (await test.db.select().from(staffActions).where(eq(staffActions.entityType, "product_image")).orderBy(asc(staffActions.id))).filter(
       (row) => (row.after as { productId?: number } | null)?.productId === productId || (row.before as { productId?: number } | null)?.productId === productId,
@@ -62,16 +61,9 @@ describe("product gallery (issue 11, decision 0057)", () => {
   };
 
   beforeAll(async () => {
-    test = await createTestDatabase("seeded");
-    const [row] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ADMIN.email));
-    admin = { id: row!.id, email: DEMO_ADMIN.email, role: "admin", clientAddress: "203.0.113.9" };
-    // The storefront's cache on, as in production: every gallery change must show at once.
-    overrideReadCacheTtl(60_000);
+    ({ test, admin } = await openStorefrontAdmin());
   });
-  afterAll(async () => {
-    overrideReadCacheTtl(null);
-    await test.close();
-  });
+  afterAll(() => closeStorefrontAdmin(test));
 
   it("starts each seeded product's gallery with its picture, which the product page reads", async () => {
     const seeded = await test.db.select({ id: products.id, image: products.image, slug: products.slug }).from(products);

@@ -54,6 +54,12 @@ async function csvLineOf(orderNumber: string): Promise<string> {
   return text.split("\r\n").find((line) => line.startsWith(`${orderNumber},`))!;
 }
 
+/** The staff CSV's "Fecha de entrega" and "Horario" of the order (the first plain date field: "Fecha (Lima)" has a time). */
+async function csvDeliveryOf(orderNumber: string): Promise<[string, string]> {
+  const [, date, window] = /,(\d{4}-\d{2}-\d{2}),([^,]*),/.exec(await csvLineOf(orderNumber))!;
+  return [date!, window!];
+}
+
 /** Every view model of the order says `date` (and `window`), and the receipt, account and staff pages say what was asked. */
 async function expectEverywhere(
   customer: { id: string },
@@ -227,5 +233,53 @@ describe("a subscription's delivery that moves before or when it is created", ()
         .from(outboxEmails)
         .where(like(outboxEmails.dedupeKey, `delivery-rescheduled:${moved.id}:%`)),
     ).toHaveLength(1);
+  });
+});
+
+describe("an order with several deliveries (an annual plan has twelve)", () => {
+  it("the staff CSV shows the first still to come (a failed one counts), else the last that went out or was called off, else the order's own date", async () => {
+    const customer = await newCustomer(test.db, "varias-entregas");
+    const order = await placeFor(customer);
+    const [first] = await test.db.select().from(deliveries).where(eq(deliveries.id, order.deliveryId));
+    const add = async (deliveryNumber: string, deliveryDate: string, deliveryWindow: string, status: string) => {
+      const { districtId, districtName, address } = first!;
+      const [row] = await test.db
+        .insert(deliveries)
+        .values({ orderId: order.orderId, deliveryNumber, districtId, districtName, address, deliveryDate, deliveryWindow, status })
+        .returning({ id: deliveries.id });
+      return row!.id;
+    };
+    const set = (id: string, values: Partial<typeof deliveries.$inferInsert>) => test.db.update(deliveries).set(values).where(eq(deliveries.id, id));
+    const shown = () => csvDeliveryOf(order.orderNumber);
+
+    // The order asked for Wednesday 2 June in the morning; its first delivery was moved to Friday afternoon.
+    await set(order.deliveryId, { deliveryDate: friday, deliveryWindow: "tarde" });
+    const second = await add("ENV-990002", "2027-06-09", "tarde", "scheduled");
+    const third = await add("ENV-990003", "2027-06-16", "manana", "pending");
+    expect(await shown()).toEqual(["2027-06-04", "Tarde (2pm - 6pm)"]);
+
+    // The one still to come, though one that went out is earlier and another later.
+    await set(order.deliveryId, { status: "delivered" });
+    await set(third, { status: "delivered" });
+    expect(await shown()).toEqual(["2027-06-09", "Tarde (2pm - 6pm)"]);
+
+    // A failed one waits for its new date: still the one to come.
+    await set(second, { status: "failed" });
+    expect(await shown()).toEqual(["2027-06-09", "Tarde (2pm - 6pm)"]);
+
+    // None to come: the latest that went out, or was called off.
+    await set(second, { status: "cancelled" });
+    expect(await shown()).toEqual(["2027-06-16", "Mañana (9am - 12pm)"]);
+    await set(second, { deliveryDate: "2027-06-23" });
+    expect(await shown()).toEqual(["2027-06-23", "Tarde (2pm - 6pm)"]);
+
+    // Two to come on one day: the lower delivery number, whichever row was written first.
+    await add("ENV-990005", "2027-06-30", "tarde", "pending");
+    await add("ENV-990004", "2027-06-30", "manana", "pending");
+    expect(await shown()).toEqual(["2027-06-30", "Mañana (9am - 12pm)"]);
+
+    // No delivery at all: the date the order asked for.
+    await test.db.delete(deliveries).where(eq(deliveries.orderId, order.orderId));
+    expect(await shown()).toEqual(["2027-06-02", "Mañana (9am - 12pm)"]);
   });
 });

@@ -1,19 +1,11 @@
 /** Browser steps shared by the checkout journeys: a stored cart, then the checkout form filled in. */
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
+import boxLine from "../fixtures/box-cart-line.json";
 import { bookableDates } from "./lima-clock";
 
-export const boxLine = {
-  key: "6",
-  productId: 6,
-  variantId: null,
-  slug: "caja-20l-con-dispensador",
-  title: "Caja de 20 L con dispensador",
-  image: null,
-  price: 5990,
-  variantTitle: null,
-  quantity: 1,
-};
+/** One Caja de 20 L con dispensador (S/ 59.90) as the cart stores it; the bench's /carrito measure reads the same file. */
+export { boxLine };
 
 export async function openCheckoutWithCart(page: Page, baseURL: string, items: unknown[] = [boxLine]) {
   await page.goto(`${baseURL}/tienda`);
