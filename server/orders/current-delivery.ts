@@ -1,16 +1,21 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { deliveries } from "../db/schema";
+import { deliveries, orders, subscriptions } from "../db/schema";
 
 /** Where an order's goods are going now: a delivery's date and window, or the order's own when it has no delivery yet. */
 export interface CurrentDelivery {
-  /** Lima date, YYYY-MM-DD. */
-  date: string;
+  /** Lima date, YYYY-MM-DD; null while the delivery waits for its paused subscription (then `pausedUntil` is set). */
+  date: string | null;
   deliveryWindow: string;
   /** What the customer asked for (checkout, or their subscription's date change); differs once a delivery was moved. */
   requestedDate: string;
   requestedWindow: string;
+  /** The paused subscription's last day of pause, when the delivery waits for it (decision 0064); null otherwise. */
+  pausedUntil: string | null;
 }
+
+/** What `currentDeliveryOf` reads: a date, or none and the day the subscription holding it back resumes. */
+export type CurrentDeliveryRow = { date: string | null; window: string; pausedUntil?: string | null };
 
 /**
  * Decision 0062: the order's delivery date is the date the customer asked for ("fecha pedida");
@@ -19,26 +24,57 @@ export interface CurrentDelivery {
  * shows the order's current delivery: the first one still to come (earliest date; a failed one
  * waits for its new date), or else the last one that went out or was called off. One correlated
  * subquery (deliveries_order_idx), so a list reads it in the same statement.
+ *
+ * Decision 0064: a delivery a pause handed back (cancelled with its subscription number released,
+ * pause.ts) is not called off: it is owed, and created again after the pause. Until a later
+ * delivery of the order replaces it, it ranks after the deliveries still to come, and says what
+ * its subscription says: no date while paused (with the pause's last day), the subscription's next
+ * delivery date once resumed (the date the scheduler creates it on), or, if the subscription ended
+ * meanwhile, its own date as a called-off delivery. Once replaced it is never the current one. An
+ * order with no delivery yet (a monthly renewal's, created a week ahead) whose subscription is
+ * paused past its date waits the same way. The subscription is read only for those rows.
  */
-export function currentDeliveryOf(orderId: PgColumn | SQL): SQL<{ date: string; window: string } | null> {
+export function currentDeliveryOf(orderId: PgColumn | SQL): SQL<CurrentDeliveryRow | null> {
   // Plain column names under an alias: a single-table select strips the table from the columns at
   // the top of a selected expression, which inside this subquery would name the delivery's own id.
   // The outer id stays qualified inside its own fragment.
   const outer = sql`${orderId}`;
-  return sql<{ date: string; window: string } | null>`(select json_build_object('date', d.delivery_date, 'window', d.delivery_window)
-    from ${deliveries} d where d.order_id = ${outer}
-    order by d.status in ('delivered', 'cancelled'),
-      case when d.status in ('delivered', 'cancelled') then null else d.delivery_date end asc,
+  const handedBack = (alias: string) =>
+    sql.raw(`(${alias}.status = 'cancelled' and ${alias}.subscription_id is not null and ${alias}.subscription_sequence is null)`);
+  const paused = (alias: string) => sql.raw(`json_build_object('date', null, 'window', ${alias}.delivery_window, 'pausedUntil', ${alias}.paused_until)`);
+  return sql<CurrentDeliveryRow | null>`coalesce((select case when k.rank = 1 then
+        (select case when s.status = 'paused' then ${paused("s")}
+          else json_build_object('date', coalesce(s.next_delivery_date, d.delivery_date), 'window', s.delivery_window) end
+        from ${subscriptions} s where s.id = d.subscription_id)
+      else json_build_object('date', d.delivery_date, 'window', d.delivery_window) end
+    from ${deliveries} d
+    cross join lateral (select case
+        when not ${handedBack("d")} then case when d.status in ('delivered', 'cancelled') then 2 else 0 end
+        when exists (select 1 from ${deliveries} r where r.order_id = d.order_id and r.created_at > d.created_at and not ${handedBack("r")}) then 3
+        when exists (select 1 from ${subscriptions} s where s.id = d.subscription_id and s.status <> 'cancelled') then 1
+        else 2 end as rank) k
+    where d.order_id = ${outer}
+    order by k.rank,
+      case when k.rank = 0 then d.delivery_date end asc,
       d.delivery_date desc, d.delivery_number asc
-    limit 1)`;
+    limit 1),
+  -- Reached only when the order has no delivery at all (the first arm answers for any row).
+  (select ${paused("s")} from ${orders} o join ${subscriptions} s on s.id = o.subscription_id
+    where o.id = ${outer} and o.status in ('paid', 'processing') and s.status = 'paused' and s.next_delivery_date <= s.paused_until))`;
 }
 
 /** The order's row and its current delivery (from `currentDeliveryOf`) as the view models show them. */
-export function currentDelivery(order: { deliveryDate: string; deliveryWindow: string }, current: { date: string; window: string } | null): CurrentDelivery {
+export function currentDelivery(order: { deliveryDate: string; deliveryWindow: string }, current: CurrentDeliveryRow | null): CurrentDelivery {
   return {
-    date: current?.date ?? order.deliveryDate,
+    date: current ? current.date : order.deliveryDate,
     deliveryWindow: current?.window ?? order.deliveryWindow,
     requestedDate: order.deliveryDate,
     requestedWindow: order.deliveryWindow,
+    pausedUntil: current?.date === null ? (current.pausedUntil ?? null) : null,
   };
+}
+
+/** The date asked for when the delivery has another one now; null when it has not moved or waits for a paused subscription (no date to compare). */
+export function requestedDateIfMoved(delivery: CurrentDelivery): string | null {
+  return delivery.date !== null && delivery.date !== delivery.requestedDate ? delivery.requestedDate : null;
 }

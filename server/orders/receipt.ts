@@ -3,7 +3,7 @@ import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { invoices, orderItems, orders } from "../db/schema";
 import { isUuid } from "../db/uuid";
-import { currentDelivery, currentDeliveryOf } from "./current-delivery";
+import { currentDelivery, currentDeliveryOf, requestedDateIfMoved } from "./current-delivery";
 
 export interface OrderReceipt {
   id: string;
@@ -16,8 +16,10 @@ export interface OrderReceipt {
     customerEmail: string;
     address: string;
     districtName: string;
-    /** The current delivery's (decision 0062). */
-    deliveryDate: string;
+    /** The current delivery's (decision 0062); null while it waits for its paused subscription (decision 0064). */
+    deliveryDate: string | null;
+    /** The pause's last day when `deliveryDate` is null. */
+    deliveryPausedUntil: string | null;
     deliveryWindow: string;
     /** What the customer asked for, when a delivery was moved since; null otherwise. */
     requestedDeliveryDate: string | null;
@@ -64,7 +66,8 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
       districtName: order.districtName,
       deliveryDate: delivery.date,
       deliveryWindow: delivery.deliveryWindow,
-      requestedDeliveryDate: delivery.requestedDate === delivery.date ? null : delivery.requestedDate,
+      requestedDeliveryDate: requestedDateIfMoved(delivery),
+      deliveryPausedUntil: delivery.pausedUntil,
       subtotalCents: order.subtotalCents,
       discountCents: order.discountCents,
       shippingCents: order.shippingCents,

@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { orders } from "../db/schema";
 import { orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "@core/order-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
+import { pausedDeliveryCsvCell } from "@core/delivery-labels";
 import type { StaffOrderFilters } from "@core/staff-order-filters";
 import { newestFirst, staffOrderConditions } from "./staff-order-search";
 import { CSV_BOM, csvLine, csvSoles as soles } from "@core/csv";
@@ -134,7 +135,8 @@ function csvRow(r: Awaited<ReturnType<typeof readBatch>>[number]): string {
     r.businessName ?? "",
     r.districtName,
     r.address,
-    delivery.date,
+    // Decision 0064: no date while the delivery waits for its paused subscription.
+    delivery.date ?? pausedDeliveryCsvCell(delivery.pausedUntil),
     deliveryWindowLabel(delivery.deliveryWindow),
     r.paymentMethod ? (paymentMethodLabels[r.paymentMethod] ?? r.paymentMethod) : "",
     soles(r.subtotalCents),
