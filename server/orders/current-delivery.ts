@@ -74,7 +74,24 @@ export function currentDelivery(order: { deliveryDate: string; deliveryWindow: s
   };
 }
 
-/** The date asked for when the delivery has another one now; null when it has not moved or waits for a paused subscription (no date to compare). */
-export function requestedDateIfMoved(delivery: CurrentDelivery): string | null {
-  return delivery.date !== null && delivery.date !== delivery.requestedDate ? delivery.requestedDate : null;
+/**
+ * The current delivery as the receipt, the account's and the staff's order pages show it: its date
+ * and window (decision 0062), the date asked for when it moved, and no date while it waits for its
+ * paused subscription, with the pause's last day instead (decision 0064).
+ */
+export interface ShownDelivery {
+  deliveryDate: string | null;
+  deliveryWindow: string;
+  /** Set only when there is a date to compare and it differs. */
+  requestedDeliveryDate: string | null;
+  deliveryPausedUntil: string | null;
+}
+
+export function shownDelivery(delivery: CurrentDelivery): ShownDelivery {
+  return {
+    deliveryDate: delivery.date,
+    deliveryWindow: delivery.deliveryWindow,
+    requestedDeliveryDate: delivery.date !== null && delivery.date !== delivery.requestedDate ? delivery.requestedDate : null,
+    deliveryPausedUntil: delivery.pausedUntil,
+  };
 }
