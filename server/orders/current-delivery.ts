@@ -26,11 +26,12 @@ export type CurrentDeliveryRow = { date: string | null; window: string; pausedUn
  * subquery (deliveries_order_idx), so a list reads it in the same statement.
  *
  * Decision 0064: a delivery a pause handed back (cancelled with its subscription number released,
- * pause.ts) is not called off: it is owed, and created again after the pause. Until a later
- * delivery of the order replaces it, it ranks after the deliveries still to come, and says what
- * its subscription says: no date while paused (with the pause's last day), the subscription's next
- * delivery date once resumed (the date the scheduler creates it on), or, if the subscription ended
- * meanwhile, its own date as a called-off delivery. Once replaced it is never the current one. An
+ * pause.ts) is not called off: it is owed, and created again after the pause. Until a delivery
+ * of the order created after it replaces it, it ranks after the deliveries still to come and
+ * before those gone out, and says what its subscription says: no date while paused (with the
+ * pause's last day), the subscription's next delivery date once resumed (the date the scheduler
+ * creates it on), or, if the subscription ended meanwhile, its own date (called off). Once
+ * replaced it is never the current one. An
  * order with no delivery yet (a monthly renewal's, created a week ahead) whose subscription is
  * paused past its date waits the same way. The subscription is read only for those rows.
  */
@@ -39,27 +40,28 @@ export function currentDeliveryOf(orderId: PgColumn | SQL): SQL<CurrentDeliveryR
   // the top of a selected expression, which inside this subquery would name the delivery's own id.
   // The outer id stays qualified inside its own fragment.
   const outer = sql`${orderId}`;
-  const handedBack = (alias: string) =>
-    sql.raw(`(${alias}.status = 'cancelled' and ${alias}.subscription_id is not null and ${alias}.subscription_sequence is null)`);
-  const paused = (alias: string) => sql.raw(`json_build_object('date', null, 'window', ${alias}.delivery_window, 'pausedUntil', ${alias}.paused_until)`);
-  return sql<CurrentDeliveryRow | null>`coalesce((select case when k.rank = 1 then
-        (select case when s.status = 'paused' then ${paused("s")}
-          else json_build_object('date', coalesce(s.next_delivery_date, d.delivery_date), 'window', s.delivery_window) end
-        from ${subscriptions} s where s.id = d.subscription_id)
-      else json_build_object('date', d.delivery_date, 'window', d.delivery_window) end
-    from ${deliveries} d
-    cross join lateral (select case
-        when not ${handedBack("d")} then case when d.status in ('delivered', 'cancelled') then 2 else 0 end
-        when exists (select 1 from ${deliveries} r where r.order_id = d.order_id and r.created_at > d.created_at and not ${handedBack("r")}) then 3
-        when exists (select 1 from ${subscriptions} s where s.id = d.subscription_id and s.status <> 'cancelled') then 1
-        else 2 end as rank) k
-    where d.order_id = ${outer}
-    order by k.rank,
-      case when k.rank = 0 then d.delivery_date end asc,
-      d.delivery_date desc, d.delivery_number asc
+  // Handed back by a pause (pause.ts is the only writer of a cancelled subscription delivery without its number).
+  const handedBack = sql.raw(`(d.status = 'cancelled' and d.subscription_id is not null and d.subscription_sequence is null)`);
+  const paused = sql.raw(`json_build_object('date', null, 'window', s.delivery_window, 'pausedUntil', s.paused_until)`);
+  // The rank is computed once per delivery in a window query (which the planner does not flatten,
+  // so the ordering does not repeat it): 0 still to come, 1 handed back and not replaced by a
+  // delivery created after it, 2 gone out or called off, 3 handed back and replaced. The
+  // subscription is read for the chosen row only, and only when it is a handed-back one.
+  return sql<CurrentDeliveryRow | null>`coalesce((select case when c.rank = 1 then
+        (select case when s.status = 'paused' then ${paused}
+            when s.status = 'cancelled' then json_build_object('date', c.delivery_date, 'window', c.delivery_window)
+            else json_build_object('date', coalesce(s.next_delivery_date, c.delivery_date), 'window', s.delivery_window) end
+          from ${subscriptions} s where s.id = c.subscription_id)
+      else json_build_object('date', c.delivery_date, 'window', c.delivery_window) end
+    from (select d.delivery_date, d.delivery_window, d.delivery_number, d.subscription_id,
+        case when not ${handedBack} then case when d.status in ('delivered', 'cancelled') then 2 else 0 end
+          when d.created_at < max(case when not ${handedBack} then d.created_at end) over () then 3
+          else 1 end as rank
+      from ${deliveries} d where d.order_id = ${outer}) c
+    order by c.rank, case when c.rank = 0 then c.delivery_date end asc, c.delivery_date desc, c.delivery_number asc
     limit 1),
   -- Reached only when the order has no delivery at all (the first arm answers for any row).
-  (select ${paused("s")} from ${orders} o join ${subscriptions} s on s.id = o.subscription_id
+  (select ${paused} from ${orders} o join ${subscriptions} s on s.id = o.subscription_id
     where o.id = ${outer} and o.status in ('paid', 'processing') and s.status = 'paused' and s.next_delivery_date <= s.paused_until))`;
 }
 
