@@ -7,6 +7,8 @@ import type { StaffActor } from "@server/audit/index.server";
 import { exportCustomerData } from "@server/customers/index.server";
 import { deliveries, orders, outboxEmails, subscriptionEvents, subscriptionPeriods, users } from "@server/db/schema";
 import { DEMO_ADMIN } from "@server/db/seed/demo-accounts";
+import { inTransaction } from "@server/db/transaction";
+import { transitionDeliveries } from "@server/deliveries/index.server";
 import { findOrderForUser, findOrderReceipt, findStaffOrder, resendOrderConfirmation, staffOrdersCsvStream } from "@server/orders/index.server";
 import { changeNextDeliveryDate, pauseSubscription, resumeSubscriptionNow } from "@server/subscriptions/index.server";
 import { limaNoon, newCustomer, runJobs, siteUrl, start, subscribe } from "../support/subscription-fixture";
@@ -45,7 +47,7 @@ async function subscriber(prefix: string) {
 
 const deliveriesOf = (order: Order) =>
   test.db
-    .select({ date: deliveries.deliveryDate, status: deliveries.status })
+    .select({ id: deliveries.id, date: deliveries.deliveryDate, status: deliveries.status })
     .from(deliveries)
     .where(eq(deliveries.orderId, order.id))
     .orderBy(asc(deliveries.createdAt));
@@ -95,7 +97,7 @@ describe("a paid delivery held back by a pause", () => {
       message:
         "Suscripción pausada: se reanudará el 8 de enero de 2027. Mientras tanto no haremos cobros ni entregas. La entrega ya pagada del 30 de diciembre de 2026 queda en pausa: la programaremos al reanudarse tu suscripción.",
     });
-    expect(await deliveriesOf(renewal)).toEqual([{ date: "2026-12-30", status: "cancelled" }]);
+    expect((await deliveriesOf(renewal)).map(({ date, status }) => ({ date, status }))).toEqual([{ date: "2026-12-30", status: "cancelled" }]);
     await expectEverywhere(customer, renewal, { date: null, pausedUntil: "2027-01-08", requested: null, asked: "2026-12-30" });
     // The checkout's order, whose delivery the pause left alone, keeps its date.
     await expectEverywhere(customer, first, { date: "2026-11-25", pausedUntil: null, requested: null, asked: "2026-11-25" });
@@ -125,7 +127,7 @@ describe("a paid delivery held back by a pause", () => {
 
     // The scheduler creates it again, for the same order, on that date.
     await runJobs(test.db, "2027-01-04", "2027-01-04");
-    expect(await deliveriesOf(renewal)).toEqual([
+    expect((await deliveriesOf(renewal)).map(({ date, status }) => ({ date, status }))).toEqual([
       { date: "2026-12-30", status: "cancelled" },
       { date: "2027-01-06", status: "pending" },
     ]);
@@ -139,7 +141,7 @@ describe("a paid delivery held back by a pause", () => {
     expect(await changeNextDeliveryDate(test.db, { ...as("2026-12-20"), date: "2027-01-04" })).toMatchObject({ ok: true });
     await runJobs(test.db, "2026-12-23", "2026-12-23");
     const renewal = await orderOfPeriod(2);
-    expect(await deliveriesOf(renewal)).toEqual([]);
+    expect((await deliveriesOf(renewal)).map(({ date, status }) => ({ date, status }))).toEqual([]);
 
     expect(await pauseSubscription(test.db, { ...as("2026-12-24"), until: "2027-01-15" })).toMatchObject({
       ok: true,
@@ -165,7 +167,25 @@ describe("a paid delivery held back by a pause", () => {
       .from(subscriptionEvents)
       .where(and(eq(subscriptionEvents.subscriptionId, subscriptionId), eq(subscriptionEvents.kind, "resumed")));
     expect(event!.description).toBe("Suscripción reanudada al terminar la pausa. Próximo cobro: 23 de enero de 2027. Próxima entrega: 18 de enero de 2027.");
-    expect(await deliveriesOf(renewal)).toEqual([{ date: "2027-01-18", status: "pending" }]);
+    expect((await deliveriesOf(renewal)).map(({ date, status }) => ({ date, status }))).toEqual([{ date: "2027-01-18", status: "pending" }]);
     await expectEverywhere(customer, renewal, { date: "2027-01-18", pausedUntil: null, requested: "2027-01-04", asked: "2027-01-04" });
+  });
+
+  it("created again on an earlier day and delivered: the order shows it, never the handed-back one", async () => {
+    const { customer, as, orderOfPeriod } = await subscriber("pausa-reemplazada");
+    await runJobs(test.db, "2026-12-23", "2026-12-23");
+    const renewal = await orderOfPeriod(2);
+    expect(await pauseSubscription(test.db, { ...as("2026-12-24"), until: "2026-12-30" })).toMatchObject({ ok: true });
+    expect(await resumeSubscriptionNow(test.db, as("2026-12-26"))).toMatchObject({
+      ok: true,
+      message: "Suscripción reanudada. Próximo cobro: 23 de enero de 2027. Próxima entrega: 30 de diciembre de 2026.",
+    });
+    // The customer brings it forward to Monday 28 December; the scheduler creates it that day.
+    expect(await changeNextDeliveryDate(test.db, { ...as("2026-12-26"), date: "2026-12-28" })).toMatchObject({ ok: true });
+    await runJobs(test.db, "2026-12-26", "2026-12-26");
+    const [handedBack, again] = await deliveriesOf(renewal);
+    expect([handedBack!.date, handedBack!.status, again!.date, again!.status]).toEqual(["2026-12-30", "cancelled", "2026-12-28", "pending"]);
+    await inTransaction(test.db, (tx) => transitionDeliveries(tx, [again!.id], "delivered", { actor: admin.email, note: null, now: limaNoon("2026-12-28") }));
+    await expectEverywhere(customer, renewal, { date: "2026-12-28", pausedUntil: null, requested: "2026-12-30", asked: "2026-12-30" });
   });
 });
