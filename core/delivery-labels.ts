@@ -75,3 +75,25 @@ export type DeliveryFailureReason = (typeof deliveryFailureReasons)[number]["val
 export function deliveryFailureReasonLabel(reason: string): string {
   return deliveryFailureReasons.find((candidate) => candidate.value === reason)?.label ?? "Otro motivo";
 }
+
+/**
+ * Decision 0066: an order whose delivery waits for its paused subscription has no date. What the
+ * customer reads (receipt, account, e-mail): it comes once the pause ends, on its last day at the latest.
+ */
+export function pausedDeliveryNote(pausedUntil: string | null): string {
+  return pausedUntil
+    ? `En pausa hasta el ${formatLimaDate(pausedUntil, { day: "numeric", month: "long", year: "numeric" })}: la entregaremos cuando se reanude tu suscripción`
+    : "En pausa: la entregaremos cuando se reanude tu suscripción";
+}
+
+/** The same for staff (order page). */
+export function pausedDeliveryStaffNote(pausedUntil: string | null): string {
+  return pausedUntil
+    ? `Suscripción en pausa hasta el ${formatLimaDate(pausedUntil, { day: "numeric", month: "short", year: "numeric" })}`
+    : "Suscripción en pausa";
+}
+
+/** The staff CSV's "Fecha de entrega" cell: text, so no spreadsheet takes it for a date; the pause's last day as ISO, like the other dates. */
+export function pausedDeliveryCsvCell(pausedUntil: string | null): string {
+  return pausedUntil ? `En pausa hasta ${pausedUntil}` : "En pausa";
+}

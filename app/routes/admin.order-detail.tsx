@@ -8,7 +8,7 @@ import { StaffOrderHistory, StaffOrderNotes, StaffOrderPayments, StaffOrderDeliv
 import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/db-context.server";
-import { formatDeliveryDate } from "@core/delivery-labels";
+import { formatDeliveryDate, pausedDeliveryStaffNote } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaInstant, isIsoDate } from "@core/lima-dates";
 import { orderTypeLabels } from "@core/order-labels";
@@ -230,7 +230,14 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
           <FactList
             facts={[
               ["Dirección", `${shipping.address}, ${shipping.districtName}`],
-              ["Fecha", <span className="inline-block first-letter:uppercase">{formatDeliveryDate(shipping.deliveryDate)}</span>],
+              [
+                "Fecha",
+                shipping.deliveryDate === null ? (
+                  <span data-testid="staff-order-delivery-paused">{pausedDeliveryStaffNote(shipping.deliveryPausedUntil)}</span>
+                ) : (
+                  <span className="inline-block first-letter:uppercase">{formatDeliveryDate(shipping.deliveryDate)}</span>
+                ),
+              ],
               ["Horario", deliveryWindowLabel(shipping.deliveryWindow)],
               ...(shipping.requestedDeliveryDate
                 ? ([["Fecha pedida", <span className="inline-block first-letter:uppercase">{formatDeliveryDate(shipping.requestedDeliveryDate)}</span>]] as [

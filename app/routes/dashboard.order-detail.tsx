@@ -6,7 +6,7 @@ import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/db-context.server";
-import { formatDeliveryDate } from "@core/delivery-labels";
+import { formatDeliveryDate, pausedDeliveryNote } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";
 import { orderTypeLabels, paymentMethodLabels, paymentStatusLabels } from "@core/order-labels";
@@ -50,7 +50,9 @@ function ShippingInfo({ order }: { order: CustomerOrderDetail }) {
     ["Recibe", shipping.recipient],
     ["Teléfono", shipping.phone],
     ["Dirección", `${shipping.address}, ${shipping.districtName}`],
-    ["Fecha de entrega", <span className="inline-block first-letter:uppercase">{formatDeliveryDate(shipping.deliveryDate)}</span>],
+    shipping.deliveryDate === null
+      ? ["Fecha de entrega", <span data-testid="order-delivery-paused">{pausedDeliveryNote(shipping.deliveryPausedUntil)}</span>]
+      : ["Fecha de entrega", <span className="inline-block first-letter:uppercase">{formatDeliveryDate(shipping.deliveryDate)}</span>],
     ["Horario", deliveryWindowLabel(shipping.deliveryWindow)],
   ];
   if (shipping.requestedDeliveryDate)

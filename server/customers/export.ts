@@ -111,7 +111,9 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     const delivery = currentDelivery(order, current);
     return {
       ...order,
+      // Decision 0066: null while the delivery waits for its paused subscription, whose last day of pause follows.
       deliveryDate: delivery.date,
+      deliveryPausedUntil: delivery.pausedUntil,
       deliveryWindow: delivery.deliveryWindow,
       requestedDeliveryDate: delivery.requestedDate,
       requestedDeliveryWindow: delivery.requestedWindow,

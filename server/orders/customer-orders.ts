@@ -3,7 +3,7 @@ import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { deliveries, invoices, orderItems, orders, payments } from "../db/schema";
 import { isUuid } from "../db/uuid";
-import { currentDelivery, currentDeliveryOf } from "./current-delivery";
+import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
 
 /** Spec §9: the order list shows 10 per page. */
 export const ORDERS_PAGE_SIZE = 10;
@@ -40,17 +40,7 @@ export interface CustomerOrderDetail {
   totalCents: number;
   /** The latest payment attempt; the order's own method when it never had one. */
   payment: { method: string | null; status: string | null; paymentCode: string | null };
-  /** The date and window are the current delivery's (decision 0062); `requestedDeliveryDate` is set when it was moved. */
-  shipping: {
-    recipient: string;
-    phone: string;
-    address: string;
-    districtName: string;
-    deliveryDate: string;
-    deliveryWindow: string;
-    requestedDeliveryDate: string | null;
-    notes: string | null;
-  };
+  shipping: ShownDelivery & { recipient: string; phone: string; address: string; districtName: string; notes: string | null };
   deliveries: { id: string; deliveryNumber: string; status: string; deliveryDate: string }[];
   invoice: { id: string; invoiceNumber: string } | null;
 }
@@ -148,9 +138,7 @@ export async function findOrderForUser(db: Database, userId: string, orderId: st
       phone: order.customerPhone,
       address: order.address,
       districtName: order.districtName,
-      deliveryDate: delivery.date,
-      deliveryWindow: delivery.deliveryWindow,
-      requestedDeliveryDate: delivery.requestedDate === delivery.date ? null : delivery.requestedDate,
+      ...shownDelivery(delivery),
       notes: order.deliveryNotes,
     },
     deliveries: orderDeliveries,

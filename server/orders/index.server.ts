@@ -17,4 +17,4 @@ export { searchStaffOrders, staffOrderSearchCondition, STAFF_ORDERS_PAGE_SIZE, t
 export { staffOrdersCsvFilename, staffOrdersCsvStream } from "./staff-orders-csv";
 export { findStaffOrder, type StaffOrderDetail, type StaffOrderNote } from "./staff-order-detail";
 export { addOrderNote, resendOrderConfirmation, StaffOrderNotFoundError, type ResendConfirmationResult } from "./staff-order-actions";
-export { currentDelivery, currentDeliveryOf, type CurrentDelivery } from "./current-delivery";
+export { currentDelivery, currentDeliveryOf, type CurrentDelivery, type CurrentDeliveryRow, type ShownDelivery } from "./current-delivery";

@@ -3,7 +3,7 @@ import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { invoices, orderItems, orders } from "../db/schema";
 import { isUuid } from "../db/uuid";
-import { currentDelivery, currentDeliveryOf } from "./current-delivery";
+import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
 
 export interface OrderReceipt {
   id: string;
@@ -11,25 +11,22 @@ export interface OrderReceipt {
   status: string;
   orderType: string;
   /** Only for the order's owner (decisions.md): everyone else sees number and status. */
-  details: {
-    customerName: string;
-    customerEmail: string;
-    address: string;
-    districtName: string;
-    /** The current delivery's (decision 0062). */
-    deliveryDate: string;
-    deliveryWindow: string;
-    /** What the customer asked for, when a delivery was moved since; null otherwise. */
-    requestedDeliveryDate: string | null;
-    subtotalCents: number;
-    discountCents: number;
-    shippingCents: number;
-    totalCents: number;
-    paymentMethod: string | null;
-    invoiceNumber: string | null;
-    createdAt: string;
-    items: { title: string; variantTitle: string | null; quantity: number; unitPriceCents: number; lineTotalCents: number }[];
-  } | null;
+  details:
+    | (ShownDelivery & {
+        customerName: string;
+        customerEmail: string;
+        address: string;
+        districtName: string;
+        subtotalCents: number;
+        discountCents: number;
+        shippingCents: number;
+        totalCents: number;
+        paymentMethod: string | null;
+        invoiceNumber: string | null;
+        createdAt: string;
+        items: { title: string; variantTitle: string | null; quantity: number; unitPriceCents: number; lineTotalCents: number }[];
+      })
+    | null;
 }
 
 export async function findOrderReceipt(db: Database, orderId: string, options: { owner: boolean }): Promise<OrderReceipt | null> {
@@ -62,9 +59,7 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
       customerEmail: order.customerEmail,
       address: order.address,
       districtName: order.districtName,
-      deliveryDate: delivery.date,
-      deliveryWindow: delivery.deliveryWindow,
-      requestedDeliveryDate: delivery.requestedDate === delivery.date ? null : delivery.requestedDate,
+      ...shownDelivery(delivery),
       subtotalCents: order.subtotalCents,
       discountCents: order.discountCents,
       shippingCents: order.shippingCents,

@@ -113,6 +113,7 @@ export async function resendOrderConfirmation(
       address: order.address,
       districtName: order.districtName,
       deliveryDate: delivery.date,
+      deliveryPausedUntil: delivery.pausedUntil,
       deliveryWindow: delivery.deliveryWindow,
       receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
     });

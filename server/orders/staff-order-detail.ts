@@ -3,7 +3,7 @@ import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { deliveries, invoices, orderNotes, orders, orderStatusChanges, payments, refunds, users } from "../db/schema";
 import { isUuid } from "../db/uuid";
-import { currentDelivery, currentDeliveryOf } from "./current-delivery";
+import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
 import { listOrderLines, type OrderLine } from "./customer-orders";
 import { canTransition, type OrderStatus } from "./order-status";
 
@@ -30,8 +30,7 @@ export interface StaffOrderDetail {
     businessName: string | null;
     hasAccount: boolean;
   };
-  /** The date and window are the current delivery's (decision 0062); `requestedDeliveryDate` is set when it was moved. */
-  shipping: { address: string; districtName: string; deliveryDate: string; deliveryWindow: string; requestedDeliveryDate: string | null; notes: string | null };
+  shipping: ShownDelivery & { address: string; districtName: string; notes: string | null };
   payments: {
     id: string;
     provider: string;
@@ -155,9 +154,7 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
     shipping: {
       address: order.address,
       districtName: order.districtName,
-      deliveryDate: delivery.date,
-      deliveryWindow: delivery.deliveryWindow,
-      requestedDeliveryDate: delivery.requestedDate === delivery.date ? null : delivery.requestedDate,
+      ...shownDelivery(delivery),
       notes: order.deliveryNotes,
     },
     payments: orderPayments.map((payment) => ({

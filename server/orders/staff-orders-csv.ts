@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { orders } from "../db/schema";
 import { orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "@core/order-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
+import { pausedDeliveryCsvCell } from "@core/delivery-labels";
 import type { StaffOrderFilters } from "@core/staff-order-filters";
 import { newestFirst, staffOrderConditions } from "./staff-order-search";
 import { CSV_BOM, csvLine, csvSoles as soles } from "@core/csv";
@@ -60,9 +61,10 @@ const columns = {
   address: orders.address,
   deliveryDate: orders.deliveryDate,
   deliveryWindow: orders.deliveryWindow,
-  /** Decision 0062: the date and window the delivery has now (null without a delivery), read in the batch's own statement. */
+  /** Decision 0062: the date and window the delivery has now (no window without a delivery; no date while a pause holds it back), read in the batch's own statement. */
   currentDate: sql<string | null>`current_delivery.delivery_date`,
   currentWindow: sql<string | null>`current_delivery.delivery_window`,
+  currentPausedUntil: sql<string | null>`current_delivery.paused_until`,
   paymentMethod: orders.paymentMethod,
   subtotalCents: orders.subtotalCents,
   discountCents: orders.discountCents,
@@ -120,7 +122,8 @@ function readBatch(db: Database, where: SQL | undefined, order: SQL[], batchSize
 }
 
 function csvRow(r: Awaited<ReturnType<typeof readBatch>>[number]): string {
-  const delivery = currentDelivery(r, r.currentDate === null ? null : { date: r.currentDate, window: r.currentWindow! });
+  // A row always has a window; no window means no lateral row (no delivery, nothing held back).
+  const delivery = currentDelivery(r, r.currentWindow === null ? null : { date: r.currentDate, window: r.currentWindow, pausedUntil: r.currentPausedUntil });
   return csvLine([
     r.orderNumber,
     limaDateTime(r.createdAt),
@@ -136,7 +139,8 @@ function csvRow(r: Awaited<ReturnType<typeof readBatch>>[number]): string {
     r.businessName ?? "",
     r.districtName,
     r.address,
-    delivery.date,
+    // Decision 0066: no date while the delivery waits for its paused subscription.
+    delivery.date ?? pausedDeliveryCsvCell(delivery.pausedUntil),
     deliveryWindowLabel(delivery.deliveryWindow),
     r.paymentMethod ? (paymentMethodLabels[r.paymentMethod] ?? r.paymentMethod) : "",
     soles(r.subtotalCents),

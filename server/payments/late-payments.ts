@@ -117,6 +117,8 @@ async function reopenBlocker(tx: DatabaseOrTransaction, order: typeof orders.$in
     .from(orders)
     .where(eq(orders.id, order.id));
   const { date } = currentDelivery(order, current?.delivery ?? null);
+  // Only a subscription's delivery waits for a pause (decision 0066), and those never get here.
+  if (date === null) return "delivery waits for a paused subscription";
   const scheduleError = deliveryScheduleError({
     districtDays: days.map((row) => row.day),
     dayNumber: isoWeekday(date),

@@ -4,7 +4,7 @@ import { deliveries, orderItems, orders, payments, siteSettings } from "../db/sc
 import { issueInvoiceForPaidOrder, issueInvoicesForPaidOrders } from "../invoices/index.server";
 import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications/index.server";
 import { orderConfirmationEmail } from "../notifications/index.server";
-import { currentDelivery, currentDeliveryOf, receiptToken } from "../orders/index.server";
+import { currentDelivery, currentDeliveryOf, receiptToken, type CurrentDeliveryRow } from "../orders/index.server";
 import { transitionOrder } from "../orders/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { inTransaction } from "../db/transaction";
@@ -106,7 +106,7 @@ export async function confirmPaidOrder(
   tx: DatabaseOrTransaction,
   order: typeof orders.$inferSelect,
   items: readonly ConfirmedItem[],
-  details: { now: Date; siteUrl: string; brandName?: string; delivery?: { date: string; window: string } | null },
+  details: { now: Date; siteUrl: string; brandName?: string; delivery?: CurrentDeliveryRow | null },
 ): Promise<void> {
   const invoice = await issueInvoiceForPaidOrder(tx, order, details.now);
   const brandName = details.brandName ?? (await tx.select({ brandName: siteSettings.brandName }).from(siteSettings))[0]?.brandName ?? "Vida Alcalina";
@@ -143,7 +143,7 @@ function confirmationEmail(
   invoiceNumber: string,
   brandName: string,
   siteUrl: string,
-  current: { date: string; window: string } | null = null,
+  current: CurrentDeliveryRow | null = null,
 ): EmailMessage {
   const delivery = currentDelivery(order, current);
   const email = orderConfirmationEmail({
@@ -156,6 +156,7 @@ function confirmationEmail(
     address: order.address,
     districtName: order.districtName,
     deliveryDate: delivery.date,
+    deliveryPausedUntil: delivery.pausedUntil,
     deliveryWindow: delivery.deliveryWindow,
     receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, siteUrl).toString(),
   });

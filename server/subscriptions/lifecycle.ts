@@ -1,23 +1,38 @@
 import { and, eq, inArray, isNotNull, lte } from "drizzle-orm";
-import { limaToday } from "@core/lima-dates";
+import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { datesOnResume } from "@core/subscription-self-service";
 import type { Database } from "../db/client";
 import { districtDeliveryDays, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { forEachRowOnItsOwn } from "../db/row-failures";
+import { notifySubscriber } from "./notify";
 import { inTransaction } from "../db/transaction";
 
 type Subscription = typeof subscriptions.$inferSelect;
 
+/** The dates a subscription has once resumed, for its history line and e-mail. */
+export interface ResumedDates {
+  nextBillingDate: string;
+  nextDeliveryDate: string;
+}
+
+/** "Próximo cobro: hoy. Próxima entrega: 12 de febrero de 2027." for the history line and the e-mail. */
+export function resumedDatesText(dates: ResumedDates, today: string): string {
+  const long = (date: string) => formatLimaDate(date, { day: "numeric", month: "long", year: "numeric" });
+  return `Próximo cobro: ${dates.nextBillingDate === today ? "hoy" : long(dates.nextBillingDate)}. Próxima entrega: ${long(dates.nextDeliveryDate)}.`;
+}
+
 /**
  * Back from a pause (issue 5): billing restarts on the resume day if the billing date passed while
  * paused, and the next delivery is the first served weekday from tomorrow on, if it also passed.
+ * That next delivery is the one a pause handed back, if any (pause.ts): the scheduler creates it
+ * again on that date, for the order that paid for it (decision 0066).
  */
 export async function resumeSubscription(
   tx: DatabaseOrTransaction,
   subscription: Subscription,
-  context: { now: Date; actor: string; description: string; details?: Record<string, unknown> },
-) {
+  context: { now: Date; actor: string; description: string | ((dates: ResumedDates) => string); details?: Record<string, unknown> },
+): Promise<ResumedDates & { description: string }> {
   const today = limaToday(context.now);
   const days = await tx
     .select({ day: districtDeliveryDays.dayNumber })
@@ -52,17 +67,22 @@ export async function resumeSubscription(
         ),
       );
   }
+  const description = typeof context.description === "string" ? context.description : context.description({ nextBillingDate, nextDeliveryDate: nextDelivery });
   await tx.insert(subscriptionEvents).values({
     subscriptionId: subscription.id,
     kind: "resumed",
-    description: context.description,
+    description,
     actor: context.actor,
     details: context.details ?? null,
     createdAt: context.now,
   });
+  return { nextBillingDate, nextDeliveryDate: nextDelivery, description };
 }
 
-/** Pauses that reached their end date resume by themselves. */
+/**
+ * Pauses that reached their end date resume by themselves, and the customer hears it with the
+ * dates it restarts on (decision 0066: the delivery the pause held back comes on that date).
+ */
 export async function resumeEndedPauses(db: Database, now: Date): Promise<number> {
   const today = limaToday(now);
   const due = await db
@@ -79,7 +99,18 @@ export async function resumeEndedPauses(db: Database, now: Date): Promise<number
       inTransaction(db, async (tx) => {
         const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, row.id)).for("update");
         if (subscription?.status !== "paused" || !subscription.pausedUntil || subscription.pausedUntil > today) return;
-        await resumeSubscription(tx, subscription, { now, actor: "system", description: "Suscripción reanudada al terminar la pausa" });
+        const resumed = await resumeSubscription(tx, subscription, {
+          now,
+          actor: "system",
+          description: (dates) => `Suscripción reanudada al terminar la pausa. ${resumedDatesText(dates, today)}`,
+        });
+        await notifySubscriber(tx, subscription, {
+          // One e-mail per pause that ended, however often the job runs.
+          dedupeKey: `subscription-resumed:${subscription.id}:${subscription.pausedUntil}`,
+          kind: "subscription_changed",
+          email: { type: "changed", change: `Tu pausa terminó y tu suscripción está activa de nuevo. ${resumedDatesText(resumed, today)}` },
+          now,
+        });
       }),
   );
   return due.length;

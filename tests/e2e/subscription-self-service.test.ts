@@ -56,13 +56,25 @@ describe("subscription self-service", () => {
     ).toBe(1);
     const email = await waitForEmail(shop.outboxDir(), (message) => message.to === subscriber.email && message.text.includes("se reanudará"));
     expect(email.subject).toMatch(/^Actualizamos tu suscripción SUS-\d{6}$/);
+    // Decision 0066: the first delivery, handed back by the pause, waits for it on the order's page.
+    await page.goto(`${shop.baseURL()}/dashboard/pedidos`);
+    const orderPath = (await page
+      .getByRole("link", { name: /^Ver detalle/ })
+      .first()
+      .getAttribute("href"))!;
+    await page.goto(`${shop.baseURL()}${orderPath}`);
+    expect(await page.getByTestId("order-delivery-paused").textContent()).toBe(
+      `En pausa hasta el ${fullDate(until)}: la entregaremos cuando se reanude tu suscripción`,
+    );
 
     await page.goto(`${shop.baseURL()}/dashboard/suscripcion`);
     await waitForHydration(page);
     await page.getByRole("button", { name: "Reanudar ahora" }).click();
     await page.waitForURL((url) => url.pathname === subscriber.detailPath && url.searchParams.has("cambio"));
-    await success(page, /^Suscripción reanudada\. Próximo cobro: /);
+    await success(page, /^Suscripción reanudada\. Próximo cobro: .+\. Próxima entrega: /);
     expect(await page.getByText("Activa", { exact: true }).count()).toBe(1);
+    await page.goto(`${shop.baseURL()}${orderPath}`);
+    expect(await page.getByTestId("order-delivery-paused").count()).toBe(0);
     expectClean();
     await close();
   });

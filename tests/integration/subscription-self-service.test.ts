@@ -135,7 +135,10 @@ describe("pause and resume", () => {
     expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ status: "paused", pausedUntil: "2027-02-10" });
     const events = (await customerEvents(db, subscriptionId)).filter((event) => event.kind === "paused");
     expect(events).toHaveLength(1);
-    expect(events[0]!.description).toBe("Suscripción pausada: se reanudará el 10 de febrero de 2027. Mientras tanto no haremos cobros ni entregas.");
+    // The checkout's first delivery (25 November, not started) is handed back: the customer reads that it waits (decision 0066).
+    expect(events[0]!.description).toBe(
+      "Suscripción pausada: se reanudará el 10 de febrero de 2027. Mientras tanto no haremos cobros ni entregas. La entrega ya pagada del 25 de noviembre de 2026 queda en pausa: la programaremos al reanudarse tu suscripción.",
+    );
     const emails = await changeEmails(db, subscriptionId);
     expect(emails).toHaveLength(1);
     expect(emails[0]!.text).toContain("se reanudará el 10 de febrero de 2027");
@@ -171,7 +174,10 @@ describe("pause and resume", () => {
     const { subscriptionId, as } = await subscriber();
     await pauseSubscription(db, { ...as(limaNoon("2026-12-10")), until: "2027-03-01" });
     await runJobs(db, "2026-12-10", "2027-01-04", 5);
-    expect(await resumeSubscriptionNow(db, as(limaNoon("2027-01-05")))).toMatchObject({ ok: true, message: "Suscripción reanudada. Próximo cobro: hoy." });
+    expect(await resumeSubscriptionNow(db, as(limaNoon("2027-01-05")))).toMatchObject({
+      ok: true,
+      message: "Suscripción reanudada. Próximo cobro: hoy. Próxima entrega: 6 de enero de 2027.",
+    });
     expect(await resumeSubscriptionNow(db, as(limaNoon("2027-01-05")))).toMatchObject({ ok: false, message: "Tu suscripción no está pausada." });
     const resumed = await subscriptionRow(db, subscriptionId);
     expect(resumed).toMatchObject({ status: "active", pausedUntil: null, nextBillingDate: "2027-01-05" });

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { OrderReceipt } from "@server/orders/index.server";
+import { pausedDeliveryNote } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaDate } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
@@ -88,8 +89,16 @@ export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
             )}
           </dl>
           <p className="mt-4 text-sm">
-            <strong>Entrega:</strong> <span className="inline-block first-letter:uppercase">{formatLimaDate(details.deliveryDate)}</span>,{" "}
-            {deliveryWindowLabel(details.deliveryWindow)} · {details.address}, {details.districtName}
+            <strong>Entrega:</strong>{" "}
+            {details.deliveryDate === null ? (
+              <span data-testid="receipt-paused">{pausedDeliveryNote(details.deliveryPausedUntil)}</span>
+            ) : (
+              <>
+                <span className="inline-block first-letter:uppercase">{formatLimaDate(details.deliveryDate)}</span>,{" "}
+                {deliveryWindowLabel(details.deliveryWindow)}
+              </>
+            )}{" "}
+            · {details.address}, {details.districtName}
           </p>
           {details.requestedDeliveryDate && (
             <p className="mt-1 text-sm text-slate-600" data-testid="receipt-rescheduled">

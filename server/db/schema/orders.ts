@@ -183,16 +183,7 @@ export const deliveries = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    // An order's deliveries in the order of decision 0062's current-delivery rule (the expressions
-    // of CURRENT_FIRST in server/orders/current-delivery.ts, which must stay the same): its current
-    // delivery is the first entry, read without a sort (the staff CSV reads 100 000 of them).
-    index("deliveries_order_idx").on(
-      table.orderId,
-      sql`(${table.status} in ('delivered', 'cancelled'))`,
-      sql`(case when ${table.status} in ('delivered', 'cancelled') then null else ${table.deliveryDate} end)`,
-      table.deliveryDate.desc().nullsFirst(),
-      table.deliveryNumber,
-    ),
+    index("deliveries_order_idx").on(table.orderId),
     index("deliveries_date_idx").on(table.deliveryDate),
     index("deliveries_driver_date_idx").on(table.assignedDriverId, table.deliveryDate),
     unique("deliveries_subscription_sequence_unique").on(table.subscriptionId, table.subscriptionSequence),

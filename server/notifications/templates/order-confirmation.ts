@@ -1,6 +1,7 @@
 import { formatSoles } from "@core/money";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaDate } from "@core/lima-dates";
+import { pausedDeliveryNote } from "@core/delivery-labels";
 import { button, emailLayout, escapeHtml } from "./layout";
 
 export interface OrderConfirmationData {
@@ -12,14 +13,19 @@ export interface OrderConfirmationData {
   items: { title: string; variantTitle: string | null; quantity: number; lineTotalCents: number }[];
   address: string;
   districtName: string;
-  deliveryDate: string;
+  /** Null while the delivery waits for its paused subscription (decision 0066). */
+  deliveryDate: string | null;
+  deliveryPausedUntil: string | null;
   deliveryWindow: string;
   receiptUrl: string;
 }
 
 export function orderConfirmationEmail(data: OrderConfirmationData) {
   const subject = `Pedido ${data.orderNumber} confirmado`;
-  const delivery = `${formatLimaDate(data.deliveryDate)}, ${deliveryWindowLabel(data.deliveryWindow)}`;
+  const delivery =
+    data.deliveryDate === null
+      ? pausedDeliveryNote(data.deliveryPausedUntil)
+      : `${formatLimaDate(data.deliveryDate)}, ${deliveryWindowLabel(data.deliveryWindow)}`;
   const rows = data.items
     .map(
       (item) =>

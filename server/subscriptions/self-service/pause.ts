@@ -4,8 +4,19 @@ import { pauseDateRange, PAUSE_MAX_MONTHS } from "@core/subscription-self-servic
 import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
-import { resumeSubscription } from "../lifecycle";
-import { changeOwnedSubscription, describedFor, eventActor, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
+import { resumedDatesText, resumeSubscription } from "../lifecycle";
+import { paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
+import {
+  changeOwnedSubscription,
+  describedFor,
+  eventActor,
+  refuse,
+  shortDate,
+  stateRefusal,
+  type SelfServiceContext,
+  type SelfServiceResult,
+  type Subscription,
+} from "./change";
 
 /**
  * Pause until a date (issue 5): from tomorrow to six months ahead in Lima. While paused nothing is
@@ -37,9 +48,15 @@ export async function pauseSubscription(db: Database, input: SelfServiceContext 
         ...(handedBack ? { deliveriesMade: subscription.deliveriesMade - handedBack.count, nextDeliveryDate: handedBack.firstDate } : {}),
       })
       .where(eq(subscriptions.id, subscription.id));
+    // Decision 0066: a paid delivery the pause holds back (handed back now, or paid and not created
+    // yet) is not lost; the customer reads that it comes after the pause.
+    const heldBackDate = handedBack?.firstDate ?? (await paidDeliveryInPause(tx, subscription, input.until));
+    const heldBack = heldBackDate
+      ? ` ${(handedBack?.count ?? 1) === 1 ? `La entrega ya pagada del ${shortDate(heldBackDate)} queda` : `Las entregas ya pagadas desde el ${shortDate(heldBackDate)} quedan`} en pausa: la programaremos al reanudarse tu suscripción.`
+      : "";
     return {
       kind: "paused",
-      description: `${extending ? "Pausa cambiada" : "Suscripción pausada"}: se reanudará el ${shortDate(input.until)}. Mientras tanto no haremos cobros ni entregas.`,
+      description: `${extending ? "Pausa cambiada" : "Suscripción pausada"}: se reanudará el ${shortDate(input.until)}. Mientras tanto no haremos cobros ni entregas.${heldBack}`,
       details: { pausedUntil: input.until, previousPausedUntil: subscription.pausedUntil, cancelledDeliveries: handedBack?.count ?? 0 },
     };
   });
@@ -51,16 +68,22 @@ export async function resumeSubscriptionNow(db: Database, input: SelfServiceCont
     const refusal = stateRefusal(subscription, "resume");
     if (refusal) return refusal;
     const today = limaToday(input.now);
-    const nextBilling = subscription.nextBillingDate && subscription.nextBillingDate > today ? subscription.nextBillingDate : today;
-    const description = describedFor(input, `Suscripción reanudada. Próximo cobro: ${nextBilling === today ? "hoy" : shortDate(nextBilling)}.`);
-    await resumeSubscription(tx, subscription, {
+    // The next delivery is the one the pause held back, if any: the customer hears its date (decision 0066).
+    const { description } = await resumeSubscription(tx, subscription, {
       now: input.now,
       actor: eventActor(input),
-      description,
+      description: (dates) => describedFor(input, `Suscripción reanudada. ${resumedDatesText(dates, today)}`),
       details: { intent: "resume", requestKey: input.requestKey, ...(input.staff ? { staffEmail: input.staff.email } : {}) },
     });
     return { kind: "resumed", description, eventRecorded: true };
   });
+}
+
+/** The date of the subscription's next delivery when it falls inside the pause and is already paid for (its order waits for it); null otherwise. */
+async function paidDeliveryInPause(tx: DatabaseOrTransaction, subscription: Subscription, until: string): Promise<string | null> {
+  if (!subscription.nextDeliveryDate || subscription.nextDeliveryDate > until) return null;
+  const period = periodOfDelivery(await paidPeriodsOf(tx, subscription), subscription.deliveriesMade + 1);
+  return period?.orderId ? subscription.nextDeliveryDate : null;
 }
 
 /**

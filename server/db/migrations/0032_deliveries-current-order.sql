@@ -1,2 +1,0 @@
-DROP INDEX "deliveries_order_idx";--> statement-breakpoint
-CREATE INDEX "deliveries_order_idx" ON "deliveries" USING btree ("order_id",("status" in ('delivered', 'cancelled')),(case when "status" in ('delivered', 'cancelled') then null else "delivery_date" end),"delivery_date" DESC NULLS FIRST,"delivery_number");
