@@ -7,7 +7,7 @@
 // served district), a delivery for each paid order (delivered when its date has passed), a
 // returnable-bidón movement or two for half the delivered ones, 2 % of paid orders refunded, 10 000
 // subscriptions (active, paused, past due and cancelled; mensual and anual; with a history of
-// pauses, price changes and endings, ~2.8 state changes each) with six renewal
+// pauses, price changes and endings, ~2.5 state changes each) with six renewal
 // periods each (some paid at a retry, some never). Then:
 //   1. in this process, businessMetrics() for the default 30-day range and for a full year, timed
 //      (the database's and the loader's share, no HTTP, no React);
@@ -112,10 +112,12 @@ async function fill(db: Database, now: Date) {
   // cancelled, each at a point of its life (the trigger records the updates at their updated_at).
   const lifetime = (share: number) => `created_at + (${nowSql} - created_at) * ${share}`;
   await run(`
-    insert into subscription_state_changes (subscription_id, changed_at, status, frequency, amount_cents)
-    select id, ${lifetime(0.3)}, 'paused', frequency, amount_cents from subscriptions where address like 'Av. Suscripción %' and hashtext(id::text) % 3 = 0
+    insert into subscription_state_changes (subscription_id, changed_at, status, frequency, amount_cents, previous_status, previous_frequency, previous_amount_cents)
+    select id, ${lifetime(0.3)}, 'paused', frequency, amount_cents, 'active', frequency, amount_cents
+    from subscriptions where address like 'Av. Suscripción %' and hashtext(id::text) % 3 = 0
     union all
-    select id, ${lifetime(0.4)}, 'active', frequency, amount_cents from subscriptions where address like 'Av. Suscripción %' and hashtext(id::text) % 3 = 0`);
+    select id, ${lifetime(0.4)}, 'active', frequency, amount_cents, 'paused', frequency, amount_cents
+    from subscriptions where address like 'Av. Suscripción %' and hashtext(id::text) % 3 = 0`);
   await run(`
     update subscriptions set amount_cents = amount_cents + 250, updated_at = ${lifetime(0.5)}
     where address like 'Av. Suscripción %' and hashtext(id::text) % 2 = 0`);

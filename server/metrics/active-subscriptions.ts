@@ -6,11 +6,11 @@ import { subscriptionStateChanges } from "../db/schema";
 
 /**
  * Active subscriptions by plan and MRR as they stood at past instants (decision
- * 0064-subscription-state-history), from `subscription_state_changes`: each change is a move of +1
- * subscription (and its price) into the plan it is active on and −1 out of the one it was active on
- * before. PostgreSQL sums the moves per Lima week (before the first week, one row per plan), so it
- * returns at most two rows per week whatever the number of subscriptions; Node adds them up week
- * by week.
+ * 0064-subscription-state-history), from `subscription_state_changes`: each row is a move of +1
+ * subscription (and its price) into the plan it became active on and −1 out of the one it was
+ * active on before (the row carries both). PostgreSQL sums the moves per Lima week in one scan
+ * (everything before the first week in one row), so it returns one row per week whatever the number
+ * of subscriptions; Node adds them up week by week.
  */
 
 export interface MetricsPlan {
@@ -32,45 +32,45 @@ export interface MetricsActiveWeek {
 }
 
 const PLANS = ["mensual", "anual"] as const;
-type Numeric = string | number;
 
 export async function activeSubscriptionWeeks(db: Database, range: MetricsRange, weeks: string[], end: SQL): Promise<MetricsActiveWeek[]> {
   const firstMonday = sql`(${weeks[0]!}::date::timestamp at time zone 'America/Lima')`;
-  // Ordered by (changed_at, id): two changes of one subscription in the same instant keep the order they were written in.
-  const result = await db.execute(sql`
-    with history as (
-      select changed_at, status, frequency, amount_cents,
-        lag(status) over w as previous_status, lag(frequency) over w as previous_frequency, lag(amount_cents) over w as previous_amount
-      from ${subscriptionStateChanges}
-      where changed_at < ${end}
-      window w as (partition by subscription_id order by changed_at, id)
-    ), moves as (
-      select changed_at, frequency as plan, 1 as active, amount_cents as cents from history where status = 'active'
-      union all
-      select changed_at, previous_frequency, -1, -previous_amount from history where previous_status = 'active'
-    )
-    select
-      case when changed_at < ${firstMonday} then null else (date_trunc('week', changed_at at time zone 'America/Lima')::date)::text end as monday,
-      plan, sum(active)::bigint as active, sum(cents)::bigint as cents
-    from moves
-    group by 1, 2`);
-  const rows = (result as unknown as { rows: { monday: string | null; plan: string; active: Numeric; cents: Numeric }[] }).rows;
+  const h = subscriptionStateChanges;
+  // A row moves one subscription into the plan it is now active on and out of the one it was active on.
+  const into = (plan: string) => sql`${h.status} = 'active' and ${h.frequency} = ${plan}`;
+  const outOf = (plan: string) => sql`${h.previousStatus} = 'active' and ${h.previousFrequency} = ${plan}`;
+  const moves = (plan: string) => ({
+    active: sql<string>`sum((case when ${into(plan)} then 1 else 0 end) - (case when ${outOf(plan)} then 1 else 0 end))::bigint`,
+    cents: sql<string>`sum((case when ${into(plan)} then ${h.amountCents} else 0 end) - (case when ${outOf(plan)} then ${h.previousAmountCents} else 0 end))::bigint`,
+  });
+  const rows = await db
+    .select({
+      monday: sql<
+        string | null
+      >`case when ${h.changedAt} < ${firstMonday} then null else (date_trunc('week', ${h.changedAt} at time zone 'America/Lima')::date)::text end`,
+      mensual: moves("mensual").active,
+      mensualCents: moves("mensual").cents,
+      anual: moves("anual").active,
+      anualCents: moves("anual").cents,
+    })
+    .from(h)
+    .where(sql`${h.changedAt} < ${end} and (${h.status} = 'active' or ${h.previousStatus} = 'active')`)
+    .groupBy(sql`1`);
 
-  const running = new Map<string, { active: number; cents: number }>(PLANS.map((plan) => [plan, { active: 0, cents: 0 }]));
+  const running = { mensual: { active: 0, cents: 0 }, anual: { active: 0, cents: 0 } };
   const add = (monday: string | null) => {
-    for (const row of rows) {
-      if (row.monday !== monday) continue;
-      const total = running.get(row.plan);
-      if (!total) continue;
-      total.active += Number(row.active);
-      total.cents += Number(row.cents);
-    }
+    const row = rows.find((candidate) => candidate.monday === monday);
+    if (!row) return;
+    running.mensual.active += Number(row.mensual);
+    running.mensual.cents += Number(row.mensualCents);
+    running.anual.active += Number(row.anual);
+    running.anual.cents += Number(row.anualCents);
   };
   add(null);
   return weeks.map((monday) => {
     add(monday);
     const plans = PLANS.map((plan) => {
-      const { active, cents } = running.get(plan)!;
+      const { active, cents } = running[plan];
       return { plan, active, periodCents: cents, mrrCents: plan === "anual" ? Math.round(cents / 12) : cents };
     });
     const sunday = addDays(monday, 6);

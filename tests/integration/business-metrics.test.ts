@@ -404,21 +404,28 @@ describe("the history of a subscription's state", () => {
     expect((await cancelSubscription(db, { ...as(limaNoon("2026-12-24")), reason: "precio", detail: "" })).ok).toBe(true);
 
     const history = await db
-      .select({
-        changedAt: subscriptionStateChanges.changedAt,
-        status: subscriptionStateChanges.status,
-        frequency: subscriptionStateChanges.frequency,
-        amountCents: subscriptionStateChanges.amountCents,
-      })
+      .select()
       .from(subscriptionStateChanges)
       .where(eq(subscriptionStateChanges.subscriptionId, subscriptionId))
       .orderBy(asc(subscriptionStateChanges.changedAt), asc(subscriptionStateChanges.id));
-    expect(history.map((row) => ({ ...row, changedAt: row.changedAt.toISOString() }))).toEqual([
-      { changedAt: "2026-11-23T15:00:00.000Z", status: "pending_payment", frequency: "mensual", amountCents: 5700 },
-      { changedAt: "2026-11-23T15:00:00.000Z", status: "active", frequency: "mensual", amountCents: 5700 },
-      { changedAt: "2026-11-25T04:30:00.000Z", status: "paused", frequency: "mensual", amountCents: 5700 },
-      { changedAt: "2026-11-28T17:00:00.000Z", status: "active", frequency: "mensual", amountCents: 5700 },
-      { changedAt: "2026-12-23T17:00:00.000Z", status: "active", frequency: "anual", amountCents: 61200 },
+    // Each row: when, the state it moved to, and the one it moved from.
+    expect(
+      history.map((row) => [
+        row.changedAt.toISOString(),
+        row.status,
+        row.frequency,
+        row.amountCents,
+        row.previousStatus,
+        row.previousFrequency,
+        row.previousAmountCents,
+      ]),
+    ).toEqual([
+      ["2026-11-23T15:00:00.000Z", "pending_payment", "mensual", 5700, null, null, null],
+      ["2026-11-23T15:00:00.000Z", "active", "mensual", 5700, "pending_payment", "mensual", 5700],
+      ["2026-11-25T04:30:00.000Z", "paused", "mensual", 5700, "active", "mensual", 5700],
+      ["2026-11-28T17:00:00.000Z", "active", "mensual", 5700, "paused", "mensual", 5700],
+      // The renewal of 23 December starts the anual plan asked for on the 24th of November: no customer event says so.
+      ["2026-12-23T17:00:00.000Z", "active", "anual", 61200, "active", "mensual", 5700],
     ]);
     const now = await subscriptionRow(db, subscriptionId);
     expect(history.at(-1)).toMatchObject({ status: now.status, frequency: now.frequency, amountCents: now.amountCents });

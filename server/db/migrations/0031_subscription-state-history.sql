@@ -4,34 +4,35 @@ CREATE TABLE "subscription_state_changes" (
 	"changed_at" timestamp with time zone NOT NULL,
 	"status" text NOT NULL,
 	"frequency" text NOT NULL,
-	"amount_cents" integer NOT NULL
+	"amount_cents" integer NOT NULL,
+	"previous_status" text,
+	"previous_frequency" text,
+	"previous_amount_cents" integer
 );
 --> statement-breakpoint
 ALTER TABLE "subscription_state_changes" ADD CONSTRAINT "subscription_state_changes_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "public"."subscriptions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "subscription_state_changes_subscription_idx" ON "subscription_state_changes" USING btree ("subscription_id","changed_at");--> statement-breakpoint
 -- Decision 0064: every change of a subscription's status, plan or price per period is recorded by the
--- database itself, in the statement that makes it, whichever path makes it. The instant is the shop's
--- clock: the row's created_at on insert, its updated_at on update (every path stamps it with its `now`).
+-- database itself, in the statement that makes it, whichever path makes it, with the state it left.
+-- The instant is the shop's clock: the row's created_at on insert, its updated_at on update (every
+-- path stamps it with its `now`).
 CREATE FUNCTION "subscriptions_record_state"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
 	"stamp" timestamptz;
 	"latest" timestamptz;
 BEGIN
 	IF TG_OP = 'INSERT' THEN
-		"stamp" := NEW."created_at";
+		INSERT INTO "subscription_state_changes" ("subscription_id", "changed_at", "status", "frequency", "amount_cents")
+		VALUES (NEW."id", NEW."created_at", NEW."status", NEW."frequency", NEW."amount_cents");
 	ELSIF (NEW."status", NEW."frequency", NEW."amount_cents") IS DISTINCT FROM (OLD."status", OLD."frequency", OLD."amount_cents") THEN
-		"stamp" := NEW."updated_at";
 		-- Changes of one subscription are serialised by its row lock; a clock read before the lock
 		-- was taken (another process, a retried transaction) never puts a change before the previous one.
 		SELECT max("changed_at") INTO "latest" FROM "subscription_state_changes" WHERE "subscription_id" = NEW."id";
-		IF "latest" > "stamp" THEN
-			"stamp" := "latest";
-		END IF;
-	ELSE
-		RETURN NULL;
+		"stamp" := greatest(NEW."updated_at", "latest");
+		INSERT INTO "subscription_state_changes"
+			("subscription_id", "changed_at", "status", "frequency", "amount_cents", "previous_status", "previous_frequency", "previous_amount_cents")
+		VALUES (NEW."id", "stamp", NEW."status", NEW."frequency", NEW."amount_cents", OLD."status", OLD."frequency", OLD."amount_cents");
 	END IF;
-	INSERT INTO "subscription_state_changes" ("subscription_id", "changed_at", "status", "frequency", "amount_cents")
-	VALUES (NEW."id", "stamp", NEW."status", NEW."frequency", NEW."amount_cents");
 	RETURN NULL;
 END;
 $$;--> statement-breakpoint
@@ -66,15 +67,18 @@ WITH "rebuilt" AS (
 	SELECT DISTINCT ON ("subscription_id") "subscription_id", "changed_at", "status"
 	FROM "kept"
 	ORDER BY "subscription_id", "changed_at" DESC, "step" DESC
-)
-INSERT INTO "subscription_state_changes" ("subscription_id", "changed_at", "status", "frequency", "amount_cents")
-SELECT "subscription_id", "changed_at", "status", "frequency", "amount_cents"
-FROM (
+), "history" AS (
 	SELECT k."subscription_id", k."changed_at", k."step", k."status", s."frequency", s."amount_cents"
 	FROM "kept" k JOIN "subscriptions" s ON s."id" = k."subscription_id"
 	UNION ALL
 	SELECT s."id", greatest(s."updated_at", l."changed_at"), 9223372036854775807, s."status", s."frequency", s."amount_cents"
 	FROM "subscriptions" s JOIN "last" l ON l."subscription_id" = s."id"
 	WHERE l."status" <> s."status"
-) AS "history"
+)
+INSERT INTO "subscription_state_changes"
+	("subscription_id", "changed_at", "status", "frequency", "amount_cents", "previous_status", "previous_frequency", "previous_amount_cents")
+SELECT "subscription_id", "changed_at", "status", "frequency", "amount_cents",
+	lag("status") OVER "earlier", lag("frequency") OVER "earlier", lag("amount_cents") OVER "earlier"
+FROM "history"
+WINDOW "earlier" AS (PARTITION BY "subscription_id" ORDER BY "changed_at", "step")
 ORDER BY "subscription_id", "changed_at", "step";

@@ -110,7 +110,7 @@ export const subscriptionEvents = pgTable(
 );
 
 /**
- * The states a subscription has been in, each from the instant it took effect (decision
+ * The states a subscription has been in, each from the instant it took effect, with the one before (decision
  * 0064-subscription-state-history): status, plan and price per period, what /admin/metricas needs
  * to count the active subscriptions and the MRR of any past date. `subscriptions` keeps only the
  * present and `subscription_events` is the customer's history, which misses the silent changes
@@ -129,6 +129,10 @@ export const subscriptionStateChanges = pgTable(
     status: text("status").notNull(),
     frequency: text("frequency").notNull(),
     amountCents: integer("amount_cents").notNull(),
+    /** The state it changed from (null for the first row): a row is a move, summed without reading a subscription's other rows. */
+    previousStatus: text("previous_status"),
+    previousFrequency: text("previous_frequency"),
+    previousAmountCents: integer("previous_amount_cents"),
   },
   (table) => [index("subscription_state_changes_subscription_idx").on(table.subscriptionId, table.changedAt)],
 );
