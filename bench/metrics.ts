@@ -6,7 +6,8 @@
 // statements: 100 000 orders over the last 365 days (most paid, a quarter subscription orders, every
 // served district), a delivery for each paid order (delivered when its date has passed), a
 // returnable-bidón movement or two for half the delivered ones, 2 % of paid orders refunded, 10 000
-// subscriptions (active, paused, past due and cancelled; mensual and anual) with six renewal
+// subscriptions (active, paused, past due and cancelled; mensual and anual; with a history of
+// pauses, price changes and endings, ~2.5 state changes each) with six renewal
 // periods each (some paid at a retry, some never). Then:
 //   1. in this process, businessMetrics() for the default 30-day range and for a full year, timed
 //      (the database's and the loader's share, no HTTP, no React);
@@ -94,17 +95,38 @@ async function fill(db: Database, now: Date) {
     insert into subscriptions (user_id, status, frequency, discount_rate_bp, base_amount_cents, amount_cents, district_id, district_name, address,
       delivery_window, start_date, cancelled_at, billing_method, created_at, updated_at)
     select (select id from users where email = '${DEMO_CUSTOMER.email}'),
-      case when i % 10 < 7 then 'active' when i % 10 = 7 then 'paused' when i % 10 = 8 then 'past_due' else 'cancelled' end,
+      'active',
       case when i % 5 = 0 then 'anual' else 'mensual' end,
       case when i % 5 = 0 then 1500 else 500 end,
       5000 + (i % 20) * 500,
       case when i % 5 = 0 then (5000 + (i % 20) * 500) * 12 * 85 / 100 else (5000 + (i % 20) * 500) * 95 / 100 end,
       (${ids})[1 + i % ${n}], (${names})[1 + i % ${n}], 'Av. Suscripción ' || i, 'manana',
       ((${nowSql} at time zone 'America/Lima')::date - (i * 730 / ${SUBSCRIPTIONS})),
-      case when i % 10 = 9 then ${nowSql} - (i * interval '1 second') * (365 * 86400 / ${SUBSCRIPTIONS}) end,
+      null,
       case when i % 13 = 0 then 'payment_link' else 'card' end,
-      ${nowSql}, ${nowSql}
+      ((${nowSql} at time zone 'America/Lima')::date - (i * 730 / ${SUBSCRIPTIONS}))::timestamp at time zone 'America/Lima' + interval '10 hours',
+      ${nowSql}
     from generate_series(1, ${SUBSCRIPTIONS}) as i`);
+  // Their history (decision 0067): the insert recorded each one active from its start; a third were
+  // paused and resumed, half had a price change, and three in ten ended paused, past due or
+  // cancelled, each at a point of its life (the trigger records the updates at their updated_at).
+  const lifetime = (share: number) => `created_at + (${nowSql} - created_at) * ${share}`;
+  await run(`
+    insert into subscription_state_changes (subscription_id, changed_at, status, frequency, amount_cents, previous_status, previous_frequency, previous_amount_cents)
+    select id, ${lifetime(0.3)}, 'paused', frequency, amount_cents, 'active', frequency, amount_cents
+    from subscriptions where address like 'Av. Suscripción %' and hashtext(id::text) % 3 = 0
+    union all
+    select id, ${lifetime(0.4)}, 'active', frequency, amount_cents, 'paused', frequency, amount_cents
+    from subscriptions where address like 'Av. Suscripción %' and hashtext(id::text) % 3 = 0`);
+  await run(`
+    update subscriptions set amount_cents = amount_cents + 250, updated_at = ${lifetime(0.5)}
+    where address like 'Av. Suscripción %' and hashtext(id::text) % 2 = 0`);
+  const tail = `split_part(address, ' ', 3)::int % 10`;
+  await run(`
+    update subscriptions
+    set status = case ${tail} when 7 then 'paused' when 8 then 'past_due' else 'cancelled' end,
+      cancelled_at = case when ${tail} = 9 then ${lifetime(0.8)} end, updated_at = ${lifetime(0.8)}
+    where address like 'Av. Suscripción %' and ${tail} >= 7`);
   await run(`
     insert into subscription_periods (subscription_id, period_number, billing_date, status, amount_cents, attempts, created_at, updated_at)
     select s.id, p, (s.start_date + ((p - 1) * interval '1 month'))::date,
@@ -116,7 +138,7 @@ async function fill(db: Database, now: Date) {
     where s.address like 'Av. Suscripción %'`);
   await run("analyze");
   const counts = (await db.execute(
-    sql`select (select count(*) from orders)::int as orders, (select count(*) from deliveries)::int as deliveries, (select count(*) from subscriptions)::int as subscriptions, (select count(*) from subscription_periods)::int as periods, (select count(*) from bidon_movements)::int as bidones, (select count(*) from refunds)::int as refunds`,
+    sql`select (select count(*) from orders)::int as orders, (select count(*) from deliveries)::int as deliveries, (select count(*) from subscriptions)::int as subscriptions, (select count(*) from subscription_periods)::int as periods, (select count(*) from subscription_state_changes)::int as states, (select count(*) from bidon_movements)::int as bidones, (select count(*) from refunds)::int as refunds`,
   )) as unknown as { rows: Record<string, number>[] };
   return counts.rows[0]!;
 }

@@ -39,6 +39,10 @@ const ACTIVITY_SERIES: ChartSeries[] = [
   { name: "Pedidos pagados", fill: "fill-brand-700", stroke: "stroke-brand-700", swatch: "bg-brand-700" },
   { name: "Entregas realizadas", fill: "fill-amber-600", stroke: "stroke-amber-600", swatch: "bg-amber-600" },
 ];
+const PLAN_SERIES: ChartSeries[] = [
+  { name: "Mensual", fill: "fill-brand-700", stroke: "stroke-brand-700", swatch: "bg-brand-700" },
+  { name: "Anual", fill: "fill-amber-500", stroke: "stroke-amber-500", swatch: "bg-amber-500" },
+];
 const WEEK_SERIES: ChartSeries[] = [
   { name: "Nuevas", fill: "fill-emerald-600", stroke: "stroke-emerald-600", swatch: "bg-emerald-600" },
   { name: "Canceladas", fill: "fill-red-600", stroke: "stroke-red-600", swatch: "bg-red-600" },
@@ -129,7 +133,7 @@ function Figures({ metrics }: { metrics: BusinessMetrics }) {
     {
       label: "MRR",
       value: formatSoles(metrics.mrrCents),
-      help: "Ingreso mensual recurrente hoy: el cobro por periodo de cada suscripción activa; las anuales, divididas entre 12.",
+      help: `Ingreso mensual recurrente al cierre del ${longDate(metrics.range.to)}: el cobro por periodo de cada suscripción activa ese día; las anuales, divididas entre 12.`,
     },
     {
       label: "Tasa de cancelación",
@@ -330,7 +334,7 @@ function MetricsBody({ metrics }: { metrics: BusinessMetrics }) {
 
         <Section
           title="Suscripciones"
-          help="Activas hoy por plan (no depende del rango) y, por semana de lunes a domingo, las que empezaron (primer pago) y las que se cancelaron en el rango."
+          help={`Activas por plan al cierre del ${longDate(range.to)} y, por semana de lunes a domingo, las que empezaron (primer pago) y las que se cancelaron en el rango.`}
           actions={
             <span className="flex flex-wrap gap-3">
               <CsvLink table="planes" range={range} label="las suscripciones por plan" />
@@ -339,7 +343,7 @@ function MetricsBody({ metrics }: { metrics: BusinessMetrics }) {
           }
         >
           <DataTable
-            label="Suscripciones activas por plan"
+            label="Suscripciones activas por plan al cierre del rango"
             head={["Plan", "Activas", "Cobro por periodo", "MRR"]}
             rows={[
               ...metrics.plans.map((row) => [planLabels[row.plan], count(row.active), formatSoles(row.periodCents), formatSoles(row.mrrCents)]),
@@ -364,6 +368,70 @@ function MetricsBody({ metrics }: { metrics: BusinessMetrics }) {
           </Details>
         </Section>
       </div>
+
+      <ActiveSubscriptions metrics={metrics} />
     </div>
+  );
+}
+
+/**
+ * Active subscriptions and MRR at the end of each week of the range, from their recorded history
+ * (decision 0067-subscription-state-history): the last point is the range's end.
+ */
+function ActiveSubscriptions({ metrics }: { metrics: BusinessMetrics }) {
+  const { range, activeWeeks } = metrics;
+  const points = (pick: (week: (typeof activeWeeks)[number]) => number[]) => activeWeeks.map((week) => ({ label: shortDate(week.asOf), values: pick(week) }));
+  const activeOf = (week: (typeof activeWeeks)[number]) => week.plans.map((plan) => plan.active);
+  const first = activeWeeks[0]!;
+  const last = activeWeeks.at(-1)!;
+  const total = (week: (typeof activeWeeks)[number]) => activeOf(week).reduce((sum, value) => sum + value, 0);
+  const csv = <CsvLink table="activas" range={range} label="las suscripciones activas y el MRR por semana" />;
+  return (
+    <>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Section
+          title="Suscripciones activas por semana"
+          help="Suscripciones activas de cada plan al cierre de cada semana (domingo a medianoche, o el último día del rango), según su historial: las pausadas, con pago vencido o canceladas ese día no cuentan."
+          actions={csv}
+        >
+          <LineChart
+            title="Suscripciones activas por plan al cierre de cada semana"
+            description={`${count(total(first))} activas al ${longDate(first.asOf)} y ${count(total(last))} al ${longDate(last.asOf)}, en ${activeWeeks.length} semanas.`}
+            points={points(activeOf)}
+            series={PLAN_SERIES}
+            format={count}
+          />
+        </Section>
+        <Section
+          title="MRR por semana"
+          help="Ingreso mensual recurrente al cierre de cada semana: el cobro por periodo de las suscripciones activas ese día, con el precio y plan que tenían entonces; las anuales, divididas entre 12."
+          actions={csv}
+        >
+          <BarChart
+            title="MRR por plan al cierre de cada semana"
+            description={`${formatSoles(first.mrrCents)} al ${longDate(first.asOf)} y ${formatSoles(last.mrrCents)} al ${longDate(last.asOf)}.`}
+            points={points((week) => week.plans.map((plan) => plan.mrrCents))}
+            series={PLAN_SERIES}
+            format={formatSoles}
+          />
+        </Section>
+      </div>
+      <div className={cardClass}>
+        <Details summary="Tabla de suscripciones activas y MRR por semana">
+          <DataTable
+            label="Suscripciones activas y MRR al cierre de cada semana"
+            head={["Al cierre del", "Mensual", "Anual", "MRR mensual", "MRR anual", "MRR"]}
+            rows={activeWeeks.map((week) => [
+              shortDate(week.asOf),
+              count(week.plans[0]!.active),
+              count(week.plans[1]!.active),
+              formatSoles(week.plans[0]!.mrrCents),
+              formatSoles(week.plans[1]!.mrrCents),
+              formatSoles(week.mrrCents),
+            ])}
+          />
+        </Details>
+      </div>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { datesOfRange, weeksOfRange, type MetricsRange } from "@core/metrics-range";
 import type { Database } from "../db/client";
 import { bidonMovements, deliveries, districts, orders, refunds, subscriptionPeriods, subscriptions } from "../db/schema";
+import { activeSubscriptionWeeks, type MetricsActiveWeek, type MetricsPlan } from "./active-subscriptions";
 import { MAX_ATTEMPTS } from "../subscriptions/index.server";
 
 /**
@@ -28,15 +29,6 @@ export interface MetricsDistrict {
   deliveries: number;
 }
 
-export interface MetricsPlan {
-  plan: "mensual" | "anual";
-  active: number;
-  /** What all of them charge per billing period (a month or a year). */
-  periodCents: number;
-  /** Monthly equivalent: mensual as is, anual divided by 12. */
-  mrrCents: number;
-}
-
 export interface MetricsWeek {
   /** The week's Monday (Lima). */
   monday: string;
@@ -59,9 +51,12 @@ export interface BusinessMetrics {
     averageOrderCents: number | null;
   };
   districts: MetricsDistrict[];
+  /** Active at the end of the range's last day (decision 0067-subscription-state-history). */
   plans: MetricsPlan[];
   mrrCents: number;
   weeks: MetricsWeek[];
+  /** The same at the end of each week of the range (the last one at the end of the range). */
+  activeWeeks: MetricsActiveWeek[];
   churn: { subscribersAtStart: number; cancelled: number; rate: number | null };
   recovery: { failed: number; recovered: number; rate: number | null };
   bidones: { outstanding: number; customers: number };
@@ -117,16 +112,7 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
     .from(deliveries)
     .where(deliveredInRange)
     .groupBy(deliveries.districtId);
-  const plans = await db
-    .select({
-      plan: subscriptions.frequency,
-      active: counted,
-      periodCents: bigSum(sql`${subscriptions.amountCents}`),
-      mrrCents: sql<string>`round(coalesce(sum(case when ${subscriptions.frequency} = 'anual' then ${subscriptions.amountCents} / 12.0 else ${subscriptions.amountCents} end), 0))::bigint`,
-    })
-    .from(subscriptions)
-    .where(sql`${subscriptions.status} = 'active'`)
-    .groupBy(subscriptions.frequency);
+  const activeWeeks = await activeSubscriptionWeeks(db, range, weeksOfRange(range), end);
   const started = await db
     .select({ monday: sql<string>`(date_trunc('week', ${subscriptions.startDate}::timestamp)::date)::text`, count: counted })
     .from(subscriptions)
@@ -135,7 +121,8 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
   const cancelled = await db
     .select({ monday: limaWeek(subscriptions.cancelledAt), count: counted })
     .from(subscriptions)
-    .where(sql`${subscriptions.cancelledAt} >= ${start} and ${subscriptions.cancelledAt} < ${end}`)
+    // A signup abandoned before its first payment is closed as cancelled too, but it never started.
+    .where(sql`${subscriptions.startDate} is not null and ${subscriptions.cancelledAt} >= ${start} and ${subscriptions.cancelledAt} < ${end}`)
     .groupBy(sql`1`);
   const startedBefore = sql`${subscriptions.startDate} < ${range.from}::date`;
   const [churn] = await db
@@ -183,7 +170,7 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
     ordersByDistrict,
     deliveredByDistrict,
     names,
-    plans,
+    activeWeeks,
     started,
     cancelled,
     churn: churn!,
@@ -204,7 +191,7 @@ function assemble(
     ordersByDistrict: { districtId: number; orders: Numeric }[];
     deliveredByDistrict: { districtId: number; deliveries: Numeric }[];
     names: { id: number; name: string }[];
-    plans: { plan: string; active: Numeric; periodCents: Numeric; mrrCents: Numeric }[];
+    activeWeeks: MetricsActiveWeek[];
     started: { monday: string; count: Numeric }[];
     cancelled: { monday: string; count: Numeric }[];
     churn: { atStart: Numeric; cancelled: Numeric };
@@ -247,10 +234,7 @@ function assemble(
   for (const row of rows.ordersByDistrict) district(row.districtId).orders = Number(row.orders);
   for (const row of rows.deliveredByDistrict) district(row.districtId).deliveries = Number(row.deliveries);
 
-  const plans: MetricsPlan[] = (["mensual", "anual"] as const).map((plan) => {
-    const row = rows.plans.find((candidate) => candidate.plan === plan);
-    return { plan, active: Number(row?.active ?? 0), periodCents: Number(row?.periodCents ?? 0), mrrCents: Number(row?.mrrCents ?? 0) };
-  });
+  const atEnd = rows.activeWeeks.at(-1)!;
   const countOf = (list: { monday: string; count: Numeric }[], monday: string) => Number(list.find((row) => row.monday === monday)?.count ?? 0);
   const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
   const subscribersAtStart = Number(rows.churn.atStart);
@@ -272,9 +256,10 @@ function assemble(
       averageOrderCents: orderCount > 0 ? Math.round(grossCents / orderCount) : null,
     },
     districts: [...byDistrict.values()].sort((a, b) => b.orders - a.orders || b.deliveries - a.deliveries || a.name.localeCompare(b.name, "es")),
-    plans,
-    mrrCents: plans.reduce((total, plan) => total + plan.mrrCents, 0),
+    plans: atEnd.plans,
+    mrrCents: atEnd.mrrCents,
     weeks: weeksOfRange(range).map((monday) => ({ monday, started: countOf(rows.started, monday), cancelled: countOf(rows.cancelled, monday) })),
+    activeWeeks: rows.activeWeeks,
     churn: { subscribersAtStart, cancelled: churned, rate: ratio(churned, subscribersAtStart) },
     recovery: { failed, recovered, rate: ratio(recovered, failed) },
     bidones: { outstanding: Number(rows.bidones.outstanding), customers: Number(rows.bidones.customers) },

@@ -2,7 +2,7 @@ import { CSV_BOM, csvLine, csvSoles as soles, type CsvAmount } from "@core/csv";
 import type { BusinessMetrics } from "./business-metrics";
 
 /** The tables of /admin/metricas, each downloadable as CSV (`?tabla=`), in the page's order. */
-export const METRICS_TABLES = ["dias", "distritos", "planes", "semanas", "resumen"] as const;
+export const METRICS_TABLES = ["dias", "distritos", "planes", "semanas", "activas", "resumen"] as const;
 export type MetricsTable = (typeof METRICS_TABLES)[number];
 
 export function isMetricsTable(value: string): value is MetricsTable {
@@ -35,13 +35,41 @@ function rowsOf(metrics: BusinessMetrics, table: MetricsTable): (string | CsvAmo
       ];
     case "planes":
       return [
-        ["Plan", "Suscripciones activas", "Cobro por periodo (S/)", "MRR (S/)"],
+        ["Plan", "Suscripciones activas al cierre", "Cobro por periodo (S/)", "MRR (S/)"],
         ...metrics.plans.map((row) => [planLabels[row.plan], String(row.active), soles(row.periodCents), soles(row.mrrCents)]),
       ];
     case "semanas":
       return [
         ["Semana (lunes)", "Suscripciones nuevas", "Suscripciones canceladas"],
         ...metrics.weeks.map((row) => [row.monday, String(row.started), String(row.cancelled)]),
+      ];
+    case "activas":
+      return [
+        [
+          "Semana (lunes)",
+          "Al cierre del",
+          "Activas mensual",
+          "Activas anual",
+          "Cobro por periodo mensual (S/)",
+          "Cobro por periodo anual (S/)",
+          "MRR mensual (S/)",
+          "MRR anual (S/)",
+          "MRR (S/)",
+        ],
+        ...metrics.activeWeeks.map((week) => {
+          const [mensual, anual] = week.plans;
+          return [
+            week.monday,
+            week.asOf,
+            String(mensual!.active),
+            String(anual!.active),
+            soles(mensual!.periodCents),
+            soles(anual!.periodCents),
+            soles(mensual!.mrrCents),
+            soles(anual!.mrrCents),
+            soles(week.mrrCents),
+          ];
+        }),
       ];
     case "resumen":
       return [
@@ -55,7 +83,8 @@ function rowsOf(metrics: BusinessMetrics, table: MetricsTable): (string | CsvAmo
         ["Pedidos pagados", String(metrics.totals.orders)],
         ["Entregas realizadas", String(metrics.totals.deliveries)],
         ["Ticket promedio (S/)", metrics.totals.averageOrderCents === null ? "" : soles(metrics.totals.averageOrderCents)],
-        ["MRR (S/)", soles(metrics.mrrCents)],
+        ["Suscripciones activas al cierre", String(metrics.plans.reduce((total, plan) => total + plan.active, 0))],
+        ["MRR al cierre (S/)", soles(metrics.mrrCents)],
         ["Suscriptores al inicio", String(metrics.churn.subscribersAtStart)],
         ["Cancelaciones de esos suscriptores", String(metrics.churn.cancelled)],
         ["Tasa de cancelación (%)", percent(metrics.churn.rate)],

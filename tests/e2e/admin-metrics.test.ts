@@ -30,7 +30,14 @@ describe("the admin reads the numbers at /admin/metricas (issue 11)", () => {
     expect(await page.getByRole("img", { name: /^Ingresos netos por día/ }).count()).toBe(1);
     expect(await page.getByRole("img", { name: /^Pedidos pagados y entregas realizadas por día/ }).count()).toBe(1);
     expect(await page.getByRole("img", { name: /^Suscripciones nuevas y canceladas por semana/ }).count()).toBe(1);
-    expect(await page.getByRole("table", { name: "Suscripciones activas por plan" }).count()).toBe(1);
+    expect(await page.getByRole("table", { name: "Suscripciones activas por plan al cierre del rango" }).count()).toBe(1);
+    expect(await page.getByRole("img", { name: /^Suscripciones activas por plan al cierre de cada semana/ }).count()).toBe(1);
+    expect(await page.getByRole("img", { name: /^MRR por plan al cierre de cada semana/ }).count()).toBe(1);
+    await page.getByText("Tabla de suscripciones activas y MRR por semana").click();
+    // January 2026 touches five weeks (29 Dec – 1 Feb); the last is taken at the range's end, the 31st.
+    const activeRows = page.getByRole("table", { name: "Suscripciones activas y MRR al cierre de cada semana" }).getByRole("row");
+    await expect.poll(() => activeRows.count()).toBe(6);
+    expect(await activeRows.last().getByRole("rowheader").textContent()).toMatch(/^31 ene/);
     await page.getByText("Tabla por día").click();
     // 31 days and the header row.
     await expect.poll(() => page.getByRole("table", { name: "Ingresos, pedidos y entregas por día" }).getByRole("row").count()).toBe(32);
@@ -59,7 +66,7 @@ describe("the admin reads the numbers at /admin/metricas (issue 11)", () => {
     const { page, expectClean, close } = await openSignedIn(shop, cookies, PHONE);
     await page.goto(`${shop.baseURL()}/admin/metricas?desde=2026-01-01&hasta=2026-03-31`);
     const charts = page.getByRole("img");
-    expect(await charts.count()).toBeGreaterThanOrEqual(3);
+    expect(await charts.count()).toBeGreaterThanOrEqual(5);
     for (const box of await charts.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().right)))
       expect(box).toBeLessThanOrEqual(360);
     expect(await auditLayout(page)).toEqual([]);

@@ -1,7 +1,22 @@
+import { randomUUID } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businessMetrics, metricsCsv, type BusinessMetrics } from "@server/metrics/index.server";
-import { bidonMovements, deliveries, districts, orders, payments, refunds, subscriptionPeriods, subscriptions, users } from "@server/db/schema";
+import {
+  bidonMovements,
+  deliveries,
+  districts,
+  orders,
+  payments,
+  refunds,
+  subscriptionPeriods,
+  subscriptionStateChanges,
+  subscriptions,
+  users,
+} from "@server/db/schema";
+import { cancelSubscription, changeSubscriptionFrequency, pauseSubscription } from "@server/subscriptions/index.server";
 import { parseMetricsRange, weeksOfRange } from "@core/metrics-range";
+import { limaNoon, newCustomer, runJobs, siteUrl, subscribe, subscriptionRow } from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 /**
@@ -140,18 +155,14 @@ describe("business metrics (issue 11, /admin/metricas)", () => {
       movement("T-5", "u2", "dos@example.pe", "lent", 4, "2030-03-14T15:00:00Z"), // after the range
     ]);
 
-    const subscription = (
-      number: string,
-      status: string,
-      frequency: "mensual" | "anual",
-      amountCents: number,
-      startDate: string | null,
-      cancelledAt: string | null,
-      billingMethod = "card",
-    ) => ({
+    // Each subscription is written as its paths write it: inserted waiting for payment, then each
+    // change an update stamped with the shop's clock (`updated_at`), which the history trigger
+    // records (decision 0067-subscription-state-history). The columns the other figures read
+    // (start_date, cancelled_at) are set where the real paths set them.
+    const subscription = (number: string, frequency: "mensual" | "anual", amountCents: number, createdAt: string, billingMethod = "card") => ({
       subscriptionNumber: number,
       userId: "u1",
-      status,
+      status: "pending_payment",
       frequency,
       discountRateBasisPoints: frequency === "anual" ? 1500 : 500,
       baseAmountCents: amountCents,
@@ -159,25 +170,62 @@ describe("business metrics (issue 11, /admin/metricas)", () => {
       ...A,
       address: "Av. Larco 100",
       deliveryWindow: "manana",
-      startDate,
-      cancelledAt: cancelledAt ? new Date(cancelledAt) : null,
       billingMethod,
+      createdAt: new Date(createdAt),
+      updatedAt: new Date(createdAt),
     });
     const subscribed = await db
       .insert(subscriptions)
       .values([
-        subscription("S1", "active", "mensual", 5000, "2030-01-10", null),
-        subscription("S2", "active", "mensual", 6000, "2030-03-05", null), // new in the week of 4 Mar
-        subscription("S3", "active", "anual", 51000, "2029-06-01", null), // MRR 510 / 12 = 42.50
-        subscription("S4", "cancelled", "mensual", 5000, "2030-02-01", "2030-03-11T04:00:00Z"), // Lima Sunday 10 Mar: week of 4 Mar
-        subscription("S5", "cancelled", "mensual", 5000, "2030-02-15", "2030-03-01T15:00:00Z"), // gone before the range
-        subscription("S6", "paused", "anual", 51000, "2030-01-01", null),
-        subscription("S7", "pending_payment", "mensual", 5000, null, null),
-        subscription("S8", "cancelled", "mensual", 5000, "2030-03-11", "2030-03-12T12:00:00Z"), // new and cancelled in the week of 11 Mar
-        subscription("S9", "past_due", "mensual", 5000, "2029-12-01", null),
-        subscription("S10", "cancelled", "mensual", 4000, "2029-01-01", "2029-12-01T15:00:00Z", "payment_link"),
+        subscription("S1", "mensual", 5000, "2030-01-10T14:00:00Z"),
+        subscription("S2", "mensual", 6000, "2030-03-05T14:00:00Z"), // new in the week of 4 Mar
+        subscription("S3", "anual", 51000, "2029-06-01T14:00:00Z"), // MRR 510 / 12 = 42.50
+        subscription("S4", "mensual", 5000, "2030-02-01T14:00:00Z"),
+        subscription("S5", "mensual", 5000, "2030-02-15T14:00:00Z"),
+        subscription("S6", "anual", 51000, "2030-01-01T14:00:00Z"),
+        subscription("S7", "mensual", 5000, "2030-03-06T14:00:00Z"), // never paid: never active
+        subscription("S8", "mensual", 5000, "2030-03-11T14:00:00Z"),
+        subscription("S9", "mensual", 5000, "2029-12-01T14:00:00Z"),
+        subscription("S10", "mensual", 4000, "2029-01-01T14:00:00Z", "payment_link"),
+        subscription("S11", "mensual", 5000, "2030-03-06T14:00:00Z"), // its checkout expired unpaid: closed as cancelled
+        subscription("S12", "mensual", 5700, "2030-01-20T14:00:00Z"),
       ])
       .returning({ id: subscriptions.id, number: subscriptions.subscriptionNumber });
+    const change = (number: string, at: string, set: Partial<typeof subscriptions.$inferInsert>) =>
+      db
+        .update(subscriptions)
+        .set({ ...set, updatedAt: new Date(at) })
+        .where(eq(subscriptions.subscriptionNumber, number));
+    const activate = (number: string, startDate: string) => change(number, `${startDate}T15:00:00Z`, { status: "active", startDate });
+    await activate("S10", "2029-01-01");
+    await activate("S3", "2029-06-01");
+    await change("S10", "2029-12-01T15:00:00Z", { status: "cancelled", cancelledAt: new Date("2029-12-01T15:00:00Z") });
+    await activate("S9", "2029-12-01");
+    await activate("S6", "2030-01-01");
+    await activate("S1", "2030-01-10");
+    await activate("S12", "2030-01-20");
+    await activate("S4", "2030-02-01");
+    await activate("S5", "2030-02-15");
+    await change("S5", "2030-03-01T15:00:00Z", { status: "cancelled", cancelledAt: new Date("2030-03-01T15:00:00Z") }); // gone before the range
+    // The range: week of Monday 4 March.
+    await activate("S2", "2030-03-05");
+    await change("S3", "2030-03-05T12:00:00Z", { status: "paused", pausedUntil: "2030-03-12" }); // paused in the range…
+    await change("S9", "2030-03-08T17:00:00Z", { status: "past_due" });
+    // Lima Sunday 10 March 23:00: S4 asks to cancel; it stays active until its paid period ends.
+    await change("S4", "2030-03-11T04:00:00Z", { cancelledAt: new Date("2030-03-11T04:00:00Z"), endsOn: "2030-03-12" });
+    // Lima Sunday 10 March 23:30: S1's renewal applies a parked catalogue price (S/ 50 → S/ 55).
+    await change("S1", "2030-03-11T04:30:00Z", { amountCents: 5500, baseAmountCents: 5500 });
+    // Week of Monday 11 March. Lima Monday 00:00 exactly: S6's pause starts (so it is active on Sunday night).
+    await change("S6", "2030-03-11T05:00:00Z", { status: "paused", pausedUntil: "2030-04-01" });
+    await activate("S8", "2030-03-11");
+    await change("S3", "2030-03-12T05:00:00Z", { status: "active", pausedUntil: null }); // …and resumed by itself at Lima midnight
+    await change("S4", "2030-03-12T05:05:00Z", { status: "cancelled" }); // the cancellation takes effect
+    await change("S8", "2030-03-12T12:00:00Z", { status: "cancelled", cancelledAt: new Date("2030-03-12T12:00:00Z") }); // new and cancelled in the week of 11 Mar
+    await change("S11", "2030-03-12T13:00:00Z", { status: "cancelled", cancelledAt: new Date("2030-03-12T13:00:00Z") }); // never started: not a cancellation
+    // Lima 12 March 10:00: S12's renewal moves it to the anual plan it asked for (12 × 85 % of its base).
+    await change("S12", "2030-03-12T15:00:00Z", { frequency: "anual", amountCents: 61150, discountRateBasisPoints: 1500 });
+    // After the range: not counted.
+    await change("S2", "2030-03-13T05:00:00Z", { status: "paused", pausedUntil: "2030-04-01" });
     const sub = Object.fromEntries(subscribed.map((row) => [row.number, row.id])) as Record<string, string>;
     const period = (number: string, periodNumber: number, billingDate: string, status: string, attempts: number) => ({
       subscriptionId: sub[number]!,
@@ -235,12 +283,44 @@ describe("business metrics (issue 11, /admin/metricas)", () => {
     ]);
   });
 
-  it("counts active subscriptions by plan and their MRR (anual divided by 12)", () => {
-    expect(metrics.plans).toEqual([
-      { plan: "mensual", active: 2, periodCents: 11000, mrrCents: 11000 },
-      { plan: "anual", active: 1, periodCents: 51000, mrrCents: 4250 },
+  it("counts the subscriptions active by plan and their MRR at the end of each week and of the range, from their history", () => {
+    // End of Sunday 10 March (Lima): mensual S1 (S/ 55 since 23:30 that night), S2, S4 (cancellation
+    // asked, not yet effective), S12 = 4, S/ 222.00; anual S6 (paused only from Monday 00:00) = 1,
+    // 510 / 12 = S/ 42.50. S3 is paused, S9 past due, S5 and S10 gone, S7, S8 and S11 never active.
+    const week1 = {
+      monday: "2030-03-04",
+      asOf: "2030-03-10",
+      plans: [
+        { plan: "mensual", active: 4, periodCents: 22200, mrrCents: 22200 },
+        { plan: "anual", active: 1, periodCents: 51000, mrrCents: 4250 },
+      ],
+      mrrCents: 26450,
+    };
+    // End of Tuesday 12 March, the range's last day: mensual S1, S2 = 2, S/ 115.00; anual S3 (resumed
+    // at 00:00) and S12 (moved to anual at its renewal) = 2, (510 + 611.50) / 12 = 93.458… → S/ 93.46.
+    // S4 and S8 have ended, S6 is paused; S2's pause after the range does not count.
+    const week2 = {
+      monday: "2030-03-11",
+      asOf: "2030-03-12",
+      plans: [
+        { plan: "mensual", active: 2, periodCents: 11500, mrrCents: 11500 },
+        { plan: "anual", active: 2, periodCents: 112150, mrrCents: 9346 },
+      ],
+      mrrCents: 20846,
+    };
+    expect(metrics.activeWeeks).toEqual([week1, week2]);
+    expect(metrics.plans).toEqual(week2.plans);
+    expect(metrics.mrrCents).toBe(20846);
+  });
+
+  it("takes a week's figures at its Sunday's Lima midnight even when the range ends later", async () => {
+    // 4–11 March: the first week ends on Sunday 10 March, the second point is Monday 11 March's end
+    // (S6 paused, S8 new, S3 still paused, S4 not yet ended, S12 still mensual).
+    const shorter = await businessMetrics(test.db, { from: "2030-03-04", to: "2030-03-11" });
+    expect(shorter.activeWeeks.map(({ asOf, plans, mrrCents }) => ({ asOf, active: plans.map((plan) => plan.active), mrrCents }))).toEqual([
+      { asOf: "2030-03-10", active: [4, 1], mrrCents: 26450 },
+      { asOf: "2030-03-11", active: [5, 0], mrrCents: 27200 },
     ]);
-    expect(metrics.mrrCents).toBe(15250);
   });
 
   it("counts new and cancelled subscriptions per Lima week, and the churn of the subscribers at the start", () => {
@@ -248,8 +328,9 @@ describe("business metrics (issue 11, /admin/metricas)", () => {
       { monday: "2030-03-04", started: 1, cancelled: 1 },
       { monday: "2030-03-11", started: 1, cancelled: 1 },
     ]);
-    // At the start: S1, S3, S4, S6, S9 (S5 had left, S2/S8 came later, S7 never started); S4 left in the range.
-    expect(metrics.churn).toEqual({ subscribersAtStart: 5, cancelled: 1, rate: 0.2 });
+    // At the start: S1, S3, S4, S6, S9, S12 (S5 and S10 had left, S2/S8 came later, S7 and S11 never
+    // started); S4 left in the range. S11's abandoned checkout is not a cancellation.
+    expect(metrics.churn).toEqual({ subscribersAtStart: 6, cancelled: 1, rate: 1 / 6 });
   });
 
   it("measures the failed-payment recovery of the card renewals billed in the range", () => {
@@ -267,14 +348,21 @@ describe("business metrics (issue 11, /admin/metricas)", () => {
     expect(lines).toHaveLength(1 + 9 + 1); // header, nine days, the empty string after the last CRLF
     expect(lines[1]).toBe("2030-03-04,80.00,0.00,0.00,80.00,2,0");
     expect(lines[4]).toBe("2030-03-07,-10.00,0.00,10.00,-10.00,0,0");
-    expect(metricsCsv(metrics, "planes")).toContain("Anual,1,510.00,42.50\r\n");
+    expect(metricsCsv(metrics, "planes")).toContain("Anual,2,1121.50,93.46\r\n");
+    expect(metricsCsv(metrics, "activas").slice(1).split("\r\n")).toEqual([
+      "Semana (lunes),Al cierre del,Activas mensual,Activas anual,Cobro por periodo mensual (S/),Cobro por periodo anual (S/),MRR mensual (S/),MRR anual (S/),MRR (S/)",
+      "2030-03-04,2030-03-10,4,1,222.00,510.00,222.00,42.50,264.50",
+      "2030-03-11,2030-03-12,2,2,115.00,1121.50,115.00,93.46,208.46",
+      "",
+    ]);
     expect(metricsCsv(metrics, "distritos")).toContain("Santiago de Surco,2,1\r\n");
     expect(metricsCsv(metrics, "semanas")).toContain("2030-03-11,1,1\r\n");
     const summary = metricsCsv(metrics, "resumen");
     for (const line of [
       "Ticket promedio (S/),48.75",
-      "MRR (S/),152.50",
-      "Tasa de cancelación (%),20.00",
+      "Suscripciones activas al cierre,4",
+      "MRR al cierre (S/),208.46",
+      "Tasa de cancelación (%),16.67",
       "Tasa de recuperación (%),25.00",
       "Bidones por devolver,3",
     ])
@@ -287,6 +375,82 @@ describe("business metrics (issue 11, /admin/metricas)", () => {
     expect(empty.recovery.rate).toBeNull();
     expect(empty.days.map((day) => day.orders)).toEqual([0, 0]);
     expect(metricsCsv(empty, "resumen")).toContain("Ticket promedio (S/),\r\n");
+  });
+});
+
+/**
+ * Decision 0067-subscription-state-history: the shop's own paths leave the history the metrics read,
+ * each change at the shop's clock, including the silent ones (a renewal moving to the plan asked
+ * for). Fixture: subscribed Monday 23 November 2026 10:00 Lima, S/ 60.00 of products a month.
+ */
+describe("the history of a subscription's state", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+  });
+  afterAll(() => test.close());
+
+  it("records activation, pause, resume and the plan change at renewal, each when it happened", async () => {
+    const db = test.db;
+    const customer = await newCustomer(db, "historial");
+    const subscriptionId = await subscribe(db, customer, "mensual");
+    const as = (now: Date) => ({ userId: customer.id, subscriptionId, requestKey: randomUUID(), now, siteUrl });
+    expect((await changeSubscriptionFrequency(db, { ...as(limaNoon("2026-11-24")), frequency: "anual" })).ok).toBe(true);
+    // Lima 24 November 23:30, until the 28th, when the daily jobs resume it.
+    expect((await pauseSubscription(db, { ...as(new Date("2026-11-25T04:30:00Z")), until: "2026-11-28" })).ok).toBe(true);
+    await runJobs(db, "2026-11-28", "2026-11-28");
+    await runJobs(db, "2026-12-23", "2026-12-23");
+    // A cancellation asked for takes effect at the end of the paid year: nothing changes yet.
+    expect((await cancelSubscription(db, { ...as(limaNoon("2026-12-24")), reason: "precio", detail: "" })).ok).toBe(true);
+
+    const history = await db
+      .select()
+      .from(subscriptionStateChanges)
+      .where(eq(subscriptionStateChanges.subscriptionId, subscriptionId))
+      .orderBy(asc(subscriptionStateChanges.changedAt), asc(subscriptionStateChanges.id));
+    // Each row: when, the state it moved to, and the one it moved from.
+    expect(
+      history.map((row) => [
+        row.changedAt.toISOString(),
+        row.status,
+        row.frequency,
+        row.amountCents,
+        row.previousStatus,
+        row.previousFrequency,
+        row.previousAmountCents,
+      ]),
+    ).toEqual([
+      ["2026-11-23T15:00:00.000Z", "pending_payment", "mensual", 5700, null, null, null],
+      ["2026-11-23T15:00:00.000Z", "active", "mensual", 5700, "pending_payment", "mensual", 5700],
+      ["2026-11-25T04:30:00.000Z", "paused", "mensual", 5700, "active", "mensual", 5700],
+      ["2026-11-28T17:00:00.000Z", "active", "mensual", 5700, "paused", "mensual", 5700],
+      // The renewal of 23 December starts the anual plan asked for on the 24th of November: no customer event says so.
+      ["2026-12-23T17:00:00.000Z", "active", "anual", 61200, "active", "mensual", 5700],
+    ]);
+    const now = await subscriptionRow(db, subscriptionId);
+    expect(history.at(-1)).toMatchObject({ status: now.status, frequency: now.frequency, amountCents: now.amountCents });
+  });
+
+  it("never records a change before the subscription's previous one, whatever clock its writer read", async () => {
+    const db = test.db;
+    const subscriptionId = await subscribe(db, await newCustomer(db, "reloj"), "mensual");
+    const stamped = (at: string, status: string) =>
+      db
+        .update(subscriptions)
+        .set({ status, updatedAt: new Date(at) })
+        .where(eq(subscriptions.id, subscriptionId));
+    await stamped("2026-11-26T15:00:00Z", "paused");
+    // A second process whose `now` was read before the first committed.
+    await stamped("2026-11-26T14:59:59Z", "active");
+    const history = await db
+      .select({ changedAt: subscriptionStateChanges.changedAt, status: subscriptionStateChanges.status })
+      .from(subscriptionStateChanges)
+      .where(eq(subscriptionStateChanges.subscriptionId, subscriptionId))
+      .orderBy(asc(subscriptionStateChanges.id));
+    expect(history.slice(-2).map((row) => [row.changedAt.toISOString(), row.status])).toEqual([
+      ["2026-11-26T15:00:00.000Z", "paused"],
+      ["2026-11-26T15:00:00.000Z", "active"],
+    ]);
   });
 });
 

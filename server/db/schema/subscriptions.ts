@@ -110,6 +110,34 @@ export const subscriptionEvents = pgTable(
 );
 
 /**
+ * The states a subscription has been in, each from the instant it took effect, with the one before (decision
+ * 0067-subscription-state-history): status, plan and price per period, what /admin/metricas needs
+ * to count the active subscriptions and the MRR of any past date. `subscriptions` keeps only the
+ * present and `subscription_events` is the customer's history, which misses the silent changes
+ * (a renewal moving to a pending plan or a parked catalogue price). Written only by the trigger
+ * `subscriptions_state_history` (migration), in the same statement as the change, from whatever
+ * path makes it; `changed_at` is the change's own `updated_at` (the shop's clock).
+ */
+export const subscriptionStateChanges = pgTable(
+  "subscription_state_changes",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    subscriptionId: uuid("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull(),
+    status: text("status").notNull(),
+    frequency: text("frequency").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    /** The state it changed from (null for the first row): a row is a move, summed without reading a subscription's other rows. */
+    previousStatus: text("previous_status"),
+    previousFrequency: text("previous_frequency"),
+    previousAmountCents: integer("previous_amount_cents"),
+  },
+  (table) => [index("subscription_state_changes_subscription_idx").on(table.subscriptionId, table.changedAt)],
+);
+
+/**
  * A reusable card kept with a provider for renewals (Culqi: customer + card; Flow: a registered
  * customer; sandbox: an offline stand-in). Only the provider's references and what the customer
  * needs to recognise the card are stored, never the card number.
