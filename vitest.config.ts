@@ -31,7 +31,9 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
-          setupFiles: ["tests/support/fail-on-console-error.ts"],
+          // One worker process runs many files, each with fresh shop modules (decision 0064).
+          isolate: false,
+          setupFiles: ["tests/support/fresh-modules.ts", "tests/support/fail-on-console-error.ts"],
           // Runs beside db, with the same two workers (Vitest asks one worker count per group).
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
