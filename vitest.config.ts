@@ -40,7 +40,9 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
-          setupFiles: ["tests/support/fail-on-console-error.ts"],
+          // One worker process runs many files, each with fresh shop modules (decision 0064).
+          isolate: false,
+          setupFiles: ["tests/support/fresh-modules.ts", "tests/support/fail-on-console-error.ts"],
           // Runs beside db, with the same two workers (Vitest asks one worker count per group).
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
@@ -54,11 +56,15 @@ export default defineConfig({
           // Vitest's default is one worker less than the cores (one, here). Each file has a database
           // of its own, so two run at once (decision 0056).
           maxWorkers: 2,
+          // Each worker runs many files instead of a new process per file: starting the process and
+          // loading drizzle, pg and PGlite again cost ~1.7 s of CPU per file. fresh-modules.ts still
+          // gives every file fresh instances of the shop's modules (decision 0064).
+          isolate: false,
           sequence: { groupOrder: 0 },
           // Domains are tested against the database itself; the read cache has its own test.
           env: { STOREFRONT_CACHE_SECONDS: "0", ...testUploads },
           globalSetup: ["tests/support/global-setup.ts"],
-          setupFiles: ["tests/support/fail-on-console-error.ts"],
+          setupFiles: ["tests/support/fresh-modules.ts", "tests/support/fail-on-console-error.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -3,7 +3,7 @@ import { DEMO_CUSTOMER, openSignedIn, registerCustomer, signInCookies, STRONG_PA
 import { MOBILE } from "../support/browser";
 import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { useBrowser, waitForHydration } from "../support/e2e";
-import { axeBuilder } from "../support/axe";
+import { axeViolations } from "../support/axe";
 
 describe("the customer's account area", () => {
   const shop = useBrowser();
@@ -212,9 +212,8 @@ describe("the customer's account area", () => {
       for (const path of paths) {
         await page.goto(`${shop.baseURL()}${path}`);
         await waitForHydration(page);
-        const results = await axeBuilder(page).analyze();
         found.push(
-          ...results.violations
+          ...(await axeViolations(page))
             .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
             .map((violation) => `${path}: ${violation.id}`),
         );

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MOBILE } from "../support/browser";
 import { boxLine, fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
-import { axeBuilder } from "../support/axe";
+import { AXE_TAGS, axeViolations } from "../support/axe";
 
 describe("checkout with the sandbox provider", () => {
   const shop = useBrowser();
@@ -120,8 +120,7 @@ describe("checkout with the sandbox provider", () => {
     const { page, close } = await shop.open(MOBILE);
     const found: string[] = [];
     const audit = async (label: string) => {
-      const results = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-      for (const violation of results.violations) {
+      for (const violation of await axeViolations(page, AXE_TAGS)) {
         if (violation.impact === "serious" || violation.impact === "critical")
           found.push(`${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
       }

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, asc, eq, like, ne } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@server/db/index.server";
-import { deliveries, orderItems, orders, paymentMethods, productVariants, subscriptionItems, subscriptionPeriods } from "@server/db/schema";
+import { deliveries, orderItems, orders, paymentMethods, productVariants, subscriptionItems, subscriptionPeriods, subscriptions } from "@server/db/schema";
 import { sandboxCardProvider, sandboxCardToken } from "@server/payments/index.server";
 import {
   cancelSubscription,
@@ -44,6 +44,15 @@ beforeAll(async () => {
   db = test.db;
 });
 afterAll(() => test.close());
+// Each test runs every job of the shop over months of its own subscriber's life. The subscribers
+// of the tests before it would be renewed, delivered and e-mailed again by those runs (most of
+// this file's time): once a test has made its assertions, its subscriptions leave the jobs' way.
+afterEach(async () => {
+  await db
+    .update(subscriptions)
+    .set({ status: "cancelled" })
+    .where(and(like(subscriptions.userId, "user-%@prueba.pe"), ne(subscriptions.status, "cancelled")));
+});
 
 /** A fresh subscriber and the context every action takes, at `now`. */
 async function subscriber(frequency: "mensual" | "anual" = "mensual") {
