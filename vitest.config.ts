@@ -40,7 +40,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
-          // One worker process runs many files, each with fresh shop modules (decision 0064).
+          // One worker process runs many files, each with fresh shop modules (decision 0068).
           isolate: false,
           setupFiles: ["tests/support/fresh-modules.ts", "tests/support/fail-on-console-error.ts"],
           // Runs beside db, with the same two workers (Vitest asks one worker count per group).
@@ -58,7 +58,7 @@ export default defineConfig({
           maxWorkers: 2,
           // Each worker runs many files instead of a new process per file: starting the process and
           // loading drizzle, pg and PGlite again cost ~1.7 s of CPU per file. fresh-modules.ts still
-          // gives every file fresh instances of the shop's modules (decision 0064).
+          // gives every file fresh instances of the shop's modules (decision 0068).
           isolate: false,
           sequence: { groupOrder: 0 },
           // Domains are tested against the database itself; the read cache has its own test.

@@ -11,7 +11,7 @@ export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-pract
  * once per document: AxeBuilder sends its ~550 kB twice per check (and, in its default mode, opens
  * a blank page to merge the frames' results), and returns every passed and inapplicable node too.
  * `resultTypes: ["violations"]` keeps every violation with all its nodes and trims only the other
- * lists (decision 0064). A page with frames keeps AxeBuilder's default, which also reaches frames
+ * lists (decision 0068). A page with frames keeps AxeBuilder's default, which also reaches frames
  * from other origins.
  */
 export async function axeViolations(page: Page, tags?: string[]): Promise<Result[]> {

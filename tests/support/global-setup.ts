@@ -5,7 +5,7 @@ import { buildDatabaseTemplates, type DatabaseTemplates } from "./database-templ
  * The templates are built once per Vitest run and shared by every project that lists this file
  * (db, stress, e2e, reliability). Vitest runs each project's global setup in its own module
  * instance, one after the other, before any test; each built its own identical pair: four
- * migrate-and-seed runs per pass where one does (docs/decisions/0064-test-suite-third-round.md).
+ * migrate-and-seed runs per pass where one does (docs/decisions/0068-test-suite-third-round.md).
  * The last project to tear down drops them (Vitest tears every project down at the end of the run).
  */
 interface SharedTemplates {
