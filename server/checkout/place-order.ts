@@ -9,7 +9,8 @@ import { verifiedAccountIdByEmail } from "../accounts/index.server";
 import { recordPromotionalConsent } from "../consent/index.server";
 import { createPendingSubscription } from "../subscriptions/index.server";
 import { deliveries, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
-import { inTransaction, type Transaction } from "../db/transaction";
+import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
+import { preparedStatement } from "../db/prepared-statement";
 import { claimSlot, servedDistrictOnDate, SlotUnavailableError } from "../deliveries/index.server";
 
 /** Issue 10: the place was free when the page loaded and was taken before the order was placed. */
@@ -168,76 +169,137 @@ interface OrderWrite {
   expiresAt: Date;
 }
 
+interface PlacedRow extends Record<string, unknown> {
+  order_id: string;
+  order_number: string;
+  delivery_id: string;
+  payment_id: string;
+}
+
 /**
  * The order, its items, its delivery, its first status line, the abandoned cart it recovers and its
  * payment attempt, in ONE statement (decision 0064: they were six round trips, each a socket write
  * and read of the server's CPU), headed by the district's share lock (decision 0053: staff who stop
  * serving it meanwhile wait for this order, or this order sees the change and stops). Null when the
- * district is no longer served; the caller then rolls back what the statement wrote. The sub-statements
- * see one snapshot and take no lock anyone else waits on but the district's (decision 0025) and the
- * recovered cart's row; their foreign keys are checked at the statement's end, once the order exists.
+ * district is no longer served; the caller then rolls back what the statement wrote. The
+ * sub-statements see one snapshot and take no lock anyone else waits on but the district's
+ * (decision 0025) and the recovered cart's row; their foreign keys are checked at the statement's
+ * end, once the order exists.
  */
 async function writeOrder(
   tx: Transaction,
   { input, options, district, summary, lines, expiresAt }: OrderWrite,
 ): Promise<{ orderId: string; orderNumber: string; deliveryId: string; paymentId: string } | null> {
   const subscribing = input.purchaseType === "subscription";
+  const values: Record<string, unknown> = {
+    districtId: district.id,
+    districtName: district.name,
+    checkoutKey: input.checkoutKey,
+    userId: options.userId ?? null,
+    // Checkout's schema gives it trimmed and in lower case, as the account lookup needs it.
+    email: input.correo,
+    orderType: input.purchaseType,
+    subscriptionFrequency: subscribing ? input.subscriptionFrequency : null,
+    firstName: input.nombre,
+    lastName: input.apellido,
+    phone: input.telefono,
+    documentType: input.tipo_documento,
+    documentNumber: input.dni,
+    ruc: input.ruc ?? null,
+    businessName: input.ruc ? (input.razonSocial ?? null) : null,
+    address: input.direccion,
+    date: input.fecha,
+    window: input.rangoHorario,
+    notes: input.referencia || null,
+    subtotalCents: summary.subtotalCents,
+    discountCents: summary.discountCents,
+    totalCents: summary.totalCents,
+    provider: options.provider,
+    expiresAt,
+    now: options.now,
+    statusHistory: [{ status: "pending", timestamp: options.now.toISOString(), note: null }],
+  };
+  lines.forEach((line, index) => {
+    for (const [key, value] of Object.entries(line)) values[`line${index}_${key}`] = value;
+  });
+  const [placed] = await placeOrderStatement(lines.length)(tx, values);
+  return placed ? { orderId: placed.order_id, orderNumber: placed.order_number, deliveryId: placed.delivery_id, paymentId: placed.payment_id } : null;
+}
+
+/** One statement per number of lines (at most MAX_ORDER_LINES), each built once. */
+const placeOrderStatements = new Map<number, ReturnType<typeof preparedStatement<PlacedRow>>>();
+
+function placeOrderStatement(lineCount: number) {
+  let statement = placeOrderStatements.get(lineCount);
+  if (!statement) {
+    statement = preparedStatement<PlacedRow>(`checkout_place_order_${lineCount}`, (tx) => buildPlaceOrder(tx, lineCount));
+    placeOrderStatements.set(lineCount, statement);
+  }
+  return statement;
+}
+
+function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
+  const value = (name: string) => sql.placeholder(name);
   const servedDistrict = tx.$with("served_district").as(
     tx
       .select({ id: districts.id })
       .from(districts)
-      .where(and(eq(districts.id, district.id), eq(districts.served, true)))
+      .where(and(eq(districts.id, value("districtId")), eq(districts.served, true)))
       .for("share"),
   );
+  const now = value("now");
   const placedOrder = tx.$with("placed_order").as(
     tx
       .insert(orders)
       .values({
-        checkoutKey: input.checkoutKey,
+        checkoutKey: value("checkoutKey"),
         // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
-        userId: options.userId ?? verifiedAccountIdByEmail(input.correo),
+        userId: sql`coalesce(${value("userId")}::text, ${verifiedAccountIdByEmail(value("email"))})`,
         status: "pending",
-        orderType: input.purchaseType,
-        subscriptionFrequency: subscribing ? input.subscriptionFrequency : null,
-        customerFirstName: input.nombre,
-        customerLastName: input.apellido,
-        customerEmail: input.correo,
-        customerPhone: input.telefono,
-        documentType: input.tipo_documento,
-        documentNumber: input.dni,
-        ruc: input.ruc ?? null,
-        businessName: input.ruc ? (input.razonSocial ?? null) : null,
-        districtId: district.id,
-        districtName: district.name,
-        address: input.direccion,
-        deliveryDate: input.fecha,
-        deliveryWindow: input.rangoHorario,
-        deliveryNotes: input.referencia || null,
-        subtotalCents: summary.subtotalCents,
-        discountCents: summary.discountCents,
+        orderType: value("orderType"),
+        subscriptionFrequency: value("subscriptionFrequency"),
+        customerFirstName: value("firstName"),
+        customerLastName: value("lastName"),
+        customerEmail: value("email"),
+        customerPhone: value("phone"),
+        documentType: value("documentType"),
+        documentNumber: value("documentNumber"),
+        ruc: value("ruc"),
+        businessName: value("businessName"),
+        districtId: value("districtId"),
+        districtName: value("districtName"),
+        address: value("address"),
+        deliveryDate: value("date"),
+        deliveryWindow: value("window"),
+        deliveryNotes: value("notes"),
+        subtotalCents: value("subtotalCents"),
+        discountCents: value("discountCents"),
         shippingCents: 0,
-        totalCents: summary.totalCents,
-        paymentProvider: options.provider,
-        expiresAt,
-        createdAt: options.now,
-        updatedAt: options.now,
+        totalCents: value("totalCents"),
+        paymentProvider: value("provider"),
+        expiresAt: value("expiresAt"),
+        createdAt: now,
+        updatedAt: now,
       })
       .returning({ id: orders.id, orderNumber: orders.orderNumber }),
   );
   const orderId = sql<string>`(select ${placedOrder.id} from ${placedOrder})`;
   const placedItems = tx.$with("placed_items").as(
     tx.insert(orderItems).values(
-      lines.map((line) => ({
-        orderId,
-        productId: line.productId,
-        variantId: line.variantId,
-        title: line.title,
-        variantTitle: line.variantTitle,
-        sku: line.sku,
-        unitPriceCents: line.unitPriceCents,
-        quantity: line.quantity,
-        lineTotalCents: line.lineTotalCents,
-      })),
+      Array.from({ length: lineCount }, (_, index) => {
+        const line = (key: keyof PricedCartLine) => value(`line${index}_${key}`);
+        return {
+          orderId,
+          productId: line("productId"),
+          variantId: line("variantId"),
+          title: line("title"),
+          variantTitle: line("variantTitle"),
+          sku: line("sku"),
+          unitPriceCents: line("unitPriceCents"),
+          quantity: line("quantity"),
+          lineTotalCents: line("lineTotalCents"),
+        };
+      }),
     ),
   );
   const placedDelivery = tx.$with("placed_delivery").as(
@@ -245,43 +307,47 @@ async function writeOrder(
       .insert(deliveries)
       .values({
         orderId,
-        districtId: district.id,
-        districtName: district.name,
-        address: input.direccion,
-        deliveryDate: input.fecha,
-        deliveryWindow: input.rangoHorario,
+        districtId: value("districtId"),
+        districtName: value("districtName"),
+        address: value("address"),
+        deliveryDate: value("date"),
+        deliveryWindow: value("window"),
         status: "pending",
-        statusHistory: [{ status: "pending", timestamp: options.now.toISOString(), note: null }],
-        notes: input.referencia || null,
-        createdAt: options.now,
-        updatedAt: options.now,
+        statusHistory: value("statusHistory"),
+        notes: value("notes"),
+        createdAt: now,
+        updatedAt: now,
       })
       .returning({ id: deliveries.id }),
   );
   const firstStatus = tx
     .$with("first_status")
-    .as(tx.insert(orderStatusChanges).values({ orderId, fromStatus: null, toStatus: "pending", actor: "customer", createdAt: options.now }));
-  const recoveredCart = tx.$with("recovered_cart").as(markCartRecovered(tx, input.correo, orderId));
+    .as(tx.insert(orderStatusChanges).values({ orderId, fromStatus: null, toStatus: "pending", actor: "customer", createdAt: now }));
+  const recoveredCart = tx.$with("recovered_cart").as(markCartRecovered(tx, value("email"), orderId));
   const placedPayment = tx.$with("placed_payment").as(
     tx
       .insert(payments)
       .values({
         orderId,
-        provider: options.provider,
+        provider: value("provider"),
         status: "created",
-        amountCents: summary.totalCents,
-        expiresAt,
-        createdAt: options.now,
-        updatedAt: options.now,
+        amountCents: value("totalCents"),
+        expiresAt: value("expiresAt"),
+        createdAt: now,
+        updatedAt: now,
       })
       .returning({ id: payments.id }),
   );
-  const [placed] = await tx
+  return tx
     .with(servedDistrict, placedOrder, placedItems, placedDelivery, firstStatus, recoveredCart, placedPayment)
-    .select({ orderId: placedOrder.id, orderNumber: placedOrder.orderNumber, deliveryId: placedDelivery.id, paymentId: placedPayment.id })
+    .select({
+      orderId: sql<string>`${placedOrder.id}`.as("order_id"),
+      orderNumber: sql<string>`${placedOrder.orderNumber}`.as("order_number"),
+      deliveryId: sql<string>`${placedDelivery.id}`.as("delivery_id"),
+      paymentId: sql<string>`${placedPayment.id}`.as("payment_id"),
+    })
     .from(placedOrder)
     .crossJoin(placedDelivery)
     .crossJoin(placedPayment)
     .crossJoin(servedDistrict);
-  return placed ?? null;
 }
