@@ -11,7 +11,7 @@ import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/c
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { ComplaintsBookNote } from "~/components/complaints/complaints-book-note";
-import { orderCookie } from "~/order-cookie.server";
+import { orderCookieHeader } from "~/order-cookie.server";
 import { ORDER_NOT_GENERATED } from "@core/checkout-messages";
 import { clientAddress } from "~/session.server";
 
@@ -72,13 +72,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id, userId: user?.id ?? null, client });
     if (result.ok && result.nextStep === "tokenize_card") {
       // Spec §4 tokenize_card: the card form of the active provider (cards only) opens next.
-      return redirect(`/suscripcion/tarjeta/${result.subscriptionId}`, { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });
+      return redirect(`/suscripcion/tarjeta/${result.subscriptionId}`, { headers: { "Set-Cookie": orderCookieHeader(result.orderId) } });
     }
     if (result.ok) {
       // nextStep process_payment: the provider readies the attempt and says where it is paid (a
       // redirect from a fetcher action navigates the app, and works the same for a repeated submit).
       const next = await provider.nextStep(context.get(dbContext), { paymentId: result.paymentId, now: new Date() });
-      return redirect(next.to, { headers: { "Set-Cookie": await orderCookie().serialize(result.orderId) } });
+      return redirect(next.to, { headers: { "Set-Cookie": orderCookieHeader(result.orderId) } });
     }
     switch (result.reason) {
       case "invalid":

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { orders, users } from "../db/schema";
 
@@ -18,9 +18,12 @@ export async function attachGuestOrders(db: Database, account: { userId: string;
 /**
  * The verified account a guest checkout with this email belongs to, if any (null otherwise), as a
  * subquery: the order's insert reads it itself, one round trip fewer per checkout (decision 0063).
+ * A placeholder (a statement prepared once, decision 0064) must be given the email trimmed and in
+ * lower case, as checkout's schema gives it.
  */
-export function verifiedAccountIdByEmail(email: string): SQL<string | null> {
-  return sql<string | null>`(select ${users.id} from ${users} where ${users.email} = ${email.trim().toLowerCase()} and ${users.emailVerified} = true)`;
+export function verifiedAccountIdByEmail(email: string | Placeholder): SQL<string | null> {
+  const address = typeof email === "string" ? email.trim().toLowerCase() : email;
+  return sql<string | null>`(select ${users.id} from ${users} where ${users.email} = ${address} and ${users.emailVerified} = true)`;
 }
 
 /** Whether an account exists for the email (the checkout's guest notice, spec §5). */

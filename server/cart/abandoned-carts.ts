@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { consumeRateLimit, isEmailRegistered } from "../accounts/index.server";
 import { priceCartLines, type CartLineRequest } from "../catalog/index.server";
 import { env } from "../config/env";
@@ -83,9 +83,13 @@ export async function saveAbandonedCart(db: Database, input: SaveAbandonedCartIn
   return written.length > 0 ? { saved: true } : { saved: false, reason: "kept" };
 }
 
-/** The cart turned into an order: no reminder for it. */
-export async function markCartRecovered(db: DatabaseOrTransaction, email: string, orderId: string) {
-  await db.update(abandonedCarts).set({ recoveredOrderId: orderId }).where(eq(abandonedCarts.email, email));
+/**
+ * The cart turned into an order: no reminder for it. Returned unsent, so checkout can send it as
+ * part of the statement that writes the order (decision 0064, `orderId` then being that
+ * statement's new order, `email` a placeholder); awaiting it sends it on its own.
+ */
+export function markCartRecovered(db: DatabaseOrTransaction, email: string | Placeholder, orderId: string | SQL) {
+  return db.update(abandonedCarts).set({ recoveredOrderId: orderId }).where(eq(abandonedCarts.email, email));
 }
 
 /**

@@ -1,5 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { preparedStatement } from "../db/prepared-statement";
 import { products, productVariants } from "../db/schema";
 
 export interface CartLineRequest {
@@ -37,28 +38,15 @@ export async function priceCartLines(db: Database, requested: CartLineRequest[])
   const productIds = [...new Set(requested.map((line) => line.productId))];
   if (productIds.length === 0) return { lines: [], unavailable: [], subtotalCents: 0 };
 
-  // One statement (decision 0063): each active product with its active variants beside it, or alone.
-  const rows = await db
-    .select({
-      id: products.id,
-      slug: products.slug,
-      title: products.title,
-      image: products.image,
-      priceCents: products.priceCents,
-      sku: products.sku,
-      variant: {
-        id: productVariants.id,
-        productId: productVariants.productId,
-        title: productVariants.title,
-        priceCents: productVariants.priceCents,
-        sku: productVariants.sku,
-      },
-    })
-    .from(products)
-    .leftJoin(productVariants, and(eq(productVariants.productId, products.id), eq(productVariants.active, true)))
-    .where(and(inArray(products.id, productIds), eq(products.active, true)));
-  const productRows = rows.map(({ variant: _variant, ...product }) => product);
-  const variantRows = rows.flatMap((row) => (row.variant ? [row.variant] : []));
+  // One statement (decision 0063): each active product with its active variants beside it, or
+  // alone; built once and sent by name (decision 0064).
+  const rows = await activePrices(db, { productIds });
+  const productRows = rows.map((row) => ({ id: row.id, slug: row.slug, title: row.title, image: row.image, priceCents: row.price_cents, sku: row.sku }));
+  const variantRows = rows.flatMap((row) =>
+    row.variant_id === null
+      ? []
+      : [{ id: row.variant_id, productId: row.id, title: row.variant_title!, priceCents: row.variant_price_cents!, sku: row.variant_sku }],
+  );
 
   const productsById = new Map(productRows.map((row) => [row.id, row]));
   const lines: PricedCartLine[] = [];
@@ -88,3 +76,35 @@ export async function priceCartLines(db: Database, requested: CartLineRequest[])
   }
   return { lines, unavailable, subtotalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0) };
 }
+
+interface PriceRow extends Record<string, unknown> {
+  id: number;
+  slug: string;
+  title: string;
+  image: string | null;
+  price_cents: number | null;
+  sku: string | null;
+  variant_id: number | null;
+  variant_title: string | null;
+  variant_price_cents: number | null;
+  variant_sku: string | null;
+}
+
+const activePrices = preparedStatement<PriceRow>("cart_prices", (db) =>
+  db
+    .select({
+      id: products.id,
+      slug: products.slug,
+      title: products.title,
+      image: products.image,
+      priceCents: products.priceCents,
+      sku: products.sku,
+      variantId: sql`${productVariants.id}`.as("variant_id"),
+      variantTitle: sql`${productVariants.title}`.as("variant_title"),
+      variantPriceCents: sql`${productVariants.priceCents}`.as("variant_price_cents"),
+      variantSku: sql`${productVariants.sku}`.as("variant_sku"),
+    })
+    .from(products)
+    .leftJoin(productVariants, and(eq(productVariants.productId, products.id), eq(productVariants.active, true)))
+    .where(and(sql`${products.id} = any(${sql.placeholder("productIds")}::int[])`, eq(products.active, true))),
+);

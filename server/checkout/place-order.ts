@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { CheckoutInput } from "@core/checkout-schema";
 import { deliveryScheduleError } from "@core/delivery-schedule";
 import { minimumOrderShortfall, orderSummary } from "@core/pricing";
@@ -9,7 +9,8 @@ import { verifiedAccountIdByEmail } from "../accounts/index.server";
 import { recordPromotionalConsent } from "../consent/index.server";
 import { createPendingSubscription } from "../subscriptions/index.server";
 import { deliveries, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
-import { inTransaction } from "../db/transaction";
+import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
+import { preparedStatement } from "../db/prepared-statement";
 import { claimSlot, servedDistrictOnDate, SlotUnavailableError } from "../deliveries/index.server";
 
 /** Issue 10: the place was free when the page loaded and was taken before the order was placed. */
@@ -46,96 +47,47 @@ export async function placeOrder(
   input: CheckoutInput,
   options: { now: Date; provider: string; userId?: string | null; client?: { address: string; userAgent: string | null } },
 ): Promise<PlaceOrderResult> {
-  const existing = await findByCheckoutKey(db, input.checkoutKey);
-  if (existing) return existing;
+  // A repeated submit of a placed checkout fails the order's insert on the unique checkout key and
+  // is answered below with the order it placed (decision 0064: no lookup before every order). A
+  // refusal first looks for that order too, so a repeat is answered with it even if the prices,
+  // the calendar or the district changed since it was placed.
+  const refuse = async (refusal: PlaceOrderResult) => (await findByCheckoutKey(db, input.checkoutKey)) ?? refusal;
 
   // The district, its weekdays, the calendar that date and the capacity figures, in one statement (decision 0063).
   const served = await servedDistrictOnDate(db, { districtId: input.districtId, date: input.fecha, window: input.rangoHorario, now: options.now });
-  if (!served) return { ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } };
+  if (!served) return refuse({ ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } });
   const district = { id: served.id, name: served.name };
   const scheduleError = deliveryScheduleError({ districtDays: served.dayNumbers, dayNumber: input.diaHabil, date: input.fecha, now: options.now });
-  if (scheduleError) return { ok: false, reason: "invalid", fieldErrors: { [scheduleError.field]: scheduleError.message } };
+  if (scheduleError) return refuse({ ok: false, reason: "invalid", fieldErrors: { [scheduleError.field]: scheduleError.message } });
   // Issue 10: the cut-off the day before and the closed days (holidays) are data staff edit.
-  if (served.calendarRefusal) return { ok: false, reason: "invalid", fieldErrors: { fecha: served.calendarRefusal } };
+  if (served.calendarRefusal) return refuse({ ok: false, reason: "invalid", fieldErrors: { fecha: served.calendarRefusal } });
 
   const priced = await priceCartLines(db, input.items);
   if (priced.unavailable.length > 0 || priced.subtotalCents !== input.clientSubtotalCents) {
-    return { ok: false, reason: "cart_changed", lines: priced.lines, unavailable: priced.unavailable };
+    return refuse({ ok: false, reason: "cart_changed", lines: priced.lines, unavailable: priced.unavailable });
   }
   const shortfallCents = minimumOrderShortfall(priced.subtotalCents);
-  if (shortfallCents > 0) return { ok: false, reason: "minimum", shortfallCents, subtotalCents: priced.subtotalCents };
+  if (shortfallCents > 0) return refuse({ ok: false, reason: "minimum", shortfallCents, subtotalCents: priced.subtotalCents });
   const subscribing = input.purchaseType === "subscription";
-  if (subscribing && !options.userId) return { ok: false, reason: "account_required" };
+  if (subscribing && !options.userId) return refuse({ ok: false, reason: "account_required" });
   if (subscribing && input.organizationId !== undefined) {
     const [organization] = await db
       .select({ id: organizations.id })
       .from(organizations)
       .where(and(eq(organizations.id, input.organizationId), eq(organizations.active, true)));
-    if (!organization) return { ok: false, reason: "invalid", fieldErrors: { organizationId: "Elige una organización de la lista" } };
+    if (!organization) return refuse({ ok: false, reason: "invalid", fieldErrors: { organizationId: "Elige una organización de la lista" } });
   }
 
   const summary = orderSummary(priced.subtotalCents, input.purchaseType, input.subscriptionFrequency);
   const expiresAt = new Date(options.now.getTime() + CARD_PAYMENT_WINDOW_MINUTES * 60_000);
   try {
     return await inTransaction(db, async (tx) => {
-      // Decision 0053: staff may stop serving the district meanwhile. The share lock makes that change
-      // wait for this order (and then count its delivery), or this order see it and stop here.
-      const [stillServed] = await tx
-        .select({ id: districts.id })
-        .from(districts)
-        .where(and(eq(districts.id, district.id), eq(districts.served, true)))
-        .for("share");
-      if (!stillServed) throw new DistrictNotServedError();
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          checkoutKey: input.checkoutKey,
-          // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
-          userId: options.userId ?? verifiedAccountIdByEmail(input.correo),
-          status: "pending",
-          orderType: input.purchaseType,
-          subscriptionFrequency: subscribing ? input.subscriptionFrequency : null,
-          customerFirstName: input.nombre,
-          customerLastName: input.apellido,
-          customerEmail: input.correo,
-          customerPhone: input.telefono,
-          documentType: input.tipo_documento,
-          documentNumber: input.dni,
-          ruc: input.ruc ?? null,
-          businessName: input.ruc ? (input.razonSocial ?? null) : null,
-          districtId: district.id,
-          districtName: district.name,
-          address: input.direccion,
-          deliveryDate: input.fecha,
-          deliveryWindow: input.rangoHorario,
-          deliveryNotes: input.referencia || null,
-          subtotalCents: summary.subtotalCents,
-          discountCents: summary.discountCents,
-          shippingCents: 0,
-          totalCents: summary.totalCents,
-          paymentProvider: options.provider,
-          expiresAt,
-          createdAt: options.now,
-          updatedAt: options.now,
-        })
-        .returning({ id: orders.id, orderNumber: orders.orderNumber });
-      await tx.insert(orderItems).values(
-        priced.lines.map((line) => ({
-          orderId: order!.id,
-          productId: line.productId,
-          variantId: line.variantId,
-          title: line.title,
-          variantTitle: line.variantTitle,
-          sku: line.sku,
-          unitPriceCents: line.unitPriceCents,
-          quantity: line.quantity,
-          lineTotalCents: line.lineTotalCents,
-        })),
-      );
+      const placed = await writeOrder(tx, { input, options, district, summary, lines: priced.lines, expiresAt });
+      if (!placed) throw new DistrictNotServedError();
       const subscriptionId = subscribing
         ? await createPendingSubscription(tx, {
             userId: options.userId!,
-            orderId: order!.id,
+            orderId: placed.orderId,
             frequency: input.subscriptionFrequency,
             discountRate: summary.discountRate,
             baseAmountCents: priced.subtotalCents,
@@ -156,43 +108,13 @@ export async function placeOrder(
             now: options.now,
           })
         : null;
-      const [delivery] = await tx
-        .insert(deliveries)
-        .values({
-          orderId: order!.id,
-          subscriptionId,
-          subscriptionSequence: subscriptionId ? 1 : null,
-          districtId: district.id,
-          districtName: district.name,
-          address: input.direccion,
-          deliveryDate: input.fecha,
-          deliveryWindow: input.rangoHorario,
-          status: "pending",
-          statusHistory: [{ status: "pending", timestamp: options.now.toISOString(), note: null }],
-          notes: input.referencia || null,
-          createdAt: options.now,
-          updatedAt: options.now,
-        })
-        .returning({ id: deliveries.id });
-      await tx.insert(orderStatusChanges).values({ orderId: order!.id, fromStatus: null, toStatus: "pending", actor: "customer", createdAt: options.now });
-      await markCartRecovered(tx, input.correo, order!.id);
+      // The subscription's first delivery is the order's (its sequence 1).
+      if (subscriptionId) await tx.update(deliveries).set({ subscriptionId, subscriptionSequence: 1 }).where(eq(deliveries.id, placed.deliveryId));
       // Issue 12: a ticked box is a consent, stored with the order; an unticked one changes nothing.
       if (input.promociones) {
         const change = { email: input.correo, granted: true, source: "checkout" as const, userId: options.userId ?? null };
         await recordPromotionalConsent(tx, { ...change, clientAddress: options.client?.address, userAgent: options.client?.userAgent }, options.now);
       }
-      const [payment] = await tx
-        .insert(payments)
-        .values({
-          orderId: order!.id,
-          provider: options.provider,
-          status: "created",
-          amountCents: summary.totalCents,
-          expiresAt,
-          createdAt: options.now,
-          updatedAt: options.now,
-        })
-        .returning({ id: payments.id });
       // Last, right before the commit (decision 0063): every checkout for one date and window waits
       // for this row in turn, so it is held for two statements and the commit, not for the writes
       // above. Locked after the order and the delivery it admits (decision 0025) and counted under
@@ -202,13 +124,13 @@ export async function placeOrder(
         tx,
         { districtId: district.id, date: input.fecha, window: input.rangoHorario },
         {
-          excludeDeliveryIds: [delivery!.id],
+          excludeDeliveryIds: [placed.deliveryId],
           rules: served.claimRules,
         },
       );
       if (!claim.ok) throw new SlotUnavailableError(claim);
-      const placed = { ok: true as const, orderId: order!.id, orderNumber: order!.orderNumber, paymentId: payment!.id, created: true };
-      return subscriptionId ? { ...placed, nextStep: "tokenize_card" as const, subscriptionId } : { ...placed, nextStep: "process_payment" as const };
+      const result = { ok: true as const, orderId: placed.orderId, orderNumber: placed.orderNumber, paymentId: placed.paymentId, created: true };
+      return subscriptionId ? { ...result, nextStep: "tokenize_card" as const, subscriptionId } : { ...result, nextStep: "process_payment" as const };
     });
   } catch (error) {
     if (error instanceof DistrictNotServedError) return { ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } };
@@ -216,7 +138,7 @@ export async function placeOrder(
       const message = error.claim.reason === "closed" ? `No repartimos ese día (${error.claim.name}). Elige otra fecha.` : SLOT_TAKEN_MESSAGE;
       return { ok: false, reason: "slot_taken", fieldErrors: { [error.claim.reason === "closed" ? "fecha" : "rangoHorario"]: message } };
     }
-    // Two submits raced past the first lookup: the unique checkout key let one through.
+    // The checkout key was placed already (a repeated submit, or two at once): the unique key let one through.
     const raced = await findByCheckoutKey(db, input.checkoutKey);
     if (raced) return raced;
     throw error;
@@ -236,4 +158,196 @@ async function findByCheckoutKey(db: Database, checkoutKey: string): Promise<Pla
   return subscriptionId
     ? { ok: true, ...placed, nextStep: "tokenize_card", subscriptionId, created: false }
     : { ok: true, ...placed, nextStep: "process_payment", created: false };
+}
+
+interface OrderWrite {
+  input: CheckoutInput;
+  options: { now: Date; provider: string; userId?: string | null };
+  district: { id: number; name: string };
+  summary: ReturnType<typeof orderSummary>;
+  lines: PricedCartLine[];
+  expiresAt: Date;
+}
+
+interface PlacedRow extends Record<string, unknown> {
+  order_id: string;
+  order_number: string;
+  delivery_id: string;
+  payment_id: string;
+}
+
+/**
+ * The order, its items, its delivery, its first status line, the abandoned cart it recovers and its
+ * payment attempt, in ONE statement (decision 0064: they were six round trips, each a socket write
+ * and read of the server's CPU), headed by the district's share lock (decision 0053: staff who stop
+ * serving it meanwhile wait for this order, or this order sees the change and stops). Null when the
+ * district is no longer served; the caller then rolls back what the statement wrote. The
+ * sub-statements see one snapshot and take no lock anyone else waits on but the district's
+ * (decision 0025) and the recovered cart's row; their foreign keys are checked at the statement's
+ * end, once the order exists.
+ */
+async function writeOrder(
+  tx: Transaction,
+  { input, options, district, summary, lines, expiresAt }: OrderWrite,
+): Promise<{ orderId: string; orderNumber: string; deliveryId: string; paymentId: string } | null> {
+  const subscribing = input.purchaseType === "subscription";
+  const values: Record<string, unknown> = {
+    districtId: district.id,
+    districtName: district.name,
+    checkoutKey: input.checkoutKey,
+    userId: options.userId ?? null,
+    // Checkout's schema gives it trimmed and in lower case, as the account lookup needs it.
+    email: input.correo,
+    orderType: input.purchaseType,
+    subscriptionFrequency: subscribing ? input.subscriptionFrequency : null,
+    firstName: input.nombre,
+    lastName: input.apellido,
+    phone: input.telefono,
+    documentType: input.tipo_documento,
+    documentNumber: input.dni,
+    ruc: input.ruc ?? null,
+    businessName: input.ruc ? (input.razonSocial ?? null) : null,
+    address: input.direccion,
+    date: input.fecha,
+    window: input.rangoHorario,
+    notes: input.referencia || null,
+    subtotalCents: summary.subtotalCents,
+    discountCents: summary.discountCents,
+    totalCents: summary.totalCents,
+    provider: options.provider,
+    expiresAt,
+    now: options.now,
+    statusHistory: [{ status: "pending", timestamp: options.now.toISOString(), note: null }],
+  };
+  lines.forEach((line, index) => {
+    for (const [key, value] of Object.entries(line)) values[`line${index}_${key}`] = value;
+  });
+  const [placed] = await placeOrderStatement(lines.length)(tx, values);
+  return placed ? { orderId: placed.order_id, orderNumber: placed.order_number, deliveryId: placed.delivery_id, paymentId: placed.payment_id } : null;
+}
+
+/** One statement per number of lines (at most MAX_ORDER_LINES), each built once. */
+const placeOrderStatements = new Map<number, ReturnType<typeof preparedStatement<PlacedRow>>>();
+
+function placeOrderStatement(lineCount: number) {
+  let statement = placeOrderStatements.get(lineCount);
+  if (!statement) {
+    statement = preparedStatement<PlacedRow>(`checkout_place_order_${lineCount}`, (tx) => buildPlaceOrder(tx, lineCount));
+    placeOrderStatements.set(lineCount, statement);
+  }
+  return statement;
+}
+
+function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
+  const value = (name: string) => sql.placeholder(name);
+  const servedDistrict = tx.$with("served_district").as(
+    tx
+      .select({ id: districts.id })
+      .from(districts)
+      .where(and(eq(districts.id, value("districtId")), eq(districts.served, true)))
+      .for("share"),
+  );
+  const now = value("now");
+  const placedOrder = tx.$with("placed_order").as(
+    tx
+      .insert(orders)
+      .values({
+        checkoutKey: value("checkoutKey"),
+        // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
+        userId: sql`coalesce(${value("userId")}::text, ${verifiedAccountIdByEmail(value("email"))})`,
+        status: "pending",
+        orderType: value("orderType"),
+        subscriptionFrequency: value("subscriptionFrequency"),
+        customerFirstName: value("firstName"),
+        customerLastName: value("lastName"),
+        customerEmail: value("email"),
+        customerPhone: value("phone"),
+        documentType: value("documentType"),
+        documentNumber: value("documentNumber"),
+        ruc: value("ruc"),
+        businessName: value("businessName"),
+        districtId: value("districtId"),
+        districtName: value("districtName"),
+        address: value("address"),
+        deliveryDate: value("date"),
+        deliveryWindow: value("window"),
+        deliveryNotes: value("notes"),
+        subtotalCents: value("subtotalCents"),
+        discountCents: value("discountCents"),
+        shippingCents: 0,
+        totalCents: value("totalCents"),
+        paymentProvider: value("provider"),
+        expiresAt: value("expiresAt"),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: orders.id, orderNumber: orders.orderNumber }),
+  );
+  const orderId = sql<string>`(select ${placedOrder.id} from ${placedOrder})`;
+  const placedItems = tx.$with("placed_items").as(
+    tx.insert(orderItems).values(
+      Array.from({ length: lineCount }, (_, index) => {
+        const line = (key: keyof PricedCartLine) => value(`line${index}_${key}`);
+        return {
+          orderId,
+          productId: line("productId"),
+          variantId: line("variantId"),
+          title: line("title"),
+          variantTitle: line("variantTitle"),
+          sku: line("sku"),
+          unitPriceCents: line("unitPriceCents"),
+          quantity: line("quantity"),
+          lineTotalCents: line("lineTotalCents"),
+        };
+      }),
+    ),
+  );
+  const placedDelivery = tx.$with("placed_delivery").as(
+    tx
+      .insert(deliveries)
+      .values({
+        orderId,
+        districtId: value("districtId"),
+        districtName: value("districtName"),
+        address: value("address"),
+        deliveryDate: value("date"),
+        deliveryWindow: value("window"),
+        status: "pending",
+        statusHistory: value("statusHistory"),
+        notes: value("notes"),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: deliveries.id }),
+  );
+  const firstStatus = tx
+    .$with("first_status")
+    .as(tx.insert(orderStatusChanges).values({ orderId, fromStatus: null, toStatus: "pending", actor: "customer", createdAt: now }));
+  const recoveredCart = tx.$with("recovered_cart").as(markCartRecovered(tx, value("email"), orderId));
+  const placedPayment = tx.$with("placed_payment").as(
+    tx
+      .insert(payments)
+      .values({
+        orderId,
+        provider: value("provider"),
+        status: "created",
+        amountCents: value("totalCents"),
+        expiresAt: value("expiresAt"),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: payments.id }),
+  );
+  return tx
+    .with(servedDistrict, placedOrder, placedItems, placedDelivery, firstStatus, recoveredCart, placedPayment)
+    .select({
+      orderId: sql<string>`${placedOrder.id}`.as("order_id"),
+      orderNumber: sql<string>`${placedOrder.orderNumber}`.as("order_number"),
+      deliveryId: sql<string>`${placedDelivery.id}`.as("delivery_id"),
+      paymentId: sql<string>`${placedPayment.id}`.as("payment_id"),
+    })
+    .from(placedOrder)
+    .crossJoin(placedDelivery)
+    .crossJoin(placedPayment)
+    .crossJoin(servedDistrict);
 }

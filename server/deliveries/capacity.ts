@@ -1,9 +1,10 @@
-import { and, eq, gte, inArray, lte, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { addDays, isoWeekday } from "@core/lima-dates";
 import type { DeliveryWindow } from "@core/delivery-schedule";
 import { deliveries, deliveryCapacityDefaults, deliveryCapacityOverrides, deliveryClosedDays, deliverySlots, districts } from "../db/schema";
 import type { Database } from "../db/client";
 import type { DatabaseOrTransaction, Transaction } from "../db/transaction";
+import { preparedStatement } from "../db/prepared-statement";
 import { OPEN_DELIVERY_STATUSES } from "./delivery-status";
 
 /**
@@ -47,22 +48,44 @@ function scopeOf(rules: CapacityRules, districtId: number, date: string, window:
   return { key: "shop", districtId: null, capacity: rules.defaults.get(`${dayNumber}:${window}`) ?? null };
 }
 
-/** Open deliveries of one scope on a date and window. The shop's pool counts every district without its own figure then. */
+/**
+ * Open deliveries of one scope on a date and window, but `excludeDeliveryIds`. The shop's pool
+ * counts every district without its own figure then. Counted under the slot's lock by every
+ * checkout, so each scope's statement is built once and sent by name (decision 0064).
+ */
 async function usedPlaces(db: DatabaseOrTransaction, scope: Scope, date: string, window: string, excludeDeliveryIds: string[]): Promise<number> {
-  const conditions: SQL[] = [eq(deliveries.deliveryDate, date), eq(deliveries.deliveryWindow, window), inArray(deliveries.status, [...OPEN_DELIVERY_STATUSES])];
-  if (scope.districtId !== null) conditions.push(eq(deliveries.districtId, scope.districtId));
-  else {
-    conditions.push(
-      sql`not exists (select 1 from ${deliveryCapacityOverrides} o where o.district_id = ${deliveries.districtId} and o.day_number = ${isoWeekday(date)} and o.delivery_window = ${window})`,
-    );
-  }
-  if (excludeDeliveryIds.length > 0) conditions.push(notInArray(deliveries.id, excludeDeliveryIds));
-  const [row] = await db
-    .select({ used: sql<number>`count(*)::int` })
-    .from(deliveries)
-    .where(and(...conditions));
+  const values = { date, window, dayNumber: isoWeekday(date), districtId: scope.districtId, excluded: excludeDeliveryIds };
+  const [row] = await (scope.districtId === null ? countShopPool : countDistrictPool)(db, values);
   return Number(row?.used ?? 0);
 }
+
+const value = (name: string) => sql.placeholder(name);
+
+function countOpen(db: DatabaseOrTransaction, pool: SQL) {
+  return db
+    .select({ used: sql<number>`count(*)::int`.as("used") })
+    .from(deliveries)
+    .where(
+      and(
+        eq(deliveries.deliveryDate, value("date")),
+        eq(deliveries.deliveryWindow, value("window")),
+        inArray(deliveries.status, [...OPEN_DELIVERY_STATUSES]),
+        pool,
+        sql`not (${deliveries.id} = any(${value("excluded")}::uuid[]))`,
+      ),
+    );
+}
+
+const countDistrictPool = preparedStatement<{ used: number }>("delivery_slot_count_district", (db) =>
+  countOpen(db, eq(deliveries.districtId, value("districtId"))),
+);
+
+const countShopPool = preparedStatement<{ used: number }>("delivery_slot_count_shop", (db) =>
+  countOpen(
+    db,
+    sql`not exists (select 1 from ${deliveryCapacityOverrides} o where o.district_id = ${deliveries.districtId} and o.day_number = ${value("dayNumber")}::int and o.delivery_window = ${value("window")})`,
+  ),
+);
 
 export interface SlotRequest {
   districtId: number;
@@ -179,18 +202,21 @@ async function loadClaimRules(db: DatabaseOrTransaction, requests: SlotRequest[]
  * claim of a slot, so the lock is usually the one statement before the count (decision 0063).
  */
 async function lockSlotAndCount(tx: Transaction, scope: Scope, date: string, window: string, excludeDeliveryIds: string[]): Promise<number> {
-  const lock = () =>
-    tx
-      .select({ scope: deliverySlots.scope })
-      .from(deliverySlots)
-      .where(and(eq(deliverySlots.deliveryDate, date), eq(deliverySlots.deliveryWindow, window), eq(deliverySlots.scope, scope.key)))
-      .for("update");
+  const lock = () => lockSlot(tx, { date, window, scope: scope.key });
   if ((await lock()).length === 0) {
     await tx.insert(deliverySlots).values({ deliveryDate: date, deliveryWindow: window, scope: scope.key }).onConflictDoNothing();
     await lock();
   }
   return usedPlaces(tx, scope, date, window, excludeDeliveryIds);
 }
+
+const lockSlot = preparedStatement<{ scope: string }>("delivery_slot_lock", (db) =>
+  db
+    .select({ scope: deliverySlots.scope })
+    .from(deliverySlots)
+    .where(and(eq(deliverySlots.deliveryDate, value("date")), eq(deliverySlots.deliveryWindow, value("window")), eq(deliverySlots.scope, value("scope"))))
+    .for("update"),
+);
 
 const openStatuses = sql.join(
   OPEN_DELIVERY_STATUSES.map((status) => sql`${status}`),

@@ -101,6 +101,18 @@ describe("checkout and payment", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("answers a repeated submit with the order it placed even when a new checkout would now be refused", async () => {
+    const input = checkout();
+    const first = await placeOrder(test.db, input, { now, provider: "sandbox" });
+    expect(first).toMatchObject({ ok: true, created: true });
+    // 23:30 on Tuesday in Lima: past the cut-off for Wednesday, and the visitor's subtotal is stale.
+    const lateTuesday = new Date("2026-11-25T04:30:00Z");
+    expect(await placeOrder(test.db, checkout(), { now: lateTuesday, provider: "sandbox" })).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await placeOrder(test.db, input, { now: lateTuesday, provider: "sandbox" })).toEqual({ ...first, created: false });
+    expect(await placeOrder(test.db, { ...input, clientSubtotalCents: 100 }, { now, provider: "sandbox" })).toEqual({ ...first, created: false });
+    expect(await test.db.select().from(orders).where(eq(orders.checkoutKey, input.checkoutKey))).toHaveLength(1);
+  });
+
   it("settles a payment once: paid order, one invoice, one confirmation email, even when confirmed twice at once", async () => {
     const placed = await placeOrder(test.db, checkout(), { now, provider: "sandbox" });
     if (!placed.ok) throw new Error("order not placed");
