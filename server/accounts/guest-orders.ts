@@ -18,7 +18,7 @@ export async function attachGuestOrders(db: Database, account: { userId: string;
 /**
  * The verified account a guest checkout with this email belongs to, if any (null otherwise), as a
  * subquery: the order's insert reads it itself, one round trip fewer per checkout (decision 0063).
- * A placeholder (a statement prepared once, decision 0064) must be given the email trimmed and in
+ * A placeholder (a statement prepared once, decision 0069) must be given the email trimmed and in
  * lower case, as checkout's schema gives it.
  */
 export function verifiedAccountIdByEmail(email: string | Placeholder): SQL<string | null> {

@@ -85,7 +85,7 @@ export async function saveAbandonedCart(db: Database, input: SaveAbandonedCartIn
 
 /**
  * The cart turned into an order: no reminder for it. Returned unsent, so checkout can send it as
- * part of the statement that writes the order (decision 0064, `orderId` then being that
+ * part of the statement that writes the order (decision 0069, `orderId` then being that
  * statement's new order, `email` a placeholder); awaiting it sends it on its own.
  */
 export function markCartRecovered(db: DatabaseOrTransaction, email: string | Placeholder, orderId: string | SQL) {

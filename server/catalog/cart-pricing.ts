@@ -39,7 +39,7 @@ export async function priceCartLines(db: Database, requested: CartLineRequest[])
   if (productIds.length === 0) return { lines: [], unavailable: [], subtotalCents: 0 };
 
   // One statement (decision 0063): each active product with its active variants beside it, or
-  // alone; built once and sent by name (decision 0064).
+  // alone; built once and sent by name (decision 0069).
   const rows = await activePrices(db, { productIds });
   const productRows = rows.map((row) => ({ id: row.id, slug: row.slug, title: row.title, image: row.image, priceCents: row.price_cents, sku: row.sku }));
   const variantRows = rows.flatMap((row) =>

@@ -48,7 +48,7 @@ export async function placeOrder(
   options: { now: Date; provider: string; userId?: string | null; client?: { address: string; userAgent: string | null } },
 ): Promise<PlaceOrderResult> {
   // A repeated submit of a placed checkout fails the order's insert on the unique checkout key and
-  // is answered below with the order it placed (decision 0064: no lookup before every order). A
+  // is answered below with the order it placed (decision 0069: no lookup before every order). A
   // refusal first looks for that order too, so a repeat is answered with it even if the prices,
   // the calendar or the district changed since it was placed.
   const refuse = async (refusal: PlaceOrderResult) => (await findByCheckoutKey(db, input.checkoutKey)) ?? refusal;
@@ -178,7 +178,7 @@ interface PlacedRow extends Record<string, unknown> {
 
 /**
  * The order, its items, its delivery, its first status line, the abandoned cart it recovers and its
- * payment attempt, in ONE statement (decision 0064: they were six round trips, each a socket write
+ * payment attempt, in ONE statement (decision 0069: they were six round trips, each a socket write
  * and read of the server's CPU), headed by the district's share lock (decision 0053: staff who stop
  * serving it meanwhile wait for this order, or this order sees the change and stops). Null when the
  * district is no longer served; the caller then rolls back what the statement wrote. The

@@ -4,7 +4,7 @@ import type { DatabaseOrTransaction } from "./transaction";
 /**
  * A statement of a fixed shape, built by Drizzle once (with `sql.placeholder(…)` for every value)
  * and sent under its own name, so neither the server nor PostgreSQL builds or plans it again
- * (decision 0064: building checkout's order statement cost the server about as much CPU as sending
+ * (decision 0069: building checkout's order statement cost the server about as much CPU as sending
  * it). On PostgreSQL the connection keeps the parsed statement for the next run; PGlite runs it as
  * it would any other. `build` must produce the same text every time (one name, one text: the
  * driver refuses a name given two texts); values go through the placeholders, with each column's

@@ -51,7 +51,7 @@ function scopeOf(rules: CapacityRules, districtId: number, date: string, window:
 /**
  * Open deliveries of one scope on a date and window, but `excludeDeliveryIds`. The shop's pool
  * counts every district without its own figure then. Counted under the slot's lock by every
- * checkout, so each scope's statement is built once and sent by name (decision 0064).
+ * checkout, so each scope's statement is built once and sent by name (decision 0069).
  */
 async function usedPlaces(db: DatabaseOrTransaction, scope: Scope, date: string, window: string, excludeDeliveryIds: string[]): Promise<number> {
   const values = { date, window, dayNumber: isoWeekday(date), districtId: scope.districtId, excluded: excludeDeliveryIds };
