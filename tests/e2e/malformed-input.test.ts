@@ -249,8 +249,9 @@ describe("malformed input on every route of the route table", () => {
       })
       .map(({ probe, status, text }) => `${probe.method} ${probe.path.slice(0, 80)} [${probe.label}] → ${status} ${text.slice(0, 120).replace(/\s+/g, " ")}`);
     expect(failures).toEqual([]);
-    // A bound that keeps the run lean as the route table grows (the staff area roughly doubled it).
-    expect(results.length).toBeLessThan(2000);
+    // A bound that keeps the run lean as the route table grows (the staff area roughly doubled it;
+    // the Ley 29733 pages of people who never bought took it just past 2 000 requests, ~13 s).
+    expect(results.length).toBeLessThan(2400);
     // Whatever failed inside, the log carries no query parameters (the NUL value stands for them).
     expect(server.output()).not.toMatch(/params:/);
     expect(server.output()).not.toContain(NUL);
