@@ -107,7 +107,13 @@ describe("inTransaction (decision 0025)", () => {
     const rows = rowsOf<{ id: number; note: string }>(await test.db.execute(sql`select id, note from retry_probe order by id`));
     expect(rows[0]!.note.endsWith("2")).toBe(true);
     expect(rows[1]!.note.endsWith("1")).toBe(true);
-    if (onPostgres) expect(retryWarnings().map(([line]) => String(line))).toEqual([expect.stringMatching(/40P01/)]);
+    if (onPostgres) {
+      // The aborted side retries at once (noPause) and may take its first row again before the other
+      // side, woken by the abort, takes it: a second deadlock, again retried. Each retry is a deadlock.
+      const warnings = retryWarnings().map(([line]) => String(line));
+      expect(warnings.length).toBeGreaterThanOrEqual(1);
+      for (const warning of warnings) expect(warning).toMatch(/40P01/);
+    }
     vi.mocked(console.warn).mockRestore();
   });
 });
