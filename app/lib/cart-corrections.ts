@@ -53,3 +53,19 @@ export function correctCart(items: CartItem[], current: CurrentLine[]): { items:
   }
   return changed ? { items: corrected, notes } : null;
 }
+
+/**
+ * The server's answer applied to the cart as it is when the answer arrives, not as it was when it
+ * was asked: a quantity the customer changed meanwhile stays changed, and a line the question did
+ * not include (added in another tab) is left for the next check. Null when nothing changed.
+ */
+export function correctCartNow(latest: CartItem[], askedKeys: ReadonlySet<string>, current: CurrentLine[]): { items: CartItem[]; notes: string[] } | null {
+  const correction = correctCart(
+    latest.filter((item) => askedKeys.has(item.key)),
+    current,
+  );
+  if (!correction) return null;
+  const corrected = new Map(correction.items.map((item) => [item.key, item]));
+  const items = latest.flatMap((item) => (!askedKeys.has(item.key) ? [item] : corrected.has(item.key) ? [corrected.get(item.key)!] : []));
+  return { items, notes: correction.notes };
+}

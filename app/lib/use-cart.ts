@@ -44,5 +44,11 @@ export function useCart() {
   const remove = useCallback((key: string) => writeCart(removeFromCart(readCart(), key)), []);
   const clear = useCallback(() => writeCart([]), []);
   const replace = useCallback((next: CartItem[]) => writeCart(next), []);
-  return { items, add, setQuantity, remove, clear, replace };
+  /** Changes the cart as stored now (not as this render saw it); returning it unchanged writes nothing. */
+  const update = useCallback((change: (latest: CartItem[]) => CartItem[]) => {
+    const latest = readCart();
+    const next = change(latest);
+    if (next !== latest) writeCart(next);
+  }, []);
+  return { items, add, setQuantity, remove, clear, replace, update };
 }

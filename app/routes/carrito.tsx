@@ -7,7 +7,7 @@ import { DEFAULT_PRODUCT_IMAGE } from "~/components/shop/product-card";
 import { PurchaseOptionsPicker } from "~/components/shop/purchase-options-picker";
 import { QuantityStepper } from "~/components/shop/quantity-stepper";
 import { CART_STORAGE_KEY, cartSubtotalCents } from "~/lib/cart";
-import { correctCart, type CurrentLine } from "~/lib/cart-corrections";
+import { correctCartNow, type CurrentLine } from "~/lib/cart-corrections";
 import { formatSoles } from "@core/money";
 import { minimumOrderShortfall } from "@core/pricing";
 import { usePurchaseOptions } from "~/lib/purchase-options";
@@ -42,7 +42,7 @@ const emptyCartRedirect =
 export default function Carrito() {
   const hydrated = useHydrated();
   const nonce = useNonce();
-  const { items, setQuantity, remove, replace } = useCart();
+  const { items, setQuantity, remove, update } = useCart();
   const options = usePurchaseOptions();
   const navigate = useNavigate();
   const [notes, setNotes] = useState<string[]>([]);
@@ -61,14 +61,21 @@ export default function Carrito() {
     if (!hydrated || items.length === 0) return;
     let cancelled = false;
     const lines = items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity }));
+    const asked = new Set(items.map((item) => item.key));
     fetch("/api/carrito/precios", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ items: lines }) })
       .then((response) => (response.ok ? (response.json() as Promise<{ lines: CurrentLine[] }>) : null))
       .then((current) => {
         if (cancelled || !current) return;
-        const correction = correctCart(items, current.lines);
-        if (!correction) return;
-        replace(correction.items);
-        setNotes((previous) => [...previous, ...correction.notes]);
+        // Applied to the cart as stored now: a quantity changed while the answer was on its way
+        // (a click on "Aumentar cantidad") must not be undone by it.
+        let notesFound: string[] = [];
+        update((latest) => {
+          const correction = correctCartNow(latest, asked, current.lines);
+          if (!correction) return latest;
+          notesFound = correction.notes;
+          return correction.items;
+        });
+        if (notesFound.length > 0) setNotes((previous) => [...previous, ...notesFound]);
       })
       // Without an answer the cart stays as it is; the checkout prices everything again anyway.
       .catch(() => {});
