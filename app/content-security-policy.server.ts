@@ -29,6 +29,9 @@ export function contentSecurityPolicy(nonce: string): string {
     ["font-src", "'self'", ...(culqi ? ["https:", "data:"] : [])],
     ["connect-src", "'self'", ...(culqi ? [culqiHosts] : [])],
     ["frame-src", ...(culqi ? ["https:"] : ["'none'"])] as [string, ...string[]],
+    // The driver app (decision 0079): its service worker and web manifest come from this origin.
+    ["worker-src", "'self'"],
+    ["manifest-src", "'self'"],
     ["object-src", "'none'"],
     ["base-uri", "'self'"],
     ["form-action", "'self'", ...(flowOrigin ? [flowOrigin] : [])],

@@ -59,6 +59,8 @@ export default [
   layout("routes/admin-layout.tsx", [
     route("admin", "routes/admin.home.tsx"),
     route("admin/reparto", "routes/admin.reparto.tsx"),
+    // The driver app's queue of taps, sent by the phone (issue 26, decision 0079).
+    route("admin/reparto/confirmaciones", "routes/admin.reparto-confirmaciones.ts"),
     route("admin/pedidos/:orderId/cancelar", "routes/admin.cancel-order.tsx"),
     route("admin/pedidos/:orderId/reembolsar", "routes/admin.refund-order.tsx"),
     route("admin/ajustes", "routes/admin.settings.tsx"),

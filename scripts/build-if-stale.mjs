@@ -6,7 +6,17 @@ import path from "node:path";
 
 export const projectRoot = path.resolve(import.meta.dirname, "..");
 export const buildEntry = path.join(projectRoot, "build/server/index.js");
-const sources = ["app", "server", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+const sources = [
+  "app",
+  "server",
+  "core",
+  "public",
+  "scripts/driver-app",
+  "scripts/build-driver-app.mjs",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "package-lock.json",
+];
 
 function newestMtime(target) {
   if (!existsSync(target)) return 0;
@@ -17,8 +27,13 @@ function newestMtime(target) {
 
 /** When build/ was made (0 if never) and whether any source is newer. */
 export function buildState() {
-  // The operator commands (build/cli, scripts/build-cli.mjs) are part of the build: missing ones make it stale.
-  const outputs = [buildEntry, ...["migrate", "jobs"].map((name) => path.join(projectRoot, "build/cli", `${name}.mjs`))];
+  // The operator commands (build/cli, scripts/build-cli.mjs) and the driver app's service worker
+  // (scripts/build-driver-app.mjs) are part of the build: missing ones make it stale.
+  const outputs = [
+    buildEntry,
+    ...["migrate", "jobs"].map((name) => path.join(projectRoot, "build/cli", `${name}.mjs`)),
+    path.join(projectRoot, "build/client/reparto-sw.js"),
+  ];
   const builtAt = outputs.every((output) => existsSync(output)) ? Math.min(...outputs.map((output) => statSync(output).mtimeMs)) : 0;
   const sourcesAt = Math.max(...sources.map((source) => newestMtime(path.join(projectRoot, source))));
   return { builtAt, stale: sourcesAt > builtAt };
@@ -42,5 +57,14 @@ export function buildIfStale({ quiet = false } = {}) {
   if (cli.status !== 0) {
     if (quiet) process.stderr.write(Buffer.concat([cli.stdout, cli.stderr]));
     throw new Error("The build of the operator commands failed");
+  }
+  // After React Router has written the whole client build (decision 0079).
+  const driverApp = spawnSync(process.execPath, [path.join(projectRoot, "scripts/build-driver-app.mjs")], {
+    cwd: projectRoot,
+    stdio: quiet ? "pipe" : "inherit",
+  });
+  if (driverApp.status !== 0) {
+    if (quiet) process.stderr.write(Buffer.concat([driverApp.stdout, driverApp.stderr]));
+    throw new Error("The build of the driver app's service worker failed");
   }
 }

@@ -52,6 +52,14 @@ if (logRequests) {
 
 // Fingerprinted bundles never change: cache them for a year.
 app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
+// The driver app's service worker (decision 0079): a worker's own fetches follow its script's policy,
+// so it gets one that lets it reach this origin, and it is checked for a new version on every visit.
+const serviceWorkerFile = express.static(clientDir, { index: false, redirect: false, cacheControl: false });
+app.get("/reparto-sw.js", (request, response, next) => {
+  response.setHeader("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+  response.setHeader("Cache-Control", "no-cache");
+  serviceWorkerFile(request, response, next);
+});
 // Images, logo, favicon: an hour. Paths without a file extension are pages and skip the disk.
 const publicFiles = express.static(clientDir, { maxAge: "1h", index: false, redirect: false });
 app.use((request, response, next) => (path.extname(request.path) ? publicFiles(request, response, next) : next()));

@@ -1,8 +1,6 @@
 import { z } from "@core/zod";
+import { bidonCountMessage, bidonLimitMessage, MAX_BIDONES_PER_STOP, RECEIVER_NAME_MISSING } from "@core/driver-stop-rules";
 import { freeText, isUuid, lineText } from "@core/input-schemas";
-
-/** Bidones a driver can leave or collect at one door: a small count, checked on the server. */
-export const MAX_BIDONES_PER_STOP = 50;
 
 const bidones = (label: string) =>
   z
@@ -12,9 +10,9 @@ const bidones = (label: string) =>
     .pipe(
       z
         .string()
-        .regex(/^\d+$/, `${label}: ingresa un número entero de 0 o más`)
+        .regex(/^\d+$/, bidonCountMessage(label))
         .transform(Number)
-        .pipe(z.number().max(MAX_BIDONES_PER_STOP, `${label}: como máximo ${MAX_BIDONES_PER_STOP}`)),
+        .pipe(z.number().max(MAX_BIDONES_PER_STOP, bidonLimitMessage(label))),
     );
 
 const deliveryId = z.string().refine(isUuid, "Parada no encontrada");
@@ -25,7 +23,7 @@ export const driverStopSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("entregado"),
     deliveryId,
-    receiverName: lineText(120).trim().min(1, "Ingresa el nombre de quien recibe"),
+    receiverName: lineText(120).trim().min(1, RECEIVER_NAME_MISSING),
     fullBidonesLeft: bidones("Bidones llenos dejados"),
     emptyBidonesCollected: bidones("Bidones vacíos recogidos"),
     /** Only asked at a door with an unpaid code; the server decides whether it was needed. */

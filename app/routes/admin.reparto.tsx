@@ -1,14 +1,18 @@
+import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reparto";
-import { confirmDriverStop, listDriverStops, type DriverConfirmation } from "@server/deliveries/index.server";
+import { confirmDriverStop, listDriverStops } from "@server/deliveries/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { DriverStopCard, type StopFormFeedback } from "~/components/admin/driver-stop-card";
+import { DriverAppBanner } from "~/components/admin/driver-app-banner";
+import { DriverStopCard, RefusedTap, type StopFormFeedback } from "~/components/admin/driver-stop-card";
 import { dbContext } from "~/db-context.server";
-import { deliveryStatusLabel } from "@core/delivery-labels";
+import { confirmationFromForm, driverRefusalMessage } from "~/driver-stop-answers.server";
 import { handoverBalance, handoverBalanceLabel } from "@core/cash-box";
 import { fieldErrors } from "@core/checkout-schema";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
+import { savedRoute } from "~/lib/driver-app/store";
+import { useDriverApp } from "~/lib/driver-app/use-driver-app";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { readFormData } from "~/request-body.server";
@@ -29,6 +33,12 @@ const NOTICES = {
   no_entregado: "Registramos que no se pudo entregar. Operaciones coordinará una nueva fecha.",
 } as const;
 
+/**
+ * What the service worker looks for before it keeps a copy of this page (public/… reparto-sw.js,
+ * decision 0079): a repartidor's own route. Anyone else's answer makes it forget what it kept.
+ */
+const DRIVER_APP_HEADER = "X-Driver-App";
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const member = context.get(staffContext);
   const now = new Date();
@@ -37,10 +47,90 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Decision 0060: the signed-in driver's own cash only, by their identity, never by a parameter.
   const cash = await driverCashToHandOver(db, { id: member.id, email: member.email }, now);
   const notice = new URL(request.url).searchParams.get("aviso");
-  return { today: limaToday(now), stops, cash, notice: notice && notice in NOTICES ? NOTICES[notice as keyof typeof NOTICES] : null };
+  // Only a repartidor's phone installs the app and keeps the route (issue 26); an admin's visit does not.
+  const installable = member.role === "repartidor";
+  return data(
+    {
+      today: limaToday(now),
+      loadedAt: now.toISOString(),
+      driverId: member.id,
+      installable,
+      stops,
+      cash,
+      notice: notice && notice in NOTICES ? NOTICES[notice as keyof typeof NOTICES] : null,
+      savedOnPhone: false,
+    },
+    { headers: installable ? { [DRIVER_APP_HEADER]: "repartidor" } : {} },
+  );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Reparto · Back office" }, { name: "robots", content: "noindex,nofollow" }];
+export function headers({ parentHeaders, loaderHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(parentHeaders);
+  const marker = loaderHeaders.get(DRIVER_APP_HEADER);
+  if (marker) headers.set(DRIVER_APP_HEADER, marker);
+  return headers;
+}
+
+type RouteData = Awaited<ReturnType<typeof loader>>["data"];
+
+/**
+ * Without signal the route comes from the phone (issue 26): the last one the server sent today,
+ * kept in IndexedDB by the page. With signal, the server's answer as always.
+ */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs): Promise<RouteData> {
+  try {
+    return await serverLoader();
+  } catch (error) {
+    // A 4xx/5xx reached the server and is the server's to show; only no answer at all falls back.
+    if (!(error instanceof TypeError)) throw error;
+    const saved = await savedOnPhone();
+    if (!saved) throw error;
+    return saved;
+  }
+}
+
+async function savedOnPhone(): Promise<RouteData | null> {
+  const route = await savedRoute<RouteData>(lastDriverId ?? "", limaToday(new Date())).catch(() => null);
+  return route ? { ...route.data, notice: null, savedOnPhone: true } : null;
+}
+
+/** The driver this page last showed: a route kept on the phone is only ever shown to its own driver. */
+let lastDriverId: string | null = null;
+
+/**
+ * The freshest of the server's route and the one kept on the phone: a page opened without signal
+ * is the copy the service worker kept when it was last loaded, which can be older than what the
+ * page saved since.
+ */
+function useFreshestRoute(served: RouteData): RouteData {
+  const [kept, setKept] = useState<RouteData | null>(null);
+  useEffect(() => {
+    lastDriverId = served.driverId;
+  }, [served.driverId]);
+  useEffect(() => {
+    if (!served.installable) return;
+    void savedRoute<RouteData>(served.driverId, served.today)
+      .then((route) => setKept(route && route.loadedAt > served.loadedAt ? { ...route.data, notice: null, savedOnPhone: true } : null))
+      .catch(() => undefined);
+  }, [served.installable, served.driverId, served.today, served.loadedAt]);
+  return kept && kept.loadedAt > served.loadedAt ? kept : served;
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: "Reparto · Back office" },
+  { name: "robots", content: "noindex,nofollow" },
+  // Installable on Android and iPhone, for the repartidor only (issue 26, decision 0079).
+  ...(loaderData?.installable
+    ? [
+        { tagName: "link", rel: "manifest", href: "/reparto.webmanifest" },
+        { tagName: "link", rel: "apple-touch-icon", href: "/icons/reparto-180.png" },
+        { name: "apple-mobile-web-app-capable", content: "yes" },
+        { name: "mobile-web-app-capable", content: "yes" },
+        { name: "apple-mobile-web-app-title", content: "Reparto" },
+        { name: "apple-mobile-web-app-status-bar-style", content: "default" },
+      ]
+    : []),
+];
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await readFormData(request));
@@ -56,18 +146,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<StopFormFeedback>({ deliveryId, intent, formError: null, fieldErrors: errors, values }, { status: 400 });
   }
   const input = parsed.data;
-  const confirmation: DriverConfirmation =
-    input.intent === "en_camino"
-      ? { kind: "on_the_way" }
-      : input.intent === "entregado"
-        ? {
-            kind: "delivered",
-            receiverName: input.receiverName,
-            fullBidonesLeft: input.fullBidonesLeft,
-            emptyBidonesCollected: input.emptyBidonesCollected,
-            collected: input.collected,
-          }
-        : { kind: "failed", reason: input.reason, note: input.note };
+  const confirmation = confirmationFromForm(input);
   const db = context.get(dbContext);
   const site = await siteInfo(db, request);
   const result = await confirmDriverStop(db, {
@@ -79,31 +158,44 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!result.ok && result.reason === "not_found") staffNotFound();
   if (!result.ok && result.reason === "collection_required") {
-    const formError = `Este pedido no está pagado: cobra ${formatSoles(result.amountCents)} y marca cómo cobraste, o marca «No se pudo entregar».`;
+    const formError = driverRefusalMessage(result);
     return data<StopFormFeedback>({ deliveryId, intent, formError, fieldErrors: { collected: "Elige cómo cobraste" }, values }, { status: 400 });
   }
   if (!result.ok && result.reason === "already_paid") {
-    const formError = "Este pedido ya está pagado: no cobres nada. Confirma la entrega sin cobro.";
+    const formError = driverRefusalMessage(result);
     return data<StopFormFeedback>({ deliveryId, intent, formError, fieldErrors: {}, values: { ...values, collected: "" } }, { status: 400 });
   }
   if (!result.ok) {
-    const formError = `Esta parada está «${deliveryStatusLabel(result.status)}» y no se puede marcar así.`;
-    return data<StopFormFeedback>({ deliveryId, intent, formError, fieldErrors: {}, values }, { status: 409 });
+    return data<StopFormFeedback>({ deliveryId, intent, formError: driverRefusalMessage(result), fieldErrors: {}, values }, { status: 409 });
   }
   // A repeated tap lands on the same answer as the first: the stop is where the driver put it.
   return redirect(`/admin/reparto?aviso=${input.intent}#parada-${input.deliveryId}`);
 }
 
 export default function DriverRoute({ loaderData, actionData }: Route.ComponentProps) {
-  const { stops, today, notice, cash } = loaderData;
-  const pending = stops.filter((stop) => stop.status !== "delivered" && stop.status !== "failed").length;
+  const route = useFreshestRoute(loaderData);
+  const { stops, today, cash } = route;
+  const app = useDriverApp({ driverId: route.driverId, installable: route.installable, route });
+  const notice = app.notice ?? route.notice;
+  const tapsOf = (deliveryId: string) => app.taps.filter((tap) => tap.deliveryId === deliveryId);
+  const onRoute = new Set(stops.map((stop) => stop.id));
+  // A refusal for a stop no longer on the route (moved to another driver, cancelled) still shows, under its own name.
+  const orphans = app.taps.filter((tap) => tap.state === "refused" && !onRoute.has(tap.deliveryId));
+  const pendingTaps = app.taps.filter((tap) => tap.state === "pending").length;
+  const open = stops.filter((stop) => {
+    const last = tapsOf(stop.id)
+      .filter((tap) => tap.state === "pending")
+      .at(-1);
+    return last ? last.intent === "en_camino" : stop.status !== "delivered" && stop.status !== "failed";
+  }).length;
   return (
     <div className="mx-auto max-w-2xl">
       <AdminPageHeader title="Mi ruta de hoy" />
       <p className="-mt-4 mb-4 text-slate-700 first-letter:uppercase">
-        {formatLimaDate(today, { weekday: "long", day: "numeric", month: "long" })} · {stops.length === 1 ? "1 parada" : `${stops.length} paradas`}, {pending}{" "}
-        por atender
+        {formatLimaDate(today, { weekday: "long", day: "numeric", month: "long" })} · {stops.length === 1 ? "1 parada" : `${stops.length} paradas`}, {open} por
+        atender
       </p>
+      {route.installable && <DriverAppBanner connection={app.connection} pending={pendingTaps} savedOnPhone={route.savedOnPhone} loadedAt={route.loadedAt} />}
       <div className="mb-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-100">
         <p className="font-semibold text-slate-900" data-testid="cash-to-hand-over">
           Efectivo por rendir hoy: {formatSoles(cash.cashCents)}
@@ -121,12 +213,33 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
           {notice}
         </p>
       )}
+      {orphans.map((tap) => (
+        <div key={tap.key} className="mb-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100" data-testid="refused-stop">
+          <h2 className="text-lg font-bold text-slate-900">{tap.stopLabel}</h2>
+          <RefusedTap tap={tap} onDismiss={app.dismiss} />
+        </div>
+      ))}
       {stops.length === 0 ? (
         <p className="rounded-2xl bg-white p-6 text-slate-700 shadow-sm ring-1 ring-slate-100">No tienes paradas asignadas para hoy.</p>
       ) : (
         <ol className="space-y-4" aria-label="Paradas de hoy">
           {stops.map((stop, index) => (
-            <DriverStopCard key={stop.id} stop={stop} number={index + 1} feedback={actionData && actionData.deliveryId === stop.id ? actionData : null} />
+            <DriverStopCard
+              key={stop.id}
+              stop={stop}
+              number={index + 1}
+              feedback={actionData && actionData.deliveryId === stop.id ? actionData : null}
+              app={
+                route.installable
+                  ? {
+                      taps: tapsOf(stop.id),
+                      offline: app.connection !== "online",
+                      dismiss: app.dismiss,
+                      record: (intent, fields) => app.record({ deliveryId: stop.id, intent, fields, stopLabel: `${index + 1}. ${stop.address}` }),
+                    }
+                  : undefined
+              }
+            />
           ))}
         </ol>
       )}

@@ -26,10 +26,13 @@ export interface TransactionOptions {
  * transactions that collided do not collide again. Any other error, or the last retryable one,
  * reaches the caller unchanged.
  *
+ * Given a caller's transaction, `work` runs in a savepoint of it (Drizzle's nested transaction):
+ * the caller's transaction owns the commit and the retries.
+ *
  * `work` must only touch the database: it may run more than once, and nothing it did survives an
  * aborted attempt. Provider calls (charges, refunds, SMTP) happen before or after, never inside.
  */
-export async function inTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+export async function inTransaction<T>(db: DatabaseOrTransaction, work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const backoff = options.backoffMs ?? jitteredBackoff;
   for (let attempt = 1; ; attempt += 1) {
     try {

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { deliveryFailureReasonLabel, type DeliveryFailureReason } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
-import type { Database } from "../db/client";
 import { deliveries, deliveryProofs, orders, siteSettings, users } from "../db/schema";
-import { inTransaction, type Transaction } from "../db/transaction";
+import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
@@ -51,7 +50,7 @@ const AUDIT_ACTION: Record<DriverConfirmation["kind"], string> = {
  * target status changes nothing, so a double tap counts once and sends one e-mail.
  */
 export async function confirmDriverStop(
-  db: Database,
+  db: DatabaseOrTransaction,
   input: { deliveryId: string; driver: StaffActor; confirmation: DriverConfirmation; now: Date; siteUrl: string },
 ): Promise<DriverConfirmationResult> {
   const { driver, confirmation, now } = input;

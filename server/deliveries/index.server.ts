@@ -18,6 +18,7 @@ export {
 export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResult } from "./transition";
 export { listDriverStops, type DriverStop } from "./driver-route";
 export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult } from "./driver-confirmations";
+export { applyQueuedDriverConfirmations, type QueuedConfirmationAnswer, type QueuedDriverConfirmation } from "./driver-confirmation-queue";
 export { bidonBalance, bidonSummaryForUser, recentBidonMovements, type BidonBalance, type BidonCustomer, type BidonMovement } from "./bidon-ledger";
 export { cutoffFor, deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, servedDistrictOnDate, type DeliveryCalendar } from "./calendar";
 export {

@@ -1,11 +1,13 @@
+import { useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
 import type { DriverStop } from "@server/deliveries/index.server";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { deliveryFailureReasonLabel, deliveryFailureReasons } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { callHref, customerWhatsappHref, mapHref } from "~/lib/driver-stop-links";
-import { MAX_BIDONES_PER_STOP } from "~/lib/driver-stop-schema";
+import { driverStopFormProblems, MAX_BIDONES_PER_STOP } from "@core/driver-stop-rules";
 import { formatSoles } from "@core/money";
+import type { QueuedTap } from "~/lib/driver-app/store";
 
 /** What the action answers a form it could not apply: shown on that stop, with what was typed. */
 export interface StopFormFeedback {
@@ -33,12 +35,96 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   );
 }
 
+/** What the driver app does with a tap (issue 26): kept on the phone and sent; absent, the forms post. */
+export interface StopTaps {
+  /** This stop's taps on the phone, oldest first: pending ones shape the stop, refused ones say why. */
+  taps: QueuedTap[];
+  offline: boolean;
+  record(intent: QueuedTap["intent"], fields: Record<string, string>): Promise<void>;
+  dismiss(key: string): Promise<void>;
+}
+
+const TAP_STATUS: Record<QueuedTap["intent"], string> = { en_camino: "in_transit", entregado: "delivered", no_entregado: "failed" };
+
+/** The stop as the driver left it: the server's status with the phone's pending taps on top. */
+function withPendingTaps(stop: DriverStop, taps: QueuedTap[]): { status: string; proof: DriverStop["proof"] } {
+  let { status, proof } = stop;
+  for (const tap of taps) {
+    if (tap.state !== "pending") continue;
+    status = TAP_STATUS[tap.intent];
+    if (tap.intent === "entregado")
+      proof = {
+        outcome: "delivered",
+        receiverName: tap.fields.receiverName?.trim() ?? "",
+        fullBidonesLeft: Number(tap.fields.fullBidonesLeft || 0),
+        emptyBidonesCollected: Number(tap.fields.emptyBidonesCollected || 0),
+        failureReason: null,
+        note: null,
+      };
+    if (tap.intent === "no_entregado")
+      proof = {
+        outcome: "failed",
+        receiverName: null,
+        fullBidonesLeft: null,
+        emptyBidonesCollected: null,
+        failureReason: tap.fields.reason ?? "otro",
+        note: tap.fields.note?.trim() || null,
+      };
+  }
+  return { status, proof };
+}
+
+/** A tap the server refused: on its stop, in Spanish, until the driver has read it (never dropped silently). */
+export function RefusedTap({ tap, onDismiss }: { tap: QueuedTap; onDismiss: (key: string) => Promise<void> }) {
+  return (
+    <div role="alert" className="mt-3 rounded-xl bg-red-50 p-3 text-red-900" data-testid="refused-tap">
+      <p className="font-semibold">
+        No se registró «{TAP_LABELS[tap.intent]}»: {tap.message}
+      </p>
+      <button
+        type="button"
+        onClick={() => void onDismiss(tap.key)}
+        className="mt-2 min-h-12 rounded-xl bg-white px-4 font-semibold text-red-900 ring-1 ring-red-200"
+      >
+        Entendido
+      </button>
+    </div>
+  );
+}
+
+const TAP_LABELS: Record<QueuedTap["intent"], string> = { en_camino: "En camino", entregado: "Entregado", no_entregado: "No se pudo entregar" };
+
 /** One stop of the driver's route: who, where, what, how much, and the three buttons (issue 10). */
-export function DriverStopCard({ stop, number, feedback }: { stop: DriverStop; number: number; feedback: StopFormFeedback | null }) {
+export function DriverStopCard({
+  stop: served,
+  number,
+  feedback,
+  app,
+}: {
+  stop: DriverStop;
+  number: number;
+  feedback: StopFormFeedback | null;
+  app?: StopTaps;
+}) {
   const navigation = useNavigation();
+  const [phoneErrors, setPhoneErrors] = useState<{ intent: string; errors: Record<string, string> } | null>(null);
+  const taps = app?.taps ?? [];
+  const stop = { ...served, ...withPendingTaps(served, taps) };
+  const pending = taps.filter((tap) => tap.state === "pending");
   const busy = navigation.state === "submitting" && navigation.formData?.get("deliveryId") === stop.id;
   const values = (intent: string) => (feedback?.intent === intent ? feedback.values : {});
-  const errors = (intent: string) => (feedback?.intent === intent ? feedback.fieldErrors : {});
+  const errors = (intent: string) => (phoneErrors?.intent === intent ? phoneErrors.errors : feedback?.intent === intent ? feedback.fieldErrors : {});
+  // With the driver app, a tap is kept on the phone and sent from there; the form posts only without JavaScript.
+  const onSubmit = app
+    ? (event: FormEvent<HTMLFormElement>) => {
+        event.preventDefault();
+        const fields = Object.fromEntries([...new FormData(event.currentTarget)].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+        const problems = driverStopFormProblems(fields);
+        const intent = fields.intent as QueuedTap["intent"];
+        setPhoneErrors(Object.keys(problems).length > 0 ? { intent, errors: problems } : null);
+        if (Object.keys(problems).length === 0) void app.record(intent, fields);
+      }
+    : undefined;
   const open = !["delivered", "failed", "cancelled"].includes(stop.status);
   const headingId = `parada-${stop.id}-titulo`;
   const firstName = stop.recipientName.split(" ")[0] ?? stop.recipientName;
@@ -106,6 +192,13 @@ export function DriverStopCard({ stop, number, feedback }: { stop: DriverStop; n
         </p>
       )}
 
+      {pending.length > 0 && (
+        <p role="status" className="mt-3 rounded-xl bg-amber-50 p-3 font-semibold text-amber-950" data-testid="stop-pending">
+          {app?.offline ? "Guardado en el teléfono: se enviará cuando vuelva la señal." : "Guardado en el teléfono: enviando…"}
+        </p>
+      )}
+      {app && taps.filter((tap) => tap.state === "refused").map((tap) => <RefusedTap key={tap.key} tap={tap} onDismiss={app.dismiss} />)}
+
       {feedback?.formError && (
         <p role="alert" className="mt-3 rounded-xl bg-red-50 p-3 font-semibold text-red-800">
           {feedback.formError}
@@ -115,7 +208,7 @@ export function DriverStopCard({ stop, number, feedback }: { stop: DriverStop; n
       {open && (
         <div className="mt-4 space-y-3">
           {CAN_GO_OUT.includes(stop.status) && (
-            <Form method="post">
+            <Form method="post" onSubmit={onSubmit}>
               <input type="hidden" name="intent" value="en_camino" />
               <input type="hidden" name="deliveryId" value={stop.id} />
               <button type="submit" disabled={busy} className={`${bigButton} bg-sky-700 text-white hover:bg-sky-800`}>
@@ -126,7 +219,7 @@ export function DriverStopCard({ stop, number, feedback }: { stop: DriverStop; n
           {(ON_THE_ROAD.includes(stop.status) || CAN_GO_OUT.includes(stop.status)) && (
             <details className="rounded-xl ring-1 ring-slate-200" open={feedback?.intent === "entregado" || ON_THE_ROAD.includes(stop.status) || undefined}>
               <summary className="min-h-12 cursor-pointer rounded-xl px-4 py-3 text-base font-semibold text-green-900">Marcar entregado</summary>
-              <Form method="post" className="space-y-3 px-4 pb-4">
+              <Form method="post" className="space-y-3 px-4 pb-4" onSubmit={onSubmit}>
                 <input type="hidden" name="intent" value="entregado" />
                 <input type="hidden" name="deliveryId" value={stop.id} />
                 <div>
@@ -210,7 +303,7 @@ export function DriverStopCard({ stop, number, feedback }: { stop: DriverStop; n
           {ON_THE_ROAD.includes(stop.status) && (
             <details className="rounded-xl ring-1 ring-slate-200" open={feedback?.intent === "no_entregado" || undefined}>
               <summary className="min-h-12 cursor-pointer rounded-xl px-4 py-3 text-base font-semibold text-red-800">No se pudo entregar</summary>
-              <Form method="post" className="space-y-3 px-4 pb-4">
+              <Form method="post" className="space-y-3 px-4 pb-4" onSubmit={onSubmit}>
                 <input type="hidden" name="intent" value="no_entregado" />
                 <input type="hidden" name="deliveryId" value={stop.id} />
                 <fieldset>

@@ -59,3 +59,30 @@ export const bidonMovements = pgTable(
     check("bidon_movements_quantity_positive", sql`${table.quantity} > 0`),
   ],
 );
+
+/**
+ * The driver app's queued confirmations already applied (issue 26, decision 0079): the phone gives
+ * each tap a key of its own; the row is written in the same transaction as the confirmation, so a
+ * queue sent twice (a lost answer, two tabs, a retry) changes nothing the second time. Keeps the
+ * time the phone claimed and the time the history got after the clock rules.
+ */
+export const driverConfirmationReceipts = pgTable(
+  "driver_confirmation_receipts",
+  {
+    key: uuid("key").primaryKey(),
+    driverId: text("driver_id")
+      .notNull()
+      .references(() => users.id),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
+    /** en_camino | entregado | no_entregado */
+    intent: text("intent").notNull(),
+    /** What the phone's clock said when the driver tapped. */
+    claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull(),
+    /** The time the history, proof and e-mails carry (decision 0079's clock rules). */
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("driver_confirmation_receipts_delivery_idx").on(table.deliveryId)],
+);

@@ -1,0 +1,133 @@
+import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from "idb";
+
+/**
+ * The driver app's storage on the phone (issue 26, decision 0079): IndexedDB through `idb`, one
+ * database with the queue of taps not yet applied by the server (or refused by it, until the driver
+ * has read why) and the last route the server sent, so a reload without signal keeps both.
+ */
+export const DRIVER_DB_NAME = "va-reparto";
+
+/** One tap recorded on the phone: the stop form's fields, when it happened and its own key. */
+export interface QueuedTap {
+  /** Auto-increment: the order the driver tapped in, which is the order they are sent in. */
+  seq?: number;
+  key: string;
+  driverId: string;
+  deliveryId: string;
+  intent: "en_camino" | "entregado" | "no_entregado";
+  fields: Record<string, string>;
+  /** Milliseconds since the epoch, by the phone's clock. */
+  occurredAt: number;
+  /** How the stop reads on the route, for a refusal shown after the stop left the route. */
+  stopLabel: string;
+  state: "pending" | "refused";
+  message?: string;
+}
+
+/** The route as the server last sent it, for one driver and one Lima day. */
+export interface SavedRoute<T> {
+  driverId: string;
+  today: string;
+  loadedAt: string;
+  data: T;
+}
+
+interface DriverAppSchema extends DBSchema {
+  queue: { key: number; value: QueuedTap; indexes: { key: string } };
+  route: { key: string; value: SavedRoute<unknown> };
+}
+
+let connection: Promise<IDBPDatabase<DriverAppSchema>> | null = null;
+
+function open(): Promise<IDBPDatabase<DriverAppSchema>> {
+  connection ??= openDB<DriverAppSchema>(DRIVER_DB_NAME, 1, {
+    upgrade(db) {
+      const queue = db.createObjectStore("queue", { keyPath: "seq", autoIncrement: true });
+      queue.createIndex("key", "key", { unique: true });
+      db.createObjectStore("route");
+    },
+    // iPhone drops connections of a backgrounded app: the next use opens a new one.
+    terminated() {
+      connection = null;
+    },
+    // A sign-out elsewhere deletes the database: let it.
+    blocking() {
+      void connection?.then((db) => db.close());
+      connection = null;
+    },
+  }).catch((error: unknown) => {
+    connection = null;
+    throw error;
+  });
+  return connection;
+}
+
+/** Runs `work` on the database, opening it again once if the connection was lost meanwhile. */
+async function withDb<T>(work: (db: IDBPDatabase<DriverAppSchema>) => Promise<T>): Promise<T> {
+  try {
+    return await work(await open());
+  } catch (error) {
+    if (!(error instanceof DOMException) || !["InvalidStateError", "TransactionInactiveError", "UnknownError", "AbortError"].includes(error.name)) throw error;
+    connection = null;
+    return work(await open());
+  }
+}
+
+export function listTaps(driverId: string): Promise<QueuedTap[]> {
+  return withDb(async (db) => (await db.getAll("queue")).filter((tap) => tap.driverId === driverId));
+}
+
+export function addTap(tap: Omit<QueuedTap, "seq">): Promise<void> {
+  return withDb(async (db) => void (await db.add("queue", tap)));
+}
+
+/** Applies the server's answers: applied taps leave the queue, refused ones stay with the reason. */
+export function settleTaps(applied: string[], refused: { key: string; message: string }[]): Promise<void> {
+  return withDb(async (db) => {
+    const tx = db.transaction("queue", "readwrite");
+    const byKey = tx.store.index("key");
+    for (const key of applied) {
+      const seq = await byKey.getKey(key);
+      if (seq !== undefined) await tx.store.delete(seq);
+    }
+    for (const { key, message } of refused) {
+      const seq = await byKey.getKey(key);
+      const tap = seq === undefined ? undefined : await tx.store.get(seq);
+      if (tap) await tx.store.put({ ...tap, state: "refused", message });
+    }
+    await tx.done;
+  });
+}
+
+/** The driver read a refusal: it leaves the phone. */
+export function dismissTap(key: string): Promise<void> {
+  return settleTaps([key], []);
+}
+
+/** Keeps the route unless the phone already has a newer one (a page served from the worker's older copy). */
+export function saveRoute<T>(route: SavedRoute<T>): Promise<void> {
+  return withDb(async (db) => {
+    const tx = db.transaction("route", "readwrite");
+    const kept = await tx.store.get("today");
+    if (!kept || kept.driverId !== route.driverId || kept.today !== route.today || kept.loadedAt < route.loadedAt) await tx.store.put(route, "today");
+    await tx.done;
+  });
+}
+
+export async function savedRoute<T>(driverId: string, today: string): Promise<SavedRoute<T> | null> {
+  const route = await withDb((db) => db.get("route", "today"));
+  return route && route.driverId === driverId && route.today === today ? (route as SavedRoute<T>) : null;
+}
+
+/** Everything of the driver app on this phone: the database, the cached route and the service worker. */
+export async function forgetDriverApp(): Promise<void> {
+  const db = await connection?.catch(() => null);
+  db?.close();
+  connection = null;
+  await deleteDB(DRIVER_DB_NAME).catch(() => undefined);
+  if ("caches" in window) {
+    for (const name of await caches.keys()) if (name.startsWith("reparto-")) await caches.delete(name);
+  }
+  const registration = await navigator.serviceWorker?.getRegistration("/admin/reparto");
+  await registration?.unregister();
+}

@@ -1,0 +1,65 @@
+import { listTaps, settleTaps } from "./store";
+
+/** Where the phone sends its queue (app/routes/admin.reparto-confirmaciones.ts). */
+export const QUEUE_ENDPOINT = "/admin/reparto/confirmaciones";
+/** The server takes at most this many per request; a longer queue goes in several, in order. */
+const BATCH_SIZE = 50;
+
+export type SendOutcome =
+  /** Everything the server looked at is settled: the keys it applied and refused in this run. */
+  | { kind: "sent"; applied: string[]; refused: string[]; left: number }
+  /** No answer (no signal, a dropped connection): the queue is as it was. */
+  | { kind: "offline"; left: number }
+  /** The session ended: the queue waits on the phone for the driver to sign in again. */
+  | { kind: "signed_out"; left: number };
+
+type Answer = { key: string; status: "applied" } | { key: string; status: "refused"; message: string } | { key: string; status: "not_processed" };
+
+let running: Promise<SendOutcome> | null = null;
+
+/**
+ * Sends the driver's pending taps, oldest first, and settles the answers (decision 0079). One send
+ * at a time per page: a tap made while a send is under way waits for the next one, which the caller
+ * starts after every tap, on opening, on returning to the foreground and when the signal returns.
+ */
+export function sendQueue(driverId: string): Promise<SendOutcome> {
+  running ??= send(driverId).finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+async function send(driverId: string): Promise<SendOutcome> {
+  const applied: string[] = [];
+  const refused: string[] = [];
+  for (;;) {
+    const pending = (await listTaps(driverId)).filter((tap) => tap.state === "pending");
+    if (pending.length === 0) return { kind: "sent", applied, refused, left: 0 };
+    const batch = pending.slice(0, BATCH_SIZE);
+    let response: Response;
+    try {
+      response = await fetch(QUEUE_ENDPOINT, {
+        method: "POST",
+        // A signed-out driver's post is sent to /login: seen here as a redirect, never followed.
+        redirect: "manual",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          sentAt: Date.now(),
+          items: batch.map((tap) => ({ key: tap.key, occurredAt: tap.occurredAt, fields: tap.fields })),
+        }),
+      });
+    } catch {
+      return { kind: "offline", left: pending.length };
+    }
+    if (response.type === "opaqueredirect" || response.status === 404) return { kind: "signed_out", left: pending.length };
+    if (!response.ok) return { kind: "offline", left: pending.length };
+    const { answers } = (await response.json()) as { answers: Answer[] };
+    const done = answers.filter((answer) => answer.status === "applied").map((answer) => answer.key);
+    const refusals = answers.flatMap((answer) => (answer.status === "refused" ? [{ key: answer.key, message: answer.message }] : []));
+    await settleTaps(done, refusals);
+    applied.push(...done);
+    refused.push(...refusals.map((refusal) => refusal.key));
+    // Something the server could not look at now: try again later rather than loop.
+    if (answers.some((answer) => answer.status === "not_processed")) return { kind: "offline", left: pending.length - done.length - refusals.length };
+  }
+}

@@ -1,0 +1,193 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useRevalidator } from "react-router";
+import { addTap, dismissTap, forgetDriverApp, listTaps, saveRoute, type QueuedTap } from "./store";
+import { sendQueue, type SendOutcome } from "./sync";
+
+/** The service worker built by scripts/build-driver-app.mjs, and the part of the site it serves. */
+export const SERVICE_WORKER_URL = "/reparto-sw.js";
+export const DRIVER_APP_SCOPE = "/admin/reparto";
+
+const NOTICES = {
+  en_camino: "Parada marcada en camino. Avisamos al cliente.",
+  entregado: "Entrega registrada. Avisamos al cliente.",
+  no_entregado: "Registramos que no se pudo entregar. Operaciones coordinará una nueva fecha.",
+} as const;
+const SAVED_OFFLINE = "Guardado en el teléfono. Se enviará cuando vuelva la señal.";
+
+/** Waits between sends while taps wait and nothing else (the signal, the foreground) says to try. */
+const RETRY_MS = [3_000, 6_000, 12_000, 30_000];
+
+export type Connection = "online" | "offline" | "signed_out";
+
+export interface DriverApp {
+  /** The driver's taps on this phone: pending (not yet applied) and refused (with the server's reason). */
+  taps: QueuedTap[];
+  connection: Connection;
+  notice: string | null;
+  /** Records a tap on the phone, shows it at once and sends the queue. */
+  record(tap: Omit<QueuedTap, "key" | "driverId" | "occurredAt" | "state" | "seq">): Promise<void>;
+  dismiss(key: string): Promise<void>;
+}
+
+/** A v4 UUID: `crypto.randomUUID` needs a secure context, `getRandomValues` does not. */
+function newKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The driver app on /admin/reparto (issue 26, decision 0079): the queue of taps kept on the phone,
+ * sent from the page on opening, on returning to the foreground, when the signal returns and after
+ * every tap (iPhone has no Background Sync); the day's route saved for a reload without signal; the
+ * service worker for repartidores only, and nothing of it left for anyone else or after signing out.
+ */
+export function useDriverApp({
+  driverId,
+  installable,
+  route,
+}: {
+  driverId: string;
+  installable: boolean;
+  route: { today: string; loadedAt: string; savedOnPhone: boolean };
+}): DriverApp {
+  const [taps, setTaps] = useState<QueuedTap[]>([]);
+  const [connection, setConnection] = useState<Connection>("online");
+  const [notice, setNotice] = useState<string | null>(null);
+  const { revalidate } = useRevalidator();
+  const retry = useRef<{ timer?: ReturnType<typeof setTimeout>; attempt: number; send?: () => Promise<unknown> }>({ attempt: 0 });
+
+  const refresh = useCallback(async () => setTaps(await listTaps(driverId)), [driverId]);
+
+  const send = useCallback(async (): Promise<SendOutcome> => {
+    clearTimeout(retry.current.timer);
+    for (;;) {
+      const outcome = await sendQueue(driverId).catch((): SendOutcome => ({ kind: "offline", left: 1 }));
+      if (outcome.kind !== "sent") {
+        setConnection(outcome.kind);
+        setTaps(await listTaps(driverId));
+        if (outcome.kind === "offline" && outcome.left > 0) {
+          const wait = RETRY_MS[Math.min(retry.current.attempt, RETRY_MS.length - 1)]!;
+          retry.current.attempt += 1;
+          retry.current.timer = setTimeout(() => void retry.current.send?.(), wait);
+        }
+        return outcome;
+      }
+      retry.current.attempt = 0;
+      setConnection("online");
+      // The stops show the server's word before the taps leave the screen, so nothing flickers back.
+      if (outcome.applied.length > 0 || outcome.refused.length > 0) await revalidate().catch(() => undefined);
+      const left = await listTaps(driverId);
+      setTaps(left);
+      // A tap made while this send was under way goes in the next one.
+      if (!left.some((tap) => tap.state === "pending")) return outcome;
+    }
+  }, [driverId, revalidate]);
+
+  useEffect(() => {
+    retry.current.send = send;
+  }, [send]);
+
+  /** A send nobody tapped for (opening, the signal's return): says what it delivered. */
+  const sendLeftovers = useCallback(async () => {
+    const outcome = await send();
+    if (outcome.kind === "sent" && outcome.applied.length > 0)
+      setNotice(
+        outcome.applied.length === 1
+          ? "Enviamos 1 confirmación guardada en el teléfono."
+          : `Enviamos ${outcome.applied.length} confirmaciones guardadas en el teléfono.`,
+      );
+  }, [send]);
+
+  // Opening the app sends what an earlier visit left; so do the foreground and the signal's return.
+  useEffect(() => {
+    if (!installable) return;
+    void listTaps(driverId).then(setTaps).then(sendLeftovers);
+    const onVisible = () => document.visibilityState === "visible" && void sendLeftovers();
+    const onOnline = () => void sendLeftovers();
+    const onOffline = () => setConnection("offline");
+    document.addEventListener("visibilitychange", onVisible);
+    window.addEventListener("online", onOnline);
+    window.addEventListener("offline", onOffline);
+    window.addEventListener("pageshow", onOnline);
+    const timers = retry.current;
+    return () => {
+      clearTimeout(timers.timer);
+      document.removeEventListener("visibilitychange", onVisible);
+      window.removeEventListener("online", onOnline);
+      window.removeEventListener("offline", onOffline);
+      window.removeEventListener("pageshow", onOnline);
+    };
+  }, [installable, driverId, sendLeftovers]);
+
+  // The day's route, saved for a reload without signal (repartidores only: decision 0079).
+  useEffect(() => {
+    if (installable && !route.savedOnPhone) void saveRoute({ driverId, today: route.today, loadedAt: route.loadedAt, data: route }).catch(() => undefined);
+  }, [installable, driverId, route]);
+
+  // The service worker: registered for a repartidor; anyone else leaves nothing of the app behind.
+  useEffect(() => {
+    if (!("serviceWorker" in navigator)) return;
+    if (!installable) {
+      void forgetDriverApp().catch(() => undefined);
+      return;
+    }
+    if (!import.meta.env.PROD) return;
+    const register = () => void navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: DRIVER_APP_SCOPE }).catch(() => undefined);
+    if (document.readyState === "complete") register();
+    else window.addEventListener("load", register, { once: true });
+    return () => window.removeEventListener("load", register);
+  }, [installable]);
+
+  // Signing out forgets the phone's copy of the route, after a warning if taps were never sent.
+  useEffect(() => {
+    if (!installable) return;
+    let leaving = false;
+    const onSubmit = (event: SubmitEvent) => {
+      const form = event.target;
+      if (leaving || !(form instanceof HTMLFormElement) || new URL(form.action, location.href).pathname !== "/logout") return;
+      event.preventDefault();
+      event.stopPropagation();
+      void listTaps(driverId)
+        .catch(() => [])
+        .then(async (left) => {
+          const pending = left.filter((tap) => tap.state === "pending").length;
+          const question = `Tienes ${pending === 1 ? "1 confirmación" : `${pending} confirmaciones`} sin enviar. Si cierras sesión se perderán. ¿Cerrar sesión igual?`;
+          if (pending > 0 && !window.confirm(question)) return;
+          await forgetDriverApp().catch(() => undefined);
+          leaving = true;
+          form.requestSubmit();
+        });
+    };
+    document.addEventListener("submit", onSubmit, true);
+    return () => document.removeEventListener("submit", onSubmit, true);
+  }, [installable, driverId]);
+
+  const record = useCallback<DriverApp["record"]>(
+    async (tap) => {
+      const key = newKey();
+      await addTap({ ...tap, key, driverId, occurredAt: Date.now(), state: "pending" });
+      setNotice(null);
+      await refresh();
+      let outcome = await send();
+      // A send already under way when the driver tapped did not carry this tap: the next one does.
+      if (outcome.kind === "sent" && !outcome.applied.includes(key) && !outcome.refused.includes(key)) outcome = await send();
+      if (outcome.kind === "sent" && outcome.applied.includes(key)) setNotice(NOTICES[tap.intent]);
+      else if (outcome.kind !== "sent" || !outcome.refused.includes(key)) setNotice(SAVED_OFFLINE);
+    },
+    [driverId, refresh, send],
+  );
+
+  const dismiss = useCallback(
+    async (key: string) => {
+      await dismissTap(key);
+      await refresh();
+    },
+    [refresh],
+  );
+
+  return { taps, connection, notice, record, dismiss };
+}

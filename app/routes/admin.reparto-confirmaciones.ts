@@ -1,0 +1,120 @@
+import { data } from "react-router";
+import type { Route } from "./+types/admin.reparto-confirmaciones";
+import { applyQueuedDriverConfirmations, type QueuedDriverConfirmation } from "@server/deliveries/index.server";
+import { fieldErrors } from "@core/checkout-schema";
+import { isUuid } from "@core/input-schemas";
+import { z } from "@core/zod";
+import { dbContext } from "~/db-context.server";
+import { confirmationFromForm, driverRefusalMessage } from "~/driver-stop-answers.server";
+import { driverStopSchema } from "~/lib/driver-stop-schema";
+import { METHOD_NOT_ALLOWED, UNREADABLE_JSON } from "~/request-body.server";
+import { siteInfo } from "~/site-info.server";
+import { allowRoles, staffActor } from "~/staff.server";
+
+/**
+ * Issue 26, decision 0079: the driver app's queue of taps, sent by the phone when it has signal.
+ * Each item is the stop form's fields with the key the phone gave the tap and when it happened;
+ * the answer says, per key, whether it was applied (now or before) or refused, and why in Spanish.
+ */
+export const middleware: Route.MiddlewareFunction[] = [allowRoles("repartidor")];
+
+/** A day's route is a few dozen stops with three taps each; a batch past this is not a phone's. */
+export const MAX_QUEUED_ITEMS = 100;
+const MAX_BODY_BYTES = 256 * 1024;
+
+const batchSchema = z.object({
+  /** The phone's clock as it sent the batch: its offset from ours corrects the taps' times. */
+  sentAt: z.number().int().positive(),
+  items: z
+    .array(
+      z.object({
+        key: z.string().refine(isUuid, "Clave no válida"),
+        occurredAt: z.number().int().positive(),
+        fields: z.record(z.string(), z.string().max(2000)),
+      }),
+    )
+    .min(1)
+    .max(MAX_QUEUED_ITEMS),
+});
+
+export type QueuedItemAnswer =
+  | { key: string; status: "applied"; recordedAt: string }
+  | { key: string; status: "refused"; deliveryId: string; message: string; fieldErrors?: Record<string, string> }
+  | { key: string; status: "not_processed" };
+
+export function loader() {
+  throw data(METHOD_NOT_ALLOWED, { status: 405, headers: { Allow: "POST" } });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const receivedAt = new Date();
+  const body = await readBoundedJson(request);
+  const parsed = batchSchema.safeParse(body);
+  if (!parsed.success) return Response.json({ error: UNREADABLE_JSON }, { status: 400, headers: { "Cache-Control": "no-store" } });
+  const answers: QueuedItemAnswer[] = [];
+  const valid: QueuedDriverConfirmation[] = [];
+  const order: (QueuedDriverConfirmation | QueuedItemAnswer)[] = [];
+  for (const item of parsed.data.items) {
+    const form = driverStopSchema.safeParse(item.fields);
+    if (!form.success) {
+      // A tap the form would have refused: said on its stop, with each field's message.
+      const errors = fieldErrors(form.error);
+      const deliveryId = item.fields.deliveryId ?? "";
+      const message = Object.values(errors)[0] ?? "Revisa los datos de esta parada.";
+      order.push({ key: item.key, status: "refused", deliveryId, message, fieldErrors: errors });
+      continue;
+    }
+    const queued = {
+      key: item.key,
+      deliveryId: form.data.deliveryId,
+      intent: form.data.intent,
+      confirmation: confirmationFromForm(form.data),
+      occurredAt: new Date(item.occurredAt),
+    };
+    valid.push(queued);
+    order.push(queued);
+  }
+  const db = context.get(dbContext);
+  const site = await siteInfo(db, request);
+  const applied = await applyQueuedDriverConfirmations(db, {
+    driver: staffActor(context, request),
+    items: valid,
+    sentAt: new Date(parsed.data.sentAt),
+    now: receivedAt,
+    siteUrl: site.siteUrl,
+  });
+  const byKey = new Map(applied.map((answer) => [answer.key, answer]));
+  for (const entry of order) {
+    if ("status" in entry) {
+      answers.push(entry);
+      continue;
+    }
+    const answer = byKey.get(entry.key);
+    if (!answer || answer.status === "not_processed") answers.push({ key: entry.key, status: "not_processed" });
+    else if (answer.status === "applied") answers.push({ key: entry.key, status: "applied", recordedAt: answer.recordedAt.toISOString() });
+    else answers.push({ key: entry.key, status: "refused", deliveryId: entry.deliveryId, message: driverRefusalMessage(answer.refusal) });
+  }
+  return Response.json({ answers }, { headers: { "Cache-Control": "no-store" } });
+}
+
+/** The body as JSON, refusing one past MAX_BODY_BYTES (413) before it is all read. */
+async function readBoundedJson(request: Request): Promise<unknown> {
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw data("La solicitud es demasiado grande.", { status: 413 });
+  const reader = request.body?.getReader();
+  if (!reader) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw data("La solicitud es demasiado grande.", { status: 413 });
+    }
+    chunks.push(chunk.value);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,99 @@
+// The driver app's service worker (issue 26, decision 0079). scripts/build-driver-app.mjs writes it
+// to build/client/reparto-sw.js after `react-router build`, with the files of /admin/reparto's
+// first load injected by workbox-build (its default injection point, below). It is registered by the route's
+// page for a repartidor only, with the scope /admin/reparto: no storefront page ever goes through it.
+//
+// - The page (/admin/reparto): network first, the last copy when there is no answer within a few
+//   seconds. A copy is kept only when the server marks the answer as a repartidor's route
+//   (X-Driver-App); a sign-in page, a 404 or anyone else's page makes it forget what it kept.
+// - The parents' data of a client-side load and React Router's route manifest patches: network
+//   first, the last copy otherwise. The route's own data is never kept here: the page keeps the
+//   day's route in IndexedDB and its clientLoader falls back to it.
+// - The page's scripts, styles, font, icons and manifest: kept when the worker installs.
+// - Everything else, and every POST (the queue is sent by the page), goes to the network as is.
+
+const PRECACHE_ENTRIES = self.__WB_MANIFEST;
+const SCOPE_PATH = "/admin/reparto";
+const ROUTE_ID = "routes/admin.reparto";
+const NETWORK_TIMEOUT_MS = 4000;
+
+const version = (() => {
+  let hash = 5381;
+  for (const char of JSON.stringify(PRECACHE_ENTRIES)) hash = ((hash * 33) ^ char.charCodeAt(0)) >>> 0;
+  return hash.toString(36);
+})();
+const PRECACHE = `reparto-files-${version}`;
+const PAGES = "reparto-pages";
+const precached = new Set(PRECACHE_ENTRIES.map((entry) => new URL(entry.url, self.location.origin).pathname));
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(PRECACHE)
+      .then((cache) => cache.addAll([...precached]))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((name) => name.startsWith("reparto-files-") && name !== PRECACHE).map((name) => caches.delete(name))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate" && url.pathname === SCOPE_PATH) return event.respondWith(routePage(request));
+  if (url.pathname === `${SCOPE_PATH}.data`) {
+    const routes = url.searchParams.get("_routes");
+    if (routes && routes.split(",").includes(ROUTE_ID)) return;
+    return event.respondWith(networkFirst(request, request.url));
+  }
+  if (url.pathname === "/__manifest") return event.respondWith(networkFirst(request, request.url, () => Response.json({})));
+  if (precached.has(url.pathname)) return event.respondWith(caches.match(url.pathname, { cacheName: PRECACHE }).then((hit) => hit ?? fetch(request)));
+});
+
+/** The network's answer, or a timeout: the network keeps going and still updates the copy. */
+function fromNetwork(request, keep) {
+  const network = fetch(request).then(async (response) => {
+    await keep(response.clone());
+    return response;
+  });
+  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), NETWORK_TIMEOUT_MS));
+  return { network, answer: Promise.race([network, timeout]) };
+}
+
+async function routePage(request) {
+  const { network, answer } = fromNetwork(request, async (response) => {
+    const cache = await caches.open(PAGES);
+    if (response.status === 200 && response.headers.get("x-driver-app") === "repartidor") await cache.put(SCOPE_PATH, response);
+    // Signed out (sent to /login), not a repartidor (404, or an admin's page): nothing of the route stays.
+    else if (response.type === "opaqueredirect" || response.status < 500) await caches.delete(PAGES);
+  });
+  network.catch(() => undefined);
+  try {
+    return await answer;
+  } catch {
+    const kept = await caches.match(SCOPE_PATH, { cacheName: PAGES });
+    return kept ?? network;
+  }
+}
+
+async function networkFirst(request, key, fallback) {
+  const { network, answer } = fromNetwork(request, async (response) => {
+    if (response.status === 200) await (await caches.open(PAGES)).put(key, response);
+  });
+  network.catch(() => undefined);
+  try {
+    return await answer;
+  } catch {
+    const kept = await caches.match(key, { cacheName: PAGES });
+    return kept ?? (fallback ? fallback() : network);
+  }
+}

@@ -1,0 +1,267 @@
+import { randomUUID } from "node:crypto";
+import { eq, like } from "drizzle-orm";
+import { RouterContextProvider, type MiddlewareFunction } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as QueueRoute from "~/routes/admin.reparto-confirmaciones";
+import type * as DbContextModule from "~/db-context.server";
+import { signIn } from "@server/accounts/index.server";
+import { placeOrder } from "@server/checkout/index.server";
+import { deliveries, deliveryProofs, driverConfirmationReceipts, outboxEmails, staffActions, users } from "@server/db/schema";
+import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
+import { applyQueuedDriverConfirmations, type QueuedDriverConfirmation } from "@server/deliveries/index.server";
+import { applySandboxAction } from "@server/payments/index.server";
+import { CLOCK_TRUSTED_MS, driverEventTime, MAX_CONFIRMATION_AGE_MS } from "@core/driver-clock";
+import { checkoutInput } from "../support/checkout-fixture";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+const origin = "http://shop.test";
+const placedAt = new Date("2026-11-24T15:00:00Z");
+const HOUR = 3_600_000;
+
+type Answer = { key: string; status: string; recordedAt?: string; message?: string; deliveryId?: string; fieldErrors?: Record<string, string> };
+
+/**
+ * Issue 26, decision 0079: the driver app's queue as the server takes it — the route
+ * `POST /admin/reparto/confirmaciones` behind the staff area's guards, and the domain's clock rules.
+ */
+describe("the driver app's queue of confirmations", () => {
+  let test: TestDatabase;
+  let route: typeof QueueRoute;
+  let dbContext: (typeof DbContextModule)["dbContext"];
+  let middlewares: MiddlewareFunction<Response>[];
+  const cookies: Record<"repartidor" | "operaciones" | "admin" | "customer", string> = { repartidor: "", operaciones: "", admin: "", customer: "" };
+  const ids: Record<"repartidor" | "admin", string> = { repartidor: "", admin: "" };
+
+  async function cookieOf(account: { email: string; password: string }) {
+    const result = await signIn(test.db, { email: account.email, password: account.password, remember: true, client: `queue-${randomUUID()}` });
+    if (!result.ok) throw new Error(`sign-in failed for ${account.email}`);
+    return result.headers
+      .getSetCookie()
+      .map((header) => header.split(";")[0])
+      .join("; ");
+  }
+
+  /** A paid card order whose delivery is on `driverId`'s route. */
+  async function stopFor(driverId: string) {
+    const placed = await placeOrder(test.db, checkoutInput({ correo: DEMO_CUSTOMER.email }), { now: placedAt, provider: "sandbox", userId: null });
+    if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
+    await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: origin });
+    const [delivery] = await test.db
+      .update(deliveries)
+      .set({ assignedDriverId: driverId, status: "scheduled" })
+      .where(eq(deliveries.orderId, placed.orderId))
+      .returning({ id: deliveries.id });
+    return delivery!.id;
+  }
+
+  /** The request through the staff layout's guard and the route's own, as React Router runs them. */
+  async function post(body: unknown, cookie?: string): Promise<{ status: number; location?: string | null; answers?: Answer[]; error?: string }> {
+    const context = new RouterContextProvider();
+    context.set(dbContext, test.db);
+    const request = new Request(`${origin}/admin/reparto/confirmaciones`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin, ...(cookie ? { cookie } : {}) },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const args = { request, params: {}, context, unstable_pattern: "" } as unknown as Parameters<typeof route.action>[0];
+    const run = (index: number): Promise<Response> =>
+      index < middlewares.length ? (middlewares[index]!(args as never, () => run(index + 1)) as Promise<Response>) : (route.action(args) as Promise<Response>);
+    try {
+      const response = await run(0);
+      const json = (await response.json()) as { answers?: Answer[]; error?: string };
+      return { status: response.status, ...json };
+    } catch (thrown) {
+      if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };
+      const init = (thrown as { init?: { status?: number } }).init;
+      if (init?.status) return { status: init.status };
+      throw thrown;
+    }
+  }
+
+  const tap = (deliveryId: string, fields: Record<string, string>, occurredAt: number, key = randomUUID()) => ({
+    key,
+    occurredAt,
+    fields: { deliveryId, ...fields },
+  });
+  const onTheWay = { intent: "en_camino" };
+  const deliveredTo = (receiverName: string) => ({ intent: "entregado", receiverName, fullBidonesLeft: "1", emptyBidonesCollected: "0" });
+  const statusOf = async (deliveryId: string) => (await test.db.select().from(deliveries).where(eq(deliveries.id, deliveryId)))[0]!.status;
+  const historyOf = async (deliveryId: string) => (await test.db.select().from(deliveries).where(eq(deliveries.id, deliveryId)))[0]!.statusHistory;
+  const emailsOf = (deliveryId: string) =>
+    test.db
+      .select()
+      .from(outboxEmails)
+      .where(like(outboxEmails.dedupeKey, `delivery-%${deliveryId}%`));
+
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+    ({ dbContext } = await import("~/db-context.server"));
+    route = await import("~/routes/admin.reparto-confirmaciones");
+    const { staffAreaMiddleware } = await import("~/staff.server");
+    middlewares = [staffAreaMiddleware, ...route.middleware];
+    cookies.repartidor = await cookieOf(DEMO_REPARTIDOR);
+    cookies.operaciones = await cookieOf(DEMO_OPERACIONES);
+    cookies.admin = await cookieOf(DEMO_ADMIN);
+    cookies.customer = await cookieOf(DEMO_CUSTOMER);
+    for (const [who, email] of [
+      ["repartidor", DEMO_REPARTIDOR.email],
+      ["admin", DEMO_ADMIN.email],
+    ] as const) {
+      ids[who] = (await test.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
+    }
+  }, 60_000);
+  afterAll(() => test.close());
+
+  it("applies a queue in order with the driver's times, and a second send of it changes nothing", async () => {
+    const stop = await stopFor(ids.repartidor);
+    const wentOut = Date.now() - 20 * 60_000;
+    const handedOver = Date.now() - 5 * 60_000;
+    const batch = { sentAt: Date.now(), items: [tap(stop, onTheWay, wentOut), tap(stop, deliveredTo("Rosa Quispe"), handedOver)] };
+
+    const first = await post(batch, cookies.repartidor);
+    expect(first.status).toBe(200);
+    expect(first.answers!.map((answer) => [answer.key, answer.status, answer.recordedAt])).toEqual([
+      [batch.items[0]!.key, "applied", new Date(wentOut).toISOString()],
+      [batch.items[1]!.key, "applied", new Date(handedOver).toISOString()],
+    ]);
+    const history = await historyOf(stop);
+    expect(history.slice(-3).map((entry) => [entry.status, entry.timestamp, entry.actor])).toEqual([
+      ["shipped", new Date(wentOut).toISOString(), DEMO_REPARTIDOR.email],
+      ["in_transit", new Date(wentOut).toISOString(), DEMO_REPARTIDOR.email],
+      ["delivered", new Date(handedOver).toISOString(), DEMO_REPARTIDOR.email],
+    ]);
+    const [proof] = await test.db.select().from(deliveryProofs).where(eq(deliveryProofs.deliveryId, stop));
+    expect(proof).toMatchObject({ receiverName: "Rosa Quispe", createdAt: new Date(handedOver) });
+
+    // The answer was lost; the phone sends the same queue again, later.
+    const again = await post({ ...batch, sentAt: Date.now() }, cookies.repartidor);
+    expect(again.answers!.map((answer) => answer.status)).toEqual(["applied", "applied"]);
+    expect(again.answers!.map((answer) => answer.recordedAt)).toEqual(first.answers!.map((answer) => answer.recordedAt));
+    expect(await historyOf(stop)).toEqual(history);
+    expect((await emailsOf(stop)).map((email) => email.kind).sort()).toEqual(["delivery-delivered", "delivery-on-the-way"]);
+    expect(await test.db.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.deliveryId, stop))).toHaveLength(2);
+    const audit = await test.db.select({ action: staffActions.action }).from(staffActions).where(eq(staffActions.entityId, stop));
+    expect(audit.map((entry) => entry.action).sort()).toEqual(["delivery.delivered", "delivery.in_transit"]);
+  });
+
+  it("applies a key once when two sends of it arrive at the same time", async () => {
+    const stop = await stopFor(ids.repartidor);
+    const batch = { sentAt: Date.now(), items: [tap(stop, onTheWay, Date.now() - 60_000)] };
+    const answers = await Promise.all([post(batch, cookies.repartidor), post(batch, cookies.repartidor)]);
+    expect(answers.map((answer) => answer.answers![0]!.status)).toEqual(["applied", "applied"]);
+    expect((await historyOf(stop)).filter((entry) => entry.status === "in_transit")).toHaveLength(1);
+    expect(await emailsOf(stop)).toHaveLength(1);
+  });
+
+  it("answers each item on its own: applied, another driver's stop and an unknown one refused alike, a blank name refused with its field", async () => {
+    const mine = await stopFor(ids.repartidor);
+    const theirs = await stopFor(ids.admin);
+    const before = await historyOf(theirs);
+    const now = Date.now();
+    const batch = {
+      sentAt: now,
+      items: [
+        tap(theirs, onTheWay, now - 3 * 60_000),
+        tap(randomUUID(), onTheWay, now - 2 * 60_000),
+        tap(mine, deliveredTo("   "), now - 90_000),
+        tap(mine, onTheWay, now - 60_000),
+      ],
+    };
+    const { status, answers } = await post(batch, cookies.repartidor);
+    expect(status).toBe(200);
+    expect(answers!.map((answer) => answer.status)).toEqual(["refused", "refused", "refused", "applied"]);
+    // No oracle: another driver's stop reads exactly like one that does not exist.
+    expect(answers![0]!.message).toBe("Esta parada ya no está en tu ruta: no se registró. Consulta con operaciones.");
+    expect(answers![1]!.message).toBe(answers![0]!.message);
+    expect(answers![2]).toMatchObject({
+      deliveryId: mine,
+      message: "Ingresa el nombre de quien recibe",
+      fieldErrors: { receiverName: "Ingresa el nombre de quien recibe" },
+    });
+    expect(await historyOf(theirs)).toEqual(before);
+    expect(await emailsOf(theirs)).toHaveLength(0);
+    expect(await test.db.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.deliveryId, theirs))).toHaveLength(0);
+    expect(await statusOf(mine)).toBe("in_transit");
+  });
+
+  it("says why a confirmation that no longer fits is refused: delivering a stop that failed meanwhile", async () => {
+    const stop = await stopFor(ids.repartidor);
+    const now = Date.now();
+    const failed = { intent: "no_entregado", reason: "ausente", note: "" };
+    const { answers } = await post(
+      { sentAt: now, items: [tap(stop, onTheWay, now - 3 * 60_000), tap(stop, failed, now - 2 * 60_000), tap(stop, deliveredTo("Rosa"), now - 60_000)] },
+      cookies.repartidor,
+    );
+    expect(answers!.map((answer) => answer.status)).toEqual(["applied", "applied", "refused"]);
+    expect(answers![2]!.message).toBe("Esta parada está «No entregado» y no se puede marcar así.");
+  });
+
+  it("lets in only the repartidor (and the admin, on their own route): anonymous to /login, customer and operaciones to the 404", async () => {
+    const stop = await stopFor(ids.repartidor);
+    const batch = { sentAt: Date.now(), items: [tap(stop, onTheWay, Date.now())] };
+    const anonymous = await post(batch);
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toBe(`/login?redirectTo=${encodeURIComponent("/admin/reparto/confirmaciones")}`);
+    expect((await post(batch, cookies.customer)).status).toBe(404);
+    expect((await post(batch, cookies.operaciones)).status).toBe(404);
+    // The admin passes the guard, but nobody confirms another driver's stop.
+    const admin = await post(batch, cookies.admin);
+    expect(admin.answers![0]!.status).toBe("refused");
+    expect(await statusOf(stop)).toBe("scheduled");
+    expect(await test.db.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.deliveryId, stop))).toHaveLength(0);
+    // A key already used by one driver tells another nothing and changes nothing.
+    const applied = await post(batch, cookies.repartidor);
+    expect(applied.answers![0]!.status).toBe("applied");
+    expect((await post(batch, cookies.admin)).answers![0]!.status).toBe("refused");
+  });
+
+  it("refuses a malformed batch, one too long and a body past its bound, writing nothing", async () => {
+    const stop = await stopFor(ids.repartidor);
+    expect((await post("no es json", cookies.repartidor)).status).toBe(400);
+    expect((await post({ sentAt: Date.now(), items: [] }, cookies.repartidor)).status).toBe(400);
+    const many = Array.from({ length: 101 }, () => tap(stop, onTheWay, Date.now()));
+    expect((await post({ sentAt: Date.now(), items: many }, cookies.repartidor)).status).toBe(400);
+    const huge = { sentAt: Date.now(), items: [tap(stop, { ...onTheWay, note: "x".repeat(1900) }, Date.now())], padding: "x".repeat(300 * 1024) };
+    expect((await post(huge, cookies.repartidor)).status).toBe(413);
+    expect(await statusOf(stop)).toBe("scheduled");
+  });
+
+  describe("the driver's clock (decision 0079)", () => {
+    const receivedAt = new Date(placedAt.getTime() + 30 * HOUR);
+    const at = (offset: number) => new Date(receivedAt.getTime() + offset);
+
+    it("believes a phone within two minutes of the server, and corrects one further off by its offset", () => {
+      expect(driverEventTime({ occurredAt: at(-HOUR), sentAt: at(-CLOCK_TRUSTED_MS), receivedAt })).toEqual({ ok: true, at: at(-HOUR) });
+      // The phone runs three hours behind: what it calls an hour ago was an hour ago by ours too.
+      expect(driverEventTime({ occurredAt: at(-4 * HOUR), sentAt: at(-3 * HOUR), receivedAt })).toEqual({ ok: true, at: at(-HOUR) });
+    });
+
+    it("takes a time in the future as now, refuses one older than 48 hours, and never goes before the delivery's last change", () => {
+      expect(driverEventTime({ occurredAt: at(90_000), sentAt: at(0), receivedAt })).toEqual({ ok: true, at: receivedAt });
+      expect(driverEventTime({ occurredAt: at(-MAX_CONFIRMATION_AGE_MS - 1), sentAt: at(0), receivedAt })).toEqual({ ok: false, reason: "too_old" });
+      expect(driverEventTime({ occurredAt: at(-2 * HOUR), sentAt: at(0), receivedAt, notBefore: at(-HOUR) })).toEqual({ ok: true, at: at(-HOUR) });
+    });
+
+    it("records a tap from a clock set in the future at the arrival, and refuses a days-old one with nothing written", async () => {
+      const stop = await stopFor(ids.repartidor);
+      const driver = { id: ids.repartidor, email: DEMO_REPARTIDOR.email, role: "repartidor" as const, clientAddress: "127.0.0.1" };
+      // After the order's own history (placed and paid at placedAt), as a real day would be.
+      const item = (occurredAt: Date): QueuedDriverConfirmation => ({
+        key: randomUUID(),
+        deliveryId: stop,
+        intent: "en_camino",
+        confirmation: { kind: "on_the_way" },
+        occurredAt,
+      });
+      const old = item(at(-3 * 24 * HOUR));
+      const future = item(at(HOUR));
+      const answers = await applyQueuedDriverConfirmations(test.db, { driver, items: [old, future], sentAt: receivedAt, now: receivedAt, siteUrl: origin });
+      expect(answers).toEqual([
+        { key: old.key, status: "refused", refusal: { ok: false, reason: "too_old" } },
+        { key: future.key, status: "applied", duplicate: false, recordedAt: receivedAt },
+      ]);
+      expect((await historyOf(stop)).at(-1)).toMatchObject({ status: "in_transit", timestamp: receivedAt.toISOString() });
+      expect(await test.db.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.key, old.key))).toHaveLength(0);
+    });
+  });
+});
