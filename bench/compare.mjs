@@ -19,7 +19,7 @@ import { measureFirstLoadJs } from "./lib/first-load-js.mjs";
 import { auditPage } from "./lib/lighthouse.mjs";
 import { autocannonRun, HEADERS } from "./lib/load.mjs";
 import { parseFlags } from "./lib/flags.mjs";
-import { ensureBuild, signInDemoCustomer, spawnShop } from "./lib/server.mjs";
+import { ensureBuild, signInDemoAccount, signInDemoCustomer, spawnShop } from "./lib/server.mjs";
 import { renderComparison, replaceComparison } from "./lib/compare-report.mjs";
 
 const benchDir = import.meta.dirname;
@@ -44,6 +44,11 @@ const CART_PAGE_STORAGE = {
   "va-cart:v1": JSON.stringify([JSON.parse(readFileSync(path.join(benchDir, "../tests/fixtures/box-cart-line.json"), "utf8"))]),
 };
 const storageFor = (url) => (new URL(url).pathname === "/carrito" ? CART_PAGE_STORAGE : null);
+// Pages measured signed in (`--pages=/admin/reparto`: the driver app of issue 26, as the demo repartidor).
+const SIGNED_IN_PAGES = { "/admin/reparto": { email: "repartidor@demo.pe", password: "Reparto1234" } };
+/** @type {Record<string, string>} */
+const sessions = {};
+const cookieFor = (url) => sessions[new URL(url).pathname] ?? null;
 
 if (args.record) {
   const after = JSON.parse(readFileSync(path.join(tmpDir, "compare-after.json"), "utf8"));
@@ -239,6 +244,7 @@ if (only.has("checkout")) {
 
 const shop = await npmStart(shopRoot, "shop");
 const bare = await npmStart(bareRoot, "bare");
+for (const page of SHOP_PAGES) if (SIGNED_IN_PAGES[page]) sessions[page] = await signInDemoAccount(shop.origin, SIGNED_IN_PAGES[page]);
 results.bootPeakMb = { shop: shop.bootPeak, bare: bare.bootPeak };
 try {
   if (only.has("load") || only.has("memory")) {
@@ -289,7 +295,11 @@ try {
     save();
   }
   if (only.has("js")) {
-    const pages = await measureFirstLoadJs([...SHOP_PAGES.map((page) => shop.origin + page), bare.origin + "/"], { chromePath, localStorageFor: storageFor });
+    const pages = await measureFirstLoadJs([...SHOP_PAGES.map((page) => shop.origin + page), bare.origin + "/"], {
+      chromePath,
+      localStorageFor: storageFor,
+      cookieFor,
+    });
     results.firstLoadJs = Object.fromEntries(
       pages.map((page) => [new URL(page.url).origin === bare.origin ? "bare" : new URL(page.url).pathname, { gzip: page.gzip, count: page.count }]),
     );
@@ -306,6 +316,7 @@ try {
         saveDir,
         slug: page.replace(/\W+/g, "_") || "home",
         localStorage: storageFor(shop.origin + page),
+        cookie: cookieFor(shop.origin + page),
       });
       results.lighthouse[page] = {
         performance: ours.scores?.performance,

@@ -15,15 +15,21 @@ const isJavaScript = (url, contentType) => /\.m?js(\?|$)/.test(new URL(url).path
  * report) so the number does not depend on whether or how the server compressed them.
  *
  * @param {string[]} urls
- * @param {{ chromePath: string, localStorageFor?: (url: string) => Record<string, string> | null }} options
+ * @param {{ chromePath: string, localStorageFor?: (url: string) => Record<string, string> | null, cookieFor?: (url: string) => string | null }} options
  */
-export async function measureFirstLoadJs(urls, { chromePath, localStorageFor = () => null }) {
+export async function measureFirstLoadJs(urls, { chromePath, localStorageFor = () => null, cookieFor = () => null }) {
   // Playwright adds its own headless flag; passing --headless=new again would be redundant.
   const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS.filter((flag) => !flag.startsWith("--headless")) });
   const pages = [];
   try {
     for (const url of urls) {
       const context = await browser.newContext();
+      // A signed-in page (the driver app): the session as `name=value; …`, set before the first request.
+      const cookie = cookieFor(url);
+      if (cookie)
+        await context.addCookies(
+          cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url: new URL(url).origin })),
+        );
       const stored = localStorageFor(url);
       // Before any script of the page runs, as an earlier visit would have left it.
       if (stored) {

@@ -123,9 +123,9 @@ async function seedLocalStorage(port, url, entries) {
  * so no run benefits from a cache warmed by the previous one.
  *
  * @param {string} url
- * @param {{ runs: number, chromePath: string, saveDir: string, slug: string, localStorage?: Record<string, string> | null }} options
+ * @param {{ runs: number, chromePath: string, saveDir: string, slug: string, localStorage?: Record<string, string> | null, cookie?: string | null }} options
  */
-export async function auditPage(url, { runs, chromePath, saveDir, slug, localStorage = null }) {
+export async function auditPage(url, { runs, chromePath, saveDir, slug, localStorage = null, cookie = null }) {
   mkdirSync(saveDir, { recursive: true });
   const summaries = [];
   for (let run = 1; run <= runs; run++) {
@@ -137,6 +137,8 @@ export async function auditPage(url, { runs, chromePath, saveDir, slug, localSto
         output: "json",
         logLevel: "error",
         onlyCategories: CATEGORIES,
+        // A signed-in page (the driver app): the session cookie on every request of the run.
+        ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
         // Keep what seedLocalStorage stored (the profile is new, so the HTTP cache is still empty).
         disableStorageReset: Boolean(localStorage),
       });

@@ -193,12 +193,17 @@ export async function startServer({ root, tmpDir, readyTimeoutMs = 60_000 }) {
 }
 
 /** Signs the demo customer in; the session cookie to send with their requests. */
-export async function signInDemoCustomer(origin) {
+export function signInDemoCustomer(origin) {
+  return signInDemoAccount(origin, { email: "cliente@demo.pe", password: "Cliente123" });
+}
+
+/** Signs a demo account in (README's list); the session cookie to send with its requests. */
+export async function signInDemoAccount(origin, { email, password }) {
   const response = await fetch(`${origin}/login`, {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", origin },
-    body: new URLSearchParams({ email: "cliente@demo.pe", password: "Cliente123" }),
+    body: new URLSearchParams({ email, password }),
   });
   const cookie = response.headers
     .getSetCookie()

@@ -31,6 +31,9 @@ self.addEventListener("install", (event) => {
     caches
       .open(PRECACHE)
       .then((cache) => cache.addAll([...precached]))
+      // The page that registered the worker loaded before it: keep a copy now, so the very next
+      // opening without signal already has it.
+      .then(() => keepRoutePage(fetch(SCOPE_PATH, { redirect: "manual", credentials: "same-origin" })).catch(() => undefined))
       .then(() => self.skipWaiting()),
   );
 });
@@ -69,13 +72,16 @@ function fromNetwork(request, keep) {
   return { network, answer: Promise.race([network, timeout]) };
 }
 
+/** Keeps a repartidor's route page; any other answer but a server error makes the worker forget it. */
+async function keepRoutePage(pending) {
+  const response = await pending;
+  if (response.status === 200 && response.headers.get("x-driver-app") === "repartidor") await (await caches.open(PAGES)).put(SCOPE_PATH, response);
+  // Signed out (sent to /login), not a repartidor (404, or an admin's page): nothing of the route stays.
+  else if (response.type === "opaqueredirect" || response.status < 500) await caches.delete(PAGES);
+}
+
 async function routePage(request) {
-  const { network, answer } = fromNetwork(request, async (response) => {
-    const cache = await caches.open(PAGES);
-    if (response.status === 200 && response.headers.get("x-driver-app") === "repartidor") await cache.put(SCOPE_PATH, response);
-    // Signed out (sent to /login), not a repartidor (404, or an admin's page): nothing of the route stays.
-    else if (response.type === "opaqueredirect" || response.status < 500) await caches.delete(PAGES);
-  });
+  const { network, answer } = fromNetwork(request, (response) => keepRoutePage(Promise.resolve(response)));
   network.catch(() => undefined);
   try {
     return await answer;

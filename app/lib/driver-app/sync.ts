@@ -4,6 +4,7 @@ import { listTaps, settleTaps } from "./store";
 export const QUEUE_ENDPOINT = "/admin/reparto/confirmaciones";
 /** The server takes at most this many per request; a longer queue goes in several, in order. */
 const BATCH_SIZE = 50;
+const SEND_TIMEOUT_MS = 10_000;
 
 export type SendOutcome =
   /** Everything the server looked at is settled: the keys it applied and refused in this run. */
@@ -40,6 +41,8 @@ async function send(driverId: string): Promise<SendOutcome> {
     try {
       response = await fetch(QUEUE_ENDPOINT, {
         method: "POST",
+        // A weak signal can leave a request hanging for minutes; the next attempt is better than waiting.
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
         // A signed-out driver's post is sent to /login: seen here as a redirect, never followed.
         redirect: "manual",
         headers: { "content-type": "application/json" },

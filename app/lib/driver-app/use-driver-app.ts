@@ -14,8 +14,12 @@ const NOTICES = {
 } as const;
 const SAVED_OFFLINE = "Guardado en el teléfono. Se enviará cuando vuelva la señal.";
 
-/** Waits between sends while taps wait and nothing else (the signal, the foreground) says to try. */
-const RETRY_MS = [3_000, 6_000, 12_000, 30_000];
+/**
+ * Waits between sends while taps wait and nothing else (the signal, the foreground) says to try.
+ * A phone whose signal comes back without the browser noticing (no `online` event: it never
+ * thought it was offline) still sends within 5 s of it (issue 26's target).
+ */
+const RETRY_MS = [2_000, 4_000];
 
 export type Connection = "online" | "offline" | "signed_out";
 
