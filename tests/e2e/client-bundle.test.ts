@@ -34,6 +34,25 @@ describe("client bundle", () => {
   });
 });
 
+/** Decision 0079: the driver app's service worker is built after React Router's build, from what it wrote. */
+describe("the driver app's service worker (build/client/reparto-sw.js)", () => {
+  it("keeps every file of /admin/reparto's first load, and only files that exist", () => {
+    const worker = readFileSync(path.resolve("build/client/reparto-sw.js"), "utf8");
+    const list = /const PRECACHE_ENTRIES = (\[.*?\]);/s.exec(worker)?.[1];
+    const entries = JSON.parse(list!) as { url: string }[];
+    const manifestFile = readdirSync(path.resolve("build/client/assets")).find((name) => /^manifest-[\w-]+\.js$/.test(name))!;
+    const sandbox = { window: {} as { __reactRouterManifest?: { entry: { module: string }; routes: Record<string, { module: string; imports?: string[] }> } } };
+    new Function("window", readFileSync(path.resolve("build/client/assets", manifestFile), "utf8"))(sandbox.window);
+    const manifest = sandbox.window.__reactRouterManifest!;
+    const route = manifest.routes["routes/admin.reparto"]!;
+    const needed = [manifest.entry.module, route.module, ...(route.imports ?? []), manifest.routes["routes/admin-layout"]!.module];
+    const kept = entries.map((entry) => `/${entry.url}`);
+    expect(needed.filter((url) => !kept.includes(url))).toEqual([]);
+    expect(kept).toEqual(expect.arrayContaining(["/reparto.webmanifest", "/icons/reparto-192.png", "/icons/reparto-512.png"]));
+    for (const url of kept) expect(() => readFileSync(path.resolve("build/client", url.slice(1))), url).not.toThrow();
+  });
+});
+
 /** Issue 13: `db:migrate` and `jobs:run` run in production, where only `dependencies` are installed. */
 describe("operator commands (build/cli)", () => {
   const { dependencies } = JSON.parse(readFileSync("package.json", "utf8")) as { dependencies: Record<string, string> };
