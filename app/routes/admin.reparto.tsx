@@ -12,7 +12,7 @@ import { handoverBalance, handoverBalanceLabel } from "@core/cash-box";
 import { fieldErrors } from "@core/checkout-schema";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
 import { savedRoute } from "~/lib/driver-app/store";
-import { useDriverApp } from "~/lib/driver-app/use-driver-app";
+import { DRIVER_STOP_NOTICES as NOTICES, useDriverApp } from "~/lib/driver-app/use-driver-app";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { readFormData } from "~/request-body.server";
@@ -27,14 +27,8 @@ import { allowRoles, staffActor, staffContext, staffNotFound } from "~/staff.ser
  */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("repartidor")];
 
-const NOTICES = {
-  en_camino: "Parada marcada en camino. Avisamos al cliente.",
-  entregado: "Entrega registrada. Avisamos al cliente.",
-  no_entregado: "Registramos que no se pudo entregar. Operaciones coordinará una nueva fecha.",
-} as const;
-
 /**
- * What the service worker looks for before it keeps a copy of this page (public/… reparto-sw.js,
+ * What the service worker looks for before it keeps a copy of this page (build/client/reparto-sw.js,
  * decision 0079): a repartidor's own route. Anyone else's answer makes it forget what it kept.
  */
 const DRIVER_APP_HEADER = "X-Driver-App";

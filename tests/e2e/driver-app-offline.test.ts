@@ -2,7 +2,7 @@ import { and, asc, eq, like } from "drizzle-orm";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
-import { openDatabase, type Database } from "@server/db/client";
+import type { Database } from "@server/db/client";
 import { deliveries, driverConfirmationReceipts, orders, outboxEmails, users } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { seedOnStart } from "@server/db/seed/seed";
@@ -12,7 +12,7 @@ import { cookieHeader, DEMO_CUSTOMER, signInCookies, type SessionCookie } from "
 import { launchBrowser, openPage } from "../support/browser";
 import { checkoutInput } from "../support/checkout-fixture";
 import { auditLayout } from "../support/layout-audit";
-import { createShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
+import { openShopDatabase, preparedShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
 
 const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 /** What Chromium logs for each request it could not send while the test holds it offline. */
@@ -71,18 +71,10 @@ describe("the driver app on a phone", () => {
     }
   }
 
-  const openDb = () => openDatabase(env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.PGLITE_DATA_DIR! });
-
   beforeAll(async () => {
-    const database = await createShopDatabase({ templates: inject("databaseTemplates") });
+    const database = await preparedShopDatabase(inject("databaseTemplates"), prepareStops);
     env = database.env;
     cleanup = database.drop;
-    const handle = await openDb();
-    try {
-      await handle.migrate(prepareStops);
-    } finally {
-      await handle.close();
-    }
     server = await startShopServer({ env });
     browser = await launchBrowser();
   }, 180_000);
@@ -231,6 +223,8 @@ describe("the driver app on a phone", () => {
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
     await banner(page).getByText("Sin conexión · 2 por enviar").waitFor();
     expect(await stopCard(page, stops.journey.address).getByTestId("delivery-status").textContent()).toBe("Entregado");
+    // The banner and the kept taps fit the phone's width like the rest of the page.
+    expect((await auditLayout(page)).filter((problem) => problem.kind !== "under-chat-button")).toEqual([]);
 
     await page.context().setOffline(false);
     await banner(page).waitFor({ state: "detached" });
@@ -243,7 +237,7 @@ describe("the driver app on a phone", () => {
 
     // The server's own record, read once it has stopped (the embedded database has one owner at a time).
     await server.stop();
-    const handle = await openDb();
+    const handle = await openShopDatabase(env);
     try {
       const [row] = await handle.db.select().from(deliveries).where(eq(deliveries.id, stops.journey.deliveryId));
       const steps = row!.statusHistory.filter((entry) => ["shipped", "in_transit", "delivered"].includes(entry.status));

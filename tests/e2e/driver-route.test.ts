@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
-import { openDatabase, type Database } from "@server/db/client";
+import type { Database } from "@server/db/client";
 import { deliveries, orders, payments, users } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { seedOnStart } from "@server/db/seed/seed";
@@ -13,7 +13,7 @@ import { seriousAxeViolations } from "../support/axe";
 import { launchBrowser, openPage } from "../support/browser";
 import { checkoutInput } from "../support/checkout-fixture";
 import { auditLayout } from "../support/layout-audit";
-import { createShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
+import { preparedShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
 
 const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 
@@ -76,16 +76,9 @@ describe("the driver's route on a phone", () => {
 
   beforeAll(async () => {
     // A copy of the run's seeded template (migrated and seeded: the stops are added to it).
-    const database = await createShopDatabase({ templates: inject("databaseTemplates") });
-    const env = database.env;
+    const database = await preparedShopDatabase(inject("databaseTemplates"), prepareStops);
     cleanup = database.drop;
-    const handle = await openDatabase(env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.PGLITE_DATA_DIR! });
-    try {
-      await handle.migrate(prepareStops);
-    } finally {
-      await handle.close();
-    }
-    server = await startShopServer({ env });
+    server = await startShopServer({ env: database.env });
     browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Database } from "@server/db/client";
 import type { DatabaseTemplates } from "./database-templates";
 import { adminQuery, withDatabase } from "./postgres-admin";
 
@@ -72,6 +73,27 @@ export async function createShopDatabase({ seed = true, templates }: { seed?: bo
     await copy.close();
   }
   return { env: { PGLITE_DATA_DIR: dataDir }, drop: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Opens a shop database made by createShopDatabase from the test's own process: before its server
+ * starts or after it stopped (the embedded database has one owner at a time).
+ */
+export async function openShopDatabase(env: Record<string, string>) {
+  const { openDatabase } = await import("@server/db/client");
+  return openDatabase(env.DATABASE_URL ? { kind: "postgres", url: env.DATABASE_URL } : { kind: "pglite", dataDir: env.PGLITE_DATA_DIR! });
+}
+
+/** A copy of the seeded template, `prepare`d (migrated, then the test's own rows written), ready for a server. */
+export async function preparedShopDatabase(templates: DatabaseTemplates, prepare: (db: Database) => Promise<void>) {
+  const database = await createShopDatabase({ templates });
+  const handle = await openShopDatabase(database.env);
+  try {
+    await handle.migrate(prepare);
+  } finally {
+    await handle.close();
+  }
+  return database;
 }
 
 export async function startShopServer({ seed = true, env = {}, templates }: ShopServerOptions = {}): Promise<ShopServer> {

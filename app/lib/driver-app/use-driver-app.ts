@@ -7,7 +7,8 @@ import { sendQueue, type SendOutcome } from "./sync";
 export const SERVICE_WORKER_URL = "/reparto-sw.js";
 export const DRIVER_APP_SCOPE = "/admin/reparto";
 
-const NOTICES = {
+/** What the route says once a tap is recorded: after a form post (`?aviso=`) or a send from the phone. */
+export const DRIVER_STOP_NOTICES = {
   en_camino: "Parada marcada en camino. Avisamos al cliente.",
   entregado: "Entrega registrada. Avisamos al cliente.",
   no_entregado: "Registramos que no se pudo entregar. Operaciones coordinará una nueva fecha.",
@@ -31,6 +32,10 @@ export interface DriverApp {
   /** Records a tap on the phone, shows it at once and sends the queue. */
   record(tap: Omit<QueuedTap, "key" | "driverId" | "occurredAt" | "state" | "seq">): Promise<void>;
   dismiss(key: string): Promise<void>;
+}
+
+function sameTaps(a: QueuedTap[], b: QueuedTap[]): boolean {
+  return a.length === b.length && a.every((tap, index) => tap.key === b[index]!.key && tap.state === b[index]!.state && tap.message === b[index]!.message);
 }
 
 /** A v4 UUID: `crypto.randomUUID` needs a secure context, `getRandomValues` does not. */
@@ -58,13 +63,15 @@ export function useDriverApp({
   installable: boolean;
   route: { today: string; loadedAt: string; savedOnPhone: boolean };
 }): DriverApp {
-  const [taps, setTaps] = useState<QueuedTap[]>([]);
+  const [taps, setTapsState] = useState<QueuedTap[]>([]);
+  // The whole route re-renders with the taps: only when they changed (a slow phone feels each render).
+  const setTaps = useCallback((next: QueuedTap[]) => setTapsState((current) => (sameTaps(current, next) ? current : next)), []);
   const [connection, setConnection] = useState<Connection>("online");
   const [notice, setNotice] = useState<string | null>(null);
   const { revalidate } = useRevalidator();
   const retry = useRef<{ timer?: ReturnType<typeof setTimeout>; attempt: number; send?: () => Promise<unknown> }>({ attempt: 0 });
 
-  const refresh = useCallback(async () => setTaps(await listTaps(driverId)), [driverId]);
+  const refresh = useCallback(async () => setTaps(await listTaps(driverId)), [driverId, setTaps]);
 
   const send = useCallback(async (): Promise<SendOutcome> => {
     clearTimeout(retry.current.timer);
@@ -89,7 +96,7 @@ export function useDriverApp({
       // A tap made while this send was under way goes in the next one.
       if (!left.some((tap) => tap.state === "pending")) return outcome;
     }
-  }, [driverId, revalidate]);
+  }, [driverId, revalidate, setTaps]);
 
   useEffect(() => {
     retry.current.send = send;
@@ -112,20 +119,22 @@ export function useDriverApp({
     void listTaps(driverId).then(setTaps).then(sendLeftovers);
     const onVisible = () => document.visibilityState === "visible" && void sendLeftovers();
     const onOnline = () => void sendLeftovers();
+    // A page brought back from the back-forward cache (not its first showing, which the line above covers).
+    const onPageShow = (event: PageTransitionEvent) => event.persisted && void sendLeftovers();
     const onOffline = () => setConnection("offline");
     document.addEventListener("visibilitychange", onVisible);
     window.addEventListener("online", onOnline);
     window.addEventListener("offline", onOffline);
-    window.addEventListener("pageshow", onOnline);
+    window.addEventListener("pageshow", onPageShow);
     const timers = retry.current;
     return () => {
       clearTimeout(timers.timer);
       document.removeEventListener("visibilitychange", onVisible);
       window.removeEventListener("online", onOnline);
       window.removeEventListener("offline", onOffline);
-      window.removeEventListener("pageshow", onOnline);
+      window.removeEventListener("pageshow", onPageShow);
     };
-  }, [installable, driverId, sendLeftovers]);
+  }, [installable, driverId, sendLeftovers, setTaps]);
 
   // The day's route, saved for a reload without signal (repartidores only: decision 0079).
   useEffect(() => {
@@ -140,10 +149,12 @@ export function useDriverApp({
       return;
     }
     if (!import.meta.env.PROD) return;
+    // After the page is up and the main thread idle: the install downloads the app's files and the page once more.
     const register = () => void navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: DRIVER_APP_SCOPE }).catch(() => undefined);
-    if (document.readyState === "complete") register();
-    else window.addEventListener("load", register, { once: true });
-    return () => window.removeEventListener("load", register);
+    const whenIdle = () => ("requestIdleCallback" in window ? window.requestIdleCallback(register, { timeout: 3_000 }) : setTimeout(register, 1_000));
+    if (document.readyState === "complete") whenIdle();
+    else window.addEventListener("load", whenIdle, { once: true });
+    return () => window.removeEventListener("load", whenIdle);
   }, [installable]);
 
   // Signing out forgets the phone's copy of the route, after a warning if taps were never sent.
@@ -179,7 +190,7 @@ export function useDriverApp({
       let outcome = await send();
       // A send already under way when the driver tapped did not carry this tap: the next one does.
       if (outcome.kind === "sent" && !outcome.applied.includes(key) && !outcome.refused.includes(key)) outcome = await send();
-      if (outcome.kind === "sent" && outcome.applied.includes(key)) setNotice(NOTICES[tap.intent]);
+      if (outcome.kind === "sent" && outcome.applied.includes(key)) setNotice(DRIVER_STOP_NOTICES[tap.intent]);
       else if (outcome.kind !== "sent" || !outcome.refused.includes(key)) setNotice(SAVED_OFFLINE);
     },
     [driverId, refresh, send],
