@@ -23,7 +23,7 @@ export interface TravelMatrix {
   distances: number[][];
 }
 
-const EARTH_RADIUS_KM = 6371.0088;
+export const EARTH_RADIUS_KM = 6371.0088;
 const radians = (degrees: number) => (degrees * Math.PI) / 180;
 
 /** The great-circle distance in kilometres (haversine formula, mean Earth radius). */
@@ -58,7 +58,12 @@ export function travelSeconds(a: LatLng, b: LatLng, travel: TravelModel): number
  * part of the shop uses, so the solver, the checker and the route sheet agree to the second.
  */
 export function pairTravel(from: readonly [number, number], to: readonly [number, number], travel: TravelModel): { seconds: number; metres: number } {
-  const km = roadKm({ lat: from[1], lng: from[0] }, { lat: to[1], lng: to[0] }, travel);
+  // Written exactly as the built-in solver's matrix (model.ts) computes it, to the last bit.
+  const fromLat = (from[1] * Math.PI) / 180;
+  const toLat = (to[1] * Math.PI) / 180;
+  const h =
+    Math.sin((toLat - fromLat) / 2) ** 2 + Math.cos(fromLat) * Math.cos(toLat) * Math.sin(((to[0] * Math.PI) / 180 - (from[0] * Math.PI) / 180) / 2) ** 2;
+  const km = 2 * EARTH_RADIUS_KM * travel.detour * Math.asin(Math.min(1, Math.sqrt(h)));
   return { seconds: Math.round((km / travel.speedKmh) * 3600), metres: Math.round(km * 1000) };
 }
 

@@ -150,18 +150,23 @@ export class Route {
 
   /**
    * The added cost of putting `job` right after `position` (0 = first), or NaN when that breaks a
-   * window, the shift or the load. Assumes `accepts(job)`.
+   * window, the shift or the load, or costs `bound` or more (the cost is read first: most places
+   * are dearer than the best found so far and need no timing). Assumes `accepts(job)`.
    */
-  insertionCost(job: number, position: number): number {
+  insertionCost(job: number, position: number, bound = Infinity): number {
     const { model, vehicle } = this;
     const before = this.locationAt(position);
     const after = this.locationAt(position + 1);
     const here = model.loc[job]!;
+    const count = this.jobs.length;
+    const added =
+      costOf(model, vehicle, before, here) + costOf(model, vehicle, here, after) - (count ? costOf(model, vehicle, before, after) : -vehicle.fixedCost);
+    if (!(added < bound)) return NaN;
     const start = earliestStart(model, job, this.departure[position]! + durationOf(model, vehicle, before, here));
     if (Number.isNaN(start)) return NaN;
     const leave = start + this.setupAt(job, before) + model.service[job]!;
     const arrival = leave + durationOf(model, vehicle, here, after);
-    if (position === this.jobs.length) {
+    if (position === count) {
       if (arrival > vehicle.twEnd) return NaN;
     } else {
       const next = this.jobs[position]!;
@@ -169,8 +174,7 @@ export class Route {
       if (Number.isNaN(nextStart) || nextStart + this.setupAt(next, here) + model.service[next]! > this.latestDeparture[position + 1]!) return NaN;
     }
     if (model.hasPickups && !this.loadFitsAt(job, position)) return NaN;
-    const added = costOf(model, vehicle, before, here) + costOf(model, vehicle, here, after) - (this.jobs.length ? costOf(model, vehicle, before, after) : 0);
-    return this.jobs.length ? added : added + vehicle.fixedCost;
+    return added;
   }
 
   /**

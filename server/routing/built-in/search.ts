@@ -39,6 +39,9 @@ const AVERAGE_REMOVED = 10;
 const MAX_STRING = 10;
 const BLINK_RATE = 0.01;
 const NEIGHBOURS = 60;
+/** Past this many jobs, a stop is only tried in routes holding one of its NEAR_JOBS nearest. */
+const NEAR_ROUTES_FROM = 200;
+const NEAR_JOBS = 30;
 
 class Solution {
   readonly routes: Route[];
@@ -48,10 +51,14 @@ class Solution {
   private saved = new Map<number, number[]>();
   private savedUnassigned: number[] = [];
   private changed = new Set<number>();
+  /** Scratch marks of the routes near the job being placed (recreate). */
+  readonly routeStamp: Int32Array;
+  stampCounter = 0;
 
   constructor(readonly model: RoutingModel) {
     this.routes = model.vehicles.map((vehicle) => new Route(model, vehicle));
     this.routeOf = new Int32Array(model.jobCount).fill(-1);
+    this.routeStamp = new Int32Array(this.routes.length);
   }
 
   travelCost(): number {
@@ -115,10 +122,10 @@ class Solution {
 /** How much worse one unassigned stop is than any amount of driving (lexicographic objective). */
 function unassignedWeights(model: RoutingModel): Float64Array {
   let largest = 0;
-  for (const vehicle of model.vehicles) {
-    for (const value of vehicle.costs) if (Number.isFinite(value) && value > largest) largest = value;
-    largest = Math.max(largest, vehicle.fixedCost);
+  for (const costs of new Set(model.vehicles.map((vehicle) => vehicle.costs))) {
+    for (let cell = 0; cell < costs.length; cell++) if (costs[cell]! > largest && Number.isFinite(costs[cell])) largest = costs[cell]!;
   }
+  for (const vehicle of model.vehicles) largest = Math.max(largest, vehicle.fixedCost);
   const unit = (largest * 2 + 1) * (model.jobCount + 1) * 10;
   // VROOM serves higher priorities first; a priority point outweighs any number of plain stops.
   return Float64Array.from(model.priority, (priority) => unit * (1 + priority * (model.jobCount + 1)));
@@ -168,28 +175,38 @@ function pickOrder(orders: { weight: number; sort: Order }[], random: Random): O
   return orders[0]!.sort;
 }
 
-/** Puts each job at its cheapest feasible place over all routes (one empty route per kind of vehicle). */
-function recreate(solution: Solution, jobs: number[], random: Random, blink: number): void {
-  const { model, routes } = solution;
+/**
+ * Puts each job at its cheapest feasible place: over every route for the first solution, then
+ * (with `near`) only over the routes that hold one of its nearest jobs, plus one empty route per
+ * kind of vehicle — a stop is never best placed in a route on the other side of the city, and a
+ * 2 000-stop day would otherwise try every place of every van for each stop.
+ */
+function recreate(solution: Solution, jobs: number[], random: Random, blink: number, near?: Int32Array[]): void {
+  const { model, routes, routeOf } = solution;
   const emptyClassesSeen = new Set<string>();
+  const stamp = solution.routeStamp;
   for (const job of jobs) {
     let bestCost = Infinity;
     let bestRoute = -1;
     let bestPosition = -1;
     emptyClassesSeen.clear();
+    const mark = ++solution.stampCounter;
+    if (near) for (const other of near[job]!) if (routeOf[other]! >= 0) stamp[routeOf[other]!] = mark;
     const closes = model.windowEnd[job]!;
     for (let index = 0; index < routes.length; index++) {
       const route = routes[index]!;
       if (route.jobs.length === 0) {
         if (emptyClassesSeen.has(route.vehicle.classKey)) continue;
         emptyClassesSeen.add(route.vehicle.classKey);
+      } else if (near && stamp[index] !== mark) {
+        continue;
       }
       if (!route.accepts(job)) continue;
       const count = route.jobs.length;
       for (let position = 0; position <= count; position++) {
         if (route.departureAt(position) > closes) break;
         if (blink > 0 && random.next() < blink) continue;
-        const cost = route.insertionCost(job, position);
+        const cost = route.insertionCost(job, position, bestCost);
         if (cost < bestCost) {
           bestCost = cost;
           bestRoute = index;
@@ -269,6 +286,7 @@ export async function search(model: RoutingModel, options: SearchOptions): Promi
   pickOrder(orders, random)(all, random);
   solution.begin();
   recreate(solution, all, random, 0);
+  if (process.env.ROUTING_DEBUG) console.log("constructed", Math.round(performance.now() - options.startedAt), "ms");
 
   let current = objective(solution, weights);
   let best = current;
@@ -281,6 +299,7 @@ export async function search(model: RoutingModel, options: SearchOptions): Promi
   const cold = averageEdge * 0.01;
 
   const neighbours = model.jobCount > 1 ? nearestJobs(model, NEIGHBOURS) : [];
+  const near = model.jobCount > NEAR_ROUTES_FROM ? neighbours.map((list) => list.subarray(0, NEAR_JOBS)) : undefined;
   const searchStarted = performance.now();
   const started = options.startedAt;
   let lastYield = performance.now();
@@ -303,7 +322,7 @@ export async function search(model: RoutingModel, options: SearchOptions): Promi
     const again = removed.concat(solution.unassigned);
     solution.unassigned = [];
     pickOrder(orders, random)(again, random);
-    recreate(solution, again, random, BLINK_RATE);
+    recreate(solution, again, random, BLINK_RATE, near);
     const candidate = objective(solution, weights);
     if (candidate < current - temperature * Math.log(random.next())) {
       current = candidate;
