@@ -141,7 +141,7 @@ function objective(solution: Solution, weights: Float64Array): number {
 
 type Order = (jobs: number[], random: Random) => void;
 
-function recreateOrders(model: RoutingModel): { weight: number; sort: Order }[] {
+function recreateOrders(model: RoutingModel): { orders: { weight: number; sort: Order }[]; farthestFirst: (jobs: number[]) => void } {
   const dims = model.dims;
   const size = (job: number) => {
     let total = 0;
@@ -157,14 +157,16 @@ function recreateOrders(model: RoutingModel): { weight: number; sort: Order }[] 
       [jobs[index], jobs[other]] = [jobs[other]!, jobs[index]!];
     }
   };
-  return [
+  const farthestFirst = (jobs: number[]) => jobs.sort((a, b) => fromDepot[b]! - fromDepot[a]!);
+  const orders: { weight: number; sort: Order }[] = [
     { weight: 4, sort: shuffle },
     { weight: 4, sort: (jobs) => jobs.sort((a, b) => size(b) - size(a)) },
-    { weight: 2, sort: (jobs) => jobs.sort((a, b) => fromDepot[b]! - fromDepot[a]!) },
+    { weight: 2, sort: farthestFirst },
     { weight: 1, sort: (jobs) => jobs.sort((a, b) => fromDepot[a]! - fromDepot[b]!) },
     { weight: 2, sort: (jobs) => jobs.sort((a, b) => windowLength(a) - windowLength(b)) },
     { weight: 1, sort: (jobs) => jobs.sort((a, b) => model.windowEnd[a]! - model.windowEnd[b]!) },
   ];
+  return { orders, farthestFirst };
 }
 
 function pickOrder(orders: { weight: number; sort: Order }[], random: Random): Order {
@@ -283,9 +285,11 @@ export async function search(model: RoutingModel, options: SearchOptions): Promi
   const random = seededRandom(options.seed);
   const solution = new Solution(model);
   const weights = unassignedWeights(model);
-  const orders = recreateOrders(model);
+  const { orders, farthestFirst } = recreateOrders(model);
   const all = Array.from({ length: model.jobCount }, (_, job) => job);
-  pickOrder(orders, random)(all, random);
+  // The first solution places the stops farthest from the depot first (as Solomon's I1 seeds its
+  // routes): tried on the bench, the other orders left up to a fifth of a 2 000-stop day unplaced.
+  farthestFirst(all);
   solution.begin();
   recreate(solution, all, random, 0);
 
