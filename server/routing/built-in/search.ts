@@ -279,19 +279,55 @@ function splitString(jobs: number[], at: number, length: number, random: Random)
   return stringAround(jobs, at, length, kept, random);
 }
 
+/**
+ * Stops in the order a sweep meets them turning around the depot (Gillett & Miller, 1974), when
+ * the problem has coordinates and one depot; null otherwise (a matrix-only problem).
+ */
+function sweepOrder(model: RoutingModel): number[] | null {
+  const depots = new Set(model.vehicles.map((vehicle) => (vehicle.start >= 0 ? vehicle.start : vehicle.end)));
+  const depot = depots.size === 1 ? model.coordinates[[...depots][0]!] : undefined;
+  if (!depot || model.loc.some((row) => !model.coordinates[row])) return null;
+  const angle = Float64Array.from(model.loc, (row) => {
+    const [lng, lat] = model.coordinates[row]!;
+    return Math.atan2(lat - depot[1], lng - depot[0]);
+  });
+  return Array.from({ length: model.jobCount }, (_, job) => job).sort((a, b) => angle[a]! - angle[b]!);
+}
+
+/** Past this many stops with coordinates, the sweep alone builds the first solution. */
+const SWEEP_ALONE_FROM = 500;
+
+/**
+ * The first solution, by cheapest feasible insertion in two orders, the better kept: the stops
+ * farthest from the depot first (as Solomon's I1 seeds its routes), and the sweep around the
+ * depot. On the bench's 2 000-stop day (vans full by capacity) the sweep gave 90 h of driving in
+ * 0.3 s and farthest-first 207 h in 1.2 s; on the matrix-only Solomon files only the first applies.
+ */
+function firstSolution(model: RoutingModel, weights: Float64Array, farthestFirst: (jobs: number[]) => void, random: Random): Solution {
+  const sweep = sweepOrder(model);
+  const orders: number[][] = sweep ? [sweep] : [];
+  if (!sweep || model.jobCount < SWEEP_ALONE_FROM) {
+    const far = Array.from({ length: model.jobCount }, (_, job) => job);
+    farthestFirst(far);
+    orders.push(far);
+  }
+  let best: Solution | undefined;
+  for (const order of orders) {
+    const solution = new Solution(model);
+    solution.begin();
+    recreate(solution, order, random, 0);
+    if (!best || objective(solution, weights) < objective(best, weights)) best = solution;
+  }
+  return best!;
+}
+
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function search(model: RoutingModel, options: SearchOptions): Promise<SearchResult> {
   const random = seededRandom(options.seed);
-  const solution = new Solution(model);
   const weights = unassignedWeights(model);
   const { orders, farthestFirst } = recreateOrders(model);
-  const all = Array.from({ length: model.jobCount }, (_, job) => job);
-  // The first solution places the stops farthest from the depot first (as Solomon's I1 seeds its
-  // routes): tried on the bench, the other orders left up to a fifth of a 2 000-stop day unplaced.
-  farthestFirst(all);
-  solution.begin();
-  recreate(solution, all, random, 0);
+  const solution = firstSolution(model, weights, farthestFirst, random);
 
   let current = objective(solution, weights);
   let best = current;
