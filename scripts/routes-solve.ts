@@ -66,7 +66,8 @@ const problem = parsed.data;
 
 const routingUrl = flags.get("routing-url");
 const engine: RoutingEngine = routingUrl ? { kind: "vroom", url: routingUrl, timeoutMs: 120_000 } : { kind: "built-in" };
-const vroomProblem = simpleToVroom(problem);
+// A VROOM server takes whole numbers and, for haversine files, gets the same travel matrix.
+const vroomProblem = simpleToVroom(problem, engine.kind === "vroom" ? { integral: true, withMatrix: true } : {});
 const travel = simpleTravel(problem);
 try {
   const solution = await solve(vroomProblem, {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { roadKm, type TravelModel } from "./travel-matrix";
+import { buildTravelMatrix, roadKm, type LatLng, type TravelModel } from "./travel-matrix";
 import type { VroomJob, VroomProblem, VroomSolution, VroomVehicle } from "./vroom-format";
 
 /**
@@ -76,6 +76,11 @@ export interface ToVroomOptions {
    * travel rounded up and windows rounded inwards, so VROOM's answer is also on time unrounded.
    */
   integral?: boolean;
+  /**
+   * Haversine files: also send the travel-model matrix (with `location_index`), so a VROOM server
+   * answers the same question as the built-in solver instead of asking its road engine.
+   */
+  withMatrix?: boolean;
 }
 
 /**
@@ -103,7 +108,13 @@ export function simpleToVroom(problem: SimpleProblem, options: ToVroomOptions = 
     delivery: [stop.demand],
     ...(stop.window ? { time_windows: [timeWindow(stop.window)] } : {}),
   }));
-  if (!euclidean) return { vehicles, jobs };
+  if (!euclidean && !options.withMatrix) return { vehicles, jobs };
+  if (!euclidean) {
+    const { durations, distances } = buildTravelMatrix([problem.depot, ...problem.stops] as LatLng[], simpleTravel(problem));
+    vehicles.forEach((vehicle) => Object.assign(vehicle, { start_index: 0, end_index: 0 }));
+    jobs.forEach((job, index) => (job.location_index = index + 1));
+    return { vehicles, jobs, matrices: { car: { durations, distances } } };
+  }
   const points: Point[] = [problem.depot, ...problem.stops];
   const durations = points.map((from) =>
     points.map((to) => (options.integral ? Math.ceil(simpleDistance(problem, from, to) * scale) : simpleDistance(problem, from, to))),

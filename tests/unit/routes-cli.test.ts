@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { VroomProblem } from "@server/routing/index.server";
 import { readSolomon } from "../../bench/solomon/solomon";
+import { startVroomStandIn, type VroomStandIn } from "../support/vroom-stand-in";
 
 const run = promisify(execFile);
 const root = path.join(import.meta.dirname, "../..");
@@ -47,15 +49,19 @@ const haversine = {
 };
 
 // Each run starts npm and tsx (seconds on a loaded machine): the three run at once, before the tests.
-const outcomes: Record<"euclidean" | "haversine" | "malformed", Outcome> = {} as never;
+const outcomes: Record<"euclidean" | "haversine" | "malformed" | "vroom", Outcome> = {} as never;
+let vroom: VroomStandIn;
 beforeAll(async () => {
-  const [first, second, third] = await Promise.all([
+  vroom = await startVroomStandIn();
+  const [first, second, third, fourth] = await Promise.all([
     routesSolve(file("r101-30.json", euclidean), "--iterations=300", "--check"),
     routesSolve(file("lima.json", haversine), "--check", "--seed=3"),
     routesSolve(file("bad.json", { metric: "manhattan", depot: { x: 0, y: 0 }, vehicles: { count: 1, capacity: 1 }, stops: [] })),
+    routesSolve(file("r101-30-vroom.json", euclidean), `--routing-url=${vroom.url}`, "--check"),
   ]);
-  Object.assign(outcomes, { euclidean: first, haversine: second, malformed: third });
+  Object.assign(outcomes, { euclidean: first, haversine: second, malformed: third, vroom: fourth });
 }, 180_000);
+afterAll(() => vroom.close());
 
 type Answer = { routes: { stops: string[]; distance: number }[]; distance: number; vehicles: number; unassigned: string[] };
 
@@ -94,5 +100,17 @@ describe("npm run routes:solve", () => {
     expect(stderr).toMatch(/is not a routes problem/);
     expect(stderr).toMatch(/metric/);
     expect(stderr).toMatch(/depotWindow/);
+  });
+
+  it("asks the VROOM server at --routing-url, in whole numbers, and prints its answer in the same format", () => {
+    const { code, stdout, stderr } = outcomes.vroom;
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const sent = vroom.requests[0] as VroomProblem;
+    // Euclidean times × 1000, travel rounded up: 1 → 0 is √((35−41)² + (35−49)²) = 15.23… → 15 232.
+    expect(sent.matrices!.car!.durations![0]![1]).toBe(Math.ceil(Math.hypot(35 - 41, 35 - 49) * 1000));
+    expect(sent.matrices!.car!.durations!.flat().every(Number.isInteger)).toBe(true);
+    const solution = JSON.parse(stdout) as Answer;
+    expect([...solution.routes.flatMap((route) => route.stops), ...solution.unassigned].sort()).toEqual(euclidean.stops.map((stop) => stop.id).sort());
   });
 });
