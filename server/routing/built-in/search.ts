@@ -186,41 +186,49 @@ function pickOrder(orders: { weight: number; sort: Order }[], random: Random): O
  * 2 000-stop day would otherwise try every place of every van for each stop.
  */
 function recreate(solution: Solution, jobs: number[], random: Random, blink: number, near?: Int32Array[]): void {
-  const { model, routes, routeOf } = solution;
-  const emptyClassesSeen = new Set<string>();
-  const stamp = solution.routeStamp;
   for (const job of jobs) {
-    let bestCost = Infinity;
-    let bestRoute = -1;
-    let bestPosition = -1;
-    emptyClassesSeen.clear();
-    const mark = ++solution.stampCounter;
-    if (near) for (const other of near[job]!) if (routeOf[other]! >= 0) stamp[routeOf[other]!] = mark;
-    const closes = model.windowEnd[job]!;
-    for (let index = 0; index < routes.length; index++) {
-      const route = routes[index]!;
-      if (route.jobs.length === 0) {
-        if (emptyClassesSeen.has(route.vehicle.classKey)) continue;
-        emptyClassesSeen.add(route.vehicle.classKey);
-      } else if (near && stamp[index] !== mark) {
-        continue;
-      }
-      if (!route.accepts(job)) continue;
-      const count = route.jobs.length;
-      for (let position = 0; position <= count; position++) {
-        if (route.departureAt(position) > closes) break;
-        if (blink > 0 && random.next() < blink) continue;
-        const cost = route.insertionCost(job, position, bestCost);
-        if (cost < bestCost) {
-          bestCost = cost;
-          bestRoute = index;
-          bestPosition = position;
-        }
+    // Nothing near fits (its neighbours unplaced, or their vans full): every route is tried before
+    // the stop is left out, so "unassigned" always means no place anywhere.
+    const best = cheapestPlace(solution, job, random, blink, near) ?? (near ? cheapestPlace(solution, job, random, 0) : null);
+    if (!best) solution.unassigned.push(job);
+    else solution.insert(job, best.route, best.position);
+  }
+}
+
+const emptyClassesSeen = new Set<string>();
+
+function cheapestPlace(solution: Solution, job: number, random: Random, blink: number, near?: Int32Array[]): { route: number; position: number } | null {
+  const { model, routes, routeOf } = solution;
+  const stamp = solution.routeStamp;
+  let bestCost = Infinity;
+  let bestRoute = -1;
+  let bestPosition = -1;
+  emptyClassesSeen.clear();
+  const mark = ++solution.stampCounter;
+  if (near) for (const other of near[job]!) if (routeOf[other]! >= 0) stamp[routeOf[other]!] = mark;
+  const closes = model.windowEnd[job]!;
+  for (let index = 0; index < routes.length; index++) {
+    const route = routes[index]!;
+    if (route.jobs.length === 0) {
+      if (emptyClassesSeen.has(route.vehicle.classKey)) continue;
+      emptyClassesSeen.add(route.vehicle.classKey);
+    } else if (near && stamp[index] !== mark) {
+      continue;
+    }
+    if (!route.accepts(job)) continue;
+    const count = route.jobs.length;
+    for (let position = 0; position <= count; position++) {
+      if (route.departureAt(position) > closes) break;
+      if (blink > 0 && random.next() < blink) continue;
+      const cost = route.insertionCost(job, position, bestCost);
+      if (cost < bestCost) {
+        bestCost = cost;
+        bestRoute = index;
+        bestPosition = position;
       }
     }
-    if (bestRoute < 0) solution.unassigned.push(job);
-    else solution.insert(job, bestRoute, bestPosition);
   }
+  return bestRoute < 0 ? null : { route: bestRoute, position: bestPosition };
 }
 
 /** SISR's ruin: strings of consecutive stops cut from a few routes near a random seed stop. */
