@@ -1,8 +1,11 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/dashboard.deliveries";
 import { bidonSummaryForUser, listDeliveriesForUser, type CustomerDeliveryRow } from "@server/deliveries/index.server";
 import { AccountPageError, EmptyState } from "~/components/account/account-page";
 import { BidonLedger } from "~/components/deliveries/bidon-ledger";
+import { GarantiaPanel } from "~/components/deliveries/garantia-panel";
+import { garantiaSummaryForUser, setGarantiaPreference } from "@server/garantias/index.server";
+import { readFormData } from "~/request-body.server";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { dbContext } from "~/db-context.server";
 import { deliveryDayLabel, deliveryFilters, parseDeliveryFilter, type DeliveryFilter } from "@core/delivery-labels";
@@ -21,7 +24,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const rows = await listDeliveriesForUser(db, user.id, { filter, now });
   // 'Hoy' and 'Mañana' are decided here, in Lima time, so the browser's clock and zone never matter.
-  return { filter, rows, today: limaToday(now), bidones: await bidonSummaryForUser(db, user.id) };
+  return { filter, rows, today: limaToday(now), bidones: await bidonSummaryForUser(db, user.id), garantia: await garantiaSummaryForUser(db, user.id) };
+}
+
+/** Decision 0075: the customer chooses how a returned garantía comes back (their own account only, a POST). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = context.get(userContext);
+  const form = await readFormData(request);
+  const preference = form.get("preference");
+  if (form.get("intent") !== "garantia_preference" || (preference !== "refund" && preference !== "credit"))
+    return data({ saved: false, message: "Elige cómo quieres recibir tu garantía." }, { status: 400 });
+  await setGarantiaPreference(context.get(dbContext), user.id, preference, new Date());
+  return { saved: true, message: null };
 }
 
 export const headers = () => privatePageHeaders;
@@ -92,8 +106,8 @@ function DeliveryRow({ row, today }: { row: CustomerDeliveryRow; today: string }
 }
 
 /** Spec §2 Deliveries: 'Mis Envíos' with its four tabs; a row opens the tracking detail. */
-export default function DashboardDeliveries({ loaderData }: Route.ComponentProps) {
-  const { filter, rows, today, bidones } = loaderData;
+export default function DashboardDeliveries({ loaderData, actionData }: Route.ComponentProps) {
+  const { filter, rows, today, bidones, garantia } = loaderData;
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Mis Envíos</h1>
@@ -108,6 +122,12 @@ export default function DashboardDeliveries({ loaderData }: Route.ComponentProps
         </ul>
       )}
       <BidonLedger summary={bidones} />
+      <GarantiaPanel garantia={garantia} saved={actionData?.saved === true} />
+      {actionData && !actionData.saved && (
+        <p role="alert" className="text-sm text-red-700">
+          {actionData.message}
+        </p>
+      )}
     </div>
   );
 }

@@ -220,6 +220,57 @@ export async function recordStaffRefund(
   return { ok: true, refund: refund! };
 }
 
+export type RecordedGarantiaRefund =
+  | { ok: true; refund: typeof refunds.$inferSelect }
+  /** `busy`: another refund of the same charge is on its way; try again once it is through. */
+  | { ok: false; reason: "busy" | "not_refundable"; message: string };
+
+/**
+ * A returned bidón garantía given back through the payment that took it (decision 0075), written
+ * in the caller's transaction, which holds the order's lock (decision 0025: order → payment →
+ * refund). Like a staff refund it is a `refunds` row (`garantia_return`, pending or manual for money
+ * paid offline), called at the provider after the commit and retried by the refunds job; its nota de
+ * crédito is the garantías job's, so the row names no invoice. Keyed by `requestKey`.
+ */
+export async function recordGarantiaRefund(
+  tx: DatabaseOrTransaction,
+  input: { order: OrderRow; amountCents: number; requestKey: string; requestedBy: string; note: string; now: Date },
+): Promise<RecordedGarantiaRefund> {
+  const [same] = await tx.select().from(refunds).where(eq(refunds.requestKey, input.requestKey));
+  if (same) return { ok: true, refund: same };
+  const money = await refundablePayment(tx, input.order.id, true);
+  if (!money || money.capturedCents <= 0) return { ok: false, reason: "not_refundable", message: "El pedido no tiene un pago cobrado por donde devolver la garantía." };
+  if (money.pending) return { ok: false, reason: "busy", message: "Hay otro reembolso de este pago en curso; se intentará de nuevo." };
+  if (money.refundableCents < input.amountCents)
+    return {
+      ok: false,
+      reason: "not_refundable",
+      message: `Al pago del pedido le quedan ${formatSoles(money.refundableCents)} por devolver, menos que la garantía (${formatSoles(input.amountCents)}).`,
+    };
+  const manual = refundChannel(money.payment) === "manual";
+  const [refund] = await tx
+    .insert(refunds)
+    .values({
+      paymentId: money.payment.id,
+      orderId: input.order.id,
+      provider: money.payment.provider,
+      chargeReference: chargeReferenceOf(money.payment),
+      amountCents: input.amountCents,
+      reason: "garantia_return",
+      status: manual ? "manual" : "pending",
+      requestKey: input.requestKey,
+      requestedBy: input.requestedBy,
+      note: input.note,
+      invoiceId: null,
+      lastError: manual ? "Pago en efectivo o con código: devolver la garantía por transferencia y marcarla como devuelta" : null,
+      nextAttemptAt: input.now,
+      createdAt: input.now,
+      updatedAt: input.now,
+    })
+    .returning();
+  return { ok: true, refund: refund! };
+}
+
 /** Calls the provider for a recorded staff refund (outside any transaction) and says how it ended. */
 export async function settleStaffRefund(db: Database, refundId: string, deps: RefundDeps): Promise<StaffRefundResult> {
   const attempt = await processRefund(db, deps.culqi, refundId, deps);
