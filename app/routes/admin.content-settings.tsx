@@ -176,7 +176,11 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
             Enviar recordatorios «¿Te queda agua?»
             <span className="block text-sm text-slate-600">
               Un correo por intervalo a quien compra sin suscripción y aceptó promociones, uno o dos días antes de cuando suele quedarse sin agua. Ver los
-              próximos en <a href="/admin/recordatorios" className="font-semibold text-brand-700 underline">Recordatorios</a>.
+              próximos en{" "}
+              <a href="/admin/recordatorios" className="font-semibold text-brand-700 underline">
+                Recordatorios
+              </a>
+              .
             </span>
           </span>
         </label>
@@ -195,7 +199,9 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
             </label>
           ))}
           {repeat?.fieldErrors.garantiaComprobanteMode && <p className="text-sm text-red-700">{repeat.fieldErrors.garantiaComprobanteMode}</p>}
-          <p className="text-sm text-slate-600">Confírmalo con tu contador. Se aplica a los pedidos nuevos; los ya hechos conservan el tratamiento con que se cobraron.</p>
+          <p className="text-sm text-slate-600">
+            Confírmalo con tu contador. Se aplica a los pedidos nuevos; los ya hechos conservan el tratamiento con que se cobraron.
+          </p>
         </fieldset>
         <button type="submit" name="intent" value="repeat" className={staffPrimaryButtonClass}>
           Guardar recompra y garantía

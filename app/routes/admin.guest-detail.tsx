@@ -26,7 +26,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const found = await loadGuestPicture(db, guestOrderIdFrom(params));
-  if (!found || found.kind === "account" || found.value.guest.anonymized) throw data(GUEST_NOT_FOUND, { status: 404 });
+  if (!found) throw data(GUEST_NOT_FOUND, { status: 404 });
+  // The e-mail has an account: its page records returns (its ledger holds these orders' bidones too).
+  if (found.kind === "account") throw redirect(`/admin/clientes/${found.userId}`);
+  if (found.value.guest.anonymized) throw data(GUEST_NOT_FOUND, { status: 404 });
   const form = await readFormData(request);
   if (form.get("intent") !== "bidon_return") return data({ intent: "bidon_return" as const, ok: false, message: "Acción no reconocida." }, { status: 400 });
   return recordBidonReturnFromForm(db, staffActor(context, request), { userId: null, email: found.value.guest.email }, form);

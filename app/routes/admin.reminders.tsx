@@ -36,8 +36,8 @@ export default function AdminReminders({ loaderData }: Route.ComponentProps) {
           )}
         </p>
         <p className="mt-2">
-          Van a quien compra sin suscripción, con promociones aceptadas y al menos dos pedidos: su ritmo es la mediana de días entre sus pedidos, y el
-          correo sale dos días antes de cuando suele quedarse sin agua. Uno por intervalo: un nuevo pedido empieza otro.
+          Van a quien compra sin suscripción, con promociones aceptadas y al menos dos pedidos: su ritmo es la mediana de días entre sus pedidos, y el correo
+          sale dos días antes de cuando suele quedarse sin agua. Uno por intervalo: un nuevo pedido empieza otro.
         </p>
       </section>
 
@@ -50,7 +50,11 @@ export default function AdminReminders({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="space-y-2" data-testid="upcoming-reminders">
             {upcoming.map((row) => (
-              <li key={`${row.customerKey}:${row.lastOrderId}`} className="min-w-0 rounded-2xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-100" data-testid="upcoming-reminder">
+              <li
+                key={`${row.customerKey}:${row.lastOrderId}`}
+                className="min-w-0 rounded-2xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-100"
+                data-testid="upcoming-reminder"
+              >
                 <div className="flex flex-wrap items-baseline justify-between gap-2">
                   <p className="min-w-0 font-semibold break-all text-slate-900">{row.email}</p>
                   <span

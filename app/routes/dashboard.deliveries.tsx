@@ -51,8 +51,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 /** Tabs are links (`?filter=`), so they work before and without JavaScript. */
 function FilterTabs({ selected }: { selected: DeliveryFilter }) {
   return (
-    <nav aria-label="Filtrar envíos" className="-mx-1 overflow-x-auto px-1">
-      <ul className="flex gap-2 border-b border-slate-200">
+    <nav aria-label="Filtrar envíos">
+      {/* The tabs wrap on a phone rather than scroll sideways, where nobody finds the last one. */}
+      <ul className="flex flex-wrap gap-x-1 border-b border-slate-200">
         {deliveryFilters.map((filter) => {
           const current = filter.value === selected;
           return (
@@ -60,7 +61,7 @@ function FilterTabs({ selected }: { selected: DeliveryFilter }) {
               <Link
                 to={`${LIST_PATH}?filter=${filter.value}`}
                 aria-current={current ? "page" : undefined}
-                className={`-mb-px block border-b-2 px-4 py-2 text-sm font-semibold whitespace-nowrap ${current ? "border-brand-700 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800"}`}
+                className={`-mb-px block border-b-2 px-3 py-2 text-sm font-semibold whitespace-nowrap ${current ? "border-brand-700 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800"}`}
               >
                 {filter.label}
               </Link>
@@ -92,7 +93,7 @@ function DeliveryRow({ row, today }: { row: CustomerDeliveryRow; today: string }
             <p className="text-sm text-slate-600">
               {row.address}, {row.districtName}
             </p>
-            <p className="mt-1 truncate text-sm text-slate-500">
+            <p className="mt-1 text-sm break-words text-slate-500">
               Pedido {row.orderNumber} · {row.itemSummary}
             </p>
           </div>

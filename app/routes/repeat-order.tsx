@@ -24,7 +24,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.orderId)) throw data(NOT_FOUND, { status: 404 });
   const db = context.get(dbContext);
   const user = await getSignedInUser(db, request);
-  const found = await reorderCart(db, { orderId: params.orderId, userId: user?.id ?? null, token: new URL(request.url).searchParams.get("token"), now: new Date() });
+  const found = await reorderCart(db, {
+    orderId: params.orderId,
+    userId: user?.id ?? null,
+    token: new URL(request.url).searchParams.get("token"),
+    now: new Date(),
+  });
   if (!found.ok) throw data(NOT_FOUND, { status: 404 });
   const items: CartItem[] = found.lines.map((line) => ({
     key: cartLineKey(line.productId, line.variantId),

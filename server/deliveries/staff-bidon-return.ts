@@ -28,11 +28,16 @@ export async function recordStaffBidonReturn(
   try {
     return await inTransaction(db, async (tx) => {
       if (customer.userId) await tx.select({ id: users.id }).from(users).where(eq(users.id, customer.userId)).for("update");
-      const [replay] = await tx.select({ id: bidonMovements.id }).from(bidonMovements).where(eq(bidonMovements.sourceKey, `staff:${input.requestKey}`));
+      const [replay] = await tx
+        .select({ id: bidonMovements.id })
+        .from(bidonMovements)
+        .where(eq(bidonMovements.sourceKey, `staff:${input.requestKey}`));
       if (replay) return { ok: true as const, changed: false, message: "Esta devolución ya estaba registrada." };
       const before = await bidonBalance(tx, customer);
       if (input.quantity > before.balance)
-        throw new ReturnRefused(`El cliente tiene ${before.balance} ${before.balance === 1 ? "bidón nuestro" : "bidones nuestros"}: no puede devolver ${input.quantity}.`);
+        throw new ReturnRefused(
+          `El cliente tiene ${before.balance} ${before.balance === 1 ? "bidón nuestro" : "bidones nuestros"}: no puede devolver ${input.quantity}.`,
+        );
       await tx.insert(bidonMovements).values({
         deliveryId: null,
         orderId: null,
@@ -56,7 +61,13 @@ export async function recordStaffBidonReturn(
         entityType: "customer",
         entityId: customer.userId ?? customer.email.toLowerCase(),
         before: { bidones: before.balance },
-        after: { bidones: before.balance - input.quantity, returned: input.quantity, goodCondition: input.goodCondition, garantiaCents: releasedCents, note: input.note },
+        after: {
+          bidones: before.balance - input.quantity,
+          returned: input.quantity,
+          goodCondition: input.goodCondition,
+          garantiaCents: releasedCents,
+          note: input.note,
+        },
       });
       const garantia =
         releasedCents === 0
@@ -64,7 +75,11 @@ export async function recordStaffBidonReturn(
           : input.goodCondition
             ? `Se devuelve su garantía: ${formatSoles(releasedCents)}.`
             : `La garantía (${formatSoles(releasedCents)}) queda retenida por el bidón dañado.`;
-      return { ok: true as const, changed: true, message: `Devolución de ${input.quantity} ${input.quantity === 1 ? "bidón" : "bidones"} registrada. ${garantia}` };
+      return {
+        ok: true as const,
+        changed: true,
+        message: `Devolución de ${input.quantity} ${input.quantity === 1 ? "bidón" : "bidones"} registrada. ${garantia}`,
+      };
     });
   } catch (error) {
     if (error instanceof ReturnRefused) return { ok: false, message: error.message };

@@ -132,7 +132,12 @@ export async function recordGarantiaAtDelivery(
       })
       .onConflictDoNothing({ target: garantiaEntries.sourceKey });
   }
-  return releaseReturnedGarantias(tx, { customer: input.customer, bidonBalance: input.bidonBalance, cause: { kind: "delivery", deliveryId: input.deliveryId }, now });
+  return releaseReturnedGarantias(tx, {
+    customer: input.customer,
+    bidonBalance: input.bidonBalance,
+    cause: { kind: "delivery", deliveryId: input.deliveryId },
+    now,
+  });
 }
 
 /**
@@ -141,7 +146,9 @@ export async function recordGarantiaAtDelivery(
  */
 export async function garantiaUnitsOnTheirWay(db: DatabaseOrTransaction, customer: GarantiaCustomer): Promise<number> {
   const email = customer.email.trim().toLowerCase();
-  const owner = customer.userId ? or(eq(orders.userId, customer.userId), and(isNull(orders.userId), eq(orders.customerEmail, email))) : eq(orders.customerEmail, email);
+  const owner = customer.userId
+    ? or(eq(orders.userId, customer.userId), and(isNull(orders.userId), eq(orders.customerEmail, email)))
+    : eq(orders.customerEmail, email);
   const [row] = await db
     .select({ units: sql<number>`coalesce(sum(${orders.garantiaUnits}), 0)::int` })
     .from(orders)

@@ -116,7 +116,10 @@ async function retryLater(tx: Tx, release: Release, reason: string, now: Date) {
 }
 
 async function tellCredit(tx: Tx, order: typeof orders.$inferSelect, release: Release, now: Date) {
-  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings).where(sql`${siteSettings.id} = 1`);
+  const [settings] = await tx
+    .select({ brandName: siteSettings.brandName })
+    .from(siteSettings)
+    .where(sql`${siteSettings.id} = 1`);
   const email = garantiaCreditEmail({
     brandName: settings?.brandName ?? "Vida Alcalina",
     firstName: order.customerFirstName,

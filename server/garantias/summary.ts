@@ -89,7 +89,10 @@ export async function garantiaSummary(db: DatabaseOrTransaction, customer: Garan
  * every customer) and how many customers they belong to; and the garantías of paid orders not yet
  * delivered at the time of asking, charged and not yet held. One GROUP BY each.
  */
-export async function garantiasHeld(db: DatabaseOrTransaction, end: SQL): Promise<{ cents: number; units: number; customers: number; chargedNotDeliveredCents: number }> {
+export async function garantiasHeld(
+  db: DatabaseOrTransaction,
+  end: SQL,
+): Promise<{ cents: number; units: number; customers: number; chargedNotDeliveredCents: number }> {
   const signed = (column: SQL | typeof garantiaEntries.units) => sql`case when ${garantiaEntries.kind} = 'held' then ${column} else -${column} end`;
   const perCustomer = db
     .select({

@@ -3,7 +3,15 @@ import { limaToday } from "@core/lima-dates";
 import { paymentMethodLabels } from "@core/order-labels";
 import { invoices, orderItems, orders, refunds } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { creditNoteLines, documentTotals, garantiaLine, saleLines, SUNAT_DOCUMENT_TYPES, type ComprobanteDocument, type ComprobanteKind } from "./comprobante-document";
+import {
+  creditNoteLines,
+  documentTotals,
+  garantiaLine,
+  saleLines,
+  SUNAT_DOCUMENT_TYPES,
+  type ComprobanteDocument,
+  type ComprobanteKind,
+} from "./comprobante-document";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 

@@ -145,7 +145,11 @@ export async function reissueRejectedComprobante(db: Database, actor: StaffActor
     const [existing] = await tx.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(eq(invoices.relatedInvoiceId, burnt.id));
     if (existing && burnt.documentType !== "nota_credito") return { ok: true, invoiceNumber: existing.invoiceNumber };
     // A note documents one refund or one garantía release (decision 0075): its live re-issue is found by either.
-    const noteSubject = burnt.refundId ? eq(invoices.refundId, burnt.refundId) : burnt.garantiaEntryId ? eq(invoices.garantiaEntryId, burnt.garantiaEntryId) : null;
+    const noteSubject = burnt.refundId
+      ? eq(invoices.refundId, burnt.refundId)
+      : burnt.garantiaEntryId
+        ? eq(invoices.garantiaEntryId, burnt.garantiaEntryId)
+        : null;
     const [noteReissue] =
       burnt.documentType === "nota_credito" && noteSubject
         ? await tx

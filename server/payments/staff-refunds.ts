@@ -239,7 +239,8 @@ export async function recordGarantiaRefund(
   const [same] = await tx.select().from(refunds).where(eq(refunds.requestKey, input.requestKey));
   if (same) return { ok: true, refund: same };
   const money = await refundablePayment(tx, input.order.id, true);
-  if (!money || money.capturedCents <= 0) return { ok: false, reason: "not_refundable", message: "El pedido no tiene un pago cobrado por donde devolver la garantía." };
+  if (!money || money.capturedCents <= 0)
+    return { ok: false, reason: "not_refundable", message: "El pedido no tiene un pago cobrado por donde devolver la garantía." };
   if (money.pending) return { ok: false, reason: "busy", message: "Hay otro reembolso de este pago en curso; se intentará de nuevo." };
   if (money.refundableCents < input.amountCents)
     return {

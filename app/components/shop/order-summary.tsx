@@ -60,9 +60,7 @@ export function OrderSummaryBox({
         </div>
         {garantiaCents > 0 && (
           <div className="flex justify-between gap-3">
-            <dt>
-              Garantía de bidón{garantia && garantia.units > 0 ? ` (${garantia.units} ${garantia.units === 1 ? "bidón" : "bidones"})` : ""}
-            </dt>
+            <dt>Garantía de bidón{garantia && garantia.units > 0 ? ` (${garantia.units} ${garantia.units === 1 ? "bidón" : "bidones"})` : ""}</dt>
             <dd data-testid="summary-garantia">{formatSoles(garantiaCents)}</dd>
           </div>
         )}

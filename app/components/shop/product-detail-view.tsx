@@ -60,8 +60,8 @@ export function ProductDetailView({ product, variantParam, imageParam }: { produ
         {bidonesPerUnit > 0 && (
           <p className="rounded-xl bg-brand-50 p-3 text-sm text-slate-800" data-testid="product-garantia">
             <strong>Garantía de bidón: {formatSoles(product.garantiaCents)}</strong> por cada bidón retornable
-            {bidonesPerUnit > 1 ? ` (${bidonesPerUnit} en esta presentación)` : ""}. Se cobra solo con tus primeros bidones, si aún no tienes
-            nuestros para cambiar, y te la devolvemos cuando nos los devuelves.
+            {bidonesPerUnit > 1 ? ` (${bidonesPerUnit} en esta presentación)` : ""}. Se cobra solo con tus primeros bidones, si aún no tienes nuestros para
+            cambiar, y te la devolvemos cuando nos los devuelves.
           </p>
         )}
         <p className="leading-relaxed text-slate-700">{product.description}</p>
