@@ -6,7 +6,7 @@ import { reorderCart } from "@server/reorders/index.server";
 import type { CheckoutNavigationState } from "~/components/checkout/checkout-form";
 import { dbContext } from "~/db-context.server";
 import { isUuid } from "@core/input-schemas";
-import { cartLineKey, type CartItem } from "~/lib/cart";
+import { cartItemFromPricedLine, type CartItem } from "~/lib/cart";
 import { usePurchaseOptions } from "~/lib/purchase-options";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
@@ -31,17 +31,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     now: new Date(),
   });
   if (!found.ok) throw data(NOT_FOUND, { status: 404 });
-  const items: CartItem[] = found.lines.map((line) => ({
-    key: cartLineKey(line.productId, line.variantId),
-    productId: line.productId,
-    variantId: line.variantId,
-    slug: line.slug,
-    title: line.title,
-    image: line.image,
-    price: line.unitPriceCents,
-    variantTitle: line.variantTitle,
-    quantity: line.quantity,
-  }));
+  const items: CartItem[] = found.lines.map(cartItemFromPricedLine);
   const state: CheckoutNavigationState = {
     purchaseType: found.purchaseType,
     subscriptionFrequency: found.subscriptionFrequency,

@@ -196,28 +196,42 @@ export async function recordStaffRefund(
     };
   }
   const [invoice] = await tx.select({ id: invoices.id }).from(invoices).where(liveSaleInvoiceOf(input.order.id));
-  const manual = refundChannel(money.payment) === "manual";
+  const refund = await insertRefund(tx, money.payment, {
+    orderId: input.order.id,
+    amountCents: amount,
+    reason: input.reason,
+    requestKey: input.requestKey,
+    requestedBy: actor.email,
+    note: input.note,
+    invoiceId: invoice?.id ?? null,
+    now: input.now,
+  });
+  return { ok: true, refund };
+}
+
+/** A refund row of a settled payment: `pending` for the provider's API, `manual` for money paid offline. */
+async function insertRefund(
+  tx: DatabaseOrTransaction,
+  payment: PaymentRow,
+  input: { orderId: string; amountCents: number; reason: string; requestKey: string; requestedBy: string; note: string; invoiceId: string | null; now: Date },
+) {
+  const manual = refundChannel(payment) === "manual";
+  const { now, ...row } = input;
   const [refund] = await tx
     .insert(refunds)
     .values({
-      paymentId: money.payment.id,
-      orderId: input.order.id,
-      provider: money.payment.provider,
-      chargeReference: chargeReferenceOf(money.payment),
-      amountCents: amount,
-      reason: input.reason,
+      ...row,
+      paymentId: payment.id,
+      provider: payment.provider,
+      chargeReference: chargeReferenceOf(payment),
       status: manual ? "manual" : "pending",
-      requestKey: input.requestKey,
-      requestedBy: actor.email,
-      note: input.note,
-      invoiceId: invoice?.id ?? null,
       lastError: manual ? "Pago en efectivo o con código: devolver por transferencia y marcarlo como devuelto" : null,
-      nextAttemptAt: input.now,
-      createdAt: input.now,
-      updatedAt: input.now,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
     })
     .returning();
-  return { ok: true, refund: refund! };
+  return refund!;
 }
 
 export type RecordedGarantiaRefund =
@@ -248,28 +262,18 @@ export async function recordGarantiaRefund(
       reason: "not_refundable",
       message: `Al pago del pedido le quedan ${formatSoles(money.refundableCents)} por devolver, menos que la garantía (${formatSoles(input.amountCents)}).`,
     };
-  const manual = refundChannel(money.payment) === "manual";
-  const [refund] = await tx
-    .insert(refunds)
-    .values({
-      paymentId: money.payment.id,
-      orderId: input.order.id,
-      provider: money.payment.provider,
-      chargeReference: chargeReferenceOf(money.payment),
-      amountCents: input.amountCents,
-      reason: "garantia_return",
-      status: manual ? "manual" : "pending",
-      requestKey: input.requestKey,
-      requestedBy: input.requestedBy,
-      note: input.note,
-      invoiceId: null,
-      lastError: manual ? "Pago en efectivo o con código: devolver la garantía por transferencia y marcarla como devuelta" : null,
-      nextAttemptAt: input.now,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .returning();
-  return { ok: true, refund: refund! };
+  const refund = await insertRefund(tx, money.payment, {
+    orderId: input.order.id,
+    amountCents: input.amountCents,
+    reason: "garantia_return",
+    requestKey: input.requestKey,
+    requestedBy: input.requestedBy,
+    note: input.note,
+    // Its nota de crédito is the garantías job's (decision 0075).
+    invoiceId: null,
+    now: input.now,
+  });
+  return { ok: true, refund };
 }
 
 /** Calls the provider for a recorded staff refund (outside any transaction) and says how it ended. */
