@@ -1,6 +1,9 @@
 import { data } from "react-router";
-import { isUuid } from "@core/input-schemas";
+import { isPlainText, isUuid } from "@core/input-schemas";
+import type { StaffActor } from "@server/audit/index.server";
 import { parsePersonReference } from "@server/customers/index.server";
+import { recordStaffBidonReturn, type BidonCustomer } from "@server/deliveries/index.server";
+import type { Database } from "@server/db/index.server";
 import { ANONYMISE_CONFIRMATION } from "~/lib/customer-links";
 import { readFormData } from "~/request-body.server";
 
@@ -54,4 +57,33 @@ export async function refusedAnonymiseConfirmation(request: Request) {
   const typed = String(form.get("confirmacion") ?? "");
   if (form.get("intent") === "anonymise" && typed.trim().toUpperCase() === ANONYMISE_CONFIRMATION) return null;
   return data({ message: `Escribe ${ANONYMISE_CONFIRMATION} para confirmar.`, typed: typed.slice(0, 40) }, { status: 400 });
+}
+
+/**
+ * Decision 0075: "Registrar devolución" of a customer's page, read and handed to the deliveries
+ * domain (bidones back, their garantía released). A malformed form is a Spanish 400 that records
+ * nothing; the answer carries `intent` so the page shows it beside the form.
+ */
+export async function recordBidonReturnFromForm(
+  db: Database,
+  actor: StaffActor,
+  customer: BidonCustomer,
+  form: FormData,
+): Promise<ReturnType<typeof data<{ intent: "bidon_return"; ok: boolean; message: string }>>> {
+  const answer = (ok: boolean, message: string, status = ok ? 200 : 400) => data({ intent: "bidon_return" as const, ok, message }, { status });
+  const quantity = Number(form.get("quantity"));
+  const requestKey = String(form.get("requestKey") ?? "");
+  const note = String(form.get("note") ?? "").trim();
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > 999) return answer(false, "Escribe cuántos bidones devolvió (un número entero desde 1).");
+  if (!isUuid(requestKey)) return answer(false, "Recarga la página e inténtalo de nuevo.");
+  if (note.length > 200 || !isPlainText(note)) return answer(false, "Escribe una nota de hasta 200 caracteres, sin caracteres de control.");
+  const result = await recordStaffBidonReturn(db, actor, {
+    customer,
+    quantity,
+    goodCondition: form.get("goodCondition") === "si",
+    note: note || null,
+    requestKey,
+    now: new Date(),
+  });
+  return answer(result.ok, result.message);
 }

@@ -19,6 +19,8 @@ export default [
     route("suscripcion/bienvenido", "routes/subscription-welcome.tsx"),
     route("flow/register-return", "routes/flow-register-return.tsx"),
     route("resume-cart", "routes/resume-cart.tsx"),
+    // "Repetir pedido" (decision 0076): the order's customer, or the holder of its signed e-mail link.
+    route("repetir-pedido/:orderId", "routes/repeat-order.tsx"),
     route("preferencias-de-correo", "routes/email-preferences.tsx"),
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),
@@ -106,6 +108,8 @@ export default [
     route("admin/productos", "routes/admin.products.tsx"),
     route("admin/productos/:productId", "routes/admin.product.tsx"),
     route("admin/caja", "routes/admin.caja.tsx"),
+    // "¿Te queda agua?" reminders due and sent (decision 0076).
+    route("admin/recordatorios", "routes/admin.reminders.tsx"),
   ]),
 
   // Links "elsewhere" in the spec are permanent aliases (decisions.md, Routes).

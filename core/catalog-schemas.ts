@@ -62,6 +62,20 @@ const optionalWhole = (max: number, message: string) =>
     return Number(value);
   });
 
+/** The most a bidón's garantía may be (S/ 500): a typo of a few zeros is refused. */
+export const MAX_GARANTIA_CENTS = 50_000;
+
+/** A garantía per returnable bidón (decision 0075): empty or 0 is none. */
+const garantia = lineText(20).transform((value, context) => {
+  if (value.trim() === "") return 0;
+  const cents = solesToCents(value);
+  if (cents === null || cents > MAX_GARANTIA_CENTS) {
+    context.addIssue({ code: "custom", message: cents === null ? "Escribe la garantía en soles, por ejemplo 20.00" : "La garantía es demasiado alta" });
+    return z.NEVER;
+  }
+  return cents;
+});
+
 const optionalLine = (max: number) => lineText(max).transform((value) => (value.trim() === "" ? null : value.trim()));
 
 /** Lowercase letters, digits and single hyphens: what a shareable product address is made of. */
@@ -89,6 +103,7 @@ export const productSchema = z.object({
   weightLabel: optionalLine(60),
   dimensionsLabel: optionalLine(60),
   priceCents: optionalPrice,
+  garantiaCents: garantia.optional().transform((value) => value ?? 0),
   sortOrder: optionalWhole(9999, "Escribe un número entero de 0 a 9999"),
   active: z.boolean(),
 });

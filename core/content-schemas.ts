@@ -59,6 +59,16 @@ export const issuerSchema = z.object({
 });
 export type IssuerInput = z.infer<typeof issuerSchema>;
 
+/**
+ * Repeat business (decisions 0075 and 0076): the "¿Te queda agua?" reminders on or off, and where
+ * comprobantes put the bidón garantía (the accountant's answer; VERIFY).
+ */
+export const repeatSettingsSchema = z.object({
+  reorderRemindersEnabled: z.boolean(),
+  garantiaComprobanteMode: z.enum(["inafecto", "fuera"], { message: "Elige cómo va la garantía en el comprobante" }),
+});
+export type RepeatSettingsInput = z.infer<typeof repeatSettingsSchema>;
+
 export const legalTextSchema = z.object({
   title: required(3, 120, "Escribe el título"),
   html: freeText(100_000).pipe(z.string().trim().min(20, "Escribe el texto (al menos 20 caracteres)")),

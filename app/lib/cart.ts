@@ -48,6 +48,30 @@ export function cartLineKey(productId: number, variantId: number | null): string
   return variantId === null ? String(productId) : `${productId}__v_${variantId}`;
 }
 
+/** A line the server priced (a saved cart restored, an order repeated) as the cart stores it, at the server's price. */
+export function cartItemFromPricedLine(line: {
+  productId: number;
+  variantId: number | null;
+  slug: string;
+  title: string;
+  image: string | null;
+  unitPriceCents: number;
+  variantTitle: string | null;
+  quantity: number;
+}): CartItem {
+  return {
+    key: cartLineKey(line.productId, line.variantId),
+    productId: line.productId,
+    variantId: line.variantId,
+    slug: line.slug,
+    title: line.title,
+    image: line.image,
+    price: line.unitPriceCents,
+    variantTitle: line.variantTitle,
+    quantity: line.quantity,
+  };
+}
+
 /** An invalid stored value gives an empty cart (spec §4). */
 export function parseStoredCart(raw: string | null): CartItem[] {
   if (!raw) return [];

@@ -6,7 +6,8 @@ import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staf
 import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/content-admin.server";
 import { dbContext } from "~/db-context.server";
 import { allowRoles, staffActor } from "~/staff.server";
-import { readSettingsForEditing, updateIssuer, updateSiteSettings } from "@server/content/index.server";
+import { readSettingsForEditing, updateIssuer, updateRepeatSettings, updateSiteSettings } from "@server/content/index.server";
+import { garantiaComprobanteModeLabels, type GarantiaComprobanteMode } from "@core/garantia";
 
 /** Issue 11: the admin edits the site settings and the issuer's data (the one source of comprobantes and legal pages). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
@@ -14,6 +15,7 @@ export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
 const NO_SETTINGS = "No hay ajustes de la tienda. Ejecuta la carga inicial de datos.";
 const SITE_FIELDS = ["brandName", "whatsappNumber", "whatsappGreeting", "contactEmail", "instagramUrl", "facebookUrl", "tiktokUrl", "closingCtaLabel"] as const;
 const ISSUER_FIELDS = ["legalName", "ruc", "fiscalAddress", "phone"] as const;
+const REPEAT_FIELDS = ["reorderRemindersEnabled", "garantiaComprobanteMode"] as const;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const settings = await readSettingsForEditing(context.get(dbContext));
@@ -24,7 +26,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const actor = staffActor(context, request);
-  const { intent, values } = await readContentForm(request, [...SITE_FIELDS, ...ISSUER_FIELDS]);
+  const { intent, values } = await readContentForm(request, [...SITE_FIELDS, ...ISSUER_FIELDS, ...REPEAT_FIELDS]);
   if (intent === "site") {
     const result = await updateSiteSettings(db, actor, values, new Date());
     return answerContentSave(result, intent, values, "/admin/contenido/ajustes?guardado=sitio", NO_SETTINGS);
@@ -32,6 +34,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "issuer") {
     const result = await updateIssuer(db, actor, values, new Date());
     return answerContentSave(result, intent, values, "/admin/contenido/ajustes?guardado=emisor#emisor", NO_SETTINGS);
+  }
+  if (intent === "repeat") {
+    const raw = { reorderRemindersEnabled: values.reorderRemindersEnabled === "si", garantiaComprobanteMode: values.garantiaComprobanteMode };
+    const result = await updateRepeatSettings(db, actor, raw, new Date());
+    return answerContentSave(result, intent, values, "/admin/contenido/ajustes?guardado=recompra#recompra", NO_SETTINGS);
   }
   return refuseContent(intent, values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
 }
@@ -42,12 +49,13 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
   const { settings, saved } = loaderData;
   const site = actionData?.intent === "site" ? actionData : null;
   const issuer = actionData?.intent === "issuer" ? actionData : null;
+  const repeat = actionData?.intent === "repeat" ? actionData : null;
   const siteValue = (name: (typeof SITE_FIELDS)[number]) => site?.values[name] ?? settings[name];
   const issuerValue = (name: (typeof ISSUER_FIELDS)[number], stored: string) => issuer?.values[name] ?? stored;
   return (
     <div className="max-w-2xl">
       <AdminPageHeader title="Ajustes del sitio" />
-      <StaffFormError message={actionData && !site && !issuer ? actionData.error : null} />
+      <StaffFormError message={actionData && !site && !issuer && !repeat ? actionData.error : null} />
       <SavedNotice show={saved === "sitio" && !actionData}>Ajustes del sitio guardados. La tienda los muestra en unos segundos.</SavedNotice>
       {/* Keyed by the saved row, so after a save the fields show what was stored (e.g. the number in wa.me form). */}
       <Form key={`site-${String(settings.updatedAt)}`} method="post" className={contentCardClass} aria-labelledby="sitio-titulo">
@@ -146,6 +154,57 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
         />
         <button type="submit" name="intent" value="issuer" className={staffPrimaryButtonClass}>
           Guardar datos del emisor
+        </button>
+      </Form>
+
+      <div className="mt-8" />
+      <SavedNotice show={saved === "recompra" && !actionData}>Ajustes de recompra y garantía guardados.</SavedNotice>
+      <Form key={`repeat-${String(settings.updatedAt)}`} method="post" id="recompra" className={contentCardClass} aria-labelledby="recompra-titulo">
+        <h2 id="recompra-titulo" className="text-lg font-bold text-slate-900">
+          Recompra y garantía de bidones
+        </h2>
+        <StaffFormError message={repeat?.error} />
+        <label className="flex items-start gap-3 text-slate-800">
+          <input
+            type="checkbox"
+            name="reorderRemindersEnabled"
+            value="si"
+            defaultChecked={repeat ? repeat.values.reorderRemindersEnabled === "si" : settings.reorderRemindersEnabled}
+            className="mt-1 h-5 w-5"
+          />
+          <span>
+            Enviar recordatorios «¿Te queda agua?»
+            <span className="block text-sm text-slate-600">
+              Un correo por intervalo a quien compra sin suscripción y aceptó promociones, uno o dos días antes de cuando suele quedarse sin agua. Ver los
+              próximos en{" "}
+              <a href="/admin/recordatorios" className="font-semibold text-brand-700 underline">
+                Recordatorios
+              </a>
+              .
+            </span>
+          </span>
+        </label>
+        <fieldset className="space-y-2">
+          <legend className="font-semibold text-slate-800">La garantía de bidón en boletas y facturas</legend>
+          {(Object.entries(garantiaComprobanteModeLabels) as [GarantiaComprobanteMode, string][]).map(([mode, label]) => (
+            <label key={mode} className="flex items-center gap-3 text-slate-800">
+              <input
+                type="radio"
+                name="garantiaComprobanteMode"
+                value={mode}
+                defaultChecked={(repeat?.values.garantiaComprobanteMode ?? settings.garantiaComprobanteMode) === mode}
+                className="h-5 w-5"
+              />
+              {label}
+            </label>
+          ))}
+          {repeat?.fieldErrors.garantiaComprobanteMode && <p className="text-sm text-red-700">{repeat.fieldErrors.garantiaComprobanteMode}</p>}
+          <p className="text-sm text-slate-600">
+            Confírmalo con tu contador. Se aplica a los pedidos nuevos; los ya hechos conservan el tratamiento con que se cobraron.
+          </p>
+        </fieldset>
+        <button type="submit" name="intent" value="repeat" className={staffPrimaryButtonClass}>
+          Guardar recompra y garantía
         </button>
       </Form>
     </div>

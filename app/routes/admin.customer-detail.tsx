@@ -1,5 +1,6 @@
 import { data, Form } from "react-router";
 import type { Route } from "./+types/admin.customer-detail";
+import { findCustomerProfile } from "@server/customers/index.server";
 import { resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus } from "@server/accounts/index.server";
 import { loadCustomerPicture, type CustomerPicture } from "@server/customers/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
@@ -12,7 +13,8 @@ import {
   DataRequestActions,
   StaffMessage,
 } from "~/components/admin/customer-sections";
-import { CUSTOMER_NOT_FOUND, customerIdFrom } from "~/customers.server";
+import { CustomerGarantia } from "~/components/admin/customer-garantia";
+import { CUSTOMER_NOT_FOUND, customerIdFrom, recordBidonReturnFromForm } from "~/customers.server";
 import { dbContext } from "~/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { readFormData } from "~/request-body.server";
@@ -42,8 +44,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const userId = customerIdFrom(params);
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
-  if (!(INTENTS as readonly string[]).includes(intent)) return data({ ok: false, message: "Acción no reconocida." }, { status: 400 });
   const actor = staffActor(context, request);
+  if (intent === "bidon_return") {
+    // Decision 0075: bidones brought back outside a delivery; the account's own e-mail names its ledger.
+    const profile = await findCustomerProfile(db, userId);
+    if (!profile || profile.status === "anonymized") throw data(CUSTOMER_NOT_FOUND, { status: 404 });
+    return recordBidonReturnFromForm(db, actor, { userId, email: profile.email }, form);
+  }
+  if (!(INTENTS as readonly string[]).includes(intent)) return data({ ok: false, message: "Acción no reconocida." }, { status: 400 });
   const run: Record<Intent, () => ReturnType<typeof setCustomerStatus>> = {
     verify: () => resendCustomerVerification(db, actor, userId),
     reset: () => sendCustomerPasswordReset(db, actor, userId),
@@ -101,7 +109,7 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
                 <ActionButton intent="reactivate" label="Reactivar cuenta" />
               )}
             </div>
-            {actionData && <StaffMessage ok={actionData.ok} message={actionData.message} />}
+            {actionData && !("intent" in actionData) && <StaffMessage ok={actionData.ok} message={actionData.message} />}
             <p className="text-xs text-slate-600">
               Desactivar cierra sus sesiones e impide que ingrese; sus pedidos y suscripciones siguen igual (gestiónalos desde sus páginas).
             </p>
@@ -126,6 +134,14 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
         </AccountSection>
       }
       extra={<CustomerSubscriptions picture={picture} />}
+      garantia={
+        <CustomerGarantia
+          garantia={picture.garantia}
+          bidones={picture.bidones}
+          canRecordReturn={!anonymized}
+          result={actionData && "intent" in actionData ? actionData : null}
+        />
+      }
       dataRequests={isAdmin && !anonymized && <DataRequestActions basePath={`/admin/clientes/${profile.id}`} who="cliente" />}
     />
   );

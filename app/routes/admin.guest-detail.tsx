@@ -3,11 +3,13 @@ import type { Route } from "./+types/admin.guest-detail";
 import { loadGuestPicture } from "@server/customers/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
 import { anonymisedNotice, CustomerPage, DataRequestActions, GuestBadge } from "~/components/admin/customer-sections";
-import { GUEST_NOT_FOUND, guestOrderIdFrom } from "~/customers.server";
+import { CustomerGarantia } from "~/components/admin/customer-garantia";
+import { GUEST_NOT_FOUND, guestOrderIdFrom, recordBidonReturnFromForm } from "~/customers.server";
+import { readFormData } from "~/request-body.server";
 import { guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
-import { allowRoles, staffContext } from "~/staff.server";
+import { allowRoles, staffActor, staffContext } from "~/staff.server";
 
 /** Decision 0061: the same roles as an account's picture (decision 0051); export and anonymise are the admin's. */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
@@ -20,6 +22,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { picture: found.value, notice: anonymisedNotice(request, "Comprador"), isAdmin: context.get(staffContext).role === "admin" };
 }
 
+/** Decision 0075: bidones a guest brought back outside a delivery (their garantía goes back as a refund). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const db = context.get(dbContext);
+  const found = await loadGuestPicture(db, guestOrderIdFrom(params));
+  if (!found) throw data(GUEST_NOT_FOUND, { status: 404 });
+  // The e-mail has an account: its page records returns (its ledger holds these orders' bidones too).
+  if (found.kind === "account") throw redirect(`/admin/clientes/${found.userId}`);
+  if (found.value.guest.anonymized) throw data(GUEST_NOT_FOUND, { status: 404 });
+  const form = await readFormData(request);
+  if (form.get("intent") !== "bidon_return") return data({ intent: "bidon_return" as const, ok: false, message: "Acción no reconocida." }, { status: 400 });
+  return recordBidonReturnFromForm(db, staffActor(context, request), { userId: null, email: found.value.guest.email }, form);
+}
+
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   {
     title: `${loaderData ? `${loaderData.picture.guest.firstName} ${loaderData.picture.guest.lastName}` : "Comprador no encontrado"} · Clientes · Back office`,
@@ -28,7 +43,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 /** Decision 0061: a guest buyer's whole picture, found by the e-mail on their orders. */
-export default function AdminGuestDetail({ loaderData }: Route.ComponentProps) {
+export default function AdminGuestDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { picture, notice, isAdmin } = loaderData;
   const { guest } = picture;
   return (
@@ -56,6 +71,7 @@ export default function AdminGuestDetail({ loaderData }: Route.ComponentProps) {
           />
         </AccountSection>
       }
+      garantia={<CustomerGarantia garantia={picture.garantia} bidones={picture.bidones} canRecordReturn={!guest.anonymized} result={actionData ?? null} />}
       dataRequests={isAdmin && !guest.anonymized && <DataRequestActions basePath={guestPath(guest.reference)} who="comprador" />}
     />
   );

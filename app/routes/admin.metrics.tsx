@@ -150,6 +150,11 @@ function Figures({ metrics }: { metrics: BusinessMetrics }) {
       value: count(bidones.outstanding),
       help: `Bidones llenos dejados menos vacíos recogidos hasta el final del rango; ${count(bidones.customers)} clientes tienen alguno.`,
     },
+    {
+      label: "Garantías en depósito",
+      value: formatSoles(metrics.garantias.cents),
+      help: `Garantías de bidón cobradas y entregadas menos las devueltas, al final del rango: ${count(metrics.garantias.units)} bidones de ${count(metrics.garantias.customers)} clientes. Además hay ${formatSoles(metrics.garantias.chargedNotDeliveredCents)} cobrados en pedidos aún por entregar. No cuentan como ingresos.`,
+    },
   ];
   return (
     <section aria-labelledby="resumen" className="mb-6">

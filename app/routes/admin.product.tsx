@@ -97,6 +97,7 @@ export default function ProductEditor({ loaderData, actionData }: Route.Componen
     weightLabel: product.weightLabel,
     dimensionsLabel: product.dimensionsLabel,
     priceCents: centsToSolesText(product.priceCents),
+    garantiaCents: product.garantiaCents > 0 ? centsToSolesText(product.garantiaCents) : "",
     sortOrder: product.sortOrder === null ? "" : String(product.sortOrder),
     active: product.active ? "si" : "",
   };

@@ -1,7 +1,7 @@
 import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/checkout";
 import { getProfile, getSignedInUser, type Profile } from "@server/accounts/index.server";
-import { placeOrder } from "@server/checkout/index.server";
+import { checkoutGarantiaContext, placeOrder } from "@server/checkout/index.server";
 import { listOrganizations, listServedDistricts } from "@server/content/index.server";
 import { offeredDeliverySlots } from "@server/deliveries/index.server";
 import { activePaymentProvider } from "@server/payments/index.server";
@@ -19,13 +19,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const [districts, user, organizations] = await Promise.all([listServedDistricts(db), getSignedInUser(db, request), listOrganizations(db)]);
   const now = new Date();
-  const [profile, offered] = await Promise.all([user ? getProfile(db, user.id) : null, offeredDeliverySlots(db, { now, districts })]);
+  const [profile, offered, garantia] = await Promise.all([
+    user ? getProfile(db, user.id) : null,
+    offeredDeliverySlots(db, { now, districts }),
+    // Decision 0075: a signed-in customer's own bidones and garantía credit, for the summary's lines.
+    user ? checkoutGarantiaContext(db, user.id) : null,
+  ]);
   // Issue 10: the server says which dates and windows have room (cut-off, closed days, capacity).
   return {
     districts,
     offered,
     customer: profile ? checkoutPrefill(profile) : null,
     organizations: organizations.map(({ id, title }) => ({ id, title })),
+    garantia,
   };
 }
 
@@ -107,7 +113,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Checkout({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <CheckoutForm districts={loaderData.districts} offered={loaderData.offered} customer={loaderData.customer} organizations={loaderData.organizations} />
+      <CheckoutForm
+        districts={loaderData.districts}
+        offered={loaderData.offered}
+        customer={loaderData.customer}
+        organizations={loaderData.organizations}
+        garantiaContext={loaderData.garantia}
+      />
       <ComplaintsBookNote />
     </>
   );

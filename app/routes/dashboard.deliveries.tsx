@@ -1,8 +1,11 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/dashboard.deliveries";
 import { bidonSummaryForUser, listDeliveriesForUser, type CustomerDeliveryRow } from "@server/deliveries/index.server";
 import { AccountPageError, EmptyState } from "~/components/account/account-page";
 import { BidonLedger } from "~/components/deliveries/bidon-ledger";
+import { GarantiaPanel } from "~/components/deliveries/garantia-panel";
+import { garantiaSummaryForUser, setGarantiaPreference } from "@server/garantias/index.server";
+import { readFormData } from "~/request-body.server";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { dbContext } from "~/db-context.server";
 import { deliveryDayLabel, deliveryFilters, parseDeliveryFilter, type DeliveryFilter } from "@core/delivery-labels";
@@ -21,7 +24,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const rows = await listDeliveriesForUser(db, user.id, { filter, now });
   // 'Hoy' and 'Mañana' are decided here, in Lima time, so the browser's clock and zone never matter.
-  return { filter, rows, today: limaToday(now), bidones: await bidonSummaryForUser(db, user.id) };
+  return { filter, rows, today: limaToday(now), bidones: await bidonSummaryForUser(db, user.id), garantia: await garantiaSummaryForUser(db, user.id) };
+}
+
+/** Decision 0075: the customer chooses how a returned garantía comes back (their own account only, a POST). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = context.get(userContext);
+  const form = await readFormData(request);
+  const preference = form.get("preference");
+  if (form.get("intent") !== "garantia_preference" || (preference !== "refund" && preference !== "credit"))
+    return data({ saved: false, message: "Elige cómo quieres recibir tu garantía." }, { status: 400 });
+  await setGarantiaPreference(context.get(dbContext), user.id, preference, new Date());
+  return { saved: true, message: null };
 }
 
 export const headers = () => privatePageHeaders;
@@ -37,8 +51,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 /** Tabs are links (`?filter=`), so they work before and without JavaScript. */
 function FilterTabs({ selected }: { selected: DeliveryFilter }) {
   return (
-    <nav aria-label="Filtrar envíos" className="-mx-1 overflow-x-auto px-1">
-      <ul className="flex gap-2 border-b border-slate-200">
+    <nav aria-label="Filtrar envíos">
+      {/* The tabs wrap on a phone rather than scroll sideways, where nobody finds the last one. */}
+      <ul className="flex flex-wrap gap-x-1 border-b border-slate-200">
         {deliveryFilters.map((filter) => {
           const current = filter.value === selected;
           return (
@@ -46,7 +61,7 @@ function FilterTabs({ selected }: { selected: DeliveryFilter }) {
               <Link
                 to={`${LIST_PATH}?filter=${filter.value}`}
                 aria-current={current ? "page" : undefined}
-                className={`-mb-px block border-b-2 px-4 py-2 text-sm font-semibold whitespace-nowrap ${current ? "border-brand-700 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800"}`}
+                className={`-mb-px block border-b-2 px-3 py-2 text-sm font-semibold whitespace-nowrap ${current ? "border-brand-700 text-brand-900" : "border-transparent text-slate-600 hover:text-brand-800"}`}
               >
                 {filter.label}
               </Link>
@@ -78,7 +93,7 @@ function DeliveryRow({ row, today }: { row: CustomerDeliveryRow; today: string }
             <p className="text-sm text-slate-600">
               {row.address}, {row.districtName}
             </p>
-            <p className="mt-1 truncate text-sm text-slate-500">
+            <p className="mt-1 text-sm break-words text-slate-500">
               Pedido {row.orderNumber} · {row.itemSummary}
             </p>
           </div>
@@ -92,8 +107,8 @@ function DeliveryRow({ row, today }: { row: CustomerDeliveryRow; today: string }
 }
 
 /** Spec §2 Deliveries: 'Mis Envíos' with its four tabs; a row opens the tracking detail. */
-export default function DashboardDeliveries({ loaderData }: Route.ComponentProps) {
-  const { filter, rows, today, bidones } = loaderData;
+export default function DashboardDeliveries({ loaderData, actionData }: Route.ComponentProps) {
+  const { filter, rows, today, bidones, garantia } = loaderData;
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Mis Envíos</h1>
@@ -108,6 +123,12 @@ export default function DashboardDeliveries({ loaderData }: Route.ComponentProps
         </ul>
       )}
       <BidonLedger summary={bidones} />
+      <GarantiaPanel garantia={garantia} saved={actionData?.saved === true} />
+      {actionData && !actionData.saved && (
+        <p role="alert" className="text-sm text-red-700">
+          {actionData.message}
+        </p>
+      )}
     </div>
   );
 }

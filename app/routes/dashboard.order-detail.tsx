@@ -111,7 +111,16 @@ export default function DashboardOrderDetail({ loaderData }: Route.ComponentProp
             {order.subscriptionFrequency && ` ${order.subscriptionFrequency}`}
           </p>
         </div>
-        <OrderStatusBadge status={order.status} />
+        <div className="flex flex-wrap items-center gap-3">
+          <OrderStatusBadge status={order.status} />
+          {/* Decision 0076: the same products and quantities again, at today's prices. */}
+          <Link
+            to={`/repetir-pedido/${order.id}`}
+            className="rounded-full bg-brand-700 px-5 py-2 text-sm font-semibold text-white shadow hover:bg-brand-800 print:hidden"
+          >
+            Repetir pedido
+          </Link>
+        </div>
       </header>
       <AccountSection title="Productos">
         <OrderLinesTable lines={order.items} />

@@ -51,6 +51,15 @@ function DetailLink({ row, className }: { row: CustomerOrderRow; className: stri
   );
 }
 
+/** Decision 0076: the same products and quantities again, at today's prices, straight to the checkout. */
+function RepeatLink({ row, className }: { row: CustomerOrderRow; className: string }) {
+  return (
+    <Link to={`/repetir-pedido/${row.id}`} className={className}>
+      Repetir<span className="sr-only"> el pedido {row.orderNumber}</span>
+    </Link>
+  );
+}
+
 function OrdersTable({ rows }: { rows: CustomerOrderRow[] }) {
   return (
     <div className="hidden overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-100 md:block" data-testid="orders-table">
@@ -90,7 +99,10 @@ function OrdersTable({ rows }: { rows: CustomerOrderRow[] }) {
               </td>
               <td className="px-4 py-3 text-right font-semibold whitespace-nowrap">{formatSoles(row.totalCents)}</td>
               <td className="px-4 py-3 text-right">
-                <DetailLink row={row} className="font-semibold whitespace-nowrap text-brand-800 underline" />
+                <span className="inline-flex gap-4">
+                  <RepeatLink row={row} className="font-semibold whitespace-nowrap text-brand-800 underline" />
+                  <DetailLink row={row} className="font-semibold whitespace-nowrap text-brand-800 underline" />
+                </span>
               </td>
             </tr>
           ))}
@@ -117,7 +129,10 @@ function OrderCards({ rows }: { rows: CustomerOrderRow[] }) {
           </div>
           <div className="mt-3 flex items-center justify-between gap-3">
             <p className="font-bold text-slate-900">{formatSoles(row.totalCents)}</p>
-            <DetailLink row={row} className="rounded-full border border-brand-700 px-4 py-1.5 text-sm font-semibold text-brand-800 hover:bg-brand-50" />
+            <div className="flex flex-wrap justify-end gap-2">
+              <RepeatLink row={row} className="rounded-full border border-brand-700 px-4 py-1.5 text-sm font-semibold text-brand-800 hover:bg-brand-50" />
+              <DetailLink row={row} className="rounded-full border border-brand-700 px-4 py-1.5 text-sm font-semibold text-brand-800 hover:bg-brand-50" />
+            </div>
           </div>
         </li>
       ))}

@@ -4,7 +4,7 @@ import type { Route } from "./+types/resume-cart";
 import { findCartByRecoveryToken } from "@server/cart/index.server";
 import { priceCartLines } from "@server/catalog/index.server";
 import { dbContext } from "~/db-context.server";
-import { cartLineKey, type CartItem } from "~/lib/cart";
+import { cartItemFromPricedLine, type CartItem } from "~/lib/cart";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
 import { privatePageHeaders } from "~/order-receipt.server";
@@ -16,17 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!found.ok) return { error: found.reason === "invalid_token" ? "Token inválido" : "No se encontró el carrito", items: [] as CartItem[] };
     const priced = await priceCartLines(db, found.items);
     if (priced.lines.length === 0) return { error: "No se encontró el carrito", items: [] as CartItem[] };
-    const items: CartItem[] = priced.lines.map((line) => ({
-      key: cartLineKey(line.productId, line.variantId),
-      productId: line.productId,
-      variantId: line.variantId,
-      slug: line.slug,
-      title: line.title,
-      image: line.image,
-      price: line.unitPriceCents,
-      variantTitle: line.variantTitle,
-      quantity: line.quantity,
-    }));
+    const items: CartItem[] = priced.lines.map(cartItemFromPricedLine);
     return { error: null, items };
   } catch (error) {
     console.error("Could not resume cart", error);

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { garantiaBidones } from "@core/returnable-bidones";
 import type { Database } from "../db/client";
 import { preparedStatement } from "../db/prepared-statement";
 import { products, productVariants } from "../db/schema";
@@ -20,6 +21,10 @@ export interface PricedCartLine {
   unitPriceCents: number;
   quantity: number;
   lineTotalCents: number;
+  /** Returnable bidones of the line that carry a garantía if the customer has none to swap (decision 0075). */
+  garantiaBidones: number;
+  /** The product's garantía per bidón (0: none). */
+  garantiaUnitCents: number;
 }
 
 export interface PricedCart {
@@ -41,7 +46,15 @@ export async function priceCartLines(db: Database, requested: CartLineRequest[])
   // One statement (decision 0063): each active product with its active variants beside it, or
   // alone; built once and sent by name (decision 0069).
   const rows = await activePrices(db, { productIds });
-  const productRows = rows.map((row) => ({ id: row.id, slug: row.slug, title: row.title, image: row.image, priceCents: row.price_cents, sku: row.sku }));
+  const productRows = rows.map((row) => ({
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    image: row.image,
+    priceCents: row.price_cents,
+    sku: row.sku,
+    garantiaCents: row.garantia_cents,
+  }));
   const variantRows = rows.flatMap((row) =>
     row.variant_id === null
       ? []
@@ -61,17 +74,21 @@ export async function priceCartLines(db: Database, requested: CartLineRequest[])
       continue;
     }
     const unitPriceCents = variant ? variant.priceCents : product.priceCents!;
+    const sku = variant?.sku ?? product.sku;
+    const garantiaUnitCents = product.garantiaCents;
     lines.push({
       productId: product.id,
       variantId: variant?.id ?? null,
       slug: product.slug,
       title: product.title,
       variantTitle: variant?.title ?? null,
-      sku: variant?.sku ?? product.sku,
+      sku,
       image: product.image,
       unitPriceCents,
       quantity: line.quantity,
       lineTotalCents: unitPriceCents * line.quantity,
+      garantiaBidones: garantiaUnitCents > 0 ? garantiaBidones(sku, line.quantity) : 0,
+      garantiaUnitCents,
     });
   }
   return { lines, unavailable, subtotalCents: lines.reduce((sum, line) => sum + line.lineTotalCents, 0) };
@@ -84,6 +101,7 @@ interface PriceRow extends Record<string, unknown> {
   image: string | null;
   price_cents: number | null;
   sku: string | null;
+  garantia_cents: number;
   variant_id: number | null;
   variant_title: string | null;
   variant_price_cents: number | null;
@@ -99,6 +117,7 @@ const activePrices = preparedStatement<PriceRow>("cart_prices", (db) =>
       image: products.image,
       priceCents: products.priceCents,
       sku: products.sku,
+      garantiaCents: sql`${products.garantiaCents}`.as("garantia_cents"),
       variantId: sql`${productVariants.id}`.as("variant_id"),
       variantTitle: sql`${productVariants.title}`.as("variant_title"),
       variantPriceCents: sql`${productVariants.priceCents}`.as("variant_price_cents"),

@@ -59,6 +59,7 @@ const audited = (row: Partial<ProductRow>) => ({
   weightLabel: row.weightLabel,
   dimensionsLabel: row.dimensionsLabel,
   priceCents: row.priceCents,
+  garantiaCents: row.garantiaCents,
   sortOrder: row.sortOrder,
   image: row.image,
   active: row.active,

@@ -42,6 +42,8 @@ export interface ProductDetail {
   sku: string | null;
   weightLabel: string | null;
   dimensionsLabel: string | null;
+  /** Garantía per returnable bidón (decision 0075); 0 = none. */
+  garantiaCents: number;
   variants: ProductVariant[];
 }
 
@@ -120,6 +122,7 @@ const readProductBySlug = cachedRead(async (db: Database, slug: string) => {
       sku: products.sku,
       weightLabel: products.weightLabel,
       dimensionsLabel: products.dimensionsLabel,
+      garantiaCents: products.garantiaCents,
     })
     .from(products)
     .where(and(eq(products.slug, slug), eq(products.active, true)))

@@ -12,6 +12,9 @@ import { deliveries, districts, orderItems, orders, orderStatusChanges, organiza
 import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
 import { preparedStatement } from "../db/prepared-statement";
 import { claimSlot, servedDistrictOnDate, SlotUnavailableError } from "../deliveries/index.server";
+import { garantiaCreditToApply } from "@core/garantia";
+import { availableGarantiaCredit, lockGarantiaCredit } from "../garantias/index.server";
+import { priceOrderGarantia, type OrderGarantia } from "./garantia-pricing";
 
 /** Issue 10: the place was free when the page loaded and was taken before the order was placed. */
 export const SLOT_TAKEN_MESSAGE = "Ese horario acaba de llenarse. Elige otra fecha u horario: no se hizo ningún cobro.";
@@ -79,10 +82,22 @@ export async function placeOrder(
   }
 
   const summary = orderSummary(priced.subtotalCents, input.purchaseType, input.subscriptionFrequency);
+  // Decision 0075: the bidón garantía is its own line of the total, never part of the minimum above.
+  const garantia = await priceOrderGarantia(db, { lines: priced.lines, userId: options.userId ?? null, email: input.correo, phone: input.telefono });
+  const totalCents = summary.totalCents + garantia.cents;
+  // A one-time order of a signed-in customer spends their garantía credit (read again under the lock below).
+  const creditUser = !subscribing && options.userId && (await availableGarantiaCredit(db, options.userId)) > 0 ? options.userId : null;
   const expiresAt = new Date(options.now.getTime() + CARD_PAYMENT_WINDOW_MINUTES * 60_000);
   try {
     return await inTransaction(db, async (tx) => {
-      const placed = await writeOrder(tx, { input, options, district, summary, lines: priced.lines, expiresAt });
+      let creditCents = 0;
+      if (creditUser) {
+        // Decision 0025: the district (a reference row, share-locked again by the order's statement)
+        // before the customer, whose lock keeps two checkouts from spending the same credit.
+        await tx.select({ id: districts.id }).from(districts).where(eq(districts.id, district.id)).for("share");
+        creditCents = garantiaCreditToApply(await lockGarantiaCredit(tx, creditUser), totalCents);
+      }
+      const placed = await writeOrder(tx, { input, options, district, summary, garantia, totalCents, creditCents, lines: priced.lines, expiresAt });
       if (!placed) throw new DistrictNotServedError();
       const subscriptionId = subscribing
         ? await createPendingSubscription(tx, {
@@ -165,6 +180,11 @@ interface OrderWrite {
   options: { now: Date; provider: string; userId?: string | null };
   district: { id: number; name: string };
   summary: ReturnType<typeof orderSummary>;
+  garantia: OrderGarantia;
+  /** The order's total: the summary's plus the garantía. */
+  totalCents: number;
+  /** Garantía credit spent: the payment asks for the total less this. */
+  creditCents: number;
   lines: PricedCartLine[];
   expiresAt: Date;
 }
@@ -188,7 +208,7 @@ interface PlacedRow extends Record<string, unknown> {
  */
 async function writeOrder(
   tx: Transaction,
-  { input, options, district, summary, lines, expiresAt }: OrderWrite,
+  { input, options, district, summary, garantia, totalCents, creditCents, lines, expiresAt }: OrderWrite,
 ): Promise<{ orderId: string; orderNumber: string; deliveryId: string; paymentId: string } | null> {
   const subscribing = input.purchaseType === "subscription";
   const values: Record<string, unknown> = {
@@ -213,7 +233,13 @@ async function writeOrder(
     notes: input.referencia || null,
     subtotalCents: summary.subtotalCents,
     discountCents: summary.discountCents,
-    totalCents: summary.totalCents,
+    totalCents,
+    garantiaUnits: garantia.units,
+    garantiaCents: garantia.cents,
+    garantiaBasis: garantia.basis,
+    garantiaOnComprobante: garantia.onComprobante,
+    garantiaCreditCents: creditCents,
+    paymentCents: totalCents - creditCents,
     provider: options.provider,
     expiresAt,
     now: options.now,
@@ -276,6 +302,11 @@ function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
         discountCents: value("discountCents"),
         shippingCents: 0,
         totalCents: value("totalCents"),
+        garantiaUnits: value("garantiaUnits"),
+        garantiaCents: value("garantiaCents"),
+        garantiaBasis: value("garantiaBasis"),
+        garantiaOnComprobante: value("garantiaOnComprobante"),
+        garantiaCreditCents: value("garantiaCreditCents"),
         paymentProvider: value("provider"),
         expiresAt: value("expiresAt"),
         createdAt: now,
@@ -331,7 +362,7 @@ function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
         orderId,
         provider: value("provider"),
         status: "created",
-        amountCents: value("totalCents"),
+        amountCents: value("paymentCents"),
         expiresAt: value("expiresAt"),
         createdAt: now,
         updatedAt: now,

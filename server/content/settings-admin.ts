@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { issuerSchema, siteSettingsSchema, type IssuerInput, type SiteSettingsInput } from "@core/content-schemas";
+import { issuerSchema, repeatSettingsSchema, siteSettingsSchema, type IssuerInput, type SiteSettingsInput } from "@core/content-schemas";
 import type { StaffActor } from "../audit/index.server";
 import { recordStaffAction } from "../audit/index.server";
 import type { Database } from "../db/client";
@@ -56,6 +56,16 @@ export async function updateIssuer(db: Database, actor: StaffActor, raw: Record<
     issuerPhone: input.phone,
     issuerIsDemo: input.ruc === DEMO_ISSUER_RUC,
   });
+}
+
+/**
+ * The reminders switch and the garantía's place on the comprobante (decisions 0075, 0076). A
+ * garantía already charged keeps the treatment its order was placed with.
+ */
+export async function updateRepeatSettings(db: Database, actor: StaffActor, raw: Record<string, unknown>, now: Date): Promise<ContentSaveResult> {
+  const parsed = parseContent(repeatSettingsSchema, raw);
+  if (!parsed.ok) return parsed;
+  return changeSettings(db, actor, "settings.repeat", now, { ...parsed.data });
 }
 
 /** The row as staff edit it, always fresh (never the storefront's cached copy). */

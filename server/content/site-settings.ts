@@ -21,6 +21,8 @@ const fallbackSettings: SiteSettings = {
   issuerFiscalAddress: "Av. Benavides 1555, of. 302, Miraflores, Lima, Perú",
   issuerPhone: "+51 987 654 321",
   issuerIsDemo: true,
+  reorderRemindersEnabled: true,
+  garantiaComprobanteMode: "inafecto",
 };
 
 export const getSiteSettings = cachedRead(async (db: Database): Promise<SiteSettings> => {

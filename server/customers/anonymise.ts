@@ -5,6 +5,8 @@ import {
   abandonedCarts,
   accounts,
   bidonMovements,
+  garantiaEntries,
+  reorderReminders,
   complaintAnonymisations,
   complaints,
   contactMessages,
@@ -217,6 +219,17 @@ export async function eraseSubjectData(tx: Transaction, input: { subject: DataSu
     .update(bidonMovements)
     .set({ customerEmail: placeholder })
     .where(subject.userId ? or(eq(bidonMovements.userId, subject.userId), guestLedger) : guestLedger);
+  // The garantía ledger likewise (decision 0075): its money stays, who it belongs to goes with the
+  // account's id; the reminders sent to the address go (decision 0076).
+  const guestGarantias = and(isNull(garantiaEntries.userId), eq(garantiaEntries.customerEmail, email))!;
+  await tx
+    .update(garantiaEntries)
+    .set({ customerEmail: placeholder })
+    .where(subject.userId ? or(eq(garantiaEntries.userId, subject.userId), guestGarantias) : guestGarantias);
+  await tx
+    .update(reorderReminders)
+    .set({ email: placeholder })
+    .where(subject.userId ? or(eq(reorderReminders.userId, subject.userId), eq(reorderReminders.email, email)) : eq(reorderReminders.email, email));
   // E-mails: the record of what was sent stays (kind, date, status), not its content or address;
   // one still waiting is never sent.
   await tx

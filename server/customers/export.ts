@@ -20,6 +20,7 @@ import { inTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { promotionalConsentHistory } from "../consent/index.server";
 import { bidonBalance, recentBidonMovements } from "../deliveries/index.server";
+import { garantiaSummary } from "../garantias/index.server";
 import { currentDelivery, currentDeliveryOf } from "../orders/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
 import { findCustomerProfile } from "./picture";
@@ -164,6 +165,8 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
   const ledgerOwner = { userId: subject.userId, email };
   const bidones = await bidonBalance(tx, ledgerOwner);
   const bidonMovements = await recentBidonMovements(tx, ledgerOwner, 10_000);
+  // The bidón garantía held, the credit, the choice and the latest returns (decision 0075).
+  const garantia = await garantiaSummary(tx, ledgerOwner);
   const emailRows = await tx
     .select({
       kind: outboxEmails.kind,
@@ -226,6 +229,7 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     })),
     invoices: invoiceRows,
     bidones: { ...bidones, movements: bidonMovements },
+    garantia,
     emails: emailRows,
     complaints: complaintRows.map(({ accessTokenHash: _hash, ...sheet }) => ({
       ...sheet,

@@ -14,6 +14,7 @@ import {
   users,
 } from "../db/schema";
 import { bidonBalance, type BidonBalance } from "../deliveries/index.server";
+import { garantiaSummary, type GarantiaSummary } from "../garantias/index.server";
 import { promotionalConsentHistory } from "../consent/index.server";
 import { providerErasureSummary, type ProviderErasureSummary } from "../payments/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
@@ -47,6 +48,8 @@ export interface SubjectLists {
   ordersTotal: number;
   invoices: { id: string; orderId: string; invoiceNumber: string; documentType: string; totalCents: number; issuedAt: string; electronicStatus: string }[];
   bidones: BidonBalance;
+  /** The bidón garantía (decision 0075): held, on its way, credit, the customer's choice and the latest returns. */
+  garantia: GarantiaSummary;
   emails: { id: string; kind: string; subject: string; status: string; createdAt: string; sentAt: string | null }[];
   complaints: { id: string; sheetNumber: string; kind: string; filedAt: string; answered: boolean }[];
   deliveries: { id: string; deliveryNumber: string; deliveryDate: string; status: string }[];
@@ -151,6 +154,7 @@ export async function loadSubjectLists(db: DatabaseOrTransaction, subject: DataS
     .orderBy(desc(invoices.issuedAt), desc(invoices.invoiceNumber))
     .limit(PICTURE_LIST_LIMIT);
   const bidones = await bidonBalance(db, { userId: subject.userId, email });
+  const garantia = await garantiaSummary(db, { userId: subject.userId, email });
   const emailRows = await db
     .select({
       id: outboxEmails.id,
@@ -198,6 +202,7 @@ export async function loadSubjectLists(db: DatabaseOrTransaction, subject: DataS
     ordersTotal: Number(counted?.total ?? 0),
     invoices: invoiceRows.map((row) => ({ ...row, issuedAt: row.issuedAt.toISOString() })),
     bidones,
+    garantia,
     emails: emailRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), sentAt: row.sentAt?.toISOString() ?? null })),
     complaints: complaintRows.map(({ answerId, filedAt, ...row }) => ({ ...row, filedAt: filedAt.toISOString(), answered: answerId !== null })),
     deliveries: deliveryRows,

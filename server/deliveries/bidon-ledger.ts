@@ -25,8 +25,9 @@ export interface BidonMovement {
   id: string;
   kind: "lent" | "returned";
   quantity: number;
-  deliveryId: string;
-  deliveryNumber: string;
+  /** Null for bidones staff recorded as returned outside a delivery (decision 0075). */
+  deliveryId: string | null;
+  deliveryNumber: string | null;
   createdAt: string;
 }
 
@@ -60,7 +61,7 @@ export async function recentBidonMovements(db: DatabaseOrTransaction, customer: 
       createdAt: bidonMovements.createdAt,
     })
     .from(bidonMovements)
-    .innerJoin(deliveries, eq(deliveries.id, bidonMovements.deliveryId))
+    .leftJoin(deliveries, eq(deliveries.id, bidonMovements.deliveryId))
     .where(ownedBy(customer))
     .orderBy(desc(bidonMovements.createdAt), desc(bidonMovements.kind))
     .limit(limit);
@@ -96,6 +97,12 @@ export async function recordBidonMovements(
     .insert(bidonMovements)
     .values(rows)
     .onConflictDoNothing({ target: [bidonMovements.deliveryId, bidonMovements.kind] });
+}
+
+/** The ledger's customer of an order: its account (with the account's e-mail) or, for a guest, the order's e-mail. */
+export async function ledgerCustomerOf(db: DatabaseOrTransaction, order: { userId: string | null; customerEmail: string }): Promise<BidonCustomer> {
+  const [account] = order.userId ? await db.select({ email: users.email }).from(users).where(eq(users.id, order.userId)) : [];
+  return { userId: order.userId, email: (account?.email ?? order.customerEmail).toLowerCase() };
 }
 
 /** What "Mis envíos" shows a signed-in customer: their balance and latest movements. */

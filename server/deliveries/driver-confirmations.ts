@@ -6,8 +6,10 @@ import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
+import { recordGarantiaAtDelivery } from "../garantias/index.server";
+import { reorderUrl } from "../reorders/index.server";
 import { findPaymentToCollect, settleCollectedAtDoor } from "../payments/index.server";
-import { bidonBalance, recordBidonMovements } from "./bidon-ledger";
+import { bidonBalance, ledgerCustomerOf, recordBidonMovements } from "./bidon-ledger";
 import { InvalidDeliveryTransitionError, type DeliveryStatus } from "./delivery-status";
 import { orderFollowsDeliveries } from "./order-follows-deliveries";
 import { transitionDeliveries } from "./transition";
@@ -120,7 +122,16 @@ export async function confirmDriverStop(
       before: { status: delivery.status },
       after: { status: target, ...(confirmation.kind === "on_the_way" ? {} : confirmation) },
     });
-    await tellCustomer(tx, { order, delivery, confirmation, proofId, now, siteUrl: input.siteUrl });
+    let bidonesHeld: number | null = null;
+    if (confirmation.kind === "delivered") {
+      // The garantía follows the bidones (decision 0075): the order's is held from now on, and
+      // what came back beyond what the customer owes is released. After every row lock (its ledger
+      // lock comes last, decision 0025).
+      const customer = await ledgerCustomerOf(tx, order);
+      bidonesHeld = (await bidonBalance(tx, customer)).balance;
+      await recordGarantiaAtDelivery(tx, { order, deliveryId: delivery.id, customer, bidonBalance: bidonesHeld, now });
+    }
+    await tellCustomer(tx, { order, delivery, confirmation, proofId, bidonesHeld, now, siteUrl: input.siteUrl });
     return { ok: true, changed: true };
   });
 }
@@ -156,6 +167,8 @@ async function tellCustomer(
     delivery: typeof deliveries.$inferSelect;
     confirmation: DriverConfirmation;
     proofId: string | null;
+    /** The customer's bidones after a delivered stop. */
+    bidonesHeld: number | null;
     now: Date;
     siteUrl: string;
   },
@@ -174,14 +187,13 @@ async function tellCustomer(
     const email = deliveryOnTheWayEmail({ ...base, windowLabel: deliveryWindowLabel(delivery.deliveryWindow) });
     await enqueueEmail(tx, { dedupeKey: `delivery-on-the-way:${delivery.id}`, kind: "delivery-on-the-way", to, ...email }, input.now);
   } else if (confirmation.kind === "delivered") {
-    const [account] = order.userId ? await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId)) : [];
-    const balance = await bidonBalance(tx, { userId: order.userId, email: account?.email ?? order.customerEmail });
     const email = deliveryDeliveredEmail({
       ...base,
       receiverName: confirmation.receiverName,
       fullLeft: confirmation.fullBidonesLeft,
       emptiesCollected: confirmation.emptyBidonesCollected,
-      bidonBalance: balance.balance,
+      bidonBalance: input.bidonesHeld ?? 0,
+      reorderUrl: reorderUrl(order.id, { now: input.now, siteUrl: input.siteUrl }),
     });
     await enqueueEmail(tx, { dedupeKey: `delivery-delivered:${delivery.id}`, kind: "delivery-delivered", to, ...email }, input.now);
   } else {

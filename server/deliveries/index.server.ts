@@ -19,7 +19,16 @@ export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResul
 export { listDriverStops, type DriverStop } from "./driver-route";
 export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult } from "./driver-confirmations";
 export { applyQueuedDriverConfirmations, type QueuedConfirmationAnswer, type QueuedDriverConfirmation } from "./driver-confirmation-queue";
-export { bidonBalance, bidonSummaryForUser, recentBidonMovements, type BidonBalance, type BidonCustomer, type BidonMovement } from "./bidon-ledger";
+export {
+  bidonBalance,
+  bidonSummaryForUser,
+  ledgerCustomerOf,
+  recentBidonMovements,
+  type BidonBalance,
+  type BidonCustomer,
+  type BidonMovement,
+} from "./bidon-ledger";
+export { recordStaffBidonReturn, type StaffBidonReturnResult } from "./staff-bidon-return";
 export { cutoffFor, deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, servedDistrictOnDate, type DeliveryCalendar } from "./calendar";
 export {
   assertSlotsAvailable,
@@ -72,7 +81,7 @@ export {
   type DispatchActionResult,
 } from "./dispatch-actions";
 export { loadRouteSheets, moveRouteStop, type MoveStopResult, type RouteSheet, type RouteStop } from "./route-sheet";
-export { bidonExchange, type BidonExchange } from "./returnable-bidones";
+export { bidonExchange, garantiaBidones, type BidonExchange } from "./returnable-bidones";
 export { compareStops } from "./dispatch-scope";
 export { loadUnitsBetween, type DayLoadLine } from "./load-forecast";
 export { rescheduleDay, type RescheduleDayResult } from "./reschedule-day";

@@ -15,6 +15,11 @@ export const SUNAT_DOCUMENT_TYPES: Record<string, string> = { ruc: "6", dni: "1"
 export const IDENTIFIED_BUYER_FROM_CENTS = 70_000;
 
 export interface ComprobanteLine {
+  /**
+   * SUNAT's tax treatment: `gravado` (IGV 18 %, tipo_de_igv 1) or `inafecto` (no IGV, tipo_de_igv 9:
+   * the bidón garantía by default, decision 0075, VERIFY). Absent means gravado.
+   */
+  igvType?: "gravado" | "inafecto";
   code: string;
   description: string;
   /** NIU goods, ZZ services (delivery). */
@@ -34,8 +39,11 @@ export interface ComprobanteDocument {
   customer: { documentType: string; documentNumber: string; name: string; address: string; email: string };
   lines: ComprobanteLine[];
   totalCents: number;
+  /** Total gravada: the taxable base of the gravado lines. */
   taxableCents: number;
   igvCents: number;
+  /** Total inafecta: the inafecto lines (the garantía). */
+  untaxedCents: number;
   /** Makes the OSE refuse a second document for the same thing (≤ 20 characters). */
   uniqueCode: string;
   paymentMethod: string | null;
@@ -52,6 +60,16 @@ export class InvalidComprobanteError extends Error {
 export function taxedLine(line: Omit<ComprobanteLine, "taxableCents" | "igvCents">): ComprobanteLine {
   const taxableCents = Math.round(line.totalCents / (1 + IGV_RATE));
   return { ...line, taxableCents, igvCents: line.totalCents - taxableCents };
+}
+
+/** A line outside IGV (inafecto): its value is its total. */
+export function untaxedLine(line: Omit<ComprobanteLine, "taxableCents" | "igvCents" | "igvType">): ComprobanteLine {
+  return { ...line, igvType: "inafecto", taxableCents: line.totalCents, igvCents: 0 };
+}
+
+/** The bidón garantía's line (decision 0075): its own, outside IGV, one quantity per bidón. */
+export function garantiaLine(units: number, totalCents: number, description = "GARANTÍA DE BIDÓN RETORNABLE"): ComprobanteLine {
+  return untaxedLine({ code: "GARANTIA", description: description.slice(0, 250), unit: "NIU", quantity: Math.max(1, units), totalCents });
 }
 
 /**
@@ -78,16 +96,23 @@ export interface SaleOrder {
   discountCents: number;
   shippingCents: number;
   totalCents: number;
+  /** The bidón garantía inside the total, and whether the comprobante carries it (decision 0075). */
+  garantiaCents?: number;
+  garantiaUnits?: number;
+  garantiaOnComprobante?: boolean;
   items: { title: string; variantTitle: string | null; sku: string | null; quantity: number; lineTotalCents: number }[];
 }
 
 /**
- * The lines of an order's boleta or factura: the goods carry the order's total less delivery (a
- * subscription's discount spread over them in proportion), delivery is its own service line. An
- * annual subscription bills twelve months of its cart: each quantity is multiplied accordingly.
+ * The lines of an order's boleta or factura: the goods carry the order's total less delivery and
+ * the garantía (a subscription's discount spread over them in proportion), delivery is its own
+ * service line, and the bidón garantía its own inafecto line unless the order was placed with the
+ * garantía outside the comprobante. An annual subscription bills twelve months of its cart: each
+ * quantity is multiplied accordingly.
  */
 export function saleLines(order: SaleOrder): ComprobanteLine[] {
-  const goodsCents = order.totalCents - order.shippingCents;
+  const garantiaCents = order.garantiaCents ?? 0;
+  const goodsCents = order.totalCents - order.shippingCents - garantiaCents;
   const itemsCents = order.items.reduce((total, item) => total + item.lineTotalCents, 0);
   const months = itemsCents > 0 && order.subtotalCents % itemsCents === 0 ? order.subtotalCents / itemsCents : 1;
   const parts = allocate(
@@ -105,18 +130,23 @@ export function saleLines(order: SaleOrder): ComprobanteLine[] {
   );
   if (order.shippingCents > 0)
     lines.push(taxedLine({ code: "DELIV", description: "SERVICIO DE DELIVERY", unit: "ZZ", quantity: 1, totalCents: order.shippingCents }));
+  if (garantiaCents > 0 && order.garantiaOnComprobante !== false) lines.push(garantiaLine(order.garantiaUnits ?? 1, garantiaCents));
   return lines.filter((line) => line.totalCents > 0);
 }
 
-/** Header totals as sums of the lines (nubefact.md: line amounts must add up to the header). */
-export function documentTotals(lines: ComprobanteLine[]): { totalCents: number; taxableCents: number; igvCents: number } {
+/** Header totals as sums of the lines (nubefact.md: line amounts must add up to the header), gravada and inafecta apart. */
+export function documentTotals(lines: ComprobanteLine[]): { totalCents: number; taxableCents: number; igvCents: number; untaxedCents: number } {
   return lines.reduce(
-    (sum, line) => ({
-      totalCents: sum.totalCents + line.totalCents,
-      taxableCents: sum.taxableCents + line.taxableCents,
-      igvCents: sum.igvCents + line.igvCents,
-    }),
-    { totalCents: 0, taxableCents: 0, igvCents: 0 },
+    (sum, line) => {
+      const untaxed = line.igvType === "inafecto";
+      return {
+        totalCents: sum.totalCents + line.totalCents,
+        taxableCents: sum.taxableCents + (untaxed ? 0 : line.taxableCents),
+        igvCents: sum.igvCents + line.igvCents,
+        untaxedCents: sum.untaxedCents + (untaxed ? line.taxableCents : 0),
+      };
+    },
+    { totalCents: 0, taxableCents: 0, igvCents: 0, untaxedCents: 0 },
   );
 }
 
@@ -137,13 +167,19 @@ export function creditNoteLines(original: ComprobanteLine[], amountCents: number
 export function validateComprobante(document: ComprobanteDocument): void {
   const sums = documentTotals(document.lines);
   if (document.lines.length === 0) throw new InvalidComprobanteError("the document has no lines");
-  if (sums.totalCents !== document.totalCents || sums.taxableCents !== document.taxableCents || sums.igvCents !== document.igvCents)
+  if (
+    sums.totalCents !== document.totalCents ||
+    sums.taxableCents !== document.taxableCents ||
+    sums.igvCents !== document.igvCents ||
+    sums.untaxedCents !== document.untaxedCents
+  )
     throw new InvalidComprobanteError(
-      `the lines add up to ${JSON.stringify(sums)}, the header says ${document.totalCents}/${document.taxableCents}/${document.igvCents}`,
+      `the lines add up to ${JSON.stringify(sums)}, the header says ${document.totalCents}/${document.taxableCents}/${document.igvCents}/${document.untaxedCents}`,
     );
   for (const line of document.lines) {
     if (line.taxableCents + line.igvCents !== line.totalCents || line.quantity <= 0 || line.totalCents <= 0)
       throw new InvalidComprobanteError(`line "${line.description}" is inconsistent`);
+    if (line.igvType === "inafecto" && line.igvCents !== 0) throw new InvalidComprobanteError(`inafecto line "${line.description}" carries IGV`);
   }
   const saleKind = document.kind === "nota_credito" ? document.modifies?.kind : document.kind;
   if (saleKind === "factura" && document.customer.documentType !== "6") throw new InvalidComprobanteError("a factura needs the buyer's RUC");

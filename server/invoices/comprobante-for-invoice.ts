@@ -3,7 +3,15 @@ import { limaToday } from "@core/lima-dates";
 import { paymentMethodLabels } from "@core/order-labels";
 import { invoices, orderItems, orders, refunds } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { creditNoteLines, documentTotals, saleLines, SUNAT_DOCUMENT_TYPES, type ComprobanteDocument, type ComprobanteKind } from "./comprobante-document";
+import {
+  creditNoteLines,
+  documentTotals,
+  garantiaLine,
+  saleLines,
+  SUNAT_DOCUMENT_TYPES,
+  type ComprobanteDocument,
+  type ComprobanteKind,
+} from "./comprobante-document";
 
 type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -38,7 +46,10 @@ export async function comprobanteForInvoice(db: DatabaseOrTransaction, invoice: 
   if (!original) throw new Error(`nota de crédito ${invoice.invoiceNumber} has no original document`);
   const [refund] = invoice.refundId ? await db.select().from(refunds).where(eq(refunds.id, invoice.refundId)) : [];
   const reason = invoice.creditNoteReason ?? refund?.note ?? "DEVOLUCIÓN";
-  const lines = creditNoteLines(sale, invoice.totalCents, `DEVOLUCIÓN PARCIAL DEL PEDIDO ${order.orderNumber}: ${reason}`.toUpperCase());
+  // A garantía's note gives back its inafecto line (decision 0075); the quantity is read from the line it returns.
+  const lines = invoice.garantiaEntryId
+    ? [garantiaLine(Number(/\d+/.exec(reason)?.[0] ?? 1), invoice.totalCents, reason.toUpperCase())]
+    : creditNoteLines(sale, invoice.totalCents, `DEVOLUCIÓN PARCIAL DEL PEDIDO ${order.orderNumber}: ${reason}`.toUpperCase());
   return {
     ...base,
     kind: "nota_credito",

@@ -253,7 +253,7 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
               lineTotalCents: listRow.totalCents,
             },
           ]
-        : orderItemsOf,
+        : [...orderItemsOf, ...garantiaItemOf(order, listRow.documentType)],
       delivery: delivery
         ? {
             id: delivery.id,
@@ -270,4 +270,20 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
       district: district ? { name: district.name, province: district.province, ubigeo: district.ubigeo } : null,
     };
   });
+}
+
+/** The bidón garantía's line on a boleta or factura that carries it (decision 0075). */
+function garantiaItemOf(order: typeof orders.$inferSelect, documentType: string) {
+  if (documentType === "nota_credito" || order.garantiaCents <= 0 || !order.garantiaOnComprobante) return [];
+  const units = Math.max(1, order.garantiaUnits);
+  return [
+    {
+      title: "Garantía de bidón retornable (inafecta)",
+      variantTitle: null,
+      sku: "GARANTIA",
+      quantity: units,
+      unitPriceCents: Math.round(order.garantiaCents / units),
+      lineTotalCents: order.garantiaCents,
+    },
+  ];
 }

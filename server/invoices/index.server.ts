@@ -10,7 +10,7 @@ export {
 export { findInvoiceForUser, listInvoicesForUser, type InvoiceDetail, type InvoiceListItem } from "./customer-invoices";
 export { invoicePdfFilename, renderInvoicePdf } from "./invoice-pdf";
 export { emailInvoicesToUser, invoicesArchiveForUser, renderInvoiceAttachments, type EmailInvoicesResult, type InvoiceFile } from "./invoice-files";
-export { issueCreditNoteForRefund, CREDIT_NOTE_TYPES } from "./credit-notes";
+export { issueCreditNoteForRefund, issueGarantiaCreditNote, CREDIT_NOTE_TYPES } from "./credit-notes";
 export { sendDueComprobantes, type SendReport } from "./send-comprobantes";
 export { activeComprobanteProvider, nubefactProvider, offlineComprobanteProvider, type ComprobanteProvider } from "./providers/index";
 export {

@@ -202,7 +202,8 @@ function drawTotals(doc: PDFKit.PDFDocument, invoice: PrintableInvoice, top: num
   if (!isNote && order.shippingCents > 0) rows.push(["Envío", amount(order.shippingCents), false]);
   rows.push(["Op. gravada", amount(invoice.taxableCents), false]);
   rows.push(["Op. exonerada", amount(0), false]);
-  rows.push(["Op. inafecta", amount(0), false]);
+  // The bidón garantía's line, outside IGV (decision 0075): what the total holds beyond the gravada base and its IGV.
+  rows.push(["Op. inafecta", amount(invoice.totalCents - invoice.taxableCents - invoice.igvCents), false]);
   rows.push([`IGV ${Math.round(IGV_RATE * 100)}%`, amount(invoice.igvCents), false]);
   rows.push(["Importe total", `S/ ${amount(invoice.totalCents)}`, true]);
   let y = top;

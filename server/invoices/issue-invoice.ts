@@ -17,6 +17,10 @@ export interface InvoiceableOrder {
   ruc: string | null;
   businessName: string | null;
   paymentMethod: string | null;
+  /** The bidón garantía inside the total (decision 0075): an inafecto line, or outside the comprobante. */
+  garantiaCents?: number;
+  garantiaUnits?: number;
+  garantiaOnComprobante?: boolean;
 }
 
 /** decisions.md: B001 boletas; F001 facturas when the customer gives a RUC. */
@@ -58,7 +62,7 @@ export async function saleTotalsOf(tx: DatabaseOrTransaction, order: Invoiceable
 }
 
 /** The invoice row of a paid order numbered `number` in its series, with its sale totals. */
-function paidInvoiceValues(order: InvoiceableOrder, number: number, totals: { taxableCents: number; igvCents: number }, now: Date) {
+function paidInvoiceValues(order: InvoiceableOrder, number: number, totals: { totalCents: number; taxableCents: number; igvCents: number }, now: Date) {
   const { series, documentType } = invoiceSeriesFor(order);
   return {
     orderId: order.id,
@@ -67,7 +71,8 @@ function paidInvoiceValues(order: InvoiceableOrder, number: number, totals: { ta
     number,
     invoiceNumber: formatInvoiceNumber(series, number),
     status: "paid",
-    totalCents: order.totalCents,
+    // The lines' sum: the order's total, less a garantía kept outside the comprobante (decision 0075).
+    totalCents: totals.totalCents,
     taxableCents: totals.taxableCents,
     igvCents: totals.igvCents,
     customerName: order.ruc

@@ -144,17 +144,18 @@ export async function reissueRejectedComprobante(db: Database, actor: StaffActor
       return { ok: false, code: "refused", message: `SUNAT no rechazó ${burnt.invoiceNumber}: no hay nada que reemitir.` };
     const [existing] = await tx.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(eq(invoices.relatedInvoiceId, burnt.id));
     if (existing && burnt.documentType !== "nota_credito") return { ok: true, invoiceNumber: existing.invoiceNumber };
+    // A note documents one refund or one garantía release (decision 0075): its live re-issue is found by either.
+    const noteSubject = burnt.refundId
+      ? eq(invoices.refundId, burnt.refundId)
+      : burnt.garantiaEntryId
+        ? eq(invoices.garantiaEntryId, burnt.garantiaEntryId)
+        : null;
     const [noteReissue] =
-      burnt.documentType === "nota_credito" && burnt.refundId
+      burnt.documentType === "nota_credito" && noteSubject
         ? await tx
             .select({ invoiceNumber: invoices.invoiceNumber, status: invoices.electronicStatus })
             .from(invoices)
-            .where(
-              and(
-                eq(invoices.refundId, burnt.refundId),
-                inArray(invoices.electronicStatus, [...ELECTRONIC_STATUSES.filter((status) => status !== "rejected")]),
-              ),
-            )
+            .where(and(noteSubject, inArray(invoices.electronicStatus, [...ELECTRONIC_STATUSES.filter((status) => status !== "rejected")])))
         : [];
     if (noteReissue) return { ok: true, invoiceNumber: noteReissue.invoiceNumber };
     const number = await nextNumberOf(tx, burnt.series);

@@ -10,6 +10,8 @@ import { cardProviderFor, type CardProvider } from "../payments/index.server";
 import type { CulqiClient, FlowClient } from "../payments/index.server";
 import { culqiClientIfConfigured, flowClientIfConfigured, retryDueProviderErasures, retryDueRefunds } from "../payments/index.server";
 import { activePaymentProvider } from "../payments/index.server";
+import { processGarantiaReturns } from "../garantias/index.server";
+import { sendReorderRemindersWhenDue } from "../reorders/index.server";
 import {
   closeAbandonedSignups,
   endCancelledSubscriptions,
@@ -61,6 +63,8 @@ const jobs = {
   subscriptionDeliveries: (job: JobContext) => scheduleSubscriptionDeliveries(job.db, job.now, job.siteUrl),
   renewalReminders: (job: JobContext) => sendRenewalReminders(job.db, job.now, job.siteUrl),
   expiredOrders: (job: JobContext) => expireUnpaidOrders(job.db, job.now),
+  // Returned bidón garantías: their nota de crédito and their refund or credit (decision 0075); before the refunds job.
+  garantiaReturns: (job: JobContext) => processGarantiaReturns(job.db, { now: job.now, siteUrl: job.siteUrl, culqi: job.culqi() }),
   // Refunds whose provider call failed or never happened (decision 0026-late-payments-and-refunds).
   refunds: (job: JobContext) => retryDueRefunds(job.db, job.culqi(), { now: job.now, siteUrl: job.siteUrl }),
   // Saved cards and customers an anonymisation left to delete at the provider (decisions 0061, 0064).
@@ -68,6 +72,8 @@ const jobs = {
   // Boletas, facturas and notas de crédito to the OSE, after the transactions that numbered them (decision 0045).
   comprobantes: (job: JobContext) => sendDueComprobantes(job.db, job.comprobantes(), { now: job.now, siteUrl: job.siteUrl }),
   cartReminders: (job: JobContext) => sendAbandonedCartReminders(job.db, job.now, job.siteUrl),
+  // "¿Te queda agua?" at each customer's pace (decision 0076), at most every 10 minutes per process.
+  reorderReminders: (job: JobContext) => sendReorderRemindersWhenDue(job.db, { now: job.now, siteUrl: job.siteUrl }),
   // Uploaded images no row names any more, past a day's grace; at most hourly per process (decision 0065).
   // File ages are the wall clock's (it wrote them), never the pass's `now`, which tests move ahead.
   mediaSweep: (job: JobContext) => sweepUnusedMediaWhenDue(job.db),

@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { bidonMovements, deliveries, districts, orders, refunds, subscriptionPeriods, subscriptions } from "../db/schema";
 import { activeSubscriptionWeeks, type MetricsActiveWeek, type MetricsPlan } from "./active-subscriptions";
 import { MAX_ATTEMPTS } from "../subscriptions/index.server";
+import { garantiasHeld } from "../garantias/index.server";
 
 /**
  * The numbers of /admin/metricas (issue 11), each one GROUP BY in the database: PostgreSQL returns
@@ -60,6 +61,12 @@ export interface BusinessMetrics {
   churn: { subscribersAtStart: number; cancelled: number; rate: number | null };
   recovery: { failed: number; recovered: number; rate: number | null };
   bidones: { outstanding: number; customers: number };
+  /**
+   * Bidón garantías (decision 0075): held at the end of the range (charged and delivered, less
+   * returned) and how many customers they belong to, and those charged on paid orders not delivered
+   * yet (now). A deposit, never revenue: the figures above leave it out.
+   */
+  garantias: { cents: number; units: number; customers: number; chargedNotDeliveredCents: number };
 }
 
 const LIMA = sql.raw(`'America/Lima'`);
@@ -89,12 +96,18 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
   // One statement at a time: a PGlite connection runs them one by one anyway, and a pooled
   // PostgreSQL connection per statement would cost more than these few milliseconds each.
   const paid = await db
-    .select({ day: limaDay(orders.paidAt), type: orders.orderType, orders: counted, cents: bigSum(sql`${orders.totalCents}`) })
+    // The bidón garantía is a deposit, not revenue (decision 0075).
+    .select({ day: limaDay(orders.paidAt), type: orders.orderType, orders: counted, cents: bigSum(sql`${orders.totalCents} - ${orders.garantiaCents}`) })
     .from(orders)
     .where(paidInRange)
     .groupBy(sql`1`, sql`2`);
   const refunded = await db
-    .select({ day: limaDay(sql`${refunds.refundedAt}`), type: orders.orderType, cents: bigSum(sql`${refunds.amountCents}`) })
+    // What a refund gives back of the sale itself: never more than the order's total less its garantía (decision 0075).
+    .select({
+      day: limaDay(sql`${refunds.refundedAt}`),
+      type: orders.orderType,
+      cents: bigSum(sql`least(${refunds.amountCents}, ${orders.totalCents} - ${orders.garantiaCents})`),
+    })
     .from(refunds)
     .innerJoin(orders, sql`${orders.id} = ${refunds.orderId}`)
     .where(
@@ -155,6 +168,7 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
       customers: sql<string>`count(*) filter (where ${balances.balance} > 0)::bigint`,
     })
     .from(balances);
+  const garantias = await garantiasHeld(db, end);
   const districtIds = [...new Set([...ordersByDistrict, ...deliveredByDistrict].map((row) => row.districtId))];
   const names = districtIds.length
     ? await db
@@ -163,7 +177,7 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
         .where(sql`${districts.id} in ${districtIds}`)
     : [];
 
-  return assemble(range, {
+  const assembled = assemble(range, {
     paid,
     refunded,
     deliveredByDay,
@@ -177,6 +191,7 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
     recovery: recovery!,
     bidones: bidones!,
   });
+  return { ...assembled, garantias };
 }
 
 type Numeric = string | number;
@@ -198,7 +213,7 @@ function assemble(
     recovery: { failed: Numeric; recovered: Numeric };
     bidones: { outstanding: Numeric; customers: Numeric };
   },
-): BusinessMetrics {
+): Omit<BusinessMetrics, "garantias"> {
   const days = new Map<string, MetricsDay>(
     datesOfRange(range).map((date) => [date, { date, oneTimeCents: 0, subscriptionCents: 0, refundedCents: 0, orders: 0, deliveries: 0 }]),
   );

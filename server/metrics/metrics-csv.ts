@@ -93,6 +93,9 @@ function rowsOf(metrics: BusinessMetrics, table: MetricsTable): (string | CsvAmo
         ["Tasa de recuperación (%)", percent(metrics.recovery.rate)],
         ["Bidones por devolver", String(metrics.bidones.outstanding)],
         ["Clientes con bidones", String(metrics.bidones.customers)],
+        ["Garantías en depósito (S/)", soles(metrics.garantias.cents)],
+        ["Bidones con garantía", String(metrics.garantias.units)],
+        ["Garantías cobradas por entregar (S/)", soles(metrics.garantias.chargedNotDeliveredCents)],
       ];
   }
 }

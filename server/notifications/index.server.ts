@@ -24,3 +24,5 @@ export { configuredTransport } from "./deliver";
 export { deliverPendingEmails } from "./deliver";
 export { contactMessageEmail, type ContactMessageEmailData } from "./templates/contact-message";
 export { complaintAnswerEmail, complaintCopyEmail, type ComplaintSheetEmailData } from "./templates/complaint-emails";
+export { garantiaCreditEmail } from "./templates/garantia-emails";
+export { reorderReminderEmail } from "./templates/reorder-reminder";

@@ -38,6 +38,10 @@ export interface CustomerOrderDetail {
   discountCents: number;
   shippingCents: number;
   totalCents: number;
+  /** Decision 0075: the bidón garantía inside the total, its bidones and the credit that paid part of it. */
+  garantiaCents: number;
+  garantiaUnits: number;
+  garantiaCreditCents: number;
   /** The latest payment attempt; the order's own method when it never had one. */
   payment: { method: string | null; status: string | null; paymentCode: string | null };
   shipping: ShownDelivery & { recipient: string; phone: string; address: string; districtName: string; notes: string | null };
@@ -132,6 +136,9 @@ export async function findOrderForUser(db: Database, userId: string, orderId: st
     discountCents: order.discountCents,
     shippingCents: order.shippingCents,
     totalCents: order.totalCents,
+    garantiaCents: order.garantiaCents,
+    garantiaUnits: order.garantiaUnits,
+    garantiaCreditCents: order.garantiaCreditCents,
     payment: { method: payment?.method ?? order.paymentMethod, status: payment?.status ?? null, paymentCode: payment?.paymentCode ?? null },
     shipping: {
       recipient: `${order.customerFirstName} ${order.customerLastName}`,

@@ -21,6 +21,10 @@ export interface OrderReceipt {
         discountCents: number;
         shippingCents: number;
         totalCents: number;
+        /** Decision 0075: the bidón garantía inside the total, its bidones and the credit that paid part of it. */
+        garantiaCents: number;
+        garantiaUnits: number;
+        garantiaCreditCents: number;
         paymentMethod: string | null;
         invoiceNumber: string | null;
         createdAt: string;
@@ -64,6 +68,9 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
       discountCents: order.discountCents,
       shippingCents: order.shippingCents,
       totalCents: order.totalCents,
+      garantiaCents: order.garantiaCents,
+      garantiaUnits: order.garantiaUnits,
+      garantiaCreditCents: order.garantiaCreditCents,
       paymentMethod: order.paymentMethod,
       invoiceNumber: invoice?.invoiceNumber ?? null,
       createdAt: order.createdAt.toISOString(),

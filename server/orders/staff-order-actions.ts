@@ -6,6 +6,7 @@ import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { isUuid } from "../db/uuid";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { enqueueEmail, orderConfirmationEmail } from "../notifications/index.server";
+import { reorderUrl } from "../reorders/index.server";
 import { currentDelivery, currentDeliveryOf } from "./current-delivery";
 import { receiptToken } from "./receipt-access";
 import { staffOrderActions } from "./staff-order-detail";
@@ -116,6 +117,11 @@ export async function resendOrderConfirmation(
       deliveryPausedUntil: delivery.pausedUntil,
       deliveryWindow: delivery.deliveryWindow,
       receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
+      // A resent e-mail carries a fresh link (decision 0076).
+      reorderUrl: reorderUrl(order.id, { now: input.now, siteUrl: input.siteUrl }),
+      garantiaCents: order.garantiaCents,
+      garantiaUnits: order.garantiaUnits,
+      garantiaCreditCents: order.garantiaCreditCents,
     });
     await enqueueEmail(tx, { dedupeKey, kind: "order-confirmation", to: order.customerEmail, ...email }, input.now);
     await recordStaffAction(tx, input.actor, {

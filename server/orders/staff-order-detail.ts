@@ -19,6 +19,10 @@ export interface StaffOrderDetail {
   discountCents: number;
   shippingCents: number;
   totalCents: number;
+  /** Decision 0075: the bidón garantía inside the total, its bidones and the credit that paid part of it. */
+  garantiaCents: number;
+  garantiaUnits: number;
+  garantiaCreditCents: number;
   customer: {
     firstName: string;
     lastName: string;
@@ -140,6 +144,9 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
     discountCents: order.discountCents,
     shippingCents: order.shippingCents,
     totalCents: order.totalCents,
+    garantiaCents: order.garantiaCents,
+    garantiaUnits: order.garantiaUnits,
+    garantiaCreditCents: order.garantiaCreditCents,
     customer: {
       firstName: order.customerFirstName,
       lastName: order.customerLastName,

@@ -6,6 +6,7 @@ import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications
 import { orderConfirmationEmail } from "../notifications/index.server";
 import { currentDelivery, currentDeliveryOf, receiptToken, type CurrentDeliveryRow } from "../orders/index.server";
 import { transitionOrder } from "../orders/index.server";
+import { reorderUrl } from "../reorders/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { inTransaction } from "../db/transaction";
 
@@ -159,6 +160,11 @@ function confirmationEmail(
     deliveryPausedUntil: delivery.pausedUntil,
     deliveryWindow: delivery.deliveryWindow,
     receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, siteUrl).toString(),
+    // Decision 0076: signed and expiring; it is dated by the order, so every copy of the e-mail carries the same link.
+    reorderUrl: reorderUrl(order.id, { now: order.createdAt, siteUrl }),
+    garantiaCents: order.garantiaCents,
+    garantiaUnits: order.garantiaUnits,
+    garantiaCreditCents: order.garantiaCreditCents,
   });
   return { dedupeKey: `order-confirmation:${order.id}`, kind: "order-confirmation", to: order.customerEmail, ...email };
 }

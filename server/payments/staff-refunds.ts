@@ -196,28 +196,84 @@ export async function recordStaffRefund(
     };
   }
   const [invoice] = await tx.select({ id: invoices.id }).from(invoices).where(liveSaleInvoiceOf(input.order.id));
-  const manual = refundChannel(money.payment) === "manual";
+  const refund = await insertRefund(tx, money.payment, {
+    orderId: input.order.id,
+    amountCents: amount,
+    reason: input.reason,
+    requestKey: input.requestKey,
+    requestedBy: actor.email,
+    note: input.note,
+    invoiceId: invoice?.id ?? null,
+    now: input.now,
+  });
+  return { ok: true, refund };
+}
+
+/** A refund row of a settled payment: `pending` for the provider's API, `manual` for money paid offline. */
+async function insertRefund(
+  tx: DatabaseOrTransaction,
+  payment: PaymentRow,
+  input: { orderId: string; amountCents: number; reason: string; requestKey: string; requestedBy: string; note: string; invoiceId: string | null; now: Date },
+) {
+  const manual = refundChannel(payment) === "manual";
+  const { now, ...row } = input;
   const [refund] = await tx
     .insert(refunds)
     .values({
-      paymentId: money.payment.id,
-      orderId: input.order.id,
-      provider: money.payment.provider,
-      chargeReference: chargeReferenceOf(money.payment),
-      amountCents: amount,
-      reason: input.reason,
+      ...row,
+      paymentId: payment.id,
+      provider: payment.provider,
+      chargeReference: chargeReferenceOf(payment),
       status: manual ? "manual" : "pending",
-      requestKey: input.requestKey,
-      requestedBy: actor.email,
-      note: input.note,
-      invoiceId: invoice?.id ?? null,
       lastError: manual ? "Pago en efectivo o con código: devolver por transferencia y marcarlo como devuelto" : null,
-      nextAttemptAt: input.now,
-      createdAt: input.now,
-      updatedAt: input.now,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
     })
     .returning();
-  return { ok: true, refund: refund! };
+  return refund!;
+}
+
+export type RecordedGarantiaRefund =
+  | { ok: true; refund: typeof refunds.$inferSelect }
+  /** `busy`: another refund of the same charge is on its way; try again once it is through. */
+  | { ok: false; reason: "busy" | "not_refundable"; message: string };
+
+/**
+ * A returned bidón garantía given back through the payment that took it (decision 0075), written
+ * in the caller's transaction, which holds the order's lock (decision 0025: order → payment →
+ * refund). Like a staff refund it is a `refunds` row (`garantia_return`, pending or manual for money
+ * paid offline), called at the provider after the commit and retried by the refunds job; its nota de
+ * crédito is the garantías job's, so the row names no invoice. Keyed by `requestKey`.
+ */
+export async function recordGarantiaRefund(
+  tx: DatabaseOrTransaction,
+  input: { order: OrderRow; amountCents: number; requestKey: string; requestedBy: string; note: string; now: Date },
+): Promise<RecordedGarantiaRefund> {
+  const [same] = await tx.select().from(refunds).where(eq(refunds.requestKey, input.requestKey));
+  if (same) return { ok: true, refund: same };
+  const money = await refundablePayment(tx, input.order.id, true);
+  if (!money || money.capturedCents <= 0)
+    return { ok: false, reason: "not_refundable", message: "El pedido no tiene un pago cobrado por donde devolver la garantía." };
+  if (money.pending) return { ok: false, reason: "busy", message: "Hay otro reembolso de este pago en curso; se intentará de nuevo." };
+  if (money.refundableCents < input.amountCents)
+    return {
+      ok: false,
+      reason: "not_refundable",
+      message: `Al pago del pedido le quedan ${formatSoles(money.refundableCents)} por devolver, menos que la garantía (${formatSoles(input.amountCents)}).`,
+    };
+  const refund = await insertRefund(tx, money.payment, {
+    orderId: input.order.id,
+    amountCents: input.amountCents,
+    reason: "garantia_return",
+    requestKey: input.requestKey,
+    requestedBy: input.requestedBy,
+    note: input.note,
+    // Its nota de crédito is the garantías job's (decision 0075).
+    invoiceId: null,
+    now: input.now,
+  });
+  return { ok: true, refund };
 }
 
 /** Calls the provider for a recorded staff refund (outside any transaction) and says how it ended. */

@@ -78,6 +78,8 @@ const RULES: Record<string, Rule> = {
   "/admin/productos/:productId": { allowed: [], sample: "/admin/productos/1" },
   // Drivers' cash (decision 0060): a repartidor sees only their own figure, on /admin/reparto.
   "/admin/caja": { allowed: ["operaciones"] },
+  // "¿Te queda agua?" reminders (decision 0076): read by operaciones; the switch is the admin's, on /admin/contenido/ajustes.
+  "/admin/recordatorios": { allowed: ["operaciones"] },
 };
 
 /** Ids of the demo data, looked up once through the pages, for the `{…}` placeholders of the samples. */

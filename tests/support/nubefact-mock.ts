@@ -50,9 +50,15 @@ const cents = (value: unknown) => Math.round(Number(value) * 100);
 function formatError(body: Record<string, unknown>): string | null {
   const items = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
   if (items.length === 0) return "El comprobante no tiene items";
-  const sum = (field: string) => items.reduce((total, item) => total + cents(item[field]), 0);
+  const sum = (field: string, of = items) => of.reduce((total, item) => total + cents(item[field]), 0);
+  // tipo_de_igv 1 is gravado, 9 inafecto (the bidón garantía, decision 0075): each adds to its own header total.
+  const gravadas = items.filter((item) => item.tipo_de_igv === 1);
+  const inafectas = items.filter((item) => item.tipo_de_igv === 9);
+  if (gravadas.length + inafectas.length !== items.length) return "tipo_de_igv no soportado";
+  if (inafectas.some((item) => cents(item.igv) !== 0 || cents(item.subtotal) !== cents(item.total))) return "Un item inafecto no lleva IGV";
   if (sum("total") !== cents(body.total)) return "La suma de los totales de los items no coincide con el total";
-  if (sum("subtotal") !== cents(body.total_gravada)) return "La suma de los subtotales no coincide con total_gravada";
+  if (sum("subtotal", gravadas) !== cents(body.total_gravada)) return "La suma de los subtotales no coincide con total_gravada";
+  if (sum("subtotal", inafectas) !== cents(body.total_inafecta ?? 0)) return "La suma de los items inafectos no coincide con total_inafecta";
   if (sum("igv") !== cents(body.total_igv)) return "La suma del IGV de los items no coincide con total_igv";
   if (!/^[BF][A-Z0-9]{3}$/.test(String(body.serie))) return "Serie inválida";
   if (body.tipo_de_comprobante === 3 && !body.documento_que_se_modifica_serie) return "Falta el documento que se modifica";

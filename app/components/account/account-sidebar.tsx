@@ -26,7 +26,7 @@ export function AccountSidebar({ fullName, initials, email }: { fullName: string
           </div>
         </div>
         <nav aria-label="Mi cuenta" className="mt-4">
-          <ul className="-mx-1 flex gap-1 overflow-x-auto pb-1 lg:mx-0 lg:flex-col lg:overflow-visible lg:pb-0">
+          <ul className="-mx-1 flex flex-wrap gap-1 pb-1 lg:mx-0 lg:flex-col lg:pb-0">
             {links.map((link) => (
               <li key={link.to} className="shrink-0">
                 <NavLink

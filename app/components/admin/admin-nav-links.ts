@@ -25,6 +25,7 @@ export const ADMIN_NAV_LINKS: AdminNavLink[] = [
   { to: "/admin/comprobantes", label: "Comprobantes", roles: ["operaciones"] },
   { to: "/admin/suscripciones", label: "Suscripciones", roles: ["operaciones"] },
   { to: "/admin/clientes", label: "Clientes", roles: ["operaciones"] },
+  { to: "/admin/recordatorios", label: "Recordatorios", roles: ["operaciones"] },
   { to: "/admin/auditoria", label: "Auditoría", roles: [] },
   { to: "/admin/equipo", label: "Equipo", roles: [] },
   { to: "/admin/metricas", label: "Métricas", roles: [] },

@@ -91,6 +91,15 @@ export function ProductFields({ values, errors, idPrefix, withImage = false }: {
         />
         <ContentField
           idPrefix={idPrefix}
+          name="garantiaCents"
+          label="Garantía por bidón retornable (S/)"
+          inputMode="decimal"
+          defaultValue={values.garantiaCents}
+          error={errors?.garantiaCents}
+          help="Solo bidones retornables (recargas). Se cobra por cada bidón que el cliente aún no tiene y se devuelve al devolverlo. Vacío o 0: sin garantía."
+        />
+        <ContentField
+          idPrefix={idPrefix}
           name="weightLabel"
           label="Peso"
           defaultValue={values.weightLabel}

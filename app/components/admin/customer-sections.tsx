@@ -311,6 +311,7 @@ export function CustomerPage({
   actions,
   profile,
   extra,
+  garantia,
   picture,
   dataRequests,
 }: {
@@ -320,6 +321,8 @@ export function CustomerPage({
   actions?: React.ReactNode;
   profile: React.ReactNode;
   extra?: React.ReactNode;
+  /** The bidón garantía section (decision 0075), where the page has one. */
+  garantia?: React.ReactNode;
   picture: SubjectLists;
   dataRequests: React.ReactNode;
 }) {
@@ -338,6 +341,7 @@ export function CustomerPage({
         <CustomerOrders picture={picture} />
         {extra}
         <CustomerDeliveries picture={picture} />
+        {garantia}
         <CustomerInvoices picture={picture} />
         <CustomerEmails picture={picture} />
         <CustomerComplaintsAndConsent picture={picture} />

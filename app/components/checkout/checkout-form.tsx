@@ -5,7 +5,10 @@ import { cartSubtotalCents } from "~/lib/cart";
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
 import type { DeliveryWindow } from "@core/delivery-schedule";
 import { isoWeekday } from "@core/lima-dates";
-import { minimumOrderShortfall, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
+import { minimumOrderShortfall, orderSummary, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
+import { garantiaCharge, garantiaCreditToApply } from "@core/garantia";
+import type { SummaryGarantia } from "~/components/shop/order-summary";
+import { useGarantiaLines } from "./use-garantia-lines";
 import { usePurchaseOptions } from "~/lib/purchase-options";
 import { useCart } from "~/lib/use-cart";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -40,16 +43,35 @@ export type CheckoutPrefill = Pick<
   "nombre" | "apellido" | "correo" | "telefono" | "tipo_documento" | "dni" | "districtName" | "direccion"
 >;
 
+/**
+ * What a page that leads here may hand over in the navigation's state (never the URL): the purchase
+ * type, and for "Repetir pedido" (decision 0076) the fields it fills and its notes.
+ */
+export interface CheckoutNavigationState {
+  purchaseType?: PurchaseType;
+  subscriptionFrequency?: SubscriptionFrequency;
+  prefill?: Partial<Pick<typeof emptyCheckoutForm, "nombre" | "apellido" | "correo" | "telefono" | "districtName" | "direccion" | "referencia">>;
+  notes?: string[];
+}
+
+/** A signed-in customer's bidones and garantía credit (decision 0075); null for a guest. */
+export type CheckoutGarantiaContext = { heldBidones: number; creditCents: number } | null;
+
+const GUEST_GARANTIA_NOTE =
+  "La garantía se cobra por cada bidón retornable que aún no tienes y se devuelve cuando nos lo devuelves. Si ya tienes bidones nuestros, al confirmar lo comprobamos con tu correo y celular y no se cobra por ellos.";
+
 export function CheckoutForm({
   districts,
   offered,
   customer,
   organizations,
+  garantiaContext = null,
 }: {
   districts: District[];
   offered: OfferedSlots;
   customer: CheckoutPrefill | null;
   organizations: { id: number; title: string }[];
+  garantiaContext?: CheckoutGarantiaContext;
 }) {
   const hydrated = useHydrated();
   const { items } = useCart();
@@ -57,17 +79,19 @@ export function CheckoutForm({
   const location = useLocation();
   const navigate = useNavigate();
   const fetcher = useFetcher<CheckoutActionData>();
-  const [form, setForm] = useState(() => ({ ...emptyCheckoutForm, ...customer }));
+  const navigationState = location.state as CheckoutNavigationState | null;
+  const [form, setForm] = useState(() => ({ ...emptyCheckoutForm, ...customer, ...navigationState?.prefill }));
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const [organizationId, setOrganizationId] = useState("");
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [checkoutKey] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : ""));
   const [minimumDismissed, setMinimumDismissed] = useState(false);
 
-  const navigationOptions = location.state as { purchaseType?: PurchaseType; subscriptionFrequency?: SubscriptionFrequency } | null;
-  const purchaseType = navigationOptions?.purchaseType ?? stored.purchaseType;
-  const frequency = navigationOptions?.subscriptionFrequency ?? stored.subscriptionFrequency;
+  const purchaseType = navigationState?.purchaseType ?? stored.purchaseType;
+  const frequency = navigationState?.subscriptionFrequency ?? stored.subscriptionFrequency;
   const subtotal = cartSubtotalCents(items);
+  const garantiaLines = useGarantiaLines(items);
+  const garantia = summaryGarantia(garantiaLines, garantiaContext, orderSummary(subtotal, purchaseType, frequency).totalCents, purchaseType);
 
   const district = districts.find((candidate) => candidate.name.toLocaleLowerCase("es") === form.districtName.trim().toLocaleLowerCase("es"));
   // Spec §5's next two dates of the weekday, among those the server offers (issue 10: after the
@@ -182,6 +206,13 @@ export function CheckoutForm({
   return (
     <main id="contenido" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold text-brand-900">Finalizar compra</h1>
+      {navigationState?.notes && navigationState.notes.length > 0 && (
+        <ul role="status" className="mt-4 space-y-1 rounded-xl bg-amber-50 p-4 text-sm text-amber-900" data-testid="checkout-notes">
+          {navigationState.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
       <form noValidate onSubmit={submit} className="mt-8 grid gap-8 lg:grid-cols-[1fr_22rem]">
         <div className="space-y-8">
           <fieldset className="grid gap-4 sm:grid-cols-2">
@@ -213,6 +244,7 @@ export function CheckoutForm({
             submitted={Boolean(touched.submit)}
             canSubmit={!shippingInvalid && form.correo.trim() !== ""}
             submitting={submitting}
+            garantia={garantia}
           />
         </div>
       </form>
@@ -227,4 +259,26 @@ export function CheckoutForm({
       />
     </main>
   );
+}
+
+/** The garantía line of the summary: the cart's bidones less those the customer holds, and the credit a one-time order spends. */
+function summaryGarantia(
+  lines: ReturnType<typeof useGarantiaLines>,
+  context: CheckoutGarantiaContext,
+  ordersTotalCents: number,
+  purchaseType: PurchaseType,
+): SummaryGarantia | null {
+  if (!lines) return null;
+  const charge = garantiaCharge(lines, context?.heldBidones ?? 0);
+  const totalCents = ordersTotalCents + charge.cents;
+  const creditCents = context && purchaseType === "one-time" ? garantiaCreditToApply(context.creditCents, totalCents) : 0;
+  const hasBidones = lines.some((line) => line.bidones > 0 && line.unitCents > 0);
+  const note = !hasBidones
+    ? undefined
+    : context
+      ? charge.units > 0
+        ? "La garantía se cobra solo por los bidones retornables que aún no tienes y se devuelve cuando nos los devuelves."
+        : "Ya tienes bidones nuestros para cambiar: no se cobra garantía."
+      : GUEST_GARANTIA_NOTE;
+  return { ...charge, creditCents, note };
 }

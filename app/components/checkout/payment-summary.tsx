@@ -1,4 +1,4 @@
-import { OrderSummaryBox } from "~/components/shop/order-summary";
+import { OrderSummaryBox, type SummaryGarantia } from "~/components/shop/order-summary";
 import { SHIPPING_INCOMPLETE } from "@core/checkout-schema";
 import type { PurchaseType, SubscriptionFrequency } from "@core/pricing";
 import { AccountLinks } from "./subscription-options";
@@ -15,6 +15,7 @@ export function PaymentSummary({
   submitted,
   canSubmit,
   submitting,
+  garantia,
 }: {
   subtotalCents: number;
   purchaseType: PurchaseType;
@@ -27,9 +28,11 @@ export function PaymentSummary({
   submitted: boolean;
   canSubmit: boolean;
   submitting: boolean;
+  /** The bidón garantía line (decision 0075), once the cart's bidones are known. */
+  garantia?: SummaryGarantia | null;
 }) {
   return (
-    <OrderSummaryBox cartSubtotalCents={subtotalCents} purchaseType={purchaseType} frequency={frequency}>
+    <OrderSummaryBox cartSubtotalCents={subtotalCents} purchaseType={purchaseType} frequency={frequency} garantia={garantia}>
       <div role="alert" className="mt-4 space-y-2 text-sm">
         {shippingInvalid && submitted && <p className="text-red-700">{SHIPPING_INCOMPLETE}</p>}
         {itemsError && <p className="text-red-700">{itemsError}</p>}

@@ -34,9 +34,13 @@ export function BidonLedger({ summary }: { summary: BidonBalance & { movements: 
                   ? `Recibiste ${movement.quantity} ${movement.quantity === 1 ? "bidón lleno" : "bidones llenos"}`
                   : `Devolviste ${movement.quantity} ${movement.quantity === 1 ? "vacío" : "vacíos"}`}
                 {" · "}
-                <Link to={`/dashboard/envios/${movement.deliveryId}`} className="font-semibold text-brand-800 underline">
-                  Envío {movement.deliveryNumber}
-                </Link>
+                {movement.deliveryId ? (
+                  <Link to={`/dashboard/envios/${movement.deliveryId}`} className="font-semibold text-brand-800 underline">
+                    Envío {movement.deliveryNumber}
+                  </Link>
+                ) : (
+                  "registrado por nuestro equipo"
+                )}
               </span>
               <time dateTime={movement.createdAt} className="text-slate-600">
                 {formatLimaInstant(movement.createdAt)}

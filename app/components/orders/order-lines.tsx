@@ -46,11 +46,27 @@ export function OrderLinesTable({ lines }: { lines: OrderLine[] }) {
  * Spec §2/§9 summary: subtotal, discount when there is one, shipping 'Gratis' when zero, taxes
  * 'Incluido' (prices include IGV, decisions.md), total.
  */
-export function OrderTotals({ totals }: { totals: { subtotalCents: number; discountCents: number; shippingCents: number; totalCents: number } }) {
+export function OrderTotals({
+  totals,
+}: {
+  totals: {
+    subtotalCents: number;
+    discountCents: number;
+    shippingCents: number;
+    totalCents: number;
+    /** Decision 0075: the bidón garantía inside the total, and the credit that paid part of it. */
+    garantiaCents?: number;
+    garantiaUnits?: number;
+    garantiaCreditCents?: number;
+  };
+}) {
   const rows: [string, string][] = [["Subtotal", formatSoles(totals.subtotalCents)]];
   if (totals.discountCents > 0) rows.push(["Descuento", `- ${formatSoles(totals.discountCents)}`]);
   rows.push(["Envío", totals.shippingCents === 0 ? "Gratis" : formatSoles(totals.shippingCents)]);
   rows.push(["Impuestos (IGV)", "Incluido"]);
+  const units = totals.garantiaUnits ?? 0;
+  if ((totals.garantiaCents ?? 0) > 0) rows.push([`Garantía de bidón (${units} ${units === 1 ? "bidón" : "bidones"})`, formatSoles(totals.garantiaCents!)]);
+  const creditCents = totals.garantiaCreditCents ?? 0;
   return (
     <dl className="space-y-2 text-sm" data-testid="order-totals">
       {rows.map(([label, value]) => (
@@ -63,6 +79,18 @@ export function OrderTotals({ totals }: { totals: { subtotalCents: number; disco
         <dt>Total</dt>
         <dd data-testid="order-total">{formatSoles(totals.totalCents)}</dd>
       </div>
+      {creditCents > 0 && (
+        <>
+          <div className="flex justify-between gap-4">
+            <dt className="text-slate-600">Pagado con crédito de garantía</dt>
+            <dd className="text-slate-900">- {formatSoles(creditCents)}</dd>
+          </div>
+          <div className="flex justify-between gap-4 font-semibold">
+            <dt>Cobrado</dt>
+            <dd>{formatSoles(totals.totalCents - creditCents)}</dd>
+          </div>
+        </>
+      )}
     </dl>
   );
 }

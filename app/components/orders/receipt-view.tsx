@@ -77,10 +77,24 @@ export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
               <dt>Envío</dt>
               <dd>{details.shippingCents === 0 ? "Gratis" : formatSoles(details.shippingCents)}</dd>
             </div>
+            {details.garantiaCents > 0 && (
+              <div className="flex justify-between gap-3">
+                <dt>
+                  Garantía de bidón ({details.garantiaUnits} {details.garantiaUnits === 1 ? "bidón" : "bidones"})
+                </dt>
+                <dd data-testid="receipt-garantia">{formatSoles(details.garantiaCents)}</dd>
+              </div>
+            )}
             <div className="flex justify-between text-base font-bold">
               <dt>Total</dt>
               <dd data-testid="receipt-total">{formatSoles(details.totalCents)}</dd>
             </div>
+            {details.garantiaCreditCents > 0 && (
+              <div className="flex justify-between gap-3">
+                <dt>Pagado con crédito de garantía</dt>
+                <dd>- {formatSoles(details.garantiaCreditCents)}</dd>
+              </div>
+            )}
             {details.paymentMethod && (
               <div className="flex justify-between text-slate-600">
                 <dt>Medio de pago</dt>

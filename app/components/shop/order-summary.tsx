@@ -3,20 +3,34 @@ import { orderSummary, type PurchaseType, type SubscriptionFrequency } from "@co
 
 const frequencyLabels: Record<SubscriptionFrequency, string> = { mensual: "Mensual", anual: "Anual" };
 
-/** Spec §9 summary: subtotal, discount, shipping 'Gratis', taxes 'Incluido', total. */
+/** The bidón garantía the checkout shows (decision 0075): its own line, and a credit that pays part of the total. */
+export interface SummaryGarantia {
+  units: number;
+  cents: number;
+  creditCents: number;
+  /** Shown under the lines (how the garantía is decided, for a guest). */
+  note?: string;
+}
+
+/** Spec §9 summary: subtotal, discount, shipping 'Gratis', taxes 'Incluido', the garantía (decision 0075), total. */
 export function OrderSummaryBox({
   cartSubtotalCents,
   purchaseType,
   frequency,
+  garantia,
   children,
 }: {
   cartSubtotalCents: number;
   purchaseType: PurchaseType;
   frequency: SubscriptionFrequency;
+  garantia?: SummaryGarantia | null;
   children?: React.ReactNode;
 }) {
   const summary = orderSummary(cartSubtotalCents, purchaseType, frequency);
   const subscription = purchaseType === "subscription";
+  const garantiaCents = garantia?.cents ?? 0;
+  const creditCents = garantia?.creditCents ?? 0;
+  const totalCents = summary.totalCents + garantiaCents;
   return (
     <section aria-labelledby="order-summary-title" className="rounded-3xl border border-slate-100 bg-white p-6 shadow-sm">
       <h2 id="order-summary-title" className="text-xl font-bold text-brand-900">
@@ -44,11 +58,34 @@ export function OrderSummaryBox({
           <dt>Impuestos</dt>
           <dd>Incluido</dd>
         </div>
+        {garantiaCents > 0 && (
+          <div className="flex justify-between gap-3">
+            <dt>Garantía de bidón{garantia && garantia.units > 0 ? ` (${garantia.units} ${garantia.units === 1 ? "bidón" : "bidones"})` : ""}</dt>
+            <dd data-testid="summary-garantia">{formatSoles(garantiaCents)}</dd>
+          </div>
+        )}
         <div className="flex justify-between border-t border-slate-100 pt-3 text-lg font-bold text-brand-900">
           <dt>Total</dt>
-          <dd data-testid="summary-total">{formatSoles(summary.totalCents)}</dd>
+          <dd data-testid="summary-total">{formatSoles(totalCents)}</dd>
         </div>
+        {creditCents > 0 && (
+          <>
+            <div className="flex justify-between gap-3 text-leaf-700">
+              <dt>Crédito de tu garantía</dt>
+              <dd data-testid="summary-garantia-credit">- {formatSoles(creditCents)}</dd>
+            </div>
+            <div className="flex justify-between font-bold text-brand-900">
+              <dt>A pagar</dt>
+              <dd data-testid="summary-to-pay">{formatSoles(totalCents - creditCents)}</dd>
+            </div>
+          </>
+        )}
       </dl>
+      {garantia?.note && (
+        <p className="mt-3 text-xs text-slate-600" data-testid="summary-garantia-note">
+          {garantia.note}
+        </p>
+      )}
       {children}
     </section>
   );

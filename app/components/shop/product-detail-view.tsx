@@ -3,6 +3,7 @@ import { Link, useNavigate } from "react-router";
 import { QuantityStepper } from "./quantity-stepper";
 import { ProductGallery } from "./product-gallery";
 import { formatSoles } from "@core/money";
+import { garantiaBidones } from "@core/returnable-bidones";
 import { useCart } from "~/lib/use-cart";
 import type { ProductDetail } from "@server/catalog/index.server";
 
@@ -31,6 +32,8 @@ export function ProductDetailView({ product, variantParam, imageParam }: { produ
   const navigate = useNavigate();
   const priceCents = variant?.priceCents ?? product.priceCents ?? 0;
   const sku = variant?.sku ?? product.sku;
+  // Decision 0075: a recarga of a returnable bidón carries a garantía when the customer has none of ours to swap.
+  const bidonesPerUnit = product.garantiaCents > 0 ? garantiaBidones(sku, 1) : 0;
 
   function addToCart() {
     add({
@@ -54,6 +57,13 @@ export function ProductDetailView({ product, variantParam, imageParam }: { produ
         <p className="text-3xl font-bold text-brand-800" data-testid="product-price">
           {formatSoles(priceCents)}
         </p>
+        {bidonesPerUnit > 0 && (
+          <p className="rounded-xl bg-brand-50 p-3 text-sm text-slate-800" data-testid="product-garantia">
+            <strong>Garantía de bidón: {formatSoles(product.garantiaCents)}</strong> por cada bidón retornable
+            {bidonesPerUnit > 1 ? ` (${bidonesPerUnit} en esta presentación)` : ""}. Se cobra solo con tus primeros bidones, si aún no tienes nuestros para
+            cambiar, y te la devolvemos cuando nos los devuelves.
+          </p>
+        )}
         <p className="leading-relaxed text-slate-700">{product.description}</p>
 
         {product.variants.length > 0 && (

@@ -16,6 +16,11 @@ export const products = pgTable("products", {
   /** Shown in the info table; the spec's fixed texts are the fallback when null. */
   weightLabel: text("weight_label"),
   dimensionsLabel: text("dimensions_label"),
+  /**
+   * The garantía per returnable bidón of this product (decision 0075), in céntimos; 0 = none. Charged
+   * for the bidones a customer does not hold yet, returned when they come back.
+   */
+  garantiaCents: integer("garantia_cents").notNull().default(0),
   active: boolean("active").notNull().default(true),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -76,5 +76,9 @@ export const siteSettings = pgTable("site_settings", {
   issuerFiscalAddress: text("issuer_fiscal_address").notNull().default("Av. Benavides 1555, of. 302, Miraflores, Lima, Perú"),
   issuerPhone: text("issuer_phone").notNull().default("+51 987 654 321"),
   issuerIsDemo: boolean("issuer_is_demo").notNull().default(true),
+  /** "¿Te queda agua?" reminders at each customer's pace (decision 0076); the admin turns them off here. */
+  reorderRemindersEnabled: boolean("reorder_reminders_enabled").notNull().default(true),
+  /** Where comprobantes put the bidón garantía: `inafecto` (its own non-taxed line) or `fuera` (decision 0075, VERIFY). */
+  garantiaComprobanteMode: text("garantia_comprobante_mode").notNull().default("inafecto"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

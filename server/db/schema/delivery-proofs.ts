@@ -30,26 +30,26 @@ export const deliveryProofs = pgTable(
 
 /**
  * The returnable bidones ledger (issue 10): full bidones lent to a customer and empties returned,
- * written only by a confirmed delivery. One row per delivery and kind, so a repeated confirmation
- * writes nothing twice. The customer is the order's account, or the order's e-mail for a guest
- * (decision 0032).
+ * written by a confirmed delivery (one row per delivery and kind, so a repeated confirmation writes
+ * nothing twice) or by staff recording bidones returned outside a delivery (decision 0075: no
+ * delivery or order, keyed by the staff form's request). The customer is the order's account, or
+ * the order's e-mail for a guest (decision 0032).
  */
 export const bidonMovements = pgTable(
   "bidon_movements",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    deliveryId: uuid("delivery_id")
-      .notNull()
-      .references(() => deliveries.id, { onDelete: "cascade" }),
-    orderId: uuid("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+    deliveryId: uuid("delivery_id").references(() => deliveries.id, { onDelete: "cascade" }),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "cascade" }),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     /** Lower-cased; identifies a guest, and lets a guest's movements follow them into a later account. */
     customerEmail: text("customer_email").notNull(),
     /** lent (full bidones left) | returned (empties collected) */
     kind: text("kind").notNull(),
     quantity: integer("quantity").notNull(),
+    /** A staff-recorded return: `staff:<request key>` (a double click records it once) and who recorded it. */
+    sourceKey: text("source_key").unique(),
+    recordedBy: text("recorded_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -57,6 +57,7 @@ export const bidonMovements = pgTable(
     index("bidon_movements_user_idx").on(table.userId, table.createdAt),
     index("bidon_movements_email_idx").on(table.customerEmail, table.createdAt),
     check("bidon_movements_quantity_positive", sql`${table.quantity} > 0`),
+    check("bidon_movements_delivery_or_staff", sql`${table.deliveryId} is not null or ${table.sourceKey} is not null`),
   ],
 );
 

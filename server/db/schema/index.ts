@@ -16,3 +16,5 @@ export * from "./cache-generations";
 export * from "./complaints";
 export * from "./consent";
 export * from "./cash-box";
+export * from "./garantias";
+export * from "./reorders";

@@ -52,6 +52,8 @@ export const invoices = pgTable(
     relatedInvoiceId: uuid("related_invoice_id").references((): AnyPgColumn => invoices.id),
     /** A nota de crédito: the refund it documents (one note per refund). */
     refundId: uuid("refund_id"),
+    /** A nota de crédito returning a bidón garantía (decision 0075): the release it documents (one note each). */
+    garantiaEntryId: uuid("garantia_entry_id"),
     /** A nota de crédito: SUNAT catalogue 09 (1 anulación, 6 devolución total, 7 devolución por ítem). */
     creditNoteType: integer("credit_note_type"),
     creditNoteReason: text("credit_note_reason"),
@@ -84,6 +86,9 @@ export const invoices = pgTable(
     uniqueIndex("invoices_one_live_note_per_refund")
       .on(table.refundId)
       .where(sql`${table.refundId} is not null and ${table.electronicStatus} <> 'rejected'`),
+    uniqueIndex("invoices_one_live_note_per_garantia_release")
+      .on(table.garantiaEntryId)
+      .where(sql`${table.garantiaEntryId} is not null and ${table.electronicStatus} <> 'rejected'`),
     index("invoices_order_idx").on(table.orderId),
     index("invoices_electronic_due_idx").on(table.electronicStatus, table.nextSendAt),
   ],

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { productVariants, products } from "./catalog";
 import { districts } from "./districts";
 import { users } from "./accounts";
@@ -47,7 +47,21 @@ export const orders = pgTable(
     subtotalCents: integer("subtotal_cents").notNull(),
     discountCents: integer("discount_cents").notNull(),
     shippingCents: integer("shipping_cents").notNull().default(0),
+    /** Subtotal − discount + shipping + garantía: what the order costs (the comprobante's total). */
     totalCents: integer("total_cents").notNull(),
+    /** Bidones whose garantía this order charges, and the garantía (part of the total; decision 0075). */
+    garantiaUnits: integer("garantia_units").notNull().default(0),
+    garantiaCents: integer("garantia_cents").notNull().default(0),
+    /**
+     * How the customer's bidones were known when it was priced: `account` (the signed-in ledger),
+     * `guest_match` (a guest whose e-mail and phone match an earlier order), `guest_new` (a guest
+     * not matched: every bidón carries a garantía). Null when the order has no returnable bidón.
+     */
+    garantiaBasis: text("garantia_basis"),
+    /** Whether the comprobante carries the garantía as its own non-taxed line (the setting when it was placed). */
+    garantiaOnComprobante: boolean("garantia_on_comprobante").notNull().default(true),
+    /** Garantía credit the order used: its payment asks for the total less this (decision 0075). */
+    garantiaCreditCents: integer("garantia_credit_cents").notNull().default(0),
     paymentProvider: text("payment_provider").notNull(),
     paymentMethod: text("payment_method"),
     /** An unpaid order stops being payable at this instant and is marked expired/cancelled. */

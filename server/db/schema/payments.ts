@@ -91,7 +91,7 @@ export const refunds = pgTable(
     /** The provider's id of the charge given back (Culqi `chr_…`). */
     chargeReference: text("charge_reference").notNull(),
     amountCents: integer("amount_cents").notNull(),
-    /** late_payment | duplicate_charge | amount_mismatch (automatic); staff_refund | order_cancelled (staff, issue 10) */
+    /** late_payment | duplicate_charge | amount_mismatch (automatic); staff_refund | order_cancelled (staff, issue 10); garantia_return (a bidón garantía, decision 0075) */
     reason: text("reason").notNull(),
     /**
      * pending (to call or retry the provider) | succeeded | manual (cash paid offline: staff return

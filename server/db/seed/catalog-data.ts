@@ -9,6 +9,8 @@ export interface SeedProduct {
   sortOrder: number | null;
   weightLabel: string;
   dimensionsLabel: string;
+  /** Garantía per returnable bidón (decision 0075); absent = none. */
+  garantiaCents?: number;
   variants: { title: string; priceCents: number; sku: string; active?: boolean }[];
 }
 
@@ -70,6 +72,7 @@ export const seedProducts: SeedProduct[] = [
     image: "/images/products/bidon-hogar-20l.svg",
     priceCents: null,
     sku: "VA-BH20",
+    garantiaCents: 2000,
     sortOrder: 4,
     weightLabel: "20.8kg",
     dimensionsLabel: "27 x 49 x 27cm",
@@ -86,6 +89,7 @@ export const seedProducts: SeedProduct[] = [
     image: "/images/products/bidon-oficina-20l.svg",
     priceCents: null,
     sku: "VA-BO20",
+    garantiaCents: 2000,
     sortOrder: 5,
     weightLabel: "20.8kg",
     dimensionsLabel: "27 x 49 x 27cm",

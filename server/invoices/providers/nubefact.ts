@@ -32,6 +32,7 @@ export function nubefactPayload(document: ComprobanteDocument): Record<string, u
     moneda: 1,
     porcentaje_de_igv: 18.0,
     total_gravada: soles(document.taxableCents),
+    ...(document.untaxedCents > 0 ? { total_inafecta: soles(document.untaxedCents) } : {}),
     total_igv: soles(document.igvCents),
     total: soles(document.totalCents),
     enviar_automaticamente_a_la_sunat: true,
@@ -46,7 +47,8 @@ export function nubefactPayload(document: ComprobanteDocument): Record<string, u
       valor_unitario: decimal10(line.taxableCents / 100 / line.quantity),
       precio_unitario: decimal10(line.totalCents / 100 / line.quantity),
       subtotal: soles(line.taxableCents),
-      tipo_de_igv: 1,
+      // SUNAT catalogue 07: 1 gravado, 9 inafecto (the bidón garantía, decision 0075).
+      tipo_de_igv: line.igvType === "inafecto" ? 9 : 1,
       igv: soles(line.igvCents),
       total: soles(line.totalCents),
       anticipo_regularizacion: false,

@@ -9,15 +9,21 @@ interface DeliveryEmailBase {
   orderUrl: string;
 }
 
-function deliveryEmail(data: DeliveryEmailBase, subject: string, paragraphs: string[]) {
+function deliveryEmail(data: DeliveryEmailBase & { reorderUrl?: string }, subject: string, paragraphs: string[]) {
+  const reorder = data.reorderUrl ? ` ${button(data.reorderUrl, "Repetir pedido")}` : "";
   const html = emailLayout({
     brandName: data.brandName,
     title: subject,
     body: `<h1 style="font-size:22px;color:#164e63;margin:0 0 12px">Hola, ${escapeHtml(data.firstName)}</h1>
 ${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
-<p style="margin:24px 0">${button(data.orderUrl, "Ver mi pedido")}</p>`,
+<p style="margin:24px 0">${button(data.orderUrl, "Ver mi pedido")}${reorder}</p>`,
   });
-  const text = [`Hola, ${data.firstName}`, ...paragraphs, `Ver tu pedido: ${data.orderUrl}`].join("\n");
+  const text = [
+    `Hola, ${data.firstName}`,
+    ...paragraphs,
+    `Ver tu pedido: ${data.orderUrl}`,
+    ...(data.reorderUrl ? [`Repetir este pedido: ${data.reorderUrl}`] : []),
+  ].join("\n");
   return { subject, html, text };
 }
 
@@ -30,7 +36,9 @@ export function deliveryOnTheWayEmail(data: DeliveryEmailBase & { windowLabel: s
 }
 
 /** Issue 10: once per delivery, when the driver confirms it; says how the bidones stand. */
-export function deliveryDeliveredEmail(data: DeliveryEmailBase & { receiverName: string; fullLeft: number; emptiesCollected: number; bidonBalance: number }) {
+export function deliveryDeliveredEmail(
+  data: DeliveryEmailBase & { receiverName: string; fullLeft: number; emptiesCollected: number; bidonBalance: number; reorderUrl?: string },
+) {
   const bidones =
     data.fullLeft === 0 && data.emptiesCollected === 0
       ? "Esta entrega no movió bidones retornables."

@@ -18,6 +18,12 @@ export interface OrderConfirmationData {
   deliveryPausedUntil: string | null;
   deliveryWindow: string;
   receiptUrl: string;
+  /** "Repetir pedido" (decision 0076): the signed link that fills the cart again. */
+  reorderUrl?: string;
+  /** The bidón garantía inside the total and the credit that paid part of it (decision 0075). */
+  garantiaCents?: number;
+  garantiaUnits?: number;
+  garantiaCreditCents?: number;
 }
 
 export function orderConfirmationEmail(data: OrderConfirmationData) {
@@ -32,23 +38,33 @@ export function orderConfirmationEmail(data: OrderConfirmationData) {
         `<tr><td style="padding:6px 0">${item.quantity} × ${escapeHtml(item.title)}${item.variantTitle ? ` (${escapeHtml(item.variantTitle)})` : ""}</td><td align="right">${formatSoles(item.lineTotalCents)}</td></tr>`,
     )
     .join("");
+  const garantiaCents = data.garantiaCents ?? 0;
+  const creditCents = data.garantiaCreditCents ?? 0;
+  const garantiaLabel = `Garantía de bidón (${data.garantiaUnits ?? 1} ${(data.garantiaUnits ?? 1) === 1 ? "bidón" : "bidones"})`;
+  const extraRows = [
+    ...(garantiaCents > 0 ? [[garantiaLabel, formatSoles(garantiaCents)]] : []),
+    ...(creditCents > 0 ? [["Crédito de tu garantía", `- ${formatSoles(creditCents)}`]] : []),
+  ];
   const html = emailLayout({
     brandName: data.brandName,
     title: subject,
     body: `<h1 style="font-size:22px;color:#164e63;margin:0 0 12px">¡Gracias por tu compra, ${escapeHtml(data.firstName)}!</h1>
 <p>Recibimos el pago de tu pedido <strong>${escapeHtml(data.orderNumber)}</strong>. Tu comprobante es el <strong>${escapeHtml(data.invoiceNumber)}</strong>.</p>
 <table role="presentation" width="100%" style="border-top:1px solid #e2e8f0;border-bottom:1px solid #e2e8f0;margin:16px 0">${rows}
+${extraRows.map(([label, amount]) => `<tr><td style="padding:6px 0">${escapeHtml(label!)}</td><td align="right">${amount}</td></tr>`).join("")}
 <tr><td style="padding:8px 0;font-weight:bold">Total</td><td align="right" style="font-weight:bold">${formatSoles(data.totalCents)}</td></tr></table>
 <p><strong>Entrega:</strong> ${escapeHtml(delivery)}<br>${escapeHtml(data.address)}, ${escapeHtml(data.districtName)}</p>
-<p style="margin:24px 0">${button(data.receiptUrl, "Ver mi pedido")}</p>`,
+<p style="margin:24px 0">${button(data.receiptUrl, "Ver mi pedido")}${data.reorderUrl ? ` ${button(data.reorderUrl, "Repetir pedido")}` : ""}</p>`,
   });
   const text = [
     `¡Gracias por tu compra, ${data.firstName}!`,
     `Pedido ${data.orderNumber} pagado. Comprobante ${data.invoiceNumber}.`,
     ...data.items.map((item) => `${item.quantity} x ${item.title}${item.variantTitle ? ` (${item.variantTitle})` : ""}: ${formatSoles(item.lineTotalCents)}`),
+    ...extraRows.map(([label, amount]) => `${label}: ${amount}`),
     `Total: ${formatSoles(data.totalCents)}`,
     `Entrega: ${delivery}, ${data.address}, ${data.districtName}`,
     `Ver tu pedido: ${data.receiptUrl}`,
+    ...(data.reorderUrl ? [`Repetir este pedido: ${data.reorderUrl}`] : []),
   ].join("\n");
   return { subject, html, text };
 }

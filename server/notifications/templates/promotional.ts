@@ -5,7 +5,7 @@ import { button, emailLayout, escapeHtml } from "./layout";
  * Only these need consent; they are checked again at sending time and carry PUBLICIDAD, the
  * issuer and a one-click unsubscribe. Transactional mail (orders, deliveries, accounts) is never here.
  */
-export const PROMOTIONAL_EMAIL_KINDS: ReadonlySet<string> = new Set(["abandoned-cart"]);
+export const PROMOTIONAL_EMAIL_KINDS: ReadonlySet<string> = new Set(["abandoned-cart", "reorder-reminder"]);
 
 export const isPromotionalEmailKind = (kind: string) => PROMOTIONAL_EMAIL_KINDS.has(kind);
 

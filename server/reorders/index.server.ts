@@ -1,0 +1,13 @@
+export { checkReorderToken, REORDER_LINK_DAYS, REORDER_PATH, reorderToken, reorderUrl, type ReorderTokenCheck } from "./reorder-link";
+export { reorderCart, type ReorderCart, type ReorderPrefill } from "./reorder-cart";
+export {
+  recentReorderReminders,
+  reminderChannel,
+  REMINDER_LINK_DAYS,
+  sendReorderReminders,
+  sendReorderRemindersWhenDue,
+  upcomingReorderReminders,
+  type ReminderChannel,
+  type ReminderCustomer,
+  type UpcomingReminder,
+} from "./reminders";
