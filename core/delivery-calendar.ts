@@ -4,6 +4,7 @@
  * reads them); these functions only apply them, so both the checkout page and the server agree.
  */
 import { addDays, formatLimaDate, LIMA_TIME_ZONE, limaToday } from "@core/lima-dates";
+import type { ClosedDaysLookup } from "@core/peru-holidays";
 
 export const DEFAULT_CUTOFF_TIME = "18:00";
 
@@ -36,7 +37,7 @@ export interface ClosedDay {
 }
 
 /** Why `date` cannot be booked at `now` (cut-off or closed day), in the customer's words; null when it can. */
-export function calendarRefusal(input: { date: string; now: Date; cutoffTime: string; closedDays: ReadonlyMap<string, string> }): string | null {
+export function calendarRefusal(input: { date: string; now: Date; cutoffTime: string; closedDays: ClosedDaysLookup }): string | null {
   const { date, now, cutoffTime, closedDays } = input;
   const closed = closedDays.get(date);
   if (closed !== undefined) return `No repartimos el ${formatLimaDate(date)} (${closed}). Elige otra fecha.`;
@@ -47,7 +48,7 @@ export function calendarRefusal(input: { date: string; now: Date; cutoffTime: st
 }
 
 /** The dates from the first bookable one through `lastDate` that are not closed. */
-export function openDates(input: { now: Date; cutoffTime: string; closedDays: ReadonlyMap<string, string>; lastDate: string }): string[] {
+export function openDates(input: { now: Date; cutoffTime: string; closedDays: ClosedDaysLookup; lastDate: string }): string[] {
   const dates: string[] = [];
   for (let date = firstBookableDate(input.now, input.cutoffTime); date <= input.lastDate; date = addDays(date, 1)) {
     if (!input.closedDays.has(date)) dates.push(date);

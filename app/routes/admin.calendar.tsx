@@ -4,6 +4,7 @@ import {
   addClosedDay,
   loadCalendarForStaff,
   removeClosedDay,
+  restoreNationalHoliday,
   setCutoffTime,
   setDefaultCapacities,
   type CalendarChangeResult,
@@ -70,6 +71,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       result = await removeClosedDay(db, actor, text(form, "date"));
       done = "Día abierto de nuevo.";
       break;
+    case "holiday-restore":
+      result = await restoreNationalHoliday(db, actor, text(form, "date"));
+      done = "Feriado cerrado de nuevo: ya no se ofrece.";
+      break;
     default:
       return data<ActionData>({ intent, ok: false, message: "Acción no válida. Recarga la página e inténtalo de nuevo." }, { status: 400 });
   }
@@ -123,7 +128,10 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
           <h2 id="cerrados" className="text-lg font-bold text-slate-900">
             Feriados y días cerrados
           </h2>
-          <p className="mt-1 text-sm text-slate-600">Nunca se ofrecen para entregas.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Nunca se ofrecen para entregas. Los feriados nacionales de cada año se calculan solos (Semana Santa incluida); agrega aquí un feriado nuevo por ley
+            o un cierre de la tienda.
+          </p>
           <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-2">
             <input type="hidden" name="intent" value="closed-add" />
             <label className="grid gap-1 text-sm font-semibold">
@@ -161,27 +169,39 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
               </button>
             </div>
           </Form>
-          <Outcome data={answer("closed-add") ?? answer("closed-remove")} />
-          <ul className="mt-4 divide-y divide-slate-100">
+          <Outcome data={answer("closed-add") ?? answer("closed-remove") ?? answer("holiday-restore")} />
+          <p className="mt-4 text-sm text-slate-600">Hasta el {formatLimaDate(calendar.until, { day: "numeric", month: "long", year: "numeric" })}:</p>
+          <ul className="mt-1 divide-y divide-slate-100">
             {calendar.closedDays.length === 0 && <li className="py-2 text-sm text-slate-600">No hay días cerrados próximos.</li>}
             {calendar.closedDays.map((day) => (
-              <li key={day.date} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-                <span>
-                  <span className="font-semibold first-letter:uppercase">
-                    {formatLimaDate(day.date, { weekday: "short", day: "numeric", month: "short", year: "numeric" })}
-                  </span>{" "}
-                  · {day.name} <span className="text-slate-600">({day.kind === "feriado" ? "feriado" : "cierre"})</span>
-                </span>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="closed-remove" />
-                  <input type="hidden" name="date" value={day.date} />
-                  <button type="submit" className={removeButton} disabled={busy} aria-label={`Abrir el ${day.date} (${day.name})`}>
-                    Quitar
-                  </button>
-                </Form>
-              </li>
+              <CalendarDay
+                key={day.date}
+                day={day}
+                note={day.national ? "feriado nacional" : day.kind === "feriado" ? "feriado agregado" : "cierre"}
+                intent="closed-remove"
+                action="Quitar"
+                actionLabel={`Abrir el ${day.date} (${day.name})`}
+                busy={busy}
+              />
             ))}
           </ul>
+          {calendar.openHolidays.length > 0 && (
+            <>
+              <h3 className="mt-4 text-sm font-bold text-slate-900">Feriados en que sí se reparte</h3>
+              <ul className="mt-1 divide-y divide-slate-100">
+                {calendar.openHolidays.map((day) => (
+                  <CalendarDay
+                    key={day.date}
+                    day={day}
+                    intent="holiday-restore"
+                    action="Cerrar de nuevo"
+                    actionLabel={`Cerrar de nuevo el ${day.date} (${day.name})`}
+                    busy={busy}
+                  />
+                ))}
+              </ul>
+            </>
+          )}
         </section>
 
         <section aria-labelledby="cupos" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100">
@@ -227,6 +247,29 @@ export default function AdminCalendar({ loaderData, actionData }: Route.Componen
         </section>
       </div>
     </>
+  );
+}
+
+/** One date of the calendar's lists, with the button that changes it. */
+function CalendarDay(props: { day: { date: string; name: string }; note?: string; intent: string; action: string; actionLabel: string; busy: boolean }) {
+  const { day, note, intent, action, actionLabel, busy } = props;
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+      <span>
+        <span className="font-semibold first-letter:uppercase">
+          {formatLimaDate(day.date, { weekday: "short", day: "numeric", month: "short", year: "numeric" })}
+        </span>{" "}
+        · {day.name}
+        {note && <span className="text-slate-600"> ({note})</span>}
+      </span>
+      <Form method="post">
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="date" value={day.date} />
+        <button type="submit" className={removeButton} disabled={busy} aria-label={actionLabel}>
+          {action}
+        </button>
+      </Form>
+    </li>
   );
 }
 

@@ -1,5 +1,7 @@
-import { asc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
+import { isNotNull, eq, sql, type SQL } from "drizzle-orm";
 import { calendarRefusal, DEFAULT_CUTOFF_TIME } from "@core/delivery-calendar";
+import type { HolidayLookup } from "@core/business-days";
+import { closedDaysLookup, type ClosedDaysLookup } from "@core/peru-holidays";
 import { deliveryCalendarSettings, deliveryClosedDays, districtDeliveryDays, districts } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { claimRulesColumns, claimRulesFrom, type ClaimRules, type ClaimRulesRow } from "./capacity";
@@ -9,8 +11,8 @@ export interface DeliveryCalendar {
   shopCutoffTime: string;
   /** District id → its own cut-off set at /admin/distritos. Read them only through `cutoffFor`. */
   districtCutoffs: ReadonlyMap<number, string>;
-  /** Closed date → its name ('Navidad', 'Inventario'). */
-  closedDays: Map<string, string>;
+  /** Closed date → its name ('Navidad', 'Inventario'): Peru's national holidays of every year and staff's own rows (decision 0070). */
+  closedDays: ClosedDaysLookup;
 }
 
 /**
@@ -23,14 +25,11 @@ export async function loadDeliveryCalendar(db: DatabaseOrTransaction): Promise<D
     .from(deliveryCalendarSettings)
     .where(eq(deliveryCalendarSettings.id, 1));
   const own = await db.select({ id: districts.id, cutoffTime: districts.cutoffTime }).from(districts).where(isNotNull(districts.cutoffTime));
-  const closed = await db
-    .select({ date: deliveryClosedDays.closedOn, name: deliveryClosedDays.name })
-    .from(deliveryClosedDays)
-    .orderBy(asc(deliveryClosedDays.closedOn));
+  const closed = await db.select({ date: deliveryClosedDays.closedOn, kind: deliveryClosedDays.kind, name: deliveryClosedDays.name }).from(deliveryClosedDays);
   return {
     shopCutoffTime: settings?.cutoffTime ?? DEFAULT_CUTOFF_TIME,
     districtCutoffs: new Map(own.map((row) => [row.id, row.cutoffTime!])),
-    closedDays: new Map(closed.map((row) => [row.date, row.name])),
+    closedDays: closedDaysLookup(closed),
   };
 }
 
@@ -59,7 +58,7 @@ interface DistrictOnDate {
  */
 async function readDistrictOnDate(db: DatabaseOrTransaction, districtId: number, date: string, extra: SQL = sql`null as extra`): Promise<DistrictOnDate> {
   const result = await db.execute(sql`select ${extra}, s.cutoff_time as shop_cutoff,
-      (select c.name from ${deliveryClosedDays} c where c.closed_on = ${date}::date) as closed_name,
+      (select json_build_object('date', c.closed_on::text, 'kind', c.kind, 'name', c.name) from ${deliveryClosedDays} c where c.closed_on = ${date}::date) as closed_row,
       d.id, d.name, d.served, d.cutoff_time as own_cutoff,
       array(select dd.day_number from ${districtDeliveryDays} dd where dd.district_id = d.id order by dd.day_number) as day_numbers
     from (select 1) as one
@@ -67,7 +66,7 @@ async function readDistrictOnDate(db: DatabaseOrTransaction, districtId: number,
     left join ${districts} d on d.id = ${districtId}::int`);
   type Row = {
     shop_cutoff: string | null;
-    closed_name: string | null;
+    closed_row: { date: string; kind: string; name: string } | null;
     id: number | null;
     name: string | null;
     served: boolean | null;
@@ -81,7 +80,7 @@ async function readDistrictOnDate(db: DatabaseOrTransaction, districtId: number,
     calendar: {
       shopCutoffTime: row.shop_cutoff ?? DEFAULT_CUTOFF_TIME,
       districtCutoffs: new Map(row.id !== null && row.own_cutoff !== null ? [[row.id, row.own_cutoff]] : []),
-      closedDays: new Map(row.closed_name !== null ? [[date, row.closed_name]] : []),
+      closedDays: closedDaysLookup(row.closed_row ? [row.closed_row] : []),
     },
   };
 }
@@ -117,16 +116,17 @@ export async function servedDistrictOnDate(
     name: district.name,
     dayNumbers: district.dayNumbers,
     calendarRefusal: refusalOn(calendar, input),
-    claimRules: claimRulesFrom(row as unknown as ClaimRulesRow),
+    claimRules: claimRulesFrom(row as unknown as ClaimRulesRow, [input.date]),
   };
 }
 
 /**
- * The national holidays (`feriado` rows) staff keep at /admin/calendario: the non-business days of
- * legal deadlines such as the Libro de Reclamaciones' 15 business days. The shop's own closed days
- * (`cierre`) are not holidays and do not stop the legal clock.
+ * The national holidays: the non-business days of legal deadlines such as the Libro de
+ * Reclamaciones' 15 business days. Peru's holidays of every year, with staff's changes at
+ * /admin/calendario (a holiday added by hand, one marked as a delivery day); the shop's own closed
+ * days (`cierre`) are not holidays and do not stop the legal clock.
  */
-export async function loadNationalHolidays(db: DatabaseOrTransaction): Promise<Set<string>> {
-  const rows = await db.select({ date: deliveryClosedDays.closedOn }).from(deliveryClosedDays).where(eq(deliveryClosedDays.kind, "feriado"));
-  return new Set(rows.map((row) => row.date));
+export async function loadNationalHolidays(db: DatabaseOrTransaction): Promise<HolidayLookup> {
+  const rows = await db.select({ date: deliveryClosedDays.closedOn, kind: deliveryClosedDays.kind, name: deliveryClosedDays.name }).from(deliveryClosedDays);
+  return closedDaysLookup(rows, { holidaysOnly: true });
 }

@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { addDays, isoWeekday } from "@core/lima-dates";
+import { closedDaysLookup, nationalHolidaysBetween, OPEN_ON_HOLIDAY, type ClosedDayRow } from "@core/peru-holidays";
 import type { DeliveryWindow } from "@core/delivery-schedule";
 import { deliveries, deliveryCapacityDefaults, deliveryCapacityOverrides, deliveryClosedDays, deliverySlots, districts } from "../db/schema";
 import type { Database } from "../db/client";
@@ -166,8 +167,8 @@ export function claimRulesColumns(requests: SlotRequest[]): SQL {
     requests.map((request) => request.districtId),
     sql`int`,
   );
-  return sql`(select json_build_object('date', c.closed_on::text, 'name', c.name) from ${deliveryClosedDays} c
-        where c.closed_on in (${dates}) order by c.closed_on limit 1) as claim_closed,
+  return sql`(select coalesce(json_agg(json_build_object('date', c.closed_on::text, 'kind', c.kind, 'name', c.name)), '[]'::json) from ${deliveryClosedDays} c
+        where c.closed_on in (${dates})) as claim_closed,
       (select coalesce(json_agg(json_build_array(d.day_number, d.delivery_window, d.capacity)), '[]'::json) from ${deliveryCapacityDefaults} d
         where d.day_number in (${dayNumbers})) as claim_defaults,
       (select coalesce(json_agg(json_build_array(o.district_id, o.day_number, o.delivery_window, o.capacity)), '[]'::json) from ${deliveryCapacityOverrides} o
@@ -175,14 +176,18 @@ export function claimRulesColumns(requests: SlotRequest[]): SQL {
 }
 
 export interface ClaimRulesRow {
-  claim_closed: { date: string; name: string } | null;
+  /** Staff's calendar rows of the requests' dates (national holidays are worked out from the dates). */
+  claim_closed: ClosedDayRow[];
   claim_defaults: [number, string, number][];
   claim_overrides: [number, number, string, number][];
 }
 
-export function claimRulesFrom(row: ClaimRulesRow): ClaimRules {
+/** The rules of claims on `dates`: the first of them that is closed, and the capacity figures. */
+export function claimRulesFrom(row: ClaimRulesRow, dates: string[]): ClaimRules {
+  const closedDays = closedDaysLookup(row.claim_closed);
+  const firstClosed = [...dates].sort().find((date) => closedDays.has(date));
   return {
-    closed: row.claim_closed ?? null,
+    closed: firstClosed === undefined ? null : { date: firstClosed, name: closedDays.get(firstClosed)! },
     rules: {
       defaults: new Map(row.claim_defaults.map(([dayNumber, window, capacity]) => [`${dayNumber}:${window}`, capacity])),
       overrides: new Map(row.claim_overrides.map(([districtId, dayNumber, window, capacity]) => [`${districtId}:${dayNumber}:${window}`, capacity])),
@@ -192,7 +197,10 @@ export function claimRulesFrom(row: ClaimRulesRow): ClaimRules {
 
 async function loadClaimRules(db: DatabaseOrTransaction, requests: SlotRequest[]): Promise<ClaimRules> {
   const result = await db.execute(sql`select ${claimRulesColumns(requests)}`);
-  return claimRulesFrom((result as unknown as { rows: ClaimRulesRow[] }).rows[0]!);
+  return claimRulesFrom(
+    (result as unknown as { rows: ClaimRulesRow[] }).rows[0]!,
+    requests.map((request) => request.date),
+  );
 }
 
 /**
@@ -254,10 +262,15 @@ export async function firstDayWithRoom(
           input.weekdays.map((weekday) => sql`${weekday}::int`),
           sql`, `,
         )})`;
+  // A day is closed by staff's row, else when it is a national holiday (decision 0070): the
+  // holidays of the days the walk may pass over, worked out here.
+  const holidays = nationalHolidaysBetween(input.from, input.last).map((holiday) => sql`${holiday.date}::date`);
+  const closedOn = (day: SQL) => sql`coalesce((select x.kind <> ${OPEN_ON_HOLIDAY} from ${deliveryClosedDays} x where x.closed_on = ${day}),
+      ${holidays.length === 0 ? sql`false` : sql`${day} in (${sql.join(holidays, sql`, `)})`})`;
   // Null capacity in the district's pool means it has none of its own: the shop's pool counts;
   // null there too means no limit.
   const hasRoom = (day: SQL) => sql`((${day} = ${input.anyWeekdayOn ?? input.from}::date or ${served(day)})
-    and not exists (select 1 from ${deliveryClosedDays} x where x.closed_on = ${day})
+    and not ${closedOn(day)}
     and coalesce(
       ${openOn(day, sql`dl.district_id = ${districtId}`)} < ${ownCapacity(day)},
       case when ${ownCapacity(day)} is null then ${openOn(
@@ -370,7 +383,10 @@ export async function capacityForDay(db: Database, date: string): Promise<DayCap
   const [rules, usage, closed] = await Promise.all([
     loadCapacityRules(db),
     usageBetween(db, date, date),
-    db.select({ name: deliveryClosedDays.name }).from(deliveryClosedDays).where(eq(deliveryClosedDays.closedOn, date)),
+    db
+      .select({ date: deliveryClosedDays.closedOn, kind: deliveryClosedDays.kind, name: deliveryClosedDays.name })
+      .from(deliveryClosedDays)
+      .where(eq(deliveryClosedDays.closedOn, date)),
   ]);
   const usedBy = new Map(usage.map((row) => [`${row.districtId}:${row.window}`, row.used]));
   const districtIds = new Set(usage.map((row) => row.districtId));
@@ -398,5 +414,5 @@ export async function capacityForDay(db: Database, date: string): Promise<DayCap
     capacity: rules.defaults.get(`${dayNumber}:${window}`) ?? null,
     used: rows.filter((row) => row.window === window && row.ownCapacity === null).reduce((sum, row) => sum + row.used, 0),
   }));
-  return { date, closedName: closed[0]?.name ?? null, shop, districts: rows };
+  return { date, closedName: closedDaysLookup(closed).get(date) ?? null, shop, districts: rows };
 }

@@ -47,6 +47,7 @@ export {
   loadCalendarForStaff,
   MAX_WINDOW_CAPACITY,
   removeClosedDay,
+  restoreNationalHoliday,
   setCutoffTime,
   setDefaultCapacities,
   type CalendarAdminView,

@@ -51,7 +51,7 @@ describe("the driver app on a phone", () => {
     });
     const placedAt = new Date("2026-11-24T15:00:00Z");
     for (const [index, stop] of Object.values(stops).entries()) {
-      const placed = await placeOrder(db, checkoutInput({ correo: DEMO_CUSTOMER.email, direccion: stop.address }), {
+      const placed = await placeOrder(db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email, direccion: stop.address }), {
         now: placedAt,
         provider: "sandbox",
         userId: null,

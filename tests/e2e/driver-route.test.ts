@@ -46,7 +46,7 @@ describe("the driver's route on a phone", () => {
     const placedAt = new Date("2026-11-24T15:00:00Z");
     for (const [index, stop] of Object.values(stops).entries()) {
       const assignee = stop === stops.otherDriver ? admin! : driver!;
-      const placed = await placeOrder(db, checkoutInput({ correo: DEMO_CUSTOMER.email, direccion: stop.address }), {
+      const placed = await placeOrder(db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email, direccion: stop.address }), {
         now: placedAt,
         provider: "sandbox",
         userId: customer!.id,

@@ -54,7 +54,7 @@ describe("abandoned cart recovery", () => {
   it("sends nothing when the customer places the order", async () => {
     await consent(test, "dario@example.pe");
     await saveAbandonedCart(test.db, { email: "dario@example.pe", items: lines, client: "test" }, start);
-    const placed = await placeOrder(test.db, checkoutInput({ correo: "dario@example.pe", items: lines, clientSubtotalCents: 11980 }), {
+    const placed = await placeOrder(test.db, checkoutInput(later(10), { correo: "dario@example.pe", items: lines, clientSubtotalCents: 11980 }), {
       now: later(10),
       provider: "sandbox",
     });

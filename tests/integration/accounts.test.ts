@@ -135,14 +135,14 @@ describe("accounts", () => {
 
   it("attaches a guest's order to a verified account of its email, and to an unverified one only once verified", async () => {
     const now = new Date("2026-11-23T15:00:00Z");
-    const demoOrder = await placeOrder(test.db, checkoutInput({ correo: "cliente@demo.pe" }), { now, provider: "sandbox" });
+    const demoOrder = await placeOrder(test.db, checkoutInput(now, { correo: "cliente@demo.pe" }), { now, provider: "sandbox" });
     const [demo] = await test.db.select().from(users).where(eq(users.email, "cliente@demo.pe"));
     if (!demoOrder.ok) throw new Error("order not placed");
     expect((await test.db.select().from(orders).where(eq(orders.id, demoOrder.orderId)))[0]?.userId).toBe(demo!.id);
 
-    const earlier = await placeOrder(test.db, checkoutInput({ correo: "tardia@prueba.pe" }), { now, provider: "sandbox" });
+    const earlier = await placeOrder(test.db, checkoutInput(now, { correo: "tardia@prueba.pe" }), { now, provider: "sandbox" });
     await registered(test, "tardia@prueba.pe");
-    const later = await placeOrder(test.db, checkoutInput({ correo: "tardia@prueba.pe" }), { now, provider: "sandbox" });
+    const later = await placeOrder(test.db, checkoutInput(now, { correo: "tardia@prueba.pe" }), { now, provider: "sandbox" });
     if (!earlier.ok || !later.ok) throw new Error("orders not placed");
     const owners = async () =>
       (await test.db.select({ userId: orders.userId }).from(orders).where(eq(orders.customerEmail, "tardia@prueba.pe"))).map((row) => row.userId);

@@ -320,7 +320,7 @@ describe("rescheduling a whole day", () => {
   const closed = "2027-06-02";
 
   async function order(email: string) {
-    const placed = await placeOrder(db, checkoutInput({ correo: email, fecha: closed, diaHabil: 3 }), { now, provider: "sandbox", userId: null });
+    const placed = await placeOrder(db, checkoutInput(now, { correo: email, fecha: closed, diaHabil: 3 }), { now, provider: "sandbox", userId: null });
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
     await applySandboxAction(db, placed.paymentId, "approve_card", { now, siteUrl });
     return placed.orderId;

@@ -63,7 +63,7 @@ describe("the bidón garantía", () => {
     const priced = await priceCartLines(test.db, input.lines);
     const placed = await placeOrder(
       test.db,
-      checkoutInput({ correo: input.email, telefono: input.phone ?? "987654321", items: input.lines, clientSubtotalCents: priced.subtotalCents }),
+      checkoutInput(placedAt, { correo: input.email, telefono: input.phone ?? "987654321", items: input.lines, clientSubtotalCents: priced.subtotalCents }),
       { now: placedAt, provider: "sandbox", userId: input.userId ?? null },
     );
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error(`order not placed: ${JSON.stringify(placed)}`);
@@ -109,7 +109,7 @@ describe("the bidón garantía", () => {
     // Two recargas (S/ 44.00) stay under the minimum even though their garantía would pass it.
     const two = [{ ...recarga, quantity: 2 }];
     const priced = await priceCartLines(test.db, two);
-    const refused = await placeOrder(test.db, checkoutInput({ correo: "minimo@example.pe", items: two, clientSubtotalCents: priced.subtotalCents }), {
+    const refused = await placeOrder(test.db, checkoutInput(placedAt, { correo: "minimo@example.pe", items: two, clientSubtotalCents: priced.subtotalCents }), {
       now: placedAt,
       provider: "sandbox",
     });
@@ -313,7 +313,7 @@ describe("the bidón garantía", () => {
     const priced = await priceCartLines(test.db, lines);
     const placed = await placeOrder(
       test.db,
-      checkoutInput({ purchaseType: "subscription", correo: customer.email, items: lines, clientSubtotalCents: priced.subtotalCents }),
+      checkoutInput(placedAt, { purchaseType: "subscription", correo: customer.email, items: lines, clientSubtotalCents: priced.subtotalCents }),
       { now: placedAt, provider: "sandbox", userId: customer.id },
     );
     if (!placed.ok || placed.nextStep !== "tokenize_card") throw new Error("not placed");

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, invoiceSeries, invoices, orderItems, orders, orderStatusChanges, outboxEmails, payments } from "@server/db/schema";
 import { applySandboxAction, recordPaymentSucceeded } from "@server/payments/index.server";
-import { checkoutInput } from "../support/checkout-fixture";
+import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 // Tuesday 2026-11-24, 10:00 in Lima. Miraflores (id 22 in the seed) is served on 1, 3, 5.
@@ -11,8 +11,8 @@ const now = new Date("2026-11-24T15:00:00Z");
 const siteUrl = "http://shop.test";
 
 /** Caja 20 L (S/ 59.90) + 2 × Pack x 12 of 625 ml (S/ 30.00) = S/ 119.90 */
-function checkout(overrides: Parameters<typeof checkoutInput>[0] = {}) {
-  return checkoutInput({
+function checkout(overrides: CheckoutOverrides = {}) {
+  return checkoutInput(now, {
     items: [
       { productId: 6, variantId: null, quantity: 1 },
       { productId: 1, variantId: 1, quantity: 2 },

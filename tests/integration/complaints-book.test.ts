@@ -159,7 +159,7 @@ describe("the Libro de Reclamaciones", () => {
   });
 
   it("links the order the consumer names, and keeps an unknown order number as typed", async () => {
-    const placed = await placeOrder(test.db, checkoutInput({ diaHabil: 5, fecha: "2026-11-27" }), {
+    const placed = await placeOrder(test.db, checkoutInput(new Date("2026-11-25T03:00:00Z"), { diaHabil: 5, fecha: "2026-11-27" }), {
       now: new Date("2026-11-25T03:00:00Z"),
       provider: "sandbox",
     });

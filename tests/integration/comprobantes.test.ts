@@ -17,7 +17,7 @@ import {
 import { runDueJobs } from "@server/jobs/index.server";
 import { cancelOrderByStaff } from "@server/orders/index.server";
 import { applySandboxAction, refundOrder } from "@server/payments/index.server";
-import { checkoutInput } from "../support/checkout-fixture";
+import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { expectConsoleError } from "../support/fail-on-console-error";
 import { pdfPlainText } from "../support/pdf-text";
 import { startNubefactMock, type NubefactMock } from "../support/nubefact-mock";
@@ -54,11 +54,11 @@ describe("electronic comprobantes through Nubefact (decision 0045)", () => {
   const storedAt = (invoice: { documentType: string; series: string; number: number }) =>
     nubefact.documents.get(`${{ factura: 1, boleta: 2, nota_credito: 3 }[invoice.documentType]}-${invoice.series}-${invoice.number}`);
 
-  async function paidOrder(overrides: Parameters<typeof checkoutInput>[0] = {}, quantity = 1) {
+  async function paidOrder(overrides: CheckoutOverrides = {}, quantity = 1) {
     const correo = `c-${randomUUID().slice(0, 8)}@example.pe`;
     const placed = await placeOrder(
       test.db,
-      checkoutInput({ correo, items: [{ productId: 6, variantId: null, quantity }], clientSubtotalCents: 5990 * quantity, ...overrides }),
+      checkoutInput(placedAt, { correo, items: [{ productId: 6, variantId: null, quantity }], clientSubtotalCents: 5990 * quantity, ...overrides }),
       { now: placedAt, provider: "sandbox" },
     );
     if (!placed.ok) throw new Error(`order not placed: ${JSON.stringify(placed)}`);

@@ -104,7 +104,7 @@ describe("saved cards with Culqi (customers, cards, charges by card id)", () => 
     const now = new Date("2026-11-23T15:00:00Z");
     const placed = await placeOrder(
       test.db,
-      checkoutInput({
+      checkoutInput(now, {
         purchaseType: "subscription",
         correo: "suscrita@example.pe",
         items: [{ productId: 1, variantId: 1, quantity: 2 }],

@@ -68,7 +68,7 @@ describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decisio
     (await test.db.select().from(processedWebhookEvents).where(eq(processedWebhookEvents.eventId, eventId))).length === 1;
 
   async function placeCulqiOrder(correo: string) {
-    const placed = await placeOrder(test.db, checkoutInput({ correo }), { now, provider: "culqi" });
+    const placed = await placeOrder(test.db, checkoutInput(now, { correo }), { now, provider: "culqi" });
     if (!placed.ok) throw new Error("order not placed");
     return placed;
   }

@@ -35,7 +35,7 @@ describe("Culqi adapter against a local Culqi API", () => {
   });
 
   async function newPayment(correo = "marta@example.pe") {
-    const placed = await placeOrder(test.db, checkoutInput({ correo }), { now, provider: "culqi" });
+    const placed = await placeOrder(test.db, checkoutInput(now, { correo }), { now, provider: "culqi" });
     if (!placed.ok) throw new Error("order not placed");
     return placed;
   }

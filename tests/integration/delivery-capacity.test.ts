@@ -20,7 +20,7 @@ import {
 import type { StaffActor } from "@server/audit/index.server";
 import { expireUnpaidOrders } from "@server/orders/index.server";
 import { changeNextDeliveryDate, loadSelfServiceOptions } from "@server/subscriptions/index.server";
-import { checkoutInput } from "../support/checkout-fixture";
+import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { limaNoon, newCustomer, runJobs, siteUrl, subscribe, subscriptionRow } from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -53,7 +53,7 @@ describe("delivery capacity (issue 10)", () => {
   const shopUsed = async (window: "manana" | "tarde" = "manana") => (await capacityForDay(test.db, WEDNESDAY)).shop.find((row) => row.window === window)!.used;
   const setShopCapacity = (capacity: number, window: "manana" | "tarde" = "manana") =>
     setDefaultCapacities(test.db, actor, [{ dayNumber: WED, window, capacity }]);
-  const order = (email: string, overrides: Parameters<typeof checkoutInput>[0] = {}) => checkoutInput({ correo: email, ...overrides });
+  const order = (email: string, overrides: CheckoutOverrides = {}) => checkoutInput(now, { correo: email, ...overrides });
 
   /** On PostgreSQL, checkouts come through several connection pools, as several server processes would. */
   async function databases(count: number): Promise<Database[]> {

@@ -58,7 +58,7 @@ describe("Despacho: the day's deliveries and the bulk actions on them", () => {
     }) {
       const placed = await placeOrder(
         db,
-        checkoutInput({
+        checkoutInput(now, {
           correo: `despacho-${randomUUID().slice(0, 8)}@prueba.pe`,
           fecha: day,
           items: input.items,

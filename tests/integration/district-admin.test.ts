@@ -99,7 +99,7 @@ describe("districts staff keep at /admin/distritos", () => {
 
   it("holds a district's deliveries to its own cut-off: offered dates, placing, and the dates a subscription may move to", async () => {
     const early = await newDistrict("Distrito Corte Temprano", [3, 5]);
-    const input = checkoutInput({ districtId: early, correo: "corte-propio@example.pe" });
+    const input = checkoutInput(now, { districtId: early, correo: "corte-propio@example.pe" });
     const offered = () =>
       offeredDeliverySlots(test.db, {
         now,
@@ -156,13 +156,13 @@ describe("districts staff keep at /admin/distritos", () => {
     } finally {
       overrideReadCacheTtl(null);
     }
-    expect(await placeOrder(test.db, checkoutInput({ districtId: closing, correo: "cerrado@example.pe" }), { now, provider: "sandbox" })).toEqual({
+    expect(await placeOrder(test.db, checkoutInput(now, { districtId: closing, correo: "cerrado@example.pe" }), { now, provider: "sandbox" })).toEqual({
       ok: false,
       reason: "invalid",
       fieldErrors: { districtId: "Por ahora no repartimos en ese distrito. Elige uno de la lista." },
     });
 
-    expect(await placeOrder(test.db, checkoutInput({ districtId: busy, correo: "pendiente@example.pe" }), { now, provider: "sandbox" })).toMatchObject({
+    expect(await placeOrder(test.db, checkoutInput(now, { districtId: busy, correo: "pendiente@example.pe" }), { now, provider: "sandbox" })).toMatchObject({
       ok: true,
     });
     expect(await updateDistrictSettings(test.db, actor, busy, settings({ served: false, dayNumbers: [3] }), { today: TODAY })).toEqual({
@@ -186,7 +186,7 @@ describe("districts staff keep at /admin/distritos", () => {
     const pools = [test.db];
     if (test.env.DATABASE_URL) for (let index = 0; index < 2; index += 1) pools.push((await openExtra(test.env.DATABASE_URL)).db);
     const orders = Array.from({ length: 6 }, (_, index) =>
-      placeOrder(pools[index % pools.length]!, checkoutInput({ districtId: racing, correo: `carrera-distrito${index}@example.pe` }), {
+      placeOrder(pools[index % pools.length]!, checkoutInput(now, { districtId: racing, correo: `carrera-distrito${index}@example.pe` }), {
         now,
         provider: "sandbox",
       }),
@@ -233,7 +233,7 @@ describe("districts staff keep at /admin/distritos", () => {
     expect((await loadDistrictForStaff(test.db, id, TODAY))!).toMatchObject({ dayNumbers: [2, 4], cutoffTime: "14:00" });
 
     // The driver reads the district's notes on each of its stops.
-    const placed = await placeOrder(test.db, checkoutInput({ districtId: id, diaHabil: 4, fecha: "2026-11-26", correo: "notas@example.pe" }), {
+    const placed = await placeOrder(test.db, checkoutInput(now, { districtId: id, diaHabil: 4, fecha: "2026-11-26", correo: "notas@example.pe" }), {
       now,
       provider: "sandbox",
     });

@@ -36,7 +36,7 @@ describe("the drivers' cash box", () => {
   async function collect(driver: StaffActor, method: "cash" | "yape", at: Date, quantity = 1) {
     const placed = await placeOrder(
       test.db,
-      checkoutInput({ correo: customer.email, items: [{ productId: 6, variantId: null, quantity }], clientSubtotalCents: 5990 * quantity }),
+      checkoutInput(placedAt, { correo: customer.email, items: [{ productId: 6, variantId: null, quantity }], clientSubtotalCents: 5990 * quantity }),
       { now: placedAt, provider: "sandbox", userId: customer.id },
     );
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");

@@ -43,7 +43,7 @@ describe("the driver app's queue of confirmations", () => {
 
   /** A paid card order whose delivery is on `driverId`'s route. */
   async function stopFor(driverId: string) {
-    const placed = await placeOrder(test.db, checkoutInput({ correo: DEMO_CUSTOMER.email }), { now: placedAt, provider: "sandbox", userId: null });
+    const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email }), { now: placedAt, provider: "sandbox", userId: null });
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: origin });
     const [delivery] = await test.db

@@ -44,7 +44,7 @@ describe("the driver's confirmations", () => {
 
   /** A paid order (or, with `pay: "code"`, one waiting for its cash code) whose delivery is on `assignee`'s route today. */
   async function stopFor(assignee: StaffActor, options: { guestEmail?: string; pay?: "card" | "code" } = {}) {
-    const placed = await placeOrder(test.db, checkoutInput({ correo: options.guestEmail ?? customer.email }), {
+    const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo: options.guestEmail ?? customer.email }), {
       now: placedAt,
       provider: "sandbox",
       userId: options.guestEmail ? null : customer.id,

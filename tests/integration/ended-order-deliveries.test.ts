@@ -29,7 +29,7 @@ describe("deliveries of orders that ended without being delivered", () => {
   async function place() {
     const placed = await placeOrder(
       test.db,
-      checkoutInput({ correo: customer.email, items: [{ productId: 6, variantId: null, quantity: 1 }], clientSubtotalCents: 5990 }),
+      checkoutInput(now, { correo: customer.email, items: [{ productId: 6, variantId: null, quantity: 1 }], clientSubtotalCents: 5990 }),
       { now, provider: "sandbox", userId: customer.id },
     );
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");

@@ -47,7 +47,7 @@ describe("Flow adapter against a local Flow API", () => {
   async function subscribe(customer: Customer) {
     const placed = await placeOrder(
       test.db,
-      checkoutInput({
+      checkoutInput(now, {
         purchaseType: "subscription",
         subscriptionFrequency: "mensual",
         correo: customer.email,

@@ -12,7 +12,7 @@ import { emailInvoicesToUser, findInvoiceForUser, invoicesArchiveForUser, listIn
 import { runDueJobs } from "@server/jobs/index.server";
 import { deliverPendingEmails, folderTransport } from "@server/notifications/deliver";
 import { applySandboxAction } from "@server/payments/index.server";
-import { checkoutInput } from "../support/checkout-fixture";
+import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { pdfPlainText } from "../support/pdf-text";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -34,9 +34,9 @@ describe("the customer's invoices", () => {
   }
 
   /** A paid order through the real checkout and sandbox payment, then attached to the account. */
-  async function paidInvoiceFor(userId: string, overrides: Parameters<typeof checkoutInput>[0] = {}, issuedAt?: Date) {
+  async function paidInvoiceFor(userId: string, overrides: CheckoutOverrides = {}, issuedAt?: Date) {
     // 22:00 in Lima is past the cut-off for Wednesday's delivery: Friday is the first bookable day.
-    const placed = await placeOrder(test.db, checkoutInput({ diaHabil: 5, fecha: "2026-11-27", ...overrides }), { now, provider: "sandbox" });
+    const placed = await placeOrder(test.db, checkoutInput(now, { diaHabil: 5, fecha: "2026-11-27", ...overrides }), { now, provider: "sandbox" });
     if (!placed.ok) throw new Error(`order not placed: ${JSON.stringify(placed)}`);
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now, siteUrl });
     await test.db.update(orders).set({ userId }).where(eq(orders.id, placed.orderId));

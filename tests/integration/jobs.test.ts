@@ -16,7 +16,7 @@ import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const now = new Date("2026-11-24T15:00:00Z");
-const order = () => checkoutInput({ correo: "luis@example.pe", rangoHorario: "tarde" });
+const order = (placedAt = now) => checkoutInput(placedAt, { correo: "luis@example.pe", rangoHorario: "tarde" });
 
 describe("time-driven jobs", () => {
   let test: TestDatabase;
@@ -115,7 +115,7 @@ describe("time-driven jobs", () => {
 
   it("sends a password reset email by running only the email job, not the rest of the pass", async () => {
     const placedAt = new Date();
-    const placed = await placeOrder(test.db, order(), { now: placedAt, provider: "sandbox" });
+    const placed = await placeOrder(test.db, order(placedAt), { now: placedAt, provider: "sandbox" });
     if (!placed.ok) throw new Error("order not placed");
     const sent: string[] = [];
     const scheduler = createJobScheduler(test.db, {

@@ -178,10 +178,24 @@ describe("uploaded media: nothing left behind (decision 0065)", () => {
       expect(await removeProductImage(test.db, admin, productId, row!.id)).toEqual({ ok: true, id: productId });
       expect(await onDisk()).toEqual([...filesOf(kept), ...filesOf(removed)].sort());
 
-      expect(await sweepUnusedMedia(test.db, { dir: uploads })).toEqual({ scanned: 4, kept: 2, young: 2, deleted: 0, failed: 0 });
+      // The sweep's clock is the files' own (the file system's clock, which faketime does not move).
+      const writtenAt = (await lstat(path.join(uploads, removed.files[0]!.name))).mtimeMs;
+      expect(await sweepUnusedMedia(test.db, { dir: uploads, now: new Date(writtenAt + HOUR) })).toEqual({
+        scanned: 4,
+        kept: 2,
+        young: 2,
+        deleted: 0,
+        failed: 0,
+      });
       expect(await onDisk()).toEqual([...filesOf(kept), ...filesOf(removed)].sort());
 
-      expect(await sweepUnusedMedia(test.db, { dir: uploads, now: dayLater() })).toEqual({ scanned: 4, kept: 2, young: 0, deleted: 2, failed: 0 });
+      expect(await sweepUnusedMedia(test.db, { dir: uploads, now: new Date(writtenAt + 25 * HOUR) })).toEqual({
+        scanned: 4,
+        kept: 2,
+        young: 0,
+        deleted: 2,
+        failed: 0,
+      });
       expect(await onDisk()).toEqual(filesOf(kept));
     });
 

@@ -40,7 +40,7 @@ describe("what the page does next, by configuration", () => {
   const culqiKeys = () => ({ CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase });
 
   async function newPayment(provider: string, correo: string) {
-    const placed = await placeOrder(test.db, checkoutInput({ correo }), { now, provider });
+    const placed = await placeOrder(test.db, checkoutInput(now, { correo }), { now, provider });
     if (!placed.ok) throw new Error("order not placed");
     return placed.paymentId;
   }

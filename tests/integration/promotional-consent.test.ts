@@ -69,8 +69,8 @@ describe("promotional consent", () => {
 
   it("records a ticked checkout box with the order, and nothing for an unticked one (the order is placed either way)", async () => {
     const client = { address: "198.51.100.4", userAgent: "Chromium de prueba" };
-    const ticked = await placeOrder(test.db, checkoutInput({ correo: "si@example.pe", promociones: true }), { now: start, provider: "sandbox", client });
-    const unticked = await placeOrder(test.db, checkoutInput({ correo: "no@example.pe" }), { now: start, provider: "sandbox", client });
+    const ticked = await placeOrder(test.db, checkoutInput(start, { correo: "si@example.pe", promociones: true }), { now: start, provider: "sandbox", client });
+    const unticked = await placeOrder(test.db, checkoutInput(start, { correo: "no@example.pe" }), { now: start, provider: "sandbox", client });
     expect(ticked.ok && unticked.ok).toBe(true);
     const [event] = await promotionalConsentHistory(test.db, "si@example.pe");
     expect(event).toMatchObject({ granted: true, source: "checkout", clientAddress: "198.51.100.4", userAgent: "Chromium de prueba" });

@@ -45,7 +45,7 @@ describe("one-tap reorder and reminders at each customer's pace (decision 0076)"
     const priced = await priceCartLines(test.db, lines);
     const placed = await placeOrder(
       test.db,
-      checkoutInput({
+      checkoutInput(placedAt, {
         correo: input.email,
         items: lines,
         clientSubtotalCents: priced.subtotalCents,

@@ -40,7 +40,7 @@ afterAll(() => test.close());
 
 /** A customer's one-time order for Wednesday 2 June, paid by card or waiting for its cash code. */
 async function placeFor(customer: { id: string; email: string }, pay: "approve_card" | "issue_code" = "approve_card") {
-  const placed = await placeOrder(test.db, checkoutInput({ correo: customer.email, fecha: wednesday }), { now, provider: "sandbox", userId: customer.id });
+  const placed = await placeOrder(test.db, checkoutInput(now, { correo: customer.email, fecha: wednesday }), { now, provider: "sandbox", userId: customer.id });
   if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
   await applySandboxAction(test.db, placed.paymentId, pay, { now, siteUrl });
   const [delivery] = await test.db.select({ id: deliveries.id }).from(deliveries).where(eq(deliveries.orderId, placed.orderId));
@@ -109,7 +109,11 @@ describe("a delivery moved by staff", () => {
   it("Reprogramar el día: the orders of the closed day show the date each delivery went to", async () => {
     const closedDay = "2027-06-09";
     const customer = await newCustomer(test.db, "dia-cerrado");
-    const placed = await placeOrder(test.db, checkoutInput({ correo: customer.email, fecha: closedDay }), { now, provider: "sandbox", userId: customer.id });
+    const placed = await placeOrder(test.db, checkoutInput(now, { correo: customer.email, fecha: closedDay }), {
+      now,
+      provider: "sandbox",
+      userId: customer.id,
+    });
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now, siteUrl });
     const [numbered] = await test.db.select({ orderNumber: orders.orderNumber }).from(orders).where(eq(orders.id, placed.orderId));

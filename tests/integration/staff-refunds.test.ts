@@ -58,7 +58,7 @@ describe("staff cancellations and refunds (issue 10)", () => {
   async function sandboxPaidOrder(correo: string, quantity = 1, action: "approve_card" | "pay_code" = "approve_card") {
     const placed = await placeOrder(
       test.db,
-      checkoutInput({ correo, items: [{ productId: 6, variantId: null, quantity }], clientSubtotalCents: 5990 * quantity }),
+      checkoutInput(placedAt, { correo, items: [{ productId: 6, variantId: null, quantity }], clientSubtotalCents: 5990 * quantity }),
       { now: placedAt, provider: "sandbox" },
     );
     if (!placed.ok) throw new Error(`order not placed: ${JSON.stringify(placed)}`);
@@ -69,7 +69,7 @@ describe("staff cancellations and refunds (issue 10)", () => {
   }
 
   async function culqiPaidOrder(correo: string) {
-    const placed = await placeOrder(test.db, checkoutInput({ correo }), { now: placedAt, provider: "culqi" });
+    const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo }), { now: placedAt, provider: "culqi" });
     if (!placed.ok) throw new Error("order not placed");
     const answer = await chargeCulqiToken(test.db, client, {
       paymentId: placed.paymentId,

@@ -25,7 +25,7 @@ describe("paying each period through an emailed link (Yape)", () => {
     await test.db.insert(users).values({ id: userId, name: "Ana Ríos", email: "yape@prueba.pe", emailVerified: true, firstName: "Ana", lastName: "Ríos" });
     const placed = await placeOrder(
       test.db,
-      checkoutInput({
+      checkoutInput(start, {
         purchaseType: "subscription",
         correo: "yape@prueba.pe",
         items: [{ productId: 1, variantId: 1, quantity: 2 }],

@@ -37,7 +37,7 @@ async function newCustomer(db: Database, email: string): Promise<string> {
 async function subscribe(db: Database, userId: string, email: string, frequency: "mensual" | "anual") {
   const placed = await placeOrder(
     db,
-    checkoutInput({
+    checkoutInput(start, {
       purchaseType: "subscription",
       subscriptionFrequency: frequency,
       correo: email,

@@ -25,7 +25,7 @@ describe("subscribing with a saved card", () => {
     // Two packs of 12 × 625 ml (S/ 60.00) a month.
     const placed = await placeOrder(
       test.db,
-      checkoutInput({
+      checkoutInput(now, {
         purchaseType: "subscription",
         subscriptionFrequency: frequency,
         correo: "cliente@demo.pe",
@@ -40,7 +40,7 @@ describe("subscribing with a saved card", () => {
   }
 
   it("refuses a subscription checkout without an account", async () => {
-    const placed = await placeOrder(test.db, checkoutInput({ purchaseType: "subscription" }), { now, provider: "sandbox" });
+    const placed = await placeOrder(test.db, checkoutInput(now, { purchaseType: "subscription" }), { now, provider: "sandbox" });
     expect(placed).toEqual({ ok: false, reason: "account_required" });
   });
 

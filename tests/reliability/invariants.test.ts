@@ -15,7 +15,7 @@ describe("the invariants check", () => {
   beforeEach(async () => {
     test = await createTestDatabase();
     const now = new Date("2026-11-23T15:00:00Z");
-    const placed = await placeOrder(test.db, checkoutInput(), { now, provider: "sandbox" });
+    const placed = await placeOrder(test.db, checkoutInput(now), { now, provider: "sandbox" });
     if (!placed.ok) throw new Error("not placed");
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now, siteUrl: "http://shop.test" });
     orderNumber = placed.orderNumber;
@@ -43,7 +43,10 @@ describe("the invariants check", () => {
     );
     expect(await findInvariantViolations(test.db)).toContain(`${orderNumber} is paid but has 2 settled payments`);
 
-    const other = await placeOrder(test.db, checkoutInput({ correo: "otra@example.pe" }), { now: new Date("2026-11-23T15:00:00Z"), provider: "sandbox" });
+    const other = await placeOrder(test.db, checkoutInput(new Date("2026-11-23T15:00:00Z"), { correo: "otra@example.pe" }), {
+      now: new Date("2026-11-23T15:00:00Z"),
+      provider: "sandbox",
+    });
     if (!other.ok) throw new Error("not placed");
     const violations = await findInvariantViolations(test.db, { providerCharges: [{ id: "chr_test_perdido", paymentId: other.paymentId }] });
     expect(violations.some((line) => line.startsWith("provider charge chr_test_perdido was kept but"))).toBe(true);

@@ -108,7 +108,7 @@ describe("concurrency: one lock order, retried where the database asks", () => {
       .orderBy(subscriptions.id);
     const pending = [];
     for (let index = 0; index < SIZE.mixed / 4; index += 1) {
-      const placed = await placeOrder(test.db, checkoutInput({ correo: `stress-${index}@example.pe` }), { now, provider: "sandbox" });
+      const placed = await placeOrder(test.db, checkoutInput(now, { correo: `stress-${index}@example.pe` }), { now, provider: "sandbox" });
       if (!placed.ok) throw new Error(`checkout refused: ${placed.reason}`);
       pending.push(placed.paymentId);
     }

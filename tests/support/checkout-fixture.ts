@@ -1,8 +1,13 @@
-/** A valid guest checkout for Miraflores (served Mon/Wed/Fri) on Wednesday 2026-11-25, for domain tests. */
+/**
+ * A valid guest checkout for Miraflores (served Mon/Wed/Fri), for domain tests. Its delivery date is
+ * the first Wednesday the checkout offers at `now` (decision 0070): the test's own clock, never a
+ * fixed date, so the fixture is valid whatever day the suite runs.
+ */
 import { randomUUID } from "node:crypto";
 import { checkoutSchema, type CheckoutInput } from "@core/checkout-schema";
+import { bookableDates } from "./lima-clock";
 
-export function checkoutInput(overrides: Partial<Record<keyof CheckoutInput, unknown>> = {}): CheckoutInput {
+export function checkoutInput(now: Date, overrides: Partial<Record<keyof CheckoutInput, unknown>> = {}): CheckoutInput {
   return checkoutSchema.parse({
     checkoutKey: randomUUID(),
     purchaseType: "one-time",
@@ -16,10 +21,13 @@ export function checkoutInput(overrides: Partial<Record<keyof CheckoutInput, unk
     districtId: 22,
     direccion: "Av. Larco 123",
     diaHabil: 3,
-    fecha: "2026-11-25",
+    fecha: bookableDates(3, now, 1)[0],
     rangoHorario: "manana",
     items: [{ productId: 6, variantId: null, quantity: 1 }],
     clientSubtotalCents: 5990,
     ...overrides,
   });
 }
+
+/** What a test may change in the fixture's checkout. */
+export type CheckoutOverrides = Parameters<typeof checkoutInput>[1];

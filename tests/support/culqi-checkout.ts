@@ -1,6 +1,6 @@
 /** A guest's order paid by card through Culqi's checkout against the local Culqi server. */
 import type { Page } from "playwright-core";
-import { checkoutInput } from "./checkout-fixture";
+import { checkoutInput, type CheckoutOverrides } from "./checkout-fixture";
 import type { CulqiMock } from "./culqi-mock";
 import { bookableDates } from "./lima-clock";
 
@@ -23,7 +23,7 @@ export async function postTokenAsCulqiWould(page: Page, token: string) {
 export async function culqiPaidOrder(
   baseURL: string,
   culqi: CulqiMock,
-  overrides: Parameters<typeof checkoutInput>[0] = {},
+  overrides: CheckoutOverrides = {},
 ): Promise<{ orderId: string; chargeId: string; deliveryDate: string }> {
   let paymentPath: string | null = null;
   let deliveryDate = "";
@@ -31,7 +31,7 @@ export async function culqiPaidOrder(
     const placed = await fetch(`${baseURL}/checkout`, {
       method: "POST",
       headers: { Origin: baseURL, "Content-Type": "application/json" },
-      body: JSON.stringify(checkoutInput({ fecha, ...overrides })),
+      body: JSON.stringify(checkoutInput(new Date(), { fecha, ...overrides })),
       redirect: "manual",
     });
     if (placed.status === 302) {

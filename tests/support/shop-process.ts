@@ -12,7 +12,6 @@ import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type DatabaseHandle } from "@server/db/client";
 import { checkoutInput } from "./checkout-fixture";
-import { bookableDates } from "./lima-clock";
 import { startCulqiMock, type CulqiMock } from "./culqi-mock";
 import { freePort } from "./shop-server";
 import { adminQuery, withDatabase } from "./test-database";
@@ -183,7 +182,7 @@ export async function runJobsOnce(database: ShopDatabase, env: Record<string, st
 
 /** A valid guest checkout for the first Wednesday offered in Miraflores, as the checkout form posts it. */
 export function checkoutBody(overrides: Record<string, unknown> = {}) {
-  return { ...checkoutInput({ fecha: bookableDates(3)[0], ...overrides }), checkoutKey: (overrides.checkoutKey as string | undefined) ?? randomUUID() };
+  return { ...checkoutInput(new Date(), overrides), checkoutKey: (overrides.checkoutKey as string | undefined) ?? randomUUID() };
 }
 
 /** Posts the checkout as the browser does; the answer is the redirect to the payment page. */

@@ -33,7 +33,7 @@ export async function subscribe(
 ): Promise<string> {
   const placed = await placeOrder(
     db,
-    checkoutInput({
+    checkoutInput(start, {
       purchaseType: "subscription",
       subscriptionFrequency: frequency,
       correo: customer.email,

@@ -77,7 +77,7 @@ export async function placeSubscriptionOverHttp(
   options: { frequency?: "mensual" | "anual"; organizationId?: number } = {},
 ): Promise<string> {
   for (const fecha of bookableDates(3, new Date(), 4)) {
-    const body = checkoutInput({
+    const body = checkoutInput(new Date(), {
       purchaseType: "subscription",
       subscriptionFrequency: options.frequency ?? "mensual",
       correo: customer.email,

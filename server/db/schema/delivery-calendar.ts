@@ -2,12 +2,13 @@ import { date, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm
 import { districts } from "./districts";
 
 /**
- * Days nobody delivers (issue 10): Peru's national holidays and the shop's own closed days. Data
- * staff edit at /admin/calendario, seeded with the holidays of 2026 and 2027.
+ * What staff set for single dates at /admin/calendario (issue 10): the shop's own closed days, holidays
+ * added by hand, and national holidays the shop delivers on after all. Peru's national holidays
+ * themselves are worked out for every year (core/peru-holidays.ts, decision 0070).
  */
 export const deliveryClosedDays = pgTable("delivery_closed_days", {
   closedOn: date("closed_on", { mode: "string" }).primaryKey(),
-  /** `feriado` (national holiday) or `cierre` (the shop's own closed day). */
+  /** `feriado` (a holiday added by hand), `cierre` (the shop's own closed day) or `abierto` (a national holiday that is a delivery day). */
   kind: text("kind").notNull(),
   name: text("name").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

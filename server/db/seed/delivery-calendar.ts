@@ -1,13 +1,14 @@
 import type { DatabaseOrTransaction } from "../transaction";
-import { deliveryCalendarSettings, deliveryCapacityDefaults, deliveryClosedDays } from "../schema";
-import { SEED_CAPACITY_PER_WINDOW, SEED_CUTOFF_TIME, seedHolidays } from "./delivery-calendar-data";
+import { deliveryCalendarSettings, deliveryCapacityDefaults } from "../schema";
+import { SEED_CAPACITY_PER_WINDOW, SEED_CUTOFF_TIME } from "./delivery-calendar-data";
 
 const WINDOWS = ["manana", "tarde"] as const;
 
 /**
- * The delivery calendar's first data (issue 10): cut-off, shop-wide capacity and holidays. Runs on
+ * The delivery calendar's first data (issue 10): cut-off and shop-wide capacity (Peru's national
+ * holidays are worked out for every year, core/peru-holidays.ts, decision 0070). Runs on
  * every seeded start, also for a database seeded before the calendar existed; the settings row
- * marks it done, so it never puts back a holiday or a figure staff removed or changed.
+ * marks it done, so it never puts back a figure staff changed.
  */
 export async function seedDeliveryCalendar(db: DatabaseOrTransaction): Promise<{ seeded: boolean }> {
   const inserted = await db
@@ -20,6 +21,5 @@ export async function seedDeliveryCalendar(db: DatabaseOrTransaction): Promise<{
     .insert(deliveryCapacityDefaults)
     .values([1, 2, 3, 4, 5, 6, 7].flatMap((dayNumber) => WINDOWS.map((deliveryWindow) => ({ dayNumber, deliveryWindow, capacity: SEED_CAPACITY_PER_WINDOW }))))
     .onConflictDoNothing();
-  await db.insert(deliveryClosedDays).values(seedHolidays).onConflictDoNothing();
   return { seeded: true };
 }
