@@ -120,6 +120,8 @@ export default [
   route("api/carrito/abandonado", "routes/api.abandoned-cart.ts"),
   route("api/cuenta/correo-registrado", "routes/api.email-registered.ts"),
   route("api/pagos/culqi/webhook", "routes/api.culqi-webhook.ts"),
+  // Meta's WhatsApp webhook: subscription check and signed notifications (issue 25, docs/whatsapp.md).
+  route("webhooks/whatsapp", "routes/webhooks.whatsapp.ts"),
   // Flow posts the card-registration token here from its own site (decision 0021).
   route("api/pagos/flow/registro", "routes/api.flow-register-return.ts"),
 

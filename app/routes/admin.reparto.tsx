@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reparto";
 import { confirmDriverStop, listDriverStops, type DriverConfirmation } from "@server/deliveries/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
+import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DriverStopCard, type StopFormFeedback } from "~/components/admin/driver-stop-card";
 import { dbContext } from "~/db-context.server";
@@ -26,7 +27,7 @@ export const middleware: Route.MiddlewareFunction[] = [allowRoles("repartidor")]
 const NOTICES = {
   en_camino: "Parada marcada en camino. Avisamos al cliente.",
   entregado: "Entrega registrada. Avisamos al cliente.",
-  no_entregado: "Registramos que no se pudo entregar. Operaciones coordinará una nueva fecha.",
+  no_entregado: "Registramos que no se pudo entregar. El cliente puede elegir una nueva fecha, u operaciones la coordinará.",
 } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -90,6 +91,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const formError = `Esta parada está «${deliveryStatusLabel(result.status)}» y no se puede marcar así.`;
     return data<StopFormFeedback>({ deliveryId, intent, formError, fieldErrors: {}, values }, { status: 409 });
   }
+  // The customer's WhatsApp leaves now rather than at the next pass (issue 25).
+  if (result.changed) runJobSoon("whatsapp");
   // A repeated tap lands on the same answer as the first: the stop is where the driver put it.
   return redirect(`/admin/reparto?aviso=${input.intent}#parada-${input.deliveryId}`);
 }

@@ -8,7 +8,10 @@ import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
 import { findPaymentToCollect, settleCollectedAtDoor } from "../payments/index.server";
+import { deliveredWhatsapp, enqueueWhatsappTemplate, notDeliveredWhatsapp, onTheWayWhatsapp } from "../whatsapp/index.server";
+import { estimatedArrivalWindow } from "./arrival-window";
 import { bidonBalance, recordBidonMovements } from "./bidon-ledger";
+import { stopsBeforeOnRoute } from "./driver-route";
 import { InvalidDeliveryTransitionError, type DeliveryStatus } from "./delivery-status";
 import { orderFollowsDeliveries } from "./order-follows-deliveries";
 import { transitionDeliveries } from "./transition";
@@ -171,9 +174,29 @@ async function tellCustomer(
     orderUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
   };
   const to = order.customerEmail;
+  // Issue 25: the same news on WhatsApp, beside each e-mail, for a number that opted in.
+  const token = receiptToken(order.id);
+  const whatsapp = {
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    firstName: order.customerFirstName,
+    phone: order.customerPhone,
+    userId: order.userId,
+    email: order.customerEmail,
+    siteUrl: input.siteUrl,
+    orderPath: `orden/${order.id}?token=${token}`,
+    deliveryId: delivery.id,
+  };
   if (confirmation.kind === "on_the_way") {
     const email = deliveryOnTheWayEmail({ ...base, windowLabel: deliveryWindowLabel(delivery.deliveryWindow) });
     await enqueueEmail(tx, { dedupeKey: `delivery-on-the-way:${delivery.id}`, kind: "delivery-on-the-way", to, ...email }, input.now);
+    const message = onTheWayWhatsapp({
+      ...whatsapp,
+      windowLabel: deliveryWindowLabel(delivery.deliveryWindow),
+      stopsBefore: (await stopsBeforeOnRoute(tx, delivery)) ?? 0,
+      arrival: await estimatedArrivalWindow(tx, { deliveryId: delivery.id, now: input.now }),
+    });
+    await enqueueWhatsappTemplate(tx, message, input.now);
   } else if (confirmation.kind === "delivered") {
     const [account] = order.userId ? await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId)) : [];
     const balance = await bidonBalance(tx, { userId: order.userId, email: account?.email ?? order.customerEmail });
@@ -185,9 +208,22 @@ async function tellCustomer(
       bidonBalance: balance.balance,
     });
     await enqueueEmail(tx, { dedupeKey: `delivery-delivered:${delivery.id}`, kind: "delivery-delivered", to, ...email }, input.now);
+    const message = deliveredWhatsapp({
+      ...whatsapp,
+      receiverName: confirmation.receiverName,
+      fullLeft: confirmation.fullBidonesLeft,
+      emptiesCollected: confirmation.emptyBidonesCollected,
+      bidonBalance: balance.balance,
+      // The button's slot: the order's page until one-tap reorder gives it its own link.
+      linkPath: whatsapp.orderPath,
+    });
+    await enqueueWhatsappTemplate(tx, message, input.now);
   } else {
     // Each failed attempt is its own proof row, so a second failure after a reschedule is told too.
-    const email = deliveryFailedEmail({ ...base, reasonLabel: deliveryFailureReasonLabel(confirmation.reason) });
+    const reasonLabel = deliveryFailureReasonLabel(confirmation.reason);
+    const email = deliveryFailedEmail({ ...base, reasonLabel });
     await enqueueEmail(tx, { dedupeKey: `delivery-failed:${delivery.id}:${input.proofId}`, kind: "delivery-failed", to, ...email }, input.now);
+    const newDatePath = `orden/${order.id}/nueva-fecha?token=${token}`;
+    await enqueueWhatsappTemplate(tx, notDeliveredWhatsapp({ ...whatsapp, attemptId: input.proofId!, reasonLabel, newDatePath }), input.now);
   }
 }

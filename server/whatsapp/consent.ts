@@ -92,3 +92,34 @@ export function mayMessage(phone: SQL | string): SQL {
   return sql`(select ${whatsappConsentEvents.granted} from ${whatsappConsentEvents} where ${whatsappConsentEvents.phone} = ${number} order by ${whatsappConsentEvents.id} desc limit 1) is true
     and not exists (select 1 from ${whatsappContacts} where ${whatsappContacts.phone} = ${number} and ${whatsappContacts.unreachableAt} is not null)`;
 }
+
+/**
+ * The profile's box (issue 25): ticked, the profile's number opts in; unticked, whichever of its
+ * numbers (the one saved now, the one it replaces) is opted in opts out. A number that never chose
+ * gets no event for an unticked box. Returns how many events were written.
+ */
+export async function saveProfileWhatsappChoice(
+  db: DatabaseOrTransaction,
+  choice: {
+    optIn: boolean;
+    phone: string | null;
+    previousPhone: string | null;
+    userId: string;
+    email: string;
+    clientAddress?: string | null;
+    userAgent?: string | null;
+  },
+  now: Date,
+): Promise<number> {
+  const { optIn, phone, previousPhone, ...who } = choice;
+  if (optIn) return phone && (await recordWhatsappConsent(db, { ...who, phone, granted: true, source: "profile" }, now)) ? 1 : 0;
+  let written = 0;
+  for (const number of new Set([phone, previousPhone].filter((value): value is string => value !== null))) {
+    if (
+      (await currentWhatsappConsent(db, number))?.granted &&
+      (await recordWhatsappConsent(db, { ...who, phone: number, granted: false, source: "profile" }, now))
+    )
+      written += 1;
+  }
+  return written;
+}

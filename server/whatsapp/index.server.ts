@@ -13,7 +13,14 @@ export {
   type SendOutcome,
   type WhatsappClient,
 } from "./clients";
-export { currentWhatsappConsent, recordWhatsappConsent, type WhatsappConsent, type WhatsappConsentChange, type WhatsappConsentSource } from "./consent";
+export {
+  currentWhatsappConsent,
+  recordWhatsappConsent,
+  saveProfileWhatsappChoice,
+  type WhatsappConsent,
+  type WhatsappConsentChange,
+  type WhatsappConsentSource,
+} from "./consent";
 export { enqueueWhatsappTemplate, enqueueWhatsappTemplates, type WhatsappTemplateMessage } from "./outbox";
 export {
   deliveredWhatsapp,
@@ -41,6 +48,7 @@ export {
   markWhatsappMessageAttended,
   retryDeadWhatsappMessageByStaff,
   whatsappStateOfNumbers,
+  whatsappStateOfSubject,
   type DeadWhatsappMessage,
   type StaffWhatsappMessage,
   type WhatsappInboxRow,

@@ -83,7 +83,7 @@ export function notDeliveredWhatsapp(
 
 const PAYMENT_WAYS: Record<string, string> = {
   yape: "Yape",
-  cash: "efectivo en agentes, bodegas o banca por internet",
+  cash: "Yape, banca por internet o en efectivo en agentes y bodegas",
 };
 
 export function paymentCodeWhatsapp(

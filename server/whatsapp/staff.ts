@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { users, whatsappContacts, whatsappInboundMessages, whatsappMessages } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { whatsappConsentHistory } from "./consent";
+import { numbersOf, type WhatsappSubject } from "./subject-data";
 import { WHATSAPP_TEMPLATES } from "./templates";
 
 const TEMPLATE_TITLES = new Map<string, string>(Object.values(WHATSAPP_TEMPLATES).map((template) => [template.name, template.title]));
@@ -90,6 +91,11 @@ export async function whatsappStateOfNumbers(db: DatabaseOrTransaction, phones: 
     const unreachable = contact?.unreachableAt ? { at: contact.unreachableAt, reason: contact.unreachableReason } : null;
     return { phone, optedIn: Boolean(events[0]?.granted) && !unreachable, latest: events[0] ?? null, unreachable, history: events };
   });
+}
+
+/** The WhatsApp numbers of a customer, guest or person (their account, orders and opt-ins) and their state. */
+export async function whatsappStateOfSubject(db: DatabaseOrTransaction, subject: WhatsappSubject): Promise<WhatsappNumberState[]> {
+  return whatsappStateOfNumbers(db, await numbersOf(db, subject));
 }
 
 /** A message the sender gave up on, for the alarms on /admin. */

@@ -18,7 +18,7 @@ export interface WhatsappSubject {
  * The subject's WhatsApp numbers: the account's phone, the phones of their orders, and the numbers
  * they opted in with (by account or e-mail).
  */
-async function numbersOf(db: DatabaseOrTransaction, subject: WhatsappSubject): Promise<string[]> {
+export async function numbersOf(db: DatabaseOrTransaction, subject: WhatsappSubject): Promise<string[]> {
   const typed: (string | null)[] = [];
   if (subject.userId) typed.push(...(await db.select({ phone: users.phone }).from(users).where(eq(users.id, subject.userId))).map((row) => row.phone));
   if (subject.orderIds.length)
