@@ -12,7 +12,17 @@ import { getStaffHome } from "@server/accounts/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { anonymiseGuest, exportGuestData, loadGuestPicture } from "@server/customers/index.server";
-import { deliveries, invoices, outboxEmails, paymentMethods, payments, users, whatsappConsentEvents, whatsappContacts, whatsappMessages } from "@server/db/schema";
+import {
+  deliveries,
+  invoices,
+  outboxEmails,
+  paymentMethods,
+  payments,
+  users,
+  whatsappConsentEvents,
+  whatsappContacts,
+  whatsappMessages,
+} from "@server/db/schema";
 import { confirmDriverStop } from "@server/deliveries/index.server";
 import { runDueJobs } from "@server/jobs/index.server";
 import { applySandboxAction, sandboxCardProvider } from "@server/payments/index.server";
@@ -99,7 +109,10 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     expect(message).toMatchObject({ templateName: "pedido_confirmado", toPhone: order.number, status: "pending", kind: "template" });
     expect(message!.parameters!.body.slice(0, 3)).toEqual(["Rosa", order.orderNumber, "S/ 59.90"]);
     expect(message!.parameters!.buttonUrlSuffix).toMatch(new RegExp(`^orden/${order.orderId}\\?token=`));
-    const [email] = await test.db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, `order-confirmation:${order.orderId}`));
+    const [email] = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.dedupeKey, `order-confirmation:${order.orderId}`));
     expect(email!.toAddress).toBe(order.email);
   });
 
@@ -127,7 +140,12 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
   it("queues nothing for a customer who left the box unticked; e-mail goes as before", async () => {
     const order = await paidOrder({ whatsapp: false });
     expect(await messagesOf(order.orderId)).toEqual([]);
-    expect(await test.db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, `order-confirmation:${order.orderId}`))).toHaveLength(1);
+    expect(
+      await test.db
+        .select()
+        .from(outboxEmails)
+        .where(eq(outboxEmails.dedupeKey, `order-confirmation:${order.orderId}`)),
+    ).toHaveLength(1);
   });
 
   it("sends the template Meta approved, with its parameters and URL button, once however often the sender runs", async () => {
@@ -207,7 +225,10 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     const [shown] = await listOrderWhatsappMessages(test.db, order.orderId);
     expect(shown).toMatchObject({ statusLabel: "Fallido", title: "Pedido confirmado" });
 
-    cloud.approved.set("pedido_confirmado", submittedTemplates().find((template) => template.name === "pedido_confirmado")!);
+    cloud.approved.set(
+      "pedido_confirmado",
+      submittedTemplates().find((template) => template.name === "pedido_confirmado")!,
+    );
     expect(await retryDeadWhatsappMessageByStaff(test.db, admin, row!.id, later(at, 60_000))).toEqual({ ok: true });
     expect(await retryDeadWhatsappMessageByStaff(test.db, admin, row!.id, later(at, 60_000))).toEqual({ ok: false, reason: "not_dead" });
     expect(await send(later(at, 61_000))).toMatchObject({ sent: 1 });
@@ -226,7 +247,12 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
 
     const again = await paidOrder({ whatsapp: false, phone: order.phone });
     expect(await messagesOf(again.orderId)).toEqual([]);
-    expect(await test.db.select().from(outboxEmails).where(eq(outboxEmails.dedupeKey, `order-confirmation:${again.orderId}`))).toHaveLength(1);
+    expect(
+      await test.db
+        .select()
+        .from(outboxEmails)
+        .where(eq(outboxEmails.dedupeKey, `order-confirmation:${again.orderId}`)),
+    ).toHaveLength(1);
     const [shown] = await listOrderWhatsappMessages(test.db, order.orderId);
     expect(shown!.reason).toContain("no está en WhatsApp");
   });
@@ -266,16 +292,17 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     // Stops 1 and 2 were still ahead of it when it was marked: two before theirs.
     expect(third[0]!.bodyParameters).toEqual(["Rosa", stops[2]!.orderNumber, "Mañana (9am - 12pm)", "Faltan 2 paradas antes de la tuya"]);
     // Stop 1 was still ahead of the second one when that one left.
-    expect(sentTo(stops[1]!.number).find((message) => message.templateName === "pedido_en_camino")!.bodyParameters[3]).toBe(
-      "Falta 1 parada antes de la tuya",
-    );
+    expect(sentTo(stops[1]!.number).find((message) => message.templateName === "pedido_en_camino")!.bodyParameters[3]).toBe("Falta 1 parada antes de la tuya");
     const delivered = sentTo(stops[0]!.number).find((message) => message.templateName === "pedido_entregado")!;
     // A name typed with a new line and spaces goes as one line (Meta refuses otherwise, 132018).
     expect(delivered.bodyParameters.slice(2, 5)).toEqual(["Rosa Quispe Díaz", "2", "1"]);
     const failed = sentTo(stops[1]!.number).find((message) => message.templateName === "pedido_no_entregado")!;
     expect(failed.bodyParameters[2]).toBe("Cliente ausente");
     expect(failed.buttonSuffix).toMatch(new RegExp(`^orden/${stops[1]!.orderId}/nueva-fecha\\?token=`));
-    const e_mails = await test.db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `delivery-on-the-way:${stops[2]!.deliveryId}`));
+    const e_mails = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(like(outboxEmails.dedupeKey, `delivery-on-the-way:${stops[2]!.deliveryId}`));
     expect(e_mails).toHaveLength(1);
   });
 
@@ -283,7 +310,10 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     const order = await paidOrder({ whatsapp: true });
     await send(later(placedAt, 7000));
     const wamid = sentTo(order.number)[0]!.wamid;
-    await test.db.update(whatsappMessages).set({ status: "read", readAt: later(placedAt, 9000) }).where(eq(whatsappMessages.wamid, wamid));
+    await test.db
+      .update(whatsappMessages)
+      .set({ status: "read", readAt: later(placedAt, 9000) })
+      .where(eq(whatsappMessages.wamid, wamid));
     const [shown] = await listOrderWhatsappMessages(test.db, order.orderId);
     expect(shown).toMatchObject({ statusLabel: "Leído", to: order.number, reason: null });
 
@@ -318,11 +348,19 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     const subscription = await subscriptionRow(test.db, subscriptionId);
     const billing = subscription.nextBillingDate!;
     // From now on the saved card declines (the sandbox's "…0341" cards).
-    await test.db.update(paymentMethods).set({ providerCardId: `sbx_crd_${subscriptionId.slice(0, 8)}_0341` }).where(eq(paymentMethods.id, subscription.paymentMethodId!));
+    await test.db
+      .update(paymentMethods)
+      .set({ providerCardId: `sbx_crd_${subscriptionId.slice(0, 8)}_0341` })
+      .where(eq(paymentMethods.id, subscription.paymentMethodId!));
     const ofSubscription = () => test.db.select().from(whatsappMessages).where(eq(whatsappMessages.subscriptionId, subscriptionId));
 
     await sendRenewalReminders(test.db, limaNoon(addDays(billing, -3)), siteUrl);
-    expect(await test.db.select().from(outboxEmails).where(like(outboxEmails.dedupeKey, `renewal-reminder:${subscriptionId}:%`))).toHaveLength(1);
+    expect(
+      await test.db
+        .select()
+        .from(outboxEmails)
+        .where(like(outboxEmails.dedupeKey, `renewal-reminder:${subscriptionId}:%`)),
+    ).toHaveLength(1);
     expect(await ofSubscription()).toEqual([]);
     await sendRenewalReminders(test.db, limaNoon(addDays(billing, -2)), siteUrl);
     await sendRenewalReminders(test.db, limaNoon(addDays(billing, -1)), siteUrl);
@@ -345,6 +383,11 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     expect(report.failures).toEqual([]);
     expect(report.results.whatsapp).toMatchObject({ sent: 1 });
     expect(sentTo(order.number)).toHaveLength(1);
-    expect(await test.db.select().from(whatsappMessages).where(and(eq(whatsappMessages.orderId, order.orderId), eq(whatsappMessages.status, "accepted")))).toHaveLength(1);
+    expect(
+      await test.db
+        .select()
+        .from(whatsappMessages)
+        .where(and(eq(whatsappMessages.orderId, order.orderId), eq(whatsappMessages.status, "accepted"))),
+    ).toHaveLength(1);
   });
 });

@@ -98,7 +98,8 @@ describe("the WhatsApp webhook (issue 25)", () => {
   }
 
   it("answers Meta's verification with the challenge only for our token", async () => {
-    const verify = (mode: string, token: string) => fetch(`${webhookUrl}?hub.mode=${mode}&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`);
+    const verify = (mode: string, token: string) =>
+      fetch(`${webhookUrl}?hub.mode=${mode}&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`);
     const ok = await verify("subscribe", cloud.verifyToken);
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe("1158201444");
@@ -144,7 +145,15 @@ describe("the WhatsApp webhook (issue 25)", () => {
               value: {
                 metadata: { phone_number_id: cloud.phoneNumberId },
                 contacts: [{ wa_id: from, profile: { name: "José Núñez" } }],
-                messages: [{ from, id: `wamid.IN${randomUUID()}`, timestamp: String(Math.floor(placedAt.getTime() / 1000)), type: "text", text: { body: "Señor, ¿qué hora?" } }],
+                messages: [
+                  {
+                    from,
+                    id: `wamid.IN${randomUUID()}`,
+                    timestamp: String(Math.floor(placedAt.getTime() / 1000)),
+                    type: "text",
+                    text: { body: "Señor, ¿qué hora?" },
+                  },
+                ],
               },
             },
           ],
@@ -166,7 +175,9 @@ describe("the WhatsApp webhook (issue 25)", () => {
     expect(listed.attendedAt).toBeNull();
 
     const email = `operaciones-${randomUUID().slice(0, 8)}@demo.pe`;
-    await test.db.insert(users).values({ id: `staff-${email}`, name: "Ana", email, emailVerified: true, firstName: "Ana", lastName: "Ops", role: "operaciones" });
+    await test.db
+      .insert(users)
+      .values({ id: `staff-${email}`, name: "Ana", email, emailVerified: true, firstName: "Ana", lastName: "Ops", role: "operaciones" });
     const actor: StaffActor = { id: `staff-${email}`, email, role: "operaciones", clientAddress: "127.0.0.1" };
     expect(await markWhatsappMessageAttended(test.db, actor, listed.id, placedAt)).toEqual({ ok: true, changed: true });
     expect(await markWhatsappMessageAttended(test.db, actor, listed.id, placedAt)).toEqual({ ok: true, changed: false });
@@ -260,7 +271,10 @@ describe("the WhatsApp webhook (issue 25)", () => {
     const report = await sendDueWhatsappMessages(test.db, client, later(wrote, 25 * 3_600_000));
     expect(report).toMatchObject({ withheld: 1, sent: 0 });
     expect(cloud.requests.length).toBe(requests);
-    const [reply] = await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.dedupeKey, `opt-out-confirmation:${(await inbound()).find((row) => row.fromId === phone && row.body === "No")!.wamid}`));
+    const [reply] = await test.db
+      .select()
+      .from(whatsappMessages)
+      .where(eq(whatsappMessages.dedupeKey, `opt-out-confirmation:${(await inbound()).find((row) => row.fromId === phone && row.body === "No")!.wamid}`));
     expect(reply).toMatchObject({ kind: "text", status: "withheld" });
   });
 

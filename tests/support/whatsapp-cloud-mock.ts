@@ -127,7 +127,9 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
   function fail(response: ServerResponse, request: IncomingMessage, http: number, code: number, message: string) {
     requests.push({ method: request.method ?? "", path: request.url ?? "", status: http, errorCode: code });
     response.writeHead(http, { "Content-Type": "application/json" });
-    response.end(JSON.stringify({ error: { message, type: "OAuthException", code, error_data: { details: message }, fbtrace_id: randomBytes(8).toString("hex") } }));
+    response.end(
+      JSON.stringify({ error: { message, type: "OAuthException", code, error_data: { details: message }, fbtrace_id: randomBytes(8).toString("hex") } }),
+    );
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
@@ -139,7 +141,13 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
     if (request.method !== "POST" || !match) return fail(response, request, 400, 100, `Unsupported ${request.method} request to ${path}`);
     if (match[1] !== VERSION) return fail(response, request, 400, 2635, `Unknown API version ${match[1]}`);
     if (match[2] !== phoneNumberId)
-      return fail(response, request, 400, 100, `Unsupported post request. Object with ID '${match[2]}' does not exist, cannot be loaded due to missing permissions`);
+      return fail(
+        response,
+        request,
+        400,
+        100,
+        `Unsupported post request. Object with ID '${match[2]}' does not exist, cannot be loaded due to missing permissions`,
+      );
     if (request.headers.authorization !== `Bearer ${token}`) return fail(response, request, 401, 190, "Invalid OAuth access token - Cannot parse access token");
     if (!request.headers["content-type"]?.startsWith("application/json")) return fail(response, request, 400, 100, "Content-Type must be application/json");
     const fault = faults.shift();
@@ -158,7 +166,8 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
     if (body.messaging_product !== "whatsapp") return fail(response, request, 400, 100, "The parameter messaging_product is required");
     const to = body.to;
     if (typeof to !== "string" || !/^\d{8,15}$/.test(to)) return fail(response, request, 400, 100, "Invalid parameter: to");
-    if (body.recipient_type !== undefined && body.recipient_type !== "individual") return fail(response, request, 400, 100, "Invalid parameter: recipient_type");
+    if (body.recipient_type !== undefined && body.recipient_type !== "individual")
+      return fail(response, request, 400, 100, "Invalid parameter: recipient_type");
     let message: Omit<AcceptedMessage, "wamid" | "at">;
     if (body.type === "template") {
       const checked = checkTemplate(body.template);
@@ -179,11 +188,15 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
     accepted.push({ ...message, wamid, at: now() });
     requests.push({ method: "POST", path, status: 200, errorCode: null });
     response.writeHead(200, { "Content-Type": "application/json" });
-    response.end(JSON.stringify({ messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id: wamid, message_status: "accepted" }] }));
+    response.end(
+      JSON.stringify({ messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id: wamid, message_status: "accepted" }] }),
+    );
   }
 
   /** The template object, checked against what was approved. */
-  function checkTemplate(value: unknown): Pick<AcceptedMessage, "templateName" | "language" | "bodyParameters" | "buttonSuffix"> | { code: number; message: string } {
+  function checkTemplate(
+    value: unknown,
+  ): Pick<AcceptedMessage, "templateName" | "language" | "bodyParameters" | "buttonSuffix"> | { code: number; message: string } {
     const template = value as { name?: unknown; language?: { code?: unknown }; components?: unknown } | undefined;
     const known = typeof template?.name === "string" ? approved.get(template.name) : undefined;
     if (!known || template?.language?.code !== known.language)
@@ -195,16 +208,27 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
       return { code: 132000, message: "Unexpected template components" };
     const bodyParameters = (body[0]?.parameters as { type?: unknown; text?: unknown }[] | undefined) ?? [];
     if (bodyParameters.length !== known.bodyParameters)
-      return { code: 132000, message: `Number of parameters does not match the expected number of params (${bodyParameters.length} vs ${known.bodyParameters})` };
+      return {
+        code: 132000,
+        message: `Number of parameters does not match the expected number of params (${bodyParameters.length} vs ${known.bodyParameters})`,
+      };
     for (const parameter of bodyParameters) {
-      if (parameter.type !== "text" || typeof parameter.text !== "string" || parameter.text === "") return { code: 132012, message: "Parameter format does not match" };
-      if (/[\n\t]| {5,}/.test(parameter.text)) return { code: 132018, message: "Param text cannot have new-line/tab characters or more than 4 consecutive spaces" };
+      if (parameter.type !== "text" || typeof parameter.text !== "string" || parameter.text === "")
+        return { code: 132012, message: "Parameter format does not match" };
+      if (/[\n\t]| {5,}/.test(parameter.text))
+        return { code: 132018, message: "Param text cannot have new-line/tab characters or more than 4 consecutive spaces" };
     }
     let buttonSuffix: string | null = null;
     if (known.urlButton) {
       const button = buttons[0] as { sub_type?: unknown; index?: unknown; parameters?: { type?: unknown; text?: unknown }[] } | undefined;
       const parameter = button?.parameters?.[0];
-      if (button?.sub_type !== "url" || button.index !== "0" || button.parameters?.length !== 1 || parameter?.type !== "text" || typeof parameter.text !== "string")
+      if (
+        button?.sub_type !== "url" ||
+        button.index !== "0" ||
+        button.parameters?.length !== 1 ||
+        parameter?.type !== "text" ||
+        typeof parameter.text !== "string"
+      )
         return { code: 132000, message: "The template's URL button needs its one text parameter" };
       buttonSuffix = parameter.text;
     } else if (buttons.length > 0) return { code: 132000, message: "This template has no dynamic button" };
@@ -275,7 +299,10 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
         {
           id: wabaId,
           changes: [
-            { field: "messages", value: { messaging_product: "whatsapp", metadata: { display_phone_number: "51987654321", phone_number_id: phoneNumberId }, ...value } },
+            {
+              field: "messages",
+              value: { messaging_product: "whatsapp", metadata: { display_phone_number: "51987654321", phone_number_id: phoneNumberId }, ...value },
+            },
           ],
         },
       ],
