@@ -14,6 +14,8 @@ export default [
     route("success", "routes/success.tsx"),
     route("pago-error", "routes/pago-error.tsx"),
     route("orden/:orderId", "routes/order-status.tsx"),
+    // Issue 25: the customer picks a new date for a delivery that could not be made.
+    route("orden/:orderId/nueva-fecha", "routes/order-new-date.tsx"),
     route("gracias", "routes/gracias.tsx"),
     route("suscripcion/tarjeta/:subscriptionId", "routes/subscription-card.tsx"),
     route("suscripcion/bienvenido", "routes/subscription-welcome.tsx"),

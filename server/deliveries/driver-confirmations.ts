@@ -221,9 +221,9 @@ async function tellCustomer(
   } else {
     // Each failed attempt is its own proof row, so a second failure after a reschedule is told too.
     const reasonLabel = deliveryFailureReasonLabel(confirmation.reason);
-    const email = deliveryFailedEmail({ ...base, reasonLabel });
-    await enqueueEmail(tx, { dedupeKey: `delivery-failed:${delivery.id}:${input.proofId}`, kind: "delivery-failed", to, ...email }, input.now);
     const newDatePath = `orden/${order.id}/nueva-fecha?token=${token}`;
+    const email = deliveryFailedEmail({ ...base, reasonLabel, newDateUrl: new URL(newDatePath, input.siteUrl).toString() });
+    await enqueueEmail(tx, { dedupeKey: `delivery-failed:${delivery.id}:${input.proofId}`, kind: "delivery-failed", to, ...email }, input.now);
     await enqueueWhatsappTemplate(tx, notDeliveredWhatsapp({ ...whatsapp, attemptId: input.proofId!, reasonLabel, newDatePath }), input.now);
   }
 }
