@@ -74,16 +74,24 @@ export interface WhatsappCloudMock {
   failNext(...faults: Fault[]): void;
   /** Where Meta posts notifications (the shop's /webhooks/whatsapp). */
   webhookUrl: string | null;
-  /** A customer writes to the business: posted signed to the webhook; opens their 24-hour window. */
-  customerWrites(from: string, text: string, options?: { name?: string; id?: string; at?: Date; signature?: SignatureMode }): Promise<Response>;
+  /**
+   * A customer writes to the business: posted signed to the webhook (or, with `alsoTo`, the same
+   * bytes to those URLs too, at the same moment, as a retried delivery would); opens their
+   * 24-hour window.
+   */
+  customerWrites(
+    from: string,
+    text: string,
+    options?: { name?: string; id?: string; at?: Date; signature?: SignatureMode; alsoTo?: string[] },
+  ): Promise<Response>;
   /** A status report for a message (sent, delivered, read, failed with an error code). */
   reportStatus(
     wamid: string,
     status: "sent" | "delivered" | "read" | "failed",
     options?: { at?: Date; errorCode?: number; errorTitle?: string; signature?: SignatureMode },
   ): Promise<Response>;
-  /** Posts any body to the webhook, signed as asked. */
-  postWebhook(body: string | object, signature?: SignatureMode): Promise<Response>;
+  /** Posts any body to the webhook (and `alsoTo`, at once), signed as asked; answers the webhook's response. */
+  postWebhook(body: string | object, signature?: SignatureMode, alsoTo?: string[]): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -256,7 +264,7 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
     failNext(...more) {
       faults.push(...more);
     },
-    async postWebhook(body, signature = "valid") {
+    async postWebhook(body, signature = "valid", alsoTo: string[] = []) {
       if (!mock.webhookUrl) throw new Error("Set webhookUrl first");
       const raw = typeof body === "string" ? body : metaJson(body);
       const headers: Record<string, string> = { "Content-Type": "application/json" };
@@ -265,15 +273,21 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
       // What a server that parsed the JSON and wrote it again would check: different bytes.
       if (signature === "reserialised") headers["X-Hub-Signature-256"] = signBody(JSON.stringify(JSON.parse(raw)), appSecret);
       if (signature === "malformed") headers["X-Hub-Signature-256"] = "sha1=0123";
-      return fetch(mock.webhookUrl, { method: "POST", headers, body: raw });
+      const [first] = await Promise.all([mock.webhookUrl, ...alsoTo].map((url) => fetch(url, { method: "POST", headers, body: raw })));
+      return first!;
     },
-    async customerWrites(from, text, { name = "Cliente", id = `wamid.IN${randomBytes(12).toString("hex")}`, at = now(), signature = "valid" } = {}) {
+    async customerWrites(
+      from,
+      text,
+      { name = "Cliente", id = `wamid.IN${randomBytes(12).toString("hex")}`, at = now(), signature = "valid", alsoTo = [] } = {},
+    ) {
       const response = await mock.postWebhook(
         change({
           contacts: [{ profile: { name }, wa_id: from }],
           messages: [{ from, id, timestamp: String(Math.floor(at.getTime() / 1000)), type: "text", text: { body: text } }],
         }),
         signature,
+        alsoTo,
       );
       if (response.ok && signature === "valid") lastInbound.set(from, at);
       return response;
