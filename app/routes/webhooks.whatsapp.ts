@@ -40,13 +40,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!channel) return Response.json({ error: WHATSAPP_OFF }, { status: 404 });
   if (request.method !== "POST") return Response.json({ error: "Método no permitido" }, { status: 405, headers: { Allow: "GET, POST" } });
   const rawBody = await readBounded(request, WEBHOOK_BODY_LIMIT_BYTES);
-  if (!rawBody) return new Response(null, { status: 413 });
+  if (!rawBody) return Response.json({ error: "La solicitud es demasiado grande" }, { status: 413 });
   const signature = checkWebhookSignature(rawBody, request.headers.get("x-hub-signature-256"), channel.appSecret);
-  if (signature !== "valid") return new Response(null, { status: signature === "missing" ? 401 : 403 });
+  if (signature === "missing") return Response.json({ error: "Falta la firma X-Hub-Signature-256" }, { status: 401 });
+  if (signature === "invalid") return Response.json({ error: "La firma no es válida" }, { status: 403 });
   const outcome = await handleWhatsappWebhook(context.get(dbContext), rawBody, { now: new Date(), phoneNumberId: channel.phoneNumberId });
   // An opt-out's confirmation leaves at once, inside the customer's 24-hour window.
   if (outcome.optOuts > 0) runJobSoon("whatsapp");
-  return new Response(null, { status: outcome.status });
+  if (outcome.status === 400) return Response.json({ error: "La solicitud no es válida" }, { status: 400 });
+  return new Response(null, { status: 200 });
 }
 
 /** The body's bytes, or null once it passes `limit` (the rest is not read). */
