@@ -1,6 +1,8 @@
 import { createHmac } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "@server/config/env";
 import { cloudApiPayload, checkWebhookSignature, fillTemplate, WHATSAPP_TEMPLATES } from "@server/whatsapp/index.server";
 import { isWhatsappOptOut, whatsappFailureReason, whatsappNumber } from "@core/whatsapp";
@@ -141,5 +143,82 @@ describe("failure reasons staff read", () => {
     expect(whatsappFailureReason(131026, "Message undeliverable")).toBe("El número no está en WhatsApp o no puede recibir mensajes (131026)");
     expect(whatsappFailureReason(132099, "New template error")).toBe("Problema con la plantilla (132099): New template error");
     expect(whatsappFailureReason(null, "Network: fetch failed")).toBe("Network: fetch failed");
+  });
+});
+
+describe("the WhatsApp channel", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  /** The whatsapp door with the environment read afresh. */
+  async function doorWith(environment: Record<string, string>) {
+    for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
+    vi.resetModules();
+    return import("@server/whatsapp/index.server");
+  }
+
+  it("is off without secrets (unless the local outbox is asked for): nothing is queued and no client exists", async () => {
+    const door = await doorWith({
+      NODE_ENV: "test",
+      WHATSAPP_LOCAL_OUTBOX: "false",
+      WHATSAPP_TOKEN: "",
+      WHATSAPP_PHONE_NUMBER_ID: "",
+      WHATSAPP_APP_SECRET: "",
+      WHATSAPP_VERIFY_TOKEN: "",
+    });
+    expect(door.whatsappChannel()).toBeNull();
+    expect(door.configuredWhatsappClient()).toBeNull();
+    const message = {
+      dedupeKey: "x",
+      phone: "987654321",
+      template: fillTemplate("orderConfirmed", ["Rosa", "VA-1", "S/ 1.00", "hoy"], { buttonUrlSuffix: "orden/a", siteUrl: "https://x.pe" }),
+    };
+    // The database is never touched: a stand-in that throws on any use proves it.
+    const untouchable = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("the database was used");
+        },
+      },
+    );
+    expect(await door.enqueueWhatsappTemplates(untouchable as never, [message], new Date())).toBe(0);
+  });
+
+  it("writes the local demo's messages beside the e-mails: what the customer reads and the request Meta would get", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "wa-outbox-"));
+    const door = await doorWith({ WHATSAPP_LOCAL_OUTBOX: "true", OUTBOX_DIR: dir, WHATSAPP_TOKEN: "" });
+    expect(door.whatsappChannel()).toEqual({ kind: "local", dir });
+    const filled = fillTemplate("onTheWay", ["Rosa", "VA-1", "Mañana (9am - 12pm)", "Eres la siguiente parada"], {
+      buttonUrlSuffix: "orden/a?token=b",
+      siteUrl: "http://localhost:3000",
+    });
+    const outcome = await door
+      .configuredWhatsappClient()!
+      .send({ id: "0b7e2c1a-0000-4000-8000-000000000000", to: "51987654321", kind: "template", ...filled, createdAt: new Date("2026-11-25T15:00:00Z") });
+    expect(outcome).toEqual({ ok: true, wamid: "wamid.local.0b7e2c1a-0000-4000-8000-000000000000" });
+    const files = readdirSync(dir).sort();
+    expect(files).toEqual([
+      "2026-11-25T15-00-00-000Z-whatsapp-pedido_en_camino-0b7e2c1a.json",
+      "2026-11-25T15-00-00-000Z-whatsapp-pedido_en_camino-0b7e2c1a.txt",
+    ]);
+    const text = readFileSync(path.join(dir, files[1]!), "utf8");
+    expect(text).toContain("Para: +51987654321");
+    expect(text).toContain("Hola Rosa, tu pedido VA-1 salió a reparto y llega hoy en el horario Mañana (9am - 12pm). Eres la siguiente parada.");
+    expect(text).toContain("[Ver mi pedido] http://localhost:3000/orden/a?token=b");
+    expect(JSON.parse(readFileSync(path.join(dir, files[0]!), "utf8"))).toMatchObject({ type: "template", template: { name: "pedido_en_camino" } });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("prefers the Cloud API when its secrets are set", async () => {
+    const door = await doorWith({
+      WHATSAPP_LOCAL_OUTBOX: "true",
+      WHATSAPP_TOKEN: "EAAG".padEnd(40, "x"),
+      WHATSAPP_PHONE_NUMBER_ID: "106540352242922",
+      WHATSAPP_APP_SECRET: "0123456789abcdef0123456789abcdef",
+      WHATSAPP_VERIFY_TOKEN: "verifica-123",
+    });
+    expect(door.whatsappChannel()).toMatchObject({ kind: "cloud", apiUrl: "https://graph.facebook.com/v24.0", phoneNumberId: "106540352242922" });
   });
 });
