@@ -8,7 +8,7 @@ import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
 import { findPaymentToCollect, settleCollectedAtDoor } from "../payments/index.server";
-import { deliveredWhatsapp, enqueueWhatsappTemplate, notDeliveredWhatsapp, onTheWayWhatsapp } from "../whatsapp/index.server";
+import { deliveredWhatsapp, enqueueWhatsappTemplate, notDeliveredWhatsapp, onTheWayWhatsapp, whatsappEnabled } from "../whatsapp/index.server";
 import { estimatedArrivalWindow } from "./arrival-window";
 import { bidonBalance, recordBidonMovements } from "./bidon-ledger";
 import { stopsBeforeOnRoute } from "./driver-route";
@@ -190,13 +190,16 @@ async function tellCustomer(
   if (confirmation.kind === "on_the_way") {
     const email = deliveryOnTheWayEmail({ ...base, windowLabel: deliveryWindowLabel(delivery.deliveryWindow) });
     await enqueueEmail(tx, { dedupeKey: `delivery-on-the-way:${delivery.id}`, kind: "delivery-on-the-way", to, ...email }, input.now);
-    const message = onTheWayWhatsapp({
-      ...whatsapp,
-      windowLabel: deliveryWindowLabel(delivery.deliveryWindow),
-      stopsBefore: (await stopsBeforeOnRoute(tx, delivery)) ?? 0,
-      arrival: await estimatedArrivalWindow(tx, { deliveryId: delivery.id, now: input.now }),
-    });
-    await enqueueWhatsappTemplate(tx, message, input.now);
+    // The route is read only when the shop has WhatsApp at all.
+    if (whatsappEnabled()) {
+      const message = onTheWayWhatsapp({
+        ...whatsapp,
+        windowLabel: deliveryWindowLabel(delivery.deliveryWindow),
+        stopsBefore: (await stopsBeforeOnRoute(tx, delivery)) ?? 0,
+        arrival: await estimatedArrivalWindow(tx, { deliveryId: delivery.id, now: input.now }),
+      });
+      await enqueueWhatsappTemplate(tx, message, input.now);
+    }
   } else if (confirmation.kind === "delivered") {
     const [account] = order.userId ? await tx.select({ email: users.email }).from(users).where(eq(users.id, order.userId)) : [];
     const balance = await bidonBalance(tx, { userId: order.userId, email: account?.email ?? order.customerEmail });

@@ -156,6 +156,15 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     expect(await whatsapp.filter({ hasText: "En camino" }).getByText("Entregado", { exact: true }).count()).toBe(1);
     expect(await whatsapp.filter({ hasText: "Pedido confirmado" }).getByText("Enviado", { exact: true }).count()).toBe(1);
     await phoneReady(admin.page, "pedido con WhatsApp");
+
+    // The customer writes back: it waits for staff in Mensajes.
+    expect((await cloud.customerWrites(NUMBER, "¿A qué hora llegan? Estoy en la oficina hasta las 6", { name: "Rosa Quispe" })).status).toBe(200);
+    await admin.page.goto(`${server.baseURL}/admin/mensajes`);
+    const inbound = admin.page.getByTestId("whatsapp-inbound").filter({ hasText: "¿A qué hora llegan?" });
+    expect(await inbound.getByText("Por atender").count()).toBe(1);
+    await phoneReady(admin.page, "mensajes de WhatsApp");
+    await inbound.getByRole("button", { name: /Marcar como atendido/ }).click();
+    await admin.page.getByText("Mensaje marcado como atendido.").waitFor();
     expect(admin.errors).toEqual([]);
     await admin.close();
     await driverPhone.close();
@@ -197,4 +206,33 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     expect(customer.errors.filter((error) => !/404/.test(error))).toEqual([]);
     await customer.close();
   }, 180_000);
+
+  it("offers the box, with a mobile, at sign-up at phone width, and records it", async () => {
+    const { page, errors, close } = await openPage(browser, PHONE);
+    await page.goto(`${server.baseURL}/register`);
+    await page.getByLabel("Nombre", { exact: true }).fill("Lucía");
+    await page.getByLabel("Apellido").fill("Torres");
+    await page.getByLabel("Correo electrónico").fill(`lucia-${randomBytes(4).toString("hex")}@prueba.pe`);
+    await page.getByLabel("Contraseña", { exact: true }).fill("Agua1234");
+    await page.getByLabel("Confirmar contraseña").fill("Agua1234");
+    const box = page.getByLabel("Quiero recibir avisos de mis pedidos por WhatsApp");
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    await page.getByRole("button", { name: "Crear cuenta" }).click();
+    // Without a mobile the box cannot work: refused, with what was typed kept.
+    await page.getByText("Ingresa tu celular para recibir avisos por WhatsApp").waitFor();
+    expect(await page.getByLabel("Nombre", { exact: true }).inputValue()).toBe("Lucía");
+    expect(await page.getByLabel("Quiero recibir avisos de mis pedidos por WhatsApp").isChecked()).toBe(true);
+    await phoneReady(page, "registro con WhatsApp");
+    await page.getByLabel("Celular (opcional)").fill("987 333 444");
+    await page.getByLabel("Contraseña", { exact: true }).fill("Agua1234");
+    await page.getByLabel("Confirmar contraseña").fill("Agua1234");
+    await page.getByRole("button", { name: "Crear cuenta" }).click();
+    await page.waitForURL(/\/dashboard/);
+    await page.goto(`${server.baseURL}/dashboard/perfil`);
+    expect(await page.getByText("Avisos por WhatsApp").count()).toBe(1);
+    expect(await page.getByText("Activados", { exact: true }).count()).toBe(1);
+    expect(errors).toEqual([]);
+    await close();
+  }, 120_000);
 });
