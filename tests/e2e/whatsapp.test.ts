@@ -214,7 +214,7 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     await page.getByLabel("Apellido").fill("Torres");
     await page.getByLabel("Correo electrónico").fill(`lucia-${randomBytes(4).toString("hex")}@prueba.pe`);
     await page.getByLabel("Contraseña", { exact: true }).fill("Agua1234");
-    await page.getByLabel("Confirmar contraseña").fill("Agua1234");
+    await page.getByLabel("Confirmar contraseña", { exact: true }).fill("Agua1234");
     const box = page.getByLabel("Quiero recibir avisos de mis pedidos por WhatsApp");
     expect(await box.isChecked()).toBe(false);
     await box.check();
@@ -226,7 +226,7 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     await phoneReady(page, "registro con WhatsApp");
     await page.getByLabel("Celular (opcional)").fill("987 333 444");
     await page.getByLabel("Contraseña", { exact: true }).fill("Agua1234");
-    await page.getByLabel("Confirmar contraseña").fill("Agua1234");
+    await page.getByLabel("Confirmar contraseña", { exact: true }).fill("Agua1234");
     await page.getByRole("button", { name: "Crear cuenta" }).click();
     await page.waitForURL(/\/dashboard/);
     await page.goto(`${server.baseURL}/dashboard/perfil`);
