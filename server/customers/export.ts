@@ -24,6 +24,7 @@ import { garantiaSummary } from "../garantias/index.server";
 import { currentDelivery, currentDeliveryOf } from "../orders/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
 import { findCustomerProfile } from "./picture";
+import { collectWhatsappData } from "../whatsapp/index.server";
 
 export const CUSTOMER_EXPORT_FORMAT = "vida-alcalina/datos-personales/1";
 
@@ -219,6 +220,8 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     })
     .from(abandonedCarts)
     .where(eq(abandonedCarts.email, email));
+  // Issue 25: numbers, WhatsApp opt-ins and opt-outs, messages sent and received.
+  const whatsapp = await collectWhatsappData(tx, { userId: subject.userId, email, orderIds });
   return {
     orders: orderRows.map(({ checkoutKey: _key, ...order }) => ({
       ...order,
@@ -238,6 +241,7 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     promotionalConsent: consent.map(({ email: _email, ...event }) => event),
     contactMessages: messages,
     abandonedCarts: carts,
+    whatsapp,
   };
 }
 
@@ -263,6 +267,7 @@ export function exportDocument<Profile, Session, Subscription>(
     promotionalConsent: held.promotionalConsent,
     contactMessages: held.contactMessages,
     abandonedCarts: held.abandonedCarts,
+    whatsapp: held.whatsapp,
   };
 }
 

@@ -9,7 +9,10 @@ import { receiptToken } from "../orders/index.server";
 import { recordGarantiaAtDelivery } from "../garantias/index.server";
 import { reorderUrl } from "../reorders/index.server";
 import { findPaymentToCollect, settleCollectedAtDoor } from "../payments/index.server";
+import { deliveredWhatsapp, enqueueWhatsappTemplate, notDeliveredWhatsapp, onTheWayWhatsapp, whatsappEnabled } from "../whatsapp/index.server";
+import { estimatedArrivalWindow } from "./arrival-window";
 import { bidonBalance, ledgerCustomerOf, recordBidonMovements } from "./bidon-ledger";
+import { stopsBeforeOnRoute } from "./driver-route";
 import { InvalidDeliveryTransitionError, type DeliveryStatus } from "./delivery-status";
 import { orderFollowsDeliveries } from "./order-follows-deliveries";
 import { transitionDeliveries } from "./transition";
@@ -183,22 +186,59 @@ async function tellCustomer(
     orderUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
   };
   const to = order.customerEmail;
+  // Issue 25: the same news on WhatsApp, beside each e-mail, for a number that opted in.
+  const token = receiptToken(order.id);
+  const whatsapp = {
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    firstName: order.customerFirstName,
+    phone: order.customerPhone,
+    userId: order.userId,
+    email: order.customerEmail,
+    siteUrl: input.siteUrl,
+    orderPath: `orden/${order.id}?token=${token}`,
+    deliveryId: delivery.id,
+  };
   if (confirmation.kind === "on_the_way") {
     const email = deliveryOnTheWayEmail({ ...base, windowLabel: deliveryWindowLabel(delivery.deliveryWindow) });
     await enqueueEmail(tx, { dedupeKey: `delivery-on-the-way:${delivery.id}`, kind: "delivery-on-the-way", to, ...email }, input.now);
+    // The route is read only when the shop has WhatsApp at all.
+    if (whatsappEnabled()) {
+      const message = onTheWayWhatsapp({
+        ...whatsapp,
+        windowLabel: deliveryWindowLabel(delivery.deliveryWindow),
+        stopsBefore: (await stopsBeforeOnRoute(tx, delivery)) ?? 0,
+        arrival: await estimatedArrivalWindow(tx, { deliveryId: delivery.id, now: input.now }),
+      });
+      await enqueueWhatsappTemplate(tx, message, input.now);
+    }
   } else if (confirmation.kind === "delivered") {
+    const reorder = new URL(reorderUrl(order.id, { now: input.now, siteUrl: input.siteUrl }));
     const email = deliveryDeliveredEmail({
       ...base,
       receiverName: confirmation.receiverName,
       fullLeft: confirmation.fullBidonesLeft,
       emptiesCollected: confirmation.emptyBidonesCollected,
       bidonBalance: input.bidonesHeld ?? 0,
-      reorderUrl: reorderUrl(order.id, { now: input.now, siteUrl: input.siteUrl }),
+      reorderUrl: reorder.toString(),
     });
     await enqueueEmail(tx, { dedupeKey: `delivery-delivered:${delivery.id}`, kind: "delivery-delivered", to, ...email }, input.now);
+    const message = deliveredWhatsapp({
+      ...whatsapp,
+      receiverName: confirmation.receiverName,
+      fullLeft: confirmation.fullBidonesLeft,
+      emptiesCollected: confirmation.emptyBidonesCollected,
+      bidonBalance: input.bidonesHeld ?? 0,
+      // The button is «Repetir pedido» (decision 0076): the same signed, expiring link as the e-mail's.
+      linkPath: `${reorder.pathname.slice(1)}${reorder.search}`,
+    });
+    await enqueueWhatsappTemplate(tx, message, input.now);
   } else {
     // Each failed attempt is its own proof row, so a second failure after a reschedule is told too.
-    const email = deliveryFailedEmail({ ...base, reasonLabel: deliveryFailureReasonLabel(confirmation.reason) });
+    const reasonLabel = deliveryFailureReasonLabel(confirmation.reason);
+    const newDatePath = `orden/${order.id}/nueva-fecha?token=${token}`;
+    const email = deliveryFailedEmail({ ...base, reasonLabel, newDateUrl: new URL(newDatePath, input.siteUrl).toString() });
     await enqueueEmail(tx, { dedupeKey: `delivery-failed:${delivery.id}:${input.proofId}`, kind: "delivery-failed", to, ...email }, input.now);
+    await enqueueWhatsappTemplate(tx, notDeliveredWhatsapp({ ...whatsapp, attemptId: input.proofId!, reasonLabel, newDatePath }), input.now);
   }
 }
