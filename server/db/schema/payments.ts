@@ -31,6 +31,12 @@ export const payments = pgTable(
      * instead of the code: a later payment of that code is then a second payment (refunded).
      */
     collectedAtDoorBy: text("collected_at_door_by"),
+    /**
+     * Until when one request holds the right to charge this attempt's Culqi token (decision 0071):
+     * a double click reaching two server processes charges once, the other request waits for the
+     * outcome. Null when nobody is charging; a crashed holder's claim simply runs out.
+     */
+    chargeClaimedUntil: timestamp("charge_claimed_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
