@@ -112,6 +112,11 @@ export const refunds = pgTable(
     requestKey: text("request_key").notNull().unique(),
     /** The staff member who asked for it (e-mail); null for the shop's automatic refunds. */
     requestedBy: text("requested_by"),
+    /**
+     * The admin (e-mail) who approved a staff refund that takes the order's staff refunds above the
+     * operaciones limit (decision 0071); null for refunds within it and for automatic ones.
+     */
+    approvedBy: text("approved_by"),
     /** The staff member's reason, as typed (shown to staff; the nota de crédito's description). */
     note: text("note"),
     /** The invoice the refund corrects, when the order had one: the compliance work issues its nota de crédito. */
