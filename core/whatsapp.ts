@@ -26,11 +26,17 @@ export const WHATSAPP_OPT_IN_LABEL = "Quiero recibir avisos de mis pedidos por W
 
 /** Shown under the box, and stored with each opt-in as part of the text the customer saw. */
 export function whatsappOptInNote(brandName: string): string {
-  return `${brandName} te escribirá por WhatsApp solo sobre tus pedidos, entregas, pagos y tu suscripción. Para dejar de recibirlos, responde BAJA.`;
+  return `${brandName} te escribirá por WhatsApp solo sobre tus pedidos, entregas, pagos y tu suscripción, y, si aceptas recibir promociones, para recordarte cuándo se te estaría acabando el agua. Para dejar de recibirlos, responde BAJA.`;
 }
 
 /** Bump when the label or the note changes; each stored opt-in keeps its version and its text. */
-export const WHATSAPP_OPT_IN_TEXT_VERSION = "avisos-whatsapp-2026-01";
+export const WHATSAPP_OPT_IN_TEXT_VERSION = "avisos-whatsapp-2026-11";
+
+/**
+ * The opt-in texts that name the reorder reminder (decision 0076): a number opted in under an
+ * earlier text was promised order messages only, so its reminders keep going by e-mail.
+ */
+export const WHATSAPP_REMINDER_TEXT_VERSIONS: readonly string[] = ["avisos-whatsapp-2026-11"];
 
 /** The whole text one opt-in is recorded with (label and note as shown). */
 export function whatsappOptInText(brandName: string): string {

@@ -85,7 +85,7 @@ export default function AdminReminders({ loaderData }: Route.ComponentProps) {
               <li key={row.id} className="min-w-0 rounded-2xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-100">
                 <p className="font-semibold break-all text-slate-900">{row.email}</p>
                 <p className="mt-1 text-slate-700">
-                  {formatLimaInstant(row.sentAt)} · por {row.channel === "email" ? "correo" : row.channel} · cada {row.intervalDays} días · pedido{" "}
+                  {formatLimaInstant(row.sentAt)} · por {row.channel === "whatsapp" ? "WhatsApp" : "correo"} · cada {row.intervalDays} días · pedido{" "}
                   {row.orderNumber}
                 </p>
               </li>

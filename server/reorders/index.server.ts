@@ -2,7 +2,6 @@ export { checkReorderToken, REORDER_LINK_DAYS, REORDER_PATH, reorderToken, reord
 export { reorderCart, type ReorderCart, type ReorderPrefill } from "./reorder-cart";
 export {
   recentReorderReminders,
-  reminderChannel,
   REMINDER_LINK_DAYS,
   sendReorderReminders,
   sendReorderRemindersWhenDue,

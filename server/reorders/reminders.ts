@@ -14,6 +14,7 @@ import type { Database } from "../db/client";
 import { orderItems, orders, reorderReminders, siteSettings } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { enqueueEmail, reorderReminderEmail } from "../notifications/index.server";
+import { enqueueWhatsappTemplate, reorderReminderWhatsapp } from "../whatsapp/index.server";
 import { reorderUrl } from "./reorder-link";
 
 /** A reminder's link lets the customer reorder for two weeks with their data filled in. */
@@ -25,22 +26,15 @@ export interface ReminderCustomer {
   userId: string | null;
   /** Where the reminder goes: the account's e-mail, or the guest's. */
   email: string;
+  /** The account's phone, else the last order's: the number a WhatsApp reminder would go to. */
+  phone: string | null;
   firstName: string;
   lastOrderId: string;
   lastOrderNumber: string;
   lastOrderDay: string;
 }
 
-export type ReminderChannel = "email";
-
-/**
- * The one place the reminder's channel is chosen (decision 0076). Today every reminder is an
- * e-mail; the WhatsApp channel joins here at the merge (a customer opted into WhatsApp gets it there,
- * the others keep e-mail).
- */
-export function reminderChannel(_customer: ReminderCustomer): ReminderChannel {
-  return "email";
-}
+export type ReminderChannel = "email" | "whatsapp";
 
 export interface UpcomingReminder extends ReminderCustomer, ReminderTiming {
   /** Already sent for this interval. */
@@ -53,6 +47,7 @@ interface PaceRow {
   customer_key: string;
   user_id: string | null;
   email: string;
+  phone: string | null;
   first_name: string;
   last_order_id: string;
   last_order_number: string;
@@ -74,7 +69,7 @@ async function customersAtPace(db: DatabaseOrTransaction, input: { today: string
   const result = await db.execute(sql`
     with paid as (
       select ${orders.id} as id, ${orders.orderNumber} as order_number, ${orders.userId} as user_id, ${orders.customerFirstName} as first_name,
-             lower(${orders.customerEmail}) as email, ${orders.paidAt} as paid_at,
+             lower(${orders.customerEmail}) as email, ${orders.customerPhone} as phone, ${orders.paidAt} as paid_at,
              coalesce('user:' || ${orders.userId}, 'email:' || lower(${orders.customerEmail})) as customer_key,
              (${orders.paidAt} at time zone ${LIMA})::date as day
       from ${orders}
@@ -88,10 +83,10 @@ async function customersAtPace(db: DatabaseOrTransaction, input: { today: string
       from gaps where gap is not null group by customer_key
     ),
     last_order as (
-      select distinct on (customer_key) customer_key, id, order_number, user_id, email, first_name, day
+      select distinct on (customer_key) customer_key, id, order_number, user_id, email, phone, first_name, day
       from paid order by customer_key, paid_at desc, id desc
     )
-    select l.customer_key, l.user_id, coalesce(u.email, l.email) as email, l.first_name, l.id as last_order_id,
+    select l.customer_key, l.user_id, coalesce(u.email, l.email) as email, coalesce(u.phone, l.phone) as phone, l.first_name, l.id as last_order_id,
            l.order_number as last_order_number, l.day::text as last_day, p.interval_days, r.sent_at
     from last_order l
     join pace p on p.customer_key = l.customer_key
@@ -115,6 +110,7 @@ async function customersAtPace(db: DatabaseOrTransaction, input: { today: string
         customerKey: row.customer_key,
         userId: row.user_id,
         email: row.email,
+        phone: row.phone,
         firstName: row.first_name,
         lastOrderId: row.last_order_id,
         lastOrderNumber: row.last_order_number,
@@ -194,8 +190,12 @@ export async function sendReorderReminders(db: Database, input: { now: Date; sit
   return { sent };
 }
 
+/**
+ * One reminder and its message in one transaction. The channel is chosen here (decision 0076): by
+ * WhatsApp when the number's opt-in names the reminder (the outbox queues it only then), else by
+ * e-mail; the reminder's row records which.
+ */
 async function sendOne(db: Database, customer: UpcomingReminder, input: { now: Date; siteUrl: string }): Promise<boolean> {
-  const channel = reminderChannel(customer);
   return inTransaction(db, async (tx) => {
     const [written] = await tx
       .insert(reorderReminders)
@@ -206,7 +206,7 @@ async function sendOne(db: Database, customer: UpcomingReminder, input: { now: D
         lastOrderId: customer.lastOrderId,
         intervalDays: customer.intervalDays,
         runsOutOn: customer.runsOutOn,
-        channel,
+        channel: "email" satisfies ReminderChannel,
         sentAt: input.now,
       })
       .onConflictDoNothing({ target: [reorderReminders.customerKey, reorderReminders.lastOrderId] })
@@ -217,13 +217,37 @@ async function sendOne(db: Database, customer: UpcomingReminder, input: { now: D
       .from(orderItems)
       .where(eq(orderItems.orderId, customer.lastOrderId))
       .orderBy(asc(orderItems.id));
+    const link = reorderUrl(customer.lastOrderId, { now: input.now, siteUrl: input.siteUrl, days: REMINDER_LINK_DAYS });
+    const linkUrl = new URL(link);
+    const byWhatsapp = await enqueueWhatsappTemplate(
+      tx,
+      reorderReminderWhatsapp({
+        reminderId: written.id,
+        phone: customer.phone,
+        firstName: customer.firstName,
+        userId: customer.userId,
+        email: customer.email,
+        siteUrl: input.siteUrl,
+        runsOutOn: customer.runsOutOn,
+        itemsSummary: items.map((item) => `${item.quantity} × ${item.variantTitle ? `${item.title} ${item.variantTitle}` : item.title}`).join(", "),
+        reorderPath: `${linkUrl.pathname.slice(1)}${linkUrl.search}`,
+      }),
+      input.now,
+    );
+    if (byWhatsapp) {
+      await tx
+        .update(reorderReminders)
+        .set({ channel: "whatsapp" satisfies ReminderChannel })
+        .where(eq(reorderReminders.id, written.id));
+      return true;
+    }
     const email = reorderReminderEmail({
       sender: await getIssuer(tx),
       firstName: customer.firstName,
       runsOutOn: customer.runsOutOn,
       intervalDays: customer.intervalDays,
       items,
-      reorderUrl: reorderUrl(customer.lastOrderId, { now: input.now, siteUrl: input.siteUrl, days: REMINDER_LINK_DAYS }),
+      reorderUrl: link,
       unsubscribeUrl: emailPreferencesUrl(customer.email, input.siteUrl),
     });
     await enqueueEmail(tx, { dedupeKey: `reorder-reminder:${written.id}`, kind: "reorder-reminder", to: customer.email, ...email }, input.now);

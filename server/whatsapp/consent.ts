@@ -1,5 +1,5 @@
 import { desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { WHATSAPP_OPT_IN_TEXT_VERSION, whatsappOptInText } from "@core/whatsapp";
+import { WHATSAPP_OPT_IN_TEXT_VERSION, WHATSAPP_REMINDER_TEXT_VERSIONS, whatsappOptInText } from "@core/whatsapp";
 import { siteSettings, whatsappConsentEvents, whatsappContacts } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 
@@ -91,6 +91,20 @@ export function mayMessage(phone: SQL | string): SQL {
   const number = typeof phone === "string" ? sql`${phone}` : phone;
   return sql`(select ${whatsappConsentEvents.granted} from ${whatsappConsentEvents} where ${whatsappConsentEvents.phone} = ${number} order by ${whatsappConsentEvents.id} desc limit 1) is true
     and not exists (select 1 from ${whatsappContacts} where ${whatsappContacts.phone} = ${number} and ${whatsappContacts.unreachableAt} is not null)`;
+}
+
+/**
+ * `mayMessage`, and the number's opt-in is one whose text named the reorder reminder
+ * (`WHATSAPP_REMINDER_TEXT_VERSIONS`): only then may a reminder go by WhatsApp.
+ */
+export function mayRemind(phone: SQL | string): SQL {
+  const number = typeof phone === "string" ? sql`${phone}` : phone;
+  const versions = sql.join(
+    WHATSAPP_REMINDER_TEXT_VERSIONS.map((version) => sql`${version}`),
+    sql`, `,
+  );
+  return sql`${mayMessage(number)}
+    and (select ${whatsappConsentEvents.textVersion} from ${whatsappConsentEvents} where ${whatsappConsentEvents.phone} = ${number} order by ${whatsappConsentEvents.id} desc limit 1) in (${versions})`;
 }
 
 /**

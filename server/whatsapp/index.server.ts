@@ -28,6 +28,7 @@ export {
   onTheWayWhatsapp,
   orderConfirmedWhatsapp,
   paymentCodeWhatsapp,
+  reorderReminderWhatsapp,
   renewalFailedWhatsapp,
   renewalSoonWhatsapp,
   type ArrivalWindow,

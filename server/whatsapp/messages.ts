@@ -71,6 +71,23 @@ export function deliveredWhatsapp(
   };
 }
 
+/** "¿Te queda agua?" (decision 0076): the reorder reminder, for a number whose opt-in names it. */
+export function reorderReminderWhatsapp(
+  data: Recipient & { reminderId: string; runsOutOn: string; itemsSummary: string; reorderPath: string },
+): WhatsappTemplateMessage {
+  return {
+    dedupeKey: `reorder-reminder:${data.reminderId}`,
+    phone: data.phone,
+    userId: data.userId,
+    customerEmail: data.email,
+    covers: "reminders",
+    template: fillTemplate("reorderReminder", [data.firstName, formatLimaDate(data.runsOutOn), data.itemsSummary], {
+      buttonUrlSuffix: data.reorderPath,
+      siteUrl: data.siteUrl,
+    }),
+  };
+}
+
 export function notDeliveredWhatsapp(
   data: OrderRecipient & { deliveryId: string; attemptId: string; reasonLabel: string; newDatePath: string },
 ): WhatsappTemplateMessage {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { whatsappNumber } from "@core/whatsapp";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { whatsappEnabled } from "./channel";
-import { mayMessage } from "./consent";
+import { mayMessage, mayRemind } from "./consent";
 import type { FilledTemplate } from "./templates";
 
 /** A template message for one customer about one event. */
@@ -16,6 +16,11 @@ export interface WhatsappTemplateMessage {
   subscriptionId?: string | null;
   userId?: string | null;
   customerEmail?: string | null;
+  /**
+   * What the number's opt-in must cover: order messages (the default), or also the reorder
+   * reminder, which only opt-ins under a text that names it do (`mayRemind`).
+   */
+  covers?: "orders" | "reminders";
 }
 
 /**
@@ -36,7 +41,7 @@ export async function enqueueWhatsappTemplates(db: DatabaseOrTransaction, messag
     rows.map(
       (row) => sql`(${row.dedupeKey}, ${row.template.templateName}, ${row.template.languageCode}, ${JSON.stringify(row.template.parameters)}::jsonb,
         ${row.template.renderedText}, ${row.to}, ${row.orderId ?? null}::uuid, ${row.subscriptionId ?? null}::uuid, ${row.userId ?? null},
-        ${row.customerEmail?.toLowerCase() ?? null})`,
+        ${row.customerEmail?.toLowerCase() ?? null}, ${row.covers === "reminders"}::boolean)`,
     ),
     sql`, `,
   );
@@ -46,8 +51,8 @@ export async function enqueueWhatsappTemplates(db: DatabaseOrTransaction, messag
       subscription_id, user_id, customer_email, status, next_attempt_at, created_at)
     select v.dedupe_key, 'template', v.template_name, v.language_code, v.parameters, v.rendered_text, v.to_phone, v.order_id,
       v.subscription_id, v.user_id, v.customer_email, 'pending', ${at}::timestamptz, ${at}::timestamptz
-    from (values ${values}) as v(dedupe_key, template_name, language_code, parameters, rendered_text, to_phone, order_id, subscription_id, user_id, customer_email)
-    where ${mayMessage(sql`v.to_phone`)}
+    from (values ${values}) as v(dedupe_key, template_name, language_code, parameters, rendered_text, to_phone, order_id, subscription_id, user_id, customer_email, reminder)
+    where case when v.reminder then ${mayRemind(sql`v.to_phone`)} else ${mayMessage(sql`v.to_phone`)} end
     on conflict (dedupe_key) do nothing
     returning id`);
   return rowsOf(inserted).length;

@@ -3,7 +3,7 @@ import type { WhatsappTemplateParameters } from "../db/schema";
 /**
  * The message templates the shop submits to Meta (issue 25; docs/whatsapp.md lists them with the
  * same text, and a unit test keeps the two equal). Every message the shop starts is one of these:
- * outside the customer's 24-hour window WhatsApp accepts nothing else. All are category UTILITY
+ * outside the customer's 24-hour window WhatsApp accepts nothing else. All but one are category UTILITY
  * (order, delivery and payment updates the customer asked for), in Spanish (`es`).
  *
  * A template's text is fixed once approved; only the `{{n}}` parameters change, and each must be
@@ -15,7 +15,8 @@ export interface WhatsappTemplate {
   name: string;
   /** What staff and the docs call it. */
   title: string;
-  category: "UTILITY";
+  /** UTILITY for what the customer's order or subscription needs; MARKETING for the reorder reminder. */
+  category: "UTILITY" | "MARKETING";
   language: "es";
   body: string;
   /** One per `{{n}}`, in order: what it holds (for docs) and a Spanish example for Meta's review. */
@@ -160,6 +161,25 @@ export const WHATSAPP_TEMPLATES = {
       example: "suscripcion/tarjeta/3f1c…?modo=actualizar",
     },
     sentWhen: "when a renewal charge is declined (beside the e-mail), also on the last attempt",
+  },
+  reorderReminder: {
+    name: "recordatorio_agua",
+    title: "¿Te queda agua?",
+    category: "MARKETING",
+    language: "es",
+    body: "Hola {{1}}, por cómo sueles pedir, tu agua se estaría acabando hacia el {{2}}. Si quieres, repite tu último pedido ({{3}}) con el botón. Para no recibir más mensajes por WhatsApp, responde BAJA.",
+    parameters: [
+      { meaning: "customer's first name", example: "María" },
+      { meaning: "the day they usually run out", example: "jueves 14 de mayo" },
+      { meaning: "what the last order held", example: "2 × Bidón 20 L" },
+    ],
+    button: {
+      text: "Repetir pedido",
+      meaning: "one-tap reorder of the last order (signed link, 14 days)",
+      example: "repetir-pedido/3f1c…?token=…",
+    },
+    sentWhen:
+      "a day or two before a one-time buyer usually runs out (decision 0076), instead of the e-mail, when they accepted promotions and their WhatsApp opt-in names the reminder",
   },
 } as const satisfies Record<string, WhatsappTemplate>;
 

@@ -57,7 +57,7 @@ describe("the WhatsApp opt-in at sign-up and in the profile (issue 25)", () => {
     expect(event).toMatchObject({ phone: "51912345678", granted: true, source: "signup", email: parsed.data.email, ...evidence });
     expect(event!.createdAt.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
     expect(event!.textShown).toBe(
-      "Quiero recibir avisos de mis pedidos por WhatsApp. Vida Alcalina te escribirá por WhatsApp solo sobre tus pedidos, entregas, pagos y tu suscripción. Para dejar de recibirlos, responde BAJA.",
+      "Quiero recibir avisos de mis pedidos por WhatsApp. Vida Alcalina te escribirá por WhatsApp solo sobre tus pedidos, entregas, pagos y tu suscripción, y, si aceptas recibir promociones, para recordarte cuándo se te estaría acabando el agua. Para dejar de recibirlos, responde BAJA.",
     );
     expect(await test.db.select().from(promotionalConsentEvents).where(eq(promotionalConsentEvents.email, parsed.data.email))).toEqual([]);
   });

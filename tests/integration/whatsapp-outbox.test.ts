@@ -15,9 +15,11 @@ import { anonymiseGuest, exportGuestData, loadGuestPicture } from "@server/custo
 import {
   deliveries,
   invoices,
+  orders,
   outboxEmails,
   paymentMethods,
   payments,
+  reorderReminders,
   users,
   whatsappConsentEvents,
   whatsappContacts,
@@ -38,7 +40,9 @@ import {
 import { checkoutInput } from "../support/checkout-fixture";
 import { limaNoon, newCustomer, start, subscribe, subscriptionRow } from "../support/subscription-fixture";
 import { renewDueSubscriptions, sendRenewalReminders } from "@server/subscriptions/index.server";
-import { addDays, formatLimaDate, formatLimaInstant } from "@core/lima-dates";
+import { addDays, formatLimaDate, formatLimaInstant, limaDayStart, limaToday } from "@core/lima-dates";
+import { recordPromotionalConsent } from "@server/consent/index.server";
+import { sendReorderReminders } from "@server/reorders/index.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { startWhatsappCloudMock, submittedTemplates, type WhatsappCloudMock } from "../support/whatsapp-cloud-mock";
 
@@ -379,6 +383,71 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     expect(failed.parameters!.buttonUrlSuffix).toBe(`suscripcion/tarjeta/${subscriptionId}?modo=actualizar`);
     await sendDueWhatsappMessages(test.db, client, limaNoon(billing));
     expect(sentTo(`51${phone}`).map((message) => message.templateName)).toEqual(["renovacion_en_2_dias", "cobro_fallido"]);
+  });
+
+  it("sends the reorder reminder by WhatsApp when the number's opt-in names it, and by e-mail under an earlier opt-in text", async () => {
+    // Two one-time orders ten days apart, with promotional consent: the reminder is due eight days after the second.
+    const limaMorning = (day: string) => new Date(limaDayStart(day).getTime() + 10 * 3_600_000);
+    const first = addDays(limaToday(placedAt), 100);
+    async function regular(whatsappText: "current" | "earlier") {
+      const one = await paidOrder({ whatsapp: true });
+      const two = await paidOrder({ whatsapp: true, phone: one.phone, email: one.email });
+      await test.db
+        .update(orders)
+        .set({ paidAt: limaMorning(first) })
+        .where(eq(orders.id, one.orderId));
+      await test.db
+        .update(orders)
+        .set({ paidAt: limaMorning(addDays(first, 10)) })
+        .where(eq(orders.id, two.orderId));
+      await recordPromotionalConsent(test.db, { email: one.email, granted: true, source: "checkout" }, limaMorning(first));
+      if (whatsappText === "earlier")
+        await recordWhatsappConsent(
+          test.db,
+          {
+            phone: one.number,
+            granted: true,
+            source: "profile",
+            textShown: "Quiero recibir avisos de mis pedidos por WhatsApp.",
+            textVersion: "avisos-whatsapp-2026-01",
+          },
+          limaMorning(first),
+        );
+      return { ...two, email: one.email };
+    }
+    const byWhatsapp = await regular("current");
+    const byEmail = await regular("earlier");
+    await sendReorderReminders(test.db, { now: limaMorning(addDays(first, 18)), siteUrl });
+
+    const reminderMessages = (number: string) =>
+      test.db
+        .select()
+        .from(whatsappMessages)
+        .where(and(eq(whatsappMessages.toPhone, number), like(whatsappMessages.dedupeKey, "reorder-reminder:%")));
+    const reminderEmails = (email: string) =>
+      test.db
+        .select()
+        .from(outboxEmails)
+        .where(and(eq(outboxEmails.toAddress, email), eq(outboxEmails.kind, "reorder-reminder")));
+    const [message] = await reminderMessages(byWhatsapp.number);
+    expect(message).toMatchObject({ templateName: "recordatorio_agua", status: "pending" });
+    expect(message!.parameters!.body[1]).toBe(formatLimaDate(addDays(first, 20)));
+    expect(message!.parameters!.buttonUrlSuffix).toMatch(new RegExp(`^repetir-pedido/${byWhatsapp.orderId}\\?token=`));
+    expect(await reminderEmails(byWhatsapp.email)).toEqual([]);
+    const [row] = await test.db.select().from(reorderReminders).where(eq(reorderReminders.lastOrderId, byWhatsapp.orderId));
+    expect(row!.channel).toBe("whatsapp");
+
+    expect(await reminderMessages(byEmail.number)).toEqual([]);
+    expect(await reminderEmails(byEmail.email)).toHaveLength(1);
+    const [emailRow] = await test.db.select().from(reorderReminders).where(eq(reorderReminders.lastOrderId, byEmail.orderId));
+    expect(emailRow!.channel).toBe("email");
+
+    // It leaves as Meta's template with its button, once.
+    await send(limaMorning(addDays(first, 18)));
+    await send(later(limaMorning(addDays(first, 18)), 60_000));
+    const reminders = sentTo(byWhatsapp.number).filter((sent) => sent.templateName === "recordatorio_agua");
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]!.buttonSuffix).toBe(message!.parameters!.buttonUrlSuffix);
   });
 
   it("runs as the jobs' «whatsapp» pass with the client it is given", async () => {
