@@ -17,6 +17,7 @@ const postgresOnlyReliability = [
   "tests/reliability/postgres-outage.test.ts",
   "tests/reliability/two-processes.test.ts",
   "tests/reliability/content-invalidation.test.ts",
+  "tests/reliability/whatsapp-two-processes.test.ts",
 ];
 
 /**

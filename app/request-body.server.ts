@@ -4,6 +4,7 @@
  * not JSON. Each reader answers such a request itself, with a 4xx and a Spanish message.
  */
 import { data } from "react-router";
+import { FORBIDDEN_CHARACTERS, forbiddenFormCharacter } from "./form-characters.server";
 
 export const METHOD_NOT_ALLOWED = "Método no permitido";
 export const UNREADABLE_FORM = "No pudimos leer el formulario. Recarga la página e inténtalo de nuevo.";
@@ -14,17 +15,22 @@ const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
 /**
  * The posted form of an action. Forms post; any other method is a 405, a body of another type
- * a 415, and a body that does not parse a 400 — thrown, so the route's error boundary shows it.
+ * a 415, and a body that does not parse, or that holds characters no form takes (a NUL byte; in
+ * the staff area any control character: `form-characters.server.ts`), a 400 — thrown, so the
+ * route's error boundary shows it.
  */
 export async function readFormData(request: Request): Promise<FormData> {
   if (request.method !== "POST") throw data(METHOD_NOT_ALLOWED, { status: 405, headers: { Allow: "GET, POST" } });
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
   if (!FORM_TYPES.includes(type)) throw data(UNSUPPORTED_FORM, { status: 415 });
+  let form: FormData;
   try {
-    return await request.formData();
+    form = await request.formData();
   } catch {
     throw data(UNREADABLE_FORM, { status: 400 });
   }
+  if (forbiddenFormCharacter(request, form) !== null) throw data(FORBIDDEN_CHARACTERS, { status: 400 });
+  return form;
 }
 
 /**

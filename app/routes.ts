@@ -14,6 +14,8 @@ export default [
     route("success", "routes/success.tsx"),
     route("pago-error", "routes/pago-error.tsx"),
     route("orden/:orderId", "routes/order-status.tsx"),
+    // Issue 25: the customer picks a new date for a delivery that could not be made.
+    route("orden/:orderId/nueva-fecha", "routes/order-new-date.tsx"),
     route("gracias", "routes/gracias.tsx"),
     route("suscripcion/tarjeta/:subscriptionId", "routes/subscription-card.tsx"),
     route("suscripcion/bienvenido", "routes/subscription-welcome.tsx"),
@@ -126,6 +128,8 @@ export default [
   route("api/carrito/abandonado", "routes/api.abandoned-cart.ts"),
   route("api/cuenta/correo-registrado", "routes/api.email-registered.ts"),
   route("api/pagos/culqi/webhook", "routes/api.culqi-webhook.ts"),
+  // Meta's WhatsApp webhook: subscription check and signed notifications (issue 25, docs/whatsapp.md).
+  route("webhooks/whatsapp", "routes/webhooks.whatsapp.ts"),
   // Flow posts the card-registration token here from its own site (decision 0021).
   route("api/pagos/flow/registro", "routes/api.flow-register-return.ts"),
 

@@ -1,6 +1,7 @@
 import { getSiteSettings } from "@server/content/index.server";
 import type { Database } from "@server/db/index.server";
 import { publicSiteUrl } from "@server/config/env";
+import { whatsappEnabled } from "@server/whatsapp/index.server";
 import type { SiteInfo } from "~/lib/seo";
 
 /**
@@ -18,6 +19,7 @@ export async function siteInfo(db: Database, _request?: Request): Promise<SiteIn
     whatsappNumber: settings.whatsappNumber,
     whatsappGreeting: settings.whatsappGreeting,
     closingCtaLabel: settings.closingCtaLabel,
+    whatsappNotices: whatsappEnabled(),
     issuer: { legalName: settings.issuerLegalName, ruc: settings.issuerRuc, fiscalAddress: settings.issuerFiscalAddress },
     social,
     socialLinks: Object.values(social).filter((url): url is string => Boolean(url)),

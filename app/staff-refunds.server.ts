@@ -6,7 +6,7 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { publicSiteUrl } from "@server/config/env";
 import { cancelOrderByStaff } from "@server/orders/index.server";
-import { culqiClientIfConfigured, markManualRefundDone, refundOrder, setOperacionesRefundLimit, type RefundDeps } from "@server/payments/index.server";
+import { culqiClientIfConfigured, markManualRefundDone, refundOrder, setOperacionesRefundPolicy, type RefundDeps } from "@server/payments/index.server";
 import { dbContext } from "./db-context.server";
 import { readFormData } from "./request-body.server";
 import { staffActor } from "./staff.server";
@@ -110,12 +110,13 @@ export async function refundOrderAction(request: Request, context: Readonly<Rout
 
 export async function refundLimitAction(request: Request, context: Readonly<RouterContextProvider>) {
   const form = await readFormData(request);
-  const values = { limit: text(form, "limit") };
+  const values = { limit: text(form, "limit"), cancelAnyAmount: text(form, "cancelAnyAmount") };
   if (text(form, "intent") !== "refund_limit") return refusal(values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
   const cents = parseSolesInput(values.limit);
   if (cents === null || cents > 10_000_000)
     return refusal(values, "Revisa el campo marcado.", { limit: "Escribe un monto en soles, por ejemplo 200.00 (hasta S/ 100 000.00)." });
-  const saved = await setOperacionesRefundLimit(context.get(dbContext), staffActor(context, request), cents, new Date());
+  const policy = { limitCents: cents, mayCancelAnyAmount: values.cancelAnyAmount === "si" };
+  const saved = await setOperacionesRefundPolicy(context.get(dbContext), staffActor(context, request), policy, new Date());
   if (!saved) return refusal(values, "No hay ajustes de la tienda que cambiar. Ejecuta la carga inicial de datos.");
   throw redirect("/admin/ajustes?guardado=1");
 }

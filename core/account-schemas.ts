@@ -51,6 +51,17 @@ export const loginSchema = z.object({
   redirectTo: z.string().max(2000).optional().catch(undefined),
 });
 
+export const INVALID_MOBILE = "Ingresa un celular válido de 9 dígitos que empiece con 9";
+export const WHATSAPP_NEEDS_MOBILE = "Ingresa tu celular para recibir avisos por WhatsApp";
+
+/** An optional Peruvian mobile: blank is null; anything else must be 9 digits starting with 9 (+51 allowed), kept as the 9 digits. */
+const optionalMobile = lineText(20)
+  .trim()
+  .optional()
+  .transform((value) => value || null)
+  .refine((value) => value === null || isPeruvianMobile(value), INVALID_MOBILE)
+  .transform((value) => (value ? normalizePeruvianMobile(value) : null));
+
 export const registerSchema = z
   .object({
     firstName: lineText(80).trim().min(1, "Ingresa tu nombre"),
@@ -60,8 +71,12 @@ export const registerSchema = z
     confirmPassword: z.string(),
     /** Issue 12: the separate, unticked promotional-e-mail consent; the account never depends on it. */
     promociones: consentCheckbox,
+    /** Issue 25: an optional mobile, needed only with the separate, unticked WhatsApp opt-in. */
+    phone: optionalMobile,
+    whatsapp: consentCheckbox,
   })
-  .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER });
+  .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER })
+  .refine((value) => !value.whatsapp || value.phone !== null, { path: ["phone"], message: WHATSAPP_NEEDS_MOBILE });
 
 export const forgotPasswordSchema = z.object({ email: emailField });
 
@@ -93,7 +108,9 @@ export const profileSchema = z
   .object({
     firstName: lineText(80).trim().min(1, NAMES_REQUIRED),
     lastName: lineText(80).trim().min(1, NAMES_REQUIRED),
-    phone: optionalText(20).refine((value) => value === null || isPeruvianMobile(value), "Ingresa un celular válido de 9 dígitos que empiece con 9"),
+    phone: optionalText(20).refine((value) => value === null || isPeruvianMobile(value), INVALID_MOBILE),
+    /** Issue 25: the WhatsApp opt-in box of the profile, for the profile's phone. */
+    whatsapp: consentCheckbox,
     documentType: z
       .enum(["dni", "ce", "pasaporte"], { message: "Selecciona un tipo de documento" })
       .optional()
@@ -110,6 +127,7 @@ export const profileSchema = z
       const error = documentNumberError(value.documentType as DocumentType, value.documentNumber.toUpperCase());
       if (error) context.addIssue({ code: "custom", path: ["documentNumber"], message: error });
     }
+    if (value.whatsapp && !value.phone) context.addIssue({ code: "custom", path: ["phone"], message: WHATSAPP_NEEDS_MOBILE });
   })
   .transform((value) => ({
     ...value,

@@ -87,6 +87,8 @@ export const checkoutSchema = z
     items: orderLinesSchema,
     /** Issue 12: the separate, unticked promotional-e-mail consent; the order never depends on it. */
     promociones: consentCheckbox,
+    /** Issue 25: the separate, unticked WhatsApp opt-in for this order's number (`telefono`). */
+    whatsapp: consentCheckbox,
     clientSubtotalCents: z.coerce.number().int("Carrito inválido").nonnegative("Carrito inválido").max(Number.MAX_SAFE_INTEGER, "Carrito inválido"),
   })
   .superRefine((value, context) => {

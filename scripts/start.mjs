@@ -26,8 +26,10 @@ if (!process.env.NODE_ENV) {
     SESSION_SECRET: process.env.SESSION_SECRET || localSecret(),
     SEED_DEMO_DATA: process.env.SEED_DEMO_DATA || "true",
     ALLOW_SANDBOX_PAYMENTS: process.env.ALLOW_SANDBOX_PAYMENTS || "true",
+    // WhatsApp messages are written beside the e-mails in the outbox (docs/whatsapp.md).
+    WHATSAPP_LOCAL_OUTBOX: process.env.WHATSAPP_LOCAL_OUTBOX || "true",
   });
-  console.log("Local demo (NODE_ENV is not set): demo accounts, sandbox payments. Set NODE_ENV=production for a real shop.");
+  console.log("Local demo (NODE_ENV is not set): demo accounts, sandbox payments, WhatsApp in the outbox. Set NODE_ENV=production for a real shop.");
 }
 createEmbeddedDatabaseApart(env);
 console.log(`Starting the shop on http://localhost:${port}`);

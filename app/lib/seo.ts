@@ -9,6 +9,8 @@ export interface SiteInfo {
   whatsappNumber: string;
   whatsappGreeting: string;
   closingCtaLabel: string;
+  /** Issue 25: WhatsApp notices are on (the Cloud API, or the local demo's stand-in): the opt-in boxes show. */
+  whatsappNotices: boolean;
   /** The issuer (site settings): razón social, RUC and domicilio fiscal, for JSON-LD and footers. */
   issuer: { legalName: string; ruc: string; fiscalAddress: string };
   social: { instagram: string | null; facebook: string | null; tiktok: string | null };

@@ -5,7 +5,7 @@ import { FactList, FieldError, StaffFormError, staffDangerButtonClass, ReasonFie
 import { formatSoles } from "@core/money";
 import { orderStatusLabel } from "@core/order-labels";
 import { dbContext } from "~/db-context.server";
-import { allowRoles } from "~/staff.server";
+import { allowRoles, staffContext } from "~/staff.server";
 import { cancelOrderAction, notFound, orderIdParam } from "~/staff-refunds.server";
 import { orderRefundSummary } from "@server/payments/index.server";
 import { staffCancellationBlocker } from "@server/orders/index.server";
@@ -17,7 +17,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const orderId = orderIdParam(params.orderId);
   const summary = await orderRefundSummary(db, orderId);
   if (!summary) notFound();
-  return { summary, blocker: await staffCancellationBlocker(db, orderId) };
+  // Decision 0071: unless the admin's settings allow it, operaciones' full refund counts against their per-order limit.
+  const overLimit =
+    context.get(staffContext).role !== "admin" && !summary.mayCancelAnyAmount && summary.staffRefundedCents + summary.refundableCents > summary.limitCents;
+  const limitBlocker = overLimit
+    ? `Cancelar este pedido devuelve ${formatSoles(summary.refundableCents)}: supera lo que operaciones puede reembolsar por pedido (${formatSoles(summary.limitCents)}). Pide a un administrador que lo cancele.`
+    : null;
+  return { summary, blocker: (await staffCancellationBlocker(db, orderId)) ?? limitBlocker };
 }
 
 export const action = ({ request, context, params }: Route.ActionArgs) => cancelOrderAction(request, context, orderIdParam(params.orderId));

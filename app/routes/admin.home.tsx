@@ -3,8 +3,11 @@ import type { Route } from "./+types/admin.home";
 import { getStaffHome } from "@server/accounts/index.server";
 import { retryDeadEmailByStaff } from "@server/notifications/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { AdminAlarms, type AlarmsView } from "~/components/admin/home-alarms";
+import { AdminAlarms, type AlarmsView, type RetryFormProps } from "~/components/admin/home-alarms";
 import { staffMenuFor } from "~/components/admin/staff-menu";
+import { retryDeadWhatsappMessageByStaff } from "@server/whatsapp/index.server";
+import { runJobSoon } from "@server/jobs/index.server";
+import { formatWhatsappNumber, isTemplateError } from "@core/whatsapp";
 import { FormAlert } from "~/components/account/auth-shell";
 import { dbContext } from "~/db-context.server";
 import { deliveryStatusLabel } from "@core/delivery-labels";
@@ -31,6 +34,15 @@ export async function loader({ context }: Route.LoaderArgs) {
       lastError: email.lastError,
       deadAt: when(email.deadAt),
     })),
+    deadWhatsapp: alarms.deadWhatsapp.map((message) => ({
+      id: message.id,
+      title: message.title,
+      to: formatWhatsappNumber(message.to),
+      orderId: message.orderId,
+      reason: message.reason,
+      templateError: isTemplateError(message.errorCode),
+      deadAt: when(message.deadAt),
+    })),
     rowFailures: alarms.rowFailures.map((failure) => ({ ...failure, lastFailedAt: when(failure.lastFailedAt) })),
     openRefunds: alarms.openRefunds.map((refund) => ({ ...refund, createdAt: when(refund.createdAt) })),
   };
@@ -44,17 +56,31 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-/** "Reintentar" a dead e-mail: an alarm only the admin sees, so only the admin may act on it. */
+/** "Reintentar" a dead e-mail or WhatsApp message: alarms only the admin sees, so only the admin may act on them. */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
-  if (form.get("intent") !== "retry-email") return data({ ok: false, message: "Acción desconocida" }, { status: 400 });
+  const intent = form.get("intent");
+  if (intent !== "retry-email" && intent !== "retry-whatsapp") return data({ ok: false, message: "Acción desconocida" }, { status: 400 });
   if (context.get(staffContext).role !== "admin") throw data("Página no encontrada", { status: 404 });
+  if (intent === "retry-whatsapp") return retryWhatsapp(context, request, form.get("messageId"));
   const id = form.get("emailId");
   if (typeof id !== "string" || !isUuid(id)) return data({ ok: false, message: "No encontramos ese correo." }, { status: 404 });
   const result = await retryDeadEmailByStaff(context.get(dbContext), staffActor(context, request), id, new Date());
   if (result.ok) return { ok: true, message: "El correo volverá a enviarse en el próximo intento del envío." };
   if (result.reason === "not_dead") return data({ ok: false, message: "Ese correo ya no está detenido." }, { status: 400 });
   return data({ ok: false, message: "No encontramos ese correo." }, { status: 404 });
+}
+
+async function retryWhatsapp(context: Route.ActionArgs["context"], request: Request, id: FormDataEntryValue | null) {
+  const notFound = data({ ok: false, message: "No encontramos ese mensaje de WhatsApp." }, { status: 404 });
+  if (typeof id !== "string" || !isUuid(id)) return notFound;
+  const result = await retryDeadWhatsappMessageByStaff(context.get(dbContext), staffActor(context, request), id, new Date());
+  if (result.ok) {
+    runJobSoon("whatsapp");
+    return { ok: true, message: "El mensaje de WhatsApp volverá a enviarse ahora." };
+  }
+  if (result.reason === "not_dead") return data({ ok: false, message: "Ese mensaje ya no está detenido." }, { status: 400 });
+  return notFound;
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Inicio · Back office" }, { name: "robots", content: "noindex,nofollow" }];
@@ -164,16 +190,12 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-function RetryEmailForm({ emailId, to }: { emailId: string; to: string }) {
+function RetryEmailForm({ intent, id, label }: RetryFormProps) {
   return (
     <Form method="post">
-      <input type="hidden" name="intent" value="retry-email" />
-      <input type="hidden" name="emailId" value={emailId} />
-      <button
-        type="submit"
-        aria-label={`Reintentar el correo a ${to}`}
-        className="rounded-lg px-3 py-1.5 text-sm font-semibold text-brand-900 ring-1 ring-brand-200 hover:bg-brand-50"
-      >
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name={intent === "retry-email" ? "emailId" : "messageId"} value={id} />
+      <button type="submit" aria-label={label} className="rounded-lg px-3 py-1.5 text-sm font-semibold text-brand-900 ring-1 ring-brand-200 hover:bg-brand-50">
         Reintentar
       </button>
     </Form>

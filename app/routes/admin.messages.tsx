@@ -8,21 +8,30 @@ import { readFormData } from "~/request-body.server";
 import { allowStaffPage, staffActor } from "~/staff.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { isUuid } from "@core/input-schemas";
+import { listWhatsappInbox, markWhatsappMessageAttended, whatsappEnabled, type WhatsappInboxRow } from "@server/whatsapp/index.server";
+import { formatWhatsappNumber } from "@core/whatsapp";
 
 /** Messages from /contact: operaciones answers them (admin always may). */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/mensajes")];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return listContactMessages(context.get(dbContext));
+  const db = context.get(dbContext);
+  const contact = await listContactMessages(db);
+  // Issue 25: what customers wrote to the shop's WhatsApp (their BAJA is handled, not listed here).
+  const whatsapp = whatsappEnabled() ? await listWhatsappInbox(db) : null;
+  return { ...contact, whatsapp };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await readFormData(request));
-  if (form.intent !== "attend") return data({ ok: false, message: "Acción desconocida" }, { status: 400 });
+  if (form.intent !== "attend" && form.intent !== "attend_whatsapp") return data({ ok: false, message: "Acción desconocida" }, { status: 400 });
   const messageId = typeof form.messageId === "string" ? form.messageId : "";
   const notFound = data({ ok: false, message: "No encontramos ese mensaje." }, { status: 404 });
   if (!isUuid(messageId)) return notFound;
-  const result = await markContactMessageAttended(context.get(dbContext), staffActor(context, request), messageId);
+  const result =
+    form.intent === "attend_whatsapp"
+      ? await markWhatsappMessageAttended(context.get(dbContext), staffActor(context, request), messageId, new Date())
+      : await markContactMessageAttended(context.get(dbContext), staffActor(context, request), messageId);
   if (!result.ok) return notFound;
   return { ok: true, message: result.changed ? "Mensaje marcado como atendido." : "Ese mensaje ya estaba atendido." };
 }
@@ -30,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Mensajes · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 
 export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
-  const { messages, pending } = loaderData;
+  const { messages, pending, whatsapp } = loaderData;
   return (
     <>
       <AdminPageHeader title="Mensajes">
@@ -86,6 +95,63 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
           ))}
         </ul>
       )}
+      {whatsapp && <WhatsappInbox inbox={whatsapp} />}
     </>
+  );
+}
+
+/** Issue 25: inbound WhatsApp messages, newest first, each marked attended once staff dealt with it. */
+function WhatsappInbox({ inbox }: { inbox: { messages: WhatsappInboxRow[]; pending: number } }) {
+  return (
+    <section aria-labelledby="mensajes-whatsapp" className="mt-8">
+      <h2 id="mensajes-whatsapp" className="mb-1 text-xl font-bold text-slate-900">
+        WhatsApp
+      </h2>
+      <p className="mb-3 text-sm text-slate-700" data-testid="pending-whatsapp-messages">
+        {inbox.pending === 1 ? "1 mensaje por atender" : `${inbox.pending} mensajes por atender`}. Las bajas (BAJA, STOP, NO) se aplican solas y no se listan
+        aquí.
+      </p>
+      {inbox.messages.length === 0 ? (
+        <p className="rounded-2xl bg-white p-6 text-slate-700 shadow-sm ring-1 ring-slate-100">Aún no llegan mensajes por WhatsApp.</p>
+      ) : (
+        <ul className="space-y-3">
+          {inbox.messages.map((message) => (
+            <li key={message.id} data-testid="whatsapp-inbound" className="min-w-0 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:p-5">
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <h3 className="min-w-0 font-bold break-words text-slate-900">
+                  {message.profileName ?? "Cliente"} · {formatWhatsappNumber(message.from)}
+                </h3>
+                <span
+                  className={`rounded-full px-3 py-0.5 text-xs font-semibold ${message.attendedAt ? "bg-emerald-100 text-emerald-900" : "bg-amber-100 text-amber-900"}`}
+                >
+                  {message.attendedAt ? "Atendido" : "Por atender"}
+                </span>
+              </div>
+              <p className="mt-1 text-sm text-slate-700">{formatLimaInstant(message.sentAt)}</p>
+              <p className="mt-3 text-sm break-words whitespace-pre-line text-slate-900">{message.body}</p>
+              <div className="mt-3 flex flex-wrap items-center gap-3">
+                {message.attendedAt ? (
+                  <span className="text-xs text-slate-600">
+                    Atendido {message.attendedByName ? `por ${message.attendedByName} ` : ""}el {formatLimaInstant(message.attendedAt)}
+                  </span>
+                ) : (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="attend_whatsapp" />
+                    <input type="hidden" name="messageId" value={message.id} />
+                    <button
+                      type="submit"
+                      className="rounded-full bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+                      aria-label={`Marcar como atendido: WhatsApp de ${formatWhatsappNumber(message.from)}`}
+                    >
+                      Marcar como atendido
+                    </button>
+                  </Form>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -17,6 +17,8 @@ import { z } from "@core/zod";
 import { readFormData } from "~/request-body.server";
 import { siteInfo } from "~/site-info.server";
 import { allowRoles, staffActor, staffContext } from "~/staff.server";
+import { listOrderWhatsappMessages, whatsappEnabled } from "@server/whatsapp/index.server";
+import { StaffWhatsappMessages } from "~/components/admin/whatsapp-messages";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 
@@ -41,8 +43,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const order = await findStaffOrder(context.get(dbContext), params.orderId);
   if (!order) throw data(NOT_FOUND, { status: 404 });
   const notice = NOTICES[new URL(request.url).searchParams.get("aviso") ?? ""] ?? null;
+  // Issue 25: the order's WhatsApp messages and their states (none without WhatsApp).
+  const whatsapp = (await listOrderWhatsappMessages(context.get(dbContext), order.id)).map((message) => ({
+    ...message,
+    createdAt: message.createdAt.toISOString(),
+    lastChangeAt: message.lastChangeAt.toISOString(),
+  }));
   // A fresh key per page load: the same form sent twice (double click, retry) acts once.
-  return { order, notice, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID() };
+  return { order, notice, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID(), whatsapp, whatsappOn: whatsappEnabled() };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -264,6 +272,11 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
         <AccountSection title="Historial">
           <StaffOrderHistory timeline={order.timeline} />
         </AccountSection>
+        {(loaderData.whatsappOn || loaderData.whatsapp.length > 0) && (
+          <AccountSection title="WhatsApp">
+            <StaffWhatsappMessages messages={loaderData.whatsapp} />
+          </AccountSection>
+        )}
         <AccountSection title="Notas internas">
           <StaffOrderNotes notes={order.notes} />
           <Form method="post" className="mt-4 space-y-2" key={noteKey}>

@@ -86,7 +86,9 @@ export default function RefundOrder({ loaderData, actionData }: Route.ComponentP
               className={staffInputClass}
             />
             <p id="amount-help" className="mt-1 text-sm text-slate-600">
-              {isAdmin ? "Sin límite para administración." : `Operaciones puede devolver hasta ${formatSoles(summary.limitCents)} por vez.`}
+              {isAdmin
+                ? `Sin límite para administración: por encima de ${formatSoles(summary.limitCents)} en total quedas registrado como quien lo aprobó.`
+                : `Operaciones puede devolver hasta ${formatSoles(summary.limitCents)} en total por pedido; ya se devolvieron ${formatSoles(summary.staffRefundedCents)}.`}
             </p>
             <FieldError id="amount-error" message={errors.amount} />
           </div>
@@ -115,6 +117,7 @@ export default function RefundOrder({ loaderData, actionData }: Route.ComponentP
                 </p>
                 <p className="break-words text-sm text-slate-700">{refund.note ?? refund.reason}</p>
                 <p className="break-words text-sm text-slate-600">{refund.requestedBy ?? "Automático"}</p>
+                {refund.approvedBy && <p className="break-words text-sm text-slate-600">Aprobado por {refund.approvedBy}</p>}
                 {refund.status === "failed" && refund.lastError && <p className="break-words text-sm text-red-700">{refund.lastError}</p>}
               </li>
             ))}

@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reparto";
 import { confirmDriverStop, listDriverStops } from "@server/deliveries/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
+import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DriverAppBanner } from "~/components/admin/driver-app-banner";
 import { DriverStopCard, RefusedTap, type StopFormFeedback } from "~/components/admin/driver-stop-card";
@@ -162,6 +163,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) {
     return data<StopFormFeedback>({ deliveryId, intent, formError: driverRefusalMessage(result), fieldErrors: {}, values }, { status: 409 });
   }
+  // The customer's WhatsApp leaves now rather than at the next pass (issue 25).
+  if (result.changed) runJobSoon("whatsapp");
   // A repeated tap lands on the same answer as the first: the stop is where the driver put it.
   return redirect(`/admin/reparto?aviso=${input.intent}#parada-${input.deliveryId}`);
 }

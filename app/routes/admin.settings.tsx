@@ -6,13 +6,14 @@ import { formatSoles } from "@core/money";
 import { dbContext } from "~/db-context.server";
 import { allowStaffPage } from "~/staff.server";
 import { refundLimitAction } from "~/staff-refunds.server";
-import { operacionesRefundLimitCents } from "@server/payments/index.server";
+import { operacionesRefundPolicy } from "@server/payments/index.server";
 
 /** Admin only (its row of STAFF_PAGE_ROLES names no other role). */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/ajustes")];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return { limitCents: await operacionesRefundLimitCents(context.get(dbContext)), saved: new URL(request.url).searchParams.get("guardado") === "1" };
+  const policy = await operacionesRefundPolicy(context.get(dbContext));
+  return { ...policy, saved: new URL(request.url).searchParams.get("guardado") === "1" };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => refundLimitAction(request, context);
@@ -26,7 +27,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <AdminPageHeader title="Ajustes" />
       {loaderData.saved && !actionData && (
         <p role="status" className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900">
-          Límite guardado.
+          Ajustes guardados.
         </p>
       )}
       <Form method="post" className="space-y-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100">
@@ -47,10 +48,24 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             className={staffInputClass}
           />
           <p id="limit-help" className="mt-1 text-sm text-slate-600">
-            Actual: {formatSoles(loaderData.limitCents)} por reembolso. Administración no tiene límite.
+            Actual: {formatSoles(loaderData.limitCents)} en total por pedido, sumando los reembolsos anteriores. Por encima, un administrador aprueba y queda
+            registrado.
           </p>
           <FieldError id="limit-error" message={errors.limit} />
         </div>
+        <label className="flex items-start gap-2 text-slate-800">
+          <input
+            type="checkbox"
+            name="cancelAnyAmount"
+            value="si"
+            defaultChecked={actionData ? actionData.values.cancelAnyAmount === "si" : loaderData.mayCancelAnyAmount}
+            className="mt-1 h-5 w-5"
+          />
+          <span>
+            Operaciones puede cancelar un pedido antes del despacho con su reembolso total, aunque supere el límite.
+            <span className="block text-sm text-slate-600">Sin marcar, esa cancelación también cuenta dentro del límite.</span>
+          </span>
+        </label>
         <button type="submit" name="intent" value="refund_limit" className={staffPrimaryButtonClass}>
           Guardar
         </button>

@@ -11,14 +11,19 @@ import { readFormData } from "~/request-body.server";
 import { changePasswordSchema, fieldErrors, profileSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
-import { userContext } from "~/session.server";
+import { clientAddress, userContext } from "~/session.server";
+import { currentWhatsappConsent, whatsappEnabled } from "@server/whatsapp/index.server";
+import { whatsappNumber } from "@core/whatsapp";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const profile = await getProfile(db, context.get(userContext).id);
   if (!profile) throw data("No se pudo obtener la información del usuario", { status: 404 });
   const params = new URL(request.url).searchParams;
-  return { profile, districts: await listServedDistricts(db), editing: params.has("editar"), saved: params.has("actualizado") };
+  // Issue 25: whether the profile's number gets WhatsApp notices (null: the shop has no WhatsApp).
+  const number = whatsappNumber(profile.phone);
+  const whatsappOptedIn = whatsappEnabled() ? Boolean(number && (await currentWhatsappConsent(db, number))?.granted) : null;
+  return { profile, districts: await listServedDistricts(db), editing: params.has("editar"), saved: params.has("actualizado"), whatsappOptedIn };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -54,7 +59,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = profileSchema.safeParse(form);
   if (!parsed.success)
     return data({ intent: "profile" as const, ok: false, message: null, fieldErrors: fieldErrors(parsed.error), typed: form }, { status: 400 });
-  const result = await updateProfile(db, user.id, parsed.data).catch((error: unknown) => {
+  const { whatsapp, ...update } = parsed.data;
+  // Only a form that showed the box speaks for it (issue 25): without WhatsApp nothing changes.
+  const whatsappChoice = whatsappEnabled()
+    ? { optIn: whatsapp, clientAddress: clientAddress(request), userAgent: request.headers.get("user-agent") }
+    : undefined;
+  const result = await updateProfile(db, user.id, update, whatsappChoice).catch((error: unknown) => {
     console.error("Profile update failed", error);
     return { ok: false as const, message: null };
   });
@@ -119,9 +129,10 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           errors={profileErrors?.fieldErrors ?? {}}
           message={profileErrors?.message ?? null}
           typed={profileErrors && "typed" in profileErrors ? (profileErrors.typed as Record<string, string>) : null}
+          whatsappOptedIn={loaderData.whatsappOptedIn}
         />
       ) : (
-        <ProfileView profile={loaderData.profile} saved={loaderData.saved} />
+        <ProfileView profile={loaderData.profile} saved={loaderData.saved} whatsappOptedIn={loaderData.whatsappOptedIn} />
       )}
     </div>
   );

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/register";
 import { getSignedInUser, register } from "@server/accounts/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
@@ -14,6 +14,9 @@ import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { clientAddress, clientKey, safeRedirectPath } from "~/session.server";
 import { PromotionalConsentCheckbox } from "~/components/consent/promotional-consent-checkbox";
+import { WhatsappOptInCheckbox } from "~/components/consent/whatsapp-opt-in-checkbox";
+import { whatsappEnabled } from "@server/whatsapp/index.server";
+import type { loader as rootLoader } from "~/root";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getSignedInUser(context.get(dbContext), request)) throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo")));
@@ -27,11 +30,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     lastName: String(form.lastName ?? ""),
     email: String(form.email ?? ""),
     promociones: form.promociones === "on",
+    phone: String(form.phone ?? ""),
+    whatsapp: form.whatsapp === "on",
   };
   const parsed = registerSchema.safeParse(form);
   if (!parsed.success) return data({ typed, fieldErrors: fieldErrors(parsed.error), message: null }, { status: 400 });
-  const promotionsConsent = parsed.data.promociones ? { clientAddress: clientAddress(request), userAgent: request.headers.get("user-agent") } : null;
-  const result = await register(context.get(dbContext), { ...parsed.data, client: clientKey(request), promotionsConsent });
+  const evidence = { clientAddress: clientAddress(request), userAgent: request.headers.get("user-agent") };
+  const promotionsConsent = parsed.data.promociones ? evidence : null;
+  // Issue 25: the box exists only with WhatsApp on; a crafted post without it records nothing.
+  const whatsappConsent = parsed.data.whatsapp && whatsappEnabled() ? evidence : null;
+  const result = await register(context.get(dbContext), { ...parsed.data, client: clientKey(request), promotionsConsent, whatsappConsent });
   if (!result.ok) {
     const fieldErrors: Record<string, string> = result.field ? { [result.field]: result.message } : {};
     return data({ typed, fieldErrors, message: result.field ? null : result.message }, { status: 400 });
@@ -53,6 +61,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export default function Register({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state !== "idle";
+  const whatsappNotices = useRouteLoaderData<typeof rootLoader>("root")?.site.whatsappNotices ?? false;
   const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {};
   return (
     <AuthShell title="Crear cuenta" subtitle="Sigue tus pedidos y administra tu suscripción.">
@@ -79,6 +88,23 @@ export default function Register({ actionData }: Route.ComponentProps) {
         <PasswordInput label="Confirmar contraseña" name="confirmPassword" autoComplete="new-password" error={errors.confirmPassword} />
         <PasswordHints />
         <PromotionalConsentCheckbox name="promociones" defaultChecked={actionData?.typed.promociones} />
+        {whatsappNotices && (
+          <Field label="Celular (opcional)" error={errors.phone}>
+            {(props) => (
+              <input
+                {...props}
+                name="phone"
+                type="tel"
+                inputMode="tel"
+                autoComplete="tel-national"
+                placeholder="987 654 321"
+                defaultValue={actionData?.typed.phone}
+                className={inputClass}
+              />
+            )}
+          </Field>
+        )}
+        <WhatsappOptInCheckbox name="whatsapp" defaultChecked={actionData?.typed.whatsapp} />
         <button type="submit" className={primaryButtonClass} disabled={busy}>
           {busy ? "Creando cuenta..." : "Crear cuenta"}
         </button>

@@ -1,6 +1,8 @@
 import { APIError } from "better-auth/api";
 import { and, eq, ne } from "drizzle-orm";
 import { recordPromotionalConsent } from "../consent/index.server";
+import { recordWhatsappConsent } from "../whatsapp/index.server";
+import { whatsappNumber } from "@core/whatsapp";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
 import { authFor, resetEmailOutcome, sendPasswordChangedEmail } from "./auth";
@@ -75,18 +77,22 @@ export async function register(
     client: string;
     /** Issue 12: the ticked promotional consent, with who asked (evidence); absent when unticked. */
     promotionsConsent?: { clientAddress: string; userAgent: string | null } | null;
+    /** Issue 25: an optional mobile for the profile, and the ticked WhatsApp opt-in for it. */
+    phone?: string | null;
+    whatsappConsent?: { clientAddress: string; userAgent: string | null } | null;
   },
 ): Promise<AuthResult> {
   const limit = await consumeRateLimit(db, `register:${input.client}`, RATE_LIMITS.registerPerClient);
   if (!limit.allowed) return failure(rateLimitMessage(limit.retryAfterSeconds));
   try {
-    const { headers } = await authFor(db).api.signUpEmail({
+    const { headers, response } = await authFor(db).api.signUpEmail({
       body: {
         name: `${input.firstName} ${input.lastName}`,
         email: input.email,
         password: input.password,
         firstName: input.firstName,
         lastName: input.lastName,
+        ...(input.phone ? { phone: input.phone } : {}),
         rememberMe: false,
       },
       headers: new Headers(),
@@ -94,6 +100,11 @@ export async function register(
     });
     if (input.promotionsConsent) {
       await recordPromotionalConsent(db, { email: input.email, granted: true, source: "signup", ...input.promotionsConsent }, new Date());
+    }
+    const whatsappPhone = input.whatsappConsent ? whatsappNumber(input.phone) : null;
+    if (whatsappPhone) {
+      const change = { phone: whatsappPhone, granted: true, source: "signup" as const, email: input.email, userId: response.user.id };
+      await recordWhatsappConsent(db, { ...change, ...input.whatsappConsent }, new Date());
     }
     return { ok: true, headers };
   } catch (error) {

@@ -2,6 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { districts, users } from "../db/schema";
 import { forgetSignedInUsers } from "./current-user";
+import { inTransaction } from "../db/transaction";
+import { saveProfileWhatsappChoice } from "../whatsapp/index.server";
+import { whatsappNumber } from "@core/whatsapp";
 
 export interface Profile {
   id: string;
@@ -49,16 +52,32 @@ export function profileFromRow({ user, districtName }: { user: typeof users.$inf
 
 export type ProfileUpdate = Pick<Profile, "firstName" | "lastName" | "documentType" | "documentNumber" | "phone" | "address" | "districtId">;
 
-/** The email is not part of the update: spec §5, 'El correo no se puede modificar'. */
-export async function updateProfile(db: Database, userId: string, update: ProfileUpdate): Promise<{ ok: true } | { ok: false; message: string }> {
+/**
+ * The email is not part of the update: spec §5, 'El correo no se puede modificar'. With `whatsapp`
+ * (the profile's opt-in box, issue 25) the choice is saved in the same transaction as the phone.
+ */
+export async function updateProfile(
+  db: Database,
+  userId: string,
+  update: ProfileUpdate,
+  whatsapp?: { optIn: boolean; clientAddress: string | null; userAgent: string | null },
+): Promise<{ ok: true } | { ok: false; message: string }> {
   if (update.districtId !== null) {
     const [district] = await db.select({ id: districts.id }).from(districts).where(eq(districts.id, update.districtId));
     if (!district) return { ok: false, message: "Selecciona un distrito de la lista" };
   }
-  await db
-    .update(users)
-    .set({ ...update, name: `${update.firstName} ${update.lastName}`, updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  const now = new Date();
+  await inTransaction(db, async (tx) => {
+    const [before] = await tx.select({ phone: users.phone, email: users.email }).from(users).where(eq(users.id, userId)).for("update");
+    await tx
+      .update(users)
+      .set({ ...update, name: `${update.firstName} ${update.lastName}`, updatedAt: now })
+      .where(eq(users.id, userId));
+    if (whatsapp && before) {
+      const choice = { ...whatsapp, phone: whatsappNumber(update.phone), previousPhone: whatsappNumber(before.phone), userId, email: before.email };
+      await saveProfileWhatsappChoice(tx, choice, now);
+    }
+  });
   // The account header shows the signed-in name (server/accounts/current-user.ts).
   forgetSignedInUsers();
   return { ok: true };

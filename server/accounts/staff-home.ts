@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { deliveries, jobRowFailures, orders, refunds } from "../db/schema";
 import { comprobantesNearDeadline } from "../invoices/index.server";
 import { listDeadEmails, type DeadEmail } from "../notifications/index.server";
+import { listDeadWhatsappMessages, type DeadWhatsappMessage } from "../whatsapp/index.server";
 import type { StaffRole } from "./staff-roles";
 
 /**
@@ -21,6 +22,8 @@ export interface StaffHome {
   operations: { deliveriesToday: { status: string; count: number }[]; ordersAwaitingDispatch: number } | null;
   alarms: {
     deadEmails: DeadEmail[];
+    /** WhatsApp messages given up on: a template Meta refused (132xxx), a bad token, a day of failures (issue 25). */
+    deadWhatsapp: DeadWhatsappMessage[];
     rowFailures: { job: string; rowId: string; message: string; failures: number; lastFailedAt: Date }[];
     openRefunds: {
       id: string;
@@ -74,8 +77,9 @@ async function operationsToday(db: Database, today: string) {
 }
 
 async function adminAlarms(db: Database) {
-  const [deadEmails, rowFailures, openRefunds] = await Promise.all([
+  const [deadEmails, deadWhatsapp, rowFailures, openRefunds] = await Promise.all([
     listDeadEmails(db, { limit: ALARM_LIST_LIMIT }),
+    listDeadWhatsappMessages(db, { limit: ALARM_LIST_LIMIT }),
     db
       .select({
         job: jobRowFailures.job,
@@ -104,7 +108,7 @@ async function adminAlarms(db: Database) {
       .orderBy(desc(refunds.createdAt))
       .limit(ALARM_LIST_LIMIT),
   ]);
-  return { deadEmails, rowFailures, openRefunds };
+  return { deadEmails, deadWhatsapp, rowFailures, openRefunds };
 }
 
 async function driverToday(db: Database, driverId: string, today: string) {

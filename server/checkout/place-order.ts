@@ -7,6 +7,8 @@ import { priceCartLines, type PricedCartLine } from "../catalog/index.server";
 import type { Database } from "../db/client";
 import { verifiedAccountIdByEmail } from "../accounts/index.server";
 import { recordPromotionalConsent } from "../consent/index.server";
+import { recordWhatsappConsent } from "../whatsapp/index.server";
+import { whatsappNumber } from "@core/whatsapp";
 import { createPendingSubscription } from "../subscriptions/index.server";
 import { deliveries, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
@@ -129,6 +131,13 @@ export async function placeOrder(
       if (input.promociones) {
         const change = { email: input.correo, granted: true, source: "checkout" as const, userId: options.userId ?? null };
         await recordPromotionalConsent(tx, { ...change, clientAddress: options.client?.address, userAgent: options.client?.userAgent }, options.now);
+      }
+      // Issue 25: the WhatsApp opt-in of the order's number, with the order; unticked changes nothing.
+      const whatsappPhone = input.whatsapp ? whatsappNumber(input.telefono) : null;
+      if (whatsappPhone) {
+        const evidence = { clientAddress: options.client?.address, userAgent: options.client?.userAgent };
+        const change = { phone: whatsappPhone, granted: true, source: "checkout" as const, email: input.correo, userId: options.userId ?? null };
+        await recordWhatsappConsent(tx, { ...change, orderId: placed.orderId, ...evidence }, options.now);
       }
       // Last, right before the commit (decision 0063): every checkout for one date and window waits
       // for this row in turn, so it is held for two statements and the commit, not for the writes

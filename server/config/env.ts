@@ -7,6 +7,9 @@ import { parseTrustProxy, type TrustProxy } from "./client-address";
  */
 const booleanFlag = z.enum(["true", "false"], { message: 'must be "true" or "false"' }).transform((value) => value === "true");
 
+/** Together they turn WhatsApp on (issue 25); a partial set is refused at boot. */
+export const WHATSAPP_SECRETS = ["WHATSAPP_TOKEN", "WHATSAPP_PHONE_NUMBER_ID", "WHATSAPP_APP_SECRET", "WHATSAPP_VERIFY_TOKEN"] as const;
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -95,6 +98,38 @@ const envSchema = z
       .string()
       .regex(/^\S{16,}$/, "must be the token from Nubefact's panel (16 or more characters, no spaces)")
       .optional(),
+    /**
+     * WhatsApp Business Platform, Cloud API (issue 25, docs/whatsapp.md): the four secrets below
+     * together turn WhatsApp on; none of them means e-mail only. The API's base with its version.
+     */
+    WHATSAPP_API_URL: z
+      .url({ message: "must be the Graph API's base with its version, e.g. https://graph.facebook.com/v24.0" })
+      .default("https://graph.facebook.com/v24.0"),
+    /** A System User access token of the WhatsApp Business Account (Business Settings → System users). */
+    WHATSAPP_TOKEN: z
+      .string()
+      .regex(/^\S{20,}$/, "must be the access token from Meta (20 or more characters, no spaces)")
+      .optional(),
+    /** The id of the business phone number the messages leave from (WhatsApp Manager → API setup). */
+    WHATSAPP_PHONE_NUMBER_ID: z
+      .string()
+      .regex(/^\d{6,20}$/, "must be the phone number's id from WhatsApp Manager (digits only), not the phone number")
+      .optional(),
+    /** The Meta app's App Secret: webhooks are accepted only when signed with it (X-Hub-Signature-256). */
+    WHATSAPP_APP_SECRET: z
+      .string()
+      .regex(/^\S{16,}$/, "must be the app's App Secret (16 or more characters, no spaces)")
+      .optional(),
+    /** Any secret string of ours, typed again in the app's webhook settings; Meta's verification GET must carry it. */
+    WHATSAPP_VERIFY_TOKEN: z
+      .string()
+      .regex(/^\S{8,}$/, "must be 8 or more characters without spaces")
+      .optional(),
+    /**
+     * Without the secrets above, write the WhatsApp messages the shop would send into OUTBOX_DIR
+     * (the local demo's stand-in; `npm start` turns it on). Ignored when WhatsApp is configured.
+     */
+    WHATSAPP_LOCAL_OUTBOX: booleanFlag.optional(),
     /** Days a boleta may take to reach SUNAT (7 by most sources, 3 by some: the accountant decides); facturas: 3, by law. */
     BOLETA_DEADLINE_DAYS: z.coerce.number().int().min(1).max(7).default(3),
     /**
@@ -136,6 +171,15 @@ const envSchema = z
       const missing = config.CULQI_PUBLIC_KEY ? "CULQI_SECRET_KEY" : "CULQI_PUBLIC_KEY";
       context.addIssue({ code: "custom", path: [missing], message: "Culqi needs both CULQI_PUBLIC_KEY and CULQI_SECRET_KEY" });
     }
+    const whatsapp = WHATSAPP_SECRETS.filter((name) => config[name] !== undefined);
+    if (whatsapp.length > 0 && whatsapp.length < WHATSAPP_SECRETS.length) {
+      const missing = WHATSAPP_SECRETS.filter((name) => config[name] === undefined);
+      context.addIssue({
+        code: "custom",
+        path: [missing[0]!],
+        message: `WhatsApp needs all of ${WHATSAPP_SECRETS.join(", ")}; missing: ${missing.join(", ")} (or unset them all for e-mail only)`,
+      });
+    }
     if (config.NODE_ENV !== "production") return;
     // Safe by default in production (docs/security.md): nothing that only suits a laptop.
     if (!config.SITE_URL) {
@@ -161,7 +205,12 @@ const envSchema = z
       });
     }
   })
-  .transform(({ SEED_DEMO_DATA, ...config }) => ({ ...config, SEED_DEMO_DATA: SEED_DEMO_DATA ?? config.NODE_ENV !== "production" }));
+  .transform(({ SEED_DEMO_DATA, WHATSAPP_LOCAL_OUTBOX, ...config }) => ({
+    ...config,
+    SEED_DEMO_DATA: SEED_DEMO_DATA ?? config.NODE_ENV !== "production",
+    // `npm run dev` shows the messages too; production and the tests only when asked.
+    WHATSAPP_LOCAL_OUTBOX: WHATSAPP_LOCAL_OUTBOX ?? config.NODE_ENV === "development",
+  }));
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -16,6 +16,7 @@ const fallbackSettings: SiteSettings = {
   tiktokUrl: null,
   closingCtaLabel: "Compra ahora",
   operacionesRefundLimitCents: 20000,
+  operacionesMayCancelAnyAmount: false,
   issuerLegalName: "VIDA ALCALINA S.A.C.",
   issuerRuc: "20601234565",
   issuerFiscalAddress: "Av. Benavides 1555, of. 302, Miraflores, Lima, Perú",

@@ -29,6 +29,7 @@ import { OPEN_DELIVERY_STATUSES } from "../deliveries/index.server";
 import { scheduleCardErasures } from "../payments/index.server";
 import { endSubscriptionsForErasure } from "../subscriptions/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
+import { eraseWhatsappData } from "../whatsapp/index.server";
 
 /**
  * Ley 29733 anonymisation on the customer's request (issue 11, decision 0051). One transaction:
@@ -193,6 +194,8 @@ export async function lockSubjectOrders(tx: Transaction, subject: DataSubject): 
 export async function eraseSubjectData(tx: Transaction, input: { subject: DataSubject; placeholder: string; orderIds: string[]; now: Date }): Promise<void> {
   const { subject, placeholder, orderIds, now } = input;
   const email = subject.email.toLowerCase();
+  // First, while the orders and the account still carry the phone numbers it looks for (issue 25).
+  await eraseWhatsappData(tx, { userId: subject.userId, email, orderIds }, { text: ANONYMIZED_TEXT, email: placeholder });
   if (orderIds.length) {
     await tx
       .update(orders)

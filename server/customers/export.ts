@@ -24,6 +24,8 @@ import { garantiaSummary } from "../garantias/index.server";
 import { currentDelivery, currentDeliveryOf } from "../orders/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
 import { findCustomerProfile } from "./picture";
+import { collectWhatsappData } from "../whatsapp/index.server";
+import { redactLinkSecrets } from "./redact-links";
 
 export const CUSTOMER_EXPORT_FORMAT = "vida-alcalina/datos-personales/1";
 
@@ -31,7 +33,7 @@ export const CUSTOMER_EXPORT_FORMAT = "vida-alcalina/datos-personales/1";
  * Ley 29733, right of access (issue 11): everything the shop holds about one customer as one JSON
  * document, read inside the transaction that writes its audit row (who exported whose data, and
  * how much). Secrets are left out (session tokens, password hashes, access-link hashes, provider
- * references); everything the customer told us or that we did for them is in.
+ * references, and the tokens in the links of the e-mails sent: decision 0071); everything the customer told us or that we did for them is in.
  */
 export async function exportCustomerData(db: Database, actor: StaffActor, userId: string, now: Date) {
   return inTransaction(db, async (tx) => {
@@ -219,6 +221,8 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     })
     .from(abandonedCarts)
     .where(eq(abandonedCarts.email, email));
+  // Issue 25: numbers, WhatsApp opt-ins and opt-outs, messages sent and received.
+  const whatsapp = await collectWhatsappData(tx, { userId: subject.userId, email, orderIds });
   return {
     orders: orderRows.map(({ checkoutKey: _key, ...order }) => ({
       ...order,
@@ -230,7 +234,8 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     invoices: invoiceRows,
     bidones: { ...bidones, movements: bidonMovements },
     garantia,
-    emails: emailRows,
+    // Decision 0071: the e-mails' links are keys; the export carries them without what opens anything.
+    emails: emailRows.map((row) => ({ ...row, subject: redactLinkSecrets(row.subject), text: redactLinkSecrets(row.text) })),
     complaints: complaintRows.map(({ accessTokenHash: _hash, ...sheet }) => ({
       ...sheet,
       answer: answerRows.find((answer) => answer.complaintId === sheet.id) ?? null,
@@ -238,6 +243,7 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     promotionalConsent: consent.map(({ email: _email, ...event }) => event),
     contactMessages: messages,
     abandonedCarts: carts,
+    whatsapp,
   };
 }
 
@@ -263,6 +269,7 @@ export function exportDocument<Profile, Session, Subscription>(
     promotionalConsent: held.promotionalConsent,
     contactMessages: held.contactMessages,
     abandonedCarts: held.abandonedCarts,
+    whatsapp: held.whatsapp,
   };
 }
 

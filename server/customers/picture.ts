@@ -17,6 +17,7 @@ import { bidonBalance, type BidonBalance } from "../deliveries/index.server";
 import { garantiaSummary, type GarantiaSummary } from "../garantias/index.server";
 import { promotionalConsentHistory } from "../consent/index.server";
 import { providerErasureSummary, type ProviderErasureSummary } from "../payments/index.server";
+import { whatsappStateOfSubject } from "../whatsapp/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
 
 /** Most rows of each list the page shows; the export has them all. */
@@ -60,6 +61,13 @@ export interface SubjectLists {
   contactMessages: { id: string; subject: string; createdAt: string }[];
   /** The cart saved for a reminder e-mail, if one is saved under the address. */
   abandonedCart: { subtotalCents: number; items: number; updatedAt: string; reminderSentAt: string | null } | null;
+  /** Issue 25: each WhatsApp number of theirs, whether it gets notices, and its latest choice. */
+  whatsapp: {
+    phone: string;
+    optedIn: boolean;
+    latest: { granted: boolean; source: string; at: string; textShown: string } | null;
+    unreachableSince: string | null;
+  }[];
 }
 
 export interface CustomerPicture extends SubjectLists {
@@ -197,7 +205,15 @@ export async function loadSubjectLists(db: DatabaseOrTransaction, subject: DataS
     })
     .from(abandonedCarts)
     .where(eq(abandonedCarts.email, email));
+  const orderIds = (await db.select({ id: orders.id }).from(orders).where(ordersOf(subject))).map((row) => row.id);
+  const whatsapp = await whatsappStateOfSubject(db, { userId: subject.userId, email, orderIds });
   return {
+    whatsapp: whatsapp.map((number) => ({
+      phone: number.phone,
+      optedIn: number.optedIn,
+      latest: number.latest ? { ...number.latest, at: number.latest.at.toISOString() } : null,
+      unreachableSince: number.unreachable?.at.toISOString() ?? null,
+    })),
     orders: orderRows.map(({ userId: owner, createdAt, ...row }) => ({ ...row, createdAt: createdAt.toISOString(), guest: owner === null })),
     ordersTotal: Number(counted?.total ?? 0),
     invoices: invoiceRows.map((row) => ({ ...row, issuedAt: row.issuedAt.toISOString() })),

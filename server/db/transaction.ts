@@ -77,3 +77,33 @@ function callerOf(marker: Error): string {
     .map((line) => line.trim());
   return frames.find((frame) => !frame.includes("transaction.ts") && !frame.includes("node:internal")) ?? "(unknown caller)";
 }
+
+/** A refusal decided inside a transaction: thrown, so nothing the attempt wrote commits. */
+class TransactionRefusal<T> extends Error {
+  override name = "TransactionRefusal";
+  constructor(readonly answer: T) {
+    super("Refused inside a transaction");
+  }
+}
+
+/**
+ * `inTransaction` for an action that may refuse (decision 0071: authorise and lock first, write
+ * after; a refusal rolls back). `work` calls `refuse(answer)` to throw its answer: the transaction
+ * rolls back whatever it wrote, and the caller gets `answer` as the result. A refusal is final: it
+ * is never retried.
+ */
+export async function inRefusableTransaction<T>(
+  db: DatabaseOrTransaction,
+  work: (tx: Transaction, refuse: (answer: T) => never) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  const refuse = (answer: T): never => {
+    throw new TransactionRefusal(answer);
+  };
+  try {
+    return await inTransaction(db, (tx) => work(tx, refuse), options);
+  } catch (error) {
+    if (error instanceof TransactionRefusal) return error.answer as T;
+    throw error;
+  }
+}

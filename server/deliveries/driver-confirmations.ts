@@ -1,16 +1,20 @@
 import { eq } from "drizzle-orm";
 import { deliveryFailureReasonLabel, type DeliveryFailureReason } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
-import { deliveries, deliveryProofs, orders, siteSettings, users } from "../db/schema";
-import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
+import { limaToday } from "@core/lima-dates";
+import { deliveries, deliveryProofs, orders, siteSettings } from "../db/schema";
+import { inRefusableTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
 import { recordGarantiaAtDelivery } from "../garantias/index.server";
 import { reorderUrl } from "../reorders/index.server";
 import { findPaymentToCollect, settleCollectedAtDoor } from "../payments/index.server";
+import { deliveredWhatsapp, enqueueWhatsappTemplate, notDeliveredWhatsapp, onTheWayWhatsapp, whatsappEnabled } from "../whatsapp/index.server";
+import { estimatedArrivalWindow } from "./arrival-window";
 import { bidonBalance, ledgerCustomerOf, recordBidonMovements } from "./bidon-ledger";
-import { InvalidDeliveryTransitionError, type DeliveryStatus } from "./delivery-status";
+import { stopsBeforeOnRoute } from "./driver-route";
+import { deliveryPath, isDeliveryStatus, type DeliveryStatus } from "./delivery-status";
 import { orderFollowsDeliveries } from "./order-follows-deliveries";
 import { transitionDeliveries } from "./transition";
 
@@ -29,7 +33,7 @@ export type DriverConfirmation =
 export type DriverConfirmationResult =
   /** `changed: false`: the stop was already there (a double tap); nothing was written. */
   | { ok: true; changed: boolean }
-  /** Unknown, or not on this driver's route: the caller answers 404 either way. */
+  /** Unknown, or not on this driver's route today (another driver's, nobody's, another day's): the caller answers 404 either way. */
   | { ok: false; reason: "not_found" }
   /** The delivery's machine does not allow the move (e.g. delivering a stop that failed). */
   | { ok: false; reason: "not_allowed"; status: string }
@@ -45,46 +49,65 @@ const AUDIT_ACTION: Record<DriverConfirmation["kind"], string> = {
   failed: "delivery.failed",
 };
 
+/** Who may confirm a stop: the repartidor it is assigned to (an admin only on a route of their own). */
+const DRIVER_ROLES: readonly StaffActor["role"][] = ["repartidor", "admin"];
+const NOT_FOUND = { ok: false, reason: "not_found" } as const;
+
 /**
- * The driver's three buttons (issue 10). One transaction: the order row, then the delivery
- * (decision 0025), the delivery's move with its history, the proof, the bidones ledger, the order
- * following its deliveries, the audit entry and the customer's e-mail. A stop already in the
- * target status changes nothing, so a double tap counts once and sends one e-mail.
+ * The driver's three buttons (issue 10). Decision 0071's order: authorise first (the actor's role,
+ * the stop assigned to them, dated today in Lima: their route), then lock in decision 0025's
+ * order (the order, its open cash/Yape code, the delivery) and authorise again under the locks
+ * (dispatch may have moved the stop a moment ago), then write. Every refusal throws inside the
+ * transaction, so nothing commits; a stop that is not on the driver's route gets the answer of a
+ * missing one, whatever its order's payment (no oracle on other people's orders). The writes, in
+ * one transaction: the money collected at the door, the delivery's move with its history, the
+ * proof, the bidones ledger, the order following its deliveries, the audit entry and the
+ * customer's e-mail. A stop already in the target status changes nothing, so a double tap counts
+ * once and sends one e-mail.
  */
 export async function confirmDriverStop(
   db: DatabaseOrTransaction,
   input: { deliveryId: string; driver: StaffActor; confirmation: DriverConfirmation; now: Date; siteUrl: string },
 ): Promise<DriverConfirmationResult> {
   const { driver, confirmation, now } = input;
-  return inTransaction(db, async (tx) => {
-    const [ref] = await tx.select({ orderId: deliveries.orderId }).from(deliveries).where(eq(deliveries.id, input.deliveryId));
-    if (!ref) return { ok: false, reason: "not_found" };
-    let [order] = await tx.select().from(orders).where(eq(orders.id, ref.orderId)).for("update");
-    const target = TARGET[confirmation.kind];
-    if (confirmation.kind === "delivered" && order) {
-      // Money first, in decision 0025's order (order → payment → delivery). A repeated tap finds
-      // the stop delivered and changes nothing, before it could be told the order is paid.
-      const [current] = await tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, input.deliveryId));
-      if (current?.status !== target) {
-        const collection = await collectAtDoor(tx, order.id, confirmation.collected ?? null, { now, driverEmail: driver.email, siteUrl: input.siteUrl });
-        if (collection) return collection;
-        [order] = await tx.select().from(orders).where(eq(orders.id, ref.orderId));
+  if (!DRIVER_ROLES.includes(driver.role)) return NOT_FOUND;
+  const today = limaToday(now);
+  const onRoute = (row: { assignedDriverId: string | null; deliveryDate: string; status: string } | undefined) =>
+    row !== undefined && row.assignedDriverId === driver.id && row.deliveryDate === today && row.status !== "cancelled";
+  const target = TARGET[confirmation.kind];
+  return inRefusableTransaction<DriverConfirmationResult>(db, async (tx, refuse) => {
+    const [ref] = await tx
+      .select({ orderId: deliveries.orderId, assignedDriverId: deliveries.assignedDriverId, deliveryDate: deliveries.deliveryDate, status: deliveries.status })
+      .from(deliveries)
+      .where(eq(deliveries.id, input.deliveryId));
+    if (!ref || !onRoute(ref)) return refuse(NOT_FOUND);
+
+    const [locked] = await tx.select().from(orders).where(eq(orders.id, ref.orderId)).for("update");
+    const open = confirmation.kind === "delivered" ? await findPaymentToCollect(tx, ref.orderId, { lock: true }) : null;
+    const [delivery] = await tx.select().from(deliveries).where(eq(deliveries.id, input.deliveryId)).for("update");
+    if (!locked || !delivery || !onRoute(delivery)) return refuse(NOT_FOUND);
+    if (delivery.status === target) return { ok: true, changed: false };
+    // A stop given a new date comes back "Reprogramado"; it goes out again through "Programado".
+    const passesScheduled = confirmation.kind === "on_the_way" && delivery.status === "rescheduled";
+    const from = passesScheduled ? "scheduled" : delivery.status;
+    if (!isDeliveryStatus(from) || !deliveryPath(from, target)) return refuse({ ok: false, reason: "not_allowed", status: delivery.status });
+
+    let order = locked;
+    if (confirmation.kind === "delivered") {
+      // An unpaid cash or Yape code at the door: the driver says how they collected it and the
+      // payment settles here; without that the stop is refused, so goods never leave with the
+      // money unrecorded. A driver who says they collected on a paid order is stopped too.
+      const collected = confirmation.collected ?? null;
+      if (open && !collected) return refuse({ ok: false, reason: "collection_required", amountCents: open.amountCents });
+      if (!open && collected) return refuse({ ok: false, reason: "already_paid" });
+      if (open && collected) {
+        await settleCollectedAtDoor(tx, open.id, { now, method: collected, driverEmail: driver.email, siteUrl: input.siteUrl });
+        order = (await tx.select().from(orders).where(eq(orders.id, ref.orderId)))[0] ?? locked;
       }
     }
-    const [delivery] = await tx.select().from(deliveries).where(eq(deliveries.id, input.deliveryId)).for("update");
-    // Checked under the lock: dispatch may have moved the stop to another driver a moment ago.
-    if (!order || !delivery || delivery.assignedDriverId !== driver.id) return { ok: false, reason: "not_found" };
-    if (delivery.status === target) return { ok: true, changed: false };
     const note = historyNote(confirmation);
-    try {
-      // A stop given a new date comes back "Reprogramado"; it goes out again through "Programado".
-      if (confirmation.kind === "on_the_way" && delivery.status === "rescheduled")
-        await transitionDeliveries(tx, [delivery.id], "scheduled", { actor: driver.email, now });
-      await transitionDeliveries(tx, [delivery.id], target, { actor: driver.email, now, note });
-    } catch (error) {
-      if (error instanceof InvalidDeliveryTransitionError) return { ok: false, reason: "not_allowed", status: delivery.status };
-      throw error;
-    }
+    if (passesScheduled) await transitionDeliveries(tx, [delivery.id], "scheduled", { actor: driver.email, now });
+    await transitionDeliveries(tx, [delivery.id], target, { actor: driver.email, now, note });
     let proofId: string | null = null;
     if (confirmation.kind !== "on_the_way") {
       const [proof] = await tx
@@ -136,24 +159,6 @@ export async function confirmDriverStop(
   });
 }
 
-/**
- * An unpaid cash or Yape code at a door the driver is delivering to: they say how they collected
- * it and the payment settles in this transaction; without that the stop is refused, so goods never
- * leave with the money unrecorded. Returns the refusal, or null to go on.
- */
-async function collectAtDoor(
-  tx: Transaction,
-  orderId: string,
-  collected: "cash" | "yape" | null,
-  details: { now: Date; driverEmail: string; siteUrl: string },
-): Promise<DriverConfirmationResult | null> {
-  const open = await findPaymentToCollect(tx, orderId);
-  if (open && !collected) return { ok: false, reason: "collection_required", amountCents: open.amountCents };
-  if (!open && collected) return { ok: false, reason: "already_paid" };
-  if (open && collected) await settleCollectedAtDoor(tx, open.id, { ...details, method: collected });
-  return null;
-}
-
 function historyNote(confirmation: DriverConfirmation): string | null {
   if (confirmation.kind === "delivered") return `Recibido por ${confirmation.receiverName}`;
   if (confirmation.kind === "failed") return `${deliveryFailureReasonLabel(confirmation.reason)}${confirmation.note ? `: ${confirmation.note}` : ""}`;
@@ -183,22 +188,59 @@ async function tellCustomer(
     orderUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
   };
   const to = order.customerEmail;
+  // Issue 25: the same news on WhatsApp, beside each e-mail, for a number that opted in.
+  const token = receiptToken(order.id);
+  const whatsapp = {
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    firstName: order.customerFirstName,
+    phone: order.customerPhone,
+    userId: order.userId,
+    email: order.customerEmail,
+    siteUrl: input.siteUrl,
+    orderPath: `orden/${order.id}?token=${token}`,
+    deliveryId: delivery.id,
+  };
   if (confirmation.kind === "on_the_way") {
     const email = deliveryOnTheWayEmail({ ...base, windowLabel: deliveryWindowLabel(delivery.deliveryWindow) });
     await enqueueEmail(tx, { dedupeKey: `delivery-on-the-way:${delivery.id}`, kind: "delivery-on-the-way", to, ...email }, input.now);
+    // The route is read only when the shop has WhatsApp at all.
+    if (whatsappEnabled()) {
+      const message = onTheWayWhatsapp({
+        ...whatsapp,
+        windowLabel: deliveryWindowLabel(delivery.deliveryWindow),
+        stopsBefore: (await stopsBeforeOnRoute(tx, delivery)) ?? 0,
+        arrival: await estimatedArrivalWindow(tx, { deliveryId: delivery.id, now: input.now }),
+      });
+      await enqueueWhatsappTemplate(tx, message, input.now);
+    }
   } else if (confirmation.kind === "delivered") {
+    const reorder = new URL(reorderUrl(order.id, { now: input.now, siteUrl: input.siteUrl }));
     const email = deliveryDeliveredEmail({
       ...base,
       receiverName: confirmation.receiverName,
       fullLeft: confirmation.fullBidonesLeft,
       emptiesCollected: confirmation.emptyBidonesCollected,
       bidonBalance: input.bidonesHeld ?? 0,
-      reorderUrl: reorderUrl(order.id, { now: input.now, siteUrl: input.siteUrl }),
+      reorderUrl: reorder.toString(),
     });
     await enqueueEmail(tx, { dedupeKey: `delivery-delivered:${delivery.id}`, kind: "delivery-delivered", to, ...email }, input.now);
+    const message = deliveredWhatsapp({
+      ...whatsapp,
+      receiverName: confirmation.receiverName,
+      fullLeft: confirmation.fullBidonesLeft,
+      emptiesCollected: confirmation.emptyBidonesCollected,
+      bidonBalance: input.bidonesHeld ?? 0,
+      // The button is «Repetir pedido» (decision 0076): the same signed, expiring link as the e-mail's.
+      linkPath: `${reorder.pathname.slice(1)}${reorder.search}`,
+    });
+    await enqueueWhatsappTemplate(tx, message, input.now);
   } else {
     // Each failed attempt is its own proof row, so a second failure after a reschedule is told too.
-    const email = deliveryFailedEmail({ ...base, reasonLabel: deliveryFailureReasonLabel(confirmation.reason) });
+    const reasonLabel = deliveryFailureReasonLabel(confirmation.reason);
+    const newDatePath = `orden/${order.id}/nueva-fecha?token=${token}`;
+    const email = deliveryFailedEmail({ ...base, reasonLabel, newDateUrl: new URL(newDatePath, input.siteUrl).toString() });
     await enqueueEmail(tx, { dedupeKey: `delivery-failed:${delivery.id}:${input.proofId}`, kind: "delivery-failed", to, ...email }, input.now);
+    await enqueueWhatsappTemplate(tx, notDeliveredWhatsapp({ ...whatsapp, attemptId: input.proofId!, reasonLabel, newDatePath }), input.now);
   }
 }

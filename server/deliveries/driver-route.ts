@@ -2,8 +2,10 @@ import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { deliveries, deliveryProofs, districts, orders, payments, users } from "../db/schema";
+import type { DatabaseOrTransaction } from "../db/transaction";
 import { listOrderLines, type OrderLine } from "../orders/index.server";
 import { bidonBalance } from "./bidon-ledger";
+import { compareStops } from "./dispatch-scope";
 
 /** Methods paid at the door with a code the driver can collect (spec: "monto a cobrar"). */
 const COLLECTABLE_METHODS = ["cash", "yape"];
@@ -116,4 +118,37 @@ async function latestProofs(db: Database, deliveryIds: string[]): Promise<Map<st
       },
     ]),
   );
+}
+
+/** Stops that are over for the day: the driver no longer goes there. */
+const FINISHED_STOP_STATUSES = new Set(["delivered", "failed", "cancelled"]);
+
+/**
+ * How many stops the driver still makes before this one (issue 25, "faltan N paradas"): the
+ * stops of the same driver and day ahead of it in route order (compareStops, the order the
+ * driver's phone and the route sheet show) that are not done yet. Null when the delivery is on no
+ * driver's route.
+ */
+export async function stopsBeforeOnRoute(
+  db: DatabaseOrTransaction,
+  delivery: { id: string; assignedDriverId: string | null; deliveryDate: string },
+): Promise<number | null> {
+  if (!delivery.assignedDriverId) return null;
+  const route = await db
+    .select({
+      id: deliveries.id,
+      status: deliveries.status,
+      routePosition: deliveries.routePosition,
+      districtName: deliveries.districtName,
+      deliveryWindow: deliveries.deliveryWindow,
+      deliveryNumber: deliveries.deliveryNumber,
+    })
+    .from(deliveries)
+    .where(
+      and(eq(deliveries.assignedDriverId, delivery.assignedDriverId), eq(deliveries.deliveryDate, delivery.deliveryDate), ne(deliveries.status, "cancelled")),
+    );
+  const ordered = route.sort(compareStops);
+  const position = ordered.findIndex((stop) => stop.id === delivery.id);
+  if (position < 0) return null;
+  return ordered.slice(0, position).filter((stop) => !FINISHED_STOP_STATUSES.has(stop.status)).length;
 }

@@ -87,3 +87,5 @@ export { compareStops } from "./dispatch-scope";
 export { loadUnitsBetween, type DayLoadLine } from "./load-forecast";
 export { rescheduleDay, type RescheduleDayResult } from "./reschedule-day";
 export { tellRescheduledDeliveries, type MovedDelivery } from "./rescheduled-email";
+export { failedDeliveryToRebook, rebookFailedDelivery, type FailedDeliveryToRebook, type RebookLookup, type RebookResult } from "./customer-rebook";
+export { estimatedArrivalWindow, type EstimatedArrival } from "./arrival-window";

@@ -12,6 +12,7 @@ import { culqiClientIfConfigured, flowClientIfConfigured, retryDueProviderErasur
 import { activePaymentProvider } from "../payments/index.server";
 import { processGarantiaReturns } from "../garantias/index.server";
 import { sendReorderRemindersWhenDue } from "../reorders/index.server";
+import { configuredWhatsappClient, sendDueWhatsappMessages, type WhatsappClient } from "../whatsapp/index.server";
 import {
   closeAbandonedSignups,
   endCancelledSubscriptions,
@@ -34,6 +35,8 @@ export interface JobOptions {
   flow?: FlowClient | null;
   /** The OSE for comprobantes (the tests hand in one pointed at the local Nubefact). */
   comprobantes?: ComprobanteProvider;
+  /** WhatsApp's Cloud API (the tests hand in one pointed at the local stand-in); `null`: WhatsApp is off. */
+  whatsapp?: WhatsappClient | null;
 }
 
 interface JobContext {
@@ -45,6 +48,7 @@ interface JobContext {
   culqi: () => CulqiClient | null;
   flow: () => FlowClient | null;
   comprobantes: () => ComprobanteProvider;
+  whatsapp: () => WhatsappClient | null;
 }
 
 /**
@@ -77,6 +81,11 @@ const jobs = {
   // Uploaded images no row names any more, past a day's grace; at most hourly per process (decision 0065).
   // File ages are the wall clock's (it wrote them), never the pass's `now`, which tests move ahead.
   mediaSweep: (job: JobContext) => sweepUnusedMediaWhenDue(job.db),
+  // WhatsApp messages queued by the jobs above or by requests (decision 0074); nothing when WhatsApp is off.
+  whatsapp: async (job: JobContext) => {
+    const client = job.whatsapp();
+    return client ? sendDueWhatsappMessages(job.db, client, job.now) : null;
+  },
   // Attachments (invoice and complaint-sheet PDFs) are made at sending time by their own domain's renderer.
   emails: (job: JobContext) =>
     deliverPendingEmails(job.db, job.transport(), job.now, {
@@ -121,6 +130,7 @@ export async function runDueJobs(db: Database, options: JobOptions & { only?: re
     culqi: () => (options.culqi !== undefined ? options.culqi : culqiClientIfConfigured()),
     flow: () => (options.flow !== undefined ? options.flow : flowClientIfConfigured()),
     comprobantes: () => options.comprobantes ?? activeComprobanteProvider(),
+    whatsapp: () => (options.whatsapp !== undefined ? options.whatsapp : configuredWhatsappClient()),
   };
   const report: JobsReport = { results: {}, failures: [] };
   // Always in the pass's order, however `only` lists them (emails last).

@@ -26,3 +26,4 @@ export { contactMessageEmail, type ContactMessageEmailData } from "./templates/c
 export { complaintAnswerEmail, complaintCopyEmail, type ComplaintSheetEmailData } from "./templates/complaint-emails";
 export { garantiaCreditEmail } from "./templates/garantia-emails";
 export { reorderReminderEmail } from "./templates/reorder-reminder";
+export { isLastAttempt, retryDelayMs } from "./retry-schedule";

@@ -4,7 +4,15 @@ import type { Database } from "../db/client";
 import { deliveries, orders, payments, refunds, siteSettings } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { enqueueEmail, orderCancelledEmail } from "../notifications/index.server";
-import { recordStaffRefund, settleStaffRefund, type RefundDeps, type StaffRefundResult } from "../payments/index.server";
+import {
+  operacionesRefundPolicy,
+  planStaffRefund,
+  REFUNDING_ROLES,
+  settleStaffRefund,
+  writeStaffRefund,
+  type RefundDeps,
+  type StaffRefundResult,
+} from "../payments/index.server";
 import { canTransition, orderStatusLabel, type OrderStatus } from "./order-status";
 import { receiptToken } from "./receipt-access";
 import { transitionOrder } from "./transition";
@@ -23,8 +31,9 @@ export type CancelOrderResult =
  * action audited and the customer's e-mail queued; the provider is called after the commit and the
  * order moves cancelled → refunded when the money is back. A repeated submit changes nothing.
  *
- * The operaciones refund limit does not apply: nothing left the warehouse, so the whole payment
- * goes back (recorded in the README).
+ * The refund is checked before anything is written (decision 0071): for operaciones it counts
+ * against the per-order refund limit unless the admin's settings let them cancel any amount; an
+ * admin's cancellation above the limit records the admin as its approver. A refusal writes nothing.
  */
 export async function cancelOrderByStaff(
   db: Database,
@@ -33,6 +42,7 @@ export async function cancelOrderByStaff(
   deps: RefundDeps,
 ): Promise<CancelOrderResult> {
   const requestKey = `cancel:${input.orderId}`;
+  if (!REFUNDING_ROLES.includes(actor.role)) return { ok: false, code: "not_found", message: "Pedido no encontrado" };
   const outcome = await inTransaction(db, async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
     if (!order) return { ok: false as const, code: "not_found" as const, message: "Pedido no encontrado" };
@@ -64,30 +74,36 @@ export async function cancelOrderByStaff(
       .where(and(eq(payments.orderId, order.id), eq(payments.status, "succeeded")))
       .limit(1);
 
-    await transitionOrder(tx, order.id, "cancelled", { actor: actor.email, now: deps.now, note: `Cancelado por el equipo: ${input.reason}` });
-    let refund = null;
+    // The refund is planned as for the cancelled order, before anything is written.
+    let plan = null;
     if (paid) {
-      const cancelled = { ...order, status: "cancelled" };
-      const recorded = await recordStaffRefund(tx, actor, {
-        order: cancelled,
+      const planned = await planStaffRefund(tx, actor, {
+        order: { ...order, status: "cancelled" },
         amountCents: null,
         note: `Pedido cancelado: ${input.reason}`,
         requestKey,
         reason: "order_cancelled",
-        applyLimit: false,
+        applyLimit: !(await operacionesRefundPolicy(tx)).mayCancelAnyAmount,
         now: deps.now,
       });
       // Nothing to record when all was given back already or a refund is on its way (it carries the
-      // money); any other refusal would leave a cancelled order holding the customer's money.
-      if (recorded.ok) refund = recorded.refund;
-      else if (!recorded.nothingToRecord) throw new Error(`Cancelling order ${order.id}: its refund could not be recorded (${recorded.message})`);
+      // money); any other refusal (over the limit) leaves the order as it was.
+      if (planned.ok) plan = planned.plan;
+      else if (!planned.nothingToRecord) return { ok: false as const, code: "refused" as const, message: planned.message };
     }
+
+    await transitionOrder(tx, order.id, "cancelled", { actor: actor.email, now: deps.now, note: `Cancelado por el equipo: ${input.reason}` });
+    const refund = plan ? await writeStaffRefund(tx, actor, plan) : null;
     await recordStaffAction(tx, actor, {
       action: "order.cancel",
       entityType: "order",
       entityId: order.id,
       before: { status: from, deliveries: ownDeliveries.map((delivery) => ({ id: delivery.id, status: delivery.status })) },
-      after: { status: "cancelled", reason: input.reason, refund: refund ? { id: refund.id, amountCents: refund.amountCents, status: refund.status } : null },
+      after: {
+        status: "cancelled",
+        reason: input.reason,
+        refund: refund ? { id: refund.id, amountCents: refund.amountCents, status: refund.status, approvedBy: refund.approvedBy } : null,
+      },
     });
     const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
     const email = orderCancelledEmail({

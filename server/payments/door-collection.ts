@@ -6,14 +6,23 @@ import { settlePaymentInTransaction } from "./settle";
 /** Codes a driver may take in their stead at the door: cash codes and Yape. */
 const COLLECTABLE_METHODS = ["cash", "yape"];
 
-/** The open code a driver would collect for this order, if any (read in the caller's transaction). */
-export async function findPaymentToCollect(tx: DatabaseOrTransaction, orderId: string): Promise<{ id: string; amountCents: number } | null> {
-  const [row] = await tx
+/**
+ * The open code a driver would collect for this order, if any (read in the caller's transaction).
+ * With `lock`, the payment row is locked too: the caller holds the order's lock and takes this
+ * before the delivery's (decision 0025: order → payment → delivery).
+ */
+export async function findPaymentToCollect(
+  tx: DatabaseOrTransaction,
+  orderId: string,
+  options: { lock?: boolean } = {},
+): Promise<{ id: string; amountCents: number } | null> {
+  const query = tx
     .select({ id: payments.id, amountCents: payments.amountCents })
     .from(payments)
     .where(and(eq(payments.orderId, orderId), inArray(payments.method, COLLECTABLE_METHODS), eq(payments.status, "pending")))
     .orderBy(desc(payments.createdAt))
     .limit(1);
+  const [row] = options.lock ? await query.for("update") : await query;
   return row ?? null;
 }
 

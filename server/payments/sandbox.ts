@@ -65,6 +65,7 @@ export async function applySandboxAction(db: Database, paymentId: string, action
         code: String(randomInt(10_000_000, 100_000_000)),
         expiresAt: new Date(context.now.getTime() + SANDBOX_CODE_HOURS * 3_600_000),
         providerReference: `sbx_ord_${paymentId}`,
+        siteUrl: context.siteUrl,
       });
       break;
     case "pay_code":

@@ -9,6 +9,17 @@ import { transitionOrder } from "../orders/index.server";
 import { reorderUrl } from "../reorders/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { inTransaction } from "../db/transaction";
+import { publicSiteUrl } from "../config/env";
+import {
+  enqueueWhatsappTemplate,
+  enqueueWhatsappTemplates,
+  orderConfirmedWhatsapp,
+  paymentCodeWhatsapp,
+  type WhatsappTemplateMessage,
+} from "../whatsapp/index.server";
+import { deliveryWindowLabel } from "@core/delivery-schedule";
+import { pausedDeliveryNote } from "@core/delivery-labels";
+import { formatLimaDate } from "@core/lima-dates";
 
 export type PaymentMethod = "card" | "yape" | "cash";
 
@@ -112,6 +123,7 @@ export async function confirmPaidOrder(
   const invoice = await issueInvoiceForPaidOrder(tx, order, details.now);
   const brandName = details.brandName ?? (await tx.select({ brandName: siteSettings.brandName }).from(siteSettings))[0]?.brandName ?? "Vida Alcalina";
   await enqueueEmail(tx, confirmationEmail(order, items, invoice.invoiceNumber, brandName, details.siteUrl, details.delivery ?? null), details.now);
+  await enqueueWhatsappTemplate(tx, confirmationWhatsapp(order, details.siteUrl, details.delivery ?? null), details.now);
 }
 
 type ConfirmedItem = { title: string; variantTitle: string | null; quantity: number; lineTotalCents: number };
@@ -134,6 +146,12 @@ export async function confirmPaidOrders(
   await enqueueEmails(
     tx,
     paid.map(({ order, items }, index) => confirmationEmail(order, items, issued[index]!.invoiceNumber, details.brandName, details.siteUrl)),
+    details.now,
+  );
+  // One statement for the batch too: only the numbers that opted in get one (decision 0074).
+  await enqueueWhatsappTemplates(
+    tx,
+    paid.map(({ order }) => confirmationWhatsapp(order, details.siteUrl)),
     details.now,
   );
 }
@@ -169,6 +187,32 @@ function confirmationEmail(
   return { dedupeKey: `order-confirmation:${order.id}`, kind: "order-confirmation", to: order.customerEmail, ...email };
 }
 
+/** Issue 25: "pedido confirmado" on WhatsApp, beside the confirmation e-mail, for a number that opted in. */
+function confirmationWhatsapp(order: typeof orders.$inferSelect, siteUrl: string, current: CurrentDeliveryRow | null = null): WhatsappTemplateMessage {
+  const delivery = currentDelivery(order, current);
+  return orderConfirmedWhatsapp({
+    ...whatsappRecipientOf(order, siteUrl),
+    totalCents: order.totalCents,
+    deliveryLabel: delivery.date
+      ? `${formatLimaDate(delivery.date)}, ${deliveryWindowLabel(delivery.deliveryWindow)}`
+      : pausedDeliveryNote(delivery.pausedUntil),
+  });
+}
+
+/** Who an order's WhatsApp messages go to, and the order's signed page they link to. */
+export function whatsappRecipientOf(order: typeof orders.$inferSelect, siteUrl: string) {
+  return {
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    firstName: order.customerFirstName,
+    phone: order.customerPhone,
+    userId: order.userId,
+    email: order.customerEmail,
+    siteUrl,
+    orderPath: `orden/${order.id}?token=${receiptToken(order.id)}`,
+  };
+}
+
 /** A payment was declined: the attempt and its order end as failed (a settled payment is never undone here). */
 export async function recordPaymentFailed(db: Database, paymentId: string, details: { now: Date; actor: string; message: string }) {
   return inTransaction(db, async (tx) => {
@@ -185,7 +229,7 @@ export async function recordPaymentFailed(db: Database, paymentId: string, detai
 export async function recordPaymentCodeIssued(
   db: Database,
   paymentId: string,
-  details: { now: Date; actor: string; code: string; expiresAt: Date; method: PaymentMethod; providerReference?: string },
+  details: { now: Date; actor: string; code: string; expiresAt: Date; method: PaymentMethod; providerReference?: string; siteUrl?: string },
 ) {
   return inTransaction(db, async (tx) => {
     const payment = await lockPaymentWithOrder(tx, paymentId);
@@ -203,6 +247,20 @@ export async function recordPaymentCodeIssued(
       })
       .where(eq(payments.id, paymentId));
     await transitionOrder(tx, payment.orderId, "payment_created", { actor: details.actor, now: details.now, set: { expiresAt: details.expiresAt } });
+    // Issue 25: the code and its deadline on WhatsApp too, for a number that opted in.
+    const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId));
+    await enqueueWhatsappTemplate(
+      tx,
+      paymentCodeWhatsapp({
+        ...whatsappRecipientOf(order!, details.siteUrl ?? publicSiteUrl()),
+        paymentId,
+        code: details.code,
+        amountCents: payment.amountCents,
+        method: details.method,
+        expiresAt: details.expiresAt,
+      }),
+      details.now,
+    );
     return { orderId: payment.orderId, code: details.code };
   });
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { formatSoles } from "@core/money";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { invoices, orders, payments, refunds, siteSettings } from "../db/schema";
+import { invoices, orders, payments, refunds, siteSettings, staffActions } from "../db/schema";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { canTransition, orderStatusLabel, type OrderStatus } from "../orders/index.server";
@@ -28,33 +28,87 @@ export type StaffRefundResult =
 
 export const REFUND_ORDER_NOT_FOUND = "Pedido no encontrado";
 
+/** Who may give money back or cancel an order (issue 10). */
+export const REFUNDING_ROLES: readonly StaffActor["role"][] = ["admin", "operaciones"];
+
 type PaymentRow = typeof payments.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
 
 /** The provider's id of the money a payment took; a payment without one is named by its own id. */
 const chargeReferenceOf = (payment: PaymentRow) => payment.providerReference ?? `payment:${payment.id}`;
 
-/** The limit for operaciones, read fresh (never cached: the admin just changed it). */
-export async function operacionesRefundLimitCents(db: DatabaseOrTransaction): Promise<number> {
-  const [row] = await db.select({ cents: siteSettings.operacionesRefundLimitCents }).from(siteSettings).where(eq(siteSettings.id, 1));
-  return row?.cents ?? DEFAULT_OPERACIONES_REFUND_LIMIT_CENTS;
+/**
+ * What operaciones may give back on their own (decision 0071): `limitCents` bounds the total of the
+ * staff refunds of one order (earlier ones included); `mayCancelAnyAmount` lets them cancel an order
+ * before dispatch with its full refund whatever it is. Read fresh (never cached: the admin just
+ * changed it).
+ */
+export interface OperacionesRefundPolicy {
+  limitCents: number;
+  mayCancelAnyAmount: boolean;
 }
 
-/** Admin only (the route says so): a new limit, audited. Returns false when there is no settings row to change. */
-export async function setOperacionesRefundLimit(db: Database, actor: StaffActor, cents: number, now: Date): Promise<boolean> {
+export async function operacionesRefundPolicy(db: DatabaseOrTransaction): Promise<OperacionesRefundPolicy> {
+  const [row] = await db
+    .select({ cents: siteSettings.operacionesRefundLimitCents, mayCancelAnyAmount: siteSettings.operacionesMayCancelAnyAmount })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1));
+  return { limitCents: row?.cents ?? DEFAULT_OPERACIONES_REFUND_LIMIT_CENTS, mayCancelAnyAmount: row?.mayCancelAnyAmount ?? false };
+}
+
+export async function operacionesRefundLimitCents(db: DatabaseOrTransaction): Promise<number> {
+  return (await operacionesRefundPolicy(db)).limitCents;
+}
+
+/**
+ * Admin only (the route says so; the actor's role is checked here too): a new policy, audited.
+ * Returns false when there is no settings row to change.
+ */
+export async function setOperacionesRefundPolicy(db: Database, actor: StaffActor, policy: OperacionesRefundPolicy, now: Date): Promise<boolean> {
+  if (actor.role !== "admin") return false;
   return inTransaction(db, async (tx) => {
-    const [before] = await tx.select({ cents: siteSettings.operacionesRefundLimitCents }).from(siteSettings).where(eq(siteSettings.id, 1)).for("update");
+    const [before] = await tx
+      .select({ cents: siteSettings.operacionesRefundLimitCents, mayCancelAnyAmount: siteSettings.operacionesMayCancelAnyAmount })
+      .from(siteSettings)
+      .where(eq(siteSettings.id, 1))
+      .for("update");
     if (!before) return false;
-    await tx.update(siteSettings).set({ operacionesRefundLimitCents: cents, updatedAt: now }).where(eq(siteSettings.id, 1));
+    await tx
+      .update(siteSettings)
+      .set({ operacionesRefundLimitCents: policy.limitCents, operacionesMayCancelAnyAmount: policy.mayCancelAnyAmount, updatedAt: now })
+      .where(eq(siteSettings.id, 1));
     await recordStaffAction(tx, actor, {
       action: "settings.refund_limit",
       entityType: "settings",
       entityId: "1",
-      before: { operacionesRefundLimitCents: before.cents },
-      after: { operacionesRefundLimitCents: cents },
+      before: { operacionesRefundLimitCents: before.cents, operacionesMayCancelAnyAmount: before.mayCancelAnyAmount },
+      after: { operacionesRefundLimitCents: policy.limitCents, operacionesMayCancelAnyAmount: policy.mayCancelAnyAmount },
     });
     return true;
   });
+}
+
+/** Refunds that count against the operaciones limit: the ones staff ask for, while they hold money. */
+const STAFF_REFUND_REASONS = ["staff_refund", "order_cancelled"];
+
+/** What staff gave back, or are giving back, on one order over all its payments; read under the order's lock. */
+async function staffRefundedOnOrderCents(tx: DatabaseOrTransaction, orderId: string): Promise<number> {
+  const [row] = await tx
+    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), inArray(refunds.reason, STAFF_REFUND_REASONS), inArray(refunds.status, HOLDING_STATUSES)));
+  return Number(row?.cents ?? 0);
+}
+
+/** The admin who last let operaciones cancel any amount: the approver of a cancellation above the limit. */
+async function cancelAnyAmountApprover(tx: DatabaseOrTransaction): Promise<string> {
+  const [row] = await tx
+    .select({ email: staffActions.actorEmail })
+    .from(staffActions)
+    .where(and(eq(staffActions.action, "settings.refund_limit"), sql`(${staffActions.after} ->> 'operacionesMayCancelAnyAmount')::boolean`))
+    .orderBy(desc(staffActions.id))
+    .limit(1);
+  return `${row?.email ?? "administración"} (ajustes: cancelación sin límite)`;
 }
 
 /** The order's settled payment (the most recent one, should there be several) and what it still can give back. */
@@ -97,12 +151,17 @@ export interface OrderRefundSummary {
   inProgressCents: number;
   refundableCents: number;
   limitCents: number;
+  /** What staff gave back (or are giving back) on this order so far: the part of the limit already used. */
+  staffRefundedCents: number;
+  /** Whether operaciones may cancel this order with its full refund whatever the amount (the admin's setting). */
+  mayCancelAnyAmount: boolean;
   refunds: {
     id: string;
     amountCents: number;
     status: string;
     note: string | null;
     requestedBy: string | null;
+    approvedBy: string | null;
     reason: string;
     lastError: string | null;
     createdAt: Date;
@@ -116,6 +175,7 @@ export async function orderRefundSummary(db: Database, orderId: string): Promise
   if (!order) return null;
   const money = await refundablePayment(db, orderId, false);
   const rows = await db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(desc(refunds.createdAt));
+  const policy = await operacionesRefundPolicy(db);
   return {
     orderId,
     orderNumber: order.orderNumber,
@@ -127,13 +187,16 @@ export async function orderRefundSummary(db: Database, orderId: string): Promise
     refundedCents: money?.refundedCents ?? 0,
     inProgressCents: money?.inProgressCents ?? 0,
     refundableCents: money?.refundableCents ?? 0,
-    limitCents: await operacionesRefundLimitCents(db),
+    limitCents: policy.limitCents,
+    mayCancelAnyAmount: policy.mayCancelAnyAmount,
+    staffRefundedCents: await staffRefundedOnOrderCents(db, orderId),
     refunds: rows.map((row) => ({
       id: row.id,
       amountCents: row.amountCents,
       status: row.status,
       note: row.note,
       requestedBy: row.requestedBy,
+      approvedBy: row.approvedBy,
       reason: row.reason,
       lastError: row.lastError,
       createdAt: row.createdAt,
@@ -142,28 +205,41 @@ export async function orderRefundSummary(db: Database, orderId: string): Promise
   };
 }
 
-export type RecordedStaffRefund = { ok: true; refund: typeof refunds.$inferSelect } | { ok: false; nothingToRecord: boolean; message: string };
+export type RecordedStaffRefund = { ok: true; refund: typeof refunds.$inferSelect } | StaffRefundRefusal;
+type StaffRefundRefusal = { ok: false; nothingToRecord: boolean; message: string };
+
+export interface StaffRefundRequest {
+  order: OrderRow;
+  amountCents: number | null;
+  note: string;
+  requestKey: string;
+  reason: "staff_refund" | "order_cancelled";
+  /** Whether the operaciones limit bounds this refund (a cancellation when the admin's settings say it does). */
+  applyLimit: boolean;
+  now: Date;
+}
+
+/** A staff refund checked and ready to write: nothing of it is written yet. */
+export interface PlannedStaffRefund {
+  request: StaffRefundRequest;
+  payment: PaymentRow;
+  amountCents: number;
+  approvedBy: string | null;
+}
 
 /**
- * Writes a staff refund's row inside the caller's transaction, which already holds the order's lock
- * (decision 0025: order → payment → refund). `amountCents: null` is everything still refundable.
- * The row is `pending` (the provider is called after the commit, outside any transaction) or
- * `manual` for money paid offline. The checks run under the locks, so two requests for the last
- * remaining soles cannot both pass: the second sees the first's row.
+ * Every check of a staff refund, with nothing written (decision 0071: authorise first, write
+ * after). The caller's transaction holds the order's lock (decision 0025: order → payment →
+ * refund), so the sums read here cannot change before the write: two requests for the last
+ * remaining soles, or two that together pass the operaciones limit, cannot both pass. The limit
+ * bounds what staff refund on the order in total; an admin may go above it and is recorded as
+ * its approver.
  */
-export async function recordStaffRefund(
+export async function planStaffRefund(
   tx: DatabaseOrTransaction,
   actor: StaffActor,
-  input: {
-    order: OrderRow;
-    amountCents: number | null;
-    note: string;
-    requestKey: string;
-    reason: "staff_refund" | "order_cancelled";
-    applyLimit: boolean;
-    now: Date;
-  },
-): Promise<RecordedStaffRefund> {
+  input: StaffRefundRequest,
+): Promise<{ ok: true; plan: PlannedStaffRefund } | StaffRefundRefusal> {
   const money = await refundablePayment(tx, input.order.id, true);
   if (!money || money.capturedCents <= 0) return { ok: false, nothingToRecord: true, message: "Este pedido no tiene un pago cobrado que se pueda reembolsar." };
   if (money.pending)
@@ -173,13 +249,20 @@ export async function recordStaffRefund(
   if (amount <= 0) return { ok: false, nothingToRecord: false, message: "Ingresa un monto mayor que cero." };
   if (amount > money.refundableCents)
     return { ok: false, nothingToRecord: false, message: `El monto supera lo que queda por reembolsar (${formatSoles(money.refundableCents)}).` };
-  if (input.applyLimit && actor.role === "operaciones") {
-    const limit = await operacionesRefundLimitCents(tx);
-    if (amount > limit)
+  const { limitCents } = await operacionesRefundPolicy(tx);
+  const earlier = await staffRefundedOnOrderCents(tx, input.order.id);
+  let approvedBy: string | null = null;
+  if (earlier + amount > limitCents) {
+    if (actor.role === "admin") approvedBy = actor.email;
+    else if (!input.applyLimit) approvedBy = await cancelAnyAmountApprover(tx);
+    else
       return {
         ok: false,
         nothingToRecord: false,
-        message: `Operaciones puede reembolsar hasta ${formatSoles(limit)} por vez. Pide a un administrador que haga este reembolso.`,
+        message:
+          `Operaciones puede reembolsar hasta ${formatSoles(limitCents)} por pedido en total` +
+          (earlier > 0 ? ` (en este pedido ya se devolvieron ${formatSoles(earlier)})` : "") +
+          ". Pide a un administrador que apruebe y haga este reembolso.",
       };
   }
   // A refund that gives back all that is left must end the order as `refunded`, which the order
@@ -195,25 +278,45 @@ export async function recordStaffRefund(
           : `Un pedido «${orderStatusLabel(status)}» que aún no sale se devuelve completo con «Cancelar pedido». Aquí puedes devolver solo una parte.`,
     };
   }
-  const [invoice] = await tx.select({ id: invoices.id }).from(invoices).where(liveSaleInvoiceOf(input.order.id));
-  const refund = await insertRefund(tx, money.payment, {
-    orderId: input.order.id,
-    amountCents: amount,
-    reason: input.reason,
-    requestKey: input.requestKey,
+  return { ok: true, plan: { request: input, payment: money.payment, amountCents: amount, approvedBy } };
+}
+
+/**
+ * Writes a planned staff refund's row inside the caller's transaction, which still holds the locks
+ * the plan was made under. The row is `pending` (the provider is called after the commit, outside
+ * any transaction) or `manual` for money paid offline.
+ */
+export async function writeStaffRefund(tx: DatabaseOrTransaction, actor: StaffActor, plan: PlannedStaffRefund): Promise<typeof refunds.$inferSelect> {
+  const { request, payment } = plan;
+  const [invoice] = await tx.select({ id: invoices.id }).from(invoices).where(liveSaleInvoiceOf(request.order.id));
+  return insertRefund(tx, payment, {
+    orderId: request.order.id,
+    amountCents: plan.amountCents,
+    reason: request.reason,
+    requestKey: request.requestKey,
     requestedBy: actor.email,
-    note: input.note,
+    approvedBy: plan.approvedBy,
+    note: request.note,
     invoiceId: invoice?.id ?? null,
-    now: input.now,
+    now: request.now,
   });
-  return { ok: true, refund };
 }
 
 /** A refund row of a settled payment: `pending` for the provider's API, `manual` for money paid offline. */
 async function insertRefund(
   tx: DatabaseOrTransaction,
   payment: PaymentRow,
-  input: { orderId: string; amountCents: number; reason: string; requestKey: string; requestedBy: string; note: string; invoiceId: string | null; now: Date },
+  input: {
+    orderId: string;
+    amountCents: number;
+    reason: string;
+    requestKey: string;
+    requestedBy: string;
+    approvedBy?: string | null;
+    note: string;
+    invoiceId: string | null;
+    now: Date;
+  },
 ) {
   const manual = refundChannel(payment) === "manual";
   const { now, ...row } = input;
@@ -232,6 +335,13 @@ async function insertRefund(
     })
     .returning();
   return refund!;
+}
+
+/** `planStaffRefund` then `writeStaffRefund`, for a caller with nothing to write in between. */
+export async function recordStaffRefund(tx: DatabaseOrTransaction, actor: StaffActor, input: StaffRefundRequest): Promise<RecordedStaffRefund> {
+  const planned = await planStaffRefund(tx, actor, input);
+  if (!planned.ok) return planned;
+  return { ok: true, refund: await writeStaffRefund(tx, actor, planned.plan) };
 }
 
 export type RecordedGarantiaRefund =
@@ -323,6 +433,8 @@ export async function refundOrder(
   input: { orderId: string; amountCents: number | null; reason: string; requestKey: string },
   deps: RefundDeps,
 ): Promise<StaffRefundResult> {
+  // The refund page is operaciones' and the admin's (the route says so); checked here too, before anything.
+  if (!REFUNDING_ROLES.includes(actor.role)) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
   const replay = await existingRequest(db, input.orderId, input.requestKey, deps);
   if (replay) return replay;
   const recorded = await inTransaction(db, async (tx): Promise<RecordedStaffRefund | "not_found" | "replay"> => {
@@ -353,6 +465,7 @@ export async function refundOrder(
         refundStatus: result.refund.status,
         provider: result.refund.provider,
         reason: input.reason,
+        approvedBy: result.refund.approvedBy,
       },
     });
     return result;
@@ -375,6 +488,7 @@ export async function markManualRefundDone(
   input: { orderId: string; refundId: string },
   deps: Omit<RefundDeps, "culqi">,
 ): Promise<StaffRefundResult> {
+  if (!REFUNDING_ROLES.includes(actor.role)) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
   return inTransaction(db, async (tx): Promise<StaffRefundResult> => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
     if (!order) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };

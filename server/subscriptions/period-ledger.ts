@@ -106,6 +106,8 @@ export async function failAttempt(
     email: last
       ? { type: "past_due", amountCents: period.amountCents }
       : { type: "failed", amountCents: period.amountCents, reason, nextAttemptDate: nextAttemptDate! },
+    // Issue 25: "cobro fallido" with the link to pay, on WhatsApp for a number that opted in.
+    whatsapp: { type: "renewal_failed", periodNumber: period.periodNumber, attempt: period.attempts, amountCents: period.amountCents, nextAttemptDate },
     now,
     siteUrl,
   });

@@ -8,6 +8,8 @@ import { notifySubscriber } from "./notify";
 
 /** Issue 5: "a reminder email a few days before each renewal". */
 export const REMINDER_DAYS_BEFORE = 3;
+/** Issue 25: the WhatsApp reminder ("renovación en 2 días") comes two days before. */
+export const WHATSAPP_REMINDER_DAYS_BEFORE = 2;
 
 /** One reminder per subscription and period (the dedupe key), whenever in the window the job runs. */
 export async function sendRenewalReminders(db: Database, now: Date, siteUrl: string): Promise<number> {
@@ -30,14 +32,16 @@ export async function sendRenewalReminders(db: Database, now: Date, siteUrl: str
     now,
     async (subscription) => {
       const frequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
+      const amountCents = orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents;
+      const billingDate = subscription.nextBillingDate!;
       await notifySubscriber(db, subscription, {
         dedupeKey: `renewal-reminder:${subscription.id}:${subscription.nextPeriodNumber}`,
         kind: "renewal_reminder",
-        email: {
-          type: "reminder",
-          billingDate: subscription.nextBillingDate!,
-          amountCents: orderSummary(subscription.baseAmountCents, "subscription", frequency).totalCents,
-        },
+        email: { type: "reminder", billingDate, amountCents },
+        whatsapp:
+          billingDate <= addDays(today, WHATSAPP_REMINDER_DAYS_BEFORE)
+            ? { type: "renewal_soon", periodNumber: subscription.nextPeriodNumber, billingDate, amountCents }
+            : undefined,
         now,
         siteUrl,
       });

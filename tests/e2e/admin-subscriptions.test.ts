@@ -108,4 +108,29 @@ describe("subscriptions console", () => {
     expect(skips).toHaveLength(1);
     expect(skips[0]!.text).toContain("nuestro equipo");
   });
+
+  // Issue 24, defect 6 (decision 0071): "Cobrar ahora" read its request key unchecked, and a NUL byte in it answered 500.
+  it("answers a staff form holding a NUL byte or another control character with a Spanish 400, changing nothing", async () => {
+    const subscriber = await newSubscriber(shop);
+    const staffCookies = await signInCookies(shop.baseURL(), DEMO_OPERACIONES.email, DEMO_OPERACIONES.password);
+    const post = (fields: Record<string, string>) =>
+      fetch(`${shop.baseURL()}/admin/suscripciones/${subscriber.subscriptionId}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: shop.baseURL(), "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(staffCookies) },
+        body: new URLSearchParams(fields),
+      });
+    const hostile: Record<string, string>[] = [
+      { intent: "charge-now", requestKey: "a\u0000b" },
+      { intent: "charge-now", requestKey: "a\u0007b" },
+      { intent: "skip", requestKey: crypto.randomUUID(), note: "\u0000" },
+    ];
+    for (const fields of hostile) {
+      const answer = await post(fields);
+      expect(answer.status, JSON.stringify(fields)).toBe(400);
+      expect(await answer.text()).toContain("caracteres no permitidos");
+    }
+    const page = await fetch(`${shop.baseURL()}/admin/suscripciones/${subscriber.subscriptionId}`, { headers: { cookie: cookieHeader(staffCookies) } });
+    expect(await page.text()).not.toContain("saltada");
+  });
 });

@@ -128,7 +128,7 @@ describe("staff cancellations and refunds through Culqi", () => {
     const refused = await post(operaciones, `/admin/pedidos/${orderId}/reembolsar`, refund);
     expect(refused.status).toBe(400);
     const body = await refused.text();
-    expect(body).toContain("Operaciones puede reembolsar hasta S/ 10.00 por vez. Pide a un administrador que haga este reembolso.");
+    expect(body).toContain("Operaciones puede reembolsar hasta S/ 10.00 por pedido en total. Pide a un administrador que apruebe y haga este reembolso.");
     expect(body).toContain('value="20.00"');
     expect(culqi.refunds.filter((made) => made.charge_id === chargeId)).toEqual([]);
 

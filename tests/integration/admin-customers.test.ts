@@ -1,9 +1,12 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSignedInUser, register, resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus, signIn } from "@server/accounts/index.server";
 import type { StaffActor } from "@server/audit/index.server";
-import { recordPromotionalConsent } from "@server/consent/index.server";
+import { complaintSheetPath } from "@server/complaints/index.server";
+import { emailPreferencesToken, emailPreferencesUrl, recordPromotionalConsent } from "@server/consent/index.server";
+import { enqueueEmail } from "@server/notifications/index.server";
+import { receiptToken } from "@server/orders/index.server";
 import {
   anonymiseCustomer,
   anonymiseGuest,
@@ -306,6 +309,50 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     const [audit] = await auditRows(id, "customer.export");
     expect(audit).toMatchObject({ actorEmail: DEMO_ADMIN.email, after: { orders: 2, invoices: 1, complaints: 1 } });
     expect(await exportCustomerData(test.db, admin, "no-such-customer", new Date())).toBeNull();
+  });
+
+  // Issue 24, defect 8 (decision 0071): the export carried the e-mails' live links (a reset link opens the account).
+  it("exports the e-mails sent without what opens their links: verification, reset, receipt, payment, unsubscribe, cart, complaint sheet", async () => {
+    const email = "enlaces@prueba.pe";
+    const id = await customer("Lidia", "Enlaces", email);
+    expect(await sendCustomerPasswordReset(test.db, admin, id)).toMatchObject({ ok: true });
+    const own = await order({ userId: id, customerEmail: email });
+    const guest = await order({ userId: null, customerEmail: email });
+    const site = "http://shop.test";
+    const paymentId = randomUUID();
+    const cartToken = randomBytes(24).toString("base64url");
+    const sheetToken = randomBytes(32).toString("base64url");
+    const links = [
+      `${site}/orden/${own}?token=${receiptToken(own)}`,
+      `${site}/orden/${guest}?token=${receiptToken(guest)}#detalle`,
+      `${site}/pago/sandbox/${paymentId}`,
+      emailPreferencesUrl(email, site),
+      `${site}/resume-cart?token=${cartToken}`,
+      `${site}${complaintSheetPath(sheetToken)}`,
+    ];
+    const text = `Tus enlaces: ${links.join("\n")}.`;
+    await enqueueEmail(test.db, { dedupeKey: `enlaces:${id}`, kind: "order-confirmation", to: email, subject: "Enlaces", html: "<p>.</p>", text }, new Date());
+    const sent = await test.db.select({ kind: outboxEmails.kind, text: outboxEmails.text }).from(outboxEmails).where(eq(outboxEmails.toAddress, email));
+    const accountTokens = sent.flatMap((row) => [...row.text.matchAll(/\?token=([^\s&]+)/g)].map((match) => decodeURIComponent(match[1]!)));
+    expect(sent.map((row) => row.kind).sort()).toEqual(["email_verification", "order-confirmation", "password_reset"]);
+    const secrets = [...accountTokens, receiptToken(own), receiptToken(guest), paymentId, emailPreferencesToken(email), cartToken, sheetToken];
+    expect(secrets.length).toBeGreaterThanOrEqual(9);
+
+    const document = (await exportCustomerData(test.db, admin, id, new Date("2026-03-25T12:00:00Z")))!;
+    const json = JSON.stringify(document);
+    for (const secret of secrets) expect(json).not.toContain(secret);
+    expect(document.emails.find((row) => row.subject === "Enlaces")!.text).toBe(
+      [
+        `Tus enlaces: ${site}/orden/[oculto]?token=[oculto]`,
+        `${site}/orden/[oculto]?token=[oculto]#[oculto]`,
+        `${site}/pago/sandbox/[oculto]`,
+        `${site}/preferencias-de-correo?token=[oculto]`,
+        `${site}/resume-cart?token=[oculto]`,
+        `${site}/libro-de-reclamaciones/hoja/[oculto].`,
+      ].join("\n"),
+    );
+    expect(document.emails.find((row) => row.kind === "email_verification")!.text).toContain("/verificar-correo?token=[oculto]");
+    expect(document.emails.find((row) => row.kind === "password_reset")!.text).toContain("/reset-password?token=[oculto]");
   });
 
   it("refuses to anonymise while a delivery is open or an order unpaid, in Spanish, changing nothing", async () => {

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { invoices, orders, payments } from "@server/db/schema";
 import {
@@ -12,7 +12,7 @@ import {
   type CulqiClient,
 } from "@server/payments/culqi";
 import { checkoutInput } from "../support/checkout-fixture";
-import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
+import { startCulqiMock, successfulCulqiCharges, type CulqiMock } from "../support/culqi-mock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const now = new Date("2026-11-24T15:00:00Z");
@@ -66,6 +66,26 @@ describe("Culqi adapter against a local Culqi API", () => {
     expect(result).toMatchObject({ outcome: "declined" });
     expect(result.outcome === "declined" && result.message).toContain("no tiene fondos suficientes");
     expect((await orderStatus(placed.orderId)).status).toBe("failed");
+  });
+
+  // Issue 24, defect 9 (decision 0071): the double click used to be serialised in memory, so two processes both called Culqi.
+  it("charges a token double-clicked into two server processes once: the second waits and lands on the paid order too", async () => {
+    // A second copy of the payments module, as another process has: nothing in memory is shared, only the database.
+    vi.resetModules();
+    const otherProcess = await import("@server/payments/culqi");
+    const placed = await newPayment("doble-proceso@example.pe");
+    const token = await culqi.tokenize("4111111111111111");
+    culqi.delayNextCharge(400);
+    const charge = { paymentId: placed.paymentId, token, now, siteUrl };
+    const answers = await Promise.all([chargeCulqiToken(test.db, client, charge), otherProcess.chargeCulqiToken(test.db, client, charge)]);
+    expect(answers).toEqual([
+      { outcome: "paid", orderId: placed.orderId },
+      { outcome: "paid", orderId: placed.orderId },
+    ]);
+    expect(successfulCulqiCharges(culqi).filter((row) => row.paymentId === placed.paymentId)).toHaveLength(1);
+    expect(await orderStatus(placed.orderId)).toMatchObject({ status: "paid" });
+    const [payment] = await test.db.select().from(payments).where(eq(payments.id, placed.paymentId));
+    expect(payment).toMatchObject({ status: "succeeded", chargeClaimedUntil: null });
   });
 
   it("sends a 3DS review back to the browser and pays once authenticated", async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handoverBalance, handoverBalanceLabel } from "@core/cash-box";
+import { limaToday } from "@core/lima-dates";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, driverCashHandovers, staffActions, users } from "@server/db/schema";
@@ -41,9 +42,10 @@ describe("the drivers' cash box", () => {
     );
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
     await applySandboxAction(test.db, placed.paymentId, "issue_code", { now: placedAt, siteUrl });
+    // On the driver's route of the Lima day they collect (decision 0071: only today's stops can be confirmed).
     const [delivery] = await test.db
       .update(deliveries)
-      .set({ assignedDriverId: driver.id, status: "scheduled" })
+      .set({ assignedDriverId: driver.id, status: "scheduled", deliveryDate: limaToday(at) })
       .where(eq(deliveries.orderId, placed.orderId))
       .returning({ id: deliveries.id });
     const done = await confirmDriverStop(test.db, {

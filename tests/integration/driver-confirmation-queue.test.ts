@@ -11,12 +11,15 @@ import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@s
 import { applyQueuedDriverConfirmations, type QueuedDriverConfirmation } from "@server/deliveries/index.server";
 import { applySandboxAction } from "@server/payments/index.server";
 import { CLOCK_TRUSTED_MS, driverEventTime, MAX_CONFIRMATION_AGE_MS } from "@core/driver-clock";
+import { limaToday } from "@core/lima-dates";
 import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const origin = "http://shop.test";
-const placedAt = new Date("2026-11-24T15:00:00Z");
 const HOUR = 3_600_000;
+/** The real clock (the route reads it): stops are on today's route, their orders placed the day before. */
+const startedAt = new Date();
+const placedAt = new Date(startedAt.getTime() - 30 * HOUR);
 
 type Answer = { key: string; status: string; recordedAt?: string; message?: string; deliveryId?: string; fieldErrors?: Record<string, string> };
 
@@ -48,7 +51,7 @@ describe("the driver app's queue of confirmations", () => {
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: origin });
     const [delivery] = await test.db
       .update(deliveries)
-      .set({ assignedDriverId: driverId, status: "scheduled" })
+      .set({ assignedDriverId: driverId, status: "scheduled", deliveryDate: limaToday(startedAt) })
       .where(eq(deliveries.orderId, placed.orderId))
       .returning({ id: deliveries.id });
     return delivery!.id;

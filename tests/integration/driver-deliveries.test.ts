@@ -16,7 +16,7 @@ import {
 } from "@server/db/schema";
 import { bidonBalance, confirmDriverStop, listDriverStops, recentBidonMovements, type DriverConfirmation } from "@server/deliveries/index.server";
 import type { StaffActor } from "@server/audit/index.server";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction, driverCashToHandOver } from "@server/payments/index.server";
 import { settleConfirmedCharge } from "@server/payments/late-payments";
 import { checkoutInput } from "../support/checkout-fixture";
 import { newCustomer } from "../support/subscription-fixture";
@@ -176,6 +176,71 @@ describe("the driver's confirmations", () => {
     // The stop is on its own driver's list only.
     expect((await listDriverStops(test.db, driver.id, now)).map((row) => row.id)).not.toContain(stop.deliveryId);
     expect((await listDriverStops(test.db, otherDriver.id, now)).map((row) => row.id)).toContain(stop.deliveryId);
+  });
+
+  /** Everything a settled door collection writes, for an order whose code was never collected: all of it must stay empty. */
+  async function expectCodeStillOpen(orderId: string, deliveryId: string) {
+    const [payment] = await test.db.select().from(payments).where(eq(payments.orderId, orderId));
+    expect(payment).toMatchObject({ status: "pending", collectedAtDoorBy: null, settledAt: null });
+    expect(await orderStatus(orderId)).toBe("payment_created");
+    expect(await test.db.select().from(invoices).where(eq(invoices.orderId, orderId))).toHaveLength(0);
+    expect(
+      await test.db
+        .select()
+        .from(outboxEmails)
+        .where(like(outboxEmails.dedupeKey, `order-confirmation:${orderId}%`)),
+    ).toHaveLength(0);
+    expect(await emailsOf(deliveryId)).toHaveLength(0);
+    expect(await test.db.select().from(staffActions).where(eq(staffActions.entityId, deliveryId))).toHaveLength(0);
+    expect(await test.db.select().from(deliveryProofs).where(eq(deliveryProofs.deliveryId, deliveryId))).toHaveLength(0);
+  }
+
+  // Issue 24, defect 1 (decision 0071): the door collection was settled before the assignment was checked, and the refusal committed it.
+  it("settles no payment for a stop off the driver's route: another driver's, nobody's, another day's, or an admin's empty route", async () => {
+    const cashBefore = await driverCashToHandOver(test.db, driver, now);
+    const admin: StaffActor = { id: "staff-admin-without-route", email: "admin-sin-ruta@demo.pe", role: "admin", clientAddress: "127.0.0.1" };
+    const collectedCash: DriverConfirmation = { ...delivered(1, 0), collected: "cash" };
+
+    const foreign = await stopFor(otherDriver, { pay: "code" });
+    const unassigned = await stopFor(otherDriver, { pay: "code" });
+    await test.db.update(deliveries).set({ assignedDriverId: null }).where(eq(deliveries.id, unassigned.deliveryId));
+    const tomorrow = await stopFor(driver, { pay: "code" });
+    await test.db.update(deliveries).set({ deliveryDate: "2026-11-27" }).where(eq(deliveries.id, tomorrow.deliveryId));
+
+    for (const stop of [foreign, unassigned, tomorrow]) {
+      expect(await confirm(stop.deliveryId, collectedCash)).toEqual({ ok: false, reason: "not_found" });
+      expect(await confirm(stop.deliveryId, { ...collectedCash, collected: "yape" }, admin)).toEqual({ ok: false, reason: "not_found" });
+      await expectCodeStillOpen(stop.orderId, stop.deliveryId);
+    }
+    expect(await driverCashToHandOver(test.db, driver, now)).toEqual(cashBefore);
+  });
+
+  it("refuses a staff member who is not a driver even on a stop assigned to their id", async () => {
+    const operaciones: StaffActor = { ...driver, role: "operaciones" };
+    const stop = await stopFor(driver, { pay: "code" });
+    expect(await confirm(stop.deliveryId, { ...delivered(1, 0), collected: "cash" }, operaciones)).toEqual({ ok: false, reason: "not_found" });
+    expect(await confirm(stop.deliveryId, { kind: "on_the_way" }, operaciones)).toEqual({ ok: false, reason: "not_found" });
+    await expectCodeStillOpen(stop.orderId, stop.deliveryId);
+    expect((await delivery(stop.deliveryId)).status).toBe("scheduled");
+  });
+
+  it("answers a foreign stop exactly as a missing one, whatever its order's payment (no 'ya está pagado', no amount to collect)", async () => {
+    const paid = await stopFor(otherDriver);
+    const unpaid = await stopFor(otherDriver, { pay: "code" });
+    const missing = await confirm(randomUUID(), delivered(1, 0));
+    expect(await confirm(paid.deliveryId, { ...delivered(1, 0), collected: "cash" })).toEqual(missing);
+    expect(await confirm(unpaid.deliveryId, delivered(1, 0))).toEqual(missing);
+    expect(await confirm(paid.deliveryId, { kind: "failed", reason: "ausente", note: null })).toEqual(missing);
+  });
+
+  it("rolls back the money collected when the driver's own stop cannot be delivered (a failed stop)", async () => {
+    const stop = await stopFor(driver, { pay: "code" });
+    await confirm(stop.deliveryId, { kind: "on_the_way" });
+    expect(await confirm(stop.deliveryId, { kind: "failed", reason: "ausente", note: null })).toEqual({ ok: true, changed: true });
+    expect(await confirm(stop.deliveryId, { ...delivered(1, 0), collected: "cash" })).toEqual({ ok: false, reason: "not_allowed", status: "failed" });
+    const [payment] = await test.db.select().from(payments).where(eq(payments.orderId, stop.orderId));
+    expect(payment).toMatchObject({ status: "pending", collectedAtDoorBy: null });
+    expect(await test.db.select().from(invoices).where(eq(invoices.orderId, stop.orderId))).toHaveLength(0);
   });
 
   it("records a failed delivery with its reason and note, tells the customer, and refuses to deliver it afterwards", async () => {

@@ -132,18 +132,19 @@ describe("a delivery moved by staff", () => {
     const customer = await newCustomer(test.db, "no-entregado");
     const order = await placeFor(customer, "issue_code");
     await assignDeliveries(test.db, operaciones, { ids: [order.deliveryId], driverId: driver.id, now });
-    const stop = (confirmation: Parameters<typeof confirmDriverStop>[1]["confirmation"]) =>
-      confirmDriverStop(test.db, { deliveryId: order.deliveryId, driver, confirmation, now, siteUrl });
-    expect(await stop({ kind: "on_the_way" })).toEqual({ ok: true, changed: true });
-    expect(await stop({ kind: "failed", reason: "ausente", note: null })).toEqual({ ok: true, changed: true });
+    // The driver confirms on the stop's day (decision 0071: only today's route).
+    const stop = (confirmation: Parameters<typeof confirmDriverStop>[1]["confirmation"], on: string) =>
+      confirmDriverStop(test.db, { deliveryId: order.deliveryId, driver, confirmation, now: limaNoon(on), siteUrl });
+    expect(await stop({ kind: "on_the_way" }, wednesday)).toEqual({ ok: true, changed: true });
+    expect(await stop({ kind: "failed", reason: "ausente", note: null }, wednesday)).toEqual({ ok: true, changed: true });
     await expectEverywhere(customer, order, { date: wednesday, window: "manana", requested: null });
 
     await rescheduleDeliveries(test.db, operaciones, { ids: [order.deliveryId], date: friday, deliveryWindow: "manana", now, siteUrl });
     await expectEverywhere(customer, order, { date: friday, window: "manana", requested: wednesday });
 
     await assignDeliveries(test.db, operaciones, { ids: [order.deliveryId], driverId: driver.id, now });
-    expect(await stop({ kind: "on_the_way" })).toEqual({ ok: true, changed: true });
-    expect(await stop({ kind: "delivered", receiverName: "Rosa Quispe", fullBidonesLeft: 0, emptyBidonesCollected: 0, collected: "cash" })).toEqual({
+    expect(await stop({ kind: "on_the_way" }, friday)).toEqual({ ok: true, changed: true });
+    expect(await stop({ kind: "delivered", receiverName: "Rosa Quispe", fullBidonesLeft: 0, emptyBidonesCollected: 0, collected: "cash" }, friday)).toEqual({
       ok: true,
       changed: true,
     });

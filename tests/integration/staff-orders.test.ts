@@ -99,7 +99,8 @@ describe("the staff order list, its CSV export and an order's notes and confirma
       customerLastName: "+Suma",
       customerEmail: "@carla@correo.pe",
       customerPhone: "-999",
-      address: "Av. Uno 123\nPiso 2",
+      // Issue 24, defect 7: a spreadsheet splitting on `;` must not find a formula after the semicolon.
+      address: "Av. Uno 123\nPiso 2;=1+1",
       paymentMethod: "cash",
       createdAt: new Date("2026-03-12T10:00:00Z"),
     });
@@ -220,11 +221,12 @@ describe("the staff order list, its CSV export and an order's notes and confirma
       );
     });
 
-    it("quotes line breaks and defuses cells a spreadsheet would run as formulas", async () => {
+    it("quotes line breaks and semicolons and defuses cells a spreadsheet would run as formulas, in every part of a cell", async () => {
       const text = await exportCsv({ q: "@carla@correo.pe" });
       const row = text.split("\r\n").slice(1).join("\r\n");
       expect(row).toContain(`,'=cmd|' /C calc'!A0,'+Suma,'@carla@correo.pe,'-999,`);
-      expect(row).toContain(`,"Av. Uno 123\nPiso 2",`);
+      expect(row).toContain(`,"Av. Uno 123\nPiso 2;'=1+1",`);
+      expect(row.split(/[;\r\n]/).filter((cell) => /^[=+\-@]/.test(cell))).toEqual([]);
       expect(row).toContain(",Cancelado,");
     });
 

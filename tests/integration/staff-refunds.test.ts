@@ -11,7 +11,7 @@ import {
   markManualRefundDone,
   orderRefundSummary,
   refundOrder,
-  setOperacionesRefundLimit,
+  setOperacionesRefundPolicy,
   type RefundDeps,
 } from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
@@ -81,6 +81,8 @@ describe("staff cancellations and refunds (issue 10)", () => {
     const chargeId = [...culqi.charges.values()].find((charge) => (charge.metadata as Record<string, string>).payment_id === placed.paymentId)!.id as string;
     return { ...placed, chargeId };
   }
+
+  const setLimit = (limitCents: number, mayCancelAnyAmount = false) => setOperacionesRefundPolicy(test.db, admin, { limitCents, mayCancelAnyAmount }, later);
 
   async function deliver(orderId: string) {
     for (const status of ["processing", "shipped", "delivered"] as OrderStatus[])
@@ -227,21 +229,99 @@ describe("staff cancellations and refunds (issue 10)", () => {
     expect(overLimit).toMatchObject({
       ok: false,
       code: "refused",
-      message: "Operaciones puede reembolsar hasta S/ 200.00 por vez. Pide a un administrador que haga este reembolso.",
+      message: "Operaciones puede reembolsar hasta S/ 200.00 por pedido en total. Pide a un administrador que apruebe y haga este reembolso.",
     });
     expect(await refundsOf(order.orderId)).toEqual([]);
     expect(
       await refundOrder(test.db, operaciones, { orderId: order.orderId, amountCents: 20000, reason: "Dentro del límite", requestKey: key() }, deps),
     ).toMatchObject({ ok: true });
 
-    expect(await setOperacionesRefundLimit(test.db, admin, 1000, later)).toBe(true);
+    expect(await setLimit(1000)).toBe(true);
     expect(
       await refundOrder(test.db, operaciones, { orderId: order.orderId, amountCents: 1001, reason: "Sobre el nuevo límite", requestKey: key() }, deps),
     ).toMatchObject({ ok: false, message: expect.stringContaining("S/ 10.00") });
     expect(
       await refundOrder(test.db, admin, { orderId: order.orderId, amountCents: 3000, reason: "El admin no tiene límite", requestKey: key() }, deps),
     ).toMatchObject({ ok: true });
-    await setOperacionesRefundLimit(test.db, admin, 20000, later);
+    await setLimit(20000);
+  });
+
+  // Issue 24, defect 5 (decision 0071): the limit was per refund, so 200 + 200 + 150 gave back S/ 550 without an admin.
+  it("applies the operaciones limit to what staff refund on one order in total, and records the admin who approves more", async () => {
+    const order = await sandboxPaidOrder("tres-veces@example.pe", 10);
+    await deliver(order.orderId);
+    const refund = (actor: StaffActor, amountCents: number) =>
+      refundOrder(test.db, actor, { orderId: order.orderId, amountCents, reason: "Devolución por partes", requestKey: key() }, deps);
+
+    expect(await refund(operaciones, 20000)).toMatchObject({ ok: true });
+    const second = await refund(operaciones, 20000);
+    expect(second).toMatchObject({
+      ok: false,
+      code: "refused",
+      message:
+        "Operaciones puede reembolsar hasta S/ 200.00 por pedido en total (en este pedido ya se devolvieron S/ 200.00). Pide a un administrador que apruebe y haga este reembolso.",
+    });
+    expect(await refund(operaciones, 1)).toMatchObject({ ok: false, code: "refused" });
+    expect(await refund(admin, 15000)).toMatchObject({ ok: true });
+    // Above the limit once, every further refund of the order needs an admin again.
+    expect(await refund(operaciones, 100)).toMatchObject({ ok: false, code: "refused" });
+
+    const rows = await refundsOf(order.orderId);
+    expect(rows.map((row) => [row.amountCents, row.requestedBy, row.approvedBy])).toEqual([
+      [20000, "operaciones@demo.pe", null],
+      [15000, "admin@demo.pe", "admin@demo.pe"],
+    ]);
+    const audit = (await auditOf(order.orderId)).filter((entry) => entry.action === "order.refund");
+    expect(audit.map((entry) => (entry.after as { approvedBy: string | null }).approvedBy)).toEqual([null, "admin@demo.pe"]);
+    expect(await orderRefundSummary(test.db, order.orderId)).toMatchObject({ staffRefundedCents: 35000, limitCents: 20000 });
+  });
+
+  it("lets only one of two concurrent operaciones refunds through when together they pass the limit", async () => {
+    // Paid with a cash code: its refunds are given back by hand (manual), so the first does not hold the
+    // second back as "en curso" and only the limit can stop it.
+    const order = await sandboxPaidOrder("limite-a-la-vez@example.pe", 10, "pay_code");
+    await deliver(order.orderId);
+    const answers = await Promise.all(
+      ["A", "B"].map((name) =>
+        refundOrder(test.db, operaciones, { orderId: order.orderId, amountCents: 15000, reason: `Mitad ${name}`, requestKey: key() }, deps),
+      ),
+    );
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+    expect(answers.filter((answer) => !answer.ok)).toEqual([
+      expect.objectContaining({ code: "refused", message: expect.stringContaining("por pedido en total") }),
+    ]);
+    expect((await refundsOf(order.orderId)).map((row) => row.amountCents)).toEqual([15000]);
+  });
+
+  it("lets operaciones cancel with a full refund above the limit only when the admin's settings say so, writing nothing when refused", async () => {
+    const small = await sandboxPaidOrder("cancela-poco@example.pe", 1);
+    expect(await cancelOrderByStaff(test.db, operaciones, { orderId: small.orderId, reason: "Dentro del límite" }, deps)).toMatchObject({
+      ok: true,
+      refund: { ok: true, amountCents: 5990 },
+    });
+
+    const large = await sandboxPaidOrder("cancela-mucho@example.pe", 4);
+    const refused = await cancelOrderByStaff(test.db, operaciones, { orderId: large.orderId, reason: "El cliente se mudó" }, deps);
+    expect(refused).toMatchObject({ ok: false, code: "refused", message: expect.stringContaining("hasta S/ 200.00 por pedido en total") });
+    expect((await orderRow(large.orderId)).status).toBe("paid");
+    expect((await test.db.select().from(deliveries).where(eq(deliveries.orderId, large.orderId))).map((delivery) => delivery.status)).not.toContain(
+      "cancelled",
+    );
+    expect(await refundsOf(large.orderId)).toEqual([]);
+    expect(await auditOf(large.orderId)).toEqual([]);
+    expect(await emailsTo("order-cancelled", "cancela-mucho@example.pe")).toEqual([]);
+
+    expect(await setLimit(20000, true)).toBe(true);
+    try {
+      expect(await cancelOrderByStaff(test.db, operaciones, { orderId: large.orderId, reason: "El cliente se mudó" }, deps)).toMatchObject({
+        ok: true,
+        refund: { ok: true, amountCents: 23960 },
+      });
+      const [row] = await refundsOf(large.orderId);
+      expect(row).toMatchObject({ requestedBy: "operaciones@demo.pe", approvedBy: "admin@demo.pe (ajustes: cancelación sin límite)" });
+    } finally {
+      await setLimit(20000, false);
+    }
   });
 
   it("refuses a full refund of an order not yet dispatched, pointing to the cancellation", async () => {

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@server/db/client";
 import { limaToday } from "@core/lima-dates";
 import { cookieHeader, registerCustomer } from "../support/accounts";
+import { startCulqiMock, successfulCulqiCharges, type CulqiMock } from "../support/culqi-mock";
 import { expectShopInvariants } from "../support/invariants";
+import { classifyOrder, orderShapes } from "../support/order-outcomes";
 import { startRoundRobin, type RoundRobin } from "../support/round-robin";
 import {
   checkoutBody,
@@ -160,5 +162,57 @@ describe("two app processes on one PostgreSQL", () => {
     expect(files).toHaveLength(sent.rows.length);
 
     await expectShopInvariants(handle.db);
+  });
+});
+
+/**
+ * Issue 24, defect 9 (decision 0071): a double click on "Pagar" whose two posts a balancer sends to
+ * two processes. Each process used to queue charges of one payment in its own memory, so both
+ * called Culqi: one charged, the other's reused token was refused and failed the payment.
+ */
+describe("a card token double-clicked into two app processes", () => {
+  let culqi: CulqiMock;
+  let database: ShopDatabase;
+  let processes: ShopProcess[] = [];
+
+  beforeAll(async () => {
+    culqi = await startCulqiMock();
+    database = await createShopDatabase();
+    const env = { CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase };
+    processes = await Promise.all([startShopProcess({ database, env }), startShopProcess({ database, env })]);
+  });
+  afterAll(async () => {
+    await Promise.all(processes.map((process) => process.kill()));
+    await database?.drop();
+    await culqi?.close();
+  });
+
+  it("charges the card once, and both clicks land on the receipt", async () => {
+    const email = "dos-procesos@rel.example.pe";
+    const checkout = await postCheckout(processes[0]!.baseURL, checkoutBody({ correo: email }));
+    const paymentPath = checkout.headers.get("location")!;
+    const paymentId = paymentPath.split("/").at(-1)!;
+    const token = await culqi.tokenize("4111111111111111", email);
+    // Culqi takes its time over the first charge: the second click arrives while it is in flight.
+    culqi.delayNextCharge(800);
+    const answers = await Promise.all(
+      processes.map((process) =>
+        fetch(`${process.baseURL}${paymentPath}`, {
+          method: "POST",
+          headers: { Origin: process.baseURL },
+          body: new URLSearchParams({ token }),
+          redirect: "manual",
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.headers.get("location") ?? `HTTP ${answer.status}`).filter((to) => !to.startsWith("/success"))).toEqual([]);
+    expect(successfulCulqiCharges(culqi).filter((charge) => charge.paymentId === paymentId)).toHaveLength(1);
+    const handle = await database.open();
+    try {
+      expect((await orderShapes(handle.db, { emailLike: email })).map(classifyOrder)).toEqual(["paid"]);
+      await expectShopInvariants(handle.db, { providerCharges: successfulCulqiCharges(culqi) });
+    } finally {
+      await handle.close();
+    }
   });
 });

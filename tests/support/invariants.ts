@@ -125,6 +125,13 @@ export async function findInvariantViolations(db: Database, options: InvariantOp
     sql`select dedupe_key, count(*)::int as copies from outbox_emails group by dedupe_key having count(*) > 1`,
   );
   for (const email of doubledEmails) violations.push(`outbox message ${email.dedupe_key} queued ${email.copies} times`);
+  // The same for WhatsApp messages (decision 0074), and one row per message Meta accepted.
+  const doubledWhatsapp = await rows<{ key: string; copies: number }>(
+    db,
+    sql`select dedupe_key as key, count(*)::int as copies from whatsapp_messages group by dedupe_key having count(*) > 1
+        union all select wamid, count(*)::int from whatsapp_messages where wamid is not null group by wamid having count(*) > 1`,
+  );
+  for (const message of doubledWhatsapp) violations.push(`WhatsApp message ${message.key} held ${message.copies} times`);
 
   // A subscription's billing period is renewed once: one period row and at most one order each.
   const doubledPeriods = await rows<{ subscription_id: string; period_number: number; copies: number }>(

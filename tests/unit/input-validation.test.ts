@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { changePasswordSchema, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "@core/account-schemas";
 import { checkoutSchema, fieldErrors, MAX_ORDER_LINES, TOO_MANY_LINES, TOO_MANY_UNITS } from "@core/checkout-schema";
 import { safeRedirectPath } from "~/lib/safe-redirect";
+import { forbiddenFormCharacter } from "~/form-characters.server";
+import { readFormData } from "~/request-body.server";
 import { z } from "@core/zod";
 
 /** zod's English defaults, as they reached customers before issue 9. */
@@ -157,5 +159,38 @@ describe("validation messages", () => {
       "Elige una opción válida",
       "Ingresa un correo válido",
     ]);
+  });
+});
+
+// Issue 24, defect 6 (decision 0071): one guard in readFormData for every posted form.
+describe("characters no posted form takes", () => {
+  const post = (path: string, fields: Record<string, string>) =>
+    new Request(`http://shop.test${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+    });
+  const answerTo = async (request: Request) => {
+    try {
+      await readFormData(request);
+      return 200;
+    } catch (error) {
+      return (error as { init?: { status?: number } }).init?.status ?? 500;
+    }
+  };
+
+  it("refuses a NUL byte in any field of any form, a hidden one too", async () => {
+    expect(await answerTo(post("/admin/suscripciones/x", { intent: "charge-now", requestKey: "a\u0000b" }))).toBe(400);
+    expect(await answerTo(post("/contact", { name: "Rosa", message: "ho\u0000la" }))).toBe(400);
+    const login = new FormData();
+    login.set("email", "x\u0000@y.pe");
+    expect(forbiddenFormCharacter(post("/login", {}), login)).toBe("email");
+  });
+
+  it("refuses every control character but tab and line breaks in the staff area only", async () => {
+    expect(await answerTo(post("/admin/productos/1", { title: "Agua\u0007" }))).toBe(400);
+    expect(await answerTo(post("/admin/productos/1", { description: "Línea 1\r\n\tLínea 2" }))).toBe(200);
+    // Customer forms keep their own field-by-field checks for these, with what was typed kept.
+    expect(await answerTo(post("/contact", { message: "Hola\u0007" }))).toBe(200);
   });
 });

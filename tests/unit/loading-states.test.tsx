@@ -23,6 +23,7 @@ const site: SiteInfo = {
   whatsappNumber: "51987654321",
   whatsappGreeting: "Hola",
   closingCtaLabel: "Compra ahora",
+  whatsappNotices: false,
   issuer: { legalName: "VIDA ALCALINA S.A.C.", ruc: "20601234565", fiscalAddress: "Av. Benavides 1555, Miraflores" },
   social: { instagram: null, facebook: null, tiktok: null },
   socialLinks: [],

@@ -5,11 +5,12 @@ import type { ServedDistrict } from "@server/content/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
 import { Field, inputClass } from "~/components/checkout/field";
 import { documentTypeLabels } from "@core/documents";
+import { WhatsappOptInCheckbox } from "~/components/consent/whatsapp-opt-in-checkbox";
 
 /** Spec §4: 'Perfil actualizado correctamente' hides after 3 s. */
 const SAVED_MESSAGE_MS = 3000;
 
-export function ProfileView({ profile, saved }: { profile: Profile; saved: boolean }) {
+export function ProfileView({ profile, saved, whatsappOptedIn }: { profile: Profile; saved: boolean; whatsappOptedIn: boolean | null }) {
   const [showSaved, setShowSaved] = useState(saved);
   useEffect(() => {
     if (!saved) return;
@@ -29,6 +30,7 @@ export function ProfileView({ profile, saved }: { profile: Profile; saved: boole
     ],
     ["Distrito", profile.districtName],
     ["Dirección", profile.address],
+    ...(whatsappOptedIn === null ? [] : [["Avisos por WhatsApp", whatsappOptedIn ? "Activados" : "Desactivados"] as [string, string]]),
   ];
   return (
     <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby="profile-data">
@@ -59,12 +61,15 @@ export function ProfileEditForm({
   errors,
   message,
   typed,
+  whatsappOptedIn,
 }: {
   profile: Profile;
   districts: ServedDistrict[];
   errors: Record<string, string>;
   message: string | null;
   typed: Record<string, string> | null;
+  /** Issue 25: the profile number's WhatsApp opt-in now; null when the shop has no WhatsApp. */
+  whatsappOptedIn: boolean | null;
 }) {
   const busy = useNavigation().state === "submitting";
   // After a refused save the form shows what was typed, not what is stored.
@@ -125,6 +130,7 @@ export function ProfileEditForm({
         <Field label="Dirección" error={errors.address}>
           {(props) => <input {...props} name="address" autoComplete="street-address" defaultValue={value("address")} className={inputClass} />}
         </Field>
+        <WhatsappOptInCheckbox name="whatsapp" defaultChecked={typed ? typed.whatsapp === "on" : Boolean(whatsappOptedIn)} />
       </div>
       <div className="flex flex-wrap gap-3">
         <button type="submit" disabled={busy} className="rounded-full bg-brand-700 px-6 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-60">

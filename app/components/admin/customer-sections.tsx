@@ -6,6 +6,7 @@ import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { ELECTRONIC_STATUS_LABELS } from "@core/comprobante-labels";
 import { deliveryStatusLabel } from "@core/delivery-labels";
 import { formatLimaInstant } from "@core/lima-dates";
+import { formatWhatsappNumber } from "@core/whatsapp";
 import { formatSoles } from "@core/money";
 import { orderTypeLabels } from "@core/order-labels";
 import { frequencyLabel, subscriptionStatusLabel } from "~/lib/subscription-labels";
@@ -229,7 +230,43 @@ export function CustomerComplaintsAndConsent({ picture }: { picture: SubjectList
           ))}
         </ul>
       )}
+      <CustomerWhatsapp numbers={picture.whatsapp} />
     </AccountSection>
+  );
+}
+
+const WHATSAPP_SOURCE_LABELS: Record<string, string> = {
+  checkout: "al comprar",
+  signup: "al crear su cuenta",
+  profile: "en su perfil",
+  reply: "respondiendo al WhatsApp de la tienda",
+  demo: "datos de demostración",
+};
+
+/** Issue 25: each number's WhatsApp notices, as the customer chose them, and whether Meta can reach it. */
+function CustomerWhatsapp({ numbers }: { numbers: SubjectLists["whatsapp"] }) {
+  return (
+    <>
+      <h3 className="mt-4 text-sm font-bold text-slate-900">Avisos por WhatsApp</h3>
+      {numbers.length === 0 ? (
+        <Empty>Sin número de celular.</Empty>
+      ) : (
+        <ul className="space-y-1 text-sm text-slate-800" data-testid="customer-whatsapp">
+          {numbers.map((number) => (
+            <li key={number.phone} className="break-words">
+              <span className="font-semibold">{formatWhatsappNumber(number.phone)}</span>:{" "}
+              {number.unreachableSince
+                ? `no está en WhatsApp o no puede recibir mensajes (desde el ${shortInstant(number.unreachableSince)}); recibe solo correos.`
+                : number.latest === null
+                  ? "nunca activó los avisos."
+                  : number.latest.granted
+                    ? `recibe avisos (los activó ${WHATSAPP_SOURCE_LABELS[number.latest.source] ?? number.latest.source} el ${shortInstant(number.latest.at)}).`
+                    : `no recibe avisos (se dio de baja ${WHATSAPP_SOURCE_LABELS[number.latest.source] ?? number.latest.source} el ${shortInstant(number.latest.at)}).`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 

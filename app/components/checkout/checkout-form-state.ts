@@ -19,6 +19,7 @@ export const emptyCheckoutForm = {
   fecha: "",
   rangoHorario: "" as DeliveryWindow | "",
   promociones: false,
+  whatsapp: false,
 };
 
 export type CheckoutFormValues = typeof emptyCheckoutForm;

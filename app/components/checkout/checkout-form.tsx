@@ -19,6 +19,7 @@ import { DocumentFields } from "./document-fields";
 import { PaymentSummary } from "./payment-summary";
 import { SubscriptionOptions } from "./subscription-options";
 import { PromotionalConsentCheckbox } from "~/components/consent/promotional-consent-checkbox";
+import { WhatsappOptInCheckbox } from "~/components/consent/whatsapp-opt-in-checkbox";
 
 /** What the checkout action answers when it cannot create the order (success redirects to the payment page). */
 export type CheckoutActionData = {
@@ -136,6 +137,7 @@ export function CheckoutForm({
     items: items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity })),
     clientSubtotalCents: subtotal,
     promociones: form.promociones,
+    whatsapp: form.whatsapp,
   };
   const parsed = checkoutSchema.safeParse(payload);
   const clientErrors = parsed.success ? {} : fieldErrors(parsed.error);
@@ -220,6 +222,7 @@ export function CheckoutForm({
             <CustomerContactFields {...bindings} onEmailBlur={saveCartForRecovery} registeredEmail={registeredEmail} />
             <DocumentFields {...bindings} />
             <PromotionalConsentCheckbox checked={form.promociones} onChange={(checked) => update("promociones", checked)} />
+            <WhatsappOptInCheckbox checked={form.whatsapp} onChange={(checked) => update("whatsapp", checked)} />
           </fieldset>
           <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} />
         </div>

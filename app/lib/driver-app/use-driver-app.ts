@@ -11,7 +11,7 @@ export const DRIVER_APP_SCOPE = "/admin/reparto";
 export const DRIVER_STOP_NOTICES = {
   en_camino: "Parada marcada en camino. Avisamos al cliente.",
   entregado: "Entrega registrada. Avisamos al cliente.",
-  no_entregado: "Registramos que no se pudo entregar. Operaciones coordinará una nueva fecha.",
+  no_entregado: "Registramos que no se pudo entregar. El cliente puede elegir una nueva fecha, u operaciones la coordinará.",
 } as const;
 const SAVED_OFFLINE = "Guardado en el teléfono. Se enviará cuando vuelva la señal.";
 

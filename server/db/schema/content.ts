@@ -67,6 +67,11 @@ export const siteSettings = pgTable("site_settings", {
   /** The largest refund operaciones may give on their own (issue 10); the admin changes it, and refunds without limit. */
   operacionesRefundLimitCents: integer("operaciones_refund_limit_cents").notNull().default(20000),
   /**
+   * Whether operaciones may cancel an order before dispatch with its full refund whatever the amount
+   * (decision 0071). Off by default: such a cancellation counts against the same per-order limit.
+   */
+  operacionesMayCancelAnyAmount: boolean("operaciones_may_cancel_any_amount").notNull().default(false),
+  /**
    * The issuer (razón social, RUC, domicilio fiscal, phone): the one source for comprobantes, legal
    * pages, e-mails and JSON-LD. The defaults are the demo shop's placeholders, flagged by
    * `issuerIsDemo` until staff enter the company's own data from its SUNAT Ficha RUC.

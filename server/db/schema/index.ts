@@ -18,3 +18,4 @@ export * from "./consent";
 export * from "./cash-box";
 export * from "./garantias";
 export * from "./reorders";
+export * from "./whatsapp";

@@ -31,6 +31,12 @@ export const payments = pgTable(
      * instead of the code: a later payment of that code is then a second payment (refunded).
      */
     collectedAtDoorBy: text("collected_at_door_by"),
+    /**
+     * Until when one request holds the right to charge this attempt's Culqi token (decision 0071):
+     * a double click reaching two server processes charges once, the other request waits for the
+     * outcome. Null when nobody is charging; a crashed holder's claim simply runs out.
+     */
+    chargeClaimedUntil: timestamp("charge_claimed_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -106,6 +112,11 @@ export const refunds = pgTable(
     requestKey: text("request_key").notNull().unique(),
     /** The staff member who asked for it (e-mail); null for the shop's automatic refunds. */
     requestedBy: text("requested_by"),
+    /**
+     * The admin (e-mail) who approved a staff refund that takes the order's staff refunds above the
+     * operaciones limit (decision 0071); null for refunds within it and for automatic ones.
+     */
+    approvedBy: text("approved_by"),
     /** The staff member's reason, as typed (shown to staff; the nota de crédito's description). */
     note: text("note"),
     /** The invoice the refund corrects, when the order had one: the compliance work issues its nota de crédito. */

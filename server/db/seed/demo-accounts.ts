@@ -29,7 +29,7 @@ import {
 } from "../schema";
 import { inTransaction } from "../transaction";
 import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "./demo-credentials";
-import { seedDemoDeliveries } from "./demo-deliveries";
+import { seedDemoDeliveries, seedDemoWhatsappOptIns } from "./demo-deliveries";
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -49,6 +49,7 @@ export async function seedDemoAccounts(db: Database, now: Date = new Date()): Pr
   // After the customer's history (whose invoice numbers stay as they were), keyed on its own
   // orders, so demo databases from before the back office get the day's work on their next start.
   await seedDemoDeliveries(db, now);
+  await seedDemoWhatsappOptIns(db, now);
   return { seeded: !existing };
 }
 

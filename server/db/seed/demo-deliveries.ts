@@ -3,7 +3,8 @@ import { eq, inArray } from "drizzle-orm";
 import { addDays, limaToday } from "@core/lima-dates";
 import { orderSummary } from "@core/pricing";
 import type { Database } from "../client";
-import { deliveries, districts, orderItems, orders, orderStatusChanges, payments, users, type DeliveryStatusEntry } from "../schema";
+import { whatsappNumber, whatsappOptInText, WHATSAPP_OPT_IN_TEXT_VERSION } from "@core/whatsapp";
+import { deliveries, districts, orderItems, orders, orderStatusChanges, payments, users, whatsappConsentEvents, type DeliveryStatusEntry } from "../schema";
 import { inTransaction } from "../transaction";
 import { catalogBySku, DEMO_REPARTIDOR, insertDemoInvoice, priced, type DemoLine, type Transaction } from "./demo-accounts";
 
@@ -272,4 +273,33 @@ async function insertDemoOrder(
     createdAt,
     updatedAt: createdAt,
   });
+}
+
+/**
+ * Issue 25: the customers of today's stops on the demo driver's route opted into WhatsApp notices,
+ * so marking a stop "en camino" in the demo shows a message (in the local outbox). Only numbers
+ * with no choice recorded yet: a demo customer's BAJA stays a BAJA after a restart.
+ */
+export async function seedDemoWhatsappOptIns(db: Database, now: Date): Promise<number> {
+  const wanted = DEMO_DELIVERIES.filter((demo) => demo.routePosition !== undefined).map((demo) => ({ demo, phone: whatsappNumber(demo.customer.phone)! }));
+  const phones = wanted.map((entry) => entry.phone);
+  const known = new Set(
+    (await db.selectDistinct({ phone: whatsappConsentEvents.phone }).from(whatsappConsentEvents).where(inArray(whatsappConsentEvents.phone, phones))).map(
+      (row) => row.phone,
+    ),
+  );
+  const missing = wanted.filter((entry) => !known.has(entry.phone));
+  if (missing.length === 0) return 0;
+  await db.insert(whatsappConsentEvents).values(
+    missing.map(({ demo, phone }) => ({
+      phone,
+      granted: true,
+      source: "demo",
+      textShown: whatsappOptInText("Vida Alcalina"),
+      textVersion: WHATSAPP_OPT_IN_TEXT_VERSION,
+      email: demo.customer.email,
+      createdAt: now,
+    })),
+  );
+  return missing.length;
 }

@@ -9,19 +9,24 @@ interface DeliveryEmailBase {
   orderUrl: string;
 }
 
-function deliveryEmail(data: DeliveryEmailBase & { reorderUrl?: string }, subject: string, paragraphs: string[]) {
+function deliveryEmail(
+  data: DeliveryEmailBase & { reorderUrl?: string },
+  subject: string,
+  paragraphs: string[],
+  action = { url: data.orderUrl, label: "Ver mi pedido", text: "Ver tu pedido" },
+) {
   const reorder = data.reorderUrl ? ` ${button(data.reorderUrl, "Repetir pedido")}` : "";
   const html = emailLayout({
     brandName: data.brandName,
     title: subject,
     body: `<h1 style="font-size:22px;color:#164e63;margin:0 0 12px">Hola, ${escapeHtml(data.firstName)}</h1>
 ${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
-<p style="margin:24px 0">${button(data.orderUrl, "Ver mi pedido")}${reorder}</p>`,
+<p style="margin:24px 0">${button(action.url, action.label)}${reorder}</p>`,
   });
   const text = [
     `Hola, ${data.firstName}`,
     ...paragraphs,
-    `Ver tu pedido: ${data.orderUrl}`,
+    `${action.text}: ${action.url}`,
     ...(data.reorderUrl ? [`Repetir este pedido: ${data.reorderUrl}`] : []),
   ].join("\n");
   return { subject, html, text };
@@ -50,10 +55,18 @@ export function deliveryDeliveredEmail(
   ]);
 }
 
-/** Issue 10: the driver could not deliver; operaciones set a new date, and that e-mail tells it. */
-export function deliveryFailedEmail(data: DeliveryEmailBase & { reasonLabel: string }) {
-  return deliveryEmail(data, "No pudimos entregar tu pedido", [
-    `Hoy no pudimos entregar tu envío ${data.deliveryNumber} del pedido ${data.orderNumber} (motivo: ${data.reasonLabel}).`,
-    "Nuestro equipo te contactará para coordinar una nueva fecha de entrega, y te avisaremos por correo cuando esté programada.",
-  ]);
+/**
+ * Issue 10: the driver could not deliver. Issue 25: the customer picks the new date at the link
+ * (`/orden/{id}/nueva-fecha`); otherwise operaciones set one, and that e-mail tells it.
+ */
+export function deliveryFailedEmail(data: DeliveryEmailBase & { reasonLabel: string; newDateUrl: string }) {
+  return deliveryEmail(
+    data,
+    "No pudimos entregar tu pedido",
+    [
+      `Hoy no pudimos entregar tu envío ${data.deliveryNumber} del pedido ${data.orderNumber} (motivo: ${data.reasonLabel}).`,
+      "Elige una nueva fecha de entrega con el botón de abajo. Si prefieres, nuestro equipo te contactará para coordinarla; te avisaremos por correo cuando esté programada.",
+    ],
+    { url: data.newDateUrl, label: "Elegir nueva fecha", text: "Elige una nueva fecha" },
+  );
 }

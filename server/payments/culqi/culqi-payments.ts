@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orders, payments, processedWebhookEvents } from "../../db/schema";
 import { transitionOrder } from "../../orders/index.server";
@@ -36,31 +36,75 @@ const LATE_REFUND = "Tu pago se confirmó cuando este pedido ya había vencido. 
  * token again with `authentication3DS`; a decline fails the order with Culqi's message for the
  * customer. A timeout leaves the attempt open: Culqi's webhook settles it if the
  * charge did happen, since the charge carries our payment id in its metadata.
+ *
+ * A double click posts the same token twice, possibly to two server processes: Culqi charges the
+ * first and refuses the reused token, and that refusal must not fail a payment the first is
+ * settling. So only the holder of the payment's charge claim (a column on the payment row, taken
+ * by one conditional UPDATE: decision 0071) calls Culqi; another request waits until the claim
+ * ends and answers from what the first attempt left (paid, failed) or, if the payment is still
+ * open (a 3DS review, Culqi away), takes the claim and tries itself.
  */
 export async function chargeCulqiToken(db: Database, client: CulqiClient, input: ChargeInput): Promise<CulqiChargeOutcome> {
-  // A double click posts the same token twice: Culqi charges the first and refuses the reused
-  // token, and that refusal must not fail a payment the first is settling. Attempts on one payment
-  // run one after the other in this process; the next one then finds the payment settled.
-  const previous = chargesInFlight.get(input.paymentId) ?? Promise.resolve();
-  // The earlier attempt's outcome, error included, went to its own caller; here it only says "wait".
-  const attempt = previous.catch(() => {}).then(() => chargeCulqiTokenNow(db, client, input));
-  chargesInFlight.set(input.paymentId, attempt);
-  try {
-    return await attempt;
-  } finally {
-    if (chargesInFlight.get(input.paymentId) === attempt) chargesInFlight.delete(input.paymentId);
+  const started = Date.now();
+  for (;;) {
+    // The request's clock moves on while it waits, so a crashed holder's claim runs out for it too.
+    const now = new Date(input.now.getTime() + (Date.now() - started));
+    const claim = await claimCharge(db, input.paymentId, now);
+    if (claim === "claimed") {
+      try {
+        return await chargeCulqiTokenNow(db, client, input);
+      } finally {
+        await releaseCharge(db, input.paymentId);
+      }
+    }
+    // Not open (paid, failed, expired, unknown): answered from the row, Culqi is not called.
+    if (claim === "not_open") return chargeCulqiTokenNow(db, client, input, { mayCharge: false });
+    await new Promise((resolve) => setTimeout(resolve, CHARGE_WAIT_STEP_MS));
   }
 }
 
 type ChargeInput = { paymentId: string; token: string; now: Date; siteUrl: string; deviceFingerprint?: string; authentication3DS?: Authentication3DS };
-const chargesInFlight = new Map<string, Promise<CulqiChargeOutcome>>();
 
-async function chargeCulqiTokenNow(db: Database, client: CulqiClient, input: ChargeInput): Promise<CulqiChargeOutcome> {
+/** Longer than Culqi's answer may take (its client's 15 s timeout) and the settlement after it. */
+export const CHARGE_CLAIM_MS = 30_000;
+const CHARGE_WAIT_STEP_MS = 100;
+
+/**
+ * Takes the payment's charge claim: one UPDATE of the payment row alone (decision 0025: it holds no
+ * other lock), so of two requests at once, in one process or two, exactly one gets it.
+ */
+async function claimCharge(db: Database, paymentId: string, now: Date): Promise<"claimed" | "busy" | "not_open"> {
+  const [claimed] = await db
+    .update(payments)
+    .set({ chargeClaimedUntil: new Date(now.getTime() + CHARGE_CLAIM_MS) })
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        eq(payments.provider, "culqi"),
+        eq(payments.status, "created"),
+        or(isNull(payments.chargeClaimedUntil), lte(payments.chargeClaimedUntil, now)),
+      ),
+    )
+    .returning({ id: payments.id });
+  if (claimed) return "claimed";
+  const [row] = await db
+    .select({ status: payments.status })
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.provider, "culqi")));
+  return row?.status === "created" ? "busy" : "not_open";
+}
+
+/** Ends the claim; should this fail, the claim runs out on its own after CHARGE_CLAIM_MS. */
+async function releaseCharge(db: Database, paymentId: string): Promise<void> {
+  await db.update(payments).set({ chargeClaimedUntil: null }).where(eq(payments.id, paymentId));
+}
+
+async function chargeCulqiTokenNow(db: Database, client: CulqiClient, input: ChargeInput, options = { mayCharge: true }): Promise<CulqiChargeOutcome> {
   const row = await paymentWithOrder(db, input.paymentId);
   if (!row) return { outcome: "not_payable", message: "No encontramos este pago." };
   const { payment, order } = row;
   if (payment.status === "succeeded") return { outcome: "paid", orderId: order.id };
-  if (payment.status !== "created" || (payment.expiresAt && payment.expiresAt <= input.now)) {
+  if (!options.mayCharge || payment.status !== "created" || (payment.expiresAt && payment.expiresAt <= input.now)) {
     return { outcome: "not_payable", message: "Este pedido ya no se puede pagar. Vuelve al carrito para generar uno nuevo." };
   }
   const answer = await client.createCharge({

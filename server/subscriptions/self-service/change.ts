@@ -6,7 +6,7 @@ import { districtDeliveryDays, subscriptionEvents, subscriptions } from "../../d
 import type { DatabaseOrTransaction } from "../../db/transaction";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { notifySubscriber } from "../notify";
-import { inTransaction } from "../../db/transaction";
+import { inRefusableTransaction } from "../../db/transaction";
 import { recordStaffAction, type StaffActor } from "../../audit/index.server";
 
 export type Subscription = typeof subscriptions.$inferSelect;
@@ -65,7 +65,8 @@ export const refuse = (message: string, field?: string): Refusal => ({ refused: 
 
 /**
  * The frame of every self-service action (issue 5): in one transaction, the customer's own
- * subscription row locked (another customer's id is not found and never touched), a repeated
+ * subscription row locked (another customer's id is not found and never touched), a refusal of
+ * `apply` thrown so that nothing it wrote before refusing commits (decision 0071), a repeated
  * request answered with what the first one did, the change applied, a `subscription_events` row
  * by the customer, and the confirmation email queued with a key that makes it one email.
  */
@@ -77,18 +78,19 @@ export async function changeOwnedSubscription(
 ): Promise<SelfServiceResult> {
   if (!isSubscriptionId(context.subscriptionId)) return { ok: false, reason: "not_found" };
   if (!context.requestKey || context.requestKey.length > 100) return { ok: false, reason: "refused", message: "Recarga la página e intenta nuevamente." };
-  return inTransaction(db, async (tx) => {
+  return inRefusableTransaction<SelfServiceResult>(db, async (tx, refuseChange) => {
     const [subscription] = await tx
       .select()
       .from(subscriptions)
       .where(and(eq(subscriptions.id, context.subscriptionId), eq(subscriptions.userId, context.userId)))
       .for("update");
-    if (!subscription) return { ok: false as const, reason: "not_found" as const };
+    if (!subscription) return refuseChange({ ok: false, reason: "not_found" });
     const earlier = await eventOfRequest(tx, subscription.id, intent, context.requestKey);
     if (earlier) return { ok: true as const, eventId: earlier.id, message: earlier.description, alreadyApplied: true };
 
     const outcome = await apply(tx, subscription);
-    if ("refused" in outcome) return { ok: false as const, reason: "refused" as const, message: outcome.refused, field: outcome.field };
+    // Decision 0071: a refusal rolls back whatever the action wrote before it decided to refuse.
+    if ("refused" in outcome) return refuseChange({ ok: false, reason: "refused", message: outcome.refused, field: outcome.field });
 
     const description = outcome.eventRecorded ? outcome.description : describedFor(context, outcome.description);
     const requestDetails = { ...outcome.details, intent, requestKey: context.requestKey, ...(context.staff ? { staffEmail: context.staff.email } : {}) };

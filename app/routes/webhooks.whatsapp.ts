@@ -1,0 +1,76 @@
+import type { Route } from "./+types/webhooks.whatsapp";
+import { runJobSoon } from "@server/jobs/index.server";
+import {
+  checkWebhookSignature,
+  handleWhatsappWebhook,
+  verifyWebhookSubscription,
+  WEBHOOK_BODY_LIMIT_BYTES,
+  whatsappChannel,
+} from "@server/whatsapp/index.server";
+import { dbContext } from "~/db-context.server";
+
+/**
+ * Meta's webhook for the WhatsApp Business Account (issue 25, docs/whatsapp.md): the GET that
+ * verifies the subscription, and the POSTs of message statuses and customers' messages. Only with
+ * the Cloud API configured; the local stand-in and an unconfigured shop answer 404.
+ */
+const WHATSAPP_OFF = "WhatsApp no está activo en esta tienda";
+
+function cloudChannel() {
+  const channel = whatsappChannel();
+  return channel?.kind === "cloud" ? channel : null;
+}
+
+/** `GET ?hub.mode=subscribe&hub.verify_token=…&hub.challenge=…`: the challenge back, or 403. */
+export function loader({ request }: Route.LoaderArgs) {
+  const channel = cloudChannel();
+  if (!channel) return Response.json({ error: WHATSAPP_OFF }, { status: 404 });
+  const challenge = verifyWebhookSubscription(new URL(request.url).searchParams, channel.verifyToken);
+  if (challenge === null) return new Response("Token de verificación incorrecto", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(challenge, { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/**
+ * A notification: its size bounded, its raw bytes checked against `X-Hub-Signature-256` before
+ * anything is parsed (401 without a signature, 403 with a wrong one; never processed), then
+ * recorded idempotently and answered 200 at once.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const channel = cloudChannel();
+  if (!channel) return Response.json({ error: WHATSAPP_OFF }, { status: 404 });
+  if (request.method !== "POST") return Response.json({ error: "Método no permitido" }, { status: 405, headers: { Allow: "GET, POST" } });
+  const rawBody = await readBounded(request, WEBHOOK_BODY_LIMIT_BYTES);
+  if (!rawBody) return Response.json({ error: "La solicitud es demasiado grande" }, { status: 413 });
+  const signature = checkWebhookSignature(rawBody, request.headers.get("x-hub-signature-256"), channel.appSecret);
+  if (signature === "missing") return Response.json({ error: "Falta la firma X-Hub-Signature-256" }, { status: 401 });
+  if (signature === "invalid") return Response.json({ error: "La firma no es válida" }, { status: 403 });
+  const outcome = await handleWhatsappWebhook(context.get(dbContext), rawBody, { now: new Date(), phoneNumberId: channel.phoneNumberId });
+  // An opt-out's confirmation leaves at once, inside the customer's 24-hour window.
+  if (outcome.optOuts > 0) runJobSoon("whatsapp");
+  if (outcome.status === 400) return Response.json({ error: "La solicitud no es válida" }, { status: 400 });
+  return new Response(null, { status: 200 });
+}
+
+/** The body's bytes, or null once it passes `limit` (the rest is not read). */
+async function readBounded(request: Request, limit: number): Promise<Uint8Array | null> {
+  if (Number(request.headers.get("content-length") ?? "0") > limit) return null;
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(chunk.value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}

@@ -1,0 +1,58 @@
+/**
+ * WhatsApp Business Platform (issue 25, decision 0074; docs/whatsapp.md): opt-in, the outbox of
+ * template messages, the sender the jobs run, Meta's webhook, and what staff and Ley 29733
+ * requests read of it.
+ */
+export { whatsappChannel, whatsappEnabled, type WhatsappChannel } from "./channel";
+export {
+  cloudApiClient,
+  cloudApiPayload,
+  configuredWhatsappClient,
+  localOutboxClient,
+  type OutgoingWhatsapp,
+  type SendOutcome,
+  type WhatsappClient,
+} from "./clients";
+export {
+  currentWhatsappConsent,
+  recordWhatsappConsent,
+  saveProfileWhatsappChoice,
+  type WhatsappConsent,
+  type WhatsappConsentChange,
+  type WhatsappConsentSource,
+} from "./consent";
+export { enqueueWhatsappTemplate, enqueueWhatsappTemplates, type WhatsappTemplateMessage } from "./outbox";
+export {
+  deliveredWhatsapp,
+  notDeliveredWhatsapp,
+  onTheWayWhatsapp,
+  orderConfirmedWhatsapp,
+  paymentCodeWhatsapp,
+  renewalFailedWhatsapp,
+  renewalSoonWhatsapp,
+  type ArrivalWindow,
+} from "./messages";
+export { sendDueWhatsappMessages, CUSTOMER_SERVICE_WINDOW_MS, type WhatsappSendReport } from "./sender";
+export {
+  checkWebhookSignature,
+  handleWhatsappWebhook,
+  optOutConfirmation,
+  verifyWebhookSubscription,
+  WEBHOOK_BODY_LIMIT_BYTES,
+  type WebhookOutcome,
+} from "./webhook";
+export {
+  listDeadWhatsappMessages,
+  listOrderWhatsappMessages,
+  listWhatsappInbox,
+  markWhatsappMessageAttended,
+  retryDeadWhatsappMessageByStaff,
+  whatsappStateOfNumbers,
+  whatsappStateOfSubject,
+  type DeadWhatsappMessage,
+  type StaffWhatsappMessage,
+  type WhatsappInboxRow,
+  type WhatsappNumberState,
+} from "./staff";
+export { collectWhatsappData, eraseWhatsappData, type WhatsappSubject } from "./subject-data";
+export { fillTemplate, templateParameter, WHATSAPP_TEMPLATES, type FilledTemplate, type WhatsappTemplate, type WhatsappTemplateKey } from "./templates";

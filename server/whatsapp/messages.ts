@@ -1,0 +1,144 @@
+import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";
+import { formatSoles } from "@core/money";
+import type { WhatsappTemplateMessage } from "./outbox";
+import { fillTemplate, stopsBeforeYours } from "./templates";
+
+/**
+ * The shop's WhatsApp messages, one builder per template (issue 25): each takes plain data from
+ * the domain whose event it reports and gives the outbox row, with the dedupe key of that event.
+ * Paths are relative to SITE_URL (the approved URL button is `{SITE_URL}/{{1}}`).
+ */
+interface Recipient {
+  /** The phone the customer gave (9 digits as stored, or `51…`). */
+  phone: string | null;
+  firstName: string;
+  userId: string | null;
+  email: string | null;
+  siteUrl: string;
+}
+
+interface OrderRecipient extends Recipient {
+  orderId: string;
+  orderNumber: string;
+  /** The order's page with its signed token (`orden/{id}?token=…`). */
+  orderPath: string;
+}
+
+const forOrder = (data: OrderRecipient) => ({ orderId: data.orderId, userId: data.userId, customerEmail: data.email, phone: data.phone });
+
+export function orderConfirmedWhatsapp(data: OrderRecipient & { totalCents: number; deliveryLabel: string }): WhatsappTemplateMessage {
+  return {
+    dedupeKey: `order-confirmed:${data.orderId}`,
+    ...forOrder(data),
+    template: fillTemplate("orderConfirmed", [data.firstName, data.orderNumber, formatSoles(data.totalCents), data.deliveryLabel], {
+      buttonUrlSuffix: data.orderPath,
+      siteUrl: data.siteUrl,
+    }),
+  };
+}
+
+/** An estimated arrival, "HH:MM" to "HH:MM" in Lima (server/deliveries/arrival-window.ts). */
+export interface ArrivalWindow {
+  from: string;
+  to: string;
+}
+
+export function onTheWayWhatsapp(
+  data: OrderRecipient & { deliveryId: string; windowLabel: string; stopsBefore: number; arrival: ArrivalWindow | null },
+): WhatsappTemplateMessage {
+  const stops = stopsBeforeYours(data.stopsBefore);
+  const options = { buttonUrlSuffix: data.orderPath, siteUrl: data.siteUrl };
+  return {
+    dedupeKey: `delivery-on-the-way:${data.deliveryId}`,
+    ...forOrder(data),
+    template: data.arrival
+      ? fillTemplate("onTheWayWithArrival", [data.firstName, data.orderNumber, data.arrival.from, data.arrival.to, stops], options)
+      : fillTemplate("onTheWay", [data.firstName, data.orderNumber, data.windowLabel, stops], options),
+  };
+}
+
+export function deliveredWhatsapp(
+  data: OrderRecipient & { deliveryId: string; receiverName: string; fullLeft: number; emptiesCollected: number; bidonBalance: number; linkPath: string },
+): WhatsappTemplateMessage {
+  return {
+    dedupeKey: `delivery-delivered:${data.deliveryId}`,
+    ...forOrder(data),
+    template: fillTemplate(
+      "delivered",
+      [data.firstName, data.orderNumber, data.receiverName, String(data.fullLeft), String(data.emptiesCollected), String(data.bidonBalance)],
+      { buttonUrlSuffix: data.linkPath, siteUrl: data.siteUrl },
+    ),
+  };
+}
+
+export function notDeliveredWhatsapp(
+  data: OrderRecipient & { deliveryId: string; attemptId: string; reasonLabel: string; newDatePath: string },
+): WhatsappTemplateMessage {
+  return {
+    dedupeKey: `delivery-failed:${data.deliveryId}:${data.attemptId}`,
+    ...forOrder(data),
+    template: fillTemplate("notDelivered", [data.firstName, data.orderNumber, data.reasonLabel], { buttonUrlSuffix: data.newDatePath, siteUrl: data.siteUrl }),
+  };
+}
+
+const PAYMENT_WAYS: Record<string, string> = {
+  yape: "Yape",
+  cash: "Yape, banca por internet o en efectivo en agentes y bodegas",
+};
+
+export function paymentCodeWhatsapp(
+  data: OrderRecipient & { paymentId: string; code: string; amountCents: number; method: string; expiresAt: Date },
+): WhatsappTemplateMessage {
+  return {
+    dedupeKey: `payment-code:${data.paymentId}`,
+    ...forOrder(data),
+    template: fillTemplate(
+      "paymentCode",
+      [
+        data.firstName,
+        data.orderNumber,
+        data.code,
+        formatSoles(data.amountCents),
+        PAYMENT_WAYS[data.method] ?? "Yape o en efectivo",
+        formatLimaInstant(data.expiresAt),
+      ],
+      { buttonUrlSuffix: data.orderPath, siteUrl: data.siteUrl },
+    ),
+  };
+}
+
+interface SubscriptionRecipient extends Recipient {
+  subscriptionId: string;
+  subscriptionNumber: string;
+}
+
+export function renewalSoonWhatsapp(data: SubscriptionRecipient & { periodNumber: number; billingDate: string; amountCents: number }): WhatsappTemplateMessage {
+  return {
+    dedupeKey: `renewal-soon:${data.subscriptionId}:${data.periodNumber}`,
+    phone: data.phone,
+    subscriptionId: data.subscriptionId,
+    userId: data.userId,
+    customerEmail: data.email,
+    template: fillTemplate("renewalSoon", [data.firstName, data.subscriptionNumber, formatLimaDate(data.billingDate), formatSoles(data.amountCents)], {
+      buttonUrlSuffix: `dashboard/suscripciones/${data.subscriptionId}`,
+      siteUrl: data.siteUrl,
+    }),
+  };
+}
+
+export function renewalFailedWhatsapp(
+  data: SubscriptionRecipient & { periodNumber: number; attempt: number; amountCents: number; nextAttemptDate: string | null },
+): WhatsappTemplateMessage {
+  const next = data.nextAttemptDate ? `Lo intentaremos de nuevo el ${formatLimaDate(data.nextAttemptDate)}.` : "Pausamos tu suscripción hasta que se pague.";
+  return {
+    dedupeKey: `renewal-failed:${data.subscriptionId}:${data.periodNumber}:${data.attempt}`,
+    phone: data.phone,
+    subscriptionId: data.subscriptionId,
+    userId: data.userId,
+    customerEmail: data.email,
+    template: fillTemplate("renewalFailed", [data.firstName, formatSoles(data.amountCents), data.subscriptionNumber, next], {
+      buttonUrlSuffix: `suscripcion/tarjeta/${data.subscriptionId}?modo=actualizar`,
+      siteUrl: data.siteUrl,
+    }),
+  };
+}

@@ -1,0 +1,79 @@
+import { sql } from "drizzle-orm";
+import { whatsappNumber } from "@core/whatsapp";
+import type { DatabaseOrTransaction } from "../db/transaction";
+import { whatsappEnabled } from "./channel";
+import { mayMessage } from "./consent";
+import type { FilledTemplate } from "./templates";
+
+/** A template message for one customer about one event. */
+export interface WhatsappTemplateMessage {
+  /** One message per key, ever (`order-confirmed:{orderId}`): queueing it again does nothing. */
+  dedupeKey: string;
+  /** The customer's phone as the shop stores it (9 digits, or already `51…`). */
+  phone: string | null;
+  template: FilledTemplate;
+  orderId?: string | null;
+  subscriptionId?: string | null;
+  userId?: string | null;
+  customerEmail?: string | null;
+}
+
+/**
+ * Queues template messages in the caller's transaction, next to the e-mail of the same event
+ * (decision 0074, like decisions 0014 and 0024): a rolled-back change sends nothing, a replayed
+ * one nothing twice (the dedupe key). Only numbers that opted in and are reachable get one, read
+ * in the same statement; without WhatsApp configured nothing is queued. One statement for any
+ * number of messages (a renewal batch). Returns how many were queued.
+ */
+export async function enqueueWhatsappTemplates(db: DatabaseOrTransaction, messages: readonly WhatsappTemplateMessage[], now: Date): Promise<number> {
+  if (!whatsappEnabled()) return 0;
+  const rows = messages.flatMap((message) => {
+    const to = whatsappNumber(message.phone);
+    return to ? [{ ...message, to }] : [];
+  });
+  if (rows.length === 0) return 0;
+  const values = sql.join(
+    rows.map(
+      (row) => sql`(${row.dedupeKey}, ${row.template.templateName}, ${row.template.languageCode}, ${JSON.stringify(row.template.parameters)}::jsonb,
+        ${row.template.renderedText}, ${row.to}, ${row.orderId ?? null}::uuid, ${row.subscriptionId ?? null}::uuid, ${row.userId ?? null},
+        ${row.customerEmail?.toLowerCase() ?? null})`,
+    ),
+    sql`, `,
+  );
+  const at = now.toISOString();
+  const inserted = await db.execute<{ id: string }>(sql`
+    insert into whatsapp_messages (dedupe_key, kind, template_name, language_code, parameters, rendered_text, to_phone, order_id,
+      subscription_id, user_id, customer_email, status, next_attempt_at, created_at)
+    select v.dedupe_key, 'template', v.template_name, v.language_code, v.parameters, v.rendered_text, v.to_phone, v.order_id,
+      v.subscription_id, v.user_id, v.customer_email, 'pending', ${at}::timestamptz, ${at}::timestamptz
+    from (values ${values}) as v(dedupe_key, template_name, language_code, parameters, rendered_text, to_phone, order_id, subscription_id, user_id, customer_email)
+    where ${mayMessage(sql`v.to_phone`)}
+    on conflict (dedupe_key) do nothing
+    returning id`);
+  return rowsOf(inserted).length;
+}
+
+/** `enqueueWhatsappTemplates` for one message; returns whether it was queued. */
+export async function enqueueWhatsappTemplate(db: DatabaseOrTransaction, message: WhatsappTemplateMessage, now: Date): Promise<boolean> {
+  return (await enqueueWhatsappTemplates(db, [message], now)) > 0;
+}
+
+/**
+ * A free-text reply (the opt-out confirmation). Needs no opt-in — it answers the customer's own
+ * message — but only leaves inside the 24-hour window the sender checks when it is due.
+ */
+export async function enqueueWhatsappReply(db: DatabaseOrTransaction, message: { dedupeKey: string; to: string; text: string }, now: Date): Promise<boolean> {
+  if (!whatsappEnabled()) return false;
+  const at = now.toISOString();
+  const inserted = await db.execute<{ id: string }>(sql`
+    insert into whatsapp_messages (dedupe_key, kind, rendered_text, to_phone, status, next_attempt_at, created_at)
+    values (${message.dedupeKey}, 'text', ${message.text}, ${message.to}, 'pending', ${at}::timestamptz, ${at}::timestamptz)
+    on conflict (dedupe_key) do nothing
+    returning id`);
+  return rowsOf(inserted).length > 0;
+}
+
+/** The rows a raw `db.execute` answered (both drivers give `{ rows }`). */
+export function rowsOf<Row>(result: unknown): Row[] {
+  return (result as { rows: Row[] }).rows;
+}

@@ -1,0 +1,302 @@
+/**
+ * Issue 25: Meta's webhook at /webhooks/whatsapp, called over HTTP by the Cloud API stand-in with
+ * signed and forged bodies. The signature is checked over the raw bytes (an "ñ" written as \u00f1
+ * by Meta must verify; a signature of re-serialised JSON must not), statuses are recorded once and
+ * never move a message back, BAJA ends WhatsApp for the number with one confirmation inside the
+ * 24-hour window, and other messages wait for staff in Mensajes.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { StaffActor } from "@server/audit/index.server";
+import { placeOrder } from "@server/checkout/index.server";
+import { users, whatsappConsentEvents, whatsappContacts, whatsappInboundMessages, whatsappMessages, whatsappStatusEvents } from "@server/db/schema";
+import { applySandboxAction } from "@server/payments/index.server";
+import {
+  cloudApiClient,
+  currentWhatsappConsent,
+  listWhatsappInbox,
+  markWhatsappMessageAttended,
+  sendDueWhatsappMessages,
+  type WhatsappClient,
+} from "@server/whatsapp/index.server";
+import { dbContext } from "~/db-context.server";
+import * as webhookRoute from "~/routes/webhooks.whatsapp";
+import { checkoutInput } from "../support/checkout-fixture";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { metaJson, signBody, startWhatsappCloudMock, type WhatsappCloudMock } from "../support/whatsapp-cloud-mock";
+
+const placedAt = new Date("2026-11-24T15:00:00Z");
+/** The route reads the real clock (a webhook is "now"), so what meets it is timed from the real now. */
+const realNow = new Date();
+const siteUrl = "http://shop.test";
+const later = (from: Date, ms: number) => new Date(from.getTime() + ms);
+
+describe("the WhatsApp webhook (issue 25)", () => {
+  let test: TestDatabase;
+  let cloud: WhatsappCloudMock;
+  let client: WhatsappClient;
+  let shop: Server;
+  let webhookUrl: string;
+  /** The stand-in's clock (its 24-hour windows and the timestamps it reports). */
+  let cloudNow = realNow;
+
+  beforeAll(async () => {
+    cloud = await startWhatsappCloudMock({ now: () => cloudNow });
+    for (const [name, value] of Object.entries(cloud.env)) vi.stubEnv(name, value);
+    client = cloudApiClient({ apiUrl: cloud.apiUrl, token: cloud.token, phoneNumberId: cloud.phoneNumberId });
+    test = await createTestDatabase("seeded");
+    // The route module behind a real HTTP server, so the stand-in sends the bytes it signed.
+    const context = new RouterContextProvider();
+    context.set(dbContext, test.db);
+    shop = createServer((incoming, outgoing) => {
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("end", () => {
+        const request = new Request(`http://shop.test${incoming.url}`, {
+          method: incoming.method,
+          headers: Object.entries(incoming.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value] as [string, string]] : [])),
+          body: incoming.method === "POST" ? Buffer.concat(chunks) : undefined,
+        });
+        const args = { request, params: {}, context } as never;
+        void (async () => {
+          const response = incoming.method === "POST" ? await webhookRoute.action(args) : await webhookRoute.loader(args);
+          outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+          outgoing.end(Buffer.from(await response.arrayBuffer()));
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+    webhookUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/webhooks/whatsapp`;
+    cloud.webhookUrl = webhookUrl;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => shop?.close(() => resolve()));
+    await test?.close();
+    await cloud?.close();
+    vi.unstubAllEnvs();
+  });
+
+  const number = () => `519${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+  const inbound = () => test.db.select().from(whatsappInboundMessages);
+
+  /** An opted-in customer's paid order: its «pedido confirmado» sent through the stand-in. */
+  async function sentConfirmation() {
+    const phone = number();
+    const placed = await placeOrder(
+      test.db,
+      checkoutInput(placedAt, { correo: `c-${randomUUID().slice(0, 8)}@prueba.pe`, telefono: phone.slice(2), whatsapp: true }),
+      {
+        now: placedAt,
+        provider: "sandbox",
+      },
+    );
+    if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("not placed");
+    await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl });
+    await sendDueWhatsappMessages(test.db, client, later(placedAt, 1000));
+    const [message] = await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, placed.orderId));
+    return { phone, orderId: placed.orderId, message: message! };
+  }
+
+  it("answers Meta's verification with the challenge only for our token", async () => {
+    const verify = (mode: string, token: string) =>
+      fetch(`${webhookUrl}?hub.mode=${mode}&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`);
+    const ok = await verify("subscribe", cloud.verifyToken);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe("1158201444");
+    expect((await verify("subscribe", "otro-token-cualquiera")).status).toBe(403);
+    expect((await verify("unsubscribe", cloud.verifyToken)).status).toBe(403);
+  });
+
+  it("refuses unsigned, forged, tampered and re-serialised bodies without processing them", async () => {
+    const before = (await inbound()).length;
+    const from = number();
+    expect((await cloud.customerWrites(from, "Hola, ¿mañana traen más agua?", { signature: "none" })).status).toBe(401);
+    expect((await cloud.customerWrites(from, "Hola, ¿mañana traen más agua?", { signature: "malformed" })).status).toBe(401);
+    expect((await cloud.customerWrites(from, "Hola, ¿mañana traen más agua?", { signature: "wrong-secret" })).status).toBe(403);
+    // A signature of the JSON parsed and written again ("ñ" instead of "\u00f1"): not the bytes sent.
+    expect((await cloud.customerWrites(from, "Hola, ¿mañana traen más agua?", { signature: "reserialised" })).status).toBe(403);
+    const body = metaJson({ object: "whatsapp_business_account", entry: [] });
+    const tampered = await fetch(webhookUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signBody(body, cloud.appSecret) },
+      body: body.replace("entry", "entrx"),
+    });
+    expect(tampered.status).toBe(403);
+    expect((await inbound()).length).toBe(before);
+  });
+
+  it("accepts a signed message with ñ and é however Meta writes them, and lands it in Mensajes once", async () => {
+    const from = number();
+    const id = `wamid.IN${randomUUID()}`;
+    const text = "¿Mañana traen 3 bidones más? Gracias, José";
+    const first = await cloud.customerWrites(from, text, { name: "José Núñez", id });
+    expect(first.status).toBe(200);
+    // Meta retries: the same message again changes nothing.
+    expect((await cloud.customerWrites(from, text, { name: "José Núñez", id })).status).toBe(200);
+    // The same kind of body with the characters as raw UTF-8 bytes, signed as sent, also verifies.
+    const raw = JSON.stringify({
+      object: "whatsapp_business_account",
+      entry: [
+        {
+          id: "1",
+          changes: [
+            {
+              field: "messages",
+              value: {
+                metadata: { phone_number_id: cloud.phoneNumberId },
+                contacts: [{ wa_id: from, profile: { name: "José Núñez" } }],
+                messages: [
+                  {
+                    from,
+                    id: `wamid.IN${randomUUID()}`,
+                    timestamp: String(Math.floor(placedAt.getTime() / 1000)),
+                    type: "text",
+                    text: { body: "Señor, ¿qué hora?" },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect((await cloud.postWebhook(raw)).status).toBe(200);
+
+    const stored = (await inbound()).filter((row) => row.fromId === from);
+    expect(stored.map((row) => [row.body, row.profileName, row.intent])).toEqual(
+      expect.arrayContaining([
+        [text, "José Núñez", "message"],
+        ["Señor, ¿qué hora?", "José Núñez", "message"],
+      ]),
+    );
+    expect(stored).toHaveLength(2);
+    const inbox = await listWhatsappInbox(test.db);
+    const listed = inbox.messages.find((message) => message.body === text)!;
+    expect(listed.attendedAt).toBeNull();
+
+    const email = `operaciones-${randomUUID().slice(0, 8)}@demo.pe`;
+    await test.db
+      .insert(users)
+      .values({ id: `staff-${email}`, name: "Ana", email, emailVerified: true, firstName: "Ana", lastName: "Ops", role: "operaciones" });
+    const actor: StaffActor = { id: `staff-${email}`, email, role: "operaciones", clientAddress: "127.0.0.1" };
+    expect(await markWhatsappMessageAttended(test.db, actor, listed.id, placedAt)).toEqual({ ok: true, changed: true });
+    expect(await markWhatsappMessageAttended(test.db, actor, listed.id, placedAt)).toEqual({ ok: true, changed: false });
+  });
+
+  it("refuses a body over the limit (413) and one that is not Meta's shape (400)", async () => {
+    const huge = "x".repeat(300 * 1024);
+    expect((await cloud.postWebhook(huge)).status).toBe(413);
+    expect((await cloud.postWebhook("{}")).status).toBe(400);
+    expect((await cloud.postWebhook("no es json")).status).toBe(400);
+  });
+
+  it("records late, repeated and out-of-order statuses once, never moving a message back", async () => {
+    const { message } = await sentConfirmation();
+    const wamid = message.wamid!;
+    const at = (seconds: number) => later(placedAt, seconds * 1000);
+    expect((await cloud.reportStatus(wamid, "delivered", { at: at(20) })).status).toBe(200);
+    // "sent" arrives after "delivered", and twice at once.
+    await Promise.all([cloud.reportStatus(wamid, "sent", { at: at(10) }), cloud.reportStatus(wamid, "sent", { at: at(10) })]);
+    let [row] = await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.wamid, wamid));
+    expect(row).toMatchObject({ status: "delivered", sentAt: at(10), deliveredAt: at(20) });
+    await cloud.reportStatus(wamid, "read", { at: at(30) });
+    await cloud.reportStatus(wamid, "read", { at: at(31) });
+    await cloud.reportStatus(wamid, "delivered", { at: at(20) });
+    await cloud.reportStatus(wamid, "failed", { at: at(40), errorCode: 131000, errorTitle: "Something went wrong" });
+    [row] = await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.wamid, wamid));
+    expect(row).toMatchObject({ status: "read", readAt: at(30), errorCode: null });
+    const events = await test.db.select().from(whatsappStatusEvents).where(eq(whatsappStatusEvents.wamid, wamid));
+    expect(events.map((event) => event.status).sort()).toEqual(["delivered", "failed", "read", "sent"]);
+  });
+
+  it("applies a status that arrived before the send's answer was recorded", async () => {
+    const wamid = `wamid.EARLY${randomUUID()}`;
+    expect((await cloud.reportStatus(wamid, "delivered", { at: later(placedAt, 5000) })).status).toBe(200);
+    const phone = number();
+    const placed = await placeOrder(
+      test.db,
+      checkoutInput(placedAt, { correo: `e-${randomUUID().slice(0, 8)}@prueba.pe`, telefono: phone.slice(2), whatsapp: true }),
+      {
+        now: placedAt,
+        provider: "sandbox",
+      },
+    );
+    if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("not placed");
+    await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl });
+    // A Cloud API whose answer carries that id (the webhook outran the HTTP answer).
+    const early: WhatsappClient = { send: async () => ({ ok: true, wamid }) };
+    await sendDueWhatsappMessages(test.db, early, later(placedAt, 6000));
+    const [row] = await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, placed.orderId));
+    expect(row).toMatchObject({ wamid, status: "delivered" });
+  });
+
+  it("marks the number unreachable when Meta reports 131026 for a message", async () => {
+    const { message, phone } = await sentConfirmation();
+    await cloud.reportStatus(message.wamid!, "failed", { errorCode: 131026, errorTitle: "Message undeliverable" });
+    const [row] = await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.id, message.id));
+    expect(row).toMatchObject({ status: "failed", errorCode: 131026 });
+    const [contact] = await test.db.select().from(whatsappContacts).where(eq(whatsappContacts.phone, phone));
+    expect(contact!.unreachableAt).not.toBeNull();
+  });
+
+  it("ends WhatsApp for a number that answers BAJA at once, confirms it once inside the 24-hour window, and lists no BAJA in Mensajes", async () => {
+    const { phone } = await sentConfirmation();
+    cloudNow = later(realNow, 60_000);
+    expect((await cloud.customerWrites(phone, " baja ", { at: cloudNow })).status).toBe(200);
+    expect(await currentWhatsappConsent(test.db, phone)).toMatchObject({ granted: false, source: "reply" });
+    await cloud.customerWrites(phone, "STOP", { at: later(cloudNow, 1000) });
+    await sendDueWhatsappMessages(test.db, client, later(cloudNow, 5000));
+    const confirmations = cloud.accepted.filter((message) => message.to === phone && message.type === "text");
+    expect(confirmations).toHaveLength(1);
+    expect(confirmations[0]!.text).toContain("ya no te enviará avisos por WhatsApp");
+    expect((await listWhatsappInbox(test.db)).messages.map((message) => message.from)).not.toContain(phone);
+
+    // A later order with that number sends nothing on WhatsApp until the customer opts in again.
+    const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo: `b-${randomUUID().slice(0, 8)}@prueba.pe`, telefono: phone.slice(2) }), {
+      now: placedAt,
+      provider: "sandbox",
+    });
+    if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("not placed");
+    await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl });
+    expect(await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, placed.orderId))).toEqual([]);
+    const events = await test.db.select().from(whatsappConsentEvents).where(eq(whatsappConsentEvents.phone, phone));
+    expect(events.map((event) => [event.granted, event.source])).toEqual([
+      [true, "checkout"],
+      [false, "reply"],
+    ]);
+  });
+
+  it("never sends the BAJA confirmation once the customer's 24-hour window has closed", async () => {
+    const { phone } = await sentConfirmation();
+    const wrote = later(realNow, 120_000);
+    cloudNow = wrote;
+    await cloud.customerWrites(phone, "No", { at: wrote });
+    const requests = cloud.requests.length;
+    const report = await sendDueWhatsappMessages(test.db, client, later(wrote, 25 * 3_600_000));
+    expect(report).toMatchObject({ withheld: 1, sent: 0 });
+    expect(cloud.requests.length).toBe(requests);
+    const [reply] = await test.db
+      .select()
+      .from(whatsappMessages)
+      .where(eq(whatsappMessages.dedupeKey, `opt-out-confirmation:${(await inbound()).find((row) => row.fromId === phone && row.body === "No")!.wamid}`));
+    expect(reply).toMatchObject({ kind: "text", status: "withheld" });
+  });
+
+  it("gets 131047 from the Cloud API for free text outside the window, which it records as failed, not retried", async () => {
+    const outcome = await client.send({
+      id: randomUUID(),
+      to: number(),
+      kind: "text",
+      templateName: null,
+      languageCode: null,
+      parameters: null,
+      renderedText: "Hola",
+      createdAt: placedAt,
+    });
+    expect(outcome).toMatchObject({ ok: false, retry: false, code: 131047 });
+  });
+});

@@ -1,0 +1,139 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "@server/db/client";
+import { expectShopInvariants } from "../support/invariants";
+import { startRoundRobin, type RoundRobin } from "../support/round-robin";
+import {
+  checkoutBody,
+  createShopDatabase,
+  postCheckout,
+  postSandboxAction,
+  startShopProcess,
+  type ShopDatabase,
+  type ShopProcess,
+} from "../support/shop-process";
+import { metaJson, signBody, startWhatsappCloudMock, type WhatsappCloudMock } from "../support/whatsapp-cloud-mock";
+
+const ORDERS = 12;
+
+type Rows<T> = { rows: T[] };
+
+/**
+ * Issue 25, decision 0074: two server processes on one PostgreSQL, both running the jobs every
+ * second against the same Cloud API, behind a round-robin balancer. Each WhatsApp message reaches
+ * the customer exactly once; a webhook Meta delivers to both processes at once is recorded once.
+ */
+describe("WhatsApp with two app processes on one PostgreSQL", () => {
+  let database: ShopDatabase;
+  let handle: DatabaseHandle;
+  let cloud: WhatsappCloudMock;
+  let processes: ShopProcess[] = [];
+  let balancer: RoundRobin;
+  const numbers = Array.from({ length: ORDERS }, (_, index) => `51987${String(200_000 + index).padStart(6, "0")}`);
+
+  beforeAll(async () => {
+    database = await createShopDatabase();
+    handle = await database.open();
+    cloud = await startWhatsappCloudMock();
+    const env = { ...cloud.env, JOBS_INTERVAL_SECONDS: "1" };
+    processes = await Promise.all([startShopProcess({ database, env }), startShopProcess({ database, env })]);
+    balancer = await startRoundRobin(processes.map((process) => process.baseURL));
+  });
+  afterAll(async () => {
+    await balancer?.close();
+    await Promise.all(processes.map((process) => process.kill()));
+    await handle?.close();
+    await database?.drop();
+    await cloud?.close();
+  });
+
+  const accepted = () => cloud.accepted.filter((message) => numbers.includes(message.to));
+
+  async function until(condition: () => Promise<boolean> | boolean, what: string) {
+    const deadline = Date.now() + 60_000;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }
+
+  /** Meta delivering one body to both processes at the same moment. */
+  const toBoth = (body: string) =>
+    Promise.all(
+      processes.map((process) =>
+        fetch(`${process.baseURL}/webhooks/whatsapp`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signBody(body, cloud.appSecret) },
+          body,
+        }),
+      ),
+    );
+  const change = (value: Record<string, unknown>) =>
+    metaJson({
+      object: "whatsapp_business_account",
+      entry: [
+        { id: "1", changes: [{ field: "messages", value: { messaging_product: "whatsapp", metadata: { phone_number_id: cloud.phoneNumberId }, ...value } }] },
+      ],
+    });
+
+  it("sends each customer's «pedido confirmado» once while both processes run the sender", async () => {
+    await Promise.all(
+      numbers.map(async (number, index) => {
+        const placed = await postCheckout(
+          balancer.baseURL,
+          checkoutBody({ correo: `wa${index}@rel.example.pe`, telefono: number.slice(2), whatsapp: true, clientSubtotalCents: 5990 }),
+        );
+        expect(placed.status).toBe(302);
+        const paid = await postSandboxAction(balancer.baseURL, placed.headers.get("location")!, "approve_card");
+        expect(paid.headers.get("location")).toMatch(/^\/success/);
+      }),
+    );
+    const pending = async () =>
+      (
+        (await handle.db.execute(sql`select count(*)::int as left from whatsapp_messages where status in ('pending', 'sending')`)) as unknown as Rows<{
+          left: number;
+        }>
+      ).rows[0]!.left;
+    await until(async () => (await pending()) === 0 && accepted().length >= ORDERS, "every message to leave");
+    // Two more passes of both processes: nothing leaves again.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    for (const number of numbers)
+      expect(
+        accepted()
+          .filter((message) => message.to === number)
+          .map((message) => message.templateName),
+        number,
+      ).toEqual(["pedido_confirmado"]);
+    const rows = (await handle.db.execute(sql`select status, count(*)::int as n from whatsapp_messages group by status`)) as unknown as Rows<{
+      status: string;
+      n: number;
+    }>;
+    expect(rows.rows).toEqual([{ status: "accepted", n: ORDERS }]);
+  });
+
+  it("records statuses and a BAJA delivered to both processes at once exactly once", async () => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    for (const message of accepted()) {
+      await toBoth(change({ statuses: [{ id: message.wamid, status: "delivered", timestamp, recipient_id: message.to }] }));
+      await toBoth(change({ statuses: [{ id: message.wamid, status: "read", timestamp, recipient_id: message.to }] }));
+    }
+    const statuses = (await handle.db.execute(
+      sql`select (select count(*)::int from whatsapp_messages where status = 'read') as read, (select count(*)::int from whatsapp_status_events) as events`,
+    )) as unknown as Rows<{ read: number; events: number }>;
+    expect(statuses.rows[0]).toEqual({ read: ORDERS, events: 2 * ORDERS });
+
+    const from = numbers[0]!;
+    cloud.webhookUrl = `${processes[0]!.baseURL}/webhooks/whatsapp`;
+    const answer = await cloud.customerWrites(from, "BAJA", { name: "Rosa Peña", alsoTo: [`${processes[1]!.baseURL}/webhooks/whatsapp`] });
+    expect(answer.status).toBe(200);
+    await until(() => cloud.accepted.some((message) => message.to === from && message.type === "text"), "the confirmation");
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(cloud.accepted.filter((message) => message.to === from && message.type === "text")).toHaveLength(1);
+    const recorded = (await handle.db.execute(
+      sql`select (select count(*)::int from whatsapp_inbound_messages where from_id = ${from}) as inbound,
+                 (select count(*)::int from whatsapp_consent_events where phone = ${from} and not granted) as opt_outs`,
+    )) as unknown as Rows<{ inbound: number; opt_outs: number }>;
+    expect(recorded.rows[0]).toEqual({ inbound: 1, opt_outs: 1 });
+    await expectShopInvariants(handle.db);
+  });
+});
