@@ -1,6 +1,7 @@
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { getSignedInUser, isStaffRole, type SignedInUser, type StaffRole } from "@server/accounts/index.server";
 import type { StaffActor } from "@server/audit/index.server";
+import { STAFF_PAGE_ROLES, type StaffPage } from "~/components/admin/staff-menu";
 import { dbContext } from "./db-context.server";
 import { clientAddress, loginUrlFor } from "./session.server";
 
@@ -38,6 +39,14 @@ export function allowRoles(...roles: StaffRole[]): MiddlewareFunction<Response> 
     if (member.role !== "admin" && !roles.includes(member.role)) staffNotFound();
     return next();
   };
+}
+
+/**
+ * The guard of a page the staff menu links to: its roles are its row of STAFF_PAGE_ROLES, the same
+ * row the menu reads, so the menu shows a role exactly the pages it may open (decision 0082).
+ */
+export function allowStaffPage(page: StaffPage): MiddlewareFunction<Response> {
+  return allowRoles(...STAFF_PAGE_ROLES[page]);
 }
 
 /** The signed-in staff member as the audit log records them. */

@@ -10,10 +10,10 @@ import { formatLimaInstant, isIsoDate } from "@core/lima-dates";
 import { parsePageParam } from "~/lib/pagination";
 import { isPlainLine } from "@core/input-schemas";
 import { staffRoleLabels } from "~/lib/staff-labels";
-import { allowRoles } from "~/staff.server";
+import { allowStaffPage } from "~/staff.server";
 
 /** Issue 10: the audit log is the admin's. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/auditoria")];
 
 const FILTER_FIELDS = ["persona", "tipo", "registro", "desde", "hasta"] as const;
 type FilterField = (typeof FILTER_FIELDS)[number];

@@ -11,14 +11,14 @@ import { fieldErrors } from "@core/checkout-schema";
 import { limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { readFormData } from "~/request-body.server";
-import { allowRoles, staffActor, staffNotFound } from "~/staff.server";
+import { allowStaffPage, staffActor, staffNotFound } from "~/staff.server";
 
 /**
  * Decision 0060: the end-of-day check of the money drivers took at the door (decision 0049). Per
  * driver, each collection, the totals per method, and the rendición operaciones counted. The
  * drivers' own phones show only their own figure (/admin/reparto); this page is not theirs.
  */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/caja")];
 
 const NOTICES = {
   registrada: "Rendición registrada.",

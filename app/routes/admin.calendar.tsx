@@ -15,14 +15,14 @@ import { isPlainLine } from "@core/input-schemas";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { allowStaffPage, staffActor } from "~/staff.server";
 
 /**
  * Issue 10: the delivery calendar staff keep — closed days and holidays, the shop-wide places per
  * window, the shop's cut-off. What belongs to one district (its own places and cut-off) is edited at
  * /admin/distritos, so each thing has one place.
  */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/calendario")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(dbContext);

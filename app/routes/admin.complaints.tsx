@@ -3,12 +3,12 @@ import type { Route } from "./+types/admin.complaints";
 import { COMPLAINT_INBOX_LIMIT, listComplaintInbox, type ComplaintInboxFilter } from "@server/complaints/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { dbContext } from "~/db-context.server";
-import { allowRoles } from "~/staff.server";
+import { allowStaffPage } from "~/staff.server";
 import { COMPLAINT_KIND_LABELS } from "@core/complaints-book";
 import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";
 
 /** The Libro de Reclamaciones' inbox: operaciones answers the sheets (and admin). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/reclamos")];
 
 const FILTERS: { value: ComplaintInboxFilter; label: string }[] = [
   { value: "pendientes", label: "Pendientes" },

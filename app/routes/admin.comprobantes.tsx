@@ -10,10 +10,10 @@ import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { allowStaffPage, staffActor } from "~/staff.server";
 
 /** Decision 0045: comprobantes on their way to SUNAT, for whoever runs the day. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/comprobantes")];
 
 export const meta: Route.MetaFunction = () => [{ title: "Comprobantes · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 

@@ -2,11 +2,11 @@ import { Link } from "react-router";
 import type { Route } from "./+types/admin.content";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { dbContext } from "~/db-context.server";
-import { allowRoles } from "~/staff.server";
+import { allowStaffPage } from "~/staff.server";
 import { readSettingsForEditing } from "@server/content/index.server";
 
 /** Issue 11: content and settings are the admin's. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/contenido")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const settings = await readSettingsForEditing(context.get(dbContext));

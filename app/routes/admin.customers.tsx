@@ -8,13 +8,13 @@ import { guestPath, personPath } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
 import { isPlainLine } from "@core/input-schemas";
 import { pageWindow, parsePageParam } from "~/lib/pagination";
-import { allowRoles } from "~/staff.server";
+import { allowStaffPage } from "~/staff.server";
 
 /**
  * Issue 11: admin and operaciones look customers up (decision 0051), guest buyers without an
  * account (decision 0061) and people who never bought (decision 0064).
  */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/clientes")];
 
 const LIST_PATH = "/admin/clientes";
 const QUERY_MAX = 120;

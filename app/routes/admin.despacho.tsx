@@ -19,9 +19,9 @@ import { dispatchActionSchema, dispatchDateParam, dispatchFormValues } from "~/l
 import { addDays, limaToday } from "@core/lima-dates";
 import { readFormData } from "~/request-body.server";
 import { siteInfo } from "~/site-info.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { allowStaffPage, staffActor } from "~/staff.server";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/despacho")];
 
 function dateOf(request: Request): string {
   const date = dispatchDateParam(new URL(request.url).searchParams.get("fecha"), limaToday(new Date()));

@@ -4,13 +4,13 @@ import { listDistrictsForStaff, type DistrictListRow } from "@server/deliveries/
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { limaToday, weekdayNames } from "@core/lima-dates";
 import { dbContext } from "~/db-context.server";
-import { allowRoles } from "~/staff.server";
+import { allowStaffPage } from "~/staff.server";
 
 /**
  * Issue 11: every district of the shop's table — served or not, its weekdays, its own cut-off and
  * places — each opening its own page. Holidays and closed days stay at /admin/calendario.
  */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/distritos")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { districts: await listDistrictsForStaff(context.get(dbContext), limaToday(new Date())) };

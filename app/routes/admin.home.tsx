@@ -4,19 +4,19 @@ import { getStaffHome } from "@server/accounts/index.server";
 import { retryDeadEmailByStaff } from "@server/notifications/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { AdminAlarms, type AlarmsView, type RetryFormProps } from "~/components/admin/home-alarms";
+import { staffMenuFor } from "~/components/admin/staff-menu";
 import { retryDeadWhatsappMessageByStaff } from "@server/whatsapp/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { formatWhatsappNumber, isTemplateError } from "@core/whatsapp";
-import { navLinksFor } from "~/components/admin/admin-nav-links";
 import { FormAlert } from "~/components/account/auth-shell";
 import { dbContext } from "~/db-context.server";
 import { deliveryStatusLabel } from "@core/delivery-labels";
 import { isUuid } from "@core/input-schemas";
 import { formatLimaDate, formatLimaInstant, limaToday } from "@core/lima-dates";
 import { readFormData } from "~/request-body.server";
-import { allowRoles, staffActor, staffContext } from "~/staff.server";
+import { allowStaffPage, staffActor, staffContext } from "~/staff.server";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones", "repartidor")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const member = context.get(staffContext);
@@ -46,7 +46,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     rowFailures: alarms.rowFailures.map((failure) => ({ ...failure, lastFailedAt: when(failure.lastFailedAt) })),
     openRefunds: alarms.openRefunds.map((refund) => ({ ...refund, createdAt: when(refund.createdAt) })),
   };
-  return { firstName: member.firstName, today, home: { ...home, alarms: alarmView }, links: navLinksFor(member.role).filter((link) => link.to !== "/admin") };
+  return {
+    firstName: member.firstName,
+    today,
+    home: { ...home, alarms: alarmView },
+    shortcuts: staffMenuFor(member.role)
+      .map((group) => ({ ...group, links: group.links.filter((link) => link.to !== "/admin") }))
+      .filter((group) => group.links.length > 0),
+  };
 }
 
 /** "Reintentar" a dead e-mail or WhatsApp message: alarms only the admin sees, so only the admin may act on them. */
@@ -165,15 +172,20 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
       {home.alarms && <AdminAlarms alarms={home.alarms} RetryForm={RetryEmailForm} />}
 
       <h2 className="mb-3 text-lg font-bold text-slate-900">Accesos</h2>
-      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-        {loaderData.links.map((link) => (
-          <li key={link.to}>
-            <Link to={link.to} className="block rounded-2xl bg-white p-5 font-semibold text-brand-900 shadow-sm ring-1 ring-slate-100 hover:ring-brand-300">
-              {link.label}
-            </Link>
-          </li>
-        ))}
-      </ul>
+      {loaderData.shortcuts.map((group) => (
+        <section key={group.label} aria-label={group.label} className="mb-4">
+          {loaderData.shortcuts.length > 1 && <h3 className="mb-2 text-sm font-semibold tracking-wide text-slate-600 uppercase">{group.label}</h3>}
+          <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+            {group.links.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className="block rounded-2xl bg-white p-5 font-semibold text-brand-900 shadow-sm ring-1 ring-slate-100 hover:ring-brand-300">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
     </>
   );
 }

@@ -5,14 +5,14 @@ import { FormAlert } from "~/components/account/auth-shell";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { allowStaffPage, staffActor } from "~/staff.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { isUuid } from "@core/input-schemas";
 import { listWhatsappInbox, markWhatsappMessageAttended, whatsappEnabled, type WhatsappInboxRow } from "@server/whatsapp/index.server";
 import { formatWhatsappNumber } from "@core/whatsapp";
 
 /** Messages from /contact: operaciones answers them (admin always may). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/mensajes")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(dbContext);

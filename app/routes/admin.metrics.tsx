@@ -8,14 +8,14 @@ import { dbContext } from "~/db-context.server";
 import { formatLimaDate } from "@core/lima-dates";
 import { parseMetricsRange, type MetricsRange } from "@core/metrics-range";
 import { formatSoles } from "@core/money";
-import { allowRoles } from "~/staff.server";
+import { allowStaffPage } from "~/staff.server";
 
 /**
  * /admin/metricas (issue 11): the business's numbers for a range of Lima dates. Admin only
  * (decision 0052-business-metrics): revenue, MRR and churn are the owner's figures; operaciones
  * runs the day from Despacho and Pedidos.
  */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/metricas")];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const parsed = parseMetricsRange(new URL(request.url).searchParams, new Date());

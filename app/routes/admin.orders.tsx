@@ -20,9 +20,9 @@ import {
   staffOrderSearchParams,
   type StaffOrderFilters,
 } from "@core/staff-order-filters";
-import { allowRoles } from "~/staff.server";
+import { allowStaffPage } from "~/staff.server";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/pedidos")];
 
 const LIST_PATH = "/admin/pedidos";
 

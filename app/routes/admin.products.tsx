@@ -9,11 +9,11 @@ import { PRODUCT_FIELDS, withActiveFlag } from "~/catalog-admin.server";
 import { imageOfForm, readUploadForm } from "~/image-upload.server";
 import { answerContentSave, refuseContent } from "~/content-admin.server";
 import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { allowStaffPage, staffActor } from "~/staff.server";
 import { createProduct, listCatalogForEditing } from "@server/catalog/index.server";
 
 /** Issue 11: the admin keeps the catalogue (products, variants, prices, pictures) without a developer. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/productos")];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   return { products: await listCatalogForEditing(context.get(dbContext)), saved: new URL(request.url).searchParams.get("guardado") === "1" };

@@ -3,11 +3,11 @@ import type { Route } from "./+types/admin.reminders";
 import { recentReorderReminders, upcomingReorderReminders } from "@server/reorders/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { dbContext } from "~/db-context.server";
-import { allowRoles, staffContext } from "~/staff.server";
+import { allowStaffPage, staffContext } from "~/staff.server";
 import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";
 
 /** Decision 0076: who gets "¿Te queda agua?" next, and who got it; operaciones and admin read it, the admin turns it off. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/recordatorios")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(dbContext);

@@ -18,7 +18,7 @@ import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { readFormData } from "~/request-body.server";
 import { siteInfo } from "~/site-info.server";
-import { allowRoles, staffActor, staffContext, staffNotFound } from "~/staff.server";
+import { allowStaffPage, staffActor, staffContext, staffNotFound } from "~/staff.server";
 
 /**
  * Issue 10, the driver's phone: today's stops of the signed-in repartidor. An admin may open it
@@ -26,7 +26,7 @@ import { allowRoles, staffActor, staffContext, staffNotFound } from "~/staff.ser
  * everyone, so the page never lets one person confirm for another. Staff follow drivers' routes
  * in Despacho.
  */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("repartidor")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/reparto")];
 
 /**
  * What the service worker looks for before it keeps a copy of this page (build/client/reparto-sw.js,

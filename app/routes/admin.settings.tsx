@@ -4,12 +4,12 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { formatSoles } from "@core/money";
 import { dbContext } from "~/db-context.server";
-import { allowRoles } from "~/staff.server";
+import { allowStaffPage } from "~/staff.server";
 import { refundLimitAction } from "~/staff-refunds.server";
 import { operacionesRefundPolicy } from "@server/payments/index.server";
 
-/** Admin only: allowRoles with no other role. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+/** Admin only (its row of STAFF_PAGE_ROLES names no other role). */
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/ajustes")];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const policy = await operacionesRefundPolicy(context.get(dbContext));

@@ -20,9 +20,9 @@ import {
 } from "@core/staff-subscription-filters";
 import { withQuery } from "~/lib/pagination";
 import { loadStaffListPage } from "~/staff-list.server";
-import { allowRoles } from "~/staff.server";
+import { allowStaffPage } from "~/staff.server";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/suscripciones")];
 
 const LIST_PATH = "/admin/suscripciones";
 

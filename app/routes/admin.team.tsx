@@ -9,10 +9,10 @@ import { fieldErrors } from "@core/account-schemas";
 import { staffRoleLabels } from "~/lib/staff-labels";
 import { changeRoleSchema, createStaffSchema, memberSchema, promoteSchema } from "~/lib/team-schemas";
 import { readFormData } from "~/request-body.server";
-import { allowRoles, staffActor, staffContext } from "~/staff.server";
+import { allowStaffPage, staffActor, staffContext } from "~/staff.server";
 
 /** Issue 10: only the admin manages the team. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/equipo")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { members: await listStaffMembers(context.get(dbContext)), selfId: context.get(staffContext).id };

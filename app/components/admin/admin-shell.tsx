@@ -1,10 +1,11 @@
-import { Form, Link, NavLink } from "react-router";
+import { Form, Link } from "react-router";
 import { LogoMark } from "~/components/ui/logo-mark";
 import { staffRoleLabels } from "~/lib/staff-labels";
-import type { AdminNavLink } from "./admin-nav-links";
+import type { StaffMenuGroup } from "./staff-menu";
+import { StaffNav } from "./staff-nav";
 
-/** The staff area's frame: brand, who is signed in, and the links their role may use. Wraps on a phone, never scrolls sideways. */
-export function AdminShell({ links, fullName, role, children }: { links: AdminNavLink[]; fullName: string; role: string; children: React.ReactNode }) {
+/** The staff area's frame: brand, who is signed in, and the menu of their role. Wraps on a phone, never scrolls sideways. */
+export function AdminShell({ menu, fullName, role, children }: { menu: StaffMenuGroup[]; fullName: string; role: string; children: React.ReactNode }) {
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white print:hidden">
@@ -15,7 +16,10 @@ export function AdminShell({ links, fullName, role, children }: { links: AdminNa
               Vida Alcalina <span className="font-semibold text-slate-600">· Back office</span>
             </span>
           </Link>
-          <div className="flex items-center gap-3 text-sm">
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+            <Link to="/" className="rounded-lg px-2 py-1 font-semibold text-brand-800 hover:bg-slate-100">
+              Ver tienda
+            </Link>
             <span className="text-slate-700">
               {fullName} <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-900">{staffRoleLabels[role] ?? role}</span>
             </span>
@@ -26,28 +30,7 @@ export function AdminShell({ links, fullName, role, children }: { links: AdminNa
             </Form>
           </div>
         </div>
-        <nav aria-label="Back office" className="mx-auto max-w-7xl px-4 pb-2 sm:px-6">
-          <ul className="flex flex-wrap gap-1">
-            {links.map((link) => (
-              <li key={link.to}>
-                <NavLink
-                  to={link.to}
-                  end={link.end}
-                  className={({ isActive }) =>
-                    `block rounded-lg px-3 py-2 text-sm font-semibold ${isActive ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100"}`
-                  }
-                >
-                  {link.label}
-                </NavLink>
-              </li>
-            ))}
-            <li>
-              <Link to="/" className="block rounded-lg px-3 py-2 text-sm font-semibold text-brand-800 hover:bg-slate-100">
-                Ver tienda
-              </Link>
-            </li>
-          </ul>
-        </nav>
+        <StaffNav groups={menu} />
       </header>
       <main id="contenido" className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
         {children}
