@@ -20,6 +20,8 @@ export default [
     route("flow/register-return", "routes/flow-register-return.tsx"),
     route("resume-cart", "routes/resume-cart.tsx"),
     route("preferencias-de-correo", "routes/email-preferences.tsx"),
+    // The double opt-in's confirmation page (decision 0072): its GET only shows, its button confirms.
+    route("preferencias-de-correo/confirmar", "routes/email-consent-confirm.tsx"),
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),
     route("contact", "routes/contact.tsx"),

@@ -65,6 +65,11 @@ export const registerSchema = z
 
 export const forgotPasswordSchema = z.object({ email: emailField });
 
+/** Decision 0072: the password chosen on the page of an e-mail confirmation link, with the reset form's rules. */
+export const choosePasswordSchema = z
+  .object({ password: strongPassword, confirmPassword: z.string() })
+  .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER });
+
 export const resetPasswordSchema = z
   .object({
     token: z.string().min(1, INVALID_RESET_TOKEN).max(200, INVALID_RESET_TOKEN).refine(isPlainLine, INVALID_RESET_TOKEN),

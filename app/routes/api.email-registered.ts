@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/api.email-registered";
-import { consumeRateLimit, getSignedInUser, isEmailRegistered, RATE_LIMITS } from "@server/accounts/index.server";
+import { consumeRateLimit, getSignedInUser, guestOrdersAttachTo, RATE_LIMITS } from "@server/accounts/index.server";
 import { dbContext } from "~/db-context.server";
 import { EMAIL_PATTERN } from "@core/checkout-schema";
 import { isPlainLine } from "@core/input-schemas";
@@ -22,5 +22,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (await getSignedInUser(db, request)) return { exists: false };
   const limit = await consumeRateLimit(db, `email-check:${clientKey(request)}`, RATE_LIMITS.emailCheckPerClient);
   if (!limit.allowed) return data({ exists: false, error: "Demasiadas solicitudes. Inténtalo de nuevo más tarde." }, { status: 429 });
-  return { exists: await isEmailRegistered(db, email) };
+  // "Exists" means the order will be filed under it: an account whose owner proved the address (decision 0072).
+  return { exists: await guestOrdersAttachTo(db, email) };
 }

@@ -7,7 +7,6 @@ export {
   isResetTokenValid,
   resetPassword,
   changePassword,
-  verifyEmail,
   countOtherSessions,
   INVALID_RESET_LINK,
   RECOVERY_SEND_FAILED,
@@ -16,7 +15,7 @@ export {
   landingPathFor,
 } from "./auth-actions";
 export { consumeRateLimit, RATE_LIMITS, rateLimitMessage } from "./rate-limit";
-export { attachGuestOrders, isEmailRegistered, verifiedAccountIdByEmail } from "./guest-orders";
+export { attachGuestOrders, countGuestOrders, guestOrdersAttachTo, isEmailRegistered, provenAccountIdByEmail } from "./guest-orders";
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
 export { getDashboard, type DashboardSummary } from "./dashboard-summary";
@@ -40,3 +39,4 @@ export {
   type CustomerAccountResult,
 } from "./staff-customer-actions";
 export { forgetSignedInUsers } from "./current-user";
+export { confirmEmailAddress, readConfirmationLink, type ConfirmEmailResult, type ConfirmationLink } from "./email-proof";

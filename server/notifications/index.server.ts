@@ -24,3 +24,4 @@ export { configuredTransport } from "./deliver";
 export { deliverPendingEmails } from "./deliver";
 export { contactMessageEmail, type ContactMessageEmailData } from "./templates/contact-message";
 export { complaintAnswerEmail, complaintCopyEmail, type ComplaintSheetEmailData } from "./templates/complaint-emails";
+export { askForPromotionalConsent, promotionalConsentConfirmationEmail } from "./promotional-consent-ask";
