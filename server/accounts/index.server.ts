@@ -14,7 +14,7 @@ export {
   type SignInResult,
   landingPathFor,
 } from "./auth-actions";
-export { consumeRateLimit, RATE_LIMITS, rateLimitMessage } from "./rate-limit";
+export { consumeRateLimit, RATE_LIMITS, rateLimitMessage, reservePacedSlot } from "./rate-limit";
 export { attachGuestOrders, countGuestOrders, guestOrdersAttachTo, isEmailRegistered, provenAccountIdByEmail } from "./guest-orders";
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
