@@ -121,6 +121,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Decision 0073: every request body is read through app/request-body.server.ts, which bounds
+    // it (declared length, then counted bytes) before it is read.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/request-body.server.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.object.name='request'][callee.property.name=/^(formData|json|text|arrayBuffer|blob|bytes)$/]",
+          message: "Read the body with readFormData/readJson/readText from ~/request-body.server (bounded, decision 0073).",
+        },
+        {
+          selector: "MemberExpression[object.name='request'][property.name='body']",
+          message: "Read the body with readFormData/readJson/readText from ~/request-body.server (bounded, decision 0073).",
+        },
+      ],
+    },
+  },
   // Issue 13: a server domain uses another only through its index.server door (db/ and config/ are
   // the shared infrastructure, not domains), and the server never imports the UI folder.
   ...serverDomainDoors(),

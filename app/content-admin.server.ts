@@ -6,7 +6,7 @@
 import { data, redirect } from "react-router";
 import type { ContentSaveResult } from "@server/content/index.server";
 import { coercedInt32Id } from "@core/input-schemas";
-import { readFormData } from "./request-body.server";
+import { readFormData, type BodyLimit } from "./request-body.server";
 
 export interface ContentFormData {
   intent: string;
@@ -27,8 +27,12 @@ export function contentIdParam(value: string | undefined, message: string): numb
 }
 
 /** The posted form as trimmed strings, only the fields named (anything else a client adds is ignored). */
-export async function readContentForm(request: Request, fields: readonly string[]): Promise<{ intent: string; values: Record<string, string> }> {
-  const form = await readFormData(request);
+export async function readContentForm(
+  request: Request,
+  fields: readonly string[],
+  limit: BodyLimit = "form",
+): Promise<{ intent: string; values: Record<string, string> }> {
+  const form = await readFormData(request, limit);
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value.trim() : "";

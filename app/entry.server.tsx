@@ -6,6 +6,7 @@ import { currentStorefrontGeneration, describeErrorSafely, getDatabase, installS
 import { startJobScheduler } from "@server/jobs/index.server";
 import { contentSecurityPolicy, createNonce } from "./content-security-policy.server";
 import { NonceContext } from "./lib/nonce";
+import { BODY_LIMITS } from "./request-body.server";
 import { withSplash } from "./splash-html.server";
 
 export const streamTimeout = 5_000;
@@ -34,6 +35,8 @@ export function serverSettings() {
     pageCacheSeconds: config.PAGE_CACHE_SECONDS,
     trustProxy: process.env.TRUST_PROXY ?? "",
     siteIsHttps: config.SITE_URL?.startsWith("https://") ?? false,
+    // The largest body any route reads (decision 0073): serve.mjs refuses more before the app runs.
+    maxRequestBodyBytes: Math.max(...Object.values(BODY_LIMITS)),
   };
 }
 

@@ -5,12 +5,9 @@
  * Spanish message under the field and the typed values kept.
  */
 import { data } from "react-router";
-import { chosenFile, IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, prepareUploadedImage, type PreparedImage } from "@server/media/index.server";
+import { chosenFile, IMAGE_TOO_LARGE, prepareUploadedImage, type PreparedImage } from "@server/media/index.server";
 import { refuseContent } from "./content-admin.server";
-import { readFormData } from "./request-body.server";
-
-/** A body far past the image limit is refused before it is read into memory. */
-const MAX_FORM_BYTES = 2 * MAX_IMAGE_BYTES;
+import { BODY_LIMITS, readFormData } from "./request-body.server";
 
 export interface UploadForm {
   intent: string;
@@ -20,8 +17,9 @@ export interface UploadForm {
 
 /** The posted form with the named fields as trimmed strings (a checkbox is "si" or ""). */
 export async function readUploadForm(request: Request, fields: readonly string[]): Promise<UploadForm> {
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_FORM_BYTES) throw data(IMAGE_TOO_LARGE, { status: 413 });
-  const form = await readFormData(request);
+  // A declared body past the upload limit is refused before it is read, naming the picture's limit.
+  if (Number(request.headers.get("content-length") ?? "0") > BODY_LIMITS.upload) throw data(IMAGE_TOO_LARGE, { status: 413 });
+  const form = await readFormData(request, "upload");
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value.trim() : "";

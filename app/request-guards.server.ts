@@ -3,7 +3,7 @@
  * with a 4xx and a Spanish message instead of a 500 from deep inside a loader or action.
  */
 import { data, type MiddlewareFunction } from "react-router";
-import { METHOD_NOT_ALLOWED } from "./request-body.server";
+import { discardBody, METHOD_NOT_ALLOWED } from "./request-body.server";
 
 /** Pages are read with GET/HEAD and forms post; nothing of the shop answers another method. */
 const ALLOWED = new Set(["GET", "HEAD", "POST"]);
@@ -19,7 +19,8 @@ const ROUTER_DEFAULT_BODY = '{"message":"Unexpected Server Error"}';
 export const methodGuardMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   if (!ALLOWED.has(request.method)) throw data(METHOD_NOT_ALLOWED, { status: 405, headers: { Allow: "GET, HEAD, POST" } });
   const response = await next();
-  if (request.method === "POST" && response.status >= 400 && !request.bodyUsed) await drainBody(request);
+  // A 413 is never read on: serve.mjs closes its connection after the answer.
+  if (request.method === "POST" && response.status >= 400 && response.status !== 413 && !request.bodyUsed) await discardBody(request);
   if ((response.status === 400 || response.status === 405) && response.headers.get("content-type")?.includes("json")) {
     if ((await response.clone().text()) === ROUTER_DEFAULT_BODY) {
       const headers = new Headers(response.headers);
@@ -29,26 +30,3 @@ export const methodGuardMiddleware: MiddlewareFunction<Response> = async ({ requ
   }
   return response;
 };
-
-/** What a refused post may still leave unread before its connection is given up instead. */
-const DRAIN_LIMIT_BYTES = 2 * 1024 * 1024;
-
-/**
- * A post refused before its body was read (no action on the route, a role's 404) leaves the rest of
- * its bytes on the keep-alive connection, and the client's next request on it hangs until the socket
- * is reset (seen in tests/e2e/malformed-input.test.ts). Reading it — up to a limit, past which the
- * stream is cancelled and the connection dropped — keeps the connection usable.
- */
-async function drainBody(request: Request): Promise<void> {
-  const reader = request.body?.getReader();
-  if (!reader) return;
-  let read = 0;
-  try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      read += chunk.value.byteLength;
-      if (read > DRAIN_LIMIT_BYTES) return void (await reader.cancel());
-    }
-  } catch {
-    // The client went away mid-body: there is no connection left to keep.
-  }
-}

@@ -8,6 +8,7 @@ import { sameOriginMiddleware } from "./csrf.server";
 import { databaseMiddleware, dbContext } from "./db-context.server";
 import { methodGuardMiddleware } from "./request-guards.server";
 import { siteInfo } from "./site-info.server";
+import { LeavingPageGuard } from "~/components/layout/leaving-page-guard";
 import { useNonce } from "~/lib/nonce";
 import { pageMeta } from "~/lib/seo";
 
@@ -52,7 +53,11 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  return <Outlet />;
+  return (
+    <LeavingPageGuard>
+      <Outlet />
+    </LeavingPageGuard>
+  );
 }
 
 export function meta({ loaderData, error }: Route.MetaArgs) {

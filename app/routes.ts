@@ -24,6 +24,8 @@ export default [
     // "Repetir pedido" (decision 0076): the order's customer, or the holder of its signed e-mail link.
     route("repetir-pedido/:orderId", "routes/repeat-order.tsx"),
     route("preferencias-de-correo", "routes/email-preferences.tsx"),
+    // The double opt-in's confirmation page (decision 0072): its GET only shows, its button confirms.
+    route("preferencias-de-correo/confirmar", "routes/email-consent-confirm.tsx"),
     route("terminos", "routes/terminos.tsx"),
     route("privacidad", "routes/privacidad.tsx"),
     route("contact", "routes/contact.tsx"),

@@ -3,20 +3,14 @@
  * (spec §5, §8; decisions.md: the account password change uses the reset form's rules).
  */
 import { z } from "./zod";
-import { EMAIL_PATTERN, INVALID_EMAIL } from "./checkout-schema";
+import { emailAddress, INVALID_EMAIL } from "./email-address";
 import { coercedInt32Id, isPlainLine, lineText } from "./input-schemas";
 export { fieldErrors } from "./checkout-schema";
 import { consentCheckbox } from "./promotional-consent";
 import { documentNumberError, isPeruvianMobile, normalizePeruvianMobile, type DocumentType } from "./documents";
 
-export const emailField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1, "Ingresa tu correo")
-  .max(160, INVALID_EMAIL)
-  .regex(EMAIL_PATTERN, INVALID_EMAIL)
-  .refine(isPlainLine, INVALID_EMAIL);
+/** The shop's one address rule (core/email-address.ts, issue 24). */
+export const emailField = emailAddress("Ingresa tu correo");
 
 /** Spec §5, reset password: the checks in this order, each with its message. */
 export const PASSWORD_RULES: ReadonlyArray<{ test: (value: string) => boolean; message: string; hint: string }> = [
@@ -79,6 +73,11 @@ export const registerSchema = z
   .refine((value) => !value.whatsapp || value.phone !== null, { path: ["phone"], message: WHATSAPP_NEEDS_MOBILE });
 
 export const forgotPasswordSchema = z.object({ email: emailField });
+
+/** Decision 0072: the password chosen on the page of an e-mail confirmation link, with the reset form's rules. */
+export const choosePasswordSchema = z
+  .object({ password: strongPassword, confirmPassword: z.string() })
+  .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER });
 
 export const resetPasswordSchema = z
   .object({

@@ -4,16 +4,13 @@
  * only product, variant and quantity, plus the subtotal the visitor saw, to compare.
  */
 import { z } from "./zod";
-import { coercedInt32Id, isPlainLine, isPlainText, lineText, CONTROL_CHARACTERS } from "./input-schemas";
+import { coercedInt32Id, isPlainText, lineText, CONTROL_CHARACTERS } from "./input-schemas";
 import { documentNumberError, isPeruvianMobile, isValidRuc, normalizePeruvianMobile, type DocumentType } from "./documents";
 import { isIsoDate } from "./lima-dates";
 import { consentCheckbox } from "./promotional-consent";
+import { emailAddress } from "./email-address";
 
 export const SHIPPING_INCOMPLETE = "Completa los datos de envío";
-export const INVALID_EMAIL = "Ingresa un correo válido";
-
-/** Spec §5: "a simple address pattern". */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * What one household order can hold (decision 0027-malformed-input): the cart never has two lines
@@ -59,7 +56,8 @@ export const checkoutSchema = z
     subscriptionFrequency: z.enum(["mensual", "anual"], { message: "Elige la frecuencia de tu suscripción" }),
     nombre: lineText(80).trim().min(1, "Ingresa tu nombre"),
     apellido: lineText(80).trim().min(1, "Ingresa tu apellido"),
-    correo: z.string().trim().toLowerCase().max(160, INVALID_EMAIL).regex(EMAIL_PATTERN, INVALID_EMAIL).refine(isPlainLine, INVALID_EMAIL),
+    // Spec §5's "simple address pattern", made strict (issue 24): the shop's one rule.
+    correo: emailAddress(),
     telefono: lineText(40)
       .trim()
       .min(1, "Ingresa tu celular")

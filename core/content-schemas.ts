@@ -3,6 +3,7 @@
  * organisations and history entries. Spanish messages; the content domain parses with these before
  * any write, so a bad value never reaches the database.
  */
+import { isEmailAddress } from "./email-address";
 import { isValidRuc } from "./documents";
 import { freeText, lineText } from "./input-schemas";
 import { z } from "./zod";
@@ -40,7 +41,7 @@ export const siteSettingsSchema = z.object({
     .transform(normalizeWhatsappNumber)
     .refine((value) => /^[1-9]\d{7,14}$/.test(value), "Escribe el número de WhatsApp con código de país, por ejemplo 51 987 654 321"),
   whatsappGreeting: required(2, 300, "Escribe el saludo del mensaje de WhatsApp"),
-  contactEmail: lineText(200).pipe(z.email("Escribe un correo válido, por ejemplo hola@tumarca.pe")),
+  contactEmail: lineText(200).trim().refine(isEmailAddress, "Escribe un correo válido, por ejemplo hola@tumarca.pe"),
   instagramUrl: optionalHttpsUrl,
   facebookUrl: optionalHttpsUrl,
   tiktokUrl: optionalHttpsUrl,

@@ -4,7 +4,7 @@
 // docs/decisions/0011-production-server.md and bench/RESULTS.md.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import { writeReadableStreamToWritable } from "@react-router/node";
 import compression from "compression";
 import express from "express";
 import { createRequestHandler } from "react-router";
@@ -15,7 +15,7 @@ const clientDir = path.join(root, "build/client");
 // Importing the build validates every environment variable (app/entry.server.tsx stops on a bad one);
 // this file reads its own settings from there, never from process.env.
 const build = await import(pathToFileURL(path.join(root, "build/server/index.js")).href);
-const { port, host, logRequests, pageCacheSeconds, trustProxy: trustProxySetting, siteIsHttps } = build.entry.module.serverSettings();
+const { port, host, logRequests, pageCacheSeconds, trustProxy: trustProxySetting, siteIsHttps, maxRequestBodyBytes } = build.entry.module.serverSettings();
 const handleRequest = createRequestHandler(build, "production");
 // TRUST_PROXY is validated, and the client address decided, by server/config/client-address.ts;
 // Express only needs the same setting to believe a trusted proxy's X-Forwarded-Proto.
@@ -68,6 +68,9 @@ app.all("*", async (request, response, next) => {
   try {
     const fetchRequest = toFetchRequest(request, response);
     const fetchResponse = await microCache.serve(fetchRequest, (pageRequest) => handleRequest(pageRequest));
+    // A body the app did not read to its end (refused, or past its limit): the connection is
+    // closed after the answer instead of reading the rest of it (decision 0073).
+    if (!request.complete) response.setHeader("Connection", "close");
     await sendFetchResponse(response, fetchResponse);
   } catch (error) {
     // The visitor went away while the page was being sent (navigated on, closed the tab): nothing
@@ -100,10 +103,63 @@ function toFetchRequest(request, response) {
   });
   const init = { method: request.method, headers, signal: controller.signal };
   if (request.method !== "GET" && request.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(request);
+    init.body = boundedRequestBody(request, maxRequestBodyBytes);
     init.duplex = "half";
   }
   return new Request(url, init);
+}
+
+/**
+ * Decision 0073: no body reaches the app larger than the largest limit of any route, whatever it
+ * declares. A declared Content-Length above it fails the stream before a byte is read; otherwise
+ * the bytes are counted as they arrive (a chunked body has no length to check) and the stream
+ * fails as soon as they pass it. The app's readers (app/request-body.server.ts) apply each
+ * route's own, smaller, limit the same way and answer the 413. Read only as fast as the app
+ * reads (backpressure), and never destroyed here: the answer must still reach the client.
+ */
+function boundedRequestBody(request, maxBytes) {
+  let received = 0;
+  let finished = false;
+  const tooLarge = () => Object.assign(new Error("The request body is larger than the server accepts"), { name: "RequestBodyTooLargeError" });
+  return new ReadableStream(
+    {
+      start(controller) {
+        const fail = (error) => {
+          if (finished) return;
+          finished = true;
+          request.pause();
+          request.removeAllListeners("data");
+          controller.error(error);
+        };
+        if (Number(request.headers["content-length"] ?? 0) > maxBytes) return fail(tooLarge());
+        request.on("data", (chunk) => {
+          if (finished) return;
+          received += chunk.length;
+          if (received > maxBytes) return fail(tooLarge());
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+          if ((controller.desiredSize ?? 0) <= 0) request.pause();
+        });
+        request.once("end", () => {
+          if (finished) return;
+          finished = true;
+          controller.close();
+        });
+        request.once("error", fail);
+        request.once("close", () => {
+          if (!request.complete) fail(new Error("The client went away before sending the whole body"));
+        });
+      },
+      pull() {
+        if (!finished) request.resume();
+      },
+      cancel() {
+        finished = true;
+        request.pause();
+        request.removeAllListeners("data");
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
 }
 
 /** TRUST_PROXY in Express's terms; `true` names loopback and private networks, not everyone. */

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.content-history";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { HistoryFields } from "~/components/admin/content-entry-forms";
@@ -28,6 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Historia · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 
 export default function History({ loaderData, actionData }: Route.ComponentProps) {
+  const { formRef: createFormRef, onSubmit: onCreateFormSubmit } = useResetAfterSave(actionData !== undefined);
   return (
     <div className="max-w-3xl">
       <AdminPageHeader title="Historia" />
@@ -48,7 +50,7 @@ export default function History({ loaderData, actionData }: Route.ComponentProps
         ))}
       </ol>
       {/* Keyed by the list, so the create form empties once its slide is created. */}
-      <Form key={loaderData.entries.map((entry) => entry.id).join()} method="post" className={contentCardClass} aria-labelledby="nueva-diapositiva">
+      <Form ref={createFormRef} onSubmit={onCreateFormSubmit} method="post" className={contentCardClass} aria-labelledby="nueva-diapositiva">
         <h2 id="nueva-diapositiva" className="text-lg font-bold text-slate-900">
           Nueva diapositiva
         </h2>

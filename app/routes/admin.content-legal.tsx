@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.content-legal";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { ContentField, SavedNotice, contentCardClass } from "~/components/admin/content-form";
@@ -31,7 +32,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const slug = slugParam(params.slug);
-  const { intent, values } = await readContentForm(request, ["title", "html"]);
+  const { intent, values } = await readContentForm(request, ["title", "html"], "longText");
   if (intent !== "save") return refuseContent(intent, values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
   const result = await saveLegalText(context.get(dbContext), staffActor(context, request), slug, values, new Date());
   return answerContentSave(result, intent, values, `/admin/contenido/textos/${slug}?guardado=1`, NOT_FOUND);
@@ -45,6 +46,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 const dateTime = new Intl.DateTimeFormat("es-PE", { dateStyle: "medium", timeStyle: "short", timeZone: "America/Lima" });
 
 export default function LegalTextEditor({ loaderData, actionData }: Route.ComponentProps) {
+  const { formRef: editorRef, onSubmit: onEditorSubmit } = useResetAfterSave(actionData !== undefined);
   const { text, versions, publicPath, saved } = loaderData;
   return (
     <div className="max-w-3xl">
@@ -56,7 +58,7 @@ export default function LegalTextEditor({ loaderData, actionData }: Route.Compon
       <SavedNotice show={saved && !actionData}>Nueva versión guardada. La página pública ya muestra su fecha.</SavedNotice>
       <p className="mb-4 text-slate-700">Última actualización publicada: {formatLegalDate(text.updatedOn)}.</p>
       {/* Keyed by the newest version, so after a save the fields show what was stored (sanitized). */}
-      <Form key={versions[0]?.id ?? 0} method="post" className={contentCardClass}>
+      <Form ref={editorRef} onSubmit={onEditorSubmit} method="post" className={contentCardClass}>
         <StaffFormError message={actionData?.error} />
         <ContentField name="title" label="Título" required defaultValue={actionData?.values.title ?? text.title} error={actionData?.fieldErrors.title} />
         <ContentField

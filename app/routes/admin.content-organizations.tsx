@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.content-organizations";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { OrganizationFields } from "~/components/admin/content-entry-forms";
@@ -28,6 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Organizaciones · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 
 export default function Organizations({ loaderData, actionData }: Route.ComponentProps) {
+  const { formRef: createFormRef, onSubmit: onCreateFormSubmit } = useResetAfterSave(actionData !== undefined);
   return (
     <div className="max-w-3xl">
       <AdminPageHeader title="Organizaciones" />
@@ -46,7 +48,7 @@ export default function Organizations({ loaderData, actionData }: Route.Componen
         ))}
       </ul>
       {/* Keyed by the list, so the create form empties once its organisation is created. */}
-      <Form key={loaderData.organizations.length} method="post" className={contentCardClass} aria-labelledby="nueva-organizacion">
+      <Form ref={createFormRef} onSubmit={onCreateFormSubmit} method="post" className={contentCardClass} aria-labelledby="nueva-organizacion">
         <h2 id="nueva-organizacion" className="text-lg font-bold text-slate-900">
           Nueva organización
         </h2>

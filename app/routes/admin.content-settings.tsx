@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.content-settings";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { ContentField, SavedNotice, contentCardClass } from "~/components/admin/content-form";
@@ -52,13 +53,15 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
   const repeat = actionData?.intent === "repeat" ? actionData : null;
   const siteValue = (name: (typeof SITE_FIELDS)[number]) => site?.values[name] ?? settings[name];
   const issuerValue = (name: (typeof ISSUER_FIELDS)[number], stored: string) => issuer?.values[name] ?? stored;
+  // After its own save each form shows what was stored (e.g. the number in wa.me form); saving one never clears the other.
+  const { formRef: siteFormRef, onSubmit: onSiteFormSubmit } = useResetAfterSave(site !== null);
+  const { formRef: issuerFormRef, onSubmit: onIssuerFormSubmit } = useResetAfterSave(issuer !== null);
   return (
     <div className="max-w-2xl">
       <AdminPageHeader title="Ajustes del sitio" />
       <StaffFormError message={actionData && !site && !issuer && !repeat ? actionData.error : null} />
       <SavedNotice show={saved === "sitio" && !actionData}>Ajustes del sitio guardados. La tienda los muestra en unos segundos.</SavedNotice>
-      {/* Keyed by the saved row, so after a save the fields show what was stored (e.g. the number in wa.me form). */}
-      <Form key={`site-${String(settings.updatedAt)}`} method="post" className={contentCardClass} aria-labelledby="sitio-titulo">
+      <Form ref={siteFormRef} onSubmit={onSiteFormSubmit} method="post" className={contentCardClass} aria-labelledby="sitio-titulo">
         <h2 id="sitio-titulo" className="text-lg font-bold text-slate-900">
           Sitio
         </h2>
@@ -112,7 +115,7 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
 
       <div className="mt-8" />
       <SavedNotice show={saved === "emisor" && !actionData}>Datos del emisor guardados.</SavedNotice>
-      <Form key={`issuer-${String(settings.updatedAt)}`} method="post" id="emisor" className={contentCardClass} aria-labelledby="emisor-titulo">
+      <Form ref={issuerFormRef} onSubmit={onIssuerFormSubmit} method="post" id="emisor" className={contentCardClass} aria-labelledby="emisor-titulo">
         <h2 id="emisor-titulo" className="text-lg font-bold text-slate-900">
           Datos del emisor
         </h2>

@@ -1,4 +1,5 @@
 import { data, Form, Link } from "react-router";
+import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.order-detail";
 import { DispatchRefusedError, rescheduleDeliveries } from "@server/deliveries/index.server";
 import { addOrderNote, findStaffOrder, resendOrderConfirmation, StaffOrderNotFoundError } from "@server/orders/index.server";
@@ -170,6 +171,7 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
   const { order, noteKey, resendKey } = loaderData;
   const result: ActionResult | undefined = actionData;
   const { customer, shipping } = order;
+  const { formRef: noteFormRef, onSubmit: onNoteFormSubmit } = useResetAfterSave(result?.intent === "note" && !result.ok);
   return (
     <div className="space-y-6">
       <p>
@@ -279,7 +281,7 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
         )}
         <AccountSection title="Notas internas">
           <StaffOrderNotes notes={order.notes} />
-          <Form method="post" className="mt-4 space-y-2" key={noteKey}>
+          <Form ref={noteFormRef} onSubmit={onNoteFormSubmit} method="post" className="mt-4 space-y-2">
             <input type="hidden" name="intent" value="note" />
             <input type="hidden" name="requestKey" value={noteKey} />
             <label htmlFor="nota" className="block text-sm font-semibold text-slate-700">

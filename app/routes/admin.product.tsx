@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.product";
 import { centsToSolesText } from "@core/catalog-schemas";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
@@ -89,6 +90,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Editar producto · Back
 export default function ProductEditor({ loaderData, actionData }: Route.ComponentProps) {
   const { product } = loaderData;
   const refused = (intent: string) => (actionData?.intent === intent ? actionData : undefined);
+  const { formRef: newVariantFormRef, onSubmit: onNewVariantFormSubmit } = useResetAfterSave(refused("variant-create") !== undefined);
   const stored = {
     title: product.title,
     slug: product.slug,
@@ -158,7 +160,7 @@ export default function ProductEditor({ loaderData, actionData }: Route.Componen
             </Form>
           );
         })}
-        <Form key={product.variants.length} method="post" className={contentCardClass} aria-labelledby="nueva-presentacion">
+        <Form ref={newVariantFormRef} onSubmit={onNewVariantFormSubmit} method="post" className={contentCardClass} aria-labelledby="nueva-presentacion">
           <h3 id="nueva-presentacion" className="font-bold text-slate-900">
             Nueva presentación
           </h3>

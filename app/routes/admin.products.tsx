@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.products";
 import { formatPriceRange, formatSoles } from "@core/money";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
@@ -32,6 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Productos · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 
 export default function Products({ loaderData, actionData }: Route.ComponentProps) {
+  const { formRef: createFormRef, onSubmit: onCreateFormSubmit } = useResetAfterSave(actionData !== undefined);
   return (
     <div className="max-w-3xl">
       <AdminPageHeader title="Productos" />
@@ -61,7 +63,14 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
           );
         })}
       </ul>
-      <Form key={loaderData.products.length} method="post" encType="multipart/form-data" className={contentCardClass} aria-labelledby="nuevo-producto">
+      <Form
+        ref={createFormRef}
+        onSubmit={onCreateFormSubmit}
+        method="post"
+        encType="multipart/form-data"
+        className={contentCardClass}
+        aria-labelledby="nuevo-producto"
+      >
         <h2 id="nuevo-producto" className="text-lg font-bold text-slate-900">
           Nuevo producto
         </h2>

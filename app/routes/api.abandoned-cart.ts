@@ -2,14 +2,15 @@ import type { Route } from "./+types/api.abandoned-cart";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { saveAbandonedCart } from "@server/cart/index.server";
 import { dbContext } from "~/db-context.server";
-import { EMAIL_PATTERN, orderLinesSchema } from "@core/checkout-schema";
-import { isPlainLine, lineText } from "@core/input-schemas";
+import { orderLinesSchema } from "@core/checkout-schema";
+import { emailAddress } from "@core/email-address";
+import { lineText } from "@core/input-schemas";
 import { z } from "@core/zod";
 import { methodNotAllowedJson, readJson } from "~/request-body.server";
 import { clientKey } from "~/session.server";
 
 const requestSchema = z.object({
-  email: z.string().trim().toLowerCase().max(160).regex(EMAIL_PATTERN).refine(isPlainLine),
+  email: emailAddress(),
   items: orderLinesSchema,
   origin: lineText(200).optional(),
 });

@@ -2,6 +2,7 @@ import type { Route } from "./+types/api.culqi-webhook";
 import { consumeRateLimit } from "@server/accounts/index.server";
 import { culqiClient, culqiWebhookSetup, CULQI_WEBHOOK_RATE_LIMIT, handleCulqiWebhook } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
+import { readText } from "~/request-body.server";
 import { clientKey } from "~/session.server";
 import { siteInfo } from "~/site-info.server";
 
@@ -27,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!limit.allowed) return new Response(null, { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
   const site = await siteInfo(db, request);
   const outcome = await handleCulqiWebhook(db, culqiClient(), {
-    rawBody: await request.text(),
+    rawBody: await readText(request, "webhook"),
     authorization: request.headers.get("authorization"),
     expectedAuthorization: setup.expectedAuthorization,
     now: new Date(),

@@ -1,9 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/api.email-registered";
-import { consumeRateLimit, getSignedInUser, isEmailRegistered, RATE_LIMITS } from "@server/accounts/index.server";
+import { consumeRateLimit, getSignedInUser, guestOrdersAttachTo, RATE_LIMITS } from "@server/accounts/index.server";
 import { dbContext } from "~/db-context.server";
-import { EMAIL_PATTERN } from "@core/checkout-schema";
-import { isPlainLine } from "@core/input-schemas";
+import { isEmailAddress } from "@core/email-address";
 import { methodNotAllowedJson, readJson } from "~/request-body.server";
 import { clientKey } from "~/session.server";
 
@@ -17,10 +16,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowedJson();
   const body = (await readJson(request)) as { email?: unknown } | null;
   const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
-  if (email.length > 160 || !EMAIL_PATTERN.test(email) || !isPlainLine(email))
-    return data({ exists: false, error: "Ingresa un correo válido" }, { status: 400 });
+  if (!isEmailAddress(email)) return data({ exists: false, error: "Ingresa un correo válido" }, { status: 400 });
   if (await getSignedInUser(db, request)) return { exists: false };
   const limit = await consumeRateLimit(db, `email-check:${clientKey(request)}`, RATE_LIMITS.emailCheckPerClient);
   if (!limit.allowed) return data({ exists: false, error: "Demasiadas solicitudes. Inténtalo de nuevo más tarde." }, { status: 429 });
-  return { exists: await isEmailRegistered(db, email) };
+  // "Exists" means the order will be filed under it: an account whose owner proved the address (decision 0072).
+  return { exists: await guestOrdersAttachTo(db, email) };
 }

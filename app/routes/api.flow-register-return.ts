@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "react-router";
 import { FLOW_REGISTER_RETURN_PATH } from "@server/payments/index.server";
+import { isBodyTooLarge, readFormData } from "~/request-body.server";
 
 /**
  * Flow's `url_return` for card registration (payments.md B.2): Flow's page POSTs the form field
@@ -12,9 +13,10 @@ import { FLOW_REGISTER_RETURN_PATH } from "@server/payments/index.server";
 export async function action({ request }: ActionFunctionArgs) {
   let token: FormDataEntryValue | null = null;
   try {
-    token = (await request.formData()).get("token");
-  } catch {
-    // Not a form: treated as a return without a token.
+    token = (await readFormData(request)).get("token");
+  } catch (error) {
+    // Past the body limit: the 413. Anything else that is not a form is a return without a token.
+    if (isBodyTooLarge(error)) throw error;
   }
   return redirect(returnPageUrl(typeof token === "string" ? token : null), 303);
 }

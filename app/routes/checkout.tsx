@@ -7,6 +7,7 @@ import { offeredDeliverySlots } from "@server/deliveries/index.server";
 import { activePaymentProvider } from "@server/payments/index.server";
 import { dbContext } from "~/db-context.server";
 import { privatePageHeaders } from "~/order-receipt.server";
+import { readJson } from "~/request-body.server";
 import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/components/checkout/checkout-form";
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
@@ -67,7 +68,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
   (actionResult as CheckoutActionData | undefined)?.slotTaken === true || defaultShouldRevalidate;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = checkoutSchema.safeParse(await request.json().catch(() => null));
+  const parsed = checkoutSchema.safeParse(await readJson(request));
   if (!parsed.success) {
     return data<CheckoutActionData>({ ok: false, fieldErrors: fieldErrors(parsed.error) }, { status: 400 });
   }

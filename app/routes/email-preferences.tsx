@@ -1,7 +1,10 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/email-preferences";
 import { getSignedInUser } from "@server/accounts/index.server";
-import { currentPromotionalConsent, emailFromPreferencesToken, recordPromotionalConsent } from "@server/consent/index.server";
+import { currentPromotionalConsent, emailFromPreferencesToken, revokePromotionalConsent } from "@server/consent/index.server";
+import { getIssuer } from "@server/content/index.server";
+import { runJobSoon } from "@server/jobs/index.server";
+import { askForPromotionalConsent } from "@server/notifications/index.server";
 import { dbContext } from "~/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import type { loader as rootLoader } from "~/root";
@@ -32,10 +35,10 @@ export async function loader(args: Route.LoaderArgs) {
   const who = await reader(args, token);
   if (who.email === null) {
     if (who.invalidLink) throw data(INVALID_LINK, { status: 404 });
-    return { email: null, granted: false, token: null };
+    return { email: null, granted: false, pending: false, token: null };
   }
   const consent = await currentPromotionalConsent(args.context.get(dbContext), who.email);
-  return { email: who.email, granted: consent?.granted ?? false, token };
+  return { email: who.email, granted: consent.granted, pending: consent.pending, token };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -51,22 +54,29 @@ export async function action(args: Route.ActionArgs) {
   }
   const intent = oneClick ? "revoke" : form.get("intent");
   if (intent !== "revoke" && intent !== "grant") return data({ done: null, error: "Elige una opción." }, { status: 400 });
-  const granted = intent === "grant";
-  await recordPromotionalConsent(
-    context.get(dbContext),
+  const db = context.get(dbContext);
+  const evidence = { userId: who.userId, clientAddress: clientAddress(request), userAgent: request.headers.get("user-agent") };
+  if (intent === "grant") {
+    // Issue 24 (decision 0072): asking here is like ticking the box; the consent starts once
+    // confirmed from the e-mail it sends (a signed-in account's address may not be its owner's).
+    await askForPromotionalConsent(db, { email: who.email, source: "preferences", ...evidence }, await getIssuer(db), new Date());
+    runJobSoon("emails");
+    return data({ done: "asked" as const, error: null }, { headers: privatePageHeaders });
+  }
+  await revokePromotionalConsent(
+    db,
     {
       email: who.email,
-      granted,
-      source: !granted && who.via === "link" ? "unsubscribe" : "preferences",
-      userId: who.userId,
-      clientAddress: clientAddress(request),
-      userAgent: request.headers.get("user-agent"),
+      source: who.via === "link" ? "unsubscribe" : "preferences",
+      method: oneClick ? "one-click" : "preferences-button",
+      buttonText: oneClick ? "List-Unsubscribe=One-Click" : REVOKE_BUTTON,
+      ...evidence,
     },
     new Date(),
   );
   if (oneClick)
     return new Response("Listo: ya no recibirás promociones por correo.", { headers: { "Content-Type": "text/plain; charset=utf-8", ...privatePageHeaders } });
-  return data({ done: granted ? ("granted" as const) : ("revoked" as const), error: null }, { headers: privatePageHeaders });
+  return data({ done: "revoked" as const, error: null }, { headers: privatePageHeaders });
 }
 
 export const headers = () => privatePageHeaders;
@@ -79,12 +89,14 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/preferencias-de-correo",
   });
 
+const REVOKE_BUTTON = "Dejar de recibir promociones";
+
 const buttonClass = "rounded-full px-6 py-3 font-semibold disabled:cursor-not-allowed disabled:opacity-60";
 
 export default function EmailPreferences({ loaderData, actionData }: Route.ComponentProps) {
   const site = useRouteLoaderData<typeof rootLoader>("root")?.site;
   const busy = useNavigation().state !== "idle";
-  const { email, granted, token } = loaderData;
+  const { email, granted, pending, token } = loaderData;
   return (
     <main id="contenido" className="mx-auto max-w-xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold text-brand-900">Preferencias de correo</h1>
@@ -102,7 +114,9 @@ export default function EmailPreferences({ loaderData, actionData }: Route.Compo
           </p>
           {actionData?.done && (
             <p role="status" className="rounded-xl border border-brand-200 bg-brand-50 p-3 text-brand-900">
-              {actionData.done === "revoked" ? "Listo: ya no recibirás promociones por correo." : "Listo: te enviaremos promociones y novedades por correo."}
+              {actionData.done === "revoked"
+                ? "Listo: ya no recibirás promociones por correo."
+                : "Te enviamos un correo para confirmarlo: las promociones empiezan cuando abras su enlace y confirmes."}
             </p>
           )}
           {actionData?.error && (
@@ -114,12 +128,13 @@ export default function EmailPreferences({ loaderData, actionData }: Route.Compo
             {granted
               ? `Recibes promociones y novedades de ${site?.brandName ?? "la tienda"} por correo.`
               : `No recibes promociones por correo. Los correos de tus pedidos, envíos, comprobantes y cuenta te llegan siempre.`}
+            {!granted && pending && " Hay un correo de confirmación esperando: las promociones empiezan solo si lo confirmas."}
           </p>
           <Form method="post" className="space-y-3">
             {token && <input type="hidden" name="token" value={token} />}
             {granted ? (
               <button type="submit" name="intent" value="revoke" disabled={busy} className={`${buttonClass} bg-brand-700 text-white hover:bg-brand-800`}>
-                Dejar de recibir promociones
+                {REVOKE_BUTTON}
               </button>
             ) : (
               <>

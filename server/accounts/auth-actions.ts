@@ -1,8 +1,9 @@
 import { APIError } from "better-auth/api";
 import { and, eq, ne } from "drizzle-orm";
-import { recordPromotionalConsent } from "../consent/index.server";
 import { recordWhatsappConsent } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
+import { getIssuer } from "../content/index.server";
+import { askForPromotionalConsent } from "../notifications/index.server";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
 import { authFor, resetEmailOutcome, sendPasswordChangedEmail } from "./auth";
@@ -98,8 +99,9 @@ export async function register(
       headers: new Headers(),
       returnHeaders: true,
     });
+    // Issue 24 (decision 0072): the ticked box asks; the consent exists once confirmed from its e-mail.
     if (input.promotionsConsent) {
-      await recordPromotionalConsent(db, { email: input.email, granted: true, source: "signup", ...input.promotionsConsent }, new Date());
+      await askForPromotionalConsent(db, { email: input.email, source: "signup", ...input.promotionsConsent }, await getIssuer(db), new Date());
     }
     const whatsappPhone = input.whatsappConsent ? whatsappNumber(input.phone) : null;
     if (whatsappPhone) {
@@ -190,17 +192,6 @@ export async function changePassword(db: Database, request: Request, input: { cu
     const code = errorCode(error);
     if (code === "INVALID_PASSWORD") return failure("La contraseña actual es incorrecta", "currentPassword");
     if (error instanceof APIError) return failure("Error al cambiar la contraseña");
-    throw error;
-  }
-}
-
-export async function verifyEmail(db: Database, token: string): Promise<boolean> {
-  try {
-    await authFor(db).api.verifyEmail({ query: { token } });
-    forgetSignedInUsers();
-    return true;
-  } catch (error) {
-    if (error instanceof APIError) return false;
     throw error;
   }
 }

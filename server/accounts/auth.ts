@@ -9,7 +9,7 @@ import * as schema from "../db/schema";
 import { getSiteSettings } from "../content/index.server";
 import { enqueueEmail } from "../notifications/index.server";
 import { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from "../notifications/index.server";
-import { attachGuestOrders } from "./guest-orders";
+import { proveOwnershipByPasswordReset } from "./email-proof";
 import { hashPassword, verifyPassword } from "./password-hash";
 import { clearAccountFailures } from "./sign-in-throttle";
 
@@ -80,8 +80,11 @@ function buildAuth(db: Database) {
         }
       },
       async onPasswordReset({ user }) {
-        // The owner proved themselves: failures counted against the account no longer apply.
+        // The owner proved themselves: failures counted against the account no longer apply, and
+        // the link that reached the address plus the password chosen now prove who owns it
+        // (decision 0072): the address is confirmed and its guest orders attach.
         await clearAccountFailures(db, user.email);
+        await proveOwnershipByPasswordReset(db, user.id, new Date());
         await sendPasswordChangedEmail(db, user);
       },
     },
@@ -95,9 +98,8 @@ function buildAuth(db: Database) {
         const email = emailVerificationEmail({ brandName: settings.brandName, firstName: firstNameOf(user), verifyUrl });
         await enqueueEmail(db, { dedupeKey: `verify-email:${fingerprint(token)}`, kind: "email_verification", to: user.email, ...email }, new Date());
       },
-      async afterEmailVerification(user) {
-        await attachGuestOrders(db, { userId: user.id, email: user.email });
-      },
+      // The link opens /verificar-correo, whose button confirms (a POST, never the link's GET);
+      // guest orders attach only with proof of ownership (server/accounts/email-proof.ts, 0072).
     },
     advanced: {
       cookiePrefix: "va",

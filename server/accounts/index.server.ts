@@ -7,7 +7,6 @@ export {
   isResetTokenValid,
   resetPassword,
   changePassword,
-  verifyEmail,
   countOtherSessions,
   INVALID_RESET_LINK,
   RECOVERY_SEND_FAILED,
@@ -15,8 +14,8 @@ export {
   type SignInResult,
   landingPathFor,
 } from "./auth-actions";
-export { consumeRateLimit, RATE_LIMITS, rateLimitMessage } from "./rate-limit";
-export { attachGuestOrders, isEmailRegistered, verifiedAccountIdByEmail } from "./guest-orders";
+export { consumeRateLimit, RATE_LIMITS, rateLimitMessage, reservePacedSlot } from "./rate-limit";
+export { attachGuestOrders, countGuestOrders, guestOrdersAttachTo, isEmailRegistered, provenAccountIdByEmail } from "./guest-orders";
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
 export { getDashboard, type DashboardSummary } from "./dashboard-summary";
@@ -40,3 +39,4 @@ export {
   type CustomerAccountResult,
 } from "./staff-customer-actions";
 export { forgetSignedInUsers } from "./current-user";
+export { confirmEmailAddress, readConfirmationLink, type ConfirmEmailResult, type ConfirmationLink } from "./email-proof";

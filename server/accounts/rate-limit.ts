@@ -54,6 +54,30 @@ function perClient(limit: number, windowSeconds: number): RateLimitRule {
   return { limit: limit * env().CLIENT_RATE_LIMIT_FACTOR, windowSeconds };
 }
 
+/**
+ * Paces something the shop does on anyone's behalf (decision 0073): the first `perHour` in an hour
+ * happen at once, each one after that is given a time `3600 / perHour` seconds after the one before,
+ * so however many arrive, at most about `perHour` an hour go out and none is refused or dropped.
+ * The bucket's `window_started_at` holds the time the slots are booked up to (a leaky bucket, as
+ * GCRA). One upsert statement, so concurrent requests in several processes book distinct slots.
+ */
+export async function reservePacedSlot(db: Database, key: string, perHour: number, now: Date = new Date()): Promise<Date> {
+  const intervalSeconds = 3600 / perHour;
+  const [bucket] = await db
+    .insert(rateLimitBuckets)
+    .values({ key, windowStartedAt: new Date(now.getTime() + intervalSeconds * 1000), hits: 1 })
+    .onConflictDoUpdate({
+      target: rateLimitBuckets.key,
+      set: {
+        windowStartedAt: sql`greatest(${rateLimitBuckets.windowStartedAt}, ${now.toISOString()}::timestamptz) + ${intervalSeconds}::float8 * interval '1 second'`,
+        hits: sql`${rateLimitBuckets.hits} + 1`,
+      },
+    })
+    .returning({ bookedUntil: rateLimitBuckets.windowStartedAt });
+  if (!bucket) throw new Error("paced slot upsert returned no row");
+  return new Date(Math.max(now.getTime(), bucket.bookedUntil.getTime() - 3600 * 1000));
+}
+
 /** The Spanish answer of a refused attempt, saying how long to wait (seconds under a minute). */
 export function rateLimitMessage(retryAfterSeconds: number): string {
   if (retryAfterSeconds < 60) {

@@ -5,10 +5,11 @@ import { minimumOrderShortfall, orderSummary } from "@core/pricing";
 import { markCartRecovered } from "../cart/index.server";
 import { priceCartLines, type PricedCartLine } from "../catalog/index.server";
 import type { Database } from "../db/client";
-import { verifiedAccountIdByEmail } from "../accounts/index.server";
-import { recordPromotionalConsent } from "../consent/index.server";
 import { recordWhatsappConsent } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
+import { provenAccountIdByEmail } from "../accounts/index.server";
+import { getIssuer } from "../content/index.server";
+import { askForPromotionalConsent } from "../notifications/index.server";
 import { createPendingSubscription } from "../subscriptions/index.server";
 import { deliveries, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
@@ -127,10 +128,12 @@ export async function placeOrder(
         : null;
       // The subscription's first delivery is the order's (its sequence 1).
       if (subscriptionId) await tx.update(deliveries).set({ subscriptionId, subscriptionSequence: 1 }).where(eq(deliveries.id, placed.deliveryId));
-      // Issue 12: a ticked box is a consent, stored with the order; an unticked one changes nothing.
+      // Issue 24 (decision 0072): a ticked box asks, with the order; the consent exists once the
+      // address's owner confirms it from the e-mail this queues. An unticked one changes nothing.
       if (input.promociones) {
-        const change = { email: input.correo, granted: true, source: "checkout" as const, userId: options.userId ?? null };
-        await recordPromotionalConsent(tx, { ...change, clientAddress: options.client?.address, userAgent: options.client?.userAgent }, options.now);
+        const ask = { email: input.correo, source: "checkout" as const, userId: options.userId ?? null };
+        const evidence = { clientAddress: options.client?.address, userAgent: options.client?.userAgent };
+        await askForPromotionalConsent(tx, { ...ask, ...evidence }, await getIssuer(tx), options.now);
       }
       // Issue 25: the WhatsApp opt-in of the order's number, with the order; unticked changes nothing.
       const whatsappPhone = input.whatsapp ? whatsappNumber(input.telefono) : null;
@@ -288,8 +291,8 @@ function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
       .insert(orders)
       .values({
         checkoutKey: value("checkoutKey"),
-        // decisions.md: a guest's order belongs to the (verified) account of its email, without signing in.
-        userId: sql`coalesce(${value("userId")}::text, ${verifiedAccountIdByEmail(value("email"))})`,
+        // decisions.md, decision 0072: a guest's order belongs to the account of its email whose owner proved the address.
+        userId: sql`coalesce(${value("userId")}::text, ${provenAccountIdByEmail(value("email"))})`,
         status: "pending",
         orderType: value("orderType"),
         subscriptionFrequency: value("subscriptionFrequency"),

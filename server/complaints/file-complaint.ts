@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { formatComplaintNumber, parseClaimedAmount, type ComplaintForm } from "@core/complaints-book";
 import { limaToday } from "@core/lima-dates";
-import { consumeRateLimit } from "../accounts/index.server";
+import { consumeRateLimit, reservePacedSlot } from "../accounts/index.server";
 import { env } from "../config/env";
 import { getIssuer } from "../content/index.server";
 import type { Database } from "../db/client";
@@ -15,6 +15,15 @@ import { complaintSheetView, hashAccessToken } from "./sheet";
 export function complaintRateLimit() {
   return { limit: 5 * env().CLIENT_RATE_LIMIT_FACTOR, windowSeconds: 60 * 60 };
 }
+
+/**
+ * Issue 24, decision 0073: every sheet e-mails its copy to the address typed in it, so the copies
+ * the shop as a whole sends are paced: this many an hour go out at once, the rest one every
+ * 3600 / N seconds after them. A flood from many clients can neither make the book a way of mailing
+ * strangers in bulk nor shut it: the law wants every sheet filed and a copy on screen at once
+ * (the sheet's page and PDF), and each e-mailed copy still goes out, only later.
+ */
+export const COMPLAINT_COPIES_PER_HOUR = 30;
 
 export type FileComplaintResult =
   { ok: true; id: string; sheetNumber: string; token: string } | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
@@ -35,6 +44,7 @@ export async function fileComplaint(
 ): Promise<FileComplaintResult> {
   const limit = await consumeRateLimit(db, `complaint:${client}`, complaintRateLimit(), now);
   if (!limit.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: limit.retryAfterSeconds };
+  const copySentFrom = await reservePacedSlot(db, "complaint-copies", COMPLAINT_COPIES_PER_HOUR, now);
 
   const token = randomBytes(32).toString("base64url");
   const filedOn = limaToday(now);
@@ -92,6 +102,7 @@ export async function fileComplaint(
         to: inserted!.email,
         ...email,
         attachments: [{ kind: "complaint_pdf", id: inserted!.id } satisfies EmailAttachmentRef],
+        notBefore: copySentFrom,
       },
       now,
     );

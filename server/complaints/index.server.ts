@@ -3,6 +3,6 @@
 export { answerComplaint, type AnswerComplaintResult } from "./answer";
 export { renderComplaintAttachments } from "./attachments";
 export { renderComplaintPdf } from "./complaint-pdf";
-export { complaintRateLimit, complaintSheetPath, fileComplaint, type FileComplaintResult } from "./file-complaint";
+export { COMPLAINT_COPIES_PER_HOUR, complaintRateLimit, complaintSheetPath, fileComplaint, type FileComplaintResult } from "./file-complaint";
 export { COMPLAINT_INBOX_LIMIT, complaintDeadline, listComplaintInbox, type ComplaintInboxFilter, type ComplaintInboxRow } from "./inbox";
 export { complaintPdfFilename, findComplaintById, findComplaintByToken, type ComplaintSheetView, type SheetSection } from "./sheet";

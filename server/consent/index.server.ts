@@ -1,10 +1,23 @@
 export {
   addressesWithPromotionalConsent,
+  confirmPromotionalConsent,
+  CONSENT_REQUEST_DAYS,
   currentPromotionalConsent,
   hasPromotionalConsent,
   promotionalConsentHistory,
-  recordPromotionalConsent,
-  type ConsentChange,
+  readPromotionalConsentRequest,
+  requestPromotionalConsent,
+  revokePromotionalConsent,
+  type ConfirmConsentResult,
+  type ConsentEvidence,
+  type ConsentRequestView,
   type PromotionalConsent,
 } from "./consent-events";
-export { EMAIL_PREFERENCES_PATH, emailFromPreferencesToken, emailPreferencesToken, emailPreferencesUrl } from "./unsubscribe-link";
+export {
+  EMAIL_PREFERENCES_PATH,
+  emailFromPreferencesToken,
+  emailPreferencesToken,
+  emailPreferencesUrl,
+  PROMOTIONAL_CONSENT_CONFIRM_PATH,
+  promotionalConsentConfirmUrl,
+} from "./unsubscribe-link";

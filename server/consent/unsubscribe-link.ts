@@ -32,3 +32,12 @@ export function emailPreferencesUrl(email: string, siteUrl: string = publicSiteU
   url.searchParams.set("token", emailPreferencesToken(email));
   return url.toString();
 }
+
+/** Where the double opt-in's confirmation e-mail leads (decision 0072): a page whose button confirms. */
+export const PROMOTIONAL_CONSENT_CONFIRM_PATH = "/preferencias-de-correo/confirmar";
+
+export function promotionalConsentConfirmUrl(token: string, siteUrl: string = publicSiteUrl()): string {
+  const url = new URL(PROMOTIONAL_CONSENT_CONFIRM_PATH, siteUrl);
+  url.searchParams.set("token", token);
+  return url.toString();
+}

@@ -16,6 +16,7 @@ import {
   orders,
   outboxEmails,
   promotionalConsentEvents,
+  promotionalConsentRequests,
   rateLimitBuckets,
   sessions,
   signInFailures,
@@ -252,6 +253,12 @@ export async function eraseSubjectData(tx: Transaction, input: { subject: DataSu
     .update(promotionalConsentEvents)
     .set({ email: placeholder, clientAddress: null, userAgent: null, userId: null })
     .where(subject.userId ? or(consentByEmail, eq(promotionalConsentEvents.userId, subject.userId)) : consentByEmail);
+  // Asks for consent (decision 0072) lose who asked and their link, like the events.
+  const askByEmail = eq(promotionalConsentRequests.email, email);
+  await tx
+    .update(promotionalConsentRequests)
+    .set({ email: placeholder, clientAddress: null, userAgent: null, userId: null, tokenHash: sql`'anonimizado-' || ${promotionalConsentRequests.id}::text` })
+    .where(subject.userId ? or(askByEmail, eq(promotionalConsentRequests.userId, subject.userId)) : askByEmail);
   await tx.delete(abandonedCarts).where(eq(abandonedCarts.email, email));
   await tx
     .update(contactMessages)

@@ -11,6 +11,7 @@ import {
   orderItems,
   orders,
   outboxEmails,
+  promotionalConsentRequests,
   sessions,
   subscriptionEvents,
   subscriptionItems,
@@ -199,6 +200,21 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
         )
     : [];
   const consent = await promotionalConsentHistory(tx, email);
+  // Decision 0072: every ask for consent too (where and when it was asked, and whether it was confirmed).
+  const consentAsks = await tx
+    .select({
+      source: promotionalConsentRequests.source,
+      textVersion: promotionalConsentRequests.textVersion,
+      consentText: promotionalConsentRequests.consentText,
+      clientAddress: promotionalConsentRequests.clientAddress,
+      userAgent: promotionalConsentRequests.userAgent,
+      createdAt: promotionalConsentRequests.createdAt,
+      expiresAt: promotionalConsentRequests.expiresAt,
+      confirmedAt: promotionalConsentRequests.confirmedAt,
+    })
+    .from(promotionalConsentRequests)
+    .where(eq(promotionalConsentRequests.email, email))
+    .orderBy(promotionalConsentRequests.id);
   const messages = await tx
     .select({
       name: contactMessages.name,
@@ -241,6 +257,7 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
       answer: answerRows.find((answer) => answer.complaintId === sheet.id) ?? null,
     })),
     promotionalConsent: consent.map(({ email: _email, ...event }) => event),
+    promotionalConsentAsks: consentAsks,
     contactMessages: messages,
     abandonedCarts: carts,
     whatsapp,
@@ -267,6 +284,7 @@ export function exportDocument<Profile, Session, Subscription>(
     emails: held.emails,
     complaints: held.complaints,
     promotionalConsent: held.promotionalConsent,
+    promotionalConsentAsks: held.promotionalConsentAsks,
     contactMessages: held.contactMessages,
     abandonedCarts: held.abandonedCarts,
     whatsapp: held.whatsapp,

@@ -8,6 +8,7 @@ import type { Database } from "../db/client";
 import { outboxEmails, type EmailAttachmentRef } from "../db/schema";
 import { isLastAttempt, isPermanentRefusal, retryDelayMs } from "./retry-schedule";
 import { addressesWithPromotionalConsent, emailPreferencesUrl } from "../consent/index.server";
+import { isEmailAddress } from "@core/email-address";
 import { isPromotionalEmailKind } from "./templates/promotional";
 import { inTransaction } from "../db/transaction";
 
@@ -210,6 +211,10 @@ async function claimDueEmails(db: Database, at: Date, limit: number): Promise<Cl
 type Outcome = { ok: true } | { ok: false; error: string; permanent: boolean };
 
 async function attemptDelivery(db: Database, transport: MailTransport, email: ClaimedEmail, options: DeliveryOptions): Promise<Outcome> {
+  // Issue 24: an address outside the shop's one rule is never handed to nodemailer, which would
+  // read it as another address (or several). Forms refuse such addresses; one stored before the
+  // rule becomes a dead letter staff see, not a message to somebody else.
+  if (!isEmailAddress(email.toAddress)) return { ok: false, error: "Dirección de correo no válida: no se envía", permanent: true };
   try {
     const attachments = await withTimeout(
       renderAttachmentsOf(db, email.attachments, options.renderAttachments),

@@ -27,3 +27,4 @@ export { complaintAnswerEmail, complaintCopyEmail, type ComplaintSheetEmailData 
 export { garantiaCreditEmail } from "./templates/garantia-emails";
 export { reorderReminderEmail } from "./templates/reorder-reminder";
 export { isLastAttempt, retryDelayMs } from "./retry-schedule";
+export { askForPromotionalConsent, promotionalConsentConfirmationEmail } from "./promotional-consent-ask";

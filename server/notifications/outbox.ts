@@ -11,6 +11,8 @@ export interface EmailMessage {
   text: string;
   /** Files made when the email is sent (e.g. an invoice's PDF), stored as references. */
   attachments?: EmailAttachmentRef[];
+  /** Sent no earlier than this (a paced message, decision 0073); otherwise as soon as it is queued. */
+  notBefore?: Date;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function enqueueEmails(db: DatabaseOrTransaction, messages: readonl
         attachments: message.attachments && message.attachments.length > 0 ? message.attachments : null,
         createdAt: now,
         // Due from the caller's clock, not the database's, like every other time the shop keeps.
-        nextAttemptAt: now,
+        nextAttemptAt: message.notBefore && message.notBefore > now ? message.notBefore : now,
       })),
     )
     .onConflictDoNothing({ target: outboxEmails.dedupeKey })

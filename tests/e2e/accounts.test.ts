@@ -89,6 +89,8 @@ describe("signing in, registering and recovering a password", () => {
 
     const welcome = await waitForEmail(shop.outboxDir(), (candidate) => candidate.to === email && candidate.kind === "email_verification");
     await page.goto(local(/(https?:\/\/\S+verificar-correo\S+)/.exec(welcome.text)![1]!, shop.baseURL()));
+    // The link opens a page; its button confirms (decision 0072).
+    await page.getByRole("button", { name: "Confirmar mi correo" }).click();
     await page.getByRole("heading", { name: "Correo confirmado" }).waitFor();
     await page.goto(`${shop.baseURL()}/dashboard`);
     await page.getByRole("heading", { name: "¡Hola, Lucía!" }).waitFor();

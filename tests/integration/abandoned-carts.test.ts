@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findCartByRecoveryToken, REMINDER_QUIET_DAYS, SAVE_LIMITS, saveAbandonedCart, sendAbandonedCartReminders } from "@server/cart/index.server";
 import { placeOrder } from "@server/checkout/index.server";
-import { recordPromotionalConsent } from "@server/consent/index.server";
+import { confirmedConsent } from "../support/promotional-consent";
 import { abandonedCarts, outboxEmails } from "@server/db/schema";
 import { DEMO_CUSTOMER } from "@server/db/seed/demo-accounts";
 import { checkoutInput } from "../support/checkout-fixture";
@@ -18,7 +18,7 @@ async function recoveryEmails(test: TestDatabase, to: string) {
 }
 
 /** The reminder is a promotion (issue 12): these addresses said yes first. */
-const consent = (test: TestDatabase, email: string) => recordPromotionalConsent(test.db, { email, granted: true, source: "checkout" }, start);
+const consent = (test: TestDatabase, email: string) => confirmedConsent(test.db, email, start);
 
 describe("abandoned cart recovery", () => {
   let test: TestDatabase;

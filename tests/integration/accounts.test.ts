@@ -1,19 +1,7 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  attachGuestOrders,
-  changePassword,
-  getSignedInUser,
-  isResetTokenValid,
-  register,
-  requestPasswordReset,
-  resetPassword,
-  signIn,
-  verifyEmail,
-} from "@server/accounts/index.server";
-import { placeOrder } from "@server/checkout/index.server";
-import { accounts, orders, outboxEmails, sessions, users, verifications } from "@server/db/schema";
-import { checkoutInput } from "../support/checkout-fixture";
+import { changePassword, getSignedInUser, isResetTokenValid, register, requestPasswordReset, resetPassword, signIn } from "@server/accounts/index.server";
+import { accounts, outboxEmails, sessions, users, verifications } from "@server/db/schema";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const PASSWORD = "Agua1234";
@@ -131,27 +119,5 @@ describe("accounts", () => {
     expect(current?.email).toBe("cambio@prueba.pe");
     const [user] = await test.db.select().from(users).where(eq(users.email, "cambio@prueba.pe"));
     expect(await test.db.select().from(sessions).where(eq(sessions.userId, user!.id))).toHaveLength(1);
-  });
-
-  it("attaches a guest's order to a verified account of its email, and to an unverified one only once verified", async () => {
-    const now = new Date("2026-11-23T15:00:00Z");
-    const demoOrder = await placeOrder(test.db, checkoutInput(now, { correo: "cliente@demo.pe" }), { now, provider: "sandbox" });
-    const [demo] = await test.db.select().from(users).where(eq(users.email, "cliente@demo.pe"));
-    if (!demoOrder.ok) throw new Error("order not placed");
-    expect((await test.db.select().from(orders).where(eq(orders.id, demoOrder.orderId)))[0]?.userId).toBe(demo!.id);
-
-    const earlier = await placeOrder(test.db, checkoutInput(now, { correo: "tardia@prueba.pe" }), { now, provider: "sandbox" });
-    await registered(test, "tardia@prueba.pe");
-    const later = await placeOrder(test.db, checkoutInput(now, { correo: "tardia@prueba.pe" }), { now, provider: "sandbox" });
-    if (!earlier.ok || !later.ok) throw new Error("orders not placed");
-    const owners = async () =>
-      (await test.db.select({ userId: orders.userId }).from(orders).where(eq(orders.customerEmail, "tardia@prueba.pe"))).map((row) => row.userId);
-    expect(await owners()).toEqual([null, null]);
-
-    expect(await verifyEmail(test.db, await queuedToken(test, "tardia@prueba.pe", "email_verification"))).toBe(true);
-    const [user] = await test.db.select().from(users).where(eq(users.email, "tardia@prueba.pe"));
-    expect(await owners()).toEqual([user!.id, user!.id]);
-    // Attaching again finds nothing left to attach.
-    expect(await attachGuestOrders(test.db, { userId: user!.id, email: "tardia@prueba.pe" })).toBe(0);
   });
 });

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSignedInUser, register, resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus, signIn } from "@server/accounts/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import { complaintSheetPath } from "@server/complaints/index.server";
-import { emailPreferencesToken, emailPreferencesUrl, recordPromotionalConsent } from "@server/consent/index.server";
+import { emailPreferencesToken, emailPreferencesUrl } from "@server/consent/index.server";
 import { enqueueEmail } from "@server/notifications/index.server";
 import { receiptToken } from "@server/orders/index.server";
+import { confirmedConsent, revokedConsent } from "../support/promotional-consent";
 import {
   anonymiseCustomer,
   anonymiseGuest,
@@ -192,7 +193,7 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
       deliveryWindow: "manana",
     });
     await complaint(email);
-    await recordPromotionalConsent(test.db, { email, granted: true, source: "preferences", clientAddress: "198.51.100.4", userAgent: "Firefox" }, new Date());
+    await confirmedConsent(test.db, email, new Date(), { source: "preferences", clientAddress: "198.51.100.4", userAgent: "Firefox" });
 
     const picture = (await loadCustomerPicture(test.db, id))!;
     expect(picture.profile).toMatchObject({ email, firstName: "Pía", status: "active", emailVerified: false });
@@ -282,7 +283,7 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     await invoice(own);
     await delivery(own, "delivered");
     await complaint(email);
-    await recordPromotionalConsent(test.db, { email, granted: true, source: "checkout", clientAddress: "198.51.100.7", userAgent: "Chrome" }, new Date());
+    await confirmedConsent(test.db, email, new Date(), { clientAddress: "198.51.100.7", userAgent: "Chrome" });
     await test.db
       .insert(contactMessages)
       .values({ submissionId: randomUUID(), name: "Exequiel", email, subject: "Consulta", message: "¿Reparten en Surco?", createdAt: new Date() });
@@ -410,11 +411,7 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
       })
       .returning({ id: subscriptions.id });
     const sheet = await complaint(email);
-    await recordPromotionalConsent(
-      test.db,
-      { email, granted: true, source: "signup", clientAddress: "198.51.100.9", userAgent: "Safari", userId: id },
-      new Date(),
-    );
+    await confirmedConsent(test.db, email, new Date(), { source: "signup", clientAddress: "198.51.100.9", userAgent: "Safari", userId: id });
     await test.db.insert(contactMessages).values({
       submissionId: randomUUID(),
       name: "Borrarina",
@@ -542,8 +539,8 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
         text: personal.address,
       });
       const sheet = await complaint(email);
-      await recordPromotionalConsent(test.db, { email, granted: true, source: "checkout", clientAddress: "198.51.100.77", userAgent: "Opera" }, new Date());
-      await recordPromotionalConsent(test.db, { email, granted: false, source: "unsubscribe", clientAddress: "198.51.100.78", userAgent: "Opera" }, new Date());
+      await confirmedConsent(test.db, email, new Date(), { clientAddress: "198.51.100.77", userAgent: "Opera" });
+      await revokedConsent(test.db, email, new Date(), { clientAddress: "198.51.100.78", userAgent: "Opera" });
       await test.db.insert(contactMessages).values({
         submissionId: randomUUID(),
         name: personal.firstName,

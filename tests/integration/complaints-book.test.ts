@@ -8,6 +8,7 @@ import { placeOrder } from "@server/checkout/index.server";
 import {
   answerComplaint,
   complaintDeadline,
+  COMPLAINT_COPIES_PER_HOUR,
   complaintRateLimit,
   fileComplaint,
   findComplaintById,
@@ -157,6 +158,49 @@ describe("the Libro de Reclamaciones", () => {
     // Another client is not affected.
     expect((await fileComplaint(test.db, sheet(), { now: at, client: "calm", siteUrl })).ok).toBe(true);
   });
+
+  it("paces the copies the whole shop e-mails, whoever files the sheets, and still files every sheet (issue 24)", async () => {
+    // Later than every other filing in this file, so the shop-wide pace starts idle whatever the order.
+    const at = new Date("2027-02-08T15:10:00Z");
+    const interval = (60 * 60_000) / COMPLAINT_COPIES_PER_HOUR;
+    const burst = COMPLAINT_COPIES_PER_HOUR + 2;
+    const filed: string[] = [];
+    for (let index = 0; index < burst; index += 1) {
+      const result = await fileComplaint(test.db, sheet({ email: `copia-${index}@example.pe` }), { now: at, client: `cliente-${index}`, siteUrl });
+      expect(result.ok).toBe(true);
+      if (result.ok) filed.push(result.id);
+    }
+    const dueAt = async (id: string) => (await copyOf(id)).nextAttemptAt.getTime();
+    // The first N an hour go out at once; the rest wait their turn, one every 3600/N seconds.
+    for (const id of filed.slice(0, COMPLAINT_COPIES_PER_HOUR)) expect(await dueAt(id)).toBe(at.getTime());
+    expect(await dueAt(filed[COMPLAINT_COPIES_PER_HOUR]!)).toBe(at.getTime() + interval);
+    expect(await dueAt(filed[COMPLAINT_COPIES_PER_HOUR + 1]!)).toBe(at.getTime() + 2 * interval);
+
+    await sendEverythingDue(at);
+    expect((await copyOf(filed[COMPLAINT_COPIES_PER_HOUR - 1]!)).sentAt).not.toBeNull();
+    expect((await copyOf(filed[COMPLAINT_COPIES_PER_HOUR]!)).sentAt).toBeNull();
+    await sendEverythingDue(new Date(at.getTime() + interval));
+    expect((await copyOf(filed[COMPLAINT_COPIES_PER_HOUR]!)).sentAt).not.toBeNull();
+    expect((await copyOf(filed[COMPLAINT_COPIES_PER_HOUR + 1]!)).sentAt).toBeNull();
+
+    // Once the shop has been quiet for an hour, a copy goes out at once again.
+    const later = new Date(at.getTime() + 2 * 60 * 60_000);
+    const quiet = await fileComplaint(test.db, sheet({ email: "otra@example.pe" }), { now: later, client: "otro-cliente", siteUrl });
+    expect(quiet.ok && (await dueAt(quiet.id))).toBe(later.getTime());
+  });
+
+  /** Runs the e-mail sender until nothing due at `now` is left (one run sends a bounded number). */
+  async function sendEverythingDue(now: Date) {
+    while (((await runDueJobs(test.db, { now, transport: folderTransport(outbox), siteUrl, only: ["emails"] })).results.emails?.sent ?? 0) > 0);
+  }
+
+  async function copyOf(complaintId: string) {
+    const [row] = await test.db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.dedupeKey, `complaint-copy:${complaintId}`));
+    return row!;
+  }
 
   it("links the order the consumer names, and keeps an unknown order number as typed", async () => {
     const placed = await placeOrder(test.db, checkoutInput(new Date("2026-11-25T03:00:00Z"), { diaHabil: 5, fecha: "2026-11-27" }), {

@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { register } from "@server/accounts/index.server";
 import type { StaffActor } from "@server/audit/index.server";
-import { recordPromotionalConsent } from "@server/consent/index.server";
+import { confirmedConsent } from "../support/promotional-consent";
 import {
   anonymiseCustomer,
   anonymiseGuest,
@@ -88,7 +88,7 @@ describe("people who never bought in /admin/clientes (decision 0064)", () => {
   }
 
   async function consent(email: string): Promise<string> {
-    await recordPromotionalConsent(test.db, { email, granted: true, source: "checkout", clientAddress: "198.51.100.91", userAgent: "Safari" }, new Date());
+    await confirmedConsent(test.db, email, new Date(), { clientAddress: "198.51.100.91", userAgent: "Safari" });
     const [row] = await test.db
       .select({ id: promotionalConsentEvents.id })
       .from(promotionalConsentEvents)

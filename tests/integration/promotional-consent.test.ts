@@ -1,22 +1,29 @@
-/** Issue 12: promotional e-mail only with consent, stored as evidence, revocable at once without a login. */
+/**
+ * Issue 12: promotional e-mail only with consent, stored as evidence, revocable at once without a login.
+ * Issue 24 (decision 0072): the consent is a double opt-in — a ticked box asks, the e-mailed link's page confirms.
+ */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { register } from "@server/accounts/index.server";
 import { saveAbandonedCart, sendAbandonedCartReminders } from "@server/cart/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import {
+  addressesWithPromotionalConsent,
+  confirmPromotionalConsent,
   currentPromotionalConsent,
   emailFromPreferencesToken,
   emailPreferencesToken,
   promotionalConsentHistory,
-  recordPromotionalConsent,
+  readPromotionalConsentRequest,
+  requestPromotionalConsent,
 } from "@server/consent/index.server";
 import { getIssuer } from "@server/content/index.server";
-import { outboxEmails, promotionalConsentEvents } from "@server/db/schema";
+import { outboxEmails, promotionalConsentEvents, promotionalConsentRequests } from "@server/db/schema";
 import { deliverPendingEmails, smtpTransport } from "@server/notifications/deliver";
 import { enqueueEmail } from "@server/notifications/index.server";
-import { PROMOTIONAL_CONSENT_TEXT_VERSION } from "@core/promotional-consent";
+import { PROMOTIONAL_CONSENT_TEXT_VERSION, promotionalConsentText } from "@core/promotional-consent";
 import { checkoutInput } from "../support/checkout-fixture";
+import { confirmedConsent, revokedConsent } from "../support/promotional-consent";
 import { startSmtpCapture, type CapturedEmail, type SmtpCapture } from "../support/smtp-capture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -33,65 +40,123 @@ describe("promotional consent", () => {
   });
   afterAll(() => test.close());
 
-  it("stores each consent and revocation with time, text version, source, address and browser; the latest wins", async () => {
-    const email = "Ana@Example.pe";
-    expect(await currentPromotionalConsent(test.db, email)).toBeNull();
-    expect(await recordPromotionalConsent(test.db, { email, granted: true, source: "checkout", ...browser }, start)).toBe(true);
-    // The same choice again (double click, retried POST) writes nothing.
-    expect(await recordPromotionalConsent(test.db, { email, granted: true, source: "checkout", ...browser }, later(1))).toBe(false);
-    expect(await recordPromotionalConsent(test.db, { email, granted: false, source: "unsubscribe", ...browser }, later(2))).toBe(true);
-    expect(await recordPromotionalConsent(test.db, { email, granted: false, source: "preferences" }, later(3))).toBe(false);
-    expect(await currentPromotionalConsent(test.db, email)).toEqual({ granted: false, source: "unsubscribe", at: later(2) });
-    // Same timestamp: insertion order decides, not the clock.
-    await recordPromotionalConsent(test.db, { email, granted: true, source: "preferences" }, later(2));
-    expect(await currentPromotionalConsent(test.db, "ana@example.pe")).toMatchObject({ granted: true, source: "preferences" });
+  /** The confirmation link queued for an address (the token of its latest one). */
+  async function confirmationToken(email: string): Promise<string> {
+    const rows = await test.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, email));
+    const asks = rows.filter((row) => row.kind === "promotional_consent_confirmation");
+    const match = /\/preferencias-de-correo\/confirmar\?token=([\w-]+)/.exec(asks.at(-1)?.text ?? "");
+    if (!match) throw new Error(`no confirmation e-mail to ${email}`);
+    return match[1]!;
+  }
 
-    const history = await promotionalConsentHistory(test.db, email);
-    expect(history.map(({ granted, source }) => ({ granted, source }))).toEqual([
-      { granted: true, source: "preferences" },
-      { granted: false, source: "unsubscribe" },
-      { granted: true, source: "checkout" },
-    ]);
-    expect(history.at(-1)).toMatchObject({
-      email: "ana@example.pe",
-      textVersion: PROMOTIONAL_CONSENT_TEXT_VERSION,
-      clientAddress: "203.0.113.7",
-      userAgent: "Mozilla/5.0 (prueba)",
-      createdAt: start,
-    });
-  });
-
-  it("keeps the events append-only: the database refuses to rewrite or delete them", async () => {
-    await expect(test.db.execute(sql`update promotional_consent_events set granted = true`)).rejects.toThrow();
-    await expect(test.db.execute(sql`delete from promotional_consent_events`)).rejects.toThrow();
-    expect((await test.db.select().from(promotionalConsentEvents)).length).toBeGreaterThan(0);
-  });
-
-  it("records a ticked checkout box with the order, and nothing for an unticked one (the order is placed either way)", async () => {
+  it("a ticked checkout box only asks: it e-mails a confirmation link and nothing counts until the link's page is confirmed", async () => {
     const client = { address: "198.51.100.4", userAgent: "Chromium de prueba" };
     const ticked = await placeOrder(test.db, checkoutInput(start, { correo: "si@example.pe", promociones: true }), { now: start, provider: "sandbox", client });
     const unticked = await placeOrder(test.db, checkoutInput(start, { correo: "no@example.pe" }), { now: start, provider: "sandbox", client });
     expect(ticked.ok && unticked.ok).toBe(true);
-    const [event] = await promotionalConsentHistory(test.db, "si@example.pe");
-    expect(event).toMatchObject({ granted: true, source: "checkout", clientAddress: "198.51.100.4", userAgent: "Chromium de prueba" });
-    expect(await promotionalConsentHistory(test.db, "no@example.pe")).toEqual([]);
+    expect(await promotionalConsentHistory(test.db, "si@example.pe")).toEqual([]);
+    expect(await currentPromotionalConsent(test.db, "si@example.pe", start)).toEqual({ granted: false, pending: true, source: null, at: null });
+    expect(await addressesWithPromotionalConsent(test.db, ["si@example.pe"])).toEqual(new Set());
+    expect(await currentPromotionalConsent(test.db, "no@example.pe", start)).toEqual({ granted: false, pending: false, source: null, at: null });
+
+    const [ask] = await test.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, "si@example.pe"));
+    expect(ask).toMatchObject({ kind: "promotional_consent_confirmation", subject: expect.stringMatching(/^Confirma si quieres recibir promociones/) });
+    expect(ask!.subject).not.toMatch(/PUBLICIDAD/);
+
+    // The page's GET reads; its POST confirms, recording when, how, the text shown, where it was asked and who confirmed.
+    const token = await confirmationToken("si@example.pe");
+    const issuer = await getIssuer(test.db);
+    expect(await readPromotionalConsentRequest(test.db, token, later(5))).toMatchObject({
+      valid: true,
+      email: "si@example.pe",
+      confirmed: false,
+      expired: false,
+    });
+    expect(await promotionalConsentHistory(test.db, "si@example.pe")).toEqual([]);
+    expect(await confirmPromotionalConsent(test.db, { token, ...browser }, later(10))).toEqual({ ok: true, email: "si@example.pe" });
+    expect(await confirmPromotionalConsent(test.db, { token, ...browser }, later(11))).toEqual({ ok: true, email: "si@example.pe" });
+    const history = await promotionalConsentHistory(test.db, "si@example.pe");
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({
+      granted: true,
+      source: "checkout",
+      method: "email-confirmation",
+      textVersion: PROMOTIONAL_CONSENT_TEXT_VERSION,
+      consentText: promotionalConsentText(issuer.brandName, issuer),
+      clientAddress: browser.clientAddress,
+      userAgent: browser.userAgent,
+      createdAt: later(10),
+    });
+    const [request] = await test.db.select().from(promotionalConsentRequests).where(eq(promotionalConsentRequests.id, history[0]!.requestId!));
+    expect(request).toMatchObject({
+      source: "checkout",
+      clientAddress: "198.51.100.4",
+      userAgent: "Chromium de prueba",
+      createdAt: start,
+      confirmedAt: later(10),
+    });
+    expect(await currentPromotionalConsent(test.db, "si@example.pe", later(12))).toEqual({ granted: true, pending: false, source: "checkout", at: later(10) });
   });
 
-  it("records a sign-up's consent only when the box was ticked", async () => {
-    const password = "Segura123";
-    const account = { firstName: "Rosa", lastName: "Quispe", password, client: "signup-test" };
+  it("a sign-up's ticked box asks the same way; an unticked one asks nothing", async () => {
+    const account = { firstName: "Rosa", lastName: "Quispe", password: "Segura123", client: "signup-test" };
     expect((await register(test.db, { ...account, email: "conpromos@example.pe", promotionsConsent: browser })).ok).toBe(true);
     expect((await register(test.db, { ...account, email: "sinpromos@example.pe", promotionsConsent: null })).ok).toBe(true);
-    expect(await currentPromotionalConsent(test.db, "conpromos@example.pe")).toMatchObject({ granted: true, source: "signup" });
-    expect(await currentPromotionalConsent(test.db, "sinpromos@example.pe")).toBeNull();
+    expect(await currentPromotionalConsent(test.db, "conpromos@example.pe")).toMatchObject({ granted: false, pending: true });
+    expect(await currentPromotionalConsent(test.db, "sinpromos@example.pe")).toMatchObject({ granted: false, pending: false });
+    await confirmationToken("conpromos@example.pe");
+  });
+
+  it("never lets a ticked box undo an opt-out: only the owner's own confirmation does", async () => {
+    const email = "dijo-no@example.pe";
+    await confirmedConsent(test.db, email, start);
+    expect(await revokedConsent(test.db, email, later(1), browser)).toBe(true);
+    // Revoking again writes nothing (double click, retried one-click POST).
+    expect(await revokedConsent(test.db, email, later(2))).toBe(false);
+    // Someone ticks the box with the address at checkout: an ask, no consent.
+    const ticked = await placeOrder(test.db, checkoutInput(later(3), { correo: email, promociones: true }), { now: later(3), provider: "sandbox" });
+    expect(ticked.ok).toBe(true);
+    expect(await currentPromotionalConsent(test.db, email, later(4))).toMatchObject({ granted: false, pending: true, source: "unsubscribe" });
+    expect(await addressesWithPromotionalConsent(test.db, [email])).toEqual(new Set());
+    // The owner confirms from the e-mail: consent again, from that confirmation.
+    await confirmPromotionalConsent(test.db, { token: await confirmationToken(email) }, later(30));
+    expect(await addressesWithPromotionalConsent(test.db, [email])).toEqual(new Set([email]));
+  });
+
+  it("sends at most one confirmation e-mail a day to an address, and an expired link confirms nothing", async () => {
+    const email = "insistente@example.pe";
+    const ask = { email, source: "checkout" as const, consentText: "texto" };
+    const first = await requestPromotionalConsent(test.db, ask, start);
+    expect(first).not.toBeNull();
+    expect(await requestPromotionalConsent(test.db, ask, later(60))).toBeNull();
+    expect(await confirmPromotionalConsent(test.db, { token: first!.token }, later(8 * 24 * 60))).toEqual({ ok: false, reason: "expired" });
+    expect(await confirmPromotionalConsent(test.db, { token: "no-es-un-token" }, start)).toEqual({ ok: false, reason: "invalid" });
+    expect(await promotionalConsentHistory(test.db, email)).toEqual([]);
+    expect(await requestPromotionalConsent(test.db, ask, later(25 * 60))).not.toBeNull();
+  });
+
+  it("counts a grant recorded straight from a ticked box, before double opt-in, as no consent", async () => {
+    const email = "antiguo@example.pe";
+    await test.db
+      .insert(promotionalConsentEvents)
+      .values({ email, granted: true, source: "checkout", textVersion: "promociones-correo-2026-11", createdAt: start });
+    expect(await currentPromotionalConsent(test.db, email)).toMatchObject({ granted: false });
+    expect(await addressesWithPromotionalConsent(test.db, [email])).toEqual(new Set());
+  });
+
+  it("keeps the events append-only: the database refuses to rewrite or delete them", async () => {
+    await expect(test.db.execute(sql`update promotional_consent_events set granted = true`)).rejects.toThrow();
+    await expect(test.db.execute(sql`update promotional_consent_events set consent_text = 'otro'`)).rejects.toThrow();
+    await expect(test.db.execute(sql`delete from promotional_consent_events`)).rejects.toThrow();
+    expect((await test.db.select().from(promotionalConsentEvents)).length).toBeGreaterThan(0);
   });
 
   it("sends the abandoned-cart reminder only to addresses whose latest choice is consent", async () => {
     const base = new Date("2027-04-10T15:00:00Z");
     const [never, yes, revoked] = ["never@example.pe", "yes@example.pe", "revoked@example.pe"];
-    await recordPromotionalConsent(test.db, { email: yes, granted: true, source: "checkout" }, base);
-    await recordPromotionalConsent(test.db, { email: revoked, granted: true, source: "checkout" }, base);
-    await recordPromotionalConsent(test.db, { email: revoked, granted: false, source: "unsubscribe" }, later(5, base));
+    await confirmedConsent(test.db, yes, base);
+    await confirmedConsent(test.db, revoked, base);
+    await revokedConsent(test.db, revoked, later(5, base));
     for (const email of [never, yes, revoked]) await saveAbandonedCart(test.db, { email, items: lines, client: email }, base);
 
     expect(await sendAbandonedCartReminders(test.db, later(61, base), siteUrl)).toBe(1);
@@ -106,7 +171,7 @@ describe("promotional consent", () => {
       expect(body).toContain(`${siteUrl}/preferencias-de-correo?token=${emailPreferencesToken(yes)}`);
     }
     // Consent given later, while the cart is recent, lets its reminder go.
-    await recordPromotionalConsent(test.db, { email: never, granted: true, source: "preferences" }, later(90, base));
+    await confirmedConsent(test.db, never, later(90, base), { source: "preferences" });
     expect(await sendAbandonedCartReminders(test.db, later(91, base), siteUrl)).toBe(1);
   });
 
@@ -139,12 +204,12 @@ describe("promotional e-mails at sending time", () => {
     const at = new Date("2027-05-10T15:00:00Z");
     const [stays, leaves] = ["stays@example.pe", "leaves@example.pe"];
     for (const email of [stays, leaves]) {
-      await recordPromotionalConsent(test.db, { email, granted: true, source: "checkout" }, at);
+      await confirmedConsent(test.db, email, at);
       await saveAbandonedCart(test.db, { email, items: lines, client: email }, at);
     }
     expect(await sendAbandonedCartReminders(test.db, later(61, at), siteUrl)).toBe(2);
     // Revoked after the reminder was queued, before it was sent.
-    await recordPromotionalConsent(test.db, { email: leaves, granted: false, source: "unsubscribe" }, later(62, at));
+    await revokedConsent(test.db, leaves, later(62, at));
     // A transactional email to the same address is not a promotion and still leaves.
     await enqueueEmail(
       test.db,

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { priceCartLines } from "@server/catalog/index.server";
-import { recordPromotionalConsent } from "@server/consent/index.server";
 import { updateRepeatSettings } from "@server/content/index.server";
 import { orders, outboxEmails, productVariants, reorderReminders, subscriptions } from "@server/db/schema";
 import { addDays, limaDayStart } from "@core/lima-dates";
@@ -12,6 +11,7 @@ import { applySandboxAction } from "@server/payments/index.server";
 import { deliverPendingEmails } from "@server/notifications/index.server";
 import { checkReorderToken, reorderCart, reorderToken, reorderUrl, sendReorderReminders, upcomingReorderReminders } from "@server/reorders/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
+import { confirmedConsent, revokedConsent } from "../support/promotional-consent";
 import { newCustomer } from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -182,8 +182,7 @@ describe("one-tap reorder and reminders at each customer's pace (decision 0076)"
           .where(eq(orders.id, orderId));
         ids.push(orderId);
       }
-      if (options.consent !== false)
-        await recordPromotionalConsent(test.db, { email: customer.email, granted: true, source: "checkout" }, limaMorning(days[0]!));
+      if (options.consent !== false) await confirmedConsent(test.db, customer.email, limaMorning(days[0]!));
       return { ...customer, orderIds: ids };
     }
     const remindersOf = (email: string) =>
@@ -222,7 +221,7 @@ describe("one-tap reorder and reminders at each customer's pace (decision 0076)"
       const once = await buyer([first]);
       const noConsent = await buyer([first, addDays(first, 10)], { consent: false });
       const optedOut = await buyer([first, addDays(first, 10)]);
-      await recordPromotionalConsent(test.db, { email: optedOut.email, granted: false, source: "preferences" }, limaMorning(addDays(first, 12)));
+      await revokedConsent(test.db, optedOut.email, limaMorning(addDays(first, 12)));
       const subscriber = await buyer([first, addDays(first, 10)], { account: true });
       await paidOrder({ email: subscriber.email, userId: subscriber.id!, lines: [{ ...pack12, quantity: 2 }], type: "subscription" });
       const subscription = await test.db.select().from(subscriptions).where(eq(subscriptions.userId, subscriber.id!));
@@ -259,7 +258,7 @@ describe("one-tap reorder and reminders at each customer's pace (decision 0076)"
         .then((rows) => rows.filter((row) => row.toAddress === customer.email));
       expect(queued).toMatchObject({ kind: "reorder-reminder", status: "pending" });
       expect(queued!.text).toContain("Dejar de recibir promociones");
-      await recordPromotionalConsent(test.db, { email: customer.email, granted: false, source: "unsubscribe" }, limaMorning(addDays(first, 18)));
+      await revokedConsent(test.db, customer.email, limaMorning(addDays(first, 18)));
       const delivered: string[] = [];
       await deliverPendingEmails(
         test.db,

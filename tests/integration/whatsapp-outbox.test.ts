@@ -38,10 +38,10 @@ import {
   type WhatsappClient,
 } from "@server/whatsapp/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
+import { confirmedConsent } from "../support/promotional-consent";
 import { limaNoon, newCustomer, start, subscribe, subscriptionRow } from "../support/subscription-fixture";
 import { renewDueSubscriptions, sendRenewalReminders } from "@server/subscriptions/index.server";
 import { addDays, formatLimaDate, formatLimaInstant, limaDayStart, limaToday } from "@core/lima-dates";
-import { recordPromotionalConsent } from "@server/consent/index.server";
 import { sendReorderReminders } from "@server/reorders/index.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { startWhatsappCloudMock, submittedTemplates, type WhatsappCloudMock } from "../support/whatsapp-cloud-mock";
@@ -400,7 +400,7 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
         .update(orders)
         .set({ paidAt: limaMorning(addDays(first, 10)) })
         .where(eq(orders.id, two.orderId));
-      await recordPromotionalConsent(test.db, { email: one.email, granted: true, source: "checkout" }, limaMorning(first));
+      await confirmedConsent(test.db, one.email, limaMorning(first));
       if (whatsappText === "earlier")
         await recordWhatsappConsent(
           test.db,

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import { MAX_PRODUCT_IMAGES } from "@core/catalog-schemas";
 import { ImageUploadField } from "./catalog-forms";
 import { ContentField, contentCardClass } from "./content-form";
@@ -23,6 +24,7 @@ const ALT_HELP = "Describe la foto para quien no la ve. Si lo dejas vacío, usam
  */
 export function ProductGalleryEditor({ images, refused }: { images: GalleryImage[]; refused: (intent: string) => Refusal | undefined }) {
   const total = images.length;
+  const { formRef: uploadFormRef, onSubmit: onUploadFormSubmit } = useResetAfterSave(refused("image-add") !== undefined);
   return (
     <section aria-labelledby="imagenes" className="space-y-4">
       <h2 id="imagenes" className="text-lg font-bold text-slate-900">
@@ -89,7 +91,14 @@ export function ProductGalleryEditor({ images, refused }: { images: GalleryImage
         </ol>
       )}
       {total < MAX_PRODUCT_IMAGES ? (
-        <Form key={total} method="post" encType="multipart/form-data" className={contentCardClass} aria-labelledby="nueva-imagen">
+        <Form
+          ref={uploadFormRef}
+          onSubmit={onUploadFormSubmit}
+          method="post"
+          encType="multipart/form-data"
+          className={contentCardClass}
+          aria-labelledby="nueva-imagen"
+        >
           <h3 id="nueva-imagen" className="font-bold text-slate-900">
             {total === 0 ? "Agregar la imagen principal" : "Agregar otra imagen"}
           </h3>

@@ -1,17 +1,20 @@
 import { useId } from "react";
 import { useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "~/root";
-import { promotionalConsentLabel } from "@core/promotional-consent";
+import { promotionalConsentLabel, promotionalConsentNote } from "@core/promotional-consent";
 
 /**
  * Issue 12 (Ley 29733, Código art. 58.1(e)): the separate, unticked promotional-e-mail consent of
  * checkout and sign-up, with what makes it informed: who is responsible, what for, who helps send
- * it, how long, and how to withdraw. The wording is PROMOTIONAL_CONSENT_TEXT_VERSION.
+ * it, how long, and how to withdraw. The wording is PROMOTIONAL_CONSENT_TEXT_VERSION. Ticking it only
+ * asks: the consent counts once confirmed from the e-mail it sends (double opt-in, decision 0072).
  */
 export function PromotionalConsentCheckbox(props: { name: string; defaultChecked?: boolean } | { checked: boolean; onChange: (checked: boolean) => void }) {
   const site = useRouteLoaderData<typeof rootLoader>("root")?.site;
   const noteId = useId();
   const brandName = site?.brandName ?? "";
+  // The same words the server stores with each consent (promotionalConsentText).
+  const note = promotionalConsentNote(site?.issuer ?? null);
   const control =
     "name" in props
       ? { name: props.name, defaultChecked: props.defaultChecked ?? false }
@@ -23,18 +26,15 @@ export function PromotionalConsentCheckbox(props: { name: string; defaultChecked
         <span>{promotionalConsentLabel(brandName)}</span>
       </label>
       <p id={noteId} className="mt-1 ml-6 text-xs text-slate-600">
-        Opcional: no es necesario para comprar ni para crear tu cuenta.
-        {site && ` Responsable: ${site.issuer.legalName} (RUC ${site.issuer.ruc}), ${site.issuer.fiscalAddress}.`} Usaremos tu correo solo para enviarte ofertas
-        y novedades, a través de nuestro proveedor de envío de correos, hasta que retires tu consentimiento: puedes hacerlo gratis y al instante desde cualquier
-        correo promocional o en{" "}
+        {note.lead}
         <a href="/preferencias-de-correo" className="underline">
-          Preferencias de correo
+          {note.preferencesLink}
         </a>
-        . Tus derechos de acceso, rectificación, cancelación y oposición, en la{" "}
+        {note.middle}
         <a href="/privacidad" className="underline">
-          Política de privacidad
+          {note.privacyLink}
         </a>
-        .
+        {note.end}
       </p>
     </div>
   );

@@ -27,6 +27,14 @@ export const users = pgTable("users", {
   /** decisions.md: `customer` (default) or `admin`. Never settable from a form. */
   role: text("role").notNull().default("customer"),
   status: text("status").notNull().default("active"),
+  /**
+   * Issue 24 (decision 0072): when the holder of the address set this account's password with
+   * proof of the address in the same step (a password-reset link, or the password chosen on the
+   * page the confirmation link opens). Only such an account receives the guest orders of its
+   * address: a confirmed address alone is not enough, since whoever signed up chose the password.
+   * Null until then (and for every account made before this rule).
+   */
+  ownershipProvenAt: timestamp("ownership_proven_at", { withTimezone: true }),
 });
 
 export const sessions = pgTable(

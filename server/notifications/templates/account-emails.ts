@@ -20,11 +20,11 @@ export function emailVerificationEmail(data: { brandName: string; firstName: str
     brandName: data.brandName,
     title: subject,
     body: `<h1 style="font-size:22px;color:#164e63;margin:0 0 12px">¡Bienvenido, ${escapeHtml(data.firstName)}!</h1>
-<p>Confirma tu correo para terminar de crear tu cuenta. Al confirmarlo verás también los pedidos que hiciste antes como invitado con este correo.</p>
+<p>Confirma tu correo para terminar de crear tu cuenta: el enlace abre una página con el botón «Confirmar mi correo». Si hiciste pedidos como invitado con este correo, ahí mismo eliges tu contraseña para verlos en tu cuenta.</p>
 <p style="margin:24px 0">${button(data.verifyUrl, "Confirmar mi correo")}</p>
-<p style="font-size:12px;color:#64748b">El enlace vence en 24 horas. Si no creaste una cuenta, ignora este correo.</p>`,
+<p style="font-size:12px;color:#64748b">El enlace vence en 24 horas. Si no creaste una cuenta, no confirmes nada e ignora este correo.</p>`,
   });
-  const text = `¡Bienvenido, ${data.firstName}!\nConfirma tu correo con este enlace (vence en 24 horas):\n${data.verifyUrl}`;
+  const text = `¡Bienvenido, ${data.firstName}!\nConfirma tu correo en la página de este enlace (vence en 24 horas):\n${data.verifyUrl}\nSi no creaste una cuenta, no confirmes nada e ignora este correo.`;
   return { subject, html, text };
 }
 
