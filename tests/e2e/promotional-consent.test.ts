@@ -2,6 +2,8 @@
  * Issue 12 in the browser: consent given at checkout, honoured by the abandoned-cart reminder (run
  * from here through the domain functions, an hour later, as `npm run jobs:run` would), and revoked
  * from the e-mail's link without signing in — by the page's button and by RFC 8058's one-click POST.
+ * Issue 24 (decision 0072): a ticked box only asks; the consent counts once the page of the
+ * e-mailed confirmation link is confirmed (double opt-in), and nothing else undoes an opt-out.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -14,6 +16,7 @@ import { currentPromotionalConsent } from "@server/consent/index.server";
 import { openDatabase } from "@server/db/client";
 import { deliverPendingEmails, folderTransport } from "@server/notifications/deliver";
 import { seriousAxeViolations } from "../support/axe";
+import { waitForEmail } from "../support/e2e";
 import { DESKTOP, launchBrowser, openPage } from "../support/browser";
 import { boxLine, fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { registerCustomer } from "../support/accounts";
@@ -54,6 +57,24 @@ describe("promotional e-mail consent", () => {
     await cleanup?.();
   });
 
+  /** The link of the e-mail, on the running server (after a restart: same database and key, a new port). */
+  const onServer = (link: string) => {
+    const url = new URL(link);
+    return `${server.baseURL}${url.pathname}${url.search}`;
+  };
+
+  /** The double opt-in's link e-mailed to `email` by the running server (the newest one). */
+  const consentConfirmationLink = async (email: string) => {
+    const sent = await waitForEmail(
+      server.outboxDir,
+      (candidate) => candidate.to === email && candidate.kind === "promotional_consent_confirmation" && !seenLinks.has(candidate.text),
+      30_000,
+    );
+    seenLinks.add(sent.text);
+    return onServer(/(https?:\/\/\S+preferencias-de-correo\/confirmar\S+)/.exec(sent.text)![1]!);
+  };
+  const seenLinks = new Set<string>();
+
   const saveCart = (email: string) =>
     fetch(`${server.baseURL}/api/carrito/abandonado`, {
       method: "POST",
@@ -74,6 +95,21 @@ describe("promotional e-mail consent", () => {
     expect(errors).toEqual([]);
     await close();
 
+    // The ticked box only asked: the owner confirms on the page of the e-mailed link (its GET only shows).
+    const link = await consentConfirmationLink(consenting);
+    const confirm = await openPage(browser, PHONE_360);
+    await confirm.page.goto(link);
+    await confirm.page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
+    expect(await confirm.page.getByText(consenting).isVisible()).toBe(true);
+    expect(await auditLayout(confirm.page)).toEqual([]);
+    await confirm.page.getByRole("button", { name: "Sí, quiero recibir promociones" }).click();
+    await confirm.page
+      .getByRole("status")
+      .getByText(/^Listo: te enviaremos promociones/)
+      .waitFor();
+    expect(confirm.errors).toEqual([]);
+    await confirm.close();
+
     // Both leave a cart later; one never consented.
     expect((await saveCart(consenting)).status).toBe(200);
     expect((await saveCart(silent)).status).toBe(200);
@@ -85,7 +121,7 @@ describe("promotional e-mail consent", () => {
     );
     try {
       expect(await currentPromotionalConsent(handle.db, consenting)).toMatchObject({ granted: true, source: "checkout" });
-      expect(await currentPromotionalConsent(handle.db, silent)).toBeNull();
+      expect(await currentPromotionalConsent(handle.db, silent)).toMatchObject({ granted: false, pending: false });
       const anHourLater = new Date(Date.now() + 61 * 60_000);
       expect(await sendAbandonedCartReminders(handle.db, anHourLater, server.baseURL)).toBe(1);
       await deliverPendingEmails(handle.db, folderTransport(mailDir), anHourLater, { siteUrl: server.baseURL });
@@ -102,11 +138,6 @@ describe("promotional e-mail consent", () => {
   });
 
   let unsubscribeLink = "";
-  /** The link of the e-mail, on the restarted server (same database and key, a new port). */
-  const onServer = (link: string) => {
-    const url = new URL(link);
-    return `${server.baseURL}${url.pathname}${url.search}`;
-  };
 
   it("revokes from the e-mail's link without signing in: a confirmation page, its button, and RFC 8058's one-click POST", { timeout: 120_000 }, async () => {
     expect(unsubscribeLink).not.toBe("");
@@ -132,12 +163,28 @@ describe("promotional e-mail consent", () => {
     expect(desktop.errors).toEqual([]);
     await desktop.close();
 
-    // Without JavaScript: consent again from the same page (a plain form post).
+    // Without JavaScript: asking again from the same page (a plain form post) only asks; the opt-out
+    // holds until the owner confirms from the new e-mail's link.
     const phone = await openPage(browser, { ...PHONE_360, javaScriptEnabled: false });
     await phone.page.goto(onServer(unsubscribeLink));
     expect(await phone.page.getByText(/^No recibes promociones por correo/).isVisible()).toBe(true);
     await phone.page.getByRole("button", { name: /^Quiero recibir promociones/ }).click();
-    await phone.page.getByRole("status").getByText("Listo: te enviaremos promociones y novedades por correo.").waitFor();
+    await phone.page
+      .getByRole("status")
+      .getByText(/^Te enviamos un correo para confirmarlo/)
+      .waitFor();
+    expect(await phone.page.getByText(/^No recibes promociones por correo/).isVisible()).toBe(true);
+    const again = await openPage(browser, PHONE_360);
+    await again.page.goto(await consentConfirmationLink(consenting));
+    await again.page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
+    await again.page.getByRole("button", { name: "Sí, quiero recibir promociones" }).click();
+    await again.page
+      .getByRole("status")
+      .getByText(/^Listo: te enviaremos promociones/)
+      .waitFor();
+    expect(again.errors).toEqual([]);
+    await again.close();
+    await phone.page.goto(onServer(unsubscribeLink));
     expect(await phone.page.getByRole("button", { name: "Dejar de recibir promociones" }).isVisible()).toBe(true);
 
     // The mail client's one-click POST: no page, no login, effective at once.
@@ -174,7 +221,11 @@ describe("promotional e-mail consent", () => {
     expect(await page.locator("#contenido strong").textContent()).toBe(account.email);
     expect(await page.getByText(/^No recibes promociones por correo/).isVisible()).toBe(true);
     await page.getByRole("button", { name: /^Quiero recibir promociones/ }).click();
-    await page.getByRole("status").getByText("Listo: te enviaremos promociones y novedades por correo.").waitFor();
+    await page
+      .getByRole("status")
+      .getByText(/^Te enviamos un correo para confirmarlo/)
+      .waitFor();
+    expect(await consentConfirmationLink(account.email)).toContain("/preferencias-de-correo/confirmar?token=");
     expect(errors).toEqual([]);
     await close();
   });
