@@ -30,8 +30,10 @@ export const BODY_LIMITS = {
   longText: 1024 * KiB,
   /** A form with a picture (5 MB, server/media) and its fields, in multipart. */
   upload: 5 * 1024 * KiB + 256 * KiB,
-  /** A payment provider's event (Culqi's are a few KB). */
+  /** A payment provider's or Meta's event (Culqi's and WhatsApp's are a few KB). */
   webhook: 256 * KiB,
+  /** The driver app's queued taps (decision 0079): at most 100 taps of a few short fields. */
+  driverQueue: 256 * KiB,
 } as const;
 
 export type BodyLimit = keyof typeof BODY_LIMITS;
@@ -45,9 +47,10 @@ const EDGE_TOO_LARGE = "RequestBodyTooLargeError";
 class BodyTooLarge extends Error {}
 class UnreadableBody extends Error {}
 
-/** API routes answer JSON; pages a Spanish page through their error boundary. */
+/** API routes and webhooks answer JSON; pages a Spanish page through their error boundary. */
 function tooLarge(request: Request): never {
-  if (new URL(request.url).pathname.startsWith("/api/")) throw Response.json({ error: BODY_TOO_LARGE }, { status: 413 });
+  const path = new URL(request.url).pathname;
+  if (path.startsWith("/api/") || path.startsWith("/webhooks/")) throw Response.json({ error: BODY_TOO_LARGE }, { status: 413 });
   throw data(BODY_TOO_LARGE, { status: 413 });
 }
 
@@ -143,6 +146,13 @@ export async function readJson(request: Request, limit: BodyLimit = "form"): Pro
   } catch {
     return null;
   }
+}
+
+/** The body's exact bytes (a webhook whose signature is an HMAC of them), or the 413. */
+export async function readBytes(request: Request, limit: BodyLimit): Promise<Uint8Array> {
+  return readBody(request, limit, (): never => {
+    throw data(UNREADABLE_FORM, { status: 400 });
+  });
 }
 
 /** The body as text (a webhook's raw body, whose signature is checked on the exact bytes). */

@@ -8,7 +8,7 @@ import { z } from "@core/zod";
 import { dbContext } from "~/db-context.server";
 import { confirmationFromForm, driverRefusalMessage } from "~/driver-stop-answers.server";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
-import { METHOD_NOT_ALLOWED, UNREADABLE_JSON } from "~/request-body.server";
+import { METHOD_NOT_ALLOWED, readJson, UNREADABLE_JSON } from "~/request-body.server";
 import { siteInfo } from "~/site-info.server";
 import { allowRoles, staffActor } from "~/staff.server";
 
@@ -21,7 +21,6 @@ export const middleware: Route.MiddlewareFunction[] = [allowRoles("repartidor")]
 
 /** A day's route is a few dozen stops with three taps each; a batch past this is not a phone's. */
 export const MAX_QUEUED_ITEMS = 100;
-const MAX_BODY_BYTES = 256 * 1024;
 
 const batchSchema = z.object({
   /** The phone's clock as it sent the batch: its offset from ours corrects the taps' times. */
@@ -49,7 +48,7 @@ export function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const receivedAt = new Date();
-  const body = await readBoundedJson(request);
+  const body = await readJson(request, "driverQueue");
   const parsed = batchSchema.safeParse(body);
   if (!parsed.success) return Response.json({ error: UNREADABLE_JSON }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const answers: QueuedItemAnswer[] = [];
@@ -98,26 +97,4 @@ export async function action({ request, context }: Route.ActionArgs) {
     else answers.push({ key: entry.key, status: "refused", deliveryId: entry.deliveryId, message: driverRefusalMessage(answer.refusal) });
   }
   return Response.json({ answers }, { headers: { "Cache-Control": "no-store" } });
-}
-
-/** The body as JSON, refusing one past MAX_BODY_BYTES (413) before it is all read. */
-async function readBoundedJson(request: Request): Promise<unknown> {
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw data("La solicitud es demasiado grande.", { status: 413 });
-  const reader = request.body?.getReader();
-  if (!reader) return null;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw data("La solicitud es demasiado grande.", { status: 413 });
-    }
-    chunks.push(chunk.value);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
-  } catch {
-    return null;
-  }
 }

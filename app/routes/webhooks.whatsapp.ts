@@ -1,13 +1,8 @@
 import type { Route } from "./+types/webhooks.whatsapp";
 import { runJobSoon } from "@server/jobs/index.server";
-import {
-  checkWebhookSignature,
-  handleWhatsappWebhook,
-  verifyWebhookSubscription,
-  WEBHOOK_BODY_LIMIT_BYTES,
-  whatsappChannel,
-} from "@server/whatsapp/index.server";
+import { checkWebhookSignature, handleWhatsappWebhook, verifyWebhookSubscription, whatsappChannel } from "@server/whatsapp/index.server";
 import { dbContext } from "~/db-context.server";
+import { readBytes } from "~/request-body.server";
 
 /**
  * Meta's webhook for the WhatsApp Business Account (issue 25, docs/whatsapp.md): the GET that
@@ -39,8 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const channel = cloudChannel();
   if (!channel) return Response.json({ error: WHATSAPP_OFF }, { status: 404 });
   if (request.method !== "POST") return Response.json({ error: "Método no permitido" }, { status: 405, headers: { Allow: "GET, POST" } });
-  const rawBody = await readBounded(request, WEBHOOK_BODY_LIMIT_BYTES);
-  if (!rawBody) return Response.json({ error: "La solicitud es demasiado grande" }, { status: 413 });
+  const rawBody = await readBytes(request, "webhook");
   const signature = checkWebhookSignature(rawBody, request.headers.get("x-hub-signature-256"), channel.appSecret);
   if (signature === "missing") return Response.json({ error: "Falta la firma X-Hub-Signature-256" }, { status: 401 });
   if (signature === "invalid") return Response.json({ error: "La firma no es válida" }, { status: 403 });
@@ -49,28 +43,4 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (outcome.optOuts > 0) runJobSoon("whatsapp");
   if (outcome.status === 400) return Response.json({ error: "La solicitud no es válida" }, { status: 400 });
   return new Response(null, { status: 200 });
-}
-
-/** The body's bytes, or null once it passes `limit` (the rest is not read). */
-async function readBounded(request: Request, limit: number): Promise<Uint8Array | null> {
-  if (Number(request.headers.get("content-length") ?? "0") > limit) return null;
-  const reader = request.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(chunk.value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }

@@ -34,14 +34,7 @@ export {
   type ArrivalWindow,
 } from "./messages";
 export { sendDueWhatsappMessages, CUSTOMER_SERVICE_WINDOW_MS, type WhatsappSendReport } from "./sender";
-export {
-  checkWebhookSignature,
-  handleWhatsappWebhook,
-  optOutConfirmation,
-  verifyWebhookSubscription,
-  WEBHOOK_BODY_LIMIT_BYTES,
-  type WebhookOutcome,
-} from "./webhook";
+export { checkWebhookSignature, handleWhatsappWebhook, optOutConfirmation, verifyWebhookSubscription, type WebhookOutcome } from "./webhook";
 export {
   listDeadWhatsappMessages,
   listOrderWhatsappMessages,

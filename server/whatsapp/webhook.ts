@@ -9,9 +9,6 @@ import { recordWhatsappConsent } from "./consent";
 import { enqueueWhatsappReply } from "./outbox";
 import { recordStatusReport, type ReportedStatus } from "./statuses";
 
-/** A webhook body longer than this is refused unread (Meta's are a few kilobytes). */
-export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
-
 /**
  * Meta's subscription check (`GET ?hub.mode=subscribe&hub.verify_token=…&hub.challenge=…`): the
  * challenge back when the token is ours, otherwise nothing.

@@ -63,7 +63,13 @@ describe("the WhatsApp webhook (issue 25)", () => {
         });
         const args = { request, params: {}, context } as never;
         void (async () => {
-          const response = incoming.method === "POST" ? await webhookRoute.action(args) : await webhookRoute.loader(args);
+          // As React Router does, a thrown Response is the answer (the bounded reader's 413).
+          const response = await (incoming.method === "POST" ? webhookRoute.action(args) : Promise.resolve(webhookRoute.loader(args))).catch(
+            (error: unknown) => {
+              if (error instanceof Response) return error;
+              throw error;
+            },
+          );
           outgoing.writeHead(response.status, Object.fromEntries(response.headers));
           outgoing.end(Buffer.from(await response.arrayBuffer()));
         })();
