@@ -26,6 +26,8 @@ if (!process.env.NODE_ENV) {
     SESSION_SECRET: process.env.SESSION_SECRET || localSecret(),
     SEED_DEMO_DATA: process.env.SEED_DEMO_DATA || "true",
     ALLOW_SANDBOX_PAYMENTS: process.env.ALLOW_SANDBOX_PAYMENTS || "true",
+    // Lines for a person at a terminal; a deployment keeps production's JSON for its log shipper.
+    LOG_FORMAT: process.env.LOG_FORMAT || "pretty",
   });
   console.log("Local demo (NODE_ENV is not set): demo accounts, sandbox payments. Set NODE_ENV=production for a real shop.");
 }
