@@ -18,7 +18,7 @@ function newestMtime(target) {
 /** When build/ was made (0 if never) and whether any source is newer. */
 export function buildState() {
   // The operator commands (build/cli, scripts/build-cli.mjs) are part of the build: missing ones make it stale.
-  const outputs = [buildEntry, ...["migrate", "jobs"].map((name) => path.join(projectRoot, "build/cli", `${name}.mjs`))];
+  const outputs = [buildEntry, ...["migrate", "jobs", "media-migrate"].map((name) => path.join(projectRoot, "build/cli", `${name}.mjs`))];
   const builtAt = outputs.every((output) => existsSync(output)) ? Math.min(...outputs.map((output) => statSync(output).mtimeMs)) : 0;
   const sourcesAt = Math.max(...sources.map((source) => newestMtime(path.join(projectRoot, source))));
   return { builtAt, stale: sourcesAt > builtAt };
