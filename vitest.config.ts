@@ -17,6 +17,8 @@ const postgresOnlyReliability = [
   "tests/reliability/postgres-outage.test.ts",
   "tests/reliability/two-processes.test.ts",
   "tests/reliability/content-invalidation.test.ts",
+  "tests/reliability/silent-database.test.ts",
+  "tests/reliability/shared-media.test.ts",
 ];
 
 /**
