@@ -19,6 +19,7 @@ const postgresOnlyReliability = [
   "tests/reliability/content-invalidation.test.ts",
   "tests/reliability/silent-database.test.ts",
   "tests/reliability/shared-media.test.ts",
+  "tests/reliability/backup-restore.test.ts",
 ];
 
 /**
