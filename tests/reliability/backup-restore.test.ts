@@ -40,7 +40,11 @@ describe("a pg_dump backup restored into a new database", () => {
   let server: ShopProcess | undefined;
   let folder: string;
   let restoredUrl: string | undefined;
-  const adminUrl = () => inject("databaseTemplates").adminUrl!;
+  const adminUrl = () => {
+    const templates = inject("databaseTemplates");
+    if (templates.kind !== "postgres") throw new Error("This scenario runs on PostgreSQL only");
+    return templates.adminUrl;
+  };
 
   beforeAll(async () => {
     source = await createShopDatabase();
