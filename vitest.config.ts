@@ -18,6 +18,9 @@ const postgresOnlyReliability = [
   "tests/reliability/two-processes.test.ts",
   "tests/reliability/content-invalidation.test.ts",
   "tests/reliability/whatsapp-two-processes.test.ts",
+  "tests/reliability/silent-database.test.ts",
+  "tests/reliability/shared-media.test.ts",
+  "tests/reliability/backup-restore.test.ts",
 ];
 
 /**

@@ -25,7 +25,8 @@ export function contentSecurityPolicy(nonce: string): string {
     ["default-src", "'self'"],
     ["script-src", "'self'", `'nonce-${nonce}'`, ...(culqi ? [culqiHosts] : [])],
     ["style-src", "'self'", ...(culqi ? ["'unsafe-inline'", culqiHosts] : [])],
-    ["img-src", "'self'", "data:", ...(culqi ? ["https:"] : [])],
+    // Pictures served from a CDN or public bucket (MEDIA_PUBLIC_URL, decision 0080).
+    ["img-src", "'self'", "data:", ...(culqi ? ["https:"] : config.MEDIA_PUBLIC_URL ? [new URL(config.MEDIA_PUBLIC_URL).origin] : [])],
     ["font-src", "'self'", ...(culqi ? ["https:", "data:"] : [])],
     ["connect-src", "'self'", ...(culqi ? [culqiHosts] : [])],
     ["frame-src", ...(culqi ? ["https:"] : ["'none'"])] as [string, ...string[]],

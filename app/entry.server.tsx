@@ -2,8 +2,28 @@ import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { isRouteErrorResponse, ServerRouter, type EntryContext } from "react-router";
 import { env, InvalidEnvironmentError } from "@server/config/index.server";
-import { currentStorefrontGeneration, describeErrorSafely, getDatabase, installSafeErrorLogging, type Database } from "@server/db/index.server";
-import { startJobScheduler } from "@server/jobs/index.server";
+import {
+  closeDatabase,
+  closeDatabaseOnShutdownElsewhere,
+  currentStorefrontGeneration,
+  databasePoolStats,
+  databaseReadiness,
+  describeErrorSafely,
+  getDatabase,
+  installSafeErrorLogging,
+  type Database,
+} from "@server/db/index.server";
+import { startJobScheduler, stopJobScheduler } from "@server/jobs/index.server";
+import { emailOutboxCounts } from "@server/notifications/index.server";
+import { whatsappOutboxCounts } from "@server/whatsapp/index.server";
+import {
+  collectProcessMetrics,
+  metricsText,
+  observeHttpRequest,
+  routeConsoleToLogger,
+  setMetricsSources,
+  shopLogger,
+} from "@server/observability/index.server";
 import { contentSecurityPolicy, createNonce } from "./content-security-policy.server";
 import { NonceContext } from "./lib/nonce";
 import { BODY_LIMITS } from "./request-body.server";
@@ -21,6 +41,8 @@ try {
 }
 
 installSafeErrorLogging();
+// Every console line of the server, ours and the libraries', through one structured logger (issue 27).
+routeConsoleToLogger();
 
 /**
  * What scripts/serve.mjs needs from the environment, validated with every other variable above
@@ -32,6 +54,8 @@ export function serverSettings() {
     port: config.PORT,
     host: config.HOST,
     logRequests: config.LOG_REQUESTS,
+    metricsToken: config.METRICS_TOKEN,
+    shutdownTimeoutSeconds: config.SHUTDOWN_TIMEOUT_SECONDS,
     pageCacheSeconds: config.PAGE_CACHE_SECONDS,
     trustProxy: process.env.TRUST_PROXY ?? "",
     siteIsHttps: config.SITE_URL?.startsWith("https://") ?? false,
@@ -39,6 +63,31 @@ export function serverSettings() {
     maxRequestBodyBytes: Math.max(...Object.values(BODY_LIMITS)),
   };
 }
+
+/**
+ * What scripts/serve.mjs needs to be operated (issue 27): the logger its request lines go to, the
+ * health answers, the metrics, and the orderly stop of everything behind the HTTP server.
+ */
+export const operations = {
+  logger: shopLogger(),
+  readiness: databaseReadiness,
+  metricsText,
+  observeHttpRequest,
+  /**
+   * Called once by scripts/serve.mjs, which owns the process: it shuts it down in order on
+   * SIGTERM (so the database module must not exit on the signal first), and it is what a
+   * Prometheus server scrapes (so the process metrics are collected).
+   */
+  manageProcess(): void {
+    closeDatabaseOnShutdownElsewhere();
+    collectProcessMetrics();
+  },
+  /** The HTTP server has stopped and its requests are done: stop the jobs, then close the database. */
+  async stopBackgroundWork(): Promise<void> {
+    await stopJobScheduler();
+    await closeDatabase();
+  },
+};
 
 /**
  * The generation scripts/serve.mjs stores public pages under: a stored page of an older one is not
@@ -72,6 +121,13 @@ let shopDatabase: Database | undefined;
 getDatabase()
   .then((db) => {
     shopDatabase = db;
+    setMetricsSources({
+      outboxes: [
+        { name: "email", counts: () => emailOutboxCounts(db) },
+        { name: "whatsapp", counts: () => whatsappOutboxCounts(db) },
+      ],
+      pool: databasePoolStats,
+    });
     return startJobScheduler(db);
   })
   .catch((error: unknown) => {

@@ -7,12 +7,20 @@ import { privateWhenSignedInMiddleware } from "./cache-control.server";
 import { sameOriginMiddleware } from "./csrf.server";
 import { databaseMiddleware, dbContext } from "./db-context.server";
 import { methodGuardMiddleware } from "./request-guards.server";
+import { requestLogMiddleware } from "./request-log.server";
 import { siteInfo } from "./site-info.server";
 import { LeavingPageGuard } from "~/components/layout/leaving-page-guard";
 import { useNonce } from "~/lib/nonce";
 import { pageMeta } from "~/lib/seo";
 
-export const middleware: Route.MiddlewareFunction[] = [methodGuardMiddleware, privateWhenSignedInMiddleware, sameOriginMiddleware, databaseMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [
+  // First, so it sees the final answer (a refusal or the 503 page included) for the request's log line.
+  requestLogMiddleware,
+  methodGuardMiddleware,
+  privateWhenSignedInMiddleware,
+  sameOriginMiddleware,
+  databaseMiddleware,
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { site: await siteInfo(context.get(dbContext), request) };

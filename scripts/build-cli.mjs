@@ -6,7 +6,7 @@ import { build } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-export const CLI_ENTRIES = { migrate: "server/db/cli/migrate.ts", jobs: "server/jobs/cli.ts" };
+export const CLI_ENTRIES = { migrate: "server/db/cli/migrate.ts", jobs: "server/jobs/cli.ts", "media-migrate": "server/media/cli.ts" };
 
 export async function buildCli() {
   await build({

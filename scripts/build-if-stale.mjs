@@ -31,7 +31,7 @@ export function buildState() {
   // (scripts/build-driver-app.mjs) are part of the build: missing ones make it stale.
   const outputs = [
     buildEntry,
-    ...["migrate", "jobs"].map((name) => path.join(projectRoot, "build/cli", `${name}.mjs`)),
+    ...["migrate", "jobs", "media-migrate"].map((name) => path.join(projectRoot, "build/cli", `${name}.mjs`)),
     path.join(projectRoot, "build/client/reparto-sw.js"),
   ];
   const builtAt = outputs.every((output) => existsSync(output)) ? Math.min(...outputs.map((output) => statSync(output).mtimeMs)) : 0;

@@ -2,6 +2,7 @@
 // The production HTTP server: the built React Router app behind Express. Ours rather than
 // react-router-serve so we choose what each request costs and how responses are cached; see
 // docs/decisions/0011-production-server.md and bench/RESULTS.md.
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { writeReadableStreamToWritable } from "@react-router/node";
@@ -10,12 +11,30 @@ import express from "express";
 import { createRequestHandler } from "react-router";
 import { createMicroCache, SHARED_PAGE_HEADER } from "./micro-cache.mjs";
 
+/** app/request-log.server.ts's headers: read here for the log line and the metrics, never sent. */
+const ROUTE_PATTERN_HEADER = "x-route-pattern";
+const REQUEST_ROLE_HEADER = "x-request-role";
+
 const root = path.resolve(import.meta.dirname, "..");
 const clientDir = path.join(root, "build/client");
 // Importing the build validates every environment variable (app/entry.server.tsx stops on a bad one);
 // this file reads its own settings from there, never from process.env.
 const build = await import(pathToFileURL(path.join(root, "build/server/index.js")).href);
-const { port, host, logRequests, pageCacheSeconds, trustProxy: trustProxySetting, siteIsHttps, maxRequestBodyBytes } = build.entry.module.serverSettings();
+const {
+  port,
+  host,
+  logRequests,
+  pageCacheSeconds,
+  metricsToken,
+  shutdownTimeoutSeconds,
+  trustProxy: trustProxySetting,
+  siteIsHttps,
+  maxRequestBodyBytes,
+} = build.entry.module.serverSettings();
+// The logger, health answers, metrics and orderly stop (issue 27, decision 0081); this process is theirs.
+const operations = build.entry.module.operations;
+operations.manageProcess();
+const { logger } = operations;
 const handleRequest = createRequestHandler(build, "production");
 // TRUST_PROXY is validated, and the client address decided, by server/config/client-address.ts;
 // Express only needs the same setting to believe a trusted proxy's X-Forwarded-Proto.
@@ -25,6 +44,26 @@ const microCache = createMicroCache({ seconds: pageCacheSeconds, generation: bui
 
 const app = express();
 app.disable("x-powered-by");
+// What the request log and metrics need (issue 27): an id sent back as X-Request-Id, the route
+// pattern and role the app reports (never the raw path, a query, a name or a body), the time.
+app.use(observeRequest);
+app.get("/healthz", (request, response) => sendHealth(response, 200, { status: "ok" }));
+app.get("/readyz", async (request, response) => {
+  if (stopping) return sendHealth(response, 503, { status: "not ready", reason: "shutting down" });
+  const readiness = await operations.readiness();
+  sendHealth(response, readiness.ready ? 200 : 503, readiness.ready ? { status: "ready" } : { status: "not ready", reason: readiness.reason });
+});
+app.get("/metrics", async (request, response, next) => {
+  // Without a token the endpoint does not exist; with one, only its bearer reads it.
+  if (!metricsToken) return next("route");
+  if (!bearerMatches(request.get("authorization"), metricsToken)) {
+    response.set({ "WWW-Authenticate": 'Bearer realm="metrics"', "Cache-Control": "no-store" });
+    return response.status(401).type("text/plain").send("Unauthorized");
+  }
+  const { contentType, body } = await operations.metricsText();
+  response.set({ "Content-Type": contentType, "Cache-Control": "no-store" }).send(body);
+});
+app.all("/metrics", (request, response) => response.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not Found"));
 // Behind a TLS proxy the request URL must say https, or React Router's own origin check refuses
 // every form post (the browser's Origin is https://…).
 app.set("trust proxy", trustProxy);
@@ -39,18 +78,8 @@ app.use((request, response, next) => {
   next();
 });
 
-if (logRequests) {
-  app.use((request, response, next) => {
-    const started = process.hrtime.bigint();
-    response.on("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      console.log(`${request.method} ${request.originalUrl} ${response.statusCode} ${ms.toFixed(1)} ms`);
-    });
-    next();
-  });
-}
-
 // Fingerprinted bundles never change: cache them for a year.
+app.use("/assets", staticRoute("/assets/*"));
 app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
 // The driver app's service worker (decision 0079): a worker's own fetches follow its script's policy,
 // so it gets one that lets it reach this origin, and it is checked for a new version on every visit.
@@ -62,7 +91,11 @@ app.get("/reparto-sw.js", (request, response, next) => {
 });
 // Images, logo, favicon: an hour. Paths without a file extension are pages and skip the disk.
 const publicFiles = express.static(clientDir, { maxAge: "1h", index: false, redirect: false });
-app.use((request, response, next) => (path.extname(request.path) ? publicFiles(request, response, next) : next()));
+app.use((request, response, next) => {
+  if (!path.extname(request.path)) return next();
+  response.locals.route = "/(public file)";
+  publicFiles(request, response, next);
+});
 
 app.all("*", async (request, response, next) => {
   try {
@@ -80,11 +113,100 @@ app.all("*", async (request, response, next) => {
   }
 });
 
-const server = app.listen(port, host, () => console.log(`Shop listening on http://${host ?? "localhost"}:${port}`));
+const server = app.listen(port, host, () => logger.info(`Shop listening on http://${host ?? "localhost"}:${port}`));
 
-// Stop taking connections at once; the database module closes the database and exits the
-// process on the same signal (server/db/index.server.ts).
-for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => server.close());
+/** Requests whose answer is not finished yet; SIGTERM waits for them. */
+let inFlight = 0;
+let stopping = false;
+let drained = () => {};
+
+/**
+ * SIGTERM (a deploy, a scale-down) or Ctrl-C (issue 27): stop accepting connections, let the
+ * requests in flight finish, let the job runner finish its current row and give back its claims,
+ * close the database, exit 0, all within SHUTDOWN_TIMEOUT_SECONDS; past it, exit 1 anyway.
+ */
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  const deadline = Date.now() + shutdownTimeoutSeconds * 1000;
+  const remaining = () => Math.max(0, deadline - Date.now());
+  logger.info({ signal, inFlight }, "Stopping: no new connections; finishing the requests in flight");
+  server.close();
+  // Keep-alive connections between requests would hold the server open: closed now; the busy
+  // ones answer with "Connection: close" and end after their response.
+  server.closeIdleConnections();
+  const requestsDone = inFlight === 0 || (await within(new Promise((resolve) => (drained = resolve)), remaining()));
+  const backgroundDone = await within(
+    operations.stopBackgroundWork().then(
+      () => true,
+      (error) => {
+        logger.error({ err: error }, "Could not stop the jobs or close the database cleanly");
+        return false;
+      },
+    ),
+    remaining(),
+  );
+  server.closeAllConnections();
+  const clean = requestsDone && backgroundDone;
+  if (clean) logger.info("Stopped cleanly");
+  else logger.error({ inFlight, timeoutSeconds: shutdownTimeoutSeconds }, "Stopped at the shutdown timeout with work unfinished");
+  process.exit(signal === "SIGINT" ? 130 : clean ? 0 : 1);
+}
+for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => void shutdown(signal));
+
+/** Whether `work` settled within `ms`. */
+function within(work, ms) {
+  let timer;
+  return Promise.race([work.then(() => true), new Promise((resolve) => (timer = setTimeout(() => resolve(false), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** The session cookie (app/cache-control.server.ts): a page the app served from its cache says no role, this tells signed-in visitors apart. */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?va\.session_token=/;
+/** An id a trusted proxy (nginx's $request_id) or the client sent, kept when it is a plain token. */
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+/** Probes and scrapes: logged at debug level only, not to drown the requests of visitors. */
+const QUIET_ROUTES = new Set(["/healthz", "/readyz", "/metrics"]);
+
+function observeRequest(request, response, next) {
+  const started = process.hrtime.bigint();
+  const incoming = request.get("x-request-id");
+  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  response.setHeader("X-Request-Id", requestId);
+  if (stopping) response.setHeader("Connection", "close");
+  inFlight += 1;
+  response.once("close", () => {
+    inFlight -= 1;
+    if (stopping && inFlight === 0) drained();
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const route = response.locals.route ?? (QUIET_ROUTES.has(request.path) ? request.path : "(unmatched)");
+    const status = response.writableFinished ? response.statusCode : 499;
+    operations.observeHttpRequest(request.method, route, status, seconds);
+    if (!logRequests) return;
+    const role = response.locals.role ?? (SESSION_COOKIE.test(request.get("cookie") ?? "") ? "signed-in" : "anonymous");
+    const line = { requestId, method: request.method, route, status, durationMs: Math.round(seconds * 10_000) / 10, role };
+    if (QUIET_ROUTES.has(route)) logger.debug(line, "request");
+    else if (status >= 500) logger.warn(line, "request");
+    else logger.info(line, "request");
+  });
+  next();
+}
+
+function staticRoute(route) {
+  return (request, response, next) => {
+    response.locals.route = route;
+    next();
+  };
+}
+
+function sendHealth(response, status, body) {
+  response.status(status).set("Cache-Control", "no-store").json(body);
+}
+
+function bearerMatches(header, token) {
+  const given = Buffer.from(/^Bearer (.+)$/.exec(header ?? "")?.[1] ?? "");
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 
 /** Express request → Fetch Request, as @react-router/express does. */
 function toFetchRequest(request, response) {
@@ -193,6 +315,10 @@ async function sendFetchResponse(response, fetchResponse) {
   // The app's own value wins over the defaults above; only Set-Cookie may repeat.
   for (const [key, value] of fetchResponse.headers.entries()) {
     if (key === SHARED_PAGE_HEADER) continue;
+    // The app's word for the log line (app/request-log.server.ts), never sent on.
+    if (key === ROUTE_PATTERN_HEADER) response.locals.route = value;
+    if (key === REQUEST_ROLE_HEADER) response.locals.role = value;
+    if (key === ROUTE_PATTERN_HEADER || key === REQUEST_ROLE_HEADER) continue;
     if (key === "set-cookie") response.append(key, value);
     else response.setHeader(key, value);
   }

@@ -28,6 +28,8 @@ if (!process.env.NODE_ENV) {
     ALLOW_SANDBOX_PAYMENTS: process.env.ALLOW_SANDBOX_PAYMENTS || "true",
     // WhatsApp messages are written beside the e-mails in the outbox (docs/whatsapp.md).
     WHATSAPP_LOCAL_OUTBOX: process.env.WHATSAPP_LOCAL_OUTBOX || "true",
+    // Lines for a person at a terminal; a deployment keeps production's JSON for its log shipper.
+    LOG_FORMAT: process.env.LOG_FORMAT || "pretty",
   });
   console.log("Local demo (NODE_ENV is not set): demo accounts, sandbox payments, WhatsApp in the outbox. Set NODE_ENV=production for a real shop.");
 }

@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { Database } from "../db/client";
+import { noteRequestRole } from "../observability/index.server";
 import { authFor } from "./auth";
 import { userRoleOf, type UserRole } from "./staff-roles";
 
@@ -57,7 +58,7 @@ export async function getSignedInUser(db: Database, request: Request): Promise<S
   if (!cache) signedInCache.set(db, (cache = new LRUCache({ max: 10_000 })));
   const now = Date.now();
   const hit = cache.get(cookie);
-  if (hit && hit.expires > now && hit.generation === generation) return hit.user;
+  if (hit && hit.expires > now && hit.generation === generation) return noteRole(request, hit.user);
   // Concurrent requests of one session share one lookup; a refusal is never kept.
   const entry: CachedUser = { user: lookUpSignedInUser(db, request), expires: now + SIGNED_IN_CACHE_MS, generation };
   cache.set(cookie, entry);
@@ -69,7 +70,14 @@ export async function getSignedInUser(db: Database, request: Request): Promise<S
       if (cache.get(cookie) === entry) cache.delete(cookie);
     },
   );
-  return entry.user;
+  return noteRole(request, entry.user);
+}
+
+/** The request's log line says which kind of user asked (issue 27), never who. */
+async function noteRole(request: Request, user: Promise<SignedInUser | null>): Promise<SignedInUser | null> {
+  const found = await user;
+  if (found) noteRequestRole(request, found.role);
+  return found;
 }
 
 async function lookUpSignedInUser(db: Database, request: Request): Promise<SignedInUser | null> {

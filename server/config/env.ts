@@ -16,8 +16,30 @@ const envSchema = z
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     /** The interface the HTTP server listens on; unset: every interface. */
     HOST: z.string().min(1).optional(),
-    /** One log line per request (method, path, status, time) from scripts/serve.mjs. */
-    LOG_REQUESTS: booleanFlag.default(false),
+    /**
+     * One log line per request (request id, method, route pattern, status, duration, role) from
+     * scripts/serve.mjs, at info level; health checks and /metrics are logged at debug level only.
+     */
+    LOG_REQUESTS: booleanFlag.default(true),
+    /** `json`: one JSON object a line, for a log shipper; `pretty`: coloured lines for a person. Default: json in production. */
+    LOG_FORMAT: z.enum(["json", "pretty"], { message: 'must be "json" or "pretty"' }).optional(),
+    /** The least severe level written (pino's levels). */
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** `/metrics` answers only `Authorization: Bearer <this>`; unset, `/metrics` is a 404 (docs/operations.md). */
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (e.g. `openssl rand -hex 24`)").optional(),
+    /** On SIGTERM, how long in-flight requests and the job runner's current row may take before the process exits anyway. */
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
+    /** PostgreSQL (DATABASE_URL only): how long opening a connection may take before the request fails. */
+    PG_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+    /**
+     * PostgreSQL: the longest one statement may run (server-side statement_timeout, lock waits
+     * included); the client also gives up on an answer a little after it, for a server that is silent.
+     */
+    PG_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    /** PostgreSQL: a session idle inside an open transaction longer than this is ended by the server. */
+    PG_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    /** PostgreSQL: connections each process keeps at most. */
+    PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     /** How long scripts/serve.mjs reuses a cookieless page (decision 0011); 0 turns the page cache off. */
     PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     DATABASE_URL: z
@@ -42,6 +64,31 @@ const envSchema = z
     OUTBOX_DIR: z.string().min(1).default(".data/outbox"),
     /** Where images staff upload (products, organisation logos) are kept, resized, and served from /media. */
     UPLOADS_DIR: z.string().min(1).default(".data/uploads"),
+    /**
+     * Media on an S3-compatible object store (AWS S3, Cloudflare R2, MinIO…) instead of UPLOADS_DIR:
+     * set S3_BUCKET (and the others as the provider needs); every process of the shop then reads
+     * and writes the same pictures (docs/operations.md, decision 0080).
+     */
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 lowercase letters, digits, dots, dashes)")
+      .optional(),
+    /** The store's endpoint, e.g. https://<account>.r2.cloudflarestorage.com; unset for AWS itself. */
+    S3_ENDPOINT: z.url({ message: "must be a full URL, e.g. https://s3.example.com" }).optional(),
+    S3_REGION: z.string().min(1).default("us-east-1"),
+    /** Unset: the SDK's own credential chain (an instance role, AWS_* variables). */
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** Path-style URLs (endpoint/bucket/key), as MinIO and most self-hosted stores want. */
+    S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+    /**
+     * A public URL the bucket's objects are read from (a CDN or a public bucket), e.g.
+     * https://media.vidaalcalina.pe: /media/<file> then redirects there for good.
+     */
+    MEDIA_PUBLIC_URL: z
+      .url({ message: "must be a full URL, e.g. https://media.vidaalcalina.pe" })
+      .transform((value) => value.replace(/\/+$/, ""))
+      .optional(),
     /** How often the in-process jobs (email delivery, order expiry, cart reminders) run; 0 turns them off. */
     JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
     /**
@@ -180,6 +227,17 @@ const envSchema = z
         message: `WhatsApp needs all of ${WHATSAPP_SECRETS.join(", ")}; missing: ${missing.join(", ")} (or unset them all for e-mail only)`,
       });
     }
+    if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
+      const missing = config.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID";
+      context.addIssue({
+        code: "custom",
+        path: [missing],
+        message: "S3 needs both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or neither, for the SDK's own credentials)",
+      });
+    }
+    for (const name of ["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "MEDIA_PUBLIC_URL"] as const) {
+      if (config[name] && !config.S3_BUCKET) context.addIssue({ code: "custom", path: [name], message: "has no effect without S3_BUCKET" });
+    }
     if (config.NODE_ENV !== "production") return;
     // Safe by default in production (docs/security.md): nothing that only suits a laptop.
     if (!config.SITE_URL) {
@@ -205,11 +263,12 @@ const envSchema = z
       });
     }
   })
-  .transform(({ SEED_DEMO_DATA, WHATSAPP_LOCAL_OUTBOX, ...config }) => ({
+  .transform(({ SEED_DEMO_DATA, WHATSAPP_LOCAL_OUTBOX, LOG_FORMAT, ...config }) => ({
     ...config,
     SEED_DEMO_DATA: SEED_DEMO_DATA ?? config.NODE_ENV !== "production",
     // `npm run dev` shows the messages too; production and the tests only when asked.
     WHATSAPP_LOCAL_OUTBOX: WHATSAPP_LOCAL_OUTBOX ?? config.NODE_ENV === "development",
+    LOG_FORMAT: LOG_FORMAT ?? (config.NODE_ENV === "production" ? "json" : "pretty"),
   }));
 
 export type Env = z.infer<typeof envSchema>;

@@ -13,8 +13,26 @@ import * as schema from "./schema";
 /** The one database type domains see: identical on PGlite and on a PostgreSQL server. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * Bounds on a PostgreSQL server that hangs rather than refuses (issue 27): opening a connection,
+ * one statement (server-side, lock waits included), and a session left idle inside a transaction.
+ * The client also stops waiting for an answer a little after the statement timeout, since a
+ * server that is silent never enforces its own.
+ */
+export interface PostgresTimeouts {
+  connectSeconds: number;
+  statementSeconds: number;
+  idleInTransactionSeconds: number;
+  poolMax: number;
+}
+
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectSeconds: 5, statementSeconds: 30, idleInTransactionSeconds: 60, poolMax: 10 };
+
+/** How much longer than the server's statement_timeout the client waits before calling the server silent. */
+const CLIENT_GRACE_MS = 2_000;
+
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string }
+  | { kind: "postgres"; url: string; timeouts?: PostgresTimeouts }
   /** `loadDataDir` starts the embedded database from a dump (how tests get a fresh copy fast). */
   | { kind: "pglite"; dataDir: string; loadDataDir?: Blob };
 
@@ -27,6 +45,8 @@ export interface DatabaseHandle {
    */
   migrate(afterMigrate?: (db: Database) => Promise<void>): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: what the connection pool is doing now (the metrics read it). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   /** Embedded only: the whole data directory as a tarball, to start copies from. */
   dump?: () => Promise<Blob>;
 }
@@ -37,7 +57,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   // Every process that opens the shop's database (server, jobs CLI, migrations) logs its errors
   // without the customer data a failed query carries.
   installSafeErrorLogging();
-  return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir, target.loadDataDir);
+  return target.kind === "postgres" ? openPostgres(target.url, target.timeouts ?? DEFAULT_POSTGRES_TIMEOUTS) : openPglite(target.dataDir, target.loadDataDir);
 }
 
 let lastConnectionFailureAt = 0;
@@ -69,8 +89,16 @@ class ObservedClient extends pg.Client {
   }
 }
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, Client: ObservedClient });
+async function openPostgres(url: string, timeouts: PostgresTimeouts): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: timeouts.poolMax,
+    Client: ObservedClient,
+    connectionTimeoutMillis: timeouts.connectSeconds * 1000,
+    statement_timeout: timeouts.statementSeconds * 1000,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionSeconds * 1000,
+    query_timeout: timeouts.statementSeconds * 1000 + CLIENT_GRACE_MS,
+  });
   // A connection the server drops (a restart, a failover) emits "error"; unheard, that ends the
   // process. Each connection gets a listener for its whole life, including while a transaction
   // holds it between two queries; the pool's own event repeats it for idle ones. The broken
@@ -92,6 +120,10 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
       // The advisory lock belongs to one connection, so everything runs on that connection.
       const client = await pool.connect();
       try {
+        // Waiting for another process's migrations, and a long migration itself, may take longer
+        // than one page's statement: no statement timeout on this connection (it is reset below).
+        await client.query("set statement_timeout = 0");
+        withoutReadTimeout(client, true);
         await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
         const locked = drizzleNodePg(client, { schema });
         await migrateNodePg(locked, { migrationsFolder });
@@ -100,15 +132,33 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         // If the unlock itself fails, the connection is destroyed rather than returned to the pool:
         // closing the session is what frees a session-level advisory lock, so no later start waits
         // on a lock nobody holds any more.
-        const unlockError = await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).then(
-          () => undefined,
-          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-        );
+        // `reset` goes back to the statement timeout the connection was opened with.
+        const unlockError = await client
+          .query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY])
+          .then(() => client.query("reset statement_timeout"))
+          .then(
+            () => undefined,
+            (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+          );
+        withoutReadTimeout(client, false);
         client.release(unlockError);
       }
     },
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
+}
+
+/**
+ * node-postgres reads the client-side answer timeout of every query from the connection's
+ * parameters; the migration connection waits as long as the lock and the migrations take.
+ */
+function withoutReadTimeout(client: pg.PoolClient, off: boolean): void {
+  const parameters = (client as unknown as { connectionParameters: { query_timeout?: number; savedQueryTimeout?: number } }).connectionParameters;
+  if (off) {
+    parameters.savedQueryTimeout = parameters.query_timeout;
+    parameters.query_timeout = undefined;
+  } else parameters.query_timeout = parameters.savedQueryTimeout;
 }
 
 /**

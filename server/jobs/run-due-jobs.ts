@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { activeComprobanteProvider, renderInvoiceAttachments, sendDueComprobantes, type ComprobanteProvider } from "../invoices/index.server";
 import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/index.server";
 import { sweepUnusedMediaWhenDue } from "../media/index.server";
+import { observeJobRun } from "../observability/index.server";
 import { expireUnpaidOrders } from "../orders/index.server";
 import { cardProviderFor, type CardProvider } from "../payments/index.server";
 import type { CulqiClient, FlowClient } from "../payments/index.server";
@@ -37,6 +38,11 @@ export interface JobOptions {
   comprobantes?: ComprobanteProvider;
   /** WhatsApp's Cloud API (the tests hand in one pointed at the local stand-in); `null`: WhatsApp is off. */
   whatsapp?: WhatsappClient | null;
+  /**
+   * Aborted when the process is told to stop (SIGTERM): no further job starts, and the long ones
+   * (e-mails, renewals) stop after the row or batch in hand, giving back what they claimed.
+   */
+  signal?: AbortSignal;
 }
 
 interface JobContext {
@@ -49,6 +55,7 @@ interface JobContext {
   flow: () => FlowClient | null;
   comprobantes: () => ComprobanteProvider;
   whatsapp: () => WhatsappClient | null;
+  signal?: AbortSignal;
 }
 
 /**
@@ -60,7 +67,7 @@ interface JobContext {
 const jobs = {
   subscriptionEnds: (job: JobContext) => endCancelledSubscriptions(job.db, job.now),
   pauseEnds: (job: JobContext) => resumeEndedPauses(job.db, job.now),
-  renewals: (job: JobContext) => renewDueSubscriptions(job.db, { now: job.now, siteUrl: job.siteUrl, cardsFor: job.cardsFor }),
+  renewals: (job: JobContext) => renewDueSubscriptions(job.db, { now: job.now, siteUrl: job.siteUrl, cardsFor: job.cardsFor, signal: job.signal }),
   renewalPaymentLinks: (job: JobContext) => issueRenewalPaymentLinks(job.db, { now: job.now, siteUrl: job.siteUrl, provider: activePaymentProvider() }),
   paymentLinkSettlements: (job: JobContext) => settlePaymentLinkPeriods(job.db, job.now),
   abandonedSignups: (job: JobContext) => closeAbandonedSignups(job.db, job.now),
@@ -98,6 +105,7 @@ const jobs = {
         ];
       },
       siteUrl: job.siteUrl,
+      signal: job.signal,
     }),
 };
 
@@ -131,16 +139,20 @@ export async function runDueJobs(db: Database, options: JobOptions & { only?: re
     flow: () => (options.flow !== undefined ? options.flow : flowClientIfConfigured()),
     comprobantes: () => options.comprobantes ?? activeComprobanteProvider(),
     whatsapp: () => (options.whatsapp !== undefined ? options.whatsapp : configuredWhatsappClient()),
+    signal: options.signal,
   };
   const report: JobsReport = { results: {}, failures: [] };
   // Always in the pass's order, however `only` lists them (emails last).
   for (const name of options.only ? jobNames.filter((job) => options.only!.includes(job)) : jobNames) {
+    if (options.signal?.aborted) break;
     try {
       const result = await jobs[name](context);
       (report.results as Record<JobName, unknown>)[name] = result;
+      observeJobRun(name, false, result);
     } catch (error) {
       console.error(`Job "${name}" failed; it runs again on the next pass:`, error);
       report.failures.push({ job: name, error: error instanceof Error ? error.message : String(error) });
+      observeJobRun(name, true);
     }
   }
   return report;

@@ -30,6 +30,8 @@ export interface JobScheduler {
  */
 export function createJobScheduler(db: Database, options: JobSchedulerOptions): JobScheduler {
   const clock = options.clock ?? (() => new Date());
+  // Aborted by stop(): no job starts after it, and the running one stops after its current row.
+  const stopping = new AbortController();
   const running = new Map<JobName, Promise<void>>();
   const again = new Set<JobName>();
   const soon = new Set<Promise<void>>();
@@ -37,7 +39,7 @@ export function createJobScheduler(db: Database, options: JobSchedulerOptions): 
 
   const runOnce = async (name: JobName) => {
     try {
-      await runDueJobs(db, { now: clock(), only: [name], transport: options.transport });
+      await runDueJobs(db, { now: clock(), only: [name], transport: options.transport, signal: stopping.signal });
     } catch (error) {
       console.error(`Job "${name}" could not run:`, error);
     }
@@ -54,7 +56,7 @@ export function createJobScheduler(db: Database, options: JobSchedulerOptions): 
       do {
         again.delete(name);
         await runOnce(name);
-      } while (again.has(name));
+      } while (again.has(name) && !stopping.signal.aborted);
     })().finally(() => running.delete(name));
     running.set(name, work);
     return work;
@@ -64,7 +66,7 @@ export function createJobScheduler(db: Database, options: JobSchedulerOptions): 
     if (passing) return;
     passing = true;
     try {
-      for (const name of jobNames) await run(name);
+      for (const name of jobNames) if (!stopping.signal.aborted) await run(name);
     } finally {
       passing = false;
     }
@@ -88,6 +90,7 @@ export function createJobScheduler(db: Database, options: JobSchedulerOptions): 
     idle,
     async stop() {
       if (timer) clearInterval(timer);
+      stopping.abort();
       await idle();
     },
   };
@@ -101,6 +104,16 @@ export function startJobScheduler(db: Database): void {
   if (seconds <= 0 || scheduler) return;
   scheduler = createJobScheduler(db, { intervalSeconds: seconds });
   void scheduler.tick();
+}
+
+/**
+ * SIGTERM (issue 27): no new pass or job starts; the job running finishes its current row (or
+ * batch) and gives back what it claimed. Resolves when nothing runs any more.
+ */
+export async function stopJobScheduler(): Promise<void> {
+  const running = scheduler;
+  scheduler = undefined;
+  await running?.stop();
 }
 
 /**

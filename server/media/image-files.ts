@@ -1,11 +1,9 @@
-import { randomUUID } from "node:crypto";
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { inTransaction, type Transaction } from "../db/transaction";
 import { storedNamesOf, type PreparedImage } from "./images";
 import { namedAmong } from "./media-references";
+import type { MediaStore } from "./storage";
 
 /**
  * When an upload's files reach the disk and when they leave it (decision 0065).
@@ -32,26 +30,14 @@ export async function lockMediaForRemoval(tx: Transaction): Promise<void> {
 }
 
 /**
- * Writes a prepared upload's files, as the LAST step of the transaction that saves the row naming
+ * Stores a prepared upload's files, as the LAST step of the transaction that saves the row naming
  * it (after every check that could refuse the save). Running it again (a retried transaction, the
- * same picture uploaded twice) writes the same bytes under the same names. Each file is written
- * beside and renamed, so a reader never sees half a file; the temporary name is unique, so two
- * requests writing the same picture at once never write into one temporary file.
+ * same picture uploaded twice) writes the same bytes under the same names. Each file is stored
+ * whole (storage.ts), in the folder or the bucket.
  */
 export async function writeUploadedImage(tx: Transaction, image: PreparedImage): Promise<void> {
   await lockMediaForWriting(tx);
-  await mkdir(image.dir, { recursive: true });
-  for (const file of image.files) {
-    const target = path.join(image.dir, file.name);
-    const temporary = `${target}.${randomUUID()}.tmp`;
-    try {
-      await writeFile(temporary, file.bytes);
-      await rename(temporary, target);
-    } catch (error) {
-      await removeFile(temporary, "an unfinished upload's temporary file");
-      throw error;
-    }
-  }
+  for (const file of image.files) await image.store.put(file.name, file.bytes);
 }
 
 /**
@@ -76,7 +62,7 @@ async function discardUploadedImage(db: Database, image: PreparedImage): Promise
     await inTransaction(db, async (tx) => {
       await lockMediaForRemoval(tx);
       if ((await namedAmong(tx, [image.hash])).size > 0) return;
-      for (const name of storedNamesOf(image.hash)) await removeFile(path.join(image.dir, name), "a failed upload's file");
+      for (const name of storedNamesOf(image.hash)) await removeFile(image.store, name, "a failed upload's file");
     });
   } catch (error) {
     // Without the database nobody can tell whether a row names the files, so they stay: the sweep decides later.
@@ -88,13 +74,12 @@ async function discardUploadedImage(db: Database, image: PreparedImage): Promise
  * Deletes one file: true when it is gone (also when it was already gone). Any other failure is
  * logged, never swallowed, and answers false: the next sweep tries again.
  */
-export async function removeFile(file: string, what: string): Promise<boolean> {
+export async function removeFile(store: MediaStore, name: string, what: string): Promise<boolean> {
   try {
-    await unlink(file);
+    await store.remove(name);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
-    console.error(`Could not delete ${what} (${path.basename(file)}); the media sweep tries again`, error);
+    console.error(`Could not delete ${what} (${name}) from ${store.location}; the media sweep tries again`, error);
     return false;
   }
 }

@@ -1,8 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import sharp from "sharp";
-import { env } from "../config/env";
+import { asMediaStore, type MediaStore } from "./storage";
 
 /**
  * Images staff upload (issue 11: product pictures, organisation logos). The file's own bytes say
@@ -28,23 +26,19 @@ export const IMAGE_WRONG_TYPE = "Solo aceptamos imágenes PNG, JPEG o WebP (no S
 export const IMAGE_UNREADABLE = "No pudimos leer la imagen. Sube un archivo PNG, JPEG o WebP válido.";
 
 /**
- * A checked, re-encoded upload that is not on disk yet. `path` is the 400-pixel version (product
- * boxes), `largePath` the 800-pixel one (wider cards); `dir` is the uploads folder its files go to.
+ * A checked, re-encoded upload that is not stored yet. `path` is the 400-pixel version (product
+ * boxes), `largePath` the 800-pixel one (wider cards); `store` is where its files go (the uploads
+ * folder or the bucket, decision 0080).
  */
 export interface PreparedImage {
   hash: string;
   path: string;
   largePath: string;
-  dir: string;
+  store: MediaStore;
   files: { name: string; bytes: Uint8Array }[];
 }
 
 export type PreparedImageResult = { ok: true; image: PreparedImage } | { ok: false; message: string };
-
-/** Where uploaded images live: UPLOADS_DIR (default `.data/uploads`, beside the database). */
-export function uploadsDir(): string {
-  return path.resolve(process.cwd(), env().UPLOADS_DIR);
-}
 
 /** A form field's file, or null when none was chosen (an empty file input posts a nameless, empty file). */
 export function chosenFile(value: FormDataEntryValue | null): File | null {
@@ -61,7 +55,7 @@ export const storedNamesOf = (hash: string): string[] => IMAGE_WIDTHS.map((width
  * Checks and resizes an uploaded image in memory. Names are the content's hash, so the same picture
  * uploaded twice is one set of files, and a file once served never changes (cached as immutable).
  */
-export async function prepareUploadedImage(file: File, dir = uploadsDir()): Promise<PreparedImageResult> {
+export async function prepareUploadedImage(file: File, target?: MediaStore | string): Promise<PreparedImageResult> {
   if (file.size > MAX_IMAGE_BYTES) return { ok: false, message: IMAGE_TOO_LARGE };
   const bytes = Buffer.from(await file.arrayBuffer());
   let format: string | undefined;
@@ -88,15 +82,14 @@ export async function prepareUploadedImage(file: File, dir = uploadsDir()): Prom
     // A header sharp could read over a body it cannot decode (a truncated file).
     return { ok: false, message: IMAGE_UNREADABLE };
   }
-  return { ok: true, image: { hash, path: `/media/${files[0]!.name}`, largePath: `/media/${files[1]!.name}`, dir, files } };
+  return { ok: true, image: { hash, path: `/media/${files[0]!.name}`, largePath: `/media/${files[1]!.name}`, store: asMediaStore(target), files } };
 }
 
-/** The bytes of a stored image by its file name, or null (unknown or malformed names included). */
-export async function readStoredImage(name: string, dir = uploadsDir()): Promise<Buffer | null> {
+/**
+ * The bytes of a stored image by its file name, or null (unknown or malformed names included, so
+ * nothing but the media domain's own names is ever read: no path, no other object).
+ */
+export async function readStoredImage(name: string, target?: MediaStore | string): Promise<Buffer | null> {
   if (!STORED_NAME.test(name)) return null;
-  try {
-    return await readFile(path.join(dir, name));
-  } catch {
-    return null;
-  }
+  return asMediaStore(target).get(name);
 }

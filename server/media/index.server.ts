@@ -12,3 +12,6 @@ export {
 export { savingUploadedImage, writeUploadedImage } from "./image-files";
 export { MEDIA_PATH_COLUMNS } from "./media-references";
 export { MEDIA_SWEEP_EVERY_MS, MEDIA_SWEEP_GRACE_MS, sweepUnusedMedia, sweepUnusedMediaWhenDue, type MediaSweepOptions, type MediaSweepReport } from "./sweep";
+export { STORED_NAME } from "./images";
+export { localMediaStore, MEDIA_CACHE_CONTROL, mediaStore, s3MediaStore, type MediaStore } from "./storage";
+export { copyLocalMediaToStore, type MediaCopyReport } from "./migrate";

@@ -1,11 +1,9 @@
-import type { Dir } from "node:fs";
-import { lstat, opendir } from "node:fs/promises";
-import path from "node:path";
 import type { Database } from "../db/client";
 import { inTransaction } from "../db/transaction";
 import { removeFile, lockMediaForRemoval } from "./image-files";
-import { STORED_NAME, uploadsDir } from "./images";
+import { STORED_NAME } from "./images";
 import { namedAmong, namedMediaHashes } from "./media-references";
+import { asMediaStore, type MediaStore } from "./storage";
 
 /**
  * The media sweep (decision 0065): deletes uploaded images no row names any more (a picture taken
@@ -16,7 +14,8 @@ import { namedAmong, namedMediaHashes } from "./media-references";
  * domain's own (`<hash>-400.webp`, `<hash>-800.webp`, and their `….tmp` while being written).
  * Nothing else: no sub-folder, no symbolic link, no other name, nothing outside the folder, so the
  * PDFs and attachments other domains keep (Libro de Reclamaciones, comprobantes) are never in
- * reach even if UPLOADS_DIR pointed at the whole data folder.
+ * reach even if UPLOADS_DIR pointed at the whole data folder. On a bucket (decision 0080) the
+ * same holds for its keys: only the media domain's names, the rest of the bucket is never touched.
  */
 
 /** An upload in progress, or a file written a moment before its row commits, is never this old. */
@@ -29,7 +28,8 @@ const BATCH_SIZE = 100;
 const TEMPORARY_NAME = /^([0-9a-f]{24})-(400|800)\.webp\.[A-Za-z0-9-]+\.tmp$/;
 
 export interface MediaSweepOptions {
-  dir?: string;
+  /** The folder or bucket swept: the configured one by default; a string is a local folder. */
+  dir?: MediaStore | string;
   /** File ages are measured from here; the job uses the wall clock, which is what wrote the files' times. */
   now?: Date;
   graceMs?: number;
@@ -57,28 +57,18 @@ export interface MediaSweepReport {
  * per batch of up to 100 unnamed old files.
  */
 export async function sweepUnusedMedia(db: Database, options: MediaSweepOptions = {}): Promise<MediaSweepReport> {
-  const dir = options.dir ?? uploadsDir();
+  const store = asMediaStore(options.dir);
   const cutoff = (options.now ?? new Date()).getTime() - (options.graceMs ?? MEDIA_SWEEP_GRACE_MS);
   const report: MediaSweepReport = { scanned: 0, kept: 0, young: 0, deleted: 0, failed: 0 };
-  let folder: Dir;
-  try {
-    folder = await opendir(dir);
-  } catch (error) {
-    // No upload yet: nothing to sweep.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return report;
-    throw error;
-  }
   // Read before the walk: a row committed later is seen by the check each batch makes under the lock.
   const named = await namedMediaHashes(db);
   let batch = new Map<string, string[]>();
   const flush = async () => {
     if (batch.size === 0) return;
-    add(report, await removeUnnamed(db, dir, batch, cutoff));
+    add(report, await removeUnnamed(db, store, batch, cutoff));
     batch = new Map();
   };
-  for await (const entry of folder) {
-    // A Dirent from opendir describes the entry itself: a symbolic link or a folder is not a file here.
-    if (!entry.isFile()) continue;
+  for await (const entry of store.list()) {
     const media = mediaFile(entry.name);
     if (!media) continue;
     report.scanned += 1;
@@ -86,7 +76,8 @@ export async function sweepUnusedMedia(db: Database, options: MediaSweepOptions 
       report.kept += 1;
       continue;
     }
-    const age = await modifiedAt(path.join(dir, entry.name));
+    // A bucket's listing carries each object's time; a folder's costs one lstat, for unnamed files only.
+    const age = entry.modifiedAt ?? (await store.modifiedAt(entry.name));
     if (age === null) continue;
     if (age >= cutoff) {
       report.young += 1;
@@ -116,7 +107,7 @@ export async function sweepUnusedMediaWhenDue(db: Database): Promise<MediaSweepR
 type Tally = Omit<MediaSweepReport, "scanned">;
 
 /** Deletes the batch's files that are still unnamed and still old, under the exclusive media lock. */
-async function removeUnnamed(db: Database, dir: string, batch: Map<string, string[]>, cutoff: number): Promise<Tally> {
+async function removeUnnamed(db: Database, store: MediaStore, batch: Map<string, string[]>, cutoff: number): Promise<Tally> {
   return inTransaction(db, async (tx) => {
     const tally: Tally = { kept: 0, young: 0, deleted: 0, failed: 0 };
     await lockMediaForRemoval(tx);
@@ -128,13 +119,13 @@ async function removeUnnamed(db: Database, dir: string, batch: Map<string, strin
           continue;
         }
         // Written again since the walk saw it (the same picture uploaded anew): young again.
-        const age = await modifiedAt(path.join(dir, name));
+        const age = await store.modifiedAt(name);
         if (age === null) continue;
         if (age >= cutoff) {
           tally.young += 1;
           continue;
         }
-        if (await removeFile(path.join(dir, name), "an unused media file")) tally.deleted += 1;
+        if (await removeFile(store, name, "an unused media file")) tally.deleted += 1;
         else tally.failed += 1;
       }
     }
@@ -147,17 +138,6 @@ function mediaFile(name: string): { hash: string; temporary: boolean } | null {
   if (stored) return { hash: stored[1]!, temporary: false };
   const temporary = TEMPORARY_NAME.exec(name);
   return temporary ? { hash: temporary[1]!, temporary: true } : null;
-}
-
-/** The file's modification time, or null when it is gone. */
-async function modifiedAt(file: string): Promise<number | null> {
-  try {
-    const stats = await lstat(file);
-    return stats.isFile() ? stats.mtimeMs : null;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
 }
 
 function add(report: MediaSweepReport, tally: Tally): void {

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { outboxEmails } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
@@ -70,4 +70,17 @@ export async function retryDeadEmailByStaff(db: Database, actor: StaffActor, id:
       });
     return result;
   });
+}
+
+/**
+ * The e-mail outbox for the metrics (issue 27): e-mails waiting to leave (pending or being sent)
+ * and dead letters. Both counts use the (status, next attempt) index.
+ */
+export async function emailOutboxCounts(db: Database): Promise<{ backlog: number; dead: number }> {
+  const [backlog] = await db
+    .select({ value: count() })
+    .from(outboxEmails)
+    .where(inArray(outboxEmails.status, ["pending", "sending"]));
+  const [dead] = await db.select({ value: count() }).from(outboxEmails).where(eq(outboxEmails.status, "dead"));
+  return { backlog: Number(backlog?.value ?? 0), dead: Number(dead?.value ?? 0) };
 }

@@ -127,6 +127,8 @@ export interface DeliveryOptions {
   renderTimeoutMs?: number;
   /** The public origin of the unsubscribe links (the jobs' siteUrl; publicSiteUrl() by default). */
   siteUrl?: string;
+  /** The process is stopping (SIGTERM): the e-mail in hand is finished, the rest of the claim given back. */
+  signal?: AbortSignal;
 }
 
 export interface DeliveryReport {
@@ -155,10 +157,14 @@ export async function deliverPendingEmails(db: Database, transport: MailTranspor
   const clock = () => new Date(now.getTime() + Math.round(performance.now() - started));
   const report: DeliveryReport = { sent: 0, failed: 0, dead: 0 };
   let handled = 0;
-  while (handled < MAX_PER_RUN) {
+  while (handled < MAX_PER_RUN && !options.signal?.aborted) {
     const claimed = await claimDueEmails(db, clock(), Math.min(CLAIM_BATCH, MAX_PER_RUN - handled));
     if (claimed.length === 0) break;
-    for (const email of claimed) {
+    for (const [index, email] of claimed.entries()) {
+      if (options.signal?.aborted) {
+        await releaseClaims(db, claimed.slice(index));
+        break;
+      }
       if (isPromotionalEmailKind(email.kind) && !(await addressesWithPromotionalConsent(db, [email.toAddress])).has(email.toAddress.toLowerCase())) {
         if (await withholdPromotion(db, email, clock())) report.withheld = (report.withheld ?? 0) + 1;
         continue;
@@ -206,6 +212,20 @@ async function claimDueEmails(db: Database, at: Date, limit: number): Promise<Cl
       .returning();
   });
   return claimed.map((email) => ({ ...email, claimToken }));
+}
+
+/**
+ * Gives back claimed e-mails that were never attempted (the process is stopping): pending again,
+ * due as they were, the attempt they were counted for taken back, so another process sends them
+ * now rather than when the lease would run out.
+ */
+async function releaseClaims(db: Database, emails: readonly ClaimedEmail[]): Promise<void> {
+  for (const email of emails) {
+    await db
+      .update(outboxEmails)
+      .set({ status: "pending", claimedAt: null, claimToken: null, attempts: sql`${outboxEmails.attempts} - 1` })
+      .where(and(eq(outboxEmails.id, email.id), eq(outboxEmails.status, "sending"), eq(outboxEmails.claimToken, email.claimToken)));
+  }
 }
 
 type Outcome = { ok: true } | { ok: false; error: string; permanent: boolean };

@@ -13,7 +13,7 @@ export {
   subscriptionPastDueEmail,
   subscriptionPriceChangeEmail,
 } from "./templates/subscription-emails";
-export { listDeadEmails, retryDeadEmail, retryDeadEmailByStaff, type DeadEmail, type RetryDeadEmailResult } from "./dead-letters";
+export { emailOutboxCounts, listDeadEmails, retryDeadEmail, retryDeadEmailByStaff, type DeadEmail, type RetryDeadEmailResult } from "./dead-letters";
 export { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail } from "./templates/delivery-emails";
 export { orderCancelledEmail, orderRefundedEmail, type OrderCancelledData, type OrderRefundedData, type RefundChannel } from "./templates/staff-order-emails";
 export { dayRescheduledEmail, deliveryRescheduledEmail, type DayRescheduledData, type DeliveryRescheduledData } from "./templates/delivery-rescheduled";

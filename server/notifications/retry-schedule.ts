@@ -20,10 +20,14 @@ export function isLastAttempt(attempts: number): boolean {
 }
 
 /**
- * SMTP 5xx replies are permanent refusals (RFC 5321 §4.2.1: "the same request … will fail
- * again"), such as an unknown mailbox: retrying for a day would only delay telling staff.
+ * SMTP 5xx replies to the message itself (its sender, a recipient, its content) are permanent
+ * refusals (RFC 5321 §4.2.1: "the same request … will fail again"), such as an unknown mailbox:
+ * retrying for a day would only delay telling staff. A 5xx to anything else (AUTH refused, a TLS
+ * failure) says our configuration is wrong, not the message: those are retried, so fixing SMTP_URL
+ * sends the backlog instead of leaving every e-mail of the meantime a dead letter. Nodemailer
+ * marks replies about the message with the codes EENVELOPE and EMESSAGE.
  */
 export function isPermanentRefusal(error: unknown): boolean {
-  const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === "number" && code >= 500 && code < 600;
+  const { responseCode, code } = (error ?? {}) as { responseCode?: unknown; code?: unknown };
+  return typeof responseCode === "number" && responseCode >= 500 && responseCode < 600 && (code === "EENVELOPE" || code === "EMESSAGE");
 }

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { observePayment } from "../observability/index.server";
 import type { Database } from "../db/client";
 import { deliveries, orderItems, orders, payments, siteSettings } from "../db/schema";
 import { issueInvoiceForPaidOrder, issueInvoicesForPaidOrders } from "../invoices/index.server";
@@ -38,7 +39,9 @@ export async function recordPaymentSucceeded(
   paymentId: string,
   details: SettlementDetails,
 ): Promise<{ orderId: string; alreadySettled: boolean }> {
-  return inTransaction(db, (tx) => settlePaymentInTransaction(tx, paymentId, details));
+  const settled = await inTransaction(db, (tx) => settlePaymentInTransaction(tx, paymentId, details));
+  if (!settled.alreadySettled) observePayment("succeeded");
+  return settled;
 }
 
 export interface SettlementDetails {
@@ -215,7 +218,7 @@ export function whatsappRecipientOf(order: typeof orders.$inferSelect, siteUrl: 
 
 /** A payment was declined: the attempt and its order end as failed (a settled payment is never undone here). */
 export async function recordPaymentFailed(db: Database, paymentId: string, details: { now: Date; actor: string; message: string }) {
-  return inTransaction(db, async (tx) => {
+  const failed = await inTransaction(db, async (tx) => {
     const payment = await lockPaymentWithOrder(tx, paymentId);
     if (!payment) throw new PaymentNotFoundError(paymentId);
     if (payment.status === "succeeded" || payment.status === "failed") return { orderId: payment.orderId, changed: false };
@@ -223,6 +226,8 @@ export async function recordPaymentFailed(db: Database, paymentId: string, detai
     await transitionOrder(tx, payment.orderId, "failed", { actor: details.actor, now: details.now, note: details.message });
     return { orderId: payment.orderId, changed: true };
   });
+  if (failed.changed) observePayment("failed");
+  return failed;
 }
 
 /** A cash/Yape code was handed to the customer: the order waits for it until it expires. */

@@ -20,6 +20,8 @@ export interface RenewalOptions {
   batchSize?: number;
   /** Only this subscription (a customer's card update retrying its unpaid period at once). */
   onlySubscriptionId?: string;
+  /** The process is stopping (SIGTERM): the batch in hand is finished, no new one is claimed. */
+  signal?: AbortSignal;
 }
 
 export interface RenewalReport {
@@ -55,6 +57,7 @@ export async function renewDueSubscriptions(db: Database, options: RenewalOption
   const completion = { now: options.now, siteUrl: options.siteUrl, brandName };
   // Each pass claims a batch; claimed periods leave the "due" set, so the loop ends.
   for (;;) {
+    if (options.signal?.aborted) break;
     const { claims, repaired, failed } = await claimDuePeriods(db, today, batchSize, options.now, failedThisPass, options.onlySubscriptionId);
     report.failed += failed;
     if (claims.length === 0 && repaired === 0 && failed === 0) break;

@@ -43,6 +43,7 @@ export {
   retryDeadWhatsappMessageByStaff,
   whatsappStateOfNumbers,
   whatsappStateOfSubject,
+  whatsappOutboxCounts,
   type DeadWhatsappMessage,
   type StaffWhatsappMessage,
   type WhatsappInboxRow,

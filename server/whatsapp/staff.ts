@@ -223,3 +223,13 @@ export async function markWhatsappMessageAttended(
     return { ok: true, changed: true };
   });
 }
+
+/** The WhatsApp outbox for the metrics (issue 27): waiting to leave, and given up on. */
+export async function whatsappOutboxCounts(db: DatabaseOrTransaction): Promise<{ backlog: number; dead: number }> {
+  const [backlog] = await db
+    .select({ value: count() })
+    .from(whatsappMessages)
+    .where(inArray(whatsappMessages.status, ["pending", "sending"]));
+  const [dead] = await db.select({ value: count() }).from(whatsappMessages).where(eq(whatsappMessages.status, "dead"));
+  return { backlog: Number(backlog?.value ?? 0), dead: Number(dead?.value ?? 0) };
+}

@@ -97,6 +97,9 @@ export async function startShopProcess({ database, env = {}, outboxDir }: ShopPr
       // The tests run the jobs themselves, when the scenario says so.
       JOBS_INTERVAL_SECONDS: "0",
       CLIENT_RATE_LIMIT_FACTOR: "100",
+      // One line per request would bury the errors a failing test prints; tests that read the log turn it on.
+      LOG_REQUESTS: "false",
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       // Pages are read straight after writes: no reuse of a page rendered before.
       PAGE_CACHE_SECONDS: "0",
       ...database.env,

@@ -137,6 +137,9 @@ export async function startShopServer({ seed = true, env = {}, templates }: Shop
       JOBS_INTERVAL_SECONDS: "1",
       // Every browser test comes from 127.0.0.1: one "client" for the per-client limits.
       CLIENT_RATE_LIMIT_FACTOR: "100",
+      // One line per request would bury the errors a failing test prints; tests that read the log turn it on.
+      LOG_REQUESTS: "false",
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       ...databaseEnv,
       ...env,
     },

@@ -25,6 +25,33 @@ describe("environment", () => {
     expect(message).toContain("postgres://");
   });
 
+  it("sets the operations defaults: JSON logs in production, pool timeouts, a ten-second shutdown, local media (issue 27)", () => {
+    expect(parseEnv({})).toMatchObject({ LOG_FORMAT: "pretty", LOG_REQUESTS: true, SHUTDOWN_TIMEOUT_SECONDS: 10, PG_CONNECT_TIMEOUT_SECONDS: 5 });
+    const production = parseEnv({ NODE_ENV: "production", SITE_URL: "https://x.pe", SESSION_SECRET: "x".repeat(32), ALLOW_SANDBOX_PAYMENTS: "true" });
+    expect(production).toMatchObject({ LOG_FORMAT: "json", PG_STATEMENT_TIMEOUT_SECONDS: 30, PG_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: 60 });
+    expect(production.S3_BUCKET).toBeUndefined();
+    expect(production.METRICS_TOKEN).toBeUndefined();
+  });
+
+  it("refuses half an S3 configuration, a short metrics token and S3 settings without a bucket, naming each", () => {
+    const message = (() => {
+      try {
+        parseEnv({ S3_ACCESS_KEY_ID: "AKIA", MEDIA_PUBLIC_URL: "https://cdn.example.pe/", METRICS_TOKEN: "short", S3_BUCKET: undefined });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "";
+    })();
+    for (const name of ["S3_SECRET_ACCESS_KEY", "S3_ACCESS_KEY_ID", "MEDIA_PUBLIC_URL", "METRICS_TOKEN"]) expect(message).toContain(`- ${name}:`);
+    const configured = parseEnv({ S3_BUCKET: "vida-media", S3_ENDPOINT: "http://127.0.0.1:9000", MEDIA_PUBLIC_URL: "https://cdn.example.pe/" });
+    expect(configured).toMatchObject({
+      S3_BUCKET: "vida-media",
+      S3_REGION: "us-east-1",
+      S3_FORCE_PATH_STYLE: false,
+      MEDIA_PUBLIC_URL: "https://cdn.example.pe",
+    });
+  });
+
   describe("in production", () => {
     const production = {
       NODE_ENV: "production",

@@ -32,6 +32,18 @@ describe("the error log of a shop server the tests start", () => {
     expect(errors[1]).toMatch(/^uncaught exception: Error: crash\n/);
   });
 
+  it("records the error lines of the structured log (issue 27) by their message, and no other level", () => {
+    const line = (level: string, msg: string) => JSON.stringify({ level, time: "t", pid: 1, msg });
+    runWithTap(
+      `process.stdout.write(${JSON.stringify(`${line("info", "a request")}
+${line("error", "Job failed")}
+`)}); process.stdout.write(Buffer.from(${JSON.stringify(`${line("fatal", "gone")}
+plain text
+`)}));`,
+    );
+    expect(serverErrorsSince(log, 0).errors).toEqual(["Job failed", "gone"]);
+  });
+
   it("reads only what was logged after an offset, and never half a line", () => {
     runWithTap(`console.error("first")`);
     const offset = serverErrorLogEnd(log);
