@@ -16,3 +16,4 @@ export * from "./cache-generations";
 export * from "./complaints";
 export * from "./consent";
 export * from "./cash-box";
+export * from "./routes";
