@@ -43,7 +43,10 @@ const SHOP_PAGES = args.pages ? String(args.pages).split(",") : ["/", "/tienda",
 const CART_PAGE_STORAGE = {
   "va-cart:v1": JSON.stringify([JSON.parse(readFileSync(path.join(benchDir, "../tests/fixtures/box-cart-line.json"), "utf8"))]),
 };
-const storageFor = (url) => (new URL(url).pathname === "/carrito" ? CART_PAGE_STORAGE : null);
+// /checkout too: with an empty cart it leaves for /tienda once hydrated (issue 26 measures its first load).
+const storageFor = (url) => (["/carrito", "/checkout"].includes(new URL(url).pathname) ? CART_PAGE_STORAGE : null);
+// Checkout shows its form only once hydrated ("Cargando tu pedido…" before): measured from then.
+const readyFor = (url) => (new URL(url).pathname === "/checkout" ? "#contenido form" : null);
 
 if (args.record) {
   const after = JSON.parse(readFileSync(path.join(tmpDir, "compare-after.json"), "utf8"));
@@ -289,7 +292,11 @@ try {
     save();
   }
   if (only.has("js")) {
-    const pages = await measureFirstLoadJs([...SHOP_PAGES.map((page) => shop.origin + page), bare.origin + "/"], { chromePath, localStorageFor: storageFor });
+    const pages = await measureFirstLoadJs([...SHOP_PAGES.map((page) => shop.origin + page), bare.origin + "/"], {
+      chromePath,
+      localStorageFor: storageFor,
+      readyFor,
+    });
     results.firstLoadJs = Object.fromEntries(
       pages.map((page) => [new URL(page.url).origin === bare.origin ? "bare" : new URL(page.url).pathname, { gzip: page.gzip, count: page.count }]),
     );
