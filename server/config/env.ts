@@ -97,6 +97,16 @@ const envSchema = z
       .optional(),
     /** Days a boleta may take to reach SUNAT (7 by most sources, 3 by some: the accountant decides); facturas: 3, by law. */
     BOLETA_DEADLINE_DAYS: z.coerce.number().int().min(1).max(7).default(3),
+    /**
+     * A VROOM server (vroom-express, usually with OSRM for road times) that optimises Despacho's
+     * routes instead of the built-in solver, e.g. http://vroom.internal:3000/ (decision 0077).
+     */
+    ROUTING_URL: z
+      .url({ message: "must be the VROOM server's URL, e.g. http://localhost:3000/" })
+      .regex(/^https?:\/\//, "must start with http:// or https://")
+      .optional(),
+    /** How long the shop waits for the VROOM server's answer before giving up. */
+    ROUTING_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
     /** How long storefront reads are reused in memory; 0 turns the cache off. */
     STOREFRONT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     /**

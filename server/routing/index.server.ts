@@ -1,0 +1,46 @@
+/**
+ * Route optimisation (issue 26, decision 0077). The contract is VROOM's JSON problem and solution;
+ * the engine is the built-in solver or a VROOM server (ROUTING_URL), interchangeable here.
+ */
+export { solve, configuredRoutingEngine, type RoutingEngine, type SolveOptions } from "./solve";
+export { DEFAULT_TIME_LIMIT_MS } from "./built-in/solve-built-in";
+export { RoutingEngineError, type VroomServer } from "./vroom-client";
+export { RoutingProblemError, UnsupportedProblemError } from "./model";
+export { checkSolution, type CheckOptions, type FeasibilityIssue } from "./feasibility";
+export { planRoute, type PlanOptions } from "./plan-route";
+export { describeUnassignedReason } from "./unassigned-reasons";
+export {
+  buildTravelMatrix,
+  haversineKm,
+  InvalidTravelModelError,
+  roadKm,
+  travelSeconds,
+  type LatLng,
+  type TravelMatrix,
+  type TravelModel,
+} from "./travel-matrix";
+export {
+  SIMPLE_DEFAULT_TRAVEL,
+  simpleFromVroom,
+  simpleProblemSchema,
+  simpleToVroom,
+  simpleTravel,
+  type SimpleProblem,
+  type SimpleSolution,
+} from "./simple-format";
+export {
+  UNASSIGNED_REASONS,
+  vroomProblemSchema,
+  vroomSolutionSchema,
+  type UnassignedReason,
+  type VroomJob,
+  type VroomProblem,
+  type VroomRoute,
+  type VroomShipment,
+  type VroomSolution,
+  type VroomStep,
+  type VroomSummary,
+  type VroomUnassigned,
+  type VroomVehicle,
+  type VroomViolation,
+} from "./vroom-format";
