@@ -27,7 +27,17 @@ function typedVans(form: FormData): VanFormValues {
  * field by field with Spanish messages, then the deliveries domain plans the day. The page's key
  * makes a repeated post (double click, reload) the same run.
  */
-export async function optimiseAction({ form, date, context, request }: { form: FormData; date: string; context: Readonly<RouterContextProvider>; request: Request }) {
+export async function optimiseAction({
+  form,
+  date,
+  context,
+  request,
+}: {
+  form: FormData;
+  date: string;
+  context: Readonly<RouterContextProvider>;
+  request: Request;
+}) {
   const vans = typedVans(form);
   const refuse = (message: string, status = 400) => data<OptimiseAnswer>({ ok: false, message, vans }, { status });
   const key = String(form.get("clave") ?? "");

@@ -76,7 +76,11 @@ export const routeSettingsSchema = z
     depotLabel: z.string().trim().min(1, "Ingresa el nombre del almacén").max(120, "Debe tener como máximo 120 caracteres"),
     depotLat: z.string(),
     depotLng: z.string(),
-    serviceMinutes: z.coerce.number("Ingresa los minutos por parada").int("Ingresa minutos enteros").min(1, "Al menos 1 minuto").max(120, "Como máximo 120 minutos"),
+    serviceMinutes: z.coerce
+      .number("Ingresa los minutos por parada")
+      .int("Ingresa minutos enteros")
+      .min(1, "Al menos 1 minuto")
+      .max(120, "Como máximo 120 minutos"),
     detourFactor: z.coerce.number("Ingresa el factor de desvío").min(1, "El factor de desvío va de 1 a 3").max(3, "El factor de desvío va de 1 a 3"),
     averageSpeedKmh: z.coerce.number("Ingresa la velocidad promedio").min(5, "La velocidad va de 5 a 80 km/h").max(80, "La velocidad va de 5 a 80 km/h"),
     vanCapacity: capacity,

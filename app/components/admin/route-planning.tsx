@@ -161,9 +161,7 @@ function UnassignedList({ unassigned }: { unassigned: RouteOptimisationResult["u
   if (unassigned.length === 0) return <p className="mt-2 font-semibold text-green-900">Todos los envíos tienen ruta.</p>;
   return (
     <div className="mt-2 rounded-xl bg-amber-50 p-3" data-testid="route-unassigned">
-      <p className="font-semibold text-amber-900">
-        {unassigned.length === 1 ? "1 envío quedó sin ruta:" : `${unassigned.length} envíos quedaron sin ruta:`}
-      </p>
+      <p className="font-semibold text-amber-900">{unassigned.length === 1 ? "1 envío quedó sin ruta:" : `${unassigned.length} envíos quedaron sin ruta:`}</p>
       <ul className="mt-1 list-disc space-y-1 pl-5">
         {unassigned.map((left) => (
           <li key={left.deliveryId}>

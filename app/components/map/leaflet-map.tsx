@@ -91,8 +91,8 @@ export default function LeafletMap({
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-3">
       <p id={`${id}-help`} className="mb-2 text-sm text-slate-700">
-        Mueve el mapa hasta que el marcador quede sobre la puerta: con el dedo o el mouse, o con las flechas del teclado después de seleccionar el
-        mapa. + y − acercan y alejan.
+        Mueve el mapa hasta que el marcador quede sobre la puerta: con el dedo o el mouse, o con las flechas del teclado después de seleccionar el mapa. + y −
+        acercan y alejan.
       </p>
       <div className="relative isolate h-72 overflow-hidden rounded-xl bg-slate-100">
         <div
