@@ -1,6 +1,6 @@
-import { data, type RouterContextProvider } from "react-router";
-import { DispatchRefusedError, MAX_VANS, optimiseRoutes, type RouteOptimisationResult, type VanShift } from "@server/deliveries/index.server";
-import { vanSchema } from "@core/route-schemas";
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { DispatchRefusedError, MAX_VANS, optimiseRoutes, saveRouteSettings, type RouteOptimisationResult, type VanShift } from "@server/deliveries/index.server";
+import { routeSettingsSchema, vanSchema } from "@core/route-schemas";
 import { isPlainLine } from "@core/input-schemas";
 import type { VanFormValues } from "~/components/admin/route-planning";
 import { dbContext } from "./db-context.server";
@@ -76,4 +76,34 @@ export async function optimiseAction({
     if (error instanceof DispatchRefusedError) return refuse(error.message, 409);
     throw error;
   }
+}
+
+/** The route settings' fields as the form names them, kept for a refusal. */
+const ROUTE_SETTING_FIELDS = [
+  "depotLabel",
+  "depotLat",
+  "depotLng",
+  "serviceMinutes",
+  "detourFactor",
+  "averageSpeedKmh",
+  "vanCapacity",
+  "vanCapacityUnit",
+  "shiftStart",
+  "shiftEnd",
+] as const;
+
+/**
+ * /admin/ajustes, "Rutas" (issue 26, admin only like the page): the depot, the time per stop, the
+ * travel-time model and the vans' defaults, each field with its Spanish message.
+ */
+export async function routeSettingsAction({ form, context, request }: { form: FormData; context: Readonly<RouterContextProvider>; request: Request }) {
+  const typed = Object.fromEntries(ROUTE_SETTING_FIELDS.map((name) => [name, String(form.get(name) ?? "").slice(0, 120)]));
+  const parsed = routeSettingsSchema.safeParse(typed);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
+    return data({ intent: "routes" as const, error: "Revisa los campos marcados.", fieldErrors, typed }, { status: 400 });
+  }
+  await saveRouteSettings(context.get(dbContext), staffActor(context, request), { values: parsed.data, now: new Date() });
+  throw redirect("/admin/ajustes?guardado=rutas");
 }

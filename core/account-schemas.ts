@@ -7,6 +7,7 @@ import { EMAIL_PATTERN, INVALID_EMAIL } from "./checkout-schema";
 import { coercedInt32Id, isPlainLine, lineText } from "./input-schemas";
 export { fieldErrors } from "./checkout-schema";
 import { consentCheckbox } from "./promotional-consent";
+import { INVALID_POINT, optionalPointFields } from "./geo";
 import { documentNumberError, isPeruvianMobile, normalizePeruvianMobile, type DocumentType } from "./documents";
 
 export const emailField = z
@@ -60,8 +61,21 @@ export const registerSchema = z
     confirmPassword: z.string(),
     /** Issue 12: the separate, unticked promotional-e-mail consent; the account never depends on it. */
     promociones: consentCheckbox,
+    /** Issue 26: an optional delivery address with its pin, to start the first checkout from. */
+    districtId: z.preprocess((value) => (value === "" || value === undefined ? null : value), coercedInt32Id("Elige un distrito de la lista").nullable()),
+    address: lineText(200)
+      .trim()
+      .optional()
+      .transform((value) => value || null),
+    lat: z.string().max(40).optional(),
+    lng: z.string().max(40).optional(),
   })
-  .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER });
+  .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER })
+  .superRefine((value, context) => {
+    const point = optionalPointFields.safeParse({ lat: value.lat, lng: value.lng });
+    if (!point.success) context.addIssue({ code: "custom", path: ["ubicacion"], message: point.error.issues[0]?.message ?? INVALID_POINT });
+  })
+  .transform(({ lat, lng, ...value }) => ({ ...value, point: optionalPointFields.parse({ lat, lng }) }));
 
 export const forgotPasswordSchema = z.object({ email: emailField });
 
@@ -101,8 +115,13 @@ export const profileSchema = z
     documentNumber: optionalText(20),
     districtId: z.preprocess((value) => (value === "" || value === undefined ? null : value), coercedInt32Id("Elige un distrito de la lista").nullable()),
     address: optionalText(200),
+    /** Issue 26: the address's optional pin, from the map's hidden fields. */
+    lat: z.string().max(40).optional(),
+    lng: z.string().max(40).optional(),
   })
   .superRefine((value, context) => {
+    const point = optionalPointFields.safeParse({ lat: value.lat, lng: value.lng });
+    if (!point.success) context.addIssue({ code: "custom", path: ["ubicacion"], message: point.error.issues[0]?.message ?? INVALID_POINT });
     if (value.documentNumber && !value.documentType) {
       context.addIssue({ code: "custom", path: ["documentType"], message: "Selecciona un tipo de documento" });
     }
@@ -111,8 +130,9 @@ export const profileSchema = z
       if (error) context.addIssue({ code: "custom", path: ["documentNumber"], message: error });
     }
   })
-  .transform((value) => ({
+  .transform(({ lat, lng, ...value }) => ({
     ...value,
+    point: optionalPointFields.parse({ lat, lng }),
     phone: value.phone ? normalizePeruvianMobile(value.phone) : null,
     documentType: value.documentType ?? null,
     documentNumber: value.documentNumber ? value.documentNumber.toUpperCase() : null,

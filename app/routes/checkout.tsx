@@ -14,6 +14,7 @@ import { ComplaintsBookNote } from "~/components/complaints/complaints-book-note
 import { orderCookieHeader } from "~/order-cookie.server";
 import { ORDER_NOT_GENERATED } from "@core/checkout-messages";
 import { clientAddress } from "~/session.server";
+import { mapTiles } from "~/map-tiles.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -26,6 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     offered,
     customer: profile ? checkoutPrefill(profile) : null,
     organizations: organizations.map(({ id, title }) => ({ id, title })),
+    tiles: mapTiles(),
   };
 }
 
@@ -40,6 +42,7 @@ function checkoutPrefill(profile: Profile): CheckoutPrefill {
     dni: profile.documentNumber ?? "",
     districtName: profile.districtName ?? "",
     direccion: profile.address ?? "",
+    ubicacion: profile.point,
   };
 }
 
@@ -107,7 +110,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Checkout({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <CheckoutForm districts={loaderData.districts} offered={loaderData.offered} customer={loaderData.customer} organizations={loaderData.organizations} />
+      <CheckoutForm
+        districts={loaderData.districts}
+        offered={loaderData.offered}
+        customer={loaderData.customer}
+        organizations={loaderData.organizations}
+        tiles={loaderData.tiles}
+      />
       <ComplaintsBookNote />
     </>
   );

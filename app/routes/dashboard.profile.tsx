@@ -12,13 +12,14 @@ import { changePasswordSchema, fieldErrors, profileSchema } from "@core/account-
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/order-receipt.server";
 import { userContext } from "~/session.server";
+import { mapTiles } from "~/map-tiles.server";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const profile = await getProfile(db, context.get(userContext).id);
   if (!profile) throw data("No se pudo obtener la información del usuario", { status: 404 });
   const params = new URL(request.url).searchParams;
-  return { profile, districts: await listServedDistricts(db), editing: params.has("editar"), saved: params.has("actualizado") };
+  return { profile, districts: await listServedDistricts(db), editing: params.has("editar"), saved: params.has("actualizado"), tiles: mapTiles() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -119,6 +120,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           errors={profileErrors?.fieldErrors ?? {}}
           message={profileErrors?.message ?? null}
           typed={profileErrors && "typed" in profileErrors ? (profileErrors.typed as Record<string, string>) : null}
+          tiles={loaderData.tiles}
         />
       ) : (
         <ProfileView profile={loaderData.profile} saved={loaderData.saved} />

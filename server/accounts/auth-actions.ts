@@ -2,7 +2,7 @@ import { APIError } from "better-auth/api";
 import { and, eq, ne } from "drizzle-orm";
 import { recordPromotionalConsent } from "../consent/index.server";
 import type { Database } from "../db/client";
-import { sessions } from "../db/schema";
+import { districts, sessions, users } from "../db/schema";
 import { authFor, resetEmailOutcome, sendPasswordChangedEmail } from "./auth";
 import { forgetSignedInUsers, sessionHeaders } from "./current-user";
 import { RATE_LIMITS, consumeRateLimit, rateLimitMessage } from "./rate-limit";
@@ -75,6 +75,10 @@ export async function register(
     client: string;
     /** Issue 12: the ticked promotional consent, with who asked (evidence); absent when unticked. */
     promotionsConsent?: { clientAddress: string; userAgent: string | null } | null;
+    /** Issue 26: the optional delivery address and its pin given at sign-up. */
+    districtId?: number | null;
+    address?: string | null;
+    point?: { lat: number; lng: number } | null;
   },
 ): Promise<AuthResult> {
   const limit = await consumeRateLimit(db, `register:${input.client}`, RATE_LIMITS.registerPerClient);
@@ -94,6 +98,18 @@ export async function register(
     });
     if (input.promotionsConsent) {
       await recordPromotionalConsent(db, { email: input.email, granted: true, source: "signup", ...input.promotionsConsent }, new Date());
+    }
+    if (input.districtId || input.address || input.point) {
+      const [district] = input.districtId ? await db.select({ id: districts.id }).from(districts).where(eq(districts.id, input.districtId)) : [];
+      await db
+        .update(users)
+        .set({
+          districtId: district?.id ?? null,
+          address: input.address ?? null,
+          addressLat: input.point?.lat ?? null,
+          addressLng: input.point?.lng ?? null,
+        })
+        .where(eq(users.email, input.email));
     }
     return { ok: true, headers };
   } catch (error) {

@@ -16,6 +16,8 @@ export interface Profile {
   address: string | null;
   districtId: number | null;
   districtName: string | null;
+  /** The address's pin (issue 26); null: the district's centre stands in. */
+  point: { lat: number; lng: number } | null;
   createdAt: string;
 }
 
@@ -43,11 +45,14 @@ export function profileFromRow({ user, districtName }: { user: typeof users.$inf
     address: user.address,
     districtId: user.districtId,
     districtName,
+    point: user.addressLat !== null && user.addressLng !== null ? { lat: user.addressLat, lng: user.addressLng } : null,
     createdAt: user.createdAt.toISOString(),
   };
 }
 
-export type ProfileUpdate = Pick<Profile, "firstName" | "lastName" | "documentType" | "documentNumber" | "phone" | "address" | "districtId">;
+/** `point` absent: the pin is left as it is; null: removed. */
+export type ProfileUpdate = Pick<Profile, "firstName" | "lastName" | "documentType" | "documentNumber" | "phone" | "address" | "districtId"> &
+  Partial<Pick<Profile, "point">>;
 
 /** The email is not part of the update: spec §5, 'El correo no se puede modificar'. */
 export async function updateProfile(db: Database, userId: string, update: ProfileUpdate): Promise<{ ok: true } | { ok: false; message: string }> {
@@ -55,9 +60,15 @@ export async function updateProfile(db: Database, userId: string, update: Profil
     const [district] = await db.select({ id: districts.id }).from(districts).where(eq(districts.id, update.districtId));
     if (!district) return { ok: false, message: "Selecciona un distrito de la lista" };
   }
+  const { point, ...columns } = update;
   await db
     .update(users)
-    .set({ ...update, name: `${update.firstName} ${update.lastName}`, updatedAt: new Date() })
+    .set({
+      ...columns,
+      ...(point === undefined ? {} : { addressLat: point?.lat ?? null, addressLng: point?.lng ?? null }),
+      name: `${update.firstName} ${update.lastName}`,
+      updatedAt: new Date(),
+    })
     .where(eq(users.id, userId));
   // The account header shows the signed-in name (server/accounts/current-user.ts).
   forgetSignedInUsers();

@@ -83,3 +83,4 @@ export { routeProgress, stopOutlook, type RouteProgress, type StopOutlook } from
 export { loadRouteOverview, type RouteOverview, type RouteOverviewDriver } from "./route-overview";
 export { setOrderLocation, type OrderLocationResult } from "./order-location";
 export type { VanShift } from "./route-plan";
+export { districtCentre, setDistrictCentre } from "./district-centre";

@@ -5,6 +5,8 @@ import type { ServedDistrict } from "@server/content/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
 import { Field, inputClass } from "~/components/checkout/field";
 import { documentTypeLabels } from "@core/documents";
+import { limaPointSchema, type GeoPoint } from "@core/geo";
+import { LocationPicker, type MapTiles } from "~/components/map/location-picker";
 
 /** Spec §4: 'Perfil actualizado correctamente' hides after 3 s. */
 const SAVED_MESSAGE_MS = 3000;
@@ -29,6 +31,7 @@ export function ProfileView({ profile, saved }: { profile: Profile; saved: boole
     ],
     ["Distrito", profile.districtName],
     ["Dirección", profile.address],
+    ["Ubicación en el mapa", profile.point ? "Marcada" : "Sin marcar: usamos el centro de tu distrito"],
   ];
   return (
     <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby="profile-data">
@@ -59,14 +62,23 @@ export function ProfileEditForm({
   errors,
   message,
   typed,
+  tiles,
 }: {
   profile: Profile;
   districts: ServedDistrict[];
   errors: Record<string, string>;
   message: string | null;
   typed: Record<string, string> | null;
+  tiles: MapTiles;
 }) {
   const busy = useNavigation().state === "submitting";
+  // Issue 26: the pin as typed after a refusal (when it was a valid point), else the stored one.
+  const [point, setPoint] = useState<GeoPoint | null>(() => {
+    if (!typed) return profile.point;
+    const parsed = limaPointSchema.safeParse({ lat: typed.lat, lng: typed.lng });
+    return parsed.success ? parsed.data : null;
+  });
+  const centre = districts.find((district) => district.id === profile.districtId)?.center ?? null;
   // After a refused save the form shows what was typed, not what is stored.
   const value = (field: keyof Profile & string) => (typed ? (typed[field] ?? "") : String(profile[field] ?? ""));
   const summary = message ?? errors.firstName ?? errors.lastName;
@@ -125,6 +137,16 @@ export function ProfileEditForm({
         <Field label="Dirección" error={errors.address}>
           {(props) => <input {...props} name="address" autoComplete="street-address" defaultValue={value("address")} className={inputClass} />}
         </Field>
+        <LocationPicker
+          value={point}
+          onChange={setPoint}
+          tiles={tiles}
+          openAt={centre}
+          addressText={[value("address"), profile.districtName].filter(Boolean).join(", ")}
+          names={{ lat: "lat", lng: "lng" }}
+          error={errors.ubicacion}
+          hint="Ayuda al repartidor a llegar a tu puerta; la usamos en tus próximos pedidos. Si no la marcas, usamos el centro de tu distrito."
+        />
       </div>
       <div className="flex flex-wrap gap-3">
         <button type="submit" disabled={busy} className="rounded-full bg-brand-700 px-6 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-60">

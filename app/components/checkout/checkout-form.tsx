@@ -16,6 +16,7 @@ import { DocumentFields } from "./document-fields";
 import { PaymentSummary } from "./payment-summary";
 import { SubscriptionOptions } from "./subscription-options";
 import { PromotionalConsentCheckbox } from "~/components/consent/promotional-consent-checkbox";
+import type { MapTiles } from "~/components/map/location-picker";
 
 /** What the checkout action answers when it cannot create the order (success redirects to the payment page). */
 export type CheckoutActionData = {
@@ -37,7 +38,7 @@ export type OfferedSlots = Record<number, { date: string; windows: { window: Del
 /** What a signed-in customer's profile puts in the form (issue 4). */
 export type CheckoutPrefill = Pick<
   typeof emptyCheckoutForm,
-  "nombre" | "apellido" | "correo" | "telefono" | "tipo_documento" | "dni" | "districtName" | "direccion"
+  "nombre" | "apellido" | "correo" | "telefono" | "tipo_documento" | "dni" | "districtName" | "direccion" | "ubicacion"
 >;
 
 export function CheckoutForm({
@@ -45,11 +46,13 @@ export function CheckoutForm({
   offered,
   customer,
   organizations,
+  tiles,
 }: {
   districts: District[];
   offered: OfferedSlots;
   customer: CheckoutPrefill | null;
   organizations: { id: number; title: string }[];
+  tiles: MapTiles;
 }) {
   const hydrated = useHydrated();
   const { items } = useCart();
@@ -105,6 +108,7 @@ export function CheckoutForm({
     districtId: district?.id ?? 0,
     direccion: form.direccion,
     referencia: form.referencia,
+    ubicacion: form.ubicacion,
     diaHabil: form.diaHabil ? Number(form.diaHabil) : 0,
     fecha: form.fecha,
     rangoHorario: form.rangoHorario,
@@ -190,7 +194,7 @@ export function CheckoutForm({
             <DocumentFields {...bindings} />
             <PromotionalConsentCheckbox checked={form.promociones} onChange={(checked) => update("promociones", checked)} />
           </fieldset>
-          <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} />
+          <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} tiles={tiles} />
         </div>
 
         <div className="space-y-4">
