@@ -82,5 +82,5 @@ export { deliveryOwner, deliveryTracking, trackedDeliveryOfOrder, type DeliveryT
 export { routeProgress, stopOutlook, type RouteProgress, type StopOutlook } from "./route-progress";
 export { loadRouteOverview, type RouteOverview, type RouteOverviewDriver } from "./route-overview";
 export { setOrderLocation, type OrderLocationResult } from "./order-location";
-export type { VanShift } from "./route-plan";
+export { retimeDriverDay, type VanShift } from "./route-plan";
 export { districtCentre, setDistrictCentre } from "./district-centre";

@@ -3,8 +3,8 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
-import { deliveries, districts, productVariants, routeOptimisations, routePlans, staffActions, users } from "@server/db/schema";
-import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
+import { deliveries, districts, orders, productVariants, routeOptimisations, routePlans, staffActions, users } from "@server/db/schema";
+import { DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
 import {
   confirmDriverStop,
   deliveryTracking,
@@ -306,5 +306,37 @@ describe("Route planning: Optimizar rutas, arrival times and the customer's trac
     await expect(optimiseRoutes(test.db, actor, { date: day, vans: [], requestKey: randomUUID(), now: placedAt })).rejects.toThrow(
       "Elige al menos un repartidor para optimizar.",
     );
+  });
+});
+
+describe("the demo's route of the day (issue 26)", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+  });
+  afterAll(() => test.close());
+
+  it("gives the demo repartidor six stops with points and arrival times, the demo customer's fourth or later", async () => {
+    const [driverRow] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email));
+    // The day the template was seeded: the demo customer's delivery on the route names it.
+    const [customerStop] = await test.db
+      .select({ date: deliveries.deliveryDate, position: deliveries.routePosition })
+      .from(deliveries)
+      .innerJoin(orders, eq(orders.id, deliveries.orderId))
+      .where(and(eq(orders.customerEmail, DEMO_CUSTOMER.email), eq(deliveries.assignedDriverId, driverRow!.id)));
+    expect(customerStop!.position).toBeGreaterThanOrEqual(4);
+    const route = await test.db
+      .select()
+      .from(deliveries)
+      .where(and(eq(deliveries.assignedDriverId, driverRow!.id), eq(deliveries.deliveryDate, customerStop!.date)))
+      .orderBy(asc(deliveries.routePosition));
+    expect(route.length).toBeGreaterThanOrEqual(6);
+    expect(route.every((stop) => stop.lat !== null && stop.lng !== null && stop.estimatedArrivalAt !== null)).toBe(true);
+    expect(new Set(route.map((stop) => stop.districtName)).size).toBeGreaterThanOrEqual(4);
+    // Planned from the shift's start, in route order, each within its window.
+    const arrivals = route.map((stop) => stop.estimatedArrivalAt!.getTime());
+    expect(arrivals).toEqual([...arrivals].sort((a, b) => a - b));
+    const sheet = (await loadRouteSheets(test.db, { date: customerStop!.date, driverId: driverRow!.id }))[0]!;
+    expect(sheet.stops.every((stop) => stop.lateMinutes === 0 && !stop.approximate)).toBe(true);
   });
 });
