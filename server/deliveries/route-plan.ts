@@ -150,7 +150,8 @@ export async function retimeDriverDay(tx: Transaction, input: { date: string; dr
     );
     for (const [jobId, second] of serviceStarts(route)) arrivals.set(placed[jobId - 1]!.id, instantOfSeconds(input.date, second));
   }
-  for (const stop of open) {
+  // Written in id order (decision 0025: rows of one table locked together, in key order).
+  for (const stop of [...open].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const arrival = arrivals.get(stop.id) ?? null;
     if ((arrival?.getTime() ?? null) === (stop.estimatedArrivalAt?.getTime() ?? null)) continue;
     await tx.update(deliveries).set({ estimatedArrivalAt: arrival }).where(eq(deliveries.id, stop.id));
