@@ -1,5 +1,13 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { DispatchRefusedError, MAX_VANS, optimiseRoutes, saveRouteSettings, type RouteOptimisationResult, type VanShift } from "@server/deliveries/index.server";
+import {
+  DispatchRefusedError,
+  MAX_VANS,
+  optimiseRoutes,
+  saveRouteSettings,
+  type RouteOptimisationResult,
+  type VanShift,
+} from "@server/deliveries/index.server";
+import { RoutingEngineError } from "@server/routing/index.server";
 import { routeSettingsSchema, vanSchema } from "@core/route-schemas";
 import { isPlainLine } from "@core/input-schemas";
 import type { VanFormValues } from "~/components/admin/route-planning";
@@ -74,6 +82,11 @@ export async function optimiseAction({
     return { ok: true, message, optimisation: result };
   } catch (error) {
     if (error instanceof DispatchRefusedError) return refuse(error.message, 409);
+    // ROUTING_URL's VROOM server down, slow or refusing: nothing was written; staff may press again.
+    if (error instanceof RoutingEngineError) {
+      console.warn(`Optimizar rutas: ${error.message}`);
+      return refuse("No se pudo optimizar: el servidor de rutas no respondió. No se cambió ninguna ruta; inténtalo de nuevo en unos minutos.", 502);
+    }
     throw error;
   }
 }
