@@ -186,16 +186,21 @@ describe("pins, Optimizar rutas and the customer's tracking on a phone", () => {
     await expectFitsThePhone(page, "despacho, 360px");
 
     await planning.getByRole("button", { name: "Optimizar rutas" }).click();
-    await page.getByText(/^Rutas optimizadas: \d+ paradas? asignadas?/).waitFor({ timeout: 60_000 });
+    const message = page.getByText(/^Rutas optimizadas: \d+ paradas? asignadas?/);
+    await message.waitFor({ timeout: 60_000 });
     await expectFitsThePhone(page, "despacho tras optimizar, 360px");
+    // What fits depends on the hour (a morning stop cannot be reached in the afternoon): whatever the
+    // clock, nothing is dropped silently. Each stop left out is listed with its reason.
+    const unassigned = Number(/, (\d+) sin ruta/.exec((await message.textContent())!)?.[1] ?? 0);
+    if (unassigned > 0) expect(await planning.getByTestId("route-unassigned").getByRole("listitem").count()).toBe(unassigned);
 
-    // The driver's sheet: every stop still to do has its arrival time.
+    // The driver's sheet: the stops still on the route, each with its arrival time; with the ones
+    // left out, the whole route is accounted for.
     await planning.getByRole("link", { name: `Ver hoja de ${driverName}` }).click();
     await page.waitForURL(/\/admin\/despacho\/hoja\?fecha=.+&repartidor=/);
     const stops = await page.getByTestId("route-stop").allTextContents();
-    expect(stops.length).toBeGreaterThanOrEqual(route.length);
-    const timed = stops.filter((stop) => /Llegada estimada\s*\d\d:\d\d/.test(stop));
-    expect(timed.length).toBeGreaterThanOrEqual(route.length - 1);
+    expect(stops.length + unassigned).toBeGreaterThanOrEqual(route.length);
+    expect(stops.filter((stop) => !/Llegada estimada\s*\d\d:\d\d/.test(stop))).toEqual([]);
     await expectFitsThePhone(page, "hoja de ruta, 360px");
     expect(desk.errors).toEqual([]);
     await desk.close();
