@@ -40,7 +40,7 @@ export function DeliveryTrackingPanel({
     let stopped = false;
     const url = `/api/envios/${deliveryId}/seguimiento${token ? `?token=${encodeURIComponent(token)}` : ""}`;
     const schedule = () => {
-      if (!stopped && polls < MAX_POLLS && !document.hidden) timer = setTimeout(poll, pollSeconds * 1000);
+      if (!stopped && polls < MAX_POLLS && !document.hidden) timer = setTimeout(() => void poll(), pollSeconds * 1000);
     };
     async function poll() {
       polls += 1;
