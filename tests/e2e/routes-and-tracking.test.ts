@@ -58,6 +58,8 @@ describe("pins, Optimizar rutas and the customer's tracking on a phone", () => {
         SESSION_SECRET: appSecret(),
         TRACKING_POLL_SECONDS: "2",
         MAP_TILES_URL: `${TILES_ORIGIN}/{z}/{x}/{y}.png`,
+        // Run under `faketime`, the server keeps the shifted clock of the test and its browser.
+        ...(process.env.FAKETIME ? { FAKETIME: process.env.FAKETIME, LD_PRELOAD: process.env.LD_PRELOAD ?? "" } : {}),
       },
     });
     browser = await launchBrowser();
