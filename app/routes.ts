@@ -129,6 +129,8 @@ export default [
   route("api/carrito/precios", "routes/api.cart-prices.ts"),
   route("api/carrito/abandonado", "routes/api.abandoned-cart.ts"),
   route("api/cuenta/correo-registrado", "routes/api.email-registered.ts"),
+  // The customer's live tracking of a delivery on its day (issue 26): the order's owner only.
+  route("api/envios/:deliveryId/seguimiento", "routes/api.delivery-tracking.ts"),
   route("api/pagos/culqi/webhook", "routes/api.culqi-webhook.ts"),
   // Meta's WhatsApp webhook: subscription check and signed notifications (issue 25, docs/whatsapp.md).
   route("webhooks/whatsapp", "routes/webhooks.whatsapp.ts"),

@@ -43,7 +43,10 @@ const SHOP_PAGES = args.pages ? String(args.pages).split(",") : ["/", "/tienda",
 const CART_PAGE_STORAGE = {
   "va-cart:v1": JSON.stringify([JSON.parse(readFileSync(path.join(benchDir, "../tests/fixtures/box-cart-line.json"), "utf8"))]),
 };
-const storageFor = (url) => (new URL(url).pathname === "/carrito" ? CART_PAGE_STORAGE : null);
+// /checkout too: with an empty cart it leaves for /tienda once hydrated (issue 26 measures its first load).
+const storageFor = (url) => (["/carrito", "/checkout"].includes(new URL(url).pathname) ? CART_PAGE_STORAGE : null);
+// Checkout shows its form only once hydrated ("Cargando tu pedido…" before): measured from then.
+const readyFor = (url) => (new URL(url).pathname === "/checkout" ? "#contenido form" : null);
 // Pages measured signed in (`--pages=/admin/reparto`: the driver app of issue 26, as the demo repartidor).
 const SIGNED_IN_PAGES = { "/admin/reparto": { email: "repartidor@demo.pe", password: "Reparto1234" } };
 /** @type {Record<string, string>} */
@@ -299,6 +302,7 @@ try {
       chromePath,
       localStorageFor: storageFor,
       cookieFor,
+      readyFor,
     });
     results.firstLoadJs = Object.fromEntries(
       pages.map((page) => [new URL(page.url).origin === bare.origin ? "bare" : new URL(page.url).pathname, { gzip: page.gzip, count: page.count }]),

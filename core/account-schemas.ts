@@ -7,6 +7,7 @@ import { emailAddress, INVALID_EMAIL } from "./email-address";
 import { coercedInt32Id, isPlainLine, lineText } from "./input-schemas";
 export { fieldErrors } from "./checkout-schema";
 import { consentCheckbox } from "./promotional-consent";
+import { INVALID_POINT, optionalPointFields } from "./geo";
 import { documentNumberError, isPeruvianMobile, normalizePeruvianMobile, type DocumentType } from "./documents";
 
 /** The shop's one address rule (core/email-address.ts, issue 24). */
@@ -68,9 +69,22 @@ export const registerSchema = z
     /** Issue 25: an optional mobile, needed only with the separate, unticked WhatsApp opt-in. */
     phone: optionalMobile,
     whatsapp: consentCheckbox,
+    /** Issue 26: an optional delivery address with its pin, to start the first checkout from. */
+    districtId: z.preprocess((value) => (value === "" || value === undefined ? null : value), coercedInt32Id("Elige un distrito de la lista").nullable()),
+    address: lineText(200)
+      .trim()
+      .optional()
+      .transform((value) => value || null),
+    lat: z.string().max(40).optional(),
+    lng: z.string().max(40).optional(),
   })
   .refine((value) => value.password === value.confirmPassword, { path: ["confirmPassword"], message: PASSWORDS_DIFFER })
-  .refine((value) => !value.whatsapp || value.phone !== null, { path: ["phone"], message: WHATSAPP_NEEDS_MOBILE });
+  .refine((value) => !value.whatsapp || value.phone !== null, { path: ["phone"], message: WHATSAPP_NEEDS_MOBILE })
+  .superRefine((value, context) => {
+    const point = optionalPointFields.safeParse({ lat: value.lat, lng: value.lng });
+    if (!point.success) context.addIssue({ code: "custom", path: ["ubicacion"], message: point.error.issues[0]?.message ?? INVALID_POINT });
+  })
+  .transform(({ lat, lng, ...value }) => ({ ...value, point: optionalPointFields.parse({ lat, lng }) }));
 
 export const forgotPasswordSchema = z.object({ email: emailField });
 
@@ -117,8 +131,13 @@ export const profileSchema = z
     documentNumber: optionalText(20),
     districtId: z.preprocess((value) => (value === "" || value === undefined ? null : value), coercedInt32Id("Elige un distrito de la lista").nullable()),
     address: optionalText(200),
+    /** Issue 26: the address's optional pin, from the map's hidden fields. */
+    lat: z.string().max(40).optional(),
+    lng: z.string().max(40).optional(),
   })
   .superRefine((value, context) => {
+    const point = optionalPointFields.safeParse({ lat: value.lat, lng: value.lng });
+    if (!point.success) context.addIssue({ code: "custom", path: ["ubicacion"], message: point.error.issues[0]?.message ?? INVALID_POINT });
     if (value.documentNumber && !value.documentType) {
       context.addIssue({ code: "custom", path: ["documentType"], message: "Selecciona un tipo de documento" });
     }
@@ -128,8 +147,9 @@ export const profileSchema = z
     }
     if (value.whatsapp && !value.phone) context.addIssue({ code: "custom", path: ["phone"], message: WHATSAPP_NEEDS_MOBILE });
   })
-  .transform((value) => ({
+  .transform(({ lat, lng, ...value }) => ({
     ...value,
+    point: optionalPointFields.parse({ lat, lng }),
     phone: value.phone ? normalizePeruvianMobile(value.phone) : null,
     documentType: value.documentType ?? null,
     documentNumber: value.documentNumber ? value.documentNumber.toUpperCase() : null,

@@ -9,6 +9,7 @@ import { documentNumberError, isPeruvianMobile, isValidRuc, normalizePeruvianMob
 import { isIsoDate } from "./lima-dates";
 import { consentCheckbox } from "./promotional-consent";
 import { emailAddress } from "./email-address";
+import { optionalPointFields } from "./geo";
 
 export const SHIPPING_INCOMPLETE = "Completa los datos de envío";
 
@@ -74,6 +75,8 @@ export const checkoutSchema = z
     districtId: coercedInt32Id("Busca tu distrito"),
     direccion: lineText(200).trim().min(1, "Ingresa una dirección"),
     referencia: z.string().max(200).refine(isPlainText, CONTROL_CHARACTERS).trim().optional(),
+    /** Issue 26: the address's pin on the map, optional (the district's centre stands in without it). */
+    ubicacion: optionalPointFields.nullish().transform((point) => point ?? null),
     diaHabil: z.coerce.number({ message: "Selecciona un día habilitado" }).int().min(1, "Selecciona un día habilitado").max(7, "Selecciona un día habilitado"),
     fecha: z.string().max(10, "Selecciona una fecha").refine(isIsoDate, "Selecciona una fecha"),
     rangoHorario: z.enum(["manana", "tarde"], { message: "Selecciona un rango horario" }),

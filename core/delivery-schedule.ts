@@ -14,6 +14,16 @@ export const deliveryWindowLabels: Record<string, string> = {
   noche: "Noche (6pm - 10pm)",
 };
 
+/**
+ * Each window's hours in minutes after midnight, Lima (decisions.md: manana 9:00–12:00, tarde
+ * 14:00–18:00; noche 18:00–22:00 only for older data): what route planning must keep (issue 26).
+ */
+export const deliveryWindowMinutes: Record<string, readonly [number, number]> = {
+  manana: [9 * 60, 12 * 60],
+  tarde: [14 * 60, 18 * 60],
+  noche: [18 * 60, 22 * 60],
+};
+
 export function deliveryWindowLabel(window: string): string {
   return deliveryWindowLabels[window] ?? window;
 }

@@ -305,7 +305,8 @@ function setSecurityHeaders(request, response) {
   response.setHeader("X-Content-Type-Options", "nosniff");
   response.setHeader("X-Frame-Options", "DENY");
   response.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  response.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), usb=(), magnetometer=(), gyroscope=(), accelerometer=()");
+  // geolocation=(self): "Usar mi ubicación" places an address's pin (issue 26); no other origin may ask.
+  response.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(self), usb=(), magnetometer=(), gyroscope=(), accelerometer=()");
   // request.secure believes X-Forwarded-Proto only behind a trusted proxy (TRUST_PROXY).
   if (siteIsHttps || request.secure) response.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
 }

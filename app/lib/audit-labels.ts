@@ -27,6 +27,10 @@ export const staffActionLabels: Record<string, string> = {
   "guest.anonymize": "Comprador invitado anonimizado (Ley 29733)",
   "person.export": "Exportación de datos de una persona sin compras (Ley 29733)",
   "person.anonymize": "Persona sin compras anonimizada (Ley 29733)",
+  "delivery.optimise": "Ruta optimizada (Despacho)",
+  "order.location": "Ubicación del pedido en el mapa",
+  "district.center": "Centro del distrito en el mapa",
+  "settings.routes": "Ajustes de rutas",
 };
 
 export const entityTypeLabels: Record<string, string> = {
@@ -38,6 +42,7 @@ export const entityTypeLabels: Record<string, string> = {
   email: "Correo",
   contact_message: "Mensaje de contacto",
   settings: "Ajustes",
+  route_settings: "Ajustes de rutas",
   legal_text: "Texto legal",
   organization: "Organización",
   history_entry: "Historia",

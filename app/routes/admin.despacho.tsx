@@ -4,10 +4,14 @@ import {
   assignDeliveries,
   DispatchRefusedError,
   loadDispatchDay,
+  loadRouteOverview,
   prepareDeliveries,
   rescheduleDeliveries,
   type DispatchActionResult,
 } from "@server/deliveries/index.server";
+import { RoutePlanning } from "~/components/admin/route-planning";
+import { optimiseAction } from "~/route-planning.server";
+import { randomUUID } from "node:crypto";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DayNav, DayPickerForm } from "~/components/admin/day-picker";
@@ -31,7 +35,11 @@ function dateOf(request: Request): string {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const date = dateOf(request);
-  return { day: await loadDispatchDay(context.get(dbContext), date), today: limaToday(new Date()) };
+  const db = context.get(dbContext);
+  const now = new Date();
+  const [day, routes] = await Promise.all([loadDispatchDay(db, date), loadRouteOverview(db, date, now)]);
+  // A fresh key per page: a double-clicked "Optimizar rutas" is one run (decision 0078).
+  return { day, routes, requestKey: randomUUID(), today: limaToday(now) };
 }
 
 const done: Record<string, (count: number) => string> = {
@@ -41,8 +49,9 @@ const done: Record<string, (count: number) => string> = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  dateOf(request);
+  const date = dateOf(request);
   const form = await readFormData(request);
+  if (form.get("intent") === "optimizar") return optimiseAction({ form, date, context, request });
   const values = dispatchFormValues(form);
   const parsed = dispatchActionSchema.safeParse({ ...Object.fromEntries(form), ids: form.getAll("ids") });
   if (!parsed.success) return data({ ok: false, message: parsed.error.issues[0]?.message ?? "La solicitud no es válida.", values }, { status: 400 });
@@ -78,7 +87,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export default function AdminDispatch({ loaderData, actionData }: Route.ComponentProps) {
   const { day, today } = loaderData;
-  const values = actionData?.values;
+  const values = actionData && "values" in actionData ? actionData.values : undefined;
   const selected = new Set(actionData && !actionData.ok ? values?.ids : []);
   const here = `/admin/despacho?fecha=${day.date}`;
   return (
@@ -144,6 +153,14 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
           )}
         </div>
       </section>
+
+      <RoutePlanning
+        date={day.date}
+        overview={loaderData.routes}
+        requestKey={loaderData.requestKey}
+        values={(actionData && "vans" in actionData ? actionData.vans : null) ?? null}
+        result={(actionData && "optimisation" in actionData ? actionData.optimisation : null) ?? null}
+      />
 
       {day.total === 0 ? (
         <p className="rounded-2xl bg-white p-6 text-slate-700 shadow-sm ring-1 ring-slate-100">No hay envíos para este día.</p>

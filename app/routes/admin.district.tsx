@@ -1,6 +1,8 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.district";
 import {
+  districtCentre,
+  setDistrictCentre,
   loadDistrictForStaff,
   MAX_DISTRICT_NOTES,
   setDistrictCapacities,
@@ -17,6 +19,9 @@ import { limaToday, weekdayNames } from "@core/lima-dates";
 import { dbContext } from "~/db-context.server";
 import { readFormData } from "~/request-body.server";
 import { allowRoles, staffActor } from "~/staff.server";
+import { OrderLocationForm, parseCoordinates } from "~/components/admin/order-location-form";
+import { mapTiles } from "~/map-tiles.server";
+import { OUTSIDE_LIMA } from "@core/geo";
 
 /**
  * Issue 11: one district — served or not, weekdays, its own cut-off, notes for the team, and its
@@ -30,7 +35,8 @@ const DAYS = [1, 2, 3, 4, 5, 6, 7];
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const district = await loadDistrictForStaff(context.get(dbContext), contentIdParam(params.districtId, NOT_FOUND), limaToday(new Date()));
   if (!district) contentNotFound(NOT_FOUND);
-  return { district, maxNotes: MAX_DISTRICT_NOTES, saved: new URL(request.url).searchParams.get("guardado") };
+  const centre = await districtCentre(context.get(dbContext), district.id);
+  return { district, centre, tiles: mapTiles(), maxNotes: MAX_DISTRICT_NOTES, saved: new URL(request.url).searchParams.get("guardado") };
 }
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -58,6 +64,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = staffActor(context, request);
   let result: DistrictChangeResult;
   let values: ActionData["values"];
+  if (intent === "location") {
+    // Issue 26: the district's centre, where its stops without a pin are routed.
+    const typed = text("coordenadas").slice(0, 80);
+    const centre = parseCoordinates(typed);
+    if (!centre) return refuse(intent, { fields: { coordenadas: typed } }, `${OUTSIDE_LIMA}: escribe latitud y longitud, p. ej. -12.1211, -77.0297.`, {});
+    const saved = await setDistrictCentre(db, actor, { districtId, centre });
+    if (saved === "not_found") contentNotFound(NOT_FOUND);
+    throw redirect(`/admin/distritos/${districtId}?guardado=centro`);
+  }
   if (intent === "settings") {
     const dayNumbers = form.getAll("dias").filter((value): value is string => typeof value === "string");
     values = { served: text("served") === "si", dayNumbers, fields: { cutoffTime: text("cutoffTime"), staffNotes: text("staffNotes") } };
@@ -112,6 +127,7 @@ export default function AdminDistrict({ loaderData, actionData }: Route.Componen
       </AdminPageHeader>
       <SavedNotice show={saved === "datos" && !actionData}>Distrito guardado: la tienda ya lo muestra así.</SavedNotice>
       <SavedNotice show={saved === "cupos" && !actionData}>Cupos del distrito guardados.</SavedNotice>
+      <SavedNotice show={saved === "centro" && !actionData}>Centro del distrito guardado.</SavedNotice>
       <p className="mb-4 text-sm text-slate-700">
         {district.province} · Entregas pendientes: {district.openDeliveries} · Suscripciones vigentes: {district.liveSubscriptions}. Los feriados y días
         cerrados valen para todos los distritos y se editan en{" "}
@@ -192,6 +208,20 @@ export default function AdminDistrict({ loaderData, actionData }: Route.Componen
           Guardar distrito
         </button>
       </Form>
+
+      <div className={`${contentCardClass} mb-6`}>
+        <OrderLocationForm
+          key={`${loaderData.centre?.lat ?? ""},${loaderData.centre?.lng ?? ""}`}
+          title="Centro del distrito"
+          description="Las entregas sin ubicación marcada van aquí en las rutas (ubicación aproximada), y el mapa de la compra abre aquí."
+          point={loaderData.centre}
+          districtCenter={loaderData.centre}
+          addressText={district.name}
+          tiles={loaderData.tiles}
+          typed={answer("location")?.values.fields.coordenadas}
+          result={answer("location") ? { ok: false, message: answer("location")!.error } : undefined}
+        />
+      </div>
 
       <Form method="post" className={contentCardClass} aria-labelledby="cupos">
         <h2 id="cupos" className="text-lg font-bold text-slate-900">

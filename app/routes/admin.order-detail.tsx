@@ -1,7 +1,10 @@
 import { data, Form, Link } from "react-router";
 import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.order-detail";
-import { DispatchRefusedError, rescheduleDeliveries } from "@server/deliveries/index.server";
+import { DispatchRefusedError, rescheduleDeliveries, setOrderLocation } from "@server/deliveries/index.server";
+import { OrderLocationForm, parseCoordinates } from "~/components/admin/order-location-form";
+import { mapTiles } from "~/map-tiles.server";
+import { OUTSIDE_LIMA } from "@core/geo";
 import { addOrderNote, findStaffOrder, resendOrderConfirmation, StaffOrderNotFoundError } from "@server/orders/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
@@ -51,7 +54,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     lastChangeAt: message.lastChangeAt.toISOString(),
   }));
   // A fresh key per page load: the same form sent twice (double click, retry) acts once.
-  return { order, notice, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID(), whatsapp, whatsappOn: whatsappEnabled() };
+  return { order, notice, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID(), whatsapp, whatsappOn: whatsappEnabled(), tiles: mapTiles() };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -77,6 +80,7 @@ const rescheduleSchema = z.object({
 type ActionResult =
   | { intent: "note"; ok: boolean; message: string; values?: { body: string } }
   | { intent: "resend"; ok: boolean; message: string }
+  | { intent: "location"; ok: boolean; message: string; typed?: string }
   | { intent: "reschedule"; ok: boolean; message: string; deliveryId?: string; values?: { nuevaFecha: string; nuevoHorario: string } };
 
 /** Every answer of the action has the same shape, so the page reads one type. */
@@ -118,6 +122,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return answer({ intent, ok: true, message: `Reenviamos la confirmación a ${result.to}.` });
       if (result.status === "too_soon") return answer({ intent, ok: false, message: "La confirmación ya se reenvió hace menos de un minuto." }, 400);
       return answer({ intent, ok: false, message: "Este pedido aún no tiene confirmación: se envía cuando el pago se aprueba." }, 400);
+    }
+    if (intent === "location") {
+      // Issue 26: staff set, correct or clear the order's pin; its open deliveries and their routes follow.
+      const typed = String(form.get("coordenadas") ?? "").slice(0, 80);
+      const point = typed.trim() === "" ? null : parseCoordinates(typed);
+      if (typed.trim() !== "" && !point)
+        return answer({ intent, ok: false, message: `${OUTSIDE_LIMA}: escribe latitud y longitud, p. ej. -12.1211, -77.0297.`, typed }, 400);
+      const saved = await setOrderLocation(db, actor, { orderId: params.orderId, point, now });
+      if (saved === "not_found") throw data(NOT_FOUND, { status: 404 });
+      const message =
+        saved === "unchanged"
+          ? "La ubicación ya estaba así."
+          : point
+            ? "Ubicación guardada; las rutas del día se recalcularon."
+            : "Ubicación quitada: se usará el centro del distrito.";
+      return answer({ intent, ok: true, message });
     }
     if (intent === "reschedule") {
       const values = { nuevaFecha: String(form.get("nuevaFecha") ?? ""), nuevoHorario: String(form.get("nuevoHorario") ?? "") };
@@ -257,6 +277,15 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
                 : []),
               ...(shipping.notes ? ([["Indicaciones", shipping.notes]] as [string, string][]) : []),
             ]}
+          />
+          <OrderLocationForm
+            key={`${shipping.point?.lat ?? ""},${shipping.point?.lng ?? ""}`}
+            point={shipping.point}
+            districtCenter={shipping.districtCenter}
+            addressText={`${shipping.address}, ${shipping.districtName}`}
+            tiles={loaderData.tiles}
+            typed={result?.intent === "location" && !result.ok ? result.typed : undefined}
+            result={result?.intent === "location" ? result : undefined}
           />
           <h3 className="mt-4 text-sm font-bold text-slate-900">Envíos</h3>
           <StaffOrderDeliveries deliveries={order.deliveries} result={result?.intent === "reschedule" ? result : undefined} />

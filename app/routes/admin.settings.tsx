@@ -7,31 +7,49 @@ import { dbContext } from "~/db-context.server";
 import { allowStaffPage } from "~/staff.server";
 import { refundLimitAction } from "~/staff-refunds.server";
 import { operacionesRefundPolicy } from "@server/payments/index.server";
+import { loadRouteSettings } from "@server/deliveries/index.server";
+import { readFormData } from "~/request-body.server";
+import { routeSettingsAction } from "~/route-planning.server";
+import { RouteSettingsForm } from "~/components/admin/route-settings-form";
 
 /** Admin only (its row of STAFF_PAGE_ROLES names no other role). */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/ajustes")];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const policy = await operacionesRefundPolicy(context.get(dbContext));
-  return { ...policy, saved: new URL(request.url).searchParams.get("guardado") === "1" };
+  const db = context.get(dbContext);
+  const saved = new URL(request.url).searchParams.get("guardado");
+  return { ...(await operacionesRefundPolicy(db)), routes: await loadRouteSettings(db), saved: saved === "1", savedRoutes: saved === "rutas" };
 }
 
-export const action = ({ request, context }: Route.ActionArgs) => refundLimitAction(request, context);
+export async function action({ request, context }: Route.ActionArgs) {
+  // Issue 26: the same page keeps the route settings; each form names its intent.
+  const form = await readFormData(request.clone());
+  if (form.get("intent") === "routes") return routeSettingsAction({ form, context, request });
+  return refundLimitAction(request, context);
+}
 
 export const meta: Route.MetaFunction = () => [{ title: "Ajustes · Back office" }, { name: "robots", content: "noindex,nofollow" }];
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const errors = actionData?.fieldErrors ?? {};
+  const routesAnswer = actionData && "intent" in actionData && actionData.intent === "routes" ? actionData : null;
+  const limitAnswer =
+    actionData && !("intent" in actionData && actionData.intent === "routes") ? (actionData as Exclude<typeof actionData, typeof routesAnswer>) : null;
+  const errors: Record<string, string | undefined> = limitAnswer?.fieldErrors ?? {};
   return (
     <div className="max-w-2xl">
       <AdminPageHeader title="Ajustes" />
+      {loaderData.savedRoutes && !actionData && (
+        <p role="status" className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900">
+          Ajustes de rutas guardados.
+        </p>
+      )}
       {loaderData.saved && !actionData && (
         <p role="status" className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900">
           Ajustes guardados.
         </p>
       )}
       <Form method="post" className="space-y-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100">
-        <StaffFormError message={actionData?.error} />
+        <StaffFormError message={limitAnswer?.error} />
         <div>
           <label htmlFor="limit" className="mb-1 block font-semibold text-slate-800">
             Límite de reembolso para operaciones (S/)
@@ -42,7 +60,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             inputMode="decimal"
             autoComplete="off"
             required
-            defaultValue={actionData?.values.limit ?? (loaderData.limitCents / 100).toFixed(2)}
+            defaultValue={limitAnswer?.values.limit ?? (loaderData.limitCents / 100).toFixed(2)}
             aria-invalid={errors.limit ? true : undefined}
             aria-describedby={errors.limit ? "limit-error" : "limit-help"}
             className={staffInputClass}
@@ -58,7 +76,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             type="checkbox"
             name="cancelAnyAmount"
             value="si"
-            defaultChecked={actionData ? actionData.values.cancelAnyAmount === "si" : loaderData.mayCancelAnyAmount}
+            defaultChecked={limitAnswer ? limitAnswer.values.cancelAnyAmount === "si" : loaderData.mayCancelAnyAmount}
             className="mt-1 h-5 w-5"
           />
           <span>
@@ -70,6 +88,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           Guardar
         </button>
       </Form>
+      <RouteSettingsForm settings={loaderData.routes} answer={routesAnswer} />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { ComplaintsBookNote } from "~/components/complaints/complaints-book-note
 import { orderCookieHeader } from "~/order-cookie.server";
 import { ORDER_NOT_GENERATED } from "@core/checkout-messages";
 import { clientAddress } from "~/session.server";
+import { mapTiles } from "~/map-tiles.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -33,6 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     customer: profile ? checkoutPrefill(profile) : null,
     organizations: organizations.map(({ id, title }) => ({ id, title })),
     garantia,
+    tiles: mapTiles(),
   };
 }
 
@@ -47,6 +49,7 @@ function checkoutPrefill(profile: Profile): CheckoutPrefill {
     dni: profile.documentNumber ?? "",
     districtName: profile.districtName ?? "",
     direccion: profile.address ?? "",
+    ubicacion: profile.point,
   };
 }
 
@@ -120,6 +123,7 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
         customer={loaderData.customer}
         organizations={loaderData.organizations}
         garantiaContext={loaderData.garantia}
+        tiles={loaderData.tiles}
       />
       <ComplaintsBookNote />
     </>

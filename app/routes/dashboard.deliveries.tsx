@@ -1,6 +1,8 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/dashboard.deliveries";
-import { bidonSummaryForUser, listDeliveriesForUser, type CustomerDeliveryRow } from "@server/deliveries/index.server";
+import { bidonSummaryForUser, deliveryTracking, listDeliveriesForUser, type CustomerDeliveryRow, type DeliveryTracking } from "@server/deliveries/index.server";
+import { env } from "@server/config/index.server";
+import { DeliveryTrackingPanel } from "~/components/deliveries/delivery-tracking";
 import { AccountPageError, EmptyState } from "~/components/account/account-page";
 import { BidonLedger } from "~/components/deliveries/bidon-ledger";
 import { GarantiaPanel } from "~/components/deliveries/garantia-panel";
@@ -23,8 +25,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date();
   const db = context.get(dbContext);
   const rows = await listDeliveriesForUser(db, user.id, { filter, now });
+  const today = limaToday(now);
+  // Issue 26: today's deliveries say how far the van is (a few rows at most: one customer's day).
+  const tracking: Record<string, DeliveryTracking> = {};
+  for (const row of rows.filter((candidate) => candidate.deliveryDate === today)) tracking[row.id] = await deliveryTracking(db, row.id, now);
   // 'Hoy' and 'Mañana' are decided here, in Lima time, so the browser's clock and zone never matter.
-  return { filter, rows, today: limaToday(now), bidones: await bidonSummaryForUser(db, user.id), garantia: await garantiaSummaryForUser(db, user.id) };
+  return {
+    filter,
+    rows,
+    today,
+    tracking,
+    pollSeconds: env().TRACKING_POLL_SECONDS,
+    bidones: await bidonSummaryForUser(db, user.id),
+    garantia: await garantiaSummaryForUser(db, user.id),
+  };
 }
 
 /** Decision 0075: the customer chooses how a returned garantía comes back (their own account only, a POST). */
@@ -73,9 +87,9 @@ function FilterTabs({ selected }: { selected: DeliveryFilter }) {
   );
 }
 
-function DeliveryRow({ row, today }: { row: CustomerDeliveryRow; today: string }) {
+function DeliveryRow({ row, today, tracking, pollSeconds }: { row: CustomerDeliveryRow; today: string; tracking?: DeliveryTracking; pollSeconds: number }) {
   return (
-    <li>
+    <li className="space-y-2">
       <Link
         to={`${LIST_PATH}/${row.id}`}
         className="block rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 transition hover:ring-brand-200 focus-visible:ring-brand-700 sm:p-5"
@@ -102,13 +116,14 @@ function DeliveryRow({ row, today }: { row: CustomerDeliveryRow; today: string }
           </div>
         </div>
       </Link>
+      {tracking && <DeliveryTrackingPanel deliveryId={row.id} initial={tracking} pollSeconds={pollSeconds} />}
     </li>
   );
 }
 
 /** Spec §2 Deliveries: 'Mis Envíos' with its four tabs; a row opens the tracking detail. */
 export default function DashboardDeliveries({ loaderData, actionData }: Route.ComponentProps) {
-  const { filter, rows, today, bidones, garantia } = loaderData;
+  const { filter, rows, today, bidones, garantia, tracking, pollSeconds } = loaderData;
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Mis Envíos</h1>
@@ -118,7 +133,7 @@ export default function DashboardDeliveries({ loaderData, actionData }: Route.Co
       ) : (
         <ul className="space-y-3" aria-label={deliveryFilters.find((candidate) => candidate.value === filter)?.label}>
           {rows.map((row) => (
-            <DeliveryRow key={row.id} row={row} today={today} />
+            <DeliveryRow key={row.id} row={row} today={today} tracking={tracking[row.id]} pollSeconds={pollSeconds} />
           ))}
         </ul>
       )}

@@ -1,6 +1,8 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/dashboard.delivery-detail";
-import { bidonSummaryForUser, findDeliveryForUser } from "@server/deliveries/index.server";
+import { bidonSummaryForUser, deliveryTracking, findDeliveryForUser } from "@server/deliveries/index.server";
+import { env } from "@server/config/index.server";
+import { DeliveryTrackingPanel } from "~/components/deliveries/delivery-tracking";
 import { AccountPageError, AccountSection, FactList } from "~/components/account/account-page";
 import { DeliveryStatusBadge, DeliveryTimeline } from "~/components/deliveries/delivery-status";
 import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
@@ -20,7 +22,15 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const delivery = await findDeliveryForUser(db, user.id, params.deliveryId);
   // Unknown and someone else's deliveries get the same answer (spec §6).
   if (!delivery) throw data(NOT_FOUND, { status: 404 });
-  return { delivery, today: limaToday(new Date()), bidonBalance: (await bidonSummaryForUser(db, user.id)).balance };
+  const now = new Date();
+  return {
+    delivery,
+    today: limaToday(now),
+    bidonBalance: (await bidonSummaryForUser(db, user.id)).balance,
+    // Issue 26: on its day, stops left and the arrival window; after, who received it.
+    tracking: await deliveryTracking(db, delivery.id, now),
+    pollSeconds: env().TRACKING_POLL_SECONDS,
+  };
 }
 
 export const headers = () => privatePageHeaders;
@@ -72,6 +82,7 @@ export default function DashboardDeliveryDetail({ loaderData }: Route.ComponentP
         </div>
         <DeliveryStatusBadge status={delivery.status} />
       </header>
+      <DeliveryTrackingPanel deliveryId={delivery.id} initial={loaderData.tracking} pollSeconds={loaderData.pollSeconds} />
       <div className="grid gap-4 lg:grid-cols-2">
         <AccountSection title="Datos del envío">
           <FactList facts={facts} testId="delivery-facts" />

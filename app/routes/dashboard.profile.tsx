@@ -14,6 +14,7 @@ import { privatePageHeaders } from "~/order-receipt.server";
 import { clientAddress, userContext } from "~/session.server";
 import { currentWhatsappConsent, whatsappEnabled } from "@server/whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
+import { mapTiles } from "~/map-tiles.server";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -23,7 +24,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // Issue 25: whether the profile's number gets WhatsApp notices (null: the shop has no WhatsApp).
   const number = whatsappNumber(profile.phone);
   const whatsappOptedIn = whatsappEnabled() ? Boolean(number && (await currentWhatsappConsent(db, number))?.granted) : null;
-  return { profile, districts: await listServedDistricts(db), editing: params.has("editar"), saved: params.has("actualizado"), whatsappOptedIn };
+  return {
+    profile,
+    districts: await listServedDistricts(db),
+    editing: params.has("editar"),
+    saved: params.has("actualizado"),
+    whatsappOptedIn,
+    tiles: mapTiles(),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -130,6 +138,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           message={profileErrors?.message ?? null}
           typed={profileErrors && "typed" in profileErrors ? (profileErrors.typed as Record<string, string>) : null}
           whatsappOptedIn={loaderData.whatsappOptedIn}
+          tiles={loaderData.tiles}
         />
       ) : (
         <ProfileView profile={loaderData.profile} saved={loaderData.saved} whatsappOptedIn={loaderData.whatsappOptedIn} />

@@ -4,11 +4,22 @@ import { dbContext } from "~/db-context.server";
 import { ReceiptView } from "~/components/orders/receipt-view";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { loadReceipt, privatePageHeaders } from "~/order-receipt.server";
+import { deliveryTracking, trackedDeliveryOfOrder } from "@server/deliveries/index.server";
+import { env } from "@server/config/index.server";
+import { DeliveryTrackingPanel } from "~/components/deliveries/delivery-tracking";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
+  const db = context.get(dbContext);
+  const receipt = await loadReceipt(db, request, params.orderId);
+  const now = new Date();
+  // Issue 26: only the order's owner (details shown) follows the van on the delivery day.
+  const trackedId = receipt.details ? await trackedDeliveryOfOrder(db, receipt.id, now) : null;
   return {
-    receipt: await loadReceipt(context.get(dbContext), request, params.orderId),
+    receipt,
+    tracked: trackedId ? { deliveryId: trackedId, tracking: await deliveryTracking(db, trackedId, now) } : null,
+    pollSeconds: env().TRACKING_POLL_SECONDS,
+    token: trackedId ? url.searchParams.get("token")?.slice(0, 200) : null,
     message: url.searchParams.get("message"),
     isSubscription: url.searchParams.get("isSubscription") === "true",
   };
@@ -45,6 +56,16 @@ export default function OrderStatus({ loaderData }: Route.ComponentProps) {
         <p role="status" className="mt-4 rounded-xl bg-brand-50 p-4 text-brand-900">
           {loaderData.message}
         </p>
+      )}
+      {loaderData.tracked && (
+        <div className="mt-6">
+          <DeliveryTrackingPanel
+            deliveryId={loaderData.tracked.deliveryId}
+            initial={loaderData.tracked.tracking}
+            pollSeconds={loaderData.pollSeconds}
+            token={loaderData.token}
+          />
+        </div>
       )}
       <div className="mt-6">
         <ReceiptView receipt={loaderData.receipt} />

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/register";
 import { getSignedInUser, register } from "@server/accounts/index.server";
@@ -17,10 +18,16 @@ import { PromotionalConsentCheckbox } from "~/components/consent/promotional-con
 import { WhatsappOptInCheckbox } from "~/components/consent/whatsapp-opt-in-checkbox";
 import { whatsappEnabled } from "@server/whatsapp/index.server";
 import type { loader as rootLoader } from "~/root";
+import { listServedDistricts } from "@server/content/index.server";
+import { LocationPicker } from "~/components/map/location-picker";
+import { limaPointSchema, type GeoPoint } from "@core/geo";
+import { mapTiles } from "~/map-tiles.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (await getSignedInUser(context.get(dbContext), request)) throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo")));
-  return null;
+  const db = context.get(dbContext);
+  if (await getSignedInUser(db, request)) throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo")));
+  // Issue 26: an optional delivery address with its pin, so the first checkout starts from it.
+  return { districts: await listServedDistricts(db), tiles: mapTiles() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -32,6 +39,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     promociones: form.promociones === "on",
     phone: String(form.phone ?? ""),
     whatsapp: form.whatsapp === "on",
+    districtId: String(form.districtId ?? "").slice(0, 12),
+    address: String(form.address ?? "").slice(0, 200),
+    lat: String(form.lat ?? "").slice(0, 40),
+    lng: String(form.lng ?? "").slice(0, 40),
   };
   const parsed = registerSchema.safeParse(form);
   if (!parsed.success) return data({ typed, fieldErrors: fieldErrors(parsed.error), message: null }, { status: 400 });
@@ -59,10 +70,17 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     robots: "noindex,follow",
   });
 
-export default function Register({ actionData }: Route.ComponentProps) {
+export default function Register({ actionData, loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state !== "idle";
   const whatsappNotices = useRouteLoaderData<typeof rootLoader>("root")?.site.whatsappNotices ?? false;
   const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {};
+  const [districtId, setDistrictId] = useState(actionData?.typed.districtId ?? "");
+  const [address, setAddress] = useState(actionData?.typed.address ?? "");
+  const [point, setPoint] = useState<GeoPoint | null>(() => {
+    const parsed = limaPointSchema.safeParse({ lat: actionData?.typed.lat, lng: actionData?.typed.lng });
+    return parsed.success ? parsed.data : null;
+  });
+  const district = loaderData.districts.find((candidate) => String(candidate.id) === districtId);
   return (
     <AuthShell title="Crear cuenta" subtitle="Sigue tus pedidos y administra tu suscripción.">
       <Form method="post" className="space-y-4" noValidate>
@@ -87,6 +105,42 @@ export default function Register({ actionData }: Route.ComponentProps) {
         <PasswordInput label="Contraseña" name="password" autoComplete="new-password" error={errors.password} />
         <PasswordInput label="Confirmar contraseña" name="confirmPassword" autoComplete="new-password" error={errors.confirmPassword} />
         <PasswordHints />
+        <fieldset className="grid gap-4 rounded-2xl border border-slate-200 p-4 sm:grid-cols-2">
+          <legend className="px-1 font-semibold">Dirección de entrega (opcional)</legend>
+          <Field label="Distrito" error={errors.districtId}>
+            {(props) => (
+              <select {...props} name="districtId" value={districtId} onChange={(event) => setDistrictId(event.target.value)} className={inputClass}>
+                <option value="">Selecciona tu distrito</option>
+                {loaderData.districts.map((option) => (
+                  <option key={option.id} value={option.id}>
+                    {option.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Dirección" error={errors.address}>
+            {(props) => (
+              <input
+                {...props}
+                name="address"
+                autoComplete="street-address"
+                value={address}
+                onChange={(event) => setAddress(event.target.value)}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <LocationPicker
+            value={point}
+            onChange={setPoint}
+            tiles={loaderData.tiles}
+            openAt={district?.center}
+            addressText={[address, district?.name].filter(Boolean).join(", ")}
+            names={{ lat: "lat", lng: "lng" }}
+            error={errors.ubicacion}
+          />
+        </fieldset>
         <PromotionalConsentCheckbox name="promociones" defaultChecked={actionData?.typed.promociones} />
         {whatsappNotices && (
           <Field label="Celular (opcional)" error={errors.phone}>

@@ -15,9 +15,13 @@ const isJavaScript = (url, contentType) => /\.m?js(\?|$)/.test(new URL(url).path
  * report) so the number does not depend on whether or how the server compressed them.
  *
  * @param {string[]} urls
- * @param {{ chromePath: string, localStorageFor?: (url: string) => Record<string, string> | null, cookieFor?: (url: string) => string | null }} options
+ * `readyFor` names, per URL, a selector that appears only once the page is hydrated: a storefront
+ * page fetches its JavaScript after the splash has painted (decision 0058), which a background tab
+ * may put off past the network's first quiet moment.
+ *
+ * @param {{ chromePath: string, localStorageFor?: (url: string) => Record<string, string> | null, cookieFor?: (url: string) => string | null, readyFor?: (url: string) => string | null }} options
  */
-export async function measureFirstLoadJs(urls, { chromePath, localStorageFor = () => null, cookieFor = () => null }) {
+export async function measureFirstLoadJs(urls, { chromePath, localStorageFor = () => null, cookieFor = () => null, readyFor = () => null }) {
   // Playwright adds its own headless flag; passing --headless=new again would be redundant.
   const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS.filter((flag) => !flag.startsWith("--headless")) });
   const pages = [];
@@ -57,6 +61,8 @@ export async function measureFirstLoadJs(urls, { chromePath, localStorageFor = (
         );
       });
       await page.goto(url, { waitUntil: "load", timeout: 30_000 });
+      const ready = readyFor(url);
+      if (ready) await page.waitForSelector(ready, { timeout: 30_000 });
       // Hydration can still import route modules after `load`; wait (bounded) until the network is
       // quiet so those count too. A page that never goes quiet still gets measured.
       await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});

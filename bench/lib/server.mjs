@@ -53,7 +53,9 @@ function isDevelopmentBuild(root) {
 export function missingAssets(root) {
   const entry = path.join(root, "build/server/index.js");
   if (!existsSync(entry)) return [];
-  const referenced = new Set(readFileSync(entry, "utf8").match(/\/assets\/[\w.-]+\.(?:js|css)(?=["'])/g) ?? []);
+  // The client's assets are absolute URLs ("/assets/…"); "./assets/…" is the server build's own
+  // chunk (a lazily imported component, such as the map, splits the server build too).
+  const referenced = new Set(readFileSync(entry, "utf8").match(/(?<![.\w])\/assets\/[\w.-]+\.(?:js|css)(?=["'])/g) ?? []);
   return [...referenced].filter((asset) => !existsSync(path.join(root, "build/client", asset)));
 }
 

@@ -5,7 +5,7 @@ import { whatsappNumber } from "@core/whatsapp";
 import { getIssuer } from "../content/index.server";
 import { askForPromotionalConsent } from "../notifications/index.server";
 import type { Database } from "../db/client";
-import { sessions } from "../db/schema";
+import { districts, sessions, users } from "../db/schema";
 import { authFor, resetEmailOutcome, sendPasswordChangedEmail } from "./auth";
 import { forgetSignedInUsers, sessionHeaders } from "./current-user";
 import { RATE_LIMITS, consumeRateLimit, rateLimitMessage } from "./rate-limit";
@@ -81,6 +81,10 @@ export async function register(
     /** Issue 25: an optional mobile for the profile, and the ticked WhatsApp opt-in for it. */
     phone?: string | null;
     whatsappConsent?: { clientAddress: string; userAgent: string | null } | null;
+    /** Issue 26: the optional delivery address and its pin given at sign-up. */
+    districtId?: number | null;
+    address?: string | null;
+    point?: { lat: number; lng: number } | null;
   },
 ): Promise<AuthResult> {
   const limit = await consumeRateLimit(db, `register:${input.client}`, RATE_LIMITS.registerPerClient);
@@ -107,6 +111,18 @@ export async function register(
     if (whatsappPhone) {
       const change = { phone: whatsappPhone, granted: true, source: "signup" as const, email: input.email, userId: response.user.id };
       await recordWhatsappConsent(db, { ...change, ...input.whatsappConsent }, new Date());
+    }
+    if (input.districtId || input.address || input.point) {
+      const [district] = input.districtId ? await db.select({ id: districts.id }).from(districts).where(eq(districts.id, input.districtId)) : [];
+      await db
+        .update(users)
+        .set({
+          districtId: district?.id ?? null,
+          address: input.address ?? null,
+          addressLat: input.point?.lat ?? null,
+          addressLng: input.point?.lng ?? null,
+        })
+        .where(eq(users.email, input.email));
     }
     return { ok: true, headers };
   } catch (error) {

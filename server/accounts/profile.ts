@@ -19,6 +19,8 @@ export interface Profile {
   address: string | null;
   districtId: number | null;
   districtName: string | null;
+  /** The address's pin (issue 26); null: the district's centre stands in. */
+  point: { lat: number; lng: number } | null;
   createdAt: string;
 }
 
@@ -46,11 +48,14 @@ export function profileFromRow({ user, districtName }: { user: typeof users.$inf
     address: user.address,
     districtId: user.districtId,
     districtName,
+    point: user.addressLat !== null && user.addressLng !== null ? { lat: user.addressLat, lng: user.addressLng } : null,
     createdAt: user.createdAt.toISOString(),
   };
 }
 
-export type ProfileUpdate = Pick<Profile, "firstName" | "lastName" | "documentType" | "documentNumber" | "phone" | "address" | "districtId">;
+/** `point` absent: the pin is left as it is; null: removed. */
+export type ProfileUpdate = Pick<Profile, "firstName" | "lastName" | "documentType" | "documentNumber" | "phone" | "address" | "districtId"> &
+  Partial<Pick<Profile, "point">>;
 
 /**
  * The email is not part of the update: spec §5, 'El correo no se puede modificar'. With `whatsapp`
@@ -67,11 +72,17 @@ export async function updateProfile(
     if (!district) return { ok: false, message: "Selecciona un distrito de la lista" };
   }
   const now = new Date();
+  const { point, ...columns } = update;
   await inTransaction(db, async (tx) => {
     const [before] = await tx.select({ phone: users.phone, email: users.email }).from(users).where(eq(users.id, userId)).for("update");
     await tx
       .update(users)
-      .set({ ...update, name: `${update.firstName} ${update.lastName}`, updatedAt: now })
+      .set({
+        ...columns,
+        ...(point === undefined ? {} : { addressLat: point?.lat ?? null, addressLng: point?.lng ?? null }),
+        name: `${update.firstName} ${update.lastName}`,
+        updatedAt: now,
+      })
       .where(eq(users.id, userId));
     if (whatsapp && before) {
       const choice = { ...whatsapp, phone: whatsappNumber(update.phone), previousPhone: whatsappNumber(before.phone), userId, email: before.email };

@@ -203,6 +203,23 @@ const envSchema = z
      * this says so, e.g. for a staging site.
      */
     ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
+    /**
+     * The map's raster tiles (issue 26): an XYZ template with {z}, {x} and {y} (and optionally {s} for
+     * a, b, c subdomains). OpenStreetMap's by default; its host joins the pages' img-src.
+     */
+    MAP_TILES_URL: z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+\/\S*$/, "must be an http(s) URL template")
+      .refine((value) => ["{z}", "{x}", "{y}"].every((part) => value.includes(part)), "must contain {z}, {x} and {y}")
+      .refine((value) => !/[\s"'<>]/.test(value), "must not contain spaces or quotes")
+      .default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+    /** The tiles' attribution, shown on the map (plain text; OpenStreetMap's licence asks for it). */
+    MAP_TILES_ATTRIBUTION: z.string().min(3).max(300).default("© OpenStreetMap contributors"),
+    /**
+     * How often the customer's tracking (Mis envíos, /orden/{id}) asks for the route's progress on
+     * the delivery day, in seconds (issue 26); the browser tests shorten it.
+     */
+    TRACKING_POLL_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
   })
   .superRefine((config, context) => {
     // One Flow key without the other would silently leave subscriptions on the other provider.
@@ -303,4 +320,13 @@ export function env(): Env {
 export function publicSiteUrl(): string {
   const config = env();
   return config.SITE_URL ?? `http://localhost:${config.PORT}`;
+}
+
+/**
+ * The map tiles' origin for the Content-Security-Policy's img-src: `https://tile.example.org`, or
+ * `https://*.tile.example.org` for a template with {s} subdomains.
+ */
+export function mapTilesOrigin(template: string): string {
+  const match = /^(https?:\/\/)([^/]+)/.exec(template)!;
+  return `${match[1]}${match[2]!.replace(/^\{s\}\./, "*.").replace(/\{s\}/g, "*")}`;
 }

@@ -8,12 +8,20 @@ export interface ServedDistrict {
   name: string;
   /** 1 = lunes … 7 = domingo, ascending. */
   dayNumbers: number[];
+  /** Where a map of its addresses opens (issue 26); null until staff give it one. */
+  center: { lat: number; lng: number } | null;
 }
 
 /** Districts the shop delivers to, by name (spec §7: district ordered by name). */
 export const listServedDistricts = cachedRead(async (db: Database): Promise<ServedDistrict[]> => {
   const rows = await db
-    .select({ id: districts.id, name: districts.name, dayNumber: districtDeliveryDays.dayNumber })
+    .select({
+      id: districts.id,
+      name: districts.name,
+      dayNumber: districtDeliveryDays.dayNumber,
+      centerLat: districts.centerLat,
+      centerLng: districts.centerLng,
+    })
     .from(districts)
     .leftJoin(districtDeliveryDays, eq(districtDeliveryDays.districtId, districts.id))
     .where(eq(districts.served, true))
@@ -21,7 +29,8 @@ export const listServedDistricts = cachedRead(async (db: Database): Promise<Serv
 
   const byId = new Map<number, ServedDistrict>();
   for (const row of rows) {
-    const district = byId.get(row.id) ?? { id: row.id, name: row.name, dayNumbers: [] };
+    const center = row.centerLat !== null && row.centerLng !== null ? { lat: row.centerLat, lng: row.centerLng } : null;
+    const district = byId.get(row.id) ?? { id: row.id, name: row.name, dayNumbers: [], center };
     if (row.dayNumber !== null) district.dayNumbers.push(row.dayNumber);
     byId.set(row.id, district);
   }

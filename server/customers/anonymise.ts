@@ -150,6 +150,8 @@ export async function anonymiseCustomer(db: Database, actor: StaffActor, userId:
         image: null,
         phone: null,
         address: null,
+        addressLat: null,
+        addressLng: null,
         districtId: null,
         documentType: null,
         documentNumber: null,
@@ -209,12 +211,18 @@ export async function eraseSubjectData(tx: Transaction, input: { subject: DataSu
         ruc: null,
         businessName: null,
         address: ANONYMIZED_TEXT,
+        // A pin on the map is the home itself (issue 26).
+        addressLat: null,
+        addressLng: null,
         deliveryNotes: null,
         updatedAt: now,
       })
       .where(inArray(orders.id, orderIds));
     const deliveryIds = tx.select({ id: deliveries.id }).from(deliveries).where(inArray(deliveries.orderId, orderIds));
-    await tx.update(deliveries).set({ address: ANONYMIZED_TEXT, notes: null, updatedAt: now }).where(inArray(deliveries.orderId, orderIds));
+    await tx
+      .update(deliveries)
+      .set({ address: ANONYMIZED_TEXT, lat: null, lng: null, notes: null, updatedAt: now })
+      .where(inArray(deliveries.orderId, orderIds));
     await tx.update(deliveryProofs).set({ receiverName: null, note: null }).where(inArray(deliveryProofs.deliveryId, deliveryIds));
   }
   // The ledger keeps its quantities; only who it was lent to goes.

@@ -54,6 +54,8 @@ export async function exportCustomerData(db: Database, actor: StaffActor, userId
         amountCents: subscriptions.amountCents,
         districtName: subscriptions.districtName,
         address: subscriptions.address,
+        addressLat: subscriptions.addressLat,
+        addressLng: subscriptions.addressLng,
         deliveryWindow: subscriptions.deliveryWindow,
         startDate: subscriptions.startDate,
         nextBillingDate: subscriptions.nextBillingDate,

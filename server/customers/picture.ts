@@ -33,6 +33,9 @@ export interface CustomerProfile {
   documentType: string | null;
   documentNumber: string | null;
   address: string | null;
+  /** The address's pin (issue 26), when the customer placed one. */
+  addressLat: number | null;
+  addressLng: number | null;
   districtName: string | null;
   role: string;
   /** active | inactive | anonymized */
@@ -89,6 +92,8 @@ export async function findCustomerProfile(db: DatabaseOrTransaction, userId: str
       documentType: users.documentType,
       documentNumber: users.documentNumber,
       address: users.address,
+      addressLat: users.addressLat,
+      addressLng: users.addressLng,
       districtName: districts.name,
       role: users.role,
       status: users.status,

@@ -12,6 +12,7 @@ import { compareStops, dispatchableOrder } from "./dispatch-scope";
 import { deliveryToMoveColumns, moveDeliveries } from "./move-deliveries";
 import { tellRescheduledDeliveries } from "./rescheduled-email";
 import { transitionDeliveries } from "./transition";
+import { retimeDriverDays } from "./route-plan";
 
 /** A bulk action refused as a whole, with the Spanish reason staff see; nothing was written. */
 export class DispatchRefusedError extends Error {
@@ -164,6 +165,15 @@ export async function assignDeliveries(db: Database, actor: StaffActor, input: {
       });
     }
     await recordStaffActions(tx, actor, entries);
+    // Issue 26: the stops have arrival times on their new route; the routes they left are retimed too.
+    await retimeDriverDays(
+      tx,
+      toAssign.flatMap((row) => [
+        { date: row.deliveryDate, driverId: driver.id },
+        { date: row.deliveryDate, driverId: row.assignedDriverId },
+      ]),
+      input.now,
+    );
     return { changed: toAssign.length, unchanged: rows.length - toAssign.length };
   });
 }

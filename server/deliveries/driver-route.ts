@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
-import { limaToday } from "@core/lima-dates";
+import { formatLimaInstant, limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { deliveries, deliveryProofs, districts, orders, payments, users } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
@@ -33,6 +33,8 @@ export interface DriverStop {
   amountToCollectCents: number;
   /** Full bidones the customer holds before this stop: the empties the driver can expect back. */
   bidonBalance: number;
+  /** Issue 26: when the plan expects the driver here ('HH:MM', Lima); null before the route is timed. */
+  estimatedArrival: string | null;
   /** What the driver recorded, once the stop is done. */
   proof: {
     outcome: string;
@@ -96,6 +98,9 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
       items: lines.get(order.id) ?? [],
       amountToCollectCents: UNPAID_ORDER_STATUSES.includes(order.status) && toCollect.has(order.id) ? order.totalCents : 0,
       bidonBalance: balance.balance,
+      estimatedArrival: delivery.estimatedArrivalAt
+        ? formatLimaInstant(delivery.estimatedArrivalAt, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+        : null,
       proof: proofs.get(delivery.id) ?? null,
     });
   }

@@ -2,6 +2,7 @@ import type { StaffActionEntry } from "../audit/index.server";
 import { deliveries } from "../db/schema";
 import type { Transaction } from "../db/transaction";
 import { transitionDeliveries } from "./transition";
+import { retimeDriverDays } from "./route-plan";
 
 /** What moving a delivery reads of it (selected FOR UPDATE by the caller, in id order). */
 export const deliveryToMoveColumns = {
@@ -36,8 +37,14 @@ export async function moveDeliveries(
   await transitionDeliveries(tx, ids, "rescheduled", change);
   await transitionDeliveries(tx, ids, "scheduled", {
     ...change,
-    set: { deliveryDate: to.date, deliveryWindow: to.deliveryWindow, assignedDriverId: null, routePosition: null },
+    set: { deliveryDate: to.date, deliveryWindow: to.deliveryWindow, assignedDriverId: null, routePosition: null, estimatedArrivalAt: null },
   });
+  // Issue 26: the routes they left lose a stop, so their other stops are timed again.
+  await retimeDriverDays(
+    tx,
+    rows.map((row) => ({ date: row.deliveryDate, driverId: row.assignedDriverId })),
+    change.now,
+  );
   return rows.map((row) => ({
     action: audit.action,
     entityType: "delivery",

@@ -6,6 +6,9 @@ import { deliveries, orderItems, orders, products, productVariants, users } from
 import { inTransaction } from "../db/transaction";
 import { amountToCollect, compareStops, dispatchableOrder } from "./dispatch-scope";
 import { bidonExchange } from "./returnable-bidones";
+import { retimeDriverDay } from "./route-plan";
+import { lateMinutes } from "./route-progress";
+import { formatLimaInstant } from "@core/lima-dates";
 
 export interface RouteStop {
   id: string;
@@ -23,6 +26,12 @@ export interface RouteStop {
   amountToCollectCents: number | null;
   items: { title: string; variantTitle: string | null; quantity: number }[];
   bidones: { full: number; empty: number };
+  /** Issue 26: when the van should ring ('HH:MM', Lima), from the route's order; null before it is timed. */
+  estimatedArrival: string | null;
+  /** Minutes after its window closes that the van would arrive; 0 when on time. */
+  lateMinutes: number;
+  /** No point of its own: the van is sent to the district's centre ("ubicación aproximada"). */
+  approximate: boolean;
 }
 
 export interface RouteSheet {
@@ -54,6 +63,8 @@ export async function loadRouteSheets(db: Database, input: { date: string; drive
       lastName: orders.customerLastName,
       customerPhone: orders.customerPhone,
       routePosition: deliveries.routePosition,
+      lat: deliveries.lat,
+      estimatedArrivalAt: deliveries.estimatedArrivalAt,
       amountToCollectCents: amountToCollect,
       driverId: driver.id,
       driverFirstName: driver.firstName,
@@ -122,6 +133,9 @@ export async function loadRouteSheets(db: Database, input: { date: string; drive
       amountToCollectCents: row.amountToCollectCents,
       items: items.map(({ title, variantTitle, quantity }) => ({ title, variantTitle, quantity })),
       bidones,
+      estimatedArrival: row.estimatedArrivalAt ? formatLimaInstant(row.estimatedArrivalAt, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) : null,
+      lateMinutes: row.estimatedArrivalAt ? Math.max(0, lateMinutes(input.date, row.deliveryWindow, row.estimatedArrivalAt)) : 0,
+      approximate: row.lat === null,
     });
   }
   const list = [...sheets.values()].sort((a, b) => a.driverName.localeCompare(b.driverName, "es") || a.driverId.localeCompare(b.driverId));
@@ -189,6 +203,8 @@ export async function moveRouteStop(
       }
     }
     await recordStaffActions(tx, actor, entries);
+    // Issue 26: the new order has new arrival times, and the sheet flags a window it would miss.
+    await retimeDriverDay(tx, { date: target.date, driverId: target.driverId!, now: input.now });
     return "moved";
   });
 }

@@ -28,6 +28,8 @@ export async function endSubscriptionsForErasure(
       .update(subscriptions)
       .set({
         address: input.placeholderAddress,
+        addressLat: null,
+        addressLng: null,
         ...(ending ? { status: "cancelled", endsOn: limaToday(input.now), cancelledAt: input.now, cancelReason: ERASURE_REASON, pendingFrequency: null } : {}),
         updatedAt: input.now,
       })

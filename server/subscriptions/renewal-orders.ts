@@ -86,6 +86,8 @@ function renewalOrderValues(subscription: Subscription, period: Period, source: 
     districtId: subscription.districtId,
     districtName: subscription.districtName,
     address: subscription.address,
+    addressLat: subscription.addressLat,
+    addressLng: subscription.addressLng,
     deliveryDate: subscription.nextDeliveryDate ?? period.billingDate,
     deliveryWindow: subscription.deliveryWindow,
     subtotalCents: summary.subtotalCents,

@@ -80,6 +80,8 @@ async function createNextDelivery(
         districtId: subscription.districtId,
         districtName: subscription.districtName,
         address: subscription.address,
+        lat: subscription.addressLat,
+        lng: subscription.addressLng,
         deliveryDate,
         deliveryWindow: subscription.deliveryWindow,
         status: "pending",

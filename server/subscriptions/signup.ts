@@ -27,6 +27,8 @@ export interface PendingSubscriptionInput {
   amountCents: number;
   district: { id: number; name: string };
   address: string;
+  /** The address's pin (issue 26), copied onto each delivery the subscription creates. */
+  point?: { lat: number; lng: number } | null;
   deliveryWindow: string;
   firstDeliveryDate: string;
   organizationId: number | null;
@@ -52,6 +54,8 @@ export async function createPendingSubscription(tx: DatabaseOrTransaction, input
       districtId: input.district.id,
       districtName: input.district.name,
       address: input.address,
+      addressLat: input.point?.lat ?? null,
+      addressLng: input.point?.lng ?? null,
       deliveryWindow: input.deliveryWindow,
       organizationId: input.organizationId,
       nextDeliveryDate: input.firstDeliveryDate,

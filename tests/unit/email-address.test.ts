@@ -97,7 +97,7 @@ describe("every form that takes an address uses it", () => {
   const hostile = 'x"><svg/onload=alert(1)>@dominio.pe';
   const forms: Array<[string, z.ZodType, string]> = [
     ["checkout", checkoutSchema.shape.correo, "Ingresa un correo válido"],
-    ["sign-up", registerSchema.shape.email, "Ingresa un correo válido"],
+    ["sign-up", registerSchema.in.shape.email, "Ingresa un correo válido"],
     ["password recovery", forgotPasswordSchema.shape.email, "Ingresa un correo válido"],
     ["contact", contactMessageSchema.shape.email, "Ingresa un correo válido"],
     ["Libro de Reclamaciones", complaintFormSchema.shape.email, "Ingresa un correo válido"],

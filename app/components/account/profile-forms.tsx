@@ -6,6 +6,8 @@ import { FormAlert } from "~/components/account/auth-shell";
 import { Field, inputClass } from "~/components/checkout/field";
 import { documentTypeLabels } from "@core/documents";
 import { WhatsappOptInCheckbox } from "~/components/consent/whatsapp-opt-in-checkbox";
+import { limaPointSchema, type GeoPoint } from "@core/geo";
+import { LocationPicker, type MapTiles } from "~/components/map/location-picker";
 
 /** Spec §4: 'Perfil actualizado correctamente' hides after 3 s. */
 const SAVED_MESSAGE_MS = 3000;
@@ -31,6 +33,7 @@ export function ProfileView({ profile, saved, whatsappOptedIn }: { profile: Prof
     ["Distrito", profile.districtName],
     ["Dirección", profile.address],
     ...(whatsappOptedIn === null ? [] : [["Avisos por WhatsApp", whatsappOptedIn ? "Activados" : "Desactivados"] as [string, string]]),
+    ["Ubicación en el mapa", profile.point ? "Marcada" : "Sin marcar: usamos el centro de tu distrito"],
   ];
   return (
     <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby="profile-data">
@@ -62,6 +65,7 @@ export function ProfileEditForm({
   message,
   typed,
   whatsappOptedIn,
+  tiles,
 }: {
   profile: Profile;
   districts: ServedDistrict[];
@@ -70,8 +74,16 @@ export function ProfileEditForm({
   typed: Record<string, string> | null;
   /** Issue 25: the profile number's WhatsApp opt-in now; null when the shop has no WhatsApp. */
   whatsappOptedIn: boolean | null;
+  tiles: MapTiles;
 }) {
   const busy = useNavigation().state === "submitting";
+  // Issue 26: the pin as typed after a refusal (when it was a valid point), else the stored one.
+  const [point, setPoint] = useState<GeoPoint | null>(() => {
+    if (!typed) return profile.point;
+    const parsed = limaPointSchema.safeParse({ lat: typed.lat, lng: typed.lng });
+    return parsed.success ? parsed.data : null;
+  });
+  const centre = districts.find((district) => district.id === profile.districtId)?.center ?? null;
   // After a refused save the form shows what was typed, not what is stored.
   const value = (field: keyof Profile & string) => (typed ? (typed[field] ?? "") : String(profile[field] ?? ""));
   const summary = message ?? errors.firstName ?? errors.lastName;
@@ -131,6 +143,16 @@ export function ProfileEditForm({
           {(props) => <input {...props} name="address" autoComplete="street-address" defaultValue={value("address")} className={inputClass} />}
         </Field>
         <WhatsappOptInCheckbox name="whatsapp" defaultChecked={typed ? typed.whatsapp === "on" : Boolean(whatsappOptedIn)} />
+        <LocationPicker
+          value={point}
+          onChange={setPoint}
+          tiles={tiles}
+          openAt={centre}
+          addressText={[value("address"), profile.districtName].filter(Boolean).join(", ")}
+          names={{ lat: "lat", lng: "lng" }}
+          error={errors.ubicacion}
+          hint="Ayuda al repartidor a llegar a tu puerta; la usamos en tus próximos pedidos. Si no la marcas, usamos el centro de tu distrito."
+        />
       </div>
       <div className="flex flex-wrap gap-3">
         <button type="submit" disabled={busy} className="rounded-full bg-brand-700 px-6 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-60">

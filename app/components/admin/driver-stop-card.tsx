@@ -139,6 +139,11 @@ export function DriverStopCard({
       <p className="text-slate-700">
         {stop.districtName} · {deliveryWindowLabel(stop.deliveryWindow)}
       </p>
+      {stop.estimatedArrival && (
+        <p className="font-semibold text-slate-900" data-testid="driver-stop-arrival">
+          Llegada estimada: {stop.estimatedArrival}
+        </p>
+      )}
       {stop.reference && <p className="mt-1 text-slate-700">Referencia: {stop.reference}</p>}
       {stop.orderNotes && stop.orderNotes !== stop.reference && <p className="mt-1 text-slate-700">Notas: {stop.orderNotes}</p>}
       {stop.districtNotes && <p className="mt-1 break-words whitespace-pre-line text-slate-700">Nota del distrito: {stop.districtNotes}</p>}

@@ -62,9 +62,23 @@ export function RouteSheetView({ sheet, moveForm }: { sheet: RouteSheet; moveFor
               )}
             </div>
             <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+              <dt className="font-semibold text-slate-700">Llegada estimada</dt>
+              <dd data-testid="route-stop-arrival">
+                {stop.estimatedArrival ?? "Sin calcular (usa «Optimizar rutas» en Despacho)"}
+                {stop.lateMinutes > 0 && (
+                  <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 font-semibold text-red-900" data-testid="route-stop-late">
+                    Fuera de horario: {stop.lateMinutes} min tarde
+                  </span>
+                )}
+              </dd>
               <dt className="font-semibold text-slate-700">Dirección</dt>
               <dd className="break-words">
                 {stop.address}, {stop.districtName} · {deliveryWindowLabel(stop.deliveryWindow)}
+                {stop.approximate && (
+                  <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-900" data-testid="route-stop-approximate">
+                    ubicación aproximada
+                  </span>
+                )}
               </dd>
               {stop.reference && (
                 <>

@@ -1,5 +1,6 @@
 import type { DeliveryWindow } from "@core/delivery-schedule";
 import type { DocumentType } from "@core/documents";
+import type { GeoPoint } from "@core/geo";
 
 /** What the customer types at checkout, before the server checks it again. */
 export const emptyCheckoutForm = {
@@ -20,6 +21,8 @@ export const emptyCheckoutForm = {
   rangoHorario: "" as DeliveryWindow | "",
   promociones: false,
   whatsapp: false,
+  /** Issue 26: the address's optional pin (null: the district's centre stands in). */
+  ubicacion: null as GeoPoint | null,
 };
 
 export type CheckoutFormValues = typeof emptyCheckoutForm;

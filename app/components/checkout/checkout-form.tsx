@@ -20,6 +20,7 @@ import { PaymentSummary } from "./payment-summary";
 import { SubscriptionOptions } from "./subscription-options";
 import { PromotionalConsentCheckbox } from "~/components/consent/promotional-consent-checkbox";
 import { WhatsappOptInCheckbox } from "~/components/consent/whatsapp-opt-in-checkbox";
+import type { MapTiles } from "~/components/map/location-picker";
 
 /** What the checkout action answers when it cannot create the order (success redirects to the payment page). */
 export type CheckoutActionData = {
@@ -41,7 +42,7 @@ export type OfferedSlots = Record<number, { date: string; windows: { window: Del
 /** What a signed-in customer's profile puts in the form (issue 4). */
 export type CheckoutPrefill = Pick<
   typeof emptyCheckoutForm,
-  "nombre" | "apellido" | "correo" | "telefono" | "tipo_documento" | "dni" | "districtName" | "direccion"
+  "nombre" | "apellido" | "correo" | "telefono" | "tipo_documento" | "dni" | "districtName" | "direccion" | "ubicacion"
 >;
 
 /**
@@ -67,12 +68,14 @@ export function CheckoutForm({
   customer,
   organizations,
   garantiaContext = null,
+  tiles,
 }: {
   districts: District[];
   offered: OfferedSlots;
   customer: CheckoutPrefill | null;
   organizations: { id: number; title: string }[];
   garantiaContext?: CheckoutGarantiaContext;
+  tiles: MapTiles;
 }) {
   const hydrated = useHydrated();
   const { items } = useCart();
@@ -130,6 +133,7 @@ export function CheckoutForm({
     districtId: district?.id ?? 0,
     direccion: form.direccion,
     referencia: form.referencia,
+    ubicacion: form.ubicacion,
     diaHabil: form.diaHabil ? Number(form.diaHabil) : 0,
     fecha: form.fecha,
     rangoHorario: form.rangoHorario,
@@ -224,7 +228,7 @@ export function CheckoutForm({
             <PromotionalConsentCheckbox checked={form.promociones} onChange={(checked) => update("promociones", checked)} />
             <WhatsappOptInCheckbox checked={form.whatsapp} onChange={(checked) => update("whatsapp", checked)} />
           </fieldset>
-          <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} />
+          <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} tiles={tiles} />
         </div>
 
         <div className="space-y-4">

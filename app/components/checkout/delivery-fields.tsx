@@ -3,11 +3,13 @@ import { formatLimaDate, weekdayNames } from "@core/lima-dates";
 import { Field, inputClass } from "./field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
 import { CheckoutTextField } from "./text-field";
+import { LocationPicker, type MapTiles } from "~/components/map/location-picker";
 
 export interface District {
   id: number;
   name: string;
   dayNumbers: number[];
+  center: { lat: number; lng: number } | null;
 }
 
 /** Where and when: district, address, weekday, one of the offered dates and a time window. */
@@ -16,8 +18,10 @@ export function DeliveryFieldset({
   district,
   dates,
   windowsOfDate,
+  tiles,
   ...bindings
 }: CheckoutFieldBindings & {
+  tiles: MapTiles;
   districts: District[];
   /** The served district the typed name matches, if any. */
   district: District | undefined;
@@ -54,6 +58,14 @@ export function DeliveryFieldset({
       </Field>
       <CheckoutTextField bindings={bindings} field="direccion" label="Dirección" autoComplete="street-address" />
       <CheckoutTextField bindings={bindings} field="referencia" label="Referencia (opcional)" validated={false} />
+      <LocationPicker
+        value={form.ubicacion}
+        onChange={(point) => update("ubicacion", point)}
+        tiles={tiles}
+        openAt={district?.center}
+        addressText={[form.direccion, district?.name].filter(Boolean).join(", ")}
+        error={errorFor("ubicacion")}
+      />
       <Field label="Día de entrega" error={errorFor("diaHabil")}>
         {(props) => (
           <select

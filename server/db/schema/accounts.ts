@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { districts } from "./districts";
 
 /*
@@ -24,6 +24,9 @@ export const users = pgTable("users", {
   phone: text("phone"),
   address: text("address"),
   districtId: integer("district_id").references(() => districts.id),
+  /** The address's point on the map (issue 26), optional: sign-up and the profile set it, checkout starts from it. */
+  addressLat: doublePrecision("address_lat"),
+  addressLng: doublePrecision("address_lng"),
   /** decisions.md: `customer` (default) or `admin`. Never settable from a form. */
   role: text("role").notNull().default("customer"),
   status: text("status").notNull().default("active"),

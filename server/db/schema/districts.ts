@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 
 /** Lima and Callao districts (shared/reference/lima-districts.csv); only `served` ones are offered. */
 export const districts = pgTable("districts", {
@@ -11,6 +11,12 @@ export const districts = pgTable("districts", {
   cutoffTime: text("cutoff_time"),
   /** Staff's notes for drivers and the team (access, parking, gate hours); never shown to customers. */
   staffNotes: text("staff_notes"),
+  /**
+   * The district's centre (issue 26): where a stop without its own point is placed for the route,
+   * marked "ubicación aproximada". Seeded for every district, edited at /admin/distritos.
+   */
+  centerLat: doublePrecision("center_lat"),
+  centerLng: doublePrecision("center_lng"),
 });
 
 /** Spec's district_days: the weekdays a district receives deliveries. Day number 1 = lunes … 7 = domingo. */

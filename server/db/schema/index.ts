@@ -19,3 +19,4 @@ export * from "./cash-box";
 export * from "./garantias";
 export * from "./reorders";
 export * from "./whatsapp";
+export * from "./routes";

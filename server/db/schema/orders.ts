@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { boolean, date, doublePrecision, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { productVariants, products } from "./catalog";
 import { districts } from "./districts";
 import { users } from "./accounts";
@@ -41,6 +41,9 @@ export const orders = pgTable(
       .references(() => districts.id),
     districtName: text("district_name").notNull(),
     address: text("address").notNull(),
+    /** The address's point (issue 26): the customer's pin or staff's correction; null: the district's centre stands in. */
+    addressLat: doublePrecision("address_lat"),
+    addressLng: doublePrecision("address_lng"),
     deliveryDate: date("delivery_date", { mode: "string" }).notNull(),
     deliveryWindow: text("delivery_window").notNull(),
     deliveryNotes: text("delivery_notes"),
@@ -190,6 +193,14 @@ export const deliveries = pgTable(
     assignedDriverId: text("assigned_driver_id").references(() => users.id),
     /** Stop order within the driver's route for the day; staff move stops up or down. */
     routePosition: integer("route_position"),
+    /** The stop's point, copied from its order or subscription (issue 26); null: the district's centre ("ubicación aproximada"). */
+    lat: doublePrecision("lat"),
+    lng: doublePrecision("lng"),
+    /**
+     * When the van is expected at this stop, from the route's order, the travel-time settings and the
+     * van's shift (issue 26): set by "Optimizar rutas" and recomputed whenever the route changes.
+     */
+    estimatedArrivalAt: timestamp("estimated_arrival_at", { withTimezone: true }),
     /** A subscription's deliveries are numbered 1, 2, 3… so each month's is created exactly once. */
     subscriptionId: uuid("subscription_id"),
     subscriptionSequence: integer("subscription_sequence"),

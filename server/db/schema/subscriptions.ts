@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { date, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { date, doublePrecision, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { productVariants, products } from "./catalog";
 import { organizations } from "./content";
 import { districts } from "./districts";
@@ -37,6 +37,9 @@ export const subscriptions = pgTable(
       .references(() => districts.id),
     districtName: text("district_name").notNull(),
     address: text("address").notNull(),
+    /** The address's point (issue 26), copied onto every delivery the subscription creates. */
+    addressLat: doublePrecision("address_lat"),
+    addressLng: doublePrecision("address_lng"),
     deliveryWindow: text("delivery_window").notNull(),
     organizationId: integer("organization_id").references(() => organizations.id),
     startDate: date("start_date", { mode: "string" }),

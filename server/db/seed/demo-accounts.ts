@@ -35,6 +35,9 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR };
 
+/** Issue 26: the demo customer's door on the map (Av. José Larco 1234, Miraflores). */
+export const DEMO_CUSTOMER_POINT = { lat: -12.1249, lng: -77.0293 };
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -97,6 +100,8 @@ async function insertUser(
     documentNumber: isCustomer ? "45678912" : null,
     phone: isCustomer ? "987654321" : null,
     address: isCustomer ? "Av. José Larco 1234, dpto. 502" : null,
+    addressLat: isCustomer ? DEMO_CUSTOMER_POINT.lat : null,
+    addressLng: isCustomer ? DEMO_CUSTOMER_POINT.lng : null,
     districtId: user.districtId,
     role: user.role,
     createdAt: new Date(user.now.getTime() - 200 * DAY_MS),
@@ -240,6 +245,8 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
       districtId: district.id,
       districtName: district.name,
       address: "Av. José Larco 1234, dpto. 502",
+      addressLat: DEMO_CUSTOMER_POINT.lat,
+      addressLng: DEMO_CUSTOMER_POINT.lng,
       deliveryWindow: "manana",
       organizationId: organization?.id ?? null,
       startDate: addDays(today, -firstSubscriptionOrder.daysAgo),
@@ -323,6 +330,8 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
         districtId: district.id,
         districtName: district.name,
         address: "Av. José Larco 1234, dpto. 502",
+        addressLat: DEMO_CUSTOMER_POINT.lat,
+        addressLng: DEMO_CUSTOMER_POINT.lng,
         deliveryDate,
         deliveryWindow: "manana",
         subtotalCents: subtotal,
@@ -400,6 +409,8 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
         districtId: district.id,
         districtName: district.name,
         address: "Av. José Larco 1234, dpto. 502",
+        lat: DEMO_CUSTOMER_POINT.lat,
+        lng: DEMO_CUSTOMER_POINT.lng,
         deliveryDate,
         deliveryWindow: "manana",
         status: demo.delivery.path.at(-1) ?? "pending",

@@ -1,17 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
-import { addDays, limaToday } from "@core/lima-dates";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { addDays, limaDayStart, limaToday } from "@core/lima-dates";
 import { orderSummary } from "@core/pricing";
 import type { Database } from "../client";
 import { whatsappNumber, whatsappOptInText, WHATSAPP_OPT_IN_TEXT_VERSION } from "@core/whatsapp";
 import { deliveries, districts, orderItems, orders, orderStatusChanges, payments, users, whatsappConsentEvents, type DeliveryStatusEntry } from "../schema";
 import { inTransaction } from "../transaction";
-import { catalogBySku, DEMO_REPARTIDOR, insertDemoInvoice, priced, type DemoLine, type Transaction } from "./demo-accounts";
+import { retimeDriverDay as retimeDemoRoute } from "../../deliveries/index.server";
+import { catalogBySku, DEMO_CUSTOMER, DEMO_REPARTIDOR, insertDemoInvoice, priced, type DemoLine, type Transaction } from "./demo-accounts";
 
 /**
  * Issue 10: a day of work for the back office on a fresh start — guest orders delivered today and
  * in the next days across several served districts, mornings and afternoons, most paid, two to be
- * paid in cash at the door, three of today's already on the demo repartidor's route in order.
+ * paid in cash at the door. Issue 26: today's five are on the demo repartidor's route with the
+ * demo customer's delivery of the day as its fourth stop, each with its point and arrival time.
  * Dates are relative to Lima's today when the demo is seeded. The districts' weekdays are not
  * followed here: the demo has to show work today whatever weekday it is started on.
  */
@@ -29,6 +31,8 @@ interface DemoDelivery {
   path: string[];
   /** Stop number on the demo repartidor's route today. */
   routePosition?: number;
+  /** The door on the map (issue 26). */
+  point: { lat: number; lng: number };
 }
 
 const guest = (firstName: string, lastName: string, phone: string, dni: string) => ({
@@ -47,6 +51,7 @@ export const DEMO_DELIVERIES: DemoDelivery[] = [
     customer: guest("Lucía", "Torres", "987111201", "41234561"),
     district: "Miraflores",
     address: "Calle Schell 345, dpto. 801",
+    point: { lat: -12.1206, lng: -77.0318 },
     inDays: 0,
     window: "manana",
     lines: [{ sku: "VA-BH20-R3", quantity: 1 }],
@@ -58,49 +63,56 @@ export const DEMO_DELIVERIES: DemoDelivery[] = [
     customer: guest("Jorge", "Salazar", "987111202", "41234562"),
     district: "San Isidro",
     address: "Av. Camino Real 456, of. 302",
+    point: { lat: -12.0963, lng: -77.0386 },
     inDays: 0,
     window: "manana",
     lines: [{ sku: "VA-P625-24", quantity: 2 }],
     method: "yape",
     path: ["preparing", "scheduled"],
-    routePosition: 2,
+    routePosition: 3,
   },
   {
     customer: guest("Sofía", "Ramírez", "987111203", "41234563"),
     district: "Santiago de Surco",
     address: "Jr. Monte Rosa 120",
+    point: { lat: -12.112, lng: -76.9934 },
     inDays: 0,
     window: "tarde",
     lines: [{ sku: "VA-BO20-R4", quantity: 1 }],
     method: "cash",
     unpaid: true,
     path: ["preparing", "scheduled"],
-    routePosition: 3,
+    routePosition: 5,
   },
   {
     customer: guest("Rafael", "Mendoza", "987111204", "41234564"),
     district: "San Borja",
     address: "Av. San Luis 2010",
+    point: { lat: -12.0905, lng: -76.999 },
     inDays: 0,
     window: "tarde",
     lines: [{ sku: "VA-F8L-04", quantity: 1 }],
     method: "card",
-    path: ["preparing"],
+    path: ["preparing", "scheduled"],
+    routePosition: 6,
   },
   {
     customer: guest("Carmen", "Rojas", "987111205", "41234565"),
     district: "Barranco",
     address: "Av. Grau 789",
+    point: { lat: -12.1468, lng: -77.0199 },
     inDays: 0,
     window: "manana",
     lines: [{ sku: "VA-S1L-24", quantity: 1 }],
     method: "card",
-    path: [],
+    path: ["preparing", "scheduled"],
+    routePosition: 2,
   },
   {
     customer: guest("Diego", "Vargas", "987111206", "41234566"),
     district: "Miraflores",
     address: "Av. Benavides 1555",
+    point: { lat: -12.127, lng: -77.0136 },
     inDays: 1,
     window: "tarde",
     lines: [{ sku: "VA-CX20", quantity: 1 }],
@@ -111,6 +123,7 @@ export const DEMO_DELIVERIES: DemoDelivery[] = [
     customer: guest("Teresa", "Flores", "987111207", "41234567"),
     district: "Lince",
     address: "Av. Arequipa 2450",
+    point: { lat: -12.0853, lng: -77.0345 },
     inDays: 1,
     window: "manana",
     lines: [{ sku: "VA-BH20-R3", quantity: 2 }],
@@ -122,6 +135,7 @@ export const DEMO_DELIVERIES: DemoDelivery[] = [
     customer: guest("Miguel", "Castillo", "987111208", "41234568"),
     district: "San Isidro",
     address: "Calle Las Begonias 670",
+    point: { lat: -12.0927, lng: -77.0245 },
     inDays: 1,
     window: "tarde",
     lines: [{ sku: "VA-P625-12", quantity: 3 }],
@@ -132,6 +146,7 @@ export const DEMO_DELIVERIES: DemoDelivery[] = [
     customer: guest("Patricia", "León", "987111209", "41234569"),
     district: "Santiago de Surco",
     address: "Av. Caminos del Inca 1800",
+    point: { lat: -12.133, lng: -76.9905 },
     inDays: 2,
     window: "manana",
     lines: [{ sku: "VA-BO20-R10", quantity: 1 }],
@@ -142,6 +157,7 @@ export const DEMO_DELIVERIES: DemoDelivery[] = [
     customer: guest("Luis", "Paredes", "987111210", "41234570"),
     district: "San Borja",
     address: "Av. Aviación 3120",
+    point: { lat: -12.0957, lng: -77.003 },
     inDays: 3,
     window: "tarde",
     lines: [{ sku: "VA-F8L-02", quantity: 2 }],
@@ -178,6 +194,7 @@ export async function seedDemoDeliveries(db: Database, now: Date): Promise<{ see
         catalog,
       });
     }
+    await putDemoCustomerOnRoute(tx, { driverId: driver.id, today });
     return { seeded: true };
   });
 }
@@ -215,6 +232,8 @@ async function insertDemoOrder(
       districtId: district.id,
       districtName: district.name,
       address: demo.address,
+      addressLat: demo.point.lat,
+      addressLng: demo.point.lng,
       deliveryDate,
       deliveryWindow: demo.window,
       subtotalCents: subtotal,
@@ -264,6 +283,8 @@ async function insertDemoOrder(
     districtId: district.id,
     districtName: district.name,
     address: demo.address,
+    lat: demo.point.lat,
+    lng: demo.point.lng,
     deliveryDate,
     deliveryWindow: demo.window,
     status: demo.path.at(-1) ?? "pending",
@@ -302,4 +323,35 @@ export async function seedDemoWhatsappOptIns(db: Database, now: Date): Promise<n
     })),
   );
   return missing.length;
+}
+
+/** The demo customer's stop on today's demo route (issue 26): after three others, so "Faltan 3 paradas" shows. */
+export const DEMO_CUSTOMER_ROUTE_POSITION = 4;
+
+/**
+ * Puts the demo customer's delivery of today (if the demo has one waiting) on the demo route as
+ * its fourth stop, then times the route as planned before the shift (from its start, whatever the
+ * hour of seeding), so every stop has its estimated arrival.
+ */
+async function putDemoCustomerOnRoute(tx: Transaction, context: { driverId: string; today: string }) {
+  const [customerDelivery] = await tx
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .innerJoin(orders, eq(orders.id, deliveries.orderId))
+    .where(
+      and(
+        eq(orders.customerEmail, DEMO_CUSTOMER.email),
+        eq(deliveries.deliveryDate, context.today),
+        eq(deliveries.status, "scheduled"),
+        isNull(deliveries.assignedDriverId),
+      ),
+    )
+    .limit(1);
+  if (customerDelivery) {
+    await tx
+      .update(deliveries)
+      .set({ assignedDriverId: context.driverId, routePosition: DEMO_CUSTOMER_ROUTE_POSITION })
+      .where(eq(deliveries.id, customerDelivery.id));
+  }
+  await retimeDemoRoute(tx, { date: context.today, driverId: context.driverId, now: limaDayStart(context.today) });
 }

@@ -19,6 +19,7 @@ import { seedDemoAccounts } from "./demo-accounts";
 import { privacyHtml, termsHtml } from "./legal-texts";
 import { inTransaction } from "../transaction";
 import { seedDeliveryCalendar } from "./delivery-calendar";
+import { DISTRICT_CENTRES, seedDistrictCentres } from "./district-centres";
 
 export const LEGAL_SLUGS = { terms: "terminos-condiciones", privacy: "politica-privacidad" } as const;
 
@@ -31,6 +32,8 @@ export const LEGAL_SLUGS = { terms: "terminos-condiciones", privacy: "politica-p
 export async function seedBaseData(db: Database): Promise<{ seeded: boolean }> {
   // Before the early return: a database seeded before the delivery calendar existed gets it too.
   await inTransaction(db, (tx) => seedDeliveryCalendar(tx));
+  // Issue 26: a database seeded before district centres existed gets them too (staff's are kept).
+  await inTransaction(db, (tx) => seedDistrictCentres(tx));
   const [existing] = await db.select({ n: count() }).from(siteSettings);
   if (Number(existing?.n ?? 0) > 0) return { seeded: false };
 
@@ -49,7 +52,11 @@ export async function seedBaseData(db: Database): Promise<{ seeded: boolean }> {
 
     for (const district of readSeedDistricts()) {
       const { dayNumbers, ...row } = district;
-      const [inserted] = await tx.insert(districts).values(row).returning({ id: districts.id });
+      const centre = DISTRICT_CENTRES[row.ubigeo];
+      const [inserted] = await tx
+        .insert(districts)
+        .values({ ...row, centerLat: centre?.lat ?? null, centerLng: centre?.lng ?? null })
+        .returning({ id: districts.id });
       if (dayNumbers.length > 0) {
         await tx.insert(districtDeliveryDays).values(dayNumbers.map((dayNumber) => ({ districtId: inserted!.id, dayNumber })));
       }

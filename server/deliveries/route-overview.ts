@@ -1,0 +1,66 @@
+import type { Database } from "../db/client";
+import { listActiveDrivers } from "./dispatch-day";
+import { vanOfDay, type VanShift } from "./route-plan";
+import { latestRouteOptimisation } from "./route-optimisation";
+import { lateMinutes, routeProgress, type RouteProgress } from "./route-progress";
+import { loadRouteSettings, type RouteSettings } from "./route-settings";
+import { loadRouteStops, stopsByDriver } from "./route-stops";
+
+export interface RouteOverviewDriver {
+  id: string;
+  name: string;
+  /** The van as last planned for the day, else the settings' default: what the optimise form starts from. */
+  van: VanShift;
+  progress: RouteProgress;
+  /** Stops without their own point on this route ("ubicación aproximada"). */
+  approximate: number;
+  /** Stops whose estimated arrival falls after their window. */
+  late: number;
+}
+
+export interface RouteOverview {
+  settings: RouteSettings;
+  drivers: RouteOverviewDriver[];
+  /** Deliveries of the day on nobody's route. */
+  unassigned: number;
+  /** The day's latest "Optimizar rutas": what it could not place (those still off every route), and when. */
+  lastRun: { at: string; by: string; unassigned: { deliveryId: string; deliveryNumber: string; reason: string }[] } | null;
+}
+
+/**
+ * Despacho's routes panel (issue 26): each active driver's van and progress for the day (done /
+ * total, minutes ahead or behind the plan), and what the last optimisation left out.
+ */
+export async function loadRouteOverview(db: Database, date: string, now: Date): Promise<RouteOverview> {
+  const [settings, drivers, stops, lastRun] = await Promise.all([
+    loadRouteSettings(db),
+    listActiveDrivers(db),
+    loadRouteStops(db, { date, drivers: "all" }),
+    latestRouteOptimisation(db, date),
+  ]);
+  const grouped = stopsByDriver(stops);
+  const rows: RouteOverviewDriver[] = [];
+  for (const driver of drivers) {
+    const route = grouped.get(driver.id) ?? [];
+    rows.push({
+      ...driver,
+      van: await vanOfDay(db, date, driver.id, settings),
+      progress: routeProgress(route, now, settings.serviceMinutes),
+      approximate: route.filter((stop) => stop.approximate).length,
+      late: route.filter((stop) => stop.estimatedArrivalAt && lateMinutes(date, stop.deliveryWindow, stop.estimatedArrivalAt) > 0).length,
+    });
+  }
+  const offRoute = new Set(stops.filter((stop) => !stop.driverId).map((stop) => stop.id));
+  return {
+    settings,
+    drivers: rows,
+    unassigned: offRoute.size,
+    lastRun: lastRun
+      ? {
+          at: lastRun.createdAt.toISOString(),
+          by: lastRun.createdBy,
+          unassigned: lastRun.result.unassigned.filter((left) => offRoute.has(left.deliveryId)),
+        }
+      : null,
+  };
+}
