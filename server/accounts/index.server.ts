@@ -20,7 +20,7 @@ export { attachGuestOrders, isEmailRegistered, verifiedAccountIdByEmail } from "
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
 export { getDashboard, type DashboardSummary } from "./dashboard-summary";
-export { STAFF_ROLES, isStaffRole, type StaffRole, type UserRole } from "./staff-roles";
+export { STAFF_ROLES, isStaffRole, type StaffRole, type UserRole } from "@core/staff-roles";
 export {
   listStaffMembers,
   createStaffMember,
