@@ -3,6 +3,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 import { readdirSync } from "node:fs";
+import { serverDomainCycles } from "./eslint-rules/server-domain-cycles.js";
 
 const INFRASTRUCTURE = ["db", "config"];
 
@@ -144,6 +145,13 @@ export default tseslint.config(
   // Issue 13: a server domain uses another only through its index.server door (db/ and config/ are
   // the shared infrastructure, not domains), and the server never imports the UI folder.
   ...serverDomainDoors(),
+  {
+    // Decision 0083: the folders of server/ call each other without circles. A flow that needs two
+    // domains lives one floor up (server/order-flows/), or one side reports an outcome.
+    files: ["server/**/*.ts"],
+    plugins: { shop: { rules: { "server-domain-cycles": serverDomainCycles } } },
+    rules: { "shop/server-domain-cycles": "error" },
+  },
   {
     files: ["core/zod.ts", "core/zod-without-eval.ts"],
     rules: { "no-restricted-imports": "off" },

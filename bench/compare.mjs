@@ -133,6 +133,8 @@ function describe(command) {
   if (/^(\/bin\/)?sh -c/.test(command)) return "sh -c (npm's script shell)";
   if (/scripts\/start\.mjs/.test(command)) return "node scripts/start.mjs (starter + server)";
   if (/scripts\/serve\.mjs|serve\.mjs/.test(command)) return "node serve.mjs (server)";
+  // The first start's migration process: named by its path in the checkout, never by this machine's.
+  if (/build\/cli\/migrate\.mjs/.test(command)) return "node build/cli/migrate.mjs (migrations)";
   return command.slice(0, 60);
 }
 

@@ -8,7 +8,7 @@ import { dbContext } from "~/db-context.server";
 import { allowRoles, staffContext } from "~/staff.server";
 import { cancelOrderAction, notFound, orderIdParam } from "~/staff-refunds.server";
 import { orderRefundSummary } from "@server/payments/index.server";
-import { staffCancellationBlocker } from "@server/orders/index.server";
+import { staffCancellationBlocker } from "@server/order-flows/index.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 

@@ -9,7 +9,7 @@ import { districts, sessions, users } from "../db/schema";
 import { authFor, resetEmailOutcome, sendPasswordChangedEmail } from "./auth";
 import { forgetSignedInUsers, sessionHeaders } from "./current-user";
 import { RATE_LIMITS, consumeRateLimit, rateLimitMessage } from "./rate-limit";
-import { isStaffRole, userRoleOf, type UserRole } from "./staff-roles";
+import { isStaffRole, userRoleOf, type UserRole } from "@core/staff-roles";
 import { attemptAbandoned, attemptFailed, attemptSucceeded, claimSignInAttempt } from "./sign-in-throttle";
 
 export type AuthResult = { ok: true; headers: Headers } | { ok: false; message: string; field?: string };

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { Database } from "../db/client";
 import { noteRequestRole } from "../observability/index.server";
 import { authFor } from "./auth";
-import { userRoleOf, type UserRole } from "./staff-roles";
+import { userRoleOf, type UserRole } from "@core/staff-roles";
 
 export interface SignedInUser {
   id: string;

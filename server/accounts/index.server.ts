@@ -19,7 +19,7 @@ export { attachGuestOrders, countGuestOrders, guestOrdersAttachTo, isEmailRegist
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
 export { getDashboard, type DashboardSummary } from "./dashboard-summary";
-export { STAFF_ROLES, isStaffRole, type StaffRole, type UserRole } from "./staff-roles";
+export { STAFF_ROLES, isStaffRole, type StaffRole, type UserRole } from "@core/staff-roles";
 export {
   listStaffMembers,
   createStaffMember,

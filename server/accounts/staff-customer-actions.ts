@@ -5,7 +5,7 @@ import { inTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { authFor, resetEmailOutcome } from "./auth";
 import { forgetSignedInUsers } from "./current-user";
-import { isStaffRole } from "./staff-roles";
+import { isStaffRole } from "@core/staff-roles";
 
 /**
  * Issue 11, /admin/clientes: what staff may do to a customer's account. The e-mails go through

@@ -4,7 +4,7 @@ import { deliveries, jobRowFailures, orders, refunds } from "../db/schema";
 import { comprobantesNearDeadline } from "../invoices/index.server";
 import { listDeadEmails, type DeadEmail } from "../notifications/index.server";
 import { listDeadWhatsappMessages, type DeadWhatsappMessage } from "../whatsapp/index.server";
-import type { StaffRole } from "./staff-roles";
+import type { StaffRole } from "@core/staff-roles";
 
 /**
  * The back office's first page (issue 10, /admin): the day at a glance for whoever runs it, the

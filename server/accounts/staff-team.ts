@@ -6,7 +6,7 @@ import { inTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { forgetSignedInUsers } from "./current-user";
 import { hashPassword } from "./password-hash";
-import { isStaffRole, type StaffRole, type UserRole } from "./staff-roles";
+import { isStaffRole, type StaffRole, type UserRole } from "@core/staff-roles";
 
 /**
  * The team page (issue 10, /admin/equipo): the admin creates staff accounts, changes roles and

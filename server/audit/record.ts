@@ -1,6 +1,6 @@
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { staffActions } from "../db/schema";
-import type { StaffRole } from "../accounts/index.server";
+import type { StaffRole } from "@core/staff-roles";
 
 /** Who did it, as the staff guard knows them, and from where (the client address of the request). */
 export interface StaffActor {

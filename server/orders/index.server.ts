@@ -12,7 +12,6 @@ export {
   type CustomerOrderRow,
   type OrderLine,
 } from "./customer-orders";
-export { cancelOrderByStaff, staffCancellationBlocker, type CancelOrderResult } from "./staff-cancel";
 export { searchStaffOrders, staffOrderSearchCondition, STAFF_ORDERS_PAGE_SIZE, type StaffOrderRow } from "./staff-order-search";
 export { staffOrdersCsvFilename, staffOrdersCsvStream } from "./staff-orders-csv";
 export { findStaffOrder, type StaffOrderDetail, type StaffOrderNote } from "./staff-order-detail";

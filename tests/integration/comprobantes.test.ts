@@ -15,7 +15,7 @@ import {
   retryComprobante,
 } from "@server/invoices/index.server";
 import { runDueJobs } from "@server/jobs/index.server";
-import { cancelOrderByStaff } from "@server/orders/index.server";
+import { cancelOrderByStaff } from "@server/order-flows/index.server";
 import { applySandboxAction, refundOrder } from "@server/payments/index.server";
 import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { expectConsoleError } from "../support/fail-on-console-error";

@@ -4,7 +4,8 @@ import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, orders, orderStatusChanges, outboxEmails, refunds, staffActions } from "@server/db/schema";
 import { runDueJobs } from "@server/jobs/index.server";
-import { cancelOrderByStaff, transitionOrder, type OrderStatus } from "@server/orders/index.server";
+import { cancelOrderByStaff } from "@server/order-flows/index.server";
+import { transitionOrder, type OrderStatus } from "@server/orders/index.server";
 import { chargeCulqiToken, createCulqiClient, type CulqiClient } from "@server/payments/culqi";
 import {
   applySandboxAction,

@@ -124,22 +124,34 @@ describe("concurrency: one lock order, retried where the database asks", () => {
         null,
       ][index % 4];
       // Each customer's form is submitted twice at once (a double click), on two connections.
-      return action ? [action(db(index)), action(db(index + 1))] : [];
+      return action ? [Promise.all([action(db(index)), action(db(index + 1))])] : [];
     });
     try {
-      const outcomes = await Promise.all([
-        renew(db(0)),
-        renew(db(1)),
-        ...selfService,
+      // Every call below starts before any is awaited; the groups only name the answers.
+      const [renewals, doubleClicks, confirmations] = await Promise.all([
+        Promise.all([renew(db(0)), renew(db(1))]),
+        Promise.all(selfService),
         // Each confirmation arrives three times, on different connections, as a retrying sender would.
-        ...pending.flatMap((paymentId, index) =>
-          [0, 1, 2].map((copy) => recordPaymentSucceeded(db(index + copy), paymentId, { now, method: "card", actor: "culqi-webhook", siteUrl })),
+        Promise.all(
+          pending.map((paymentId, index) =>
+            Promise.all([0, 1, 2].map((copy) => recordPaymentSucceeded(db(index + copy), paymentId, { now, method: "card", actor: "culqi-webhook", siteUrl }))),
+          ),
         ),
         scheduleSubscriptionDeliveries(db(2), now),
         resumeEndedPauses(db(3), now),
         expireUnpaidOrders(db(3), now),
       ]);
-      expect(outcomes.length).toBeGreaterThan(0);
+      // No renewal ended unknown or failed, whatever the customers did to their subscriptions meanwhile.
+      expect(total(renewals)).toMatchObject({ unknown: 0, failed: 0 });
+      // Each order was settled by exactly one of its three confirmations; the others found it settled.
+      expect(confirmations.map((copies) => copies.filter((copy) => !copy.alreadySettled).length)).toEqual(pending.map(() => 1));
+      // Both submits of a double click got the same answer, and at most one of them made the change.
+      for (const [first, second] of doubleClicks) {
+        if (first.ok && second.ok) {
+          expect(second.eventId).toBe(first.eventId);
+          expect([first.alreadyApplied, second.alreadyApplied].sort()).toEqual([false, true]);
+        } else expect({ first: first.ok, second: second.ok }).toEqual({ first: false, second: false });
+      }
     } finally {
       await workers.close();
     }

@@ -1,4 +1,7 @@
-/** decisions.md, Roles: the three staff roles; everyone else is a `customer`. */
+/**
+ * decisions.md, Roles: the three staff roles; everyone else is a `customer`. A pure rule on the
+ * ground floor, so the audit log names a role without depending on accounts (decision 0083).
+ */
 export const STAFF_ROLES = ["admin", "operaciones", "repartidor"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 export type UserRole = "customer" | StaffRole;

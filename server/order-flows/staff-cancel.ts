@@ -13,9 +13,7 @@ import {
   type RefundDeps,
   type StaffRefundResult,
 } from "../payments/index.server";
-import { canTransition, orderStatusLabel, type OrderStatus } from "./order-status";
-import { receiptToken } from "./receipt-access";
-import { transitionOrder } from "./transition";
+import { canTransition, orderStatusLabel, receiptToken, transitionOrder, type OrderStatus } from "../orders/index.server";
 
 /** A delivery in one of these has left the warehouse: its order can no longer be cancelled (issue 10). */
 const DISPATCHED_DELIVERY_STATUSES = ["shipped", "in_transit", "delivered"];
