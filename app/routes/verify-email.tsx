@@ -56,7 +56,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 const INVALID_LINK =
   "El enlace de confirmación no es válido o ha expirado. Usa «¿Olvidaste tu contraseña?»: el enlace que te enviamos también confirma tu correo.";
 
-export const headers = () => ({ ...privatePageHeaders, "Referrer-Policy": "no-referrer" });
+// The link's token never leaves in a Referer to another site; "same-origin", not "no-referrer",
+// because under "no-referrer" a browser posts this page's form with `Origin: null`, which React
+// Router's own check refuses (a bare "Bad Request" without JavaScript).
+export const headers = () => ({ ...privatePageHeaders, "Referrer-Policy": "same-origin" });
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(siteFromMatches(matches), {
