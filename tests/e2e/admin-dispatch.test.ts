@@ -61,7 +61,7 @@ describe("Despacho: operaciones prepares and assigns the day's deliveries and pr
     expect(await row(page, morning).getByRole("checkbox").isChecked()).toBe(false);
 
     for (const apellido of [afternoon, morning]) await row(page, apellido).getByRole("checkbox").check();
-    await page.getByLabel("Repartidor").selectOption({ label: driverName });
+    await page.getByLabel("Repartidor", { exact: true }).selectOption({ label: driverName });
     await page.getByRole("button", { name: "Asignar a repartidor" }).click();
     await page.getByTestId("dispatch-message").getByText("2 envíos asignados al repartidor.").waitFor();
     for (const apellido of [morning, afternoon]) {
@@ -138,7 +138,7 @@ describe("Despacho: operaciones prepares and assigns the day's deliveries and pr
     await page.getByRole("button", { name: "Asignar a repartidor" }).click();
     await page.getByText("Elige un repartidor.").waitFor();
     expect(await row(page, apellido).getByRole("checkbox").isChecked()).toBe(true);
-    await page.getByLabel("Repartidor").selectOption({ label: driverName });
+    await page.getByLabel("Repartidor", { exact: true }).selectOption({ label: driverName });
     await page.getByRole("button", { name: "Asignar a repartidor" }).click();
     await page.getByText("1 envío asignado al repartidor.").waitFor();
     expect(await row(page, apellido).textContent()).toContain(`Repartidor: ${driverName}`);

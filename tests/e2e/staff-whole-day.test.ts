@@ -153,7 +153,7 @@ describe("a whole day of the shop, in the browser", () => {
       await desk.page.getByTestId("dispatch-message").getByText("1 envío pasó a Preparando.").waitFor();
       await row().getByTestId("delivery-status").getByText("Preparando", { exact: true }).waitFor();
       await row().getByRole("checkbox").check();
-      await desk.page.getByLabel("Repartidor").selectOption({ label: driverName });
+      await desk.page.getByLabel("Repartidor", { exact: true }).selectOption({ label: driverName });
       await desk.page.getByRole("button", { name: "Asignar a repartidor" }).click();
       await desk.page.getByTestId("dispatch-message").getByText("1 envío asignado al repartidor.").waitFor();
       await row().getByTestId("delivery-status").getByText("Programado", { exact: true }).waitFor();
