@@ -70,7 +70,10 @@ describe("Despacho: operaciones prepares and assigns the day's deliveries and pr
     }
     expectClean();
 
-    await page.getByRole("link", { name: `Hoja de ${driverName}` }).click();
+    await page
+      .getByRole("link", { name: `Hoja de ${driverName}`, exact: true })
+      .first()
+      .click();
     await page.waitForURL(/\/admin\/despacho\/hoja\?fecha=.+&repartidor=/);
     await page.getByTestId("route-sheet").first().waitFor();
     const stops = await page.getByTestId("route-stop").allTextContents();

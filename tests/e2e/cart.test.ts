@@ -110,7 +110,8 @@ describe("cart", () => {
       await route.continue();
     });
     await page.goto(`${shop.baseURL()}/carrito`, { waitUntil: "commit" });
-    const footer = page.locator("body > footer");
+    // The site footer (the page sits in the leaving-page guard, so it is not a child of body).
+    const footer = page.getByRole("contentinfo");
     await footer.waitFor({ state: "attached" });
     await page.getByText("Cargando tu carrito…").waitFor();
     const before = await footer.evaluate((element) => ({ top: element.getBoundingClientRect().top, screen: window.innerHeight }));
