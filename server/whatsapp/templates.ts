@@ -69,8 +69,8 @@ export const WHATSAPP_TEMPLATES = {
     parameters: [
       { meaning: "customer's first name", example: "María" },
       { meaning: "order number", example: "VA-001015" },
-      { meaning: "estimated arrival, from", example: "10:30" },
-      { meaning: "estimated arrival, to", example: "11:30" },
+      { meaning: "earliest estimated arrival", example: "10:30" },
+      { meaning: "latest estimated arrival", example: "11:30" },
       { meaning: "stops before theirs", example: "Falta 1 parada antes de la tuya" },
     ],
     button: { text: "Ver mi pedido", meaning: "the order's page", example: "orden/3f1c…?token=…" },
