@@ -20,8 +20,6 @@ import { startS3StandIn, type S3StandIn } from "../support/s3-stand-in";
 import { createTestDatabase, rowsOf, type TestDatabase } from "../support/test-database";
 
 const HOUR = 60 * 60 * 1000;
-/** Past the sweep's day of grace for every file written by this test. */
-const dayLater = () => new Date(Date.now() + 25 * HOUR);
 
 let shade = 0;
 /** A picture no other test uploads, checked and resized for `store` (not stored yet). */
@@ -92,12 +90,15 @@ describe.each(["local", "s3"] as const)("media on %s storage", (kind) => {
     await test.db.execute(sql`update products set image = ${named.path} where id = ${product!.id}`);
     await store.put("notas.txt", Buffer.from("no es una imagen"));
 
+    // Ages are read on the store's clock (a file's mtime, S3's LastModified), which is not the
+    // process's when the suite runs under faketime (decision 0070): the sweep's "now" is built on it.
+    const writtenAt = (await store.modifiedAt(unnamed.files[0]!.name))!;
     // Young files stay whatever names them.
-    const early = await sweepUnusedMedia(test.db, { dir: store });
+    const early = await sweepUnusedMedia(test.db, { dir: store, now: new Date(writtenAt) });
     expect(early.deleted).toBe(0);
     expect(early.young).toBeGreaterThanOrEqual(2);
 
-    const later = await sweepUnusedMedia(test.db, { dir: store, now: dayLater() });
+    const later = await sweepUnusedMedia(test.db, { dir: store, now: new Date(writtenAt + 25 * HOUR) });
     expect(later.failed).toBe(0);
     const left = await namesIn(store);
     for (const file of named.files) expect(left).toContain(file.name);
