@@ -5,6 +5,9 @@
 #   <when>: +400d            400 days ahead of now
 #           new-year-lima    the coming 31 December at 23:30 in Lima (04:30 UTC on 1 January)
 #           sunday-lima      the Sunday after next at 21:00 in Lima (02:00 UTC on Monday)
+#           far-sunday-new-year-lima
+#                            the first 31 December at least 400 days ahead that is a Sunday, at
+#                            23:30 in Lima (04:30 UTC on Monday 1 January): the three above at once
 #           +<N>d, +<N>s     any other shift ahead
 # The shift is an offset from now (faketime's "+Ns"), not a fixed instant, so every process the
 # command starts later (Vitest workers, the shop server, Chromium, PGlite inside them) reads the
@@ -14,7 +17,7 @@
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-  sed -n '2,12p' "$0" >&2
+  sed -n '2,15p' "$0" >&2
   exit 2
 fi
 when=$1
@@ -37,6 +40,14 @@ case "$when" in
     days=$((7 - weekday + 7))
     sunday=$(TZ=America/Lima date -d "+${days} days" +%Y-%m-%d)
     target=$(date -u -d "$sunday 21:00:00 -0500" +%s)
+    ;;
+  far-sunday-new-year-lima)
+    year=$(TZ=America/Lima date +%Y)
+    while :; do
+      target=$(date -u -d "${year}-12-31 23:30:00 -0500" +%s)
+      if [ "$(date -u -d "${year}-12-31" +%u)" = 7 ] && [ $((target - now)) -ge $((400 * 86400)) ]; then break; fi
+      year=$((year + 1))
+    done
     ;;
   +*d) target=$((now + ${when:1:-1} * 86400)) ;;
   +*s) target=$((now + ${when:1:-1})) ;;
