@@ -11,7 +11,8 @@ import { garantiasOf, type GarantiaCustomer } from "./ledger";
 const SETTLING_ROLES = new Set(["admin", "operaciones"]);
 export const SETTLE_NOTE_MAX = 300;
 
-export type GarantiaSettleResult = { ok: true; changed: boolean; message: string } | { ok: false; reason: "forbidden" | "not_found" | "refused"; message: string };
+export type GarantiaSettleResult =
+  { ok: true; changed: boolean; message: string } | { ok: false; reason: "forbidden" | "not_found" | "refused"; message: string };
 
 class SettleRefused extends Error {
   constructor(
