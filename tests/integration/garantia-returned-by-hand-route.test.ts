@@ -42,8 +42,8 @@ describe("the customer page's garantía devuelta a mano, as a route", () => {
       body: new URLSearchParams(fields).toString(),
     });
     const args = { request, params: { customerId }, context, unstable_pattern: "" } as unknown as Parameters<typeof route.action>[0];
-    const run = (index: number): Promise<unknown> =>
-      index < middlewares.length ? middlewares[index]!(args as never, () => run(index + 1) as never) : route.action(args);
+    const run = async (index: number): Promise<unknown> =>
+      index < middlewares.length ? await middlewares[index]!(args as never, () => run(index + 1) as never) : await route.action(args);
     try {
       const answer = (await run(0)) as { data?: { message?: string }; init?: { status?: number } } | Response;
       if (answer instanceof Response) return { status: answer.status, location: answer.headers.get("location") };
