@@ -32,7 +32,7 @@ import { comprobanteForInvoice } from "@server/invoices/comprobante-for-invoice"
 import { nubefactPayload } from "@server/invoices/providers/nubefact";
 import { nubefactProvider, sendDueComprobantes, validateComprobante } from "@server/invoices/index.server";
 import { startNubefactMock } from "../support/nubefact-mock";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction, orderRefundSummary, refundOrder } from "@server/payments/index.server";
 import { sql } from "drizzle-orm";
 import { checkoutInput } from "../support/checkout-fixture";
 import { expectConsoleError } from "../support/fail-on-console-error";
@@ -428,6 +428,57 @@ describe("the bidón garantía", () => {
         .from(invoices)
         .where(and(eq(invoices.documentType, "nota_credito"), eq(invoices.garantiaEntryId, release!.id))),
     ).toHaveLength(1);
+  });
+
+  it("keeps the garantía out of a staff refund: a full refund leaves it for the bidones, and one returned by hand is never refunded again", async () => {
+    const deps = { now: deliveredAt, siteUrl, culqi: null };
+    const refundAll = (orderId: string) =>
+      refundOrder(test.db, admin, { orderId, amountCents: null, reason: "Reclamo del cliente", requestKey: randomUUID() }, deps);
+    const heldOf = async (orderId: string) => {
+      const summary = (await orderRefundSummary(test.db, orderId))!;
+      return [summary.capturedCents, summary.garantiaHeldCents, summary.refundableCents];
+    };
+
+    // Refunded in full after delivery: everything but the 3 garantías, which come back with the bidones.
+    const customer = await newCustomer(test.db, "reembolso-total");
+    const ledger = { userId: customer.id, email: customer.email };
+    const first = await paidOrder({ email: customer.email, userId: customer.id, lines: [{ ...pack3, quantity: 1 }] });
+    await deliver(first.id, 3, 0);
+    const captured = first.totalCents;
+    expect(await heldOf(first.id)).toEqual([captured, 3 * GARANTIA, captured - 3 * GARANTIA]);
+    expect(await refundAll(first.id)).toMatchObject({ ok: true, amountCents: captured - 3 * GARANTIA });
+    expect(await heldOf(first.id)).toEqual([captured, 3 * GARANTIA, 0]);
+    await recordStaffBidonReturn(test.db, admin, {
+      customer: ledger,
+      quantity: 1,
+      goodCondition: true,
+      note: null,
+      requestKey: randomUUID(),
+      now: deliveredAt,
+    });
+    expect(await processGarantiaReturns(test.db, { now: deliveredAt, siteUrl, culqi: null })).toMatchObject({ refunded: 1, needsStaff: 0 });
+    expect(await heldOf(first.id)).toEqual([captured, 2 * GARANTIA, 0]);
+
+    // Given back by hand after the provider refused its refund: still not refundable by staff.
+    const other = await newCustomer(test.db, "a-mano-reembolso");
+    const otherLedger = { userId: other.id, email: other.email };
+    const second = await paidOrder({ email: other.email, userId: other.id, lines: [{ ...pack3, quantity: 1 }] });
+    await deliver(second.id, 3, 0);
+    await recordStaffBidonReturn(test.db, admin, {
+      customer: otherLedger,
+      quantity: 1,
+      goodCondition: true,
+      note: null,
+      requestKey: randomUUID(),
+      now: deliveredAt,
+    });
+    await processGarantiaReturns(test.db, { now: deliveredAt, siteUrl, culqi: null });
+    const [release] = (await entriesOf(other.email)).filter((entry) => entry.kind === "released");
+    await test.db.update(refunds).set({ status: "failed", lastError: "Cargo ya reembolsado" }).where(eq(refunds.id, release!.refundId!));
+    await settleGarantiaByHand(test.db, admin, { customer: otherLedger, releaseId: release!.id, note: "Yape al cliente", now: deliveredAt });
+    expect(await refundAll(second.id)).toMatchObject({ ok: true, amountCents: second.totalCents - 3 * GARANTIA });
+    expect(await heldOf(second.id)).toEqual([second.totalCents, 3 * GARANTIA, 0]);
+    expect(await refundAll(second.id)).toMatchObject({ ok: false, message: "Este pedido ya no tiene saldo por reembolsar." });
   });
 
   it("charges the garantía with a subscription's first order only", async () => {
