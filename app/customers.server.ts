@@ -4,6 +4,7 @@ import type { StaffActor } from "@server/audit/index.server";
 import { parsePersonReference } from "@server/customers/index.server";
 import { recordStaffBidonReturn, type BidonCustomer } from "@server/deliveries/index.server";
 import type { Database } from "@server/db/index.server";
+import { SETTLE_NOTE_MAX, settleGarantiaByHand, type GarantiaCustomer } from "@server/garantias/index.server";
 import { ANONYMISE_CONFIRMATION } from "~/lib/customer-links";
 import { readFormData } from "~/request-body.server";
 
@@ -86,4 +87,28 @@ export async function recordBidonReturnFromForm(
     now: new Date(),
   });
   return answer(result.ok, result.message);
+}
+
+/**
+ * Decision 0075: "Marcar como devuelta a mano" of a garantía return that requires attention, read
+ * and handed to the garantías domain. A malformed form is a Spanish 400 that records nothing; an
+ * unknown release a 404; the answer carries `intent` and the release so the page shows it beside
+ * that row.
+ */
+export async function settleGarantiaFromForm(
+  db: Database,
+  actor: StaffActor,
+  customer: GarantiaCustomer,
+  form: FormData,
+): Promise<ReturnType<typeof data<{ intent: "garantia_settle"; releaseId: string; ok: boolean; message: string; note: string }>>> {
+  const releaseId = String(form.get("releaseId") ?? "");
+  const note = String(form.get("note") ?? "").trim();
+  const answer = (ok: boolean, message: string, status = ok ? 200 : 400) =>
+    data({ intent: "garantia_settle" as const, releaseId, ok, message, note: ok ? "" : note.slice(0, SETTLE_NOTE_MAX) }, { status });
+  if (!isUuid(releaseId)) return answer(false, "Esa devolución de garantía no existe.", 404);
+  if (note.length === 0 || note.length > SETTLE_NOTE_MAX || !isPlainText(note))
+    return answer(false, `Escribe cómo se devolvió (transferencia, efectivo en oficina…), hasta ${SETTLE_NOTE_MAX} caracteres.`);
+  const result = await settleGarantiaByHand(db, actor, { customer, releaseId: releaseId.toLowerCase(), note, now: new Date() });
+  if (result.ok) return answer(true, result.message);
+  return answer(false, result.message, result.reason === "not_found" ? 404 : result.reason === "forbidden" ? 403 : 400);
 }

@@ -13,8 +13,8 @@ import {
   DataRequestActions,
   StaffMessage,
 } from "~/components/admin/customer-sections";
-import { CustomerGarantia } from "~/components/admin/customer-garantia";
-import { CUSTOMER_NOT_FOUND, customerIdFrom, recordBidonReturnFromForm } from "~/customers.server";
+import { CustomerGarantia, settleAnswerOf } from "~/components/admin/customer-garantia";
+import { CUSTOMER_NOT_FOUND, customerIdFrom, recordBidonReturnFromForm, settleGarantiaFromForm } from "~/customers.server";
 import { dbContext } from "~/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { readFormData } from "~/request-body.server";
@@ -45,11 +45,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
   const actor = staffActor(context, request);
-  if (intent === "bidon_return") {
-    // Decision 0075: bidones brought back outside a delivery; the account's own e-mail names its ledger.
+  if (intent === "bidon_return" || intent === "garantia_settle") {
+    // Decision 0075: bidones brought back outside a delivery, or a garantía staff gave back by hand;
+    // the account's own e-mail names its ledger.
     const profile = await findCustomerProfile(db, userId);
     if (!profile || profile.status === "anonymized") throw data(CUSTOMER_NOT_FOUND, { status: 404 });
-    return recordBidonReturnFromForm(db, actor, { userId, email: profile.email }, form);
+    const customer = { userId, email: profile.email };
+    if (intent === "garantia_settle") return settleGarantiaFromForm(db, actor, customer, form);
+    return recordBidonReturnFromForm(db, actor, customer, form);
   }
   if (!(INTENTS as readonly string[]).includes(intent)) return data({ ok: false, message: "Acción no reconocida." }, { status: 400 });
   const run: Record<Intent, () => ReturnType<typeof setCustomerStatus>> = {
@@ -139,7 +142,9 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
           garantia={picture.garantia}
           bidones={picture.bidones}
           canRecordReturn={!anonymized}
-          result={actionData && "intent" in actionData ? actionData : null}
+          canSettle={!anonymized}
+          result={actionData && "intent" in actionData && !("releaseId" in actionData) ? actionData : null}
+          settleResult={settleAnswerOf(actionData)}
         />
       }
       dataRequests={isAdmin && !anonymized && <DataRequestActions basePath={`/admin/clientes/${profile.id}`} who="cliente" />}

@@ -3,8 +3,8 @@ import type { Route } from "./+types/admin.guest-detail";
 import { loadGuestPicture } from "@server/customers/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
 import { anonymisedNotice, CustomerPage, DataRequestActions, GuestBadge } from "~/components/admin/customer-sections";
-import { CustomerGarantia } from "~/components/admin/customer-garantia";
-import { GUEST_NOT_FOUND, guestOrderIdFrom, recordBidonReturnFromForm } from "~/customers.server";
+import { CustomerGarantia, settleAnswerOf } from "~/components/admin/customer-garantia";
+import { GUEST_NOT_FOUND, guestOrderIdFrom, recordBidonReturnFromForm, settleGarantiaFromForm } from "~/customers.server";
 import { readFormData } from "~/request-body.server";
 import { guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/db-context.server";
@@ -22,7 +22,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { picture: found.value, notice: anonymisedNotice(request, "Comprador"), isAdmin: context.get(staffContext).role === "admin" };
 }
 
-/** Decision 0075: bidones a guest brought back outside a delivery (their garantía goes back as a refund). */
+/**
+ * Decision 0075: bidones a guest brought back outside a delivery (their garantía goes back as a
+ * refund), and a garantía return staff gave back by hand.
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const found = await loadGuestPicture(db, guestOrderIdFrom(params));
@@ -31,8 +34,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (found.kind === "account") throw redirect(`/admin/clientes/${found.userId}`);
   if (found.value.guest.anonymized) throw data(GUEST_NOT_FOUND, { status: 404 });
   const form = await readFormData(request);
+  const guest = { userId: null, email: found.value.guest.email };
+  // Decision 0075: a garantía return staff gave back by hand (transfer, cash at the office).
+  if (form.get("intent") === "garantia_settle") return settleGarantiaFromForm(db, staffActor(context, request), guest, form);
   if (form.get("intent") !== "bidon_return") return data({ intent: "bidon_return" as const, ok: false, message: "Acción no reconocida." }, { status: 400 });
-  return recordBidonReturnFromForm(db, staffActor(context, request), { userId: null, email: found.value.guest.email }, form);
+  return recordBidonReturnFromForm(db, staffActor(context, request), guest, form);
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -71,7 +77,16 @@ export default function AdminGuestDetail({ loaderData, actionData }: Route.Compo
           />
         </AccountSection>
       }
-      garantia={<CustomerGarantia garantia={picture.garantia} bidones={picture.bidones} canRecordReturn={!guest.anonymized} result={actionData ?? null} />}
+      garantia={
+        <CustomerGarantia
+          garantia={picture.garantia}
+          bidones={picture.bidones}
+          canRecordReturn={!guest.anonymized}
+          canSettle={!guest.anonymized}
+          result={actionData && !settleAnswerOf(actionData) ? actionData : null}
+          settleResult={settleAnswerOf(actionData)}
+        />
+      }
       dataRequests={isAdmin && !guest.anonymized && <DataRequestActions basePath={guestPath(guest.reference)} who="comprador" />}
     />
   );

@@ -51,9 +51,13 @@ export default function RefundOrder({ loaderData, actionData }: Route.ComponentP
           ["Cobrado", formatSoles(summary.capturedCents)],
           ["Ya reembolsado", formatSoles(summary.refundedCents)],
           ...(summary.inProgressCents > 0 ? ([["En proceso", formatSoles(summary.inProgressCents)]] as [string, string][]) : []),
+          ...(summary.garantiaHeldCents > 0 ? ([["Garantía de bidones", formatSoles(summary.garantiaHeldCents)]] as [string, string][]) : []),
           ["Reembolsable", formatSoles(summary.refundableCents)],
         ]}
       />
+      {summary.garantiaHeldCents > 0 && (
+        <p className="mb-4 text-sm text-slate-600">La garantía de bidones no se reembolsa aquí: se devuelve cuando vuelven los bidones (ficha del cliente).</p>
+      )}
       {summary.refundableCents > 0 ? (
         <Form method="post" className="space-y-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100">
           <StaffFormError message={actionData?.error} />

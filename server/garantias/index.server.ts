@@ -4,3 +4,4 @@ export { garantiaUnitsOnTheirWay, recordGarantiaAtDelivery, releaseReturnedGaran
 export { garantiaPreferenceOf, setGarantiaPreference } from "./preferences";
 export { GARANTIA_REFUND_REQUESTER, processGarantiaReturns } from "./returns";
 export { garantiaSummary, garantiaSummaryForUser, garantiasHeld, type GarantiaReturnRow, type GarantiaReturnState, type GarantiaSummary } from "./summary";
+export { settleGarantiaByHand, SETTLE_NOTE_MAX, type GarantiaSettleResult } from "./settle-by-hand";

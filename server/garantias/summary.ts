@@ -7,7 +7,7 @@ import { garantiasOf, heldGarantias, garantiaUnitsOnTheirWay, type GarantiaCusto
 import { garantiaPreferenceOf } from "./preferences";
 
 /** How a returned garantía stands, as customers and staff read it. */
-export type GarantiaReturnState = "en_proceso" | "devuelta" | "credito" | "retenida" | "requiere_atencion" | "por_devolver_a_mano";
+export type GarantiaReturnState = "en_proceso" | "devuelta" | "credito" | "retenida" | "requiere_atencion" | "por_devolver_a_mano" | "devuelta_a_mano";
 
 export interface GarantiaReturnRow {
   id: string;
@@ -18,6 +18,9 @@ export interface GarantiaReturnRow {
   state: GarantiaReturnState;
   /** The provider's or the job's last message, for staff. */
   lastError: string | null;
+  /** `devuelta_a_mano` only: who gave it back by hand and how (staff's note), for staff. */
+  settledBy: string | null;
+  settledNote: string | null;
   createdAt: string;
 }
 
@@ -34,6 +37,7 @@ export interface GarantiaSummary {
 
 function returnState(row: { outcome: string | null; status: string; refundStatus: string | null }): GarantiaReturnState {
   if (row.outcome === "forfeited") return "retenida";
+  if (row.status === "returned_by_hand") return "devuelta_a_mano";
   if (row.outcome === "credit") return row.status === "needs_staff" ? "requiere_atencion" : "credito";
   if (row.status === "needs_staff" || row.refundStatus === "failed") return "requiere_atencion";
   if (row.refundStatus === "succeeded") return "devuelta";
@@ -57,6 +61,8 @@ export async function garantiaSummary(db: DatabaseOrTransaction, customer: Garan
       status: garantiaEntries.status,
       lastError: sql<string | null>`coalesce(${refunds.lastError}, ${garantiaEntries.lastError})`,
       refundStatus: refunds.status,
+      settledBy: garantiaEntries.settledBy,
+      settledNote: garantiaEntries.settledNote,
       createdAt: garantiaEntries.createdAt,
     })
     .from(garantiaEntries)
@@ -79,6 +85,8 @@ export async function garantiaSummary(db: DatabaseOrTransaction, customer: Garan
       outcome: row.outcome ?? "refund",
       state: returnState(row),
       lastError: row.lastError,
+      settledBy: row.settledBy,
+      settledNote: row.settledNote,
       createdAt: row.createdAt.toISOString(),
     })),
   };
@@ -127,5 +135,7 @@ export async function garantiasHeld(
 /** A signed-in customer's own garantía (Mis envíos): their account's ledger. */
 export async function garantiaSummaryForUser(db: DatabaseOrTransaction, userId: string): Promise<GarantiaSummary> {
   const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  return garantiaSummary(db, { userId, email: account?.email ?? "" });
+  const summary = await garantiaSummary(db, { userId, email: account?.email ?? "" });
+  // Who among staff gave a garantía back by hand, and their note, are staff's.
+  return { ...summary, returns: summary.returns.map((row) => ({ ...row, settledBy: null, settledNote: null })) };
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { formatSoles } from "@core/money";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { invoices, orders, payments, refunds, siteSettings, staffActions } from "../db/schema";
+import { garantiaEntries, invoices, orders, payments, refunds, siteSettings, staffActions } from "../db/schema";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { canTransition, orderStatusLabel, type OrderStatus } from "../orders/index.server";
@@ -129,14 +129,44 @@ async function refundablePayment(tx: DatabaseOrTransaction, orderId: string, loc
   const cents = (status: string) => Number(rows.find((row) => row.status === status)?.cents ?? 0);
   const refundedCents = cents("succeeded");
   const inProgressCents = cents("pending") + cents("manual");
+  const garantiaHeldCents = await garantiaStillHeldCents(tx, orderId, payment);
   return {
     payment,
     capturedCents: payment.amountCents,
     refundedCents,
     inProgressCents,
-    refundableCents: payment.amountCents - refundedCents - inProgressCents,
+    garantiaHeldCents,
+    refundableCents: Math.max(0, payment.amountCents - refundedCents - inProgressCents - garantiaHeldCents),
     pending: cents("pending") > 0,
   };
+}
+
+/**
+ * The part of the payment that is the order's bidón garantía and has not gone back through it
+ * (decision 0075): the order's held garantía less its `garantia_return` refunds. A staff refund
+ * never gives it back: it returns with the bidones (the garantías job's refund, a credit) or was
+ * returned by hand (`returned_by_hand`, paid outside the provider), and refunding it here as well
+ * would pay it twice.
+ */
+async function garantiaStillHeldCents(tx: DatabaseOrTransaction, orderId: string, payment: PaymentRow): Promise<number> {
+  const [held] = await tx
+    .select({ cents: sql<number>`coalesce(sum(${garantiaEntries.amountCents}), 0)::int` })
+    .from(garantiaEntries)
+    .where(and(eq(garantiaEntries.orderId, orderId), eq(garantiaEntries.kind, "held")));
+  const heldCents = Number(held?.cents ?? 0);
+  if (heldCents === 0) return 0;
+  const [returned] = await tx
+    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.paymentId, payment.id),
+        eq(refunds.reason, "garantia_return"),
+        eq(refunds.chargeReference, chargeReferenceOf(payment)),
+        inArray(refunds.status, HOLDING_STATUSES),
+      ),
+    );
+  return Math.max(0, heldCents - Number(returned?.cents ?? 0));
 }
 
 export interface OrderRefundSummary {
@@ -149,6 +179,8 @@ export interface OrderRefundSummary {
   capturedCents: number;
   refundedCents: number;
   inProgressCents: number;
+  /** The bidón garantía the payment still holds: never part of a staff refund (decision 0075). */
+  garantiaHeldCents: number;
   refundableCents: number;
   limitCents: number;
   /** What staff gave back (or are giving back) on this order so far: the part of the limit already used. */
@@ -186,6 +218,7 @@ export async function orderRefundSummary(db: Database, orderId: string): Promise
     capturedCents: money?.capturedCents ?? 0,
     refundedCents: money?.refundedCents ?? 0,
     inProgressCents: money?.inProgressCents ?? 0,
+    garantiaHeldCents: money?.garantiaHeldCents ?? 0,
     refundableCents: money?.refundableCents ?? 0,
     limitCents: policy.limitCents,
     mayCancelAnyAmount: policy.mayCancelAnyAmount,
@@ -366,11 +399,13 @@ export async function recordGarantiaRefund(
   if (!money || money.capturedCents <= 0)
     return { ok: false, reason: "not_refundable", message: "El pedido no tiene un pago cobrado por donde devolver la garantía." };
   if (money.pending) return { ok: false, reason: "busy", message: "Hay otro reembolso de este pago en curso; se intentará de nuevo." };
-  if (money.refundableCents < input.amountCents)
+  // The garantía's own money is what this refund gives back: kept out of staff refunds, not out of this one.
+  const left = money.refundableCents + money.garantiaHeldCents;
+  if (left < input.amountCents)
     return {
       ok: false,
       reason: "not_refundable",
-      message: `Al pago del pedido le quedan ${formatSoles(money.refundableCents)} por devolver, menos que la garantía (${formatSoles(input.amountCents)}).`,
+      message: `Al pago del pedido le quedan ${formatSoles(left)} por devolver, menos que la garantía (${formatSoles(input.amountCents)}).`,
     };
   const refund = await insertRefund(tx, money.payment, {
     orderId: input.order.id,

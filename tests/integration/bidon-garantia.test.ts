@@ -19,14 +19,23 @@ import {
   users,
 } from "@server/db/schema";
 import { bidonBalance, confirmDriverStop, recordStaffBidonReturn } from "@server/deliveries/index.server";
-import { availableGarantiaCredit, garantiaSummary, garantiasHeld, processGarantiaReturns, setGarantiaPreference } from "@server/garantias/index.server";
+import {
+  availableGarantiaCredit,
+  garantiaSummary,
+  garantiaSummaryForUser,
+  garantiasHeld,
+  processGarantiaReturns,
+  setGarantiaPreference,
+  settleGarantiaByHand,
+} from "@server/garantias/index.server";
 import { comprobanteForInvoice } from "@server/invoices/comprobante-for-invoice";
 import { nubefactPayload } from "@server/invoices/providers/nubefact";
 import { nubefactProvider, sendDueComprobantes, validateComprobante } from "@server/invoices/index.server";
 import { startNubefactMock } from "../support/nubefact-mock";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction, orderRefundSummary, refundOrder } from "@server/payments/index.server";
 import { sql } from "drizzle-orm";
 import { checkoutInput } from "../support/checkout-fixture";
+import { expectConsoleError } from "../support/fail-on-console-error";
 import { newCustomer } from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -305,6 +314,171 @@ describe("the bidón garantía", () => {
     const summary = await garantiaSummary(test.db, { userId: customer.id, email: customer.email });
     expect(summary).toMatchObject({ heldUnits: 2, heldCents: 4000, creditCents: 0 });
     expect(summary.returns.map((row) => row.state)).toEqual(["retenida"]);
+  });
+
+  it("lets admin and operaciones close, once, a garantía return the payment could not give back, with its note, nota de crédito and audit entry", async () => {
+    const customer = await newCustomer(test.db, "a-mano");
+    const ledger = { userId: customer.id, email: customer.email };
+    const first = await paidOrder({ email: customer.email, userId: customer.id, lines: [{ ...pack3, quantity: 1 }] });
+    await deliver(first.id, 3, 0);
+    // The order's payment was refunded in full outside the shop (a fixture: the payment is no longer a settled one).
+    await test.db.update(payments).set({ status: "refunded" }).where(eq(payments.orderId, first.id));
+    const staffReturn = (goodCondition: boolean) =>
+      recordStaffBidonReturn(test.db, admin, { customer: ledger, quantity: 1, goodCondition, note: null, requestKey: randomUUID(), now: deliveredAt });
+    expect(await staffReturn(true)).toMatchObject({ ok: true, changed: true });
+    const [release] = (await entriesOf(customer.email)).filter((entry) => entry.kind === "released");
+    const operaciones: StaffActor = { ...admin, id: "staff-operaciones", email: "operaciones@demo.pe", role: "operaciones" };
+    const settle = (actor: StaffActor, input: Partial<{ releaseId: string; note: string; customer: typeof ledger }> = {}) =>
+      settleGarantiaByHand(test.db, actor, { customer: ledger, releaseId: release!.id, note: "Transferencia BCP del 26/11", now: deliveredAt, ...input });
+    const settledAudit = () =>
+      test.db
+        .select()
+        .from(staffActions)
+        .where(and(eq(staffActions.action, "garantias.returned_by_hand"), eq(staffActions.entityId, release!.id)));
+
+    // Still the job's (pending): refused, nothing written.
+    expect(await settle(admin)).toMatchObject({ ok: false, reason: "refused" });
+    expectConsoleError(/needs staff: El pedido no tiene un pago cobrado/);
+    const report = await processGarantiaReturns(test.db, { now: deliveredAt, siteUrl, culqi: null });
+    expect(report.needsStaff).toBe(1);
+    const needing = await garantiaSummary(test.db, ledger);
+    expect(needing.returns.map((row) => [row.id, row.state])).toEqual([[release!.id, "requiere_atencion"]]);
+
+    // Wrong roles, another customer's page, no note: refused, nothing written.
+    expect(await settle({ ...admin, role: "repartidor" })).toMatchObject({ ok: false, reason: "forbidden" });
+    expect(await settle({ ...admin, role: "customer" as StaffActor["role"] })).toMatchObject({ ok: false, reason: "forbidden" });
+    const stranger = await newCustomer(test.db, "otro");
+    expect(await settle(admin, { customer: { userId: stranger.id, email: stranger.email } })).toMatchObject({ ok: false, reason: "not_found" });
+    expect(await settle(admin, { note: "   " })).toMatchObject({ ok: false, reason: "refused" });
+    expect(await settle(admin, { note: "x".repeat(301) })).toMatchObject({ ok: false, reason: "refused" });
+    const creditNotes = () =>
+      test.db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.documentType, "nota_credito"), eq(invoices.garantiaEntryId, release!.id)));
+    expect(await creditNotes()).toEqual([]);
+    expect(await settledAudit()).toEqual([]);
+    expect((await test.db.select().from(garantiaEntries).where(eq(garantiaEntries.id, release!.id)))[0]!.status).toBe("needs_staff");
+
+    // A double click closes it once, and both answers say it is closed.
+    const [one, two] = await Promise.all([settle(operaciones), settle(operaciones)]);
+    expect([one, two].every((result) => result.ok)).toBe(true);
+    expect([one, two].filter((result) => result.ok && result.changed)).toHaveLength(1);
+    expect(await settle(admin)).toEqual({ ok: true, changed: false, message: "Esta garantía ya estaba marcada como devuelta a mano." });
+    const [closed] = await test.db.select().from(garantiaEntries).where(eq(garantiaEntries.id, release!.id));
+    expect(closed).toMatchObject({
+      status: "returned_by_hand",
+      settledBy: "operaciones@demo.pe",
+      settledNote: "Transferencia BCP del 26/11",
+      settledAt: deliveredAt,
+    });
+    expect((await creditNotes()).map((note) => [note.totalCents, note.orderId, note.creditNoteType])).toEqual([[2000, first.id, 7]]);
+    const audit = await settledAudit();
+    expect(audit.map((row) => [row.actorEmail, row.actorRole, row.before, row.after])).toEqual([
+      [
+        "operaciones@demo.pe",
+        "operaciones",
+        { status: "needs_staff", refundStatus: null },
+        { status: "returned_by_hand", amountCents: 2000, units: 1, note: "Transferencia BCP del 26/11" },
+      ],
+    ]);
+    // The job leaves it alone; staff see who gave it back and how, the customer only that it was.
+    expect((await processGarantiaReturns(test.db, { now: new Date(deliveredAt.getTime() + 86_400_000), siteUrl, culqi: null })).needsStaff).toBe(0);
+    const staffView = await garantiaSummary(test.db, ledger);
+    expect(staffView.returns.map((row) => [row.state, row.settledBy, row.settledNote])).toEqual([
+      ["devuelta_a_mano", "operaciones@demo.pe", "Transferencia BCP del 26/11"],
+    ]);
+    const ownView = await garantiaSummaryForUser(test.db, customer.id);
+    expect(ownView.returns.map((row) => [row.state, row.settledBy, row.settledNote])).toEqual([["devuelta_a_mano", null, null]]);
+
+    // A garantía already done (kept for a broken bidón) is refused too.
+    expect(await staffReturn(false)).toMatchObject({ ok: true, changed: true });
+    const kept = (await entriesOf(customer.email)).find((entry) => entry.kind === "released" && entry.outcome === "forfeited");
+    expect(kept!.status).toBe("done");
+    expect(await settle(admin, { releaseId: kept!.id })).toMatchObject({ ok: false, reason: "refused" });
+    expect(await test.db.select().from(staffActions).where(eq(staffActions.entityId, kept!.id))).toEqual([]);
+  });
+
+  it("lets staff close a garantía return whose refund the provider refused", async () => {
+    const customer = await newCustomer(test.db, "rechazo");
+    const ledger = { userId: customer.id, email: customer.email };
+    const first = await paidOrder({ email: customer.email, userId: customer.id, lines: [{ ...pack3, quantity: 1 }] });
+    await deliver(first.id, 3, 0);
+    await recordStaffBidonReturn(test.db, admin, {
+      customer: ledger,
+      quantity: 1,
+      goodCondition: true,
+      note: null,
+      requestKey: randomUUID(),
+      now: deliveredAt,
+    });
+    await processGarantiaReturns(test.db, { now: deliveredAt, siteUrl, culqi: null });
+    const [release] = (await entriesOf(customer.email)).filter((entry) => entry.kind === "released");
+    expect(release!.status).toBe("refunding");
+    // The provider refused the refund (a fixture: the refund row's end state).
+    await test.db.update(refunds).set({ status: "failed", lastError: "Cargo ya reembolsado" }).where(eq(refunds.id, release!.refundId!));
+    expect((await garantiaSummary(test.db, ledger)).returns.map((row) => row.state)).toEqual(["requiere_atencion"]);
+    const result = await settleGarantiaByHand(test.db, admin, { customer: ledger, releaseId: release!.id, note: "Efectivo en oficina", now: deliveredAt });
+    expect(result).toMatchObject({ ok: true, changed: true });
+    expect((await garantiaSummary(test.db, ledger)).returns.map((row) => row.state)).toEqual(["devuelta_a_mano"]);
+    // Its nota de crédito was the job's already: still one.
+    expect(
+      await test.db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.documentType, "nota_credito"), eq(invoices.garantiaEntryId, release!.id))),
+    ).toHaveLength(1);
+  });
+
+  it("keeps the garantía out of a staff refund: a full refund leaves it for the bidones, and one returned by hand is never refunded again", async () => {
+    const deps = { now: deliveredAt, siteUrl, culqi: null };
+    const refundAll = (orderId: string) =>
+      refundOrder(test.db, admin, { orderId, amountCents: null, reason: "Reclamo del cliente", requestKey: randomUUID() }, deps);
+    const heldOf = async (orderId: string) => {
+      const summary = (await orderRefundSummary(test.db, orderId))!;
+      return [summary.capturedCents, summary.garantiaHeldCents, summary.refundableCents];
+    };
+
+    // Refunded in full after delivery: everything but the 3 garantías, which come back with the bidones.
+    const customer = await newCustomer(test.db, "reembolso-total");
+    const ledger = { userId: customer.id, email: customer.email };
+    const first = await paidOrder({ email: customer.email, userId: customer.id, lines: [{ ...pack3, quantity: 1 }] });
+    await deliver(first.id, 3, 0);
+    const captured = first.totalCents;
+    expect(await heldOf(first.id)).toEqual([captured, 3 * GARANTIA, captured - 3 * GARANTIA]);
+    expect(await refundAll(first.id)).toMatchObject({ ok: true, amountCents: captured - 3 * GARANTIA });
+    expect(await heldOf(first.id)).toEqual([captured, 3 * GARANTIA, 0]);
+    await recordStaffBidonReturn(test.db, admin, {
+      customer: ledger,
+      quantity: 1,
+      goodCondition: true,
+      note: null,
+      requestKey: randomUUID(),
+      now: deliveredAt,
+    });
+    expect(await processGarantiaReturns(test.db, { now: deliveredAt, siteUrl, culqi: null })).toMatchObject({ refunded: 1, needsStaff: 0 });
+    expect(await heldOf(first.id)).toEqual([captured, 2 * GARANTIA, 0]);
+
+    // Given back by hand after the provider refused its refund: still not refundable by staff.
+    const other = await newCustomer(test.db, "a-mano-reembolso");
+    const otherLedger = { userId: other.id, email: other.email };
+    const second = await paidOrder({ email: other.email, userId: other.id, lines: [{ ...pack3, quantity: 1 }] });
+    await deliver(second.id, 3, 0);
+    await recordStaffBidonReturn(test.db, admin, {
+      customer: otherLedger,
+      quantity: 1,
+      goodCondition: true,
+      note: null,
+      requestKey: randomUUID(),
+      now: deliveredAt,
+    });
+    await processGarantiaReturns(test.db, { now: deliveredAt, siteUrl, culqi: null });
+    const [release] = (await entriesOf(other.email)).filter((entry) => entry.kind === "released");
+    await test.db.update(refunds).set({ status: "failed", lastError: "Cargo ya reembolsado" }).where(eq(refunds.id, release!.refundId!));
+    await settleGarantiaByHand(test.db, admin, { customer: otherLedger, releaseId: release!.id, note: "Yape al cliente", now: deliveredAt });
+    expect(await refundAll(second.id)).toMatchObject({ ok: true, amountCents: second.totalCents - 3 * GARANTIA });
+    expect(await heldOf(second.id)).toEqual([second.totalCents, 3 * GARANTIA, 0]);
+    expect(await refundAll(second.id)).toMatchObject({ ok: false, message: "Este pedido ya no tiene saldo por reembolsar." });
   });
 
   it("charges the garantía with a subscription's first order only", async () => {

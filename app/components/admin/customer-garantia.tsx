@@ -15,23 +15,44 @@ const STATE_LABELS: Record<GarantiaReturnState, string> = {
   retenida: "Retenida (bidón dañado)",
   requiere_atencion: "Requiere atención",
   por_devolver_a_mano: "Por devolver a mano (pago en efectivo o código)",
+  devuelta_a_mano: "Devuelta a mano",
 };
 
+/** The answer of "Marcar como devuelta a mano", shown beside its row; the note typed stays on a refusal. */
+export interface GarantiaSettleAnswer {
+  releaseId: string;
+  ok: boolean;
+  message: string;
+  note: string;
+}
+
+/** The action's answer when it is that of "Marcar como devuelta a mano" (the page's actions answer in several shapes). */
+export function settleAnswerOf(answer: unknown): GarantiaSettleAnswer | null {
+  if (typeof answer !== "object" || answer === null || !("releaseId" in answer)) return null;
+  const { releaseId, ok, message, note } = answer as Record<string, unknown>;
+  return { releaseId: String(releaseId), ok: ok === true, message: String(message ?? ""), note: typeof note === "string" ? note : "" };
+}
+
 /**
- * Decision 0075: the customer's bidón garantía as staff see it, and the form to record bidones the
+ * Decision 0075: the customer's bidón garantía as staff see it, the form to record bidones the
  * customer brought back outside a delivery (their garantía goes back as the customer prefers, or is
- * kept for a broken bidón).
+ * kept for a broken bidón), and, on each return that requires attention, the form to record that
+ * staff gave it back by hand (shown only where `canSettle`).
  */
 export function CustomerGarantia({
   garantia,
   bidones,
   canRecordReturn,
   result,
+  canSettle = false,
+  settleResult = null,
 }: {
   garantia: GarantiaSummary;
   bidones: BidonBalance;
   canRecordReturn: boolean;
   result?: { ok: boolean; message: string } | null;
+  canSettle?: boolean;
+  settleResult?: GarantiaSettleAnswer | null;
 }) {
   // A new key per form shown: a double click posts the same key and is recorded once.
   const [requestKey] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : ""));
@@ -59,7 +80,29 @@ export function CustomerGarantia({
               <p className="text-xs text-slate-600">
                 {formatLimaInstant(row.createdAt)}
                 {row.state === "requiere_atencion" && row.lastError ? ` · ${row.lastError}` : ""}
+                {row.state === "devuelta_a_mano" && row.settledNote ? ` · ${row.settledNote}${row.settledBy ? ` (${row.settledBy})` : ""}` : ""}
               </p>
+              {canSettle && row.state === "requiere_atencion" && row.outcome === "refund" && (
+                <Form method="post" className="mt-2 space-y-2" aria-label={`Marcar como devuelta a mano la garantía del pedido ${row.orderNumber}`}>
+                  <input type="hidden" name="intent" value="garantia_settle" />
+                  <input type="hidden" name="releaseId" value={row.id} />
+                  <label className="block text-xs font-semibold text-slate-800">
+                    Cómo se devolvió (transferencia, efectivo en oficina…)
+                    <input
+                      type="text"
+                      name="note"
+                      required
+                      maxLength={300}
+                      defaultValue={settleResult?.releaseId === row.id && !settleResult.ok ? settleResult.note : ""}
+                      className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm"
+                    />
+                  </label>
+                  <button type="submit" className={`${actionButtonClass} border-red-300 text-red-800 hover:bg-red-50`}>
+                    Marcar como devuelta a mano
+                  </button>
+                </Form>
+              )}
+              {settleResult?.releaseId === row.id && <StaffMessage ok={settleResult.ok} message={settleResult.message} />}
             </li>
           ))}
         </ul>

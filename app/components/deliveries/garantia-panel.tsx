@@ -12,6 +12,7 @@ const STATE_LABELS: Record<GarantiaReturnState, string> = {
   retenida: "retenida (bidón dañado)",
   requiere_atencion: "en revisión por nuestro equipo",
   por_devolver_a_mano: "te la devolvemos por transferencia",
+  devuelta_a_mano: "devuelta por nuestro equipo",
 };
 
 /**

@@ -38,7 +38,9 @@ export const garantiaEntries = pgTable(
     /**
      * held: `held`. released: `pending` (the job's to do: nota de crédito, then the refund or the
      * credit) → `refunding` (its refund row asked the provider; `refund_id`) → `done`; `needs_staff`
-     * when the order's payment cannot give it back (already refunded by hand): staff settle it.
+     * when the order's payment cannot give it back (already refunded by hand): staff settle it,
+     * `returned_by_hand` once they record they gave the money back themselves (also a release whose
+     * refund the provider refused).
      */
     status: text("status").notNull(),
     refundId: uuid("refund_id").references(() => refunds.id),
@@ -46,6 +48,10 @@ export const garantiaEntries = pgTable(
     /** The staff member who recorded a return (e-mail); null for a delivery's. */
     recordedBy: text("recorded_by"),
     note: text("note"),
+    /** `returned_by_hand` only: the staff member (e-mail) who gave it back, how, and when. */
+    settledBy: text("settled_by"),
+    settledNote: text("settled_note"),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
