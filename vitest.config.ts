@@ -83,7 +83,7 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts"],
           setupFiles: ["tests/support/fail-on-console-error.ts"],
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           testTimeout: 600_000,
           hookTimeout: 120_000,
         },
@@ -96,8 +96,9 @@ export default defineConfig({
           env: testUploads,
           globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-global-setup.ts"],
           setupFiles: ["tests/support/fail-on-server-error.ts"],
-          // Two cores: one browser and one server at a time keeps timings steady.
-          fileParallelism: false,
+          // Two files at once, each worker with a shared server of its own (shared-shop.ts): one
+          // file left a core mostly idle (a browser test waits on its page and its server in turn).
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -113,7 +114,7 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts", "tests/support/reliability-global-setup.ts"],
           // Each file runs its own servers: one file at a time on two cores.
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

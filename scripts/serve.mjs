@@ -101,9 +101,7 @@ app.all("*", async (request, response, next) => {
   try {
     const fetchRequest = toFetchRequest(request, response);
     const fetchResponse = await microCache.serve(fetchRequest, (pageRequest) => handleRequest(pageRequest));
-    // A body the app did not read to its end (refused, or past its limit): the connection is
-    // closed after the answer instead of reading the rest of it (decision 0073).
-    if (!request.complete) response.setHeader("Connection", "close");
+    if (!request.complete) discardRestOfBody(request);
     await sendFetchResponse(response, fetchResponse);
   } catch (error) {
     // The visitor went away while the page was being sent (navigated on, closed the tab): nothing
@@ -231,13 +229,39 @@ function toFetchRequest(request, response) {
   return new Request(url, init);
 }
 
+/** How much of a body the app did not read is still taken off the wire after the answer, and for how long (decision 0073). */
+const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+const DISCARD_MAX_MS = 10_000;
+
+/**
+ * A body the app did not read to its end (refused, or past its limit, decision 0073): the answer
+ * goes out at once and the rest is read and thrown away, never kept. Closing the connection
+ * instead, with the client's bytes still unread, makes the kernel reset it, and a client still
+ * sending then loses the answer it had not read yet (a browser shows a connection error instead
+ * of the 413 page). Past 16 MiB or 10 s of it the connection is cut all the same.
+ */
+function discardRestOfBody(request) {
+  const cut = () => request.socket.destroy();
+  const timer = setTimeout(cut, DISCARD_MAX_MS);
+  timer.unref();
+  let discarded = 0;
+  request.removeAllListeners("data");
+  request.on("data", (chunk) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_MAX_BYTES) cut();
+  });
+  request.once("close", () => clearTimeout(timer));
+  request.resume();
+}
+
 /**
  * Decision 0073: no body reaches the app larger than the largest limit of any route, whatever it
  * declares. A declared Content-Length above it fails the stream before a byte is read; otherwise
  * the bytes are counted as they arrive (a chunked body has no length to check) and the stream
  * fails as soon as they pass it. The app's readers (app/request-body.server.ts) apply each
  * route's own, smaller, limit the same way and answer the 413. Read only as fast as the app
- * reads (backpressure), and never destroyed here: the answer must still reach the client.
+ * reads (backpressure), and never destroyed here: the answer must still reach the client
+ * (discardRestOfBody takes the rest off the wire).
  */
 function boundedRequestBody(request, maxBytes) {
   let received = 0;

@@ -1,8 +1,9 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import routeTable from "../../app/routes";
 import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { cookieHeader, DEMO_CUSTOMER, signInCookies } from "../support/accounts";
+import { sharedShop } from "../support/shared-shop";
 import { STAFF_ROUTE_RULES as RULES, type Who } from "../support/staff-route-rules";
 
 /**
@@ -27,7 +28,7 @@ function adminPatterns(entries: RouteConfigEntry[], prefix = ""): string[] {
   });
 }
 
-const baseURL = () => inject("shopBaseURL");
+const baseURL = () => sharedShop().baseURL;
 const sessions: Record<"customer" | Who | "admin", string> = { customer: "", repartidor: "", operaciones: "", admin: "" };
 
 async function request(path: string, method: "GET" | "POST", cookie?: string): Promise<{ status: number; location: string | null; body: string }> {

@@ -116,8 +116,10 @@ describe("registering the subscription card with Flow", () => {
     const landed = new URL(page.url());
     expect(landed.searchParams.get("isSubscription")).toBe("true");
     expect(landed.searchParams.get("message")).toBe("¡Listo! Registramos tu tarjeta con Flow y tu suscripción está activa.");
-    await page.getByRole("heading", { name: "Tu suscripción" }).waitFor();
-    await page.getByRole("status").filter({ hasText: "Registramos tu tarjeta con Flow" }).waitFor();
+    // Checked with one-shot reads: a locator's waitFor polls on the page's animation frames, which
+    // the page's moved clock (installed above) can leave stalled after the client-side navigation.
+    await expect.poll(() => page.getByRole("heading", { name: "Tu suscripción" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Registramos tu tarjeta con Flow" }).isVisible()).toBe(true);
     await expect.poll(() => page.getByTestId("order-status").textContent()).toBe("Pagado");
 
     const charge = flow.payments.get(`${subscriptionId}:1:1`);

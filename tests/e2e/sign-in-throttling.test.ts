@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEMO_CUSTOMER, registerCustomer, uniqueEmail } from "../support/accounts";
+import { sharedShop } from "../support/shared-shop";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
 /**
@@ -56,7 +57,7 @@ describe("sign-in limits over HTTP", () => {
   });
 
   describe("without TRUST_PROXY", () => {
-    const baseURL = () => inject("shopBaseURL");
+    const baseURL = () => sharedShop().baseURL;
 
     it("ignores X-Forwarded-For: rotating it does not make the guesser a new client", async () => {
       const { email, password } = await registerCustomer(baseURL());

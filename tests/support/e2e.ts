@@ -1,7 +1,8 @@
-/** Shared wiring for browser tests: one Chromium per file, the shared shop server's URL. */
+/** Shared wiring for browser tests: one Chromium per file, the URL of this worker's shared shop server. */
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { launchBrowser, openPage, type TrackedPage } from "./browser";
+import { sharedShop } from "./shared-shop";
 
 export function useBrowser() {
   const state: { browser?: Browser; pages: TrackedPage[] } = { pages: [] };
@@ -13,8 +14,8 @@ export function useBrowser() {
   });
 
   return {
-    baseURL: () => inject("shopBaseURL"),
-    outboxDir: () => inject("shopOutboxDir"),
+    baseURL: () => sharedShop().baseURL,
+    outboxDir: () => sharedShop().outboxDir,
     /** Opens a page in a fresh context; `expectClean` asserts no console error or crash happened on it. */
     async open(options: BrowserContextOptions = {}): Promise<TrackedPage & { expectClean(): void }> {
       const tracked = await openPage(state.browser!, options);

@@ -1,14 +1,15 @@
 /**
- * A browser test fails when the shared shop server logged an error while it ran (issue 13), as a
+ * A browser test fails when its worker's shared shop server logged an error while it ran (issue 13), as a
  * test already fails on a console error in the page. An error a test causes on purpose is declared
  * with `expectServerError(/pattern/)`. Errors logged between a file's tests (its beforeAll, a job's
  * pass, the tail of the previous test) count against the next test, and those after its last test
  * against the file itself.
  */
-import { afterAll, afterEach, beforeEach, expect, inject } from "vitest";
+import { afterAll, afterEach, beforeEach, expect } from "vitest";
 import { serverErrorLogEnd, serverErrorsSince } from "./server-errors";
+import { sharedShop } from "./shared-shop";
 
-const file = inject("shopErrorLog");
+const file = sharedShop().errorLog;
 let offset = serverErrorLogEnd(file);
 let expected: RegExp[] = [];
 
