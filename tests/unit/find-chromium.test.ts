@@ -24,6 +24,19 @@ describe("finding the Chromium the browser tests drive", () => {
     expect(findChromium({ env: { PATH: `/nonexistent${path.delimiter}${dir}` }, npmChromium: noNpmChromium })).toBe(chromium);
   });
 
+  it("prefers Chromium's headless shell, wherever it is on PATH", () => {
+    fakeBinary("chromium");
+    const other = mkdtempSync(path.join(tmpdir(), "find-chromium-shell-"));
+    const shell = path.join(other, "chromium-headless-shell");
+    writeFileSync(shell, "#!/bin/sh\n");
+    chmodSync(shell, 0o755);
+    try {
+      expect(findChromium({ env: { PATH: `${dir}${path.delimiter}${other}` }, npmChromium: noNpmChromium })).toBe(shell);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it("finds Google Chrome on PATH when there is no chromium", () => {
     const chrome = fakeBinary("google-chrome");
     expect(findChromium({ env: { PATH: dir }, npmChromium: noNpmChromium })).toBe(chrome);
