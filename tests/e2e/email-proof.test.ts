@@ -69,7 +69,9 @@ describe("proof before ownership: the e-mail confirmation page", () => {
       expect(await page.getByText("tu pedido como invitado ya aparece", { exact: false }).count()).toBe(1);
       await page.getByRole("link", { name: "Ver mis pedidos" }).click();
       await page.waitForURL(`${shop.baseURL()}/dashboard/pedidos`);
-      expect(await page.getByRole("link", { name: /^Ver detalle/ }).count()).toBe(1);
+      // The URL changes before React shows the new page: wait for its list, then count it.
+      await page.getByRole("heading", { name: "Mis pedidos" }).waitFor();
+      await expect.poll(() => page.getByRole("link", { name: /^Ver detalle/ }).count()).toBe(1);
 
       // The stranger's session ended with the password they chose.
       expect((await dashboard(stranger.cookies)).status).toBe(302);

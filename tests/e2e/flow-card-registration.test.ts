@@ -111,7 +111,7 @@ describe("registering the subscription card with Flow", () => {
     await page.clock.runFor(2_900);
     expect(new URL(page.url()).pathname).toBe("/flow/register-return");
     await page.clock.runFor(100);
-    await page.waitForURL(/\/orden\/[0-9a-f-]{36}\?/, { timeout: 10_000 });
+    await page.waitForURL(/\/orden\/[0-9a-f-]{36}\?/);
     await page.clock.resume();
     const landed = new URL(page.url());
     expect(landed.searchParams.get("isSubscription")).toBe("true");
