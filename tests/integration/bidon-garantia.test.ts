@@ -102,6 +102,18 @@ describe("the bidón garantía", () => {
     test.db.select().from(garantiaEntries).where(eq(garantiaEntries.customerEmail, email)).orderBy(asc(garantiaEntries.createdAt), asc(garantiaEntries.kind));
   const caja = { productId: 6, variantId: null, quantity: 1 };
 
+  /** A customer whose pack of 3 returnable bidones was paid and delivered: 3 garantías held. */
+  async function holdingThree(label: string) {
+    const customer = await newCustomer(test.db, label);
+    const ledger = { userId: customer.id, email: customer.email };
+    const order = await paidOrder({ email: customer.email, userId: customer.id, lines: [{ ...pack3, quantity: 1 }] });
+    await deliver(order.id, 3, 0);
+    return { customer, ledger, order };
+  }
+  /** Staff record one bidón given back in good condition. */
+  const returnOne = (ledger: { userId: string; email: string }) =>
+    recordStaffBidonReturn(test.db, admin, { customer: ledger, quantity: 1, goodCondition: true, note: null, requestKey: randomUUID(), now: deliveredAt });
+
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
     const email = `garantia-driver-${randomUUID().slice(0, 8)}@demo.pe`;
@@ -400,18 +412,8 @@ describe("the bidón garantía", () => {
   });
 
   it("lets staff close a garantía return whose refund the provider refused", async () => {
-    const customer = await newCustomer(test.db, "rechazo");
-    const ledger = { userId: customer.id, email: customer.email };
-    const first = await paidOrder({ email: customer.email, userId: customer.id, lines: [{ ...pack3, quantity: 1 }] });
-    await deliver(first.id, 3, 0);
-    await recordStaffBidonReturn(test.db, admin, {
-      customer: ledger,
-      quantity: 1,
-      goodCondition: true,
-      note: null,
-      requestKey: randomUUID(),
-      now: deliveredAt,
-    });
+    const { customer, ledger } = await holdingThree("rechazo");
+    await returnOne(ledger);
     await processGarantiaReturns(test.db, { now: deliveredAt, siteUrl, culqi: null });
     const [release] = (await entriesOf(customer.email)).filter((entry) => entry.kind === "released");
     expect(release!.status).toBe("refunding");
@@ -440,38 +442,18 @@ describe("the bidón garantía", () => {
     };
 
     // Refunded in full after delivery: everything but the 3 garantías, which come back with the bidones.
-    const customer = await newCustomer(test.db, "reembolso-total");
-    const ledger = { userId: customer.id, email: customer.email };
-    const first = await paidOrder({ email: customer.email, userId: customer.id, lines: [{ ...pack3, quantity: 1 }] });
-    await deliver(first.id, 3, 0);
+    const { ledger, order: first } = await holdingThree("reembolso-total");
     const captured = first.totalCents;
     expect(await heldOf(first.id)).toEqual([captured, 3 * GARANTIA, captured - 3 * GARANTIA]);
     expect(await refundAll(first.id)).toMatchObject({ ok: true, amountCents: captured - 3 * GARANTIA });
     expect(await heldOf(first.id)).toEqual([captured, 3 * GARANTIA, 0]);
-    await recordStaffBidonReturn(test.db, admin, {
-      customer: ledger,
-      quantity: 1,
-      goodCondition: true,
-      note: null,
-      requestKey: randomUUID(),
-      now: deliveredAt,
-    });
+    await returnOne(ledger);
     expect(await processGarantiaReturns(test.db, { now: deliveredAt, siteUrl, culqi: null })).toMatchObject({ refunded: 1, needsStaff: 0 });
     expect(await heldOf(first.id)).toEqual([captured, 2 * GARANTIA, 0]);
 
     // Given back by hand after the provider refused its refund: still not refundable by staff.
-    const other = await newCustomer(test.db, "a-mano-reembolso");
-    const otherLedger = { userId: other.id, email: other.email };
-    const second = await paidOrder({ email: other.email, userId: other.id, lines: [{ ...pack3, quantity: 1 }] });
-    await deliver(second.id, 3, 0);
-    await recordStaffBidonReturn(test.db, admin, {
-      customer: otherLedger,
-      quantity: 1,
-      goodCondition: true,
-      note: null,
-      requestKey: randomUUID(),
-      now: deliveredAt,
-    });
+    const { customer: other, ledger: otherLedger, order: second } = await holdingThree("a-mano-reembolso");
+    await returnOne(otherLedger);
     await processGarantiaReturns(test.db, { now: deliveredAt, siteUrl, culqi: null });
     const [release] = (await entriesOf(other.email)).filter((entry) => entry.kind === "released");
     await test.db.update(refunds).set({ status: "failed", lastError: "Cargo ya reembolsado" }).where(eq(refunds.id, release!.refundId!));
