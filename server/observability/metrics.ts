@@ -113,10 +113,7 @@ new Gauge({
   registers: [metricsRegistry],
   async collect() {
     this.reset();
-    for (const outbox of sources.outboxes) {
-      const counts = await withinTimeout(outbox.counts());
-      if (counts) this.set({ outbox: outbox.name }, counts.backlog);
-    }
+    for (const [outbox, counts] of await outboxCounts()) this.set({ outbox }, counts.backlog);
   },
 });
 
@@ -127,10 +124,7 @@ new Gauge({
   registers: [metricsRegistry],
   async collect() {
     this.reset();
-    for (const outbox of sources.outboxes) {
-      const counts = await withinTimeout(outbox.counts());
-      if (counts) this.set({ outbox: outbox.name }, counts.dead);
-    }
+    for (const [outbox, counts] of await outboxCounts()) this.set({ outbox }, counts.dead);
   },
 });
 
@@ -149,11 +143,41 @@ new Gauge({
   },
 });
 
-async function withinTimeout<T>(work: Promise<T>): Promise<T | null> {
+type OutboxCounts = Map<string, { backlog: number; dead: number }>;
+
+/** The counts of the scrape under way: both outbox gauges read them from one query per outbox. */
+let scrapeCounts: Promise<OutboxCounts> | undefined;
+
+const outboxCounts = () => scrapeCounts ?? readOutboxCounts();
+
+/**
+ * Each outbox's counts, leaving out one the database did not answer in time or at all: the scrape
+ * still answers (a gauge left out is what Prometheus alerts on as absent), and the reason is
+ * logged as a warning, so a failing query is seen in the logs and not only as a gap in a graph.
+ */
+async function readOutboxCounts(): Promise<OutboxCounts> {
+  const counts: OutboxCounts = new Map();
+  for (const outbox of sources.outboxes) {
+    const read = await withinTimeout(outbox.counts());
+    if ("value" in read) counts.set(outbox.name, read.value);
+    else console.warn(`Metrics: the ${outbox.name} outbox's counts are left out of this scrape: ${read.failure}`);
+  }
+  return counts;
+}
+
+async function withinTimeout<T>(work: Promise<T>): Promise<{ value: T } | { failure: string }> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), COLLECT_TIMEOUT_MS)));
+  const timeout = new Promise<{ failure: string }>(
+    (resolve) => (timer = setTimeout(() => resolve({ failure: `no answer within ${COLLECT_TIMEOUT_MS} ms` }), COLLECT_TIMEOUT_MS)),
+  );
   try {
-    return await Promise.race([work.catch(() => null), timeout]);
+    return await Promise.race([
+      work.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ failure: String(error) }),
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -161,5 +185,11 @@ async function withinTimeout<T>(work: Promise<T>): Promise<T | null> {
 
 /** The text a Prometheus server scrapes. */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
-  return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+  const counts = readOutboxCounts();
+  scrapeCounts = counts;
+  try {
+    return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+  } finally {
+    if (scrapeCounts === counts) scrapeCounts = undefined;
+  }
 }
