@@ -36,14 +36,18 @@ try {
   // Tests that never ran because their file crashed count as failures, not as silence.
   const crashedFiles = report.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0);
   for (const file of crashedFiles) {
-    const reason = String(file.message ?? "").split("\n")[0].slice(0, 200);
+    const reason = String(file.message ?? "")
+      .split("\n")[0]
+      .slice(0, 200);
     console.log(`Test file failed before running its tests: ${path.relative(projectRoot, file.name)} — ${reason}`);
   }
   failed = report.numFailedTests + crashedFiles.length;
   // Named again here, one line each, so the tail of a long CI log says which tests failed and why.
   for (const file of report.testResults) {
     for (const test of file.assertionResults.filter((result) => result.status === "failed")) {
-      const reason = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 200);
+      const reason = String(test.failureMessages?.[0] ?? "")
+        .split("\n")[0]
+        .slice(0, 200);
       console.log(`FAILED ${path.relative(projectRoot, file.name)} › ${test.fullName} — ${reason}`);
     }
   }
