@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq, like } from "drizzle-orm";
-import { RouterContextProvider, type MiddlewareFunction } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as QueueRoute from "~/routes/admin.reparto-confirmaciones";
 import type * as DbContextModule from "~/db-context.server";
-import { signIn } from "@server/accounts/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, deliveryProofs, driverConfirmationReceipts, outboxEmails, staffActions, users } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
@@ -13,9 +11,9 @@ import { applySandboxAction } from "@server/payments/index.server";
 import { CLOCK_TRUSTED_MS, driverEventTime, MAX_CONFIRMATION_AGE_MS } from "@core/driver-clock";
 import { limaToday } from "@core/lima-dates";
 import { checkoutInput } from "../support/checkout-fixture";
+import { postToRoute, ROUTE_ORIGIN as origin, sessionCookie } from "../support/route-call";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
-const origin = "http://shop.test";
 const HOUR = 3_600_000;
 /** The real clock (the route reads it): stops are on today's route, their orders placed the day before. */
 const startedAt = new Date();
@@ -31,18 +29,9 @@ describe("the driver app's queue of confirmations", () => {
   let test: TestDatabase;
   let route: typeof QueueRoute;
   let dbContext: (typeof DbContextModule)["dbContext"];
-  let middlewares: MiddlewareFunction<Response>[];
+  let staffArea: readonly unknown[];
   const cookies: Record<"repartidor" | "operaciones" | "admin" | "customer", string> = { repartidor: "", operaciones: "", admin: "", customer: "" };
   const ids: Record<"repartidor" | "admin", string> = { repartidor: "", admin: "" };
-
-  async function cookieOf(account: { email: string; password: string }) {
-    const result = await signIn(test.db, { email: account.email, password: account.password, remember: true, client: `queue-${randomUUID()}` });
-    if (!result.ok) throw new Error(`sign-in failed for ${account.email}`);
-    return result.headers
-      .getSetCookie()
-      .map((header) => header.split(";")[0])
-      .join("; ");
-  }
 
   /** A paid card order whose delivery is on `driverId`'s route. */
   async function stopFor(driverId: string) {
@@ -59,26 +48,17 @@ describe("the driver app's queue of confirmations", () => {
 
   /** The request through the staff layout's guard and the route's own, as React Router runs them. */
   async function post(body: unknown, cookie?: string): Promise<{ status: number; location?: string | null; answers?: Answer[]; error?: string }> {
-    const context = new RouterContextProvider();
-    context.set(dbContext, test.db);
-    const request = new Request(`${origin}/admin/reparto/confirmaciones`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin, ...(cookie ? { cookie } : {}) },
+    const answer = await postToRoute({
+      db: test.db,
+      dbContext,
+      route,
+      outer: staffArea,
+      path: "/admin/reparto/confirmaciones",
       body: typeof body === "string" ? body : JSON.stringify(body),
+      cookie,
     });
-    const args = { request, params: {}, context, unstable_pattern: "" } as unknown as Parameters<typeof route.action>[0];
-    const run = (index: number): Promise<Response> =>
-      index < middlewares.length ? (middlewares[index]!(args as never, () => run(index + 1)) as Promise<Response>) : (route.action(args) as Promise<Response>);
-    try {
-      const response = await run(0);
-      const json = (await response.json()) as { answers?: Answer[]; error?: string };
-      return { status: response.status, ...json };
-    } catch (thrown) {
-      if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };
-      const init = (thrown as { init?: { status?: number } }).init;
-      if (init?.status) return { status: init.status };
-      throw thrown;
-    }
+    if (!answer.response || answer.location) return { status: answer.status, location: answer.location };
+    return { status: answer.status, ...((await answer.response.json()) as { answers?: Answer[]; error?: string }) };
   }
 
   const tap = (deliveryId: string, fields: Record<string, string>, occurredAt: number, key = randomUUID()) => ({
@@ -100,12 +80,11 @@ describe("the driver app's queue of confirmations", () => {
     test = await createTestDatabase("seeded");
     ({ dbContext } = await import("~/db-context.server"));
     route = await import("~/routes/admin.reparto-confirmaciones");
-    const { staffAreaMiddleware } = await import("~/staff.server");
-    middlewares = [staffAreaMiddleware, ...route.middleware];
-    cookies.repartidor = await cookieOf(DEMO_REPARTIDOR);
-    cookies.operaciones = await cookieOf(DEMO_OPERACIONES);
-    cookies.admin = await cookieOf(DEMO_ADMIN);
-    cookies.customer = await cookieOf(DEMO_CUSTOMER);
+    staffArea = [(await import("~/staff.server")).staffAreaMiddleware];
+    cookies.repartidor = await sessionCookie(test.db, DEMO_REPARTIDOR);
+    cookies.operaciones = await sessionCookie(test.db, DEMO_OPERACIONES);
+    cookies.admin = await sessionCookie(test.db, DEMO_ADMIN);
+    cookies.customer = await sessionCookie(test.db, DEMO_CUSTOMER);
     for (const [who, email] of [
       ["repartidor", DEMO_REPARTIDOR.email],
       ["admin", DEMO_ADMIN.email],

@@ -1,15 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { RouterContextProvider, type MiddlewareFunction } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as CustomerRoute from "~/routes/admin.customer-detail";
 import type * as DbContextModule from "~/db-context.server";
-import { signIn } from "@server/accounts/index.server";
 import { staffActions, users } from "@server/db/schema";
 import { DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
+import { postToRoute, sessionCookie } from "../support/route-call";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
-
-const origin = "http://shop.test";
 
 /**
  * Decision 0075: "Marcar como devuelta a mano" (`intent=garantia_settle`) on the customer page goes
@@ -20,51 +17,33 @@ describe("the customer page's garantía devuelta a mano, as a route", () => {
   let test: TestDatabase;
   let route: typeof CustomerRoute;
   let dbContext: (typeof DbContextModule)["dbContext"];
-  let middlewares: MiddlewareFunction<Response>[];
+  let staffArea: readonly unknown[];
   let customerId: string;
   const cookies: Record<"customer" | "repartidor" | "operaciones", string> = { customer: "", repartidor: "", operaciones: "" };
 
-  async function cookieOf(account: { email: string; password: string }) {
-    const result = await signIn(test.db, { email: account.email, password: account.password, remember: true, client: `settle-${randomUUID()}` });
-    if (!result.ok) throw new Error(`sign-in failed for ${account.email}`);
-    return result.headers
-      .getSetCookie()
-      .map((header) => header.split(";")[0])
-      .join("; ");
-  }
-
-  async function post(fields: Record<string, string>, cookie?: string): Promise<{ status: number; location?: string | null; message?: string }> {
-    const context = new RouterContextProvider();
-    context.set(dbContext, test.db);
-    const request = new Request(`${origin}/admin/clientes/${customerId}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin, ...(cookie ? { cookie } : {}) },
-      body: new URLSearchParams(fields).toString(),
+  async function post(fields: Record<string, string>, cookie?: string) {
+    const path = `/admin/clientes/${customerId}`;
+    const answer = await postToRoute({
+      db: test.db,
+      dbContext,
+      route,
+      outer: staffArea,
+      path,
+      params: { customerId },
+      body: new URLSearchParams(fields),
+      cookie,
     });
-    const args = { request, params: { customerId }, context, unstable_pattern: "" } as unknown as Parameters<typeof route.action>[0];
-    const run = async (index: number): Promise<unknown> =>
-      index < middlewares.length ? await middlewares[index]!(args as never, () => run(index + 1) as never) : await route.action(args);
-    try {
-      const answer = (await run(0)) as { data?: { message?: string }; init?: { status?: number } } | Response;
-      if (answer instanceof Response) return { status: answer.status, location: answer.headers.get("location") };
-      return { status: answer.init?.status ?? 200, message: answer.data?.message };
-    } catch (thrown) {
-      if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };
-      const init = (thrown as { init?: { status?: number } }).init;
-      if (init?.status) return { status: init.status };
-      throw thrown;
-    }
+    return { ...answer, message: (answer.data as { message?: string } | undefined)?.message };
   }
 
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
     ({ dbContext } = await import("~/db-context.server"));
     route = await import("~/routes/admin.customer-detail");
-    const { staffAreaMiddleware } = await import("~/staff.server");
-    middlewares = [staffAreaMiddleware, ...route.middleware] as MiddlewareFunction<Response>[];
-    cookies.customer = await cookieOf(DEMO_CUSTOMER);
-    cookies.repartidor = await cookieOf(DEMO_REPARTIDOR);
-    cookies.operaciones = await cookieOf(DEMO_OPERACIONES);
+    staffArea = [(await import("~/staff.server")).staffAreaMiddleware];
+    cookies.customer = await sessionCookie(test.db, DEMO_CUSTOMER);
+    cookies.repartidor = await sessionCookie(test.db, DEMO_REPARTIDOR);
+    cookies.operaciones = await sessionCookie(test.db, DEMO_OPERACIONES);
     customerId = (await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUSTOMER.email)))[0]!.id;
   }, 60_000);
   afterAll(() => test.close());
