@@ -102,6 +102,9 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page read polled with expect.poll waits on the page and its server like a locator does:
+          // Vitest's default of 1 s failed on a loaded CI machine while the next page was rendering.
+          expect: { poll: { timeout: 20_000, interval: 100 } },
         },
       },
       {
