@@ -35,7 +35,15 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
   let database: Awaited<ReturnType<typeof createShopDatabase>>;
   let orderId = "";
   // One key across the restart, so links signed before it still open.
-  const env = () => ({ ...database.env, ...cloud.env, SESSION_SECRET: secret, JOBS_INTERVAL_SECONDS: "1" });
+  const env = () => ({ ...database.env, ...cloud.env, SESSION_SECRET: secret, JOBS_INTERVAL_SECONDS: "1", METRICS_TOKEN: metricsToken });
+  const metricsToken = randomBytes(16).toString("hex");
+
+  /** How many passes of the WhatsApp job the server has finished (its /metrics counter). */
+  async function whatsappPasses(): Promise<number> {
+    const response = await fetch(`${server.baseURL}/metrics`, { headers: { Authorization: `Bearer ${metricsToken}` } });
+    const count = /^shop_job_runs_total\{job="whatsapp"\} (\d+)$/m.exec(await response.text())?.[1];
+    return Number(count ?? 0);
+  }
   const secret = randomBytes(32).toString("hex");
 
   async function start() {
@@ -143,8 +151,10 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     expect(onTheWay.bodyParameters[3]).toBe(
       ahead === 1 ? "Falta 1 parada antes de la tuya" : ahead === 0 ? "Eres la siguiente parada" : `Faltan ${ahead} paradas antes de la tuya`,
     );
-    // Two more passes of the jobs: still exactly one, and every message a template.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Two more passes of the job (the first may have begun before the message was sent): still
+    // exactly one, and every message a template.
+    const passes = await whatsappPasses();
+    await expect.poll(whatsappPasses).toBeGreaterThanOrEqual(passes + 2);
     expect(toCustomer().filter((message) => message.templateName === "pedido_en_camino")).toHaveLength(1);
     expect(toCustomer().map((message) => message.type)).toEqual(["template", "template"]);
 
