@@ -263,6 +263,8 @@ try {
       ["product, signed in", PRODUCT, { cookie: session }],
       ["/tienda, any cookie", "/tienda", { cookie: anyCookie }],
       ["/dashboard, signed in", "/dashboard", { cookie: session }],
+      // The cart is the browser's (localStorage): the server renders the page's frame for anyone.
+      ["cookieless /carrito", "/carrito", {}],
     ];
     // Warm both (V8, PGlite's caches) before anything counts.
     for (const [, pathname, headers] of scenarios) {
