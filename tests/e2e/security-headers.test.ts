@@ -101,8 +101,10 @@ describe("security headers, private caching and emailed links", () => {
     const placed = await placeGuestOrder(shop.baseURL());
     expect(placed.location).toMatch(/^\/pago\/sandbox\//);
     expect((await get(placed.location)).headers.get("cache-control")).toBe("private, no-store");
-    // Anonymous visitors' public pages stay cacheable.
+    // Anonymous visitors' public pages stay cacheable, the cart's frame too (its lines are the browser's).
     expect((await get("/tienda")).headers.get("cache-control")).toContain("public");
+    expect((await get("/carrito")).headers.get("cache-control")).toContain("public");
+    expect((await get("/carrito", customer)).headers.get("cache-control")).toBe("private, no-store");
   });
 
   it("never lets the page cache hand a signed-in page, or the checkout's personal data, to someone else", async () => {
