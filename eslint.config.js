@@ -123,21 +123,21 @@ export default tseslint.config(
     },
   },
   {
-    // Decision 0073: every request body is read through app/request-body.server.ts, which bounds
+    // Decision 0073: every request body is read through app/server/request-body.server.ts, which bounds
     // it (declared length, then counted bytes) before it is read.
     files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/request-body.server.ts"],
+    ignores: ["app/server/request-body.server.ts"],
     rules: {
       "no-restricted-syntax": [
         "error",
         {
           selector:
             "CallExpression[callee.type='MemberExpression'][callee.object.name='request'][callee.property.name=/^(formData|json|text|arrayBuffer|blob|bytes)$/]",
-          message: "Read the body with readFormData/readJson/readText from ~/request-body.server (bounded, decision 0073).",
+          message: "Read the body with readFormData/readJson/readText from ~/server/request-body.server (bounded, decision 0073).",
         },
         {
           selector: "MemberExpression[object.name='request'][property.name='body']",
-          message: "Read the body with readFormData/readJson/readText from ~/request-body.server (bounded, decision 0073).",
+          message: "Read the body with readFormData/readJson/readText from ~/server/request-body.server (bounded, decision 0073).",
         },
       ],
     },
@@ -155,5 +155,21 @@ export default tseslint.config(
   {
     files: ["core/zod.ts", "core/zod-without-eval.ts"],
     rules: { "no-restricted-imports": "off" },
+  },
+  {
+    // Decision 0084: the root of app/ keeps the framework's files (root.tsx, routes.ts,
+    // entry.server.tsx, app.css). Server-only glue goes to app/server/ (request plumbing) or
+    // app/server/pages/ (one page's or screen's glue), or into its domain in server/.
+    files: ["app/*.server.{ts,tsx}"],
+    ignores: ["app/entry.server.tsx"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Program",
+          message: "No *.server file at the root of app/: request plumbing goes to app/server/, a page's glue to app/server/pages/ (decision 0084).",
+        },
+      ],
+    },
   },
 );

@@ -24,10 +24,10 @@ import {
   setMetricsSources,
   shopLogger,
 } from "@server/observability/index.server";
-import { contentSecurityPolicy, createNonce } from "./content-security-policy.server";
+import { contentSecurityPolicy, createNonce } from "./server/content-security-policy.server";
 import { NonceContext } from "./lib/nonce";
-import { BODY_LIMITS } from "./request-body.server";
-import { withSplash } from "./splash-html.server";
+import { BODY_LIMITS } from "./server/request-body.server";
+import { withSplash } from "./server/splash-html.server";
 
 export const streamTimeout = 5_000;
 

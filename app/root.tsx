@@ -3,12 +3,12 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration }
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import robotoLatinHref from "@fontsource-variable/roboto/files/roboto-latin-wght-normal.woff2?url";
-import { privateWhenSignedInMiddleware } from "./cache-control.server";
-import { sameOriginMiddleware } from "./csrf.server";
-import { databaseMiddleware, dbContext } from "./db-context.server";
-import { methodGuardMiddleware } from "./request-guards.server";
-import { requestLogMiddleware } from "./request-log.server";
-import { siteInfo } from "./site-info.server";
+import { privateWhenSignedInMiddleware } from "./server/cache-control.server";
+import { sameOriginMiddleware } from "./server/csrf.server";
+import { databaseMiddleware, dbContext } from "./server/db-context.server";
+import { methodGuardMiddleware } from "./server/request-guards.server";
+import { requestLogMiddleware } from "./server/request-log.server";
+import { siteInfo } from "./server/site-info.server";
 import { LeavingPageGuard } from "~/components/layout/leaving-page-guard";
 import { useNonce } from "~/lib/nonce";
 import { pageMeta } from "~/lib/seo";

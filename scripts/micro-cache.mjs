@@ -16,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 
 /**
- * Set by app/cache-control.server.ts on a page the route declared public but that was made private
+ * Set by app/server/cache-control.server.ts on a page the route declared public but that was made private
  * because the request carried a session: the page is the same for everyone. Never sent to a visitor.
  */
 export const SHARED_PAGE_HEADER = "x-shared-page";
@@ -155,7 +155,7 @@ function splitAt(body, nonce) {
   return parts;
 }
 
-/** What a visitor with cookies gets as Cache-Control (app/cache-control.server.ts says the same for signed-in pages). */
+/** What a visitor with cookies gets as Cache-Control (app/server/cache-control.server.ts says the same for signed-in pages). */
 const PRIVATE = "private, no-store";
 
 function replay(request, stored, nonce, cacheControl) {

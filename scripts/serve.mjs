@@ -11,7 +11,7 @@ import express from "express";
 import { createRequestHandler } from "react-router";
 import { createMicroCache, SHARED_PAGE_HEADER } from "./micro-cache.mjs";
 
-/** app/request-log.server.ts's headers: read here for the log line and the metrics, never sent. */
+/** app/server/request-log.server.ts's headers: read here for the log line and the metrics, never sent. */
 const ROUTE_PATTERN_HEADER = "x-route-pattern";
 const REQUEST_ROLE_HEADER = "x-request-role";
 
@@ -158,7 +158,7 @@ function within(work, ms) {
   return Promise.race([work.then(() => true), new Promise((resolve) => (timer = setTimeout(() => resolve(false), ms)))]).finally(() => clearTimeout(timer));
 }
 
-/** The session cookie (app/cache-control.server.ts): a page the app served from its cache says no role, this tells signed-in visitors apart. */
+/** The session cookie (app/server/cache-control.server.ts): a page the app served from its cache says no role, this tells signed-in visitors apart. */
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?va\.session_token=/;
 /** An id a trusted proxy (nginx's $request_id) or the client sent, kept when it is a plain token. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -214,7 +214,7 @@ function toFetchRequest(request, response) {
     if (Array.isArray(value)) for (const item of value) headers.append(key, item);
     else if (value !== undefined) headers.set(key, value);
   }
-  // The socket's address, for per-client rate limits (app/session.server.ts). Set here, never
+  // The socket's address, for per-client rate limits (app/server/session.server.ts). Set here, never
   // taken from the client.
   headers.set("x-socket-address", request.socket.remoteAddress ?? "");
   const controller = new AbortController();
@@ -258,7 +258,7 @@ function discardRestOfBody(request) {
  * Decision 0073: no body reaches the app larger than the largest limit of any route, whatever it
  * declares. A declared Content-Length above it fails the stream before a byte is read; otherwise
  * the bytes are counted as they arrive (a chunked body has no length to check) and the stream
- * fails as soon as they pass it. The app's readers (app/request-body.server.ts) apply each
+ * fails as soon as they pass it. The app's readers (app/server/request-body.server.ts) apply each
  * route's own, smaller, limit the same way and answer the 413. Read only as fast as the app
  * reads (backpressure), and never destroyed here: the answer must still reach the client
  * (discardRestOfBody takes the rest off the wire).
@@ -322,7 +322,7 @@ function expressTrustProxy(value = "") {
 
 /**
  * Issue 9, docs/security.md: on every response, files and errors included. Documents replace the
- * strict default policy with their own, which carries a nonce (app/content-security-policy.server.ts).
+ * strict default policy with their own, which carries a nonce (app/server/content-security-policy.server.ts).
  */
 function setSecurityHeaders(request, response) {
   response.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
@@ -340,7 +340,7 @@ async function sendFetchResponse(response, fetchResponse) {
   // The app's own value wins over the defaults above; only Set-Cookie may repeat.
   for (const [key, value] of fetchResponse.headers.entries()) {
     if (key === SHARED_PAGE_HEADER) continue;
-    // The app's word for the log line (app/request-log.server.ts), never sent on.
+    // The app's word for the log line (app/server/request-log.server.ts), never sent on.
     if (key === ROUTE_PATTERN_HEADER) response.locals.route = value;
     if (key === REQUEST_ROLE_HEADER) response.locals.role = value;
     if (key === ROUTE_PATTERN_HEADER || key === REQUEST_ROLE_HEADER) continue;

@@ -3,8 +3,8 @@ import type { Route } from "./+types/account-layout";
 import { AccountSidebar } from "~/components/account/account-sidebar";
 import { AccountHeader } from "~/components/account/account-header";
 import { ComplaintsBookNote } from "~/components/complaints/complaints-book-note";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { requireUserMiddleware, userContext } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { requireUserMiddleware, userContext } from "~/server/session.server";
 
 export const middleware: Route.MiddlewareFunction[] = [requireUserMiddleware];
 

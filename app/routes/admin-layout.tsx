@@ -2,8 +2,8 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/admin-layout";
 import { AdminShell } from "~/components/admin/admin-shell";
 import { staffMenuFor } from "~/components/admin/staff-menu";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { staffAreaMiddleware, staffContext } from "~/staff.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { staffAreaMiddleware, staffContext } from "~/server/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [staffAreaMiddleware];
 

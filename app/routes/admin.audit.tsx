@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.audit";
 import { listStaffActions, type StaffActionFilters } from "@server/audit/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { auditChanges } from "~/lib/audit-diff";
 import { entityTypeLabels, staffActionLabel } from "~/lib/audit-labels";
 import { inputClass } from "~/components/checkout/field";
@@ -10,7 +10,7 @@ import { formatLimaInstant, isIsoDate } from "@core/lima-dates";
 import { parsePageParam } from "~/lib/pagination";
 import { isPlainLine } from "@core/input-schemas";
 import { staffRoleLabels } from "~/lib/staff-labels";
-import { allowStaffPage } from "~/staff.server";
+import { allowStaffPage } from "~/server/staff.server";
 
 /** Issue 10: the audit log is the admin's. */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/auditoria")];

@@ -4,14 +4,14 @@ import { loadCashBoxDay, recordCashHandover } from "@server/payments/index.serve
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DayNav, DayPickerForm } from "~/components/admin/day-picker";
 import { DriverCashCard, type HandoverFeedback } from "~/components/admin/driver-cash-card";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { cashHandoverSchema } from "~/lib/cash-box-schema";
 import { dispatchDateParam } from "~/lib/dispatch-schemas";
 import { fieldErrors } from "@core/checkout-schema";
 import { limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
-import { readFormData } from "~/request-body.server";
-import { allowStaffPage, staffActor, staffNotFound } from "~/staff.server";
+import { readFormData } from "~/server/request-body.server";
+import { allowStaffPage, staffActor, staffNotFound } from "~/server/staff.server";
 
 /**
  * Decision 0060: the end-of-day check of the money drivers took at the door (decision 0049). Per

@@ -13,9 +13,9 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { CAPACITY_CELLS, CapacityGrid, wholeNumber } from "~/components/admin/capacity-grid";
 import { isPlainLine } from "@core/input-schemas";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
-import { allowStaffPage, staffActor } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
+import { allowStaffPage, staffActor } from "~/server/staff.server";
 
 /**
  * Issue 10: the delivery calendar staff keep — closed days and holidays, the shop-wide places per

@@ -4,9 +4,9 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { FactList, FieldError, StaffFormError, staffDangerButtonClass, ReasonField } from "~/components/admin/staff-form";
 import { formatSoles } from "@core/money";
 import { orderStatusLabel } from "@core/order-labels";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffContext } from "~/staff.server";
-import { cancelOrderAction, notFound, orderIdParam } from "~/staff-refunds.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffContext } from "~/server/staff.server";
+import { cancelOrderAction, notFound, orderIdParam } from "~/server/pages/staff-refunds.server";
 import { orderRefundSummary } from "@server/payments/index.server";
 import { staffCancellationBlocker } from "@server/order-flows/index.server";
 

@@ -8,9 +8,9 @@ import { ELECTRONIC_STATUS_LABELS, isOpenElectronicStatus, parseComprobanteFilte
 import { listComprobantesForStaff, reissueRejectedComprobante, retryComprobante } from "@server/invoices/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
-import { allowStaffPage, staffActor } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
+import { allowStaffPage, staffActor } from "~/server/staff.server";
 
 /** Decision 0045: comprobantes on their way to SUNAT, for whoever runs the day. */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/comprobantes")];

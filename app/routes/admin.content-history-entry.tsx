@@ -4,9 +4,9 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { HistoryFields } from "~/components/admin/content-entry-forms";
 import { contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffDangerButtonClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { answerContentSave, contentIdParam, contentNotFound, readContentForm, refuseContent } from "~/content-admin.server";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { answerContentSave, contentIdParam, contentNotFound, readContentForm, refuseContent } from "~/server/pages/content-admin.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 import { deleteHistoryEntry, findHistoryEntryForEditing, updateHistoryEntry } from "@server/content/index.server";
 
 /** Issue 11: edit or remove one history slide. */

@@ -5,9 +5,9 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { HistoryFields } from "~/components/admin/content-entry-forms";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { answerContentSave, readContentForm, refuseContent } from "~/content-admin.server";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { answerContentSave, readContentForm, refuseContent } from "~/server/pages/content-admin.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 import { createHistoryEntry, listAllHistoryEntries } from "@server/content/index.server";
 
 /** Issue 11: the admin manages the history slides of /nosotros. */

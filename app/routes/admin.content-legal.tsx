@@ -5,9 +5,9 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { ContentField, SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { formatLegalDate } from "~/components/layout/legal-page";
-import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/content-admin.server";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/server/pages/content-admin.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 import { isLegalTextSlug, listLegalTextVersions, readLegalTextForEditing, saveLegalText } from "@server/content/index.server";
 
 /** Issue 11: the admin edits the terms and the privacy policy; every saved version is kept. */

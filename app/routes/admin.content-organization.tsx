@@ -5,10 +5,10 @@ import { ImageUploadField } from "~/components/admin/catalog-forms";
 import { OrganizationFields } from "~/components/admin/content-entry-forms";
 import { contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { answerContentSave, contentIdParam, contentNotFound, refuseContent } from "~/content-admin.server";
-import { imageOfForm, readUploadForm } from "~/image-upload.server";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { answerContentSave, contentIdParam, contentNotFound, refuseContent } from "~/server/pages/content-admin.server";
+import { imageOfForm, readUploadForm } from "~/server/image-upload.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 import { findOrganizationForEditing, updateOrganization } from "@server/content/index.server";
 
 /** Issue 11: edit an organisation's text, logo and active flag (never delete: votes and subscriptions name it). */

@@ -4,9 +4,9 @@ import type { Route } from "./+types/admin.content-settings";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { ContentField, SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/content-admin.server";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/server/pages/content-admin.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 import { readSettingsForEditing, updateIssuer, updateRepeatSettings, updateSiteSettings } from "@server/content/index.server";
 import { garantiaComprobanteModeLabels, type GarantiaComprobanteMode } from "@core/garantia";
 

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.content";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { dbContext } from "~/db-context.server";
-import { allowStaffPage } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowStaffPage } from "~/server/staff.server";
 import { readSettingsForEditing } from "@server/content/index.server";
 
 /** Issue 11: content and settings are the admin's. */

@@ -3,10 +3,10 @@ import type { Route } from "./+types/admin.customer-anonymise";
 import { anonymiseBlockers, anonymiseCustomer, blockerMessage, findCustomerProfile } from "@server/customers/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AnonymiseConfirmation } from "~/components/admin/anonymise-confirmation";
-import { CUSTOMER_NOT_FOUND, customerIdFrom, refusedAnonymiseConfirmation } from "~/customers.server";
+import { CUSTOMER_NOT_FOUND, customerIdFrom, refusedAnonymiseConfirmation } from "~/server/pages/customers.server";
 import { ANONYMISE_CONFIRMATION } from "~/lib/customer-links";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 
 /** Issue 11, Ley 29733 deletion request: irreversible, so the admin only and behind this confirmation page (decision 0051). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles()];

@@ -14,11 +14,11 @@ import {
   StaffMessage,
 } from "~/components/admin/customer-sections";
 import { CustomerGarantia, settleAnswerOf } from "~/components/admin/customer-garantia";
-import { CUSTOMER_NOT_FOUND, customerIdFrom, recordBidonReturnFromForm, settleGarantiaFromForm } from "~/customers.server";
-import { dbContext } from "~/db-context.server";
+import { CUSTOMER_NOT_FOUND, customerIdFrom, recordBidonReturnFromForm, settleGarantiaFromForm } from "~/server/pages/customers.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
-import { readFormData } from "~/request-body.server";
-import { allowRoles, staffActor, staffContext } from "~/staff.server";
+import { readFormData } from "~/server/request-body.server";
+import { allowRoles, staffActor, staffContext } from "~/server/staff.server";
 
 /** Issue 11: admin and operaciones see the picture and act on the account; export and anonymise are the admin's (their own routes). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];

@@ -1,9 +1,9 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.customer-export";
 import { customerExportFilename, exportCustomerData } from "@server/customers/index.server";
-import { CUSTOMER_NOT_FOUND, customerIdFrom, jsonDownload } from "~/customers.server";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { CUSTOMER_NOT_FOUND, customerIdFrom, jsonDownload } from "~/server/pages/customers.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 
 /** Issue 11, Ley 29733 access request: the admin only (decision 0051). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles()];

@@ -5,10 +5,10 @@ import { Pager } from "~/components/account/pager";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { anonymisedNotice, CustomerStatusBadge, GuestBadge, PersonBadge, StaffMessage } from "~/components/admin/customer-sections";
 import { guestPath, personPath } from "~/lib/customer-links";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { isPlainLine } from "@core/input-schemas";
 import { pageWindow, parsePageParam } from "~/lib/pagination";
-import { allowStaffPage } from "~/staff.server";
+import { allowStaffPage } from "~/server/staff.server";
 
 /**
  * Issue 11: admin and operaciones look customers up (decision 0051), guest buyers without an

@@ -2,12 +2,12 @@ import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.despacho-hoja";
 import { listActiveDrivers, loadRouteSheets, moveRouteStop } from "@server/deliveries/index.server";
 import { RouteSheetView } from "~/components/admin/route-sheet";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { dispatchDateParam, moveStopSchema } from "~/lib/dispatch-schemas";
 import { isPlainLine } from "@core/input-schemas";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
-import { readFormData } from "~/request-body.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { readFormData } from "~/server/request-body.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 

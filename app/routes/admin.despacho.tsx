@@ -10,20 +10,20 @@ import {
   type DispatchActionResult,
 } from "@server/deliveries/index.server";
 import { RoutePlanning } from "~/components/admin/route-planning";
-import { optimiseAction } from "~/route-planning.server";
+import { optimiseAction } from "~/server/pages/route-planning.server";
 import { randomUUID } from "node:crypto";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DayNav, DayPickerForm } from "~/components/admin/day-picker";
 import { DispatchCapacitySummary, DispatchDeliveryList, DispatchLoadSummary } from "~/components/admin/dispatch-day";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { deliveryStatusLabel } from "@core/delivery-labels";
 import { deliveryWindows } from "@core/delivery-schedule";
 import { dispatchActionSchema, dispatchDateParam, dispatchFormValues } from "~/lib/dispatch-schemas";
 import { addDays, limaToday } from "@core/lima-dates";
-import { readFormData } from "~/request-body.server";
-import { siteInfo } from "~/site-info.server";
-import { allowStaffPage, staffActor } from "~/staff.server";
+import { readFormData } from "~/server/request-body.server";
+import { siteInfo } from "~/server/site-info.server";
+import { allowStaffPage, staffActor } from "~/server/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/despacho")];
 

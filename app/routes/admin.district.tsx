@@ -13,14 +13,14 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { CAPACITY_CELLS, CapacityGrid, wholeNumber } from "~/components/admin/capacity-grid";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { contentIdParam, contentNotFound } from "~/content-admin.server";
+import { contentIdParam, contentNotFound } from "~/server/pages/content-admin.server";
 import { isPlainText } from "@core/input-schemas";
 import { limaToday, weekdayNames } from "@core/lima-dates";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 import { OrderLocationForm, parseCoordinates } from "~/components/admin/order-location-form";
-import { mapTiles } from "~/map-tiles.server";
+import { mapTiles } from "~/server/map-tiles.server";
 import { OUTSIDE_LIMA } from "@core/geo";
 
 /**

@@ -3,8 +3,8 @@ import type { Route } from "./+types/admin.districts";
 import { listDistrictsForStaff, type DistrictListRow } from "@server/deliveries/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { limaToday, weekdayNames } from "@core/lima-dates";
-import { dbContext } from "~/db-context.server";
-import { allowStaffPage } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowStaffPage } from "~/server/staff.server";
 
 /**
  * Issue 11: every district of the shop's table — served or not, its weekdays, its own cut-off and

@@ -2,10 +2,10 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.guest-anonymise";
 import { anonymiseBlockers, anonymiseGuest, blockerMessage, findGuest } from "@server/customers/index.server";
 import { AnonymiseConfirmation } from "~/components/admin/anonymise-confirmation";
-import { GUEST_NOT_FOUND, guestOrderIdFrom, refusedAnonymiseConfirmation } from "~/customers.server";
+import { GUEST_NOT_FOUND, guestOrderIdFrom, refusedAnonymiseConfirmation } from "~/server/pages/customers.server";
 import { ANONYMISE_CONFIRMATION, guestPath } from "~/lib/customer-links";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 
 /** Decision 0061, a guest's Ley 29733 deletion request: the admin only, behind this confirmation, like an account's (decision 0051). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles()];

@@ -4,12 +4,12 @@ import { loadGuestPicture } from "@server/customers/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
 import { anonymisedNotice, CustomerPage, DataRequestActions, GuestBadge } from "~/components/admin/customer-sections";
 import { CustomerGarantia, settleAnswerOf } from "~/components/admin/customer-garantia";
-import { GUEST_NOT_FOUND, guestOrderIdFrom, recordBidonReturnFromForm, settleGarantiaFromForm } from "~/customers.server";
-import { readFormData } from "~/request-body.server";
+import { GUEST_NOT_FOUND, guestOrderIdFrom, recordBidonReturnFromForm, settleGarantiaFromForm } from "~/server/pages/customers.server";
+import { readFormData } from "~/server/request-body.server";
 import { guestPath } from "~/lib/customer-links";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
-import { allowRoles, staffActor, staffContext } from "~/staff.server";
+import { allowRoles, staffActor, staffContext } from "~/server/staff.server";
 
 /** Decision 0061: the same roles as an account's picture (decision 0051); export and anonymise are the admin's. */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];

@@ -1,10 +1,10 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.guest-export";
 import { exportGuestData, guestExportFilename } from "@server/customers/index.server";
-import { GUEST_NOT_FOUND, guestOrderIdFrom, jsonDownload } from "~/customers.server";
+import { GUEST_NOT_FOUND, guestOrderIdFrom, jsonDownload } from "~/server/pages/customers.server";
 import { guestPath } from "~/lib/customer-links";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 
 /** Decision 0061, a guest's Ley 29733 access request: the admin only, like an account's (decision 0051). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles()];

@@ -9,12 +9,12 @@ import { retryDeadWhatsappMessageByStaff } from "@server/whatsapp/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { formatWhatsappNumber, isTemplateError } from "@core/whatsapp";
 import { FormAlert } from "~/components/account/auth-shell";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { deliveryStatusLabel } from "@core/delivery-labels";
 import { isUuid } from "@core/input-schemas";
 import { formatLimaDate, formatLimaInstant, limaToday } from "@core/lima-dates";
-import { readFormData } from "~/request-body.server";
-import { allowStaffPage, staffActor, staffContext } from "~/staff.server";
+import { readFormData } from "~/server/request-body.server";
+import { allowStaffPage, staffActor, staffContext } from "~/server/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin")];
 

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import type { Route } from "./+types/admin.metrics-export";
 import { businessMetrics, isMetricsTable, metricsCsv, metricsCsvFilename } from "@server/metrics/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { parseMetricsRange } from "@core/metrics-range";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { allowRoles } from "~/staff.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { allowRoles } from "~/server/staff.server";
 
 /** Same roles as /admin/metricas: the figures are the admin's (decision 0052-business-metrics). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles()];

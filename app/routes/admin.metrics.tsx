@@ -4,11 +4,11 @@ import { businessMetrics, type BusinessMetrics, type MetricsTable } from "@serve
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { BarChart, HorizontalBars, LineChart, type ChartSeries } from "~/components/admin/metric-charts";
 import { ScrollRegion } from "~/components/ui/scroll-region";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatLimaDate } from "@core/lima-dates";
 import { parseMetricsRange, type MetricsRange } from "@core/metrics-range";
 import { formatSoles } from "@core/money";
-import { allowStaffPage } from "~/staff.server";
+import { allowStaffPage } from "~/server/staff.server";
 
 /**
  * /admin/metricas (issue 11): the business's numbers for a range of Lima dates. Admin only

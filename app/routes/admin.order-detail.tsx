@@ -3,7 +3,7 @@ import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.order-detail";
 import { DispatchRefusedError, rescheduleDeliveries, setOrderLocation } from "@server/deliveries/index.server";
 import { OrderLocationForm, parseCoordinates } from "~/components/admin/order-location-form";
-import { mapTiles } from "~/map-tiles.server";
+import { mapTiles } from "~/server/map-tiles.server";
 import { OUTSIDE_LIMA } from "@core/geo";
 import { addOrderNote, findStaffOrder, resendOrderConfirmation, StaffOrderNotFoundError } from "@server/orders/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
@@ -11,16 +11,16 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { StaffOrderHistory, StaffOrderNotes, StaffOrderPayments, StaffOrderDeliveries, StaffOrderRefunds } from "~/components/admin/staff-order-sections";
 import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatDeliveryDate, pausedDeliveryStaffNote } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaInstant, isIsoDate } from "@core/lima-dates";
 import { orderTypeLabels } from "@core/order-labels";
 import { freeText, isUuid } from "@core/input-schemas";
 import { z } from "@core/zod";
-import { readFormData } from "~/request-body.server";
-import { siteInfo } from "~/site-info.server";
-import { allowRoles, staffActor, staffContext } from "~/staff.server";
+import { readFormData } from "~/server/request-body.server";
+import { siteInfo } from "~/server/site-info.server";
+import { allowRoles, staffActor, staffContext } from "~/server/staff.server";
 import { listOrderWhatsappMessages, whatsappEnabled } from "@server/whatsapp/index.server";
 import { StaffWhatsappMessages } from "~/components/admin/whatsapp-messages";
 
@@ -28,7 +28,7 @@ export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")
 
 const NOT_FOUND = "Pedido no encontrado";
 
-/** What the cancel and refund pages report when they send staff back here (`?aviso=`, app/staff-refunds.server.ts). */
+/** What the cancel and refund pages report when they send staff back here (`?aviso=`, app/server/pages/staff-refunds.server.ts). */
 const NOTICES: Record<string, { ok: boolean; message: string }> = {
   cancelado: { ok: true, message: "Pedido cancelado. Le avisamos al cliente por correo." },
   "cancelado-reembolsado": { ok: true, message: "Pedido cancelado y reembolsado. Le avisamos al cliente por correo." },

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/admin.orders-export";
 import { staffOrdersCsvFilename, staffOrdersCsvStream } from "@server/orders/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { limaToday } from "@core/lima-dates";
 import { parseStaffOrderFilters } from "@core/staff-order-filters";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { allowRoles } from "~/staff.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { allowRoles } from "~/server/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 

@@ -6,12 +6,12 @@ import { Pager } from "~/components/account/pager";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DistrictFilter, FilterDate, FilterSelect, StaffListFilters } from "~/components/admin/staff-list-filters";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { orderStatuses, orderStatusLabel, orderTypeLabels, paymentMethodLabels } from "@core/order-labels";
 import { withQuery } from "~/lib/pagination";
-import { loadStaffListPage } from "~/staff-list.server";
+import { loadStaffListPage } from "~/server/staff-list.server";
 import {
   hasStaffOrderFilters,
   parseStaffOrderFilters,
@@ -20,7 +20,7 @@ import {
   staffOrderSearchParams,
   type StaffOrderFilters,
 } from "@core/staff-order-filters";
-import { allowStaffPage } from "~/staff.server";
+import { allowStaffPage } from "~/server/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/pedidos")];
 

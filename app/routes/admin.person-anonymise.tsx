@@ -2,10 +2,10 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.person-anonymise";
 import { anonymiseBlockers, anonymisePerson, blockerMessage, findPerson } from "@server/customers/index.server";
 import { AnonymiseConfirmation } from "~/components/admin/anonymise-confirmation";
-import { PERSON_NOT_FOUND, personReferenceFrom, refusedAnonymiseConfirmation } from "~/customers.server";
+import { PERSON_NOT_FOUND, personReferenceFrom, refusedAnonymiseConfirmation } from "~/server/pages/customers.server";
 import { ANONYMISE_CONFIRMATION, guestPath, personPath } from "~/lib/customer-links";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 
 /** Decision 0064, the deletion request of a person who never bought: the admin only, behind this confirmation, like a guest's (decision 0061). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles()];

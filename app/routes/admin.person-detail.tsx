@@ -3,11 +3,11 @@ import type { Route } from "./+types/admin.person-detail";
 import { loadPersonPicture } from "@server/customers/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
 import { anonymisedNotice, CustomerPage, DataRequestActions, PersonBadge } from "~/components/admin/customer-sections";
-import { PERSON_NOT_FOUND, personReferenceFrom } from "~/customers.server";
+import { PERSON_NOT_FOUND, personReferenceFrom } from "~/server/pages/customers.server";
 import { guestPath, personPath } from "~/lib/customer-links";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
-import { allowRoles, staffContext } from "~/staff.server";
+import { allowRoles, staffContext } from "~/server/staff.server";
 
 /** Decision 0064: the same roles as a guest's picture (decision 0061); export and anonymise are the admin's. */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];

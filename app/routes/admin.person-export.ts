@@ -1,10 +1,10 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.person-export";
 import { exportPersonData, personExportFilename } from "@server/customers/index.server";
-import { jsonDownload, PERSON_NOT_FOUND, personReferenceFrom } from "~/customers.server";
+import { jsonDownload, PERSON_NOT_FOUND, personReferenceFrom } from "~/server/pages/customers.server";
 import { guestPath, personPath } from "~/lib/customer-links";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 
 /** Decision 0064, the access request of a person who never bought: the admin only, like a guest's (decision 0061). */
 export const middleware: Route.MiddlewareFunction[] = [allowRoles()];

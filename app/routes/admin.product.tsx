@@ -7,11 +7,11 @@ import { ProductFields, VariantFields } from "~/components/admin/catalog-forms";
 import { ProductGalleryEditor } from "~/components/admin/product-gallery-editor";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { PRODUCT_FIELDS, VARIANT_FIELDS, withActiveFlag } from "~/catalog-admin.server";
-import { imageOfForm, readUploadForm } from "~/image-upload.server";
-import { answerContentSave, contentIdParam, contentNotFound, refuseContent } from "~/content-admin.server";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { PRODUCT_FIELDS, VARIANT_FIELDS, withActiveFlag } from "~/server/pages/catalog-admin.server";
+import { imageOfForm, readUploadForm } from "~/server/image-upload.server";
+import { answerContentSave, contentIdParam, contentNotFound, refuseContent } from "~/server/pages/content-admin.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 import {
   addProductImage,
   createVariant,

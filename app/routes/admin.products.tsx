@@ -6,11 +6,11 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { ProductFields } from "~/components/admin/catalog-forms";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
-import { PRODUCT_FIELDS, withActiveFlag } from "~/catalog-admin.server";
-import { imageOfForm, readUploadForm } from "~/image-upload.server";
-import { answerContentSave, refuseContent } from "~/content-admin.server";
-import { dbContext } from "~/db-context.server";
-import { allowStaffPage, staffActor } from "~/staff.server";
+import { PRODUCT_FIELDS, withActiveFlag } from "~/server/pages/catalog-admin.server";
+import { imageOfForm, readUploadForm } from "~/server/image-upload.server";
+import { answerContentSave, refuseContent } from "~/server/pages/content-admin.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowStaffPage, staffActor } from "~/server/staff.server";
 import { createProduct, listCatalogForEditing } from "@server/catalog/index.server";
 
 /** Issue 11: the admin keeps the catalogue (products, variants, prices, pictures) without a developer. */

@@ -5,9 +5,9 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { FactList, FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass, ReasonField } from "~/components/admin/staff-form";
 import { formatSoles } from "@core/money";
 import { orderStatusLabel } from "@core/order-labels";
-import { dbContext } from "~/db-context.server";
-import { allowRoles, staffContext } from "~/staff.server";
-import { notFound, orderIdParam, refundOrderAction } from "~/staff-refunds.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowRoles, staffContext } from "~/server/staff.server";
+import { notFound, orderIdParam, refundOrderAction } from "~/server/pages/staff-refunds.server";
 import { orderRefundSummary } from "@server/payments/index.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];

@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import type { Route } from "./+types/admin.reminders";
 import { recentReorderReminders, upcomingReorderReminders } from "@server/reorders/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { dbContext } from "~/db-context.server";
-import { allowStaffPage, staffContext } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowStaffPage, staffContext } from "~/server/staff.server";
 import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";
 
 /** Decision 0076: who gets "¿Te queda agua?" next, and who got it; operaciones and admin read it, the admin turns it off. */

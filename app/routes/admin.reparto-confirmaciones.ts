@@ -5,12 +5,12 @@ import { applyQueuedDriverConfirmations, type QueuedDriverConfirmation } from "@
 import { fieldErrors } from "@core/checkout-schema";
 import { isUuid } from "@core/input-schemas";
 import { z } from "@core/zod";
-import { dbContext } from "~/db-context.server";
-import { confirmationFromForm, driverRefusalMessage } from "~/driver-stop-answers.server";
+import { dbContext } from "~/server/db-context.server";
+import { confirmationFromForm, driverRefusalMessage } from "~/server/pages/driver-stop-answers.server";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
-import { METHOD_NOT_ALLOWED, readJson, UNREADABLE_JSON } from "~/request-body.server";
-import { siteInfo } from "~/site-info.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { METHOD_NOT_ALLOWED, readJson, UNREADABLE_JSON } from "~/server/request-body.server";
+import { siteInfo } from "~/server/site-info.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 
 /**
  * Issue 26, decision 0079: the driver app's queue of taps, sent by the phone when it has signal.

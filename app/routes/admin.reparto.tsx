@@ -7,8 +7,8 @@ import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DriverAppBanner } from "~/components/admin/driver-app-banner";
 import { DriverStopCard, RefusedTap, type StopFormFeedback } from "~/components/admin/driver-stop-card";
-import { dbContext } from "~/db-context.server";
-import { confirmationFromForm, driverRefusalMessage } from "~/driver-stop-answers.server";
+import { dbContext } from "~/server/db-context.server";
+import { confirmationFromForm, driverRefusalMessage } from "~/server/pages/driver-stop-answers.server";
 import { handoverBalance, handoverBalanceLabel } from "@core/cash-box";
 import { fieldErrors } from "@core/checkout-schema";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
@@ -16,9 +16,9 @@ import { savedRoute } from "~/lib/driver-app/store";
 import { DRIVER_STOP_NOTICES as NOTICES, useDriverApp } from "~/lib/driver-app/use-driver-app";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
-import { readFormData } from "~/request-body.server";
-import { siteInfo } from "~/site-info.server";
-import { allowStaffPage, staffActor, staffContext, staffNotFound } from "~/staff.server";
+import { readFormData } from "~/server/request-body.server";
+import { siteInfo } from "~/server/site-info.server";
+import { allowStaffPage, staffActor, staffContext, staffNotFound } from "~/server/staff.server";
 
 /**
  * Issue 10, the driver's phone: today's stops of the signed-in repartidor. An admin may open it

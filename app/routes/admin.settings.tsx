@@ -3,13 +3,13 @@ import type { Route } from "./+types/admin.settings";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { formatSoles } from "@core/money";
-import { dbContext } from "~/db-context.server";
-import { allowStaffPage } from "~/staff.server";
-import { refundLimitAction } from "~/staff-refunds.server";
+import { dbContext } from "~/server/db-context.server";
+import { allowStaffPage } from "~/server/staff.server";
+import { refundLimitAction } from "~/server/pages/staff-refunds.server";
 import { operacionesRefundPolicy } from "@server/payments/index.server";
 import { loadRouteSettings } from "@server/deliveries/index.server";
-import { readFormData } from "~/request-body.server";
-import { routeSettingsAction } from "~/route-planning.server";
+import { readFormData } from "~/server/request-body.server";
+import { routeSettingsAction } from "~/server/pages/route-planning.server";
 import { RouteSettingsForm } from "~/components/admin/route-settings-form";
 
 /** Admin only (its row of STAFF_PAGE_ROLES names no other role). */

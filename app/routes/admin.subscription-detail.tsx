@@ -7,11 +7,11 @@ import { IntentForm, SubscriptionActions, SubscriptionFormBase } from "~/compone
 import { SubscriptionHistory, SubscriptionSummary } from "~/components/account/subscription-card";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { staffDate, SubscriptionConsoleNav, SubscriptionStatusBadge } from "~/components/admin/subscription-console";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
-import { siteInfo } from "~/site-info.server";
-import { allowRoles, staffActor } from "~/staff.server";
-import { STAFF_SUBSCRIPTION_INTENTS, subscriptionAction, SUBSCRIPTION_NOT_FOUND } from "~/subscription-self-service.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
+import { siteInfo } from "~/server/site-info.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
+import { STAFF_SUBSCRIPTION_INTENTS, subscriptionAction, SUBSCRIPTION_NOT_FOUND } from "~/server/pages/subscription-self-service.server";
 import { deliveryStatusLabel } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaInstant } from "@core/lima-dates";

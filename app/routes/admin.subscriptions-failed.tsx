@@ -3,10 +3,10 @@ import type { Route } from "./+types/admin.subscriptions-failed";
 import { listFailedPayments } from "@server/subscriptions/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { staffDate, SubscriptionConsoleNav, SubscriptionStatusBadge } from "~/components/admin/subscription-console";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
-import { allowRoles } from "~/staff.server";
+import { allowRoles } from "~/server/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 

@@ -5,10 +5,10 @@ import { subscriptionForecast, type ForecastDay } from "@server/subscriptions/in
 import { FormAlert } from "~/components/account/auth-shell";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { staffDate, SubscriptionConsoleNav } from "~/components/admin/subscription-console";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
-import { siteInfo } from "~/site-info.server";
-import { allowRoles, staffActor } from "~/staff.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
+import { siteInfo } from "~/server/site-info.server";
+import { allowRoles, staffActor } from "~/server/staff.server";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { isPlainLine } from "@core/input-schemas";
 import { formatLimaDate, isIsoDate } from "@core/lima-dates";

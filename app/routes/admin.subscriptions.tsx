@@ -6,7 +6,7 @@ import { Pager } from "~/components/account/pager";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DistrictFilter, FilterDate, FilterSelect, StaffListFilters } from "~/components/admin/staff-list-filters";
 import { staffDate, SubscriptionConsoleNav, SubscriptionStatusBadge } from "~/components/admin/subscription-console";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatSoles } from "@core/money";
 import {
   billingMethodLabels,
@@ -19,8 +19,8 @@ import {
   type StaffSubscriptionFilters,
 } from "@core/staff-subscription-filters";
 import { withQuery } from "~/lib/pagination";
-import { loadStaffListPage } from "~/staff-list.server";
-import { allowStaffPage } from "~/staff.server";
+import { loadStaffListPage } from "~/server/staff-list.server";
+import { allowStaffPage } from "~/server/staff.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/suscripciones")];
 

@@ -4,12 +4,12 @@ import { changeStaffRole, createStaffMember, listStaffMembers, setStaffStatus } 
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { CreateStaffForm, PromoteCustomerOffer, StaffMemberCard } from "~/components/admin/team";
 import { FormAlert } from "~/components/account/auth-shell";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { fieldErrors } from "@core/account-schemas";
 import { staffRoleLabels } from "~/lib/staff-labels";
 import { changeRoleSchema, createStaffSchema, memberSchema, promoteSchema } from "~/lib/team-schemas";
-import { readFormData } from "~/request-body.server";
-import { allowStaffPage, staffActor, staffContext } from "~/staff.server";
+import { readFormData } from "~/server/request-body.server";
+import { allowStaffPage, staffActor, staffContext } from "~/server/staff.server";
 
 /** Issue 10: only the admin manages the team. */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/equipo")];

@@ -1,13 +1,13 @@
 import type { Route } from "./+types/api.abandoned-cart";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { saveAbandonedCart } from "@server/cart/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { orderLinesSchema } from "@core/checkout-schema";
 import { emailAddress } from "@core/email-address";
 import { lineText } from "@core/input-schemas";
 import { z } from "@core/zod";
-import { methodNotAllowedJson, readJson } from "~/request-body.server";
-import { clientKey } from "~/session.server";
+import { methodNotAllowedJson, readJson } from "~/server/request-body.server";
+import { clientKey } from "~/server/session.server";
 
 const requestSchema = z.object({
   email: emailAddress(),

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/api.cart-prices";
 import { priceCartLines } from "@server/catalog/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { int32Id } from "@core/input-schemas";
 import { z } from "@core/zod";
-import { methodNotAllowedJson, readJson } from "~/request-body.server";
+import { methodNotAllowedJson, readJson } from "~/server/request-body.server";
 
 const requestSchema = z.object({
   items: z

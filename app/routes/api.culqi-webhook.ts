@@ -1,10 +1,10 @@
 import type { Route } from "./+types/api.culqi-webhook";
 import { consumeRateLimit } from "@server/accounts/index.server";
 import { culqiClient, culqiWebhookSetup, CULQI_WEBHOOK_RATE_LIMIT, handleCulqiWebhook } from "@server/payments/index.server";
-import { dbContext } from "~/db-context.server";
-import { readText } from "~/request-body.server";
-import { clientKey } from "~/session.server";
-import { siteInfo } from "~/site-info.server";
+import { dbContext } from "~/server/db-context.server";
+import { readText } from "~/server/request-body.server";
+import { clientKey } from "~/server/session.server";
+import { siteInfo } from "~/server/site-info.server";
 
 let warnedUnprotected = false;
 

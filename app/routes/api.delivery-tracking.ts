@@ -2,8 +2,8 @@ import type { Route } from "./+types/api.delivery-tracking";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { env } from "@server/config/index.server";
 import { deliveryOwner, deliveryTracking } from "@server/deliveries/index.server";
-import { dbContext } from "~/db-context.server";
-import { isOrderOwner } from "~/order-cookie.server";
+import { dbContext } from "~/server/db-context.server";
+import { isOrderOwner } from "~/server/order-cookie.server";
 
 const NOT_FOUND = { error: "Envío no encontrado" };
 const PRIVATE = { "Cache-Control": "private, no-store" };

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import type { Route } from "./+types/api.email-registered";
 import { consumeRateLimit, getSignedInUser, guestOrdersAttachTo, RATE_LIMITS } from "@server/accounts/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { isEmailAddress } from "@core/email-address";
-import { methodNotAllowedJson, readJson } from "~/request-body.server";
-import { clientKey } from "~/session.server";
+import { methodNotAllowedJson, readJson } from "~/server/request-body.server";
+import { clientKey } from "~/server/session.server";
 
 /**
  * Spec §7 check-user-email: whether a guest's checkout email has an account, so the checkout can

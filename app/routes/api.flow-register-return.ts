@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "react-router";
 import { FLOW_REGISTER_RETURN_PATH } from "@server/payments/index.server";
-import { isBodyTooLarge, readFormData } from "~/request-body.server";
+import { isBodyTooLarge, readFormData } from "~/server/request-body.server";
 
 /**
  * Flow's `url_return` for card registration (payments.md B.2): Flow's page POSTs the form field
@@ -8,7 +8,7 @@ import { isBodyTooLarge, readFormData } from "~/request-body.server";
  * route, and the session cookie (SameSite=Lax) does not come with it, so this route only forwards
  * the token to the customer's page with a 303 — a top-level GET, which carries the cookie — where
  * the signed-in customer's card is looked up with the signed API and the subscription activated
- * (decision 0021). It changes nothing by itself, which is why app/csrf.server.ts lets it through.
+ * (decision 0021). It changes nothing by itself, which is why app/server/csrf.server.ts lets it through.
  */
 export async function action({ request }: ActionFunctionArgs) {
   let token: FormDataEntryValue | null = null;

@@ -20,7 +20,7 @@ import { useHydrated } from "~/lib/use-hydrated";
 /**
  * The cart lives in the visitor's browser (localStorage): the server renders the same frame for
  * everyone, so the page cache may keep it like /tienda's (a signed-in visitor still gets
- * `private, no-store`: app/cache-control.server.ts).
+ * `private, no-store`: app/server/cache-control.server.ts).
  */
 export function headers() {
   return { "Cache-Control": "public, max-age=60, stale-while-revalidate=300" };

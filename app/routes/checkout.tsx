@@ -5,17 +5,17 @@ import { checkoutGarantiaContext, placeOrder } from "@server/checkout/index.serv
 import { listOrganizations, listServedDistricts } from "@server/content/index.server";
 import { offeredDeliverySlots } from "@server/deliveries/index.server";
 import { activePaymentProvider } from "@server/payments/index.server";
-import { dbContext } from "~/db-context.server";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { readJson } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { readJson } from "~/server/request-body.server";
 import { CheckoutForm, type CheckoutActionData, type CheckoutPrefill } from "~/components/checkout/checkout-form";
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { ComplaintsBookNote } from "~/components/complaints/complaints-book-note";
-import { orderCookieHeader } from "~/order-cookie.server";
+import { orderCookieHeader } from "~/server/order-cookie.server";
 import { ORDER_NOT_GENERATED } from "@core/checkout-messages";
-import { clientAddress } from "~/session.server";
-import { mapTiles } from "~/map-tiles.server";
+import { clientAddress } from "~/server/session.server";
+import { mapTiles } from "~/server/map-tiles.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);

@@ -9,16 +9,16 @@ import {
   issueCulqiCodeWithoutCheckout,
   recordCulqiOrderCode,
 } from "@server/payments/index.server";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import { THREE_DS_PROBLEMS } from "~/lib/culqi-3ds";
 import { readCulqiChargeForm } from "~/lib/culqi-charge-form";
 import { formatSoles } from "@core/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCulqiCharge } from "~/lib/use-culqi-charge";
 import { useCulqiCheckout } from "~/lib/use-culqi-checkout";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { siteInfo } from "~/site-info.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { siteInfo } from "~/server/site-info.server";
 import { ORDER_GENERATED_FOLLOW_INSTRUCTIONS } from "@core/checkout-messages";
 
 /** Without both Culqi keys this page does not exist (decision 0026-late-payments-and-refunds): 404, never a 500. */

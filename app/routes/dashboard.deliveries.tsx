@@ -7,15 +7,15 @@ import { AccountPageError, EmptyState } from "~/components/account/account-page"
 import { BidonLedger } from "~/components/deliveries/bidon-ledger";
 import { GarantiaPanel } from "~/components/deliveries/garantia-panel";
 import { garantiaSummaryForUser, setGarantiaPreference } from "@server/garantias/index.server";
-import { readFormData } from "~/request-body.server";
+import { readFormData } from "~/server/request-body.server";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { deliveryDayLabel, deliveryFilters, parseDeliveryFilter, type DeliveryFilter } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { limaToday } from "@core/lima-dates";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { userContext } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { userContext } from "~/server/session.server";
 
 const LIST_PATH = "/dashboard/envios";
 

@@ -6,13 +6,13 @@ import { DeliveryTrackingPanel } from "~/components/deliveries/delivery-tracking
 import { AccountPageError, AccountSection, FactList } from "~/components/account/account-page";
 import { DeliveryStatusBadge, DeliveryTimeline } from "~/components/deliveries/delivery-status";
 import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { DELIVERY_CARRIER, deliveryDayLabel, deliveryFailureReasonLabel, formatDeliveryDate } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { limaToday } from "@core/lima-dates";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { userContext } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { userContext } from "~/server/session.server";
 
 const NOT_FOUND = "Envío no encontrado";
 

@@ -2,10 +2,10 @@ import { data, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/dashboard.invoice-detail";
 import { findInvoiceForUser } from "@server/invoices/index.server";
 import { BackToInvoices, InvoiceDetailView } from "~/components/invoices/invoice-detail-view";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { userContext } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { userContext } from "~/server/session.server";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = context.get(userContext);

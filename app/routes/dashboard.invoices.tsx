@@ -4,8 +4,8 @@ import { emailInvoicesToUser, listInvoicesForUser, type EmailInvoicesResult } fr
 import { runJobSoon } from "@server/jobs/index.server";
 import { InvoiceFilters } from "~/components/invoices/invoice-filters";
 import { InvoiceRows, type InvoiceRow } from "~/components/invoices/invoice-rows";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import {
   countByStatus,
   matchesInvoiceSearch,
@@ -16,9 +16,9 @@ import {
 } from "@core/invoice-list";
 import { formatSoles } from "@core/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { userContext } from "~/session.server";
-import { siteInfo } from "~/site-info.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { userContext } from "~/server/session.server";
+import { siteInfo } from "~/server/site-info.server";
 
 const LOAD_ERROR = "No se pudieron cargar las facturas. Por favor, inténtalo de nuevo.";
 

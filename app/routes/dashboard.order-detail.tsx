@@ -5,16 +5,16 @@ import { AccountPageError, AccountSection, FactList } from "~/components/account
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatDeliveryDate, pausedDeliveryNote } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";
 import { orderTypeLabels, paymentMethodLabels, paymentStatusLabels } from "@core/order-labels";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useHydrated } from "~/lib/use-hydrated";
-import { privatePageHeaders } from "~/order-receipt.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
 import type { loader as rootLoader } from "~/root";
-import { userContext } from "~/session.server";
+import { userContext } from "~/server/session.server";
 
 const NOT_FOUND = "Pedido no encontrado";
 

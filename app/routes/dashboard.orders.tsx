@@ -4,14 +4,14 @@ import { listOrdersForUser, ORDERS_PAGE_SIZE, type CustomerOrderRow } from "@ser
 import { AccountPageError, EmptyState } from "~/components/account/account-page";
 import { Pager } from "~/components/account/pager";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { orderTypeLabels } from "@core/order-labels";
 import { pageWindow, parsePageParam } from "~/lib/pagination";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { userContext } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { userContext } from "~/server/session.server";
 
 const LIST_PATH = "/dashboard/pedidos";
 

@@ -6,15 +6,15 @@ import { runJobSoon } from "@server/jobs/index.server";
 import { AccountPageError } from "~/components/account/account-page";
 import { ProfileView, ProfileEditForm } from "~/components/account/profile-forms";
 import { ChangePasswordDialog } from "~/components/account/change-password-dialog";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import { changePasswordSchema, fieldErrors, profileSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { clientAddress, userContext } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { clientAddress, userContext } from "~/server/session.server";
 import { currentWhatsappConsent, whatsappEnabled } from "@server/whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
-import { mapTiles } from "~/map-tiles.server";
+import { mapTiles } from "~/server/map-tiles.server";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const db = context.get(dbContext);

@@ -5,12 +5,12 @@ import { AccountPageError } from "~/components/account/account-page";
 import { FormAlert } from "~/components/account/auth-shell";
 import { actionPanels, IntentForm, SubscriptionActions } from "~/components/account/subscription-actions";
 import { SubscriptionHistory, SubscriptionNotices, SubscriptionSummary } from "~/components/account/subscription-card";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { userContext } from "~/session.server";
-import { siteInfo } from "~/site-info.server";
-import { SUBSCRIPTION_NOT_FOUND, subscriptionAction } from "~/subscription-self-service.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { userContext } from "~/server/session.server";
+import { siteInfo } from "~/server/site-info.server";
+import { SUBSCRIPTION_NOT_FOUND, subscriptionAction } from "~/server/pages/subscription-self-service.server";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const db = context.get(dbContext);

@@ -5,11 +5,11 @@ import { AccountPageError } from "~/components/account/account-page";
 import { actionPanels, IntentForm, panelLink } from "~/components/account/subscription-actions";
 import { SubscriptionHistory, SubscriptionNotices, SubscriptionSummary } from "~/components/account/subscription-card";
 import { LinkButton } from "~/components/ui/link-button";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { availableActions } from "@core/subscription-self-service";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { userContext } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { userContext } from "~/server/session.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const subscriptions = await listSubscriptionsForUser(context.get(dbContext), context.get(userContext).id);

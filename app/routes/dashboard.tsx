@@ -3,14 +3,14 @@ import type { Route } from "./+types/dashboard";
 import { getDashboard } from "@server/accounts/index.server";
 import { AccountPageError } from "~/components/account/account-page";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { deliveryWindowLabels } from "@core/delivery-schedule";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { userContext } from "~/session.server";
-import { withRetries } from "~/retry.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { userContext } from "~/server/session.server";
+import { withRetries } from "~/server/retry.server";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const db = context.get(dbContext);

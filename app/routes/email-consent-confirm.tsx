@@ -1,11 +1,11 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/email-consent-confirm";
 import { confirmPromotionalConsent, readPromotionalConsentRequest } from "@server/consent/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { readFormData } from "~/request-body.server";
-import { clientAddress } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { readFormData } from "~/server/request-body.server";
+import { clientAddress } from "~/server/session.server";
 import { isPlainLine } from "@core/input-schemas";
 
 const tokenOf = (value: unknown) => (typeof value === "string" && value.length <= 100 && isPlainLine(value) ? value : "");

@@ -5,12 +5,12 @@ import { currentPromotionalConsent, emailFromPreferencesToken, revokePromotional
 import { getIssuer } from "@server/content/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { askForPromotionalConsent } from "@server/notifications/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import type { loader as rootLoader } from "~/root";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { readFormData } from "~/request-body.server";
-import { clientAddress } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { readFormData } from "~/server/request-body.server";
+import { clientAddress } from "~/server/session.server";
 import { promotionalConsentLabel } from "@core/promotional-consent";
 
 const INVALID_LINK = "El enlace no es válido. Usa el enlace completo de tu correo o inicia sesión para ver tus preferencias.";

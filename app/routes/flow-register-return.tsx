@@ -4,13 +4,13 @@ import type { Route } from "./+types/flow-register-return";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { flowClient, flowConfigured, FLOW_REGISTRATION_FAILED } from "@server/payments/index.server";
 import { completeFlowCardRegistration, type FlowReturnOutcome } from "@server/subscriptions/index.server";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { loginUrlFor } from "~/session.server";
-import { siteInfo } from "~/site-info.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { loginUrlFor } from "~/server/session.server";
+import { siteInfo } from "~/server/site-info.server";
 
 /** Spec §8, card return: the catalogue's messages, word for word. */
 const MESSAGES = {

@@ -5,12 +5,12 @@ import { RECOVERY_SEND_FAILED, requestPasswordReset } from "@server/accounts/ind
 import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { Field, inputClass } from "~/components/checkout/field";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import { fieldErrors, forgotPasswordSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useHydrated } from "~/lib/use-hydrated";
-import { clientKey } from "~/session.server";
+import { clientKey } from "~/server/session.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await readFormData(request));

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/gracias";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { ReceiptView } from "~/components/orders/receipt-view";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { loadReceipt, privatePageHeaders } from "~/order-receipt.server";
+import { loadReceipt, privatePageHeaders } from "~/server/pages/order-receipt.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const orderId = new URL(request.url).searchParams.get("orderId");

@@ -2,7 +2,7 @@ import { Suspense } from "react";
 import { Await, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/home";
 import { listShopProducts } from "@server/catalog/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { SubscriptionSteps } from "~/components/home/subscription-steps";
 import { ProductCard } from "~/components/shop/product-card";
 import { LinkButton } from "~/components/ui/link-button";

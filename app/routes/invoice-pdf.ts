@@ -1,9 +1,9 @@
 import type { Route } from "./+types/invoice-pdf";
 import { getIssuer } from "@server/content/index.server";
 import { findInvoiceForUser, invoicePdfFilename, renderInvoicePdf } from "@server/invoices/index.server";
-import { dbContext } from "~/db-context.server";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { requireUserMiddleware, userContext } from "~/session.server";
+import { dbContext } from "~/server/db-context.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { requireUserMiddleware, userContext } from "~/server/session.server";
 
 export const middleware: Route.MiddlewareFunction[] = [requireUserMiddleware];
 

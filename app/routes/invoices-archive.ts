@@ -1,8 +1,8 @@
 import type { Route } from "./+types/invoices-archive";
 import { invoicesArchiveForUser } from "@server/invoices/index.server";
-import { dbContext } from "~/db-context.server";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { requireUserMiddleware, userContext } from "~/session.server";
+import { dbContext } from "~/server/db-context.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { requireUserMiddleware, userContext } from "~/server/session.server";
 
 export const middleware: Route.MiddlewareFunction[] = [requireUserMiddleware];
 

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/libro-de-reclamaciones.hoja-pdf";
 import { complaintPdfFilename, findComplaintByToken, renderComplaintPdf } from "@server/complaints/index.server";
-import { dbContext } from "~/db-context.server";
-import { privatePageHeaders } from "~/order-receipt.server";
+import { dbContext } from "~/server/db-context.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
 
 function plainText(message: string, status: number): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...privatePageHeaders } });

@@ -2,8 +2,8 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/libro-de-reclamaciones.hoja";
 import { findComplaintByToken } from "@server/complaints/index.server";
 import { ComplaintSheet } from "~/components/complaints/complaint-sheet";
-import { dbContext } from "~/db-context.server";
-import { privatePageHeaders } from "~/order-receipt.server";
+import { dbContext } from "~/server/db-context.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
 
 /**
  * The consumer's copy of their sheet, on screen and downloadable (D.S. 011-2011-PCM: a full copy at

@@ -7,11 +7,11 @@ import { getIssuer } from "@server/content/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { inputClass } from "~/components/checkout/field";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { readFormData } from "~/request-body.server";
-import { clientKey } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { readFormData } from "~/server/request-body.server";
+import { clientKey } from "~/server/session.server";
 import {
   COMPLAINT_DOCUMENT_TYPES,
   COMPLAINT_FORM_FIELDS,

@@ -4,13 +4,13 @@ import { getSignedInUser, landingPathFor, signIn } from "@server/accounts/index.
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { PasswordInput } from "~/components/account/password-input";
 import { Field, inputClass } from "~/components/checkout/field";
-import { redirectWithAuthCookies } from "~/auth-response.server";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { redirectWithAuthCookies } from "~/server/auth-response.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import { fieldErrors, loginSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { clientKey, safeRedirectPath } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { clientKey, safeRedirectPath } from "~/server/session.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSignedInUser(context.get(dbContext), request);

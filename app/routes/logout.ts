@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { getSignedInUser, signOut } from "@server/accounts/index.server";
-import { redirectWithAuthCookies } from "~/auth-response.server";
-import { dbContext } from "~/db-context.server";
+import { redirectWithAuthCookies } from "~/server/auth-response.server";
+import { dbContext } from "~/server/db-context.server";
 
 /** Signing out is a POST (a link could be triggered by any page); it deletes the session row. */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -3,8 +3,8 @@ import { Await, data, redirect } from "react-router";
 import type { Route } from "./+types/nosotros";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { countVotes, countVotesForPublicPage, findVoteOf, listHistorySlides, listOrganizations, voteForOrganization } from "@server/content/index.server";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import { INT32_MAX } from "@core/input-schemas";
 import { HistoryCarousel } from "~/components/about/history-carousel";
 import { OrganizationCards, OrganizationSkeletons, type VoteNotice } from "~/components/about/organization-cards";
@@ -13,8 +13,8 @@ import { LinkButton } from "~/components/ui/link-button";
 import { Reveal } from "~/components/ui/reveal";
 import { ScrollRegion } from "~/components/ui/scroll-region";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { loginUrlFor } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { loginUrlFor } from "~/server/session.server";
 
 /**
  * Decision 0022: the anonymous page stays public (micro-cache, CDN, browser); a signed-in

@@ -1,9 +1,9 @@
 import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/order-status";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { ReceiptView } from "~/components/orders/receipt-view";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { loadReceipt, privatePageHeaders } from "~/order-receipt.server";
+import { loadReceipt, privatePageHeaders } from "~/server/pages/order-receipt.server";
 import { deliveryTracking, trackedDeliveryOfOrder } from "@server/deliveries/index.server";
 import { env } from "@server/config/index.server";
 import { DeliveryTrackingPanel } from "~/components/deliveries/delivery-tracking";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/privacidad";
 import { findLegalText } from "@server/content/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { LegalPage } from "~/components/layout/legal-page";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 

@@ -3,7 +3,7 @@ import type { Route } from "./+types/product-detail";
 import { findProductBySlug, findRenamedProductSlug } from "@server/catalog/index.server";
 import { getSiteSettings } from "@server/content/index.server";
 import { productShareImagePath } from "@server/social-images/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { NotFoundPage } from "~/components/layout/not-found-page";
 import { DEFAULT_PRODUCT_IMAGE } from "~/components/shop/product-card";
 import { ProductDetailView } from "~/components/shop/product-detail-view";

@@ -1,7 +1,7 @@
 import { Outlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/public-layout";
 import { listServedDistricts } from "@server/content/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { ChatButton } from "~/components/layout/chat-button";
 import { SiteFooter } from "~/components/layout/site-footer";
 import { SiteHeader } from "~/components/layout/site-header";

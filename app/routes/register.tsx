@@ -7,13 +7,13 @@ import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/a
 import { PasswordInput } from "~/components/account/password-input";
 import { PasswordHints } from "~/components/account/password-hints";
 import { Field, inputClass } from "~/components/checkout/field";
-import { redirectWithAuthCookies } from "~/auth-response.server";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { redirectWithAuthCookies } from "~/server/auth-response.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import { fieldErrors, registerSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { clientAddress, clientKey, safeRedirectPath } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { clientAddress, clientKey, safeRedirectPath } from "~/server/session.server";
 import { PromotionalConsentCheckbox } from "~/components/consent/promotional-consent-checkbox";
 import { WhatsappOptInCheckbox } from "~/components/consent/whatsapp-opt-in-checkbox";
 import { whatsappEnabled } from "@server/whatsapp/index.server";
@@ -21,7 +21,7 @@ import type { loader as rootLoader } from "~/root";
 import { listServedDistricts } from "@server/content/index.server";
 import { LocationPicker } from "~/components/map/location-picker";
 import { limaPointSchema, type GeoPoint } from "@core/geo";
-import { mapTiles } from "~/map-tiles.server";
+import { mapTiles } from "~/server/map-tiles.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);

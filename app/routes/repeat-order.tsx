@@ -4,13 +4,13 @@ import type { Route } from "./+types/repeat-order";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { reorderCart } from "@server/reorders/index.server";
 import type { CheckoutNavigationState } from "~/components/checkout/checkout-form";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { isUuid } from "@core/input-schemas";
 import { cartItemFromPricedLine, type CartItem } from "~/lib/cart";
 import { usePurchaseOptions } from "~/lib/purchase-options";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
-import { privatePageHeaders } from "~/order-receipt.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
 
 const NOT_FOUND = "No encontramos ese pedido. Revisa el enlace o inicia sesión con la cuenta que hizo el pedido.";
 

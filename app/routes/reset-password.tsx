@@ -6,13 +6,13 @@ import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { PasswordHints } from "~/components/account/password-hints";
 import { PasswordInput } from "~/components/account/password-input";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import { isPlainLine } from "@core/input-schemas";
 import { fieldErrors, resetPasswordSchema } from "@core/account-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useHydrated } from "~/lib/use-hydrated";
-import { privatePageHeaders } from "~/order-receipt.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
 
 /** Spec §9: the success view sends the customer to /login after 3000 ms. */
 const REDIRECT_AFTER_MS = 3000;

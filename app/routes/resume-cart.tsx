@@ -3,11 +3,11 @@ import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/resume-cart";
 import { findCartByRecoveryToken } from "@server/cart/index.server";
 import { priceCartLines } from "@server/catalog/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { cartItemFromPricedLine, type CartItem } from "~/lib/cart";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
-import { privatePageHeaders } from "~/order-receipt.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);

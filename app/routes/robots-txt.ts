@@ -1,6 +1,6 @@
 import type { Route } from "./+types/robots-txt";
-import { dbContext } from "~/db-context.server";
-import { siteInfo } from "~/site-info.server";
+import { dbContext } from "~/server/db-context.server";
+import { siteInfo } from "~/server/site-info.server";
 import { absoluteUrl } from "~/lib/seo";
 
 /** Private and transactional pages are kept out of search engines. */

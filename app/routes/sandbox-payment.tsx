@@ -1,12 +1,12 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sandbox-payment";
 import { applySandboxAction, findSandboxPayment, type SandboxAction } from "@server/payments/index.server";
-import { dbContext } from "~/db-context.server";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { readFormData } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { readFormData } from "~/server/request-body.server";
 import { formatSoles } from "@core/money";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { siteInfo } from "~/site-info.server";
+import { siteInfo } from "~/server/site-info.server";
 import { ORDER_GENERATED_FOLLOW_INSTRUCTIONS } from "@core/checkout-messages";
 
 export async function loader({ params, context }: Route.LoaderArgs) {

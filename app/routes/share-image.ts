@@ -2,8 +2,8 @@ import type { Route } from "./+types/share-image";
 import { findProductBySlug } from "@server/catalog/index.server";
 import { getSiteSettings } from "@server/content/index.server";
 import { fixedShareImage, isFixedShareCard, productShareImage, productShareImageVersion, SHARE_IMAGE } from "@server/social-images/index.server";
-import { dbContext } from "~/db-context.server";
-import { shareArtwork } from "~/share-artwork.server";
+import { dbContext } from "~/server/db-context.server";
+import { shareArtwork } from "~/server/pages/share-artwork.server";
 import { isPlainLine } from "@core/input-schemas";
 
 function png(bytes: Buffer, cacheControl: string): Response {

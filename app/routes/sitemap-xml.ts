@@ -1,7 +1,7 @@
 import type { Route } from "./+types/sitemap-xml";
 import { listProductSlugs } from "@server/catalog/index.server";
-import { dbContext } from "~/db-context.server";
-import { siteInfo } from "~/site-info.server";
+import { dbContext } from "~/server/db-context.server";
+import { siteInfo } from "~/server/site-info.server";
 import { absoluteUrl } from "~/lib/seo";
 
 /** Indexable pages only: legal pages are noindex (spec §2) and stay out. */

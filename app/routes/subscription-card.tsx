@@ -13,15 +13,15 @@ import {
 import { activateSubscription, findSubscriptionAwaitingCard, findSubscriptionForCardUpdate, updateSubscriptionCard } from "@server/subscriptions/index.server";
 import { CulqiCardForm } from "~/components/subscriptions/culqi-card-form";
 import { SandboxCardForm } from "~/components/subscriptions/sandbox-card-form";
-import { dbContext } from "~/db-context.server";
-import { readFormData } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { readFormData } from "~/server/request-body.server";
 import { formatSoles } from "@core/money";
 import { isUuid } from "@core/input-schemas";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { frequencyLabel } from "~/lib/subscription-labels";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { loginUrlFor } from "~/session.server";
-import { siteInfo } from "~/site-info.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { loginUrlFor } from "~/server/session.server";
+import { siteInfo } from "~/server/site-info.server";
 
 /** Spec §8: both attempts failing says this, followed by the provider's reason. */
 const SIGNUP_FAILED = "No se pudo registrar la suscripción. Intenta nuevamente.";

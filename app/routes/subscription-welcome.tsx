@@ -4,13 +4,13 @@ import type { Route } from "./+types/subscription-welcome";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { findSubscriptionForUser, findSubscriptionStatus, type SubscriptionView } from "@server/subscriptions/index.server";
 import { SubscriptionSummary } from "~/components/account/subscription-card";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { subscriptionStatusLabel } from "~/lib/subscription-labels";
 import { useCart } from "~/lib/use-cart";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { isOrderOwner } from "~/order-cookie.server";
-import { loginUrlFor } from "~/session.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { isOrderOwner } from "~/server/order-cookie.server";
+import { loginUrlFor } from "~/server/session.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const subscriptionId = new URL(request.url).searchParams.get("subscriptionId");

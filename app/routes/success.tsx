@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { isRouteErrorResponse, Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/success";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { ReceiptView, ShopLinks } from "~/components/orders/receipt-view";
 import { orderStatusLabel, paymentStage } from "@core/order-labels";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { useCart } from "~/lib/use-cart";
-import { loadReceipt, privatePageHeaders } from "~/order-receipt.server";
+import { loadReceipt, privatePageHeaders } from "~/server/pages/order-receipt.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const orderId = new URL(request.url).searchParams.get("orderId");

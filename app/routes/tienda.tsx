@@ -2,7 +2,7 @@ import { Suspense } from "react";
 import { Await } from "react-router";
 import type { Route } from "./+types/tienda";
 import { listShopProducts, type ShopProduct } from "@server/catalog/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { ProductCard } from "~/components/shop/product-card";
 import { pageMeta, SHOP_SHARE_IMAGE, siteFromMatches } from "~/lib/seo";
 

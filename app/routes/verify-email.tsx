@@ -5,10 +5,10 @@ import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { PasswordHints } from "~/components/account/password-hints";
 import { PasswordInput } from "~/components/account/password-input";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { privatePageHeaders } from "~/order-receipt.server";
-import { readFormData } from "~/request-body.server";
+import { privatePageHeaders } from "~/server/pages/order-receipt.server";
+import { readFormData } from "~/server/request-body.server";
 import { choosePasswordSchema, fieldErrors } from "@core/account-schemas";
 import { isPlainLine } from "@core/input-schemas";
 

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/webhooks.whatsapp";
 import { runJobSoon } from "@server/jobs/index.server";
 import { checkWebhookSignature, handleWhatsappWebhook, verifyWebhookSubscription, whatsappChannel } from "@server/whatsapp/index.server";
-import { dbContext } from "~/db-context.server";
-import { readBytes } from "~/request-body.server";
+import { dbContext } from "~/server/db-context.server";
+import { readBytes } from "~/server/request-body.server";
 
 /**
  * Meta's webhook for the WhatsApp Business Account (issue 25, docs/whatsapp.md): the GET that

@@ -105,7 +105,7 @@ function buildAuth(db: Database) {
       cookiePrefix: "va",
       // Secure (and __Secure- prefixed) whenever the shop is served over https (issue 9).
       useSecureCookies: siteUrl.startsWith("https://"),
-      // Our own middleware checks Origin on every state-changing request (app/csrf.server.ts);
+      // Our own middleware checks Origin on every state-changing request (app/server/csrf.server.ts);
       // the route actions call better-auth in-process, without a browser Origin to compare.
       disableCSRFCheck: true,
       disableOriginCheck: true,

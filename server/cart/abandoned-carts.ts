@@ -35,7 +35,7 @@ export interface SaveAbandonedCartInput {
   email: string;
   items: CartLineRequest[];
   origin?: string;
-  /** Who is asking, for the per-client limit (app/session.server.ts clientKey). */
+  /** Who is asking, for the per-client limit (app/server/session.server.ts clientKey). */
   client: string;
   /** The signed-in customer's own address, if any: only they may replace their account's cart. */
   signedInEmail?: string | null;

@@ -7,7 +7,7 @@
  */
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { BODY_TOO_LARGE } from "~/request-body.server";
+import { BODY_TOO_LARGE } from "~/server/request-body.server";
 import { MOBILE } from "../support/browser";
 import { useBrowser } from "../support/e2e";
 import { auditLayout } from "../support/layout-audit";

@@ -36,7 +36,7 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
   async function load(environment: Record<string, string | undefined>) {
     for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
     vi.resetModules();
-    const { dbContext } = await import("~/db-context.server");
+    const { dbContext } = await import("~/server/db-context.server");
     const context = new RouterContextProvider();
     context.set(dbContext, test.db);
     const webhook: WebhookRoute = await import("~/routes/api.culqi-webhook");

@@ -13,7 +13,7 @@ import { deliveries, outboxEmails, users } from "@server/db/schema";
 import { confirmDriverStop, failedDeliveryToRebook, rebookFailedDelivery } from "@server/deliveries/index.server";
 import { receiptToken } from "@server/orders/index.server";
 import { applySandboxAction } from "@server/payments/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import * as page from "~/routes/order-new-date";
 import { checkoutInput } from "../support/checkout-fixture";
 import { isoWeekday, limaToday } from "@core/lima-dates";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as CustomerRoute from "~/routes/admin.customer-detail";
-import type * as DbContextModule from "~/db-context.server";
+import type * as DbContextModule from "~/server/db-context.server";
 import { staffActions, users } from "@server/db/schema";
 import { DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { postToRoute, sessionCookie } from "../support/route-call";
@@ -38,9 +38,9 @@ describe("the customer page's garantía devuelta a mano, as a route", () => {
 
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
-    ({ dbContext } = await import("~/db-context.server"));
+    ({ dbContext } = await import("~/server/db-context.server"));
     route = await import("~/routes/admin.customer-detail");
-    staffArea = [(await import("~/staff.server")).staffAreaMiddleware];
+    staffArea = [(await import("~/server/staff.server")).staffAreaMiddleware];
     cookies.customer = await sessionCookie(test.db, DEMO_CUSTOMER);
     cookies.repartidor = await sessionCookie(test.db, DEMO_REPARTIDOR);
     cookies.operaciones = await sessionCookie(test.db, DEMO_OPERACIONES);

@@ -17,7 +17,7 @@ import { receiptToken } from "@server/orders/index.server";
 import { ROUTE_SETTING_DEFAULTS } from "@core/route-schemas";
 import { OUTSIDE_LIMA } from "@core/geo";
 import { limaToday } from "@core/lima-dates";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import * as accountLayout from "~/routes/account-layout";
 import * as adminLayout from "~/routes/admin-layout";
 import * as despacho from "~/routes/admin.despacho";

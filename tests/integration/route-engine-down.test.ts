@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type * as DespachoRoute from "~/routes/admin.despacho";
-import type * as DbContextModule from "~/db-context.server";
+import type * as DbContextModule from "~/server/db-context.server";
 import { deliveries, routeOptimisations, users } from "@server/db/schema";
 import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { limaToday } from "@core/lima-dates";
@@ -35,9 +35,9 @@ describe("Optimizar rutas with the VROOM server down", () => {
     // Before this file's modules first read the environment (each file has its own, decision 0068).
     vi.stubEnv("ROUTING_URL", `http://127.0.0.1:${await closedPort()}/`);
     test = await createTestDatabase("seeded");
-    ({ dbContext } = await import("~/db-context.server"));
+    ({ dbContext } = await import("~/server/db-context.server"));
     route = await import("~/routes/admin.despacho");
-    staffArea = [(await import("~/staff.server")).staffAreaMiddleware];
+    staffArea = [(await import("~/server/staff.server")).staffAreaMiddleware];
     operaciones = await sessionCookie(test.db, DEMO_OPERACIONES);
     driverId = (await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email)))[0]!.id;
   }, 60_000);

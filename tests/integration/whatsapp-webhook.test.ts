@@ -23,7 +23,7 @@ import {
   sendDueWhatsappMessages,
   type WhatsappClient,
 } from "@server/whatsapp/index.server";
-import { dbContext } from "~/db-context.server";
+import { dbContext } from "~/server/db-context.server";
 import * as webhookRoute from "~/routes/webhooks.whatsapp";
 import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

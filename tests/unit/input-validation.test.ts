@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { changePasswordSchema, loginSchema, profileSchema, registerSchema, resetPasswordSchema } from "@core/account-schemas";
 import { checkoutSchema, fieldErrors, MAX_ORDER_LINES, TOO_MANY_LINES, TOO_MANY_UNITS } from "@core/checkout-schema";
 import { safeRedirectPath } from "~/lib/safe-redirect";
-import { forbiddenFormCharacter } from "~/form-characters.server";
-import { readFormData } from "~/request-body.server";
+import { forbiddenFormCharacter } from "~/server/form-characters.server";
+import { readFormData } from "~/server/request-body.server";
 import { z } from "@core/zod";
 
 /** zod's English defaults, as they reached customers before issue 9. */

@@ -83,7 +83,7 @@ describe("page micro-cache", () => {
       seen.push({ cookie: request.headers.get("cookie"), path });
       const signedIn = Boolean(request.headers.get("cookie"));
       if (path === "/dashboard") return page(`private ${seen.length}`, "private, no-store");
-      // What app/cache-control.server.ts answers for a public route to a signed-in visitor.
+      // What app/server/cache-control.server.ts answers for a public route to a signed-in visitor.
       const response = page(signedIn ? `for the customer ${seen.length}` : `anonymous ${seen.length}`, signedIn ? "private, no-store" : "public, max-age=60");
       if (signedIn) response.headers.set(SHARED_PAGE_HEADER, "1");
       return response;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { orderCookie, orderCookieHeader } from "~/order-cookie.server";
+import { orderCookie, orderCookieHeader } from "~/server/order-cookie.server";
 
 describe("the order cookie (spec §3)", () => {
   it("is written by checkout exactly as React Router's signed cookie would write it, and read back by it", async () => {

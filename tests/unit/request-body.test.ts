@@ -4,7 +4,7 @@
  * as it arrives and the read stops at the limit, however much more the client would send.
  */
 import { describe, expect, it } from "vitest";
-import { BODY_LIMITS, BODY_TOO_LARGE, readFormData, readJson, readText } from "~/request-body.server";
+import { BODY_LIMITS, BODY_TOO_LARGE, readFormData, readJson, readText } from "~/server/request-body.server";
 
 const KiB = 1024;
 

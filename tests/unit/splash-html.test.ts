@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withSplash } from "~/splash-html.server";
+import { withSplash } from "~/server/splash-html.server";
 
 // The shape React Router 7's <Scripts> has once React has written it (module preloads hoisted into <head>).
 const page =

@@ -3,7 +3,7 @@ import type { StaffRole } from "@server/accounts/index.server";
 /**
  * Who besides the admin (who may open everything) may open each page the staff menu links to.
  * This is the rule itself, not a copy of it: each of these pages is guarded by
- * `allowStaffPage("/admin/…")` (app/staff.server.ts), which reads its row here, and the menu shows a
+ * `allowStaffPage("/admin/…")` (app/server/staff.server.ts), which reads its row here, and the menu shows a
  * role exactly the pages these rows let it open, so the two cannot drift (decision 0082). The pages
  * below each section (details, exports, sub-pages) keep their own `allowRoles(…)` line; the
  * role-matrix test (tests/e2e/admin-role-matrix.test.ts) holds every staff route to its rule.

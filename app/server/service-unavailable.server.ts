@@ -1,4 +1,4 @@
-import appStylesHref from "./app.css?url";
+import appStylesHref from "../app.css?url";
 
 /** How long a visitor (or a crawler) is asked to wait before trying again while the database is away. */
 export const RETRY_AFTER_SECONDS = 30;

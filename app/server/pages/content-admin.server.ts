@@ -6,7 +6,7 @@
 import { data, redirect } from "react-router";
 import type { ContentSaveResult } from "@server/content/index.server";
 import { coercedInt32Id } from "@core/input-schemas";
-import { readFormData, type BodyLimit } from "./request-body.server";
+import { readFormData, type BodyLimit } from "../request-body.server";
 
 export interface ContentFormData {
   intent: string;

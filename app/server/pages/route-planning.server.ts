@@ -11,8 +11,8 @@ import { RoutingEngineError } from "@server/routing/index.server";
 import { routeSettingsSchema, vanSchema } from "@core/route-schemas";
 import { isPlainLine } from "@core/input-schemas";
 import type { VanFormValues } from "~/components/admin/route-planning";
-import { dbContext } from "./db-context.server";
-import { staffActor } from "./staff.server";
+import { dbContext } from "../db-context.server";
+import { staffActor } from "../staff.server";
 
 type OptimiseAnswer = { ok: boolean; message: string; vans?: VanFormValues; optimisation?: RouteOptimisationResult };
 

@@ -6,7 +6,7 @@
  */
 import { data } from "react-router";
 import { chosenFile, IMAGE_TOO_LARGE, prepareUploadedImage, type PreparedImage } from "@server/media/index.server";
-import { refuseContent } from "./content-admin.server";
+import { refuseContent } from "./pages/content-admin.server";
 import { BODY_LIMITS, readFormData } from "./request-body.server";
 
 export interface UploadForm {

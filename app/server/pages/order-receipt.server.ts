@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { findOrderReceipt } from "@server/orders/index.server";
 import type { Database } from "@server/db/index.server";
-import { isOrderOwner } from "./order-cookie.server";
+import { isOrderOwner } from "../order-cookie.server";
 
 /** Loads an order for a receipt page: personal details only for its owner, 404 when unknown. */
 export async function loadReceipt(db: Database, request: Request, orderId: string) {

@@ -6,7 +6,7 @@ import { recordStaffBidonReturn, type BidonCustomer } from "@server/deliveries/i
 import type { Database } from "@server/db/index.server";
 import { SETTLE_NOTE_MAX, settleGarantiaByHand, type GarantiaCustomer } from "@server/garantias/index.server";
 import { ANONYMISE_CONFIRMATION } from "~/lib/customer-links";
-import { readFormData } from "~/request-body.server";
+import { readFormData } from "~/server/request-body.server";
 
 export const CUSTOMER_NOT_FOUND = "Cliente no encontrado";
 

@@ -1,4 +1,4 @@
-import { SPLASH_SEEN_ATTRIBUTE, SPLASH_SEEN_KEY } from "./lib/splash";
+import { SPLASH_SEEN_ATTRIBUTE, SPLASH_SEEN_KEY } from "../lib/splash";
 
 /**
  * The loading splash (spec §2) as plain HTML that the server puts first in <body>. It is static

@@ -21,7 +21,7 @@ import {
 } from "@server/subscriptions/index.server";
 import type { Database } from "@server/db/index.server";
 import type { StaffActor } from "@server/audit/index.server";
-import { readFormData } from "./request-body.server";
+import { readFormData } from "../request-body.server";
 import { INT32_MAX, isPlainText } from "@core/input-schemas";
 import { linesFromQuantityFields, type SelfServiceAction } from "@core/subscription-self-service";
 
