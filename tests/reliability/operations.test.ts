@@ -86,8 +86,17 @@ describe("the production server as operated", () => {
       confirmed: false,
     }));
     let confirmed = 0;
+    let finished = 0;
+    let inFlightAtSignal = 0;
     let stopped: Promise<{ code: number | null; seconds: number }> | undefined;
     const burst = journeys.map(async (journey) => {
+      try {
+        await journeyOf(journey);
+      } finally {
+        finished += 1;
+      }
+    });
+    async function journeyOf(journey: (typeof journeys)[number]) {
       const checkout = await postCheckout(shop.baseURL, journey.body);
       if (checkout.status !== 302) return;
       journey.paymentPath = checkout.headers.get("location")!;
@@ -97,20 +106,23 @@ describe("the production server as operated", () => {
         confirmed += 1;
         // A deploy stops the process once a few customers are through: the rest are mid-flight.
         if (confirmed === 4) {
+          // The other customers whose journeys had not ended (this one is ending now).
+          inFlightAtSignal = CUSTOMERS - finished - 1;
           const sent = performance.now();
           stopped = shop.stop().then((code) => ({ code, seconds: (performance.now() - sent) / 1000 }));
         }
       }
-    });
-    const outcomes = await Promise.allSettled(burst);
+    }
+    await Promise.allSettled(burst);
     expect(stopped, "SIGTERM was sent mid-burst").toBeDefined();
     const { code, seconds } = await stopped!;
     server = undefined;
     expect(code).toBe(0);
     expect(seconds).toBeLessThan(SHUTDOWN_TIMEOUT_SECONDS);
     expect(shop.output()).toContain("Stopped cleanly");
-    // Some customers were still on their way when it stopped: the signal really came mid-burst.
-    expect(journeys.filter((journey) => !journey.confirmed).length + outcomes.filter((outcome) => outcome.status === "rejected").length).toBeGreaterThan(0);
+    // Customers were still on their way when it was sent: the signal really came mid-burst. (How many
+    // of them the server still finished depends on the machine's speed: all of them, on a fast one.)
+    expect(inFlightAtSignal).toBeGreaterThan(0);
 
     const handle = await database.open();
     try {
