@@ -100,27 +100,34 @@ describe("registering the subscription card with Flow", () => {
   it("activates the subscription after Flow approves the card and lands on the order after 3 s", async () => {
     const { page, errors, close, subscriptionId, token } = await subscribeAndGoToFlow({ throughCheckout: true });
     await page.getByRole("button", { name: "Rechazar" }).waitFor();
-    // The page's timers under a clock the test moves, stopped before the return page loads: its 3 s pass at once.
-    await page.clock.install();
-    await page.clock.pauseAt(Date.now() + 1000);
+    // The page's own clock times the redirect: when the success heading entered the document and when
+    // the client-side navigation left the return page (the window survives it). A clock the test moves
+    // instead (page.clock) left the navigation's render stalled now and then on a loaded machine.
+    await page.addInitScript(() => {
+      const marks: { registeredAt?: number; leftAt?: number } = {};
+      Object.assign(window, { redirectMarks: marks });
+      new MutationObserver(() => {
+        if (marks.registeredAt === undefined && document.querySelector("h1")?.textContent === "¡Tarjeta registrada!") {
+          marks.registeredAt = performance.now();
+        }
+        if (marks.registeredAt !== undefined && marks.leftAt === undefined && location.pathname !== "/flow/register-return") {
+          marks.leftAt = performance.now();
+        }
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
     const documentResponse = await decideAtFlow(page, token, "Aprobar");
     // The page arrives processing (server-rendered) and activates by itself once React runs.
     expect(await (await documentResponse).text()).toContain("Estamos registrando tu tarjeta");
     await page.getByRole("heading", { name: "¡Tarjeta registrada!" }).waitFor();
-
-    await page.clock.runFor(2_900);
-    expect(new URL(page.url()).pathname).toBe("/flow/register-return");
-    await page.clock.runFor(100);
     await page.waitForURL(/\/orden\/[0-9a-f-]{36}\?/);
-    await page.clock.resume();
+    await page.getByRole("heading", { name: "Tu suscripción" }).waitFor();
+    const marks = await page.evaluate(() => (window as unknown as { redirectMarks: { registeredAt: number; leftAt: number } }).redirectMarks);
+    expect(marks.leftAt - marks.registeredAt).toBeGreaterThanOrEqual(3_000);
     const landed = new URL(page.url());
     expect(landed.searchParams.get("isSubscription")).toBe("true");
     expect(landed.searchParams.get("message")).toBe("¡Listo! Registramos tu tarjeta con Flow y tu suscripción está activa.");
-    // Checked with one-shot reads: a locator's waitFor polls on the page's animation frames, which
-    // the page's moved clock (installed above) can leave stalled after the client-side navigation.
-    await expect.poll(() => page.getByRole("heading", { name: "Tu suscripción" }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "Registramos tu tarjeta con Flow" }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByTestId("order-status").textContent()).toBe("Pagado");
+    await page.getByRole("status").filter({ hasText: "Registramos tu tarjeta con Flow" }).waitFor();
+    expect(await page.getByTestId("order-status").textContent()).toBe("Pagado");
 
     const charge = flow.payments.get(`${subscriptionId}:1:1`);
     expect(charge).toMatchObject({ status: 2, currency: "PEN" });
