@@ -64,6 +64,30 @@ function relativeLinks(file: string): { target: string; line: number }[] {
 }
 
 describe("the documentation", () => {
+  it("holds the spec the code cites: every `spec §N` names a section of docs/spec/shop-spec.md", () => {
+    const spec = readFileSync(join(root, "docs/spec/shop-spec.md"), "utf8");
+    const sections = new Set([...spec.matchAll(/^## (\d+)\./gm)].map((match) => match[1]!));
+    expect(sections.size).toBeGreaterThan(5);
+    expect(readFileSync(join(root, "docs/spec/decisions.md"), "utf8")).toMatch(/^# Decisions on what the spec leaves open/m);
+    const sourceFiles = (folder: string): string[] =>
+      readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? entry.name === "node_modules"
+            ? []
+            : sourceFiles(join(folder, entry.name))
+          : /\.(ts|tsx|mjs|js)$/.test(entry.name)
+            ? [join(folder, entry.name)]
+            : [],
+      );
+    const cited = ["app", "core", "server", "scripts", "tests"].flatMap((folder) =>
+      sourceFiles(join(root, folder)).flatMap((file) =>
+        [...readFileSync(file, "utf8").matchAll(/[Ss]pec §(\d+)/g)].map((match) => ({ file: relative(root, file), section: match[1]! })),
+      ),
+    );
+    expect(cited.length).toBeGreaterThan(100);
+    expect(cited.filter((citation) => !sections.has(citation.section))).toEqual([]);
+  });
+
   it("has a front door and the pages it promises", () => {
     for (const page of ["operations", "back-office", "payments", "subscriptions", "testing", "security", "storefront"]) {
       expect(existsSync(join(root, "docs", `${page}.md`)), page).toBe(true);
