@@ -7,16 +7,23 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { projectRoot } from "./build-if-stale.mjs";
 import { CHROMIUM_MISSING, findChromium } from "./find-chromium.mjs";
+import { findNginx, NGINX_MISSING } from "./find-nginx.mjs";
 
-/** Whether this run includes the browser tests: every project runs unless `--project` names others. */
-function runsBrowserTests(args) {
+/** Whether this run includes a project: every project runs unless `--project` names others. */
+function runsProject(args, name) {
   const projects = args.flatMap((arg, index) => (arg === "--project" ? [args[index + 1]] : arg.startsWith("--project=") ? [arg.slice(10)] : []));
-  return projects.length === 0 || projects.includes("e2e");
+  return projects.length === 0 || projects.includes(name);
 }
 
 // Without a browser the run would end in a failure per browser test: one line instead, at once.
-if (runsBrowserTests(process.argv.slice(2)) && !findChromium()) {
+if (runsProject(process.argv.slice(2), "e2e") && !findChromium()) {
   console.log(CHROMIUM_MISSING);
+  process.exit(1);
+}
+
+// With DATABASE_URL the reliability project adds the two-process scenarios behind nginx (vitest.config.ts).
+if (process.env.DATABASE_URL && runsProject(process.argv.slice(2), "reliability") && !findNginx()) {
+  console.log(NGINX_MISSING);
   process.exit(1);
 }
 

@@ -7,7 +7,8 @@ import { cookieHeader, registerCustomer } from "../support/accounts";
 import { startCulqiMock, successfulCulqiCharges, type CulqiMock } from "../support/culqi-mock";
 import { expectShopInvariants } from "../support/invariants";
 import { classifyOrder, orderShapes } from "../support/order-outcomes";
-import { startRoundRobin, type RoundRobin } from "../support/round-robin";
+import { startNginx, type Nginx } from "../support/nginx";
+import { freePort } from "../support/shop-server";
 import {
   checkoutBody,
   createShopDatabase,
@@ -22,7 +23,8 @@ import { newCustomer, subscribe } from "../support/subscription-fixture";
 const SUBSCRIBERS = 6;
 
 /**
- * Two server processes on one PostgreSQL behind a round-robin balancer, as a shop scales out:
+ * Two server processes on one PostgreSQL behind nginx, configured as docs/operations.md shows
+ * (tests/support/nginx.ts), as a shop scales out:
  * what one process knows, the other must too (sessions, rate limits, prices), and the jobs both
  * run do each renewal and each email exactly once.
  */
@@ -30,7 +32,7 @@ describe("two app processes on one PostgreSQL", () => {
   let database: ShopDatabase;
   let handle: DatabaseHandle;
   let processes: ShopProcess[] = [];
-  let balancer: RoundRobin;
+  let balancer: Nginx;
   const subscriptionIds: string[] = [];
 
   beforeAll(async () => {
@@ -45,9 +47,11 @@ describe("two app processes on one PostgreSQL", () => {
         sql`, `,
       )})`,
     );
-    const env = { JOBS_INTERVAL_SECONDS: "1", STOREFRONT_CACHE_SECONDS: "2" };
+    // Deployed as documented: both processes know the shop by nginx's address and trust its headers.
+    const port = await freePort();
+    const env = { JOBS_INTERVAL_SECONDS: "1", STOREFRONT_CACHE_SECONDS: "2", SITE_URL: `http://127.0.0.1:${port}`, TRUST_PROXY: "true" };
     processes = await Promise.all([startShopProcess({ database, env }), startShopProcess({ database, env })]);
-    balancer = await startRoundRobin(processes.map((process) => process.baseURL));
+    balancer = await startNginx({ backends: processes.map((process) => process.baseURL), port });
   });
   afterAll(async () => {
     await balancer?.close();
@@ -74,10 +78,10 @@ describe("two app processes on one PostgreSQL", () => {
         body: new URLSearchParams({ email: customer.email, password }),
         redirect: "manual",
       });
-    const before = balancer.served.length;
+    const before = (await balancer.served()).length;
     // Five wrong passwords, alternating between the processes: the limit is five per address.
     for (let attempt = 0; attempt < 5; attempt += 1) expect((await signIn("Incorrecta1")).status).not.toBe(302);
-    expect(new Set(balancer.served.slice(before))).toEqual(new Set([0, 1]));
+    expect(new Set((await balancer.served()).slice(before))).toEqual(new Set([0, 1]));
     // Now even the right password is refused, on whichever process answers.
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const refused = await signIn(customer.password);

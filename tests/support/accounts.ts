@@ -50,7 +50,7 @@ export async function registerCustomer(baseURL: string, customer: { email?: stri
     password,
     confirmPassword: password,
   });
-  if (response.status !== 302) throw new Error(`Registration of ${email} failed with ${response.status}`);
+  if (response.status !== 302) throw new Error(`Registration of ${email} failed with ${response.status}: ${(await response.text()).slice(0, 200)}`);
   return { email, password, cookies: cookiesFrom(response) };
 }
 

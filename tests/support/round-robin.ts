@@ -1,4 +1,7 @@
-/** A tiny HTTP load balancer for tests: each request goes to the next backend in turn. */
+/**
+ * A tiny HTTP load balancer for tests: each request goes to the next backend in turn. The WhatsApp
+ * two-process test uses it; the two-process reliability test runs the documented nginx (nginx.ts).
+ */
 import { createServer, request as forward } from "node:http";
 import type { AddressInfo } from "node:net";
 
