@@ -28,6 +28,9 @@ import { allowStaffPage, staffActor, staffContext, staffNotFound } from "~/serve
  */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/reparto")];
 
+/** The stylesheet travels inside the document: the first paint on a phone waits for nothing else (decision 0086). */
+export const handle = { inlineStylesheet: true };
+
 /**
  * What the service worker looks for before it keeps a copy of this page (build/client/reparto-sw.js,
  * decision 0079): a repartidor's own route. Anyone else's answer makes it forget what it kept.

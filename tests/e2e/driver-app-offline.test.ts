@@ -109,6 +109,34 @@ describe("the driver app on a phone", () => {
       databases: (await indexedDB.databases()).map((database) => database.name),
     }));
 
+  it("paints the route from its document alone: the stylesheet inside it under the page's nonce, its link inert and not added again", async () => {
+    const { page, errors, close } = await signedIn(DEMO_REPARTIDOR);
+    const response = await page.goto(`${server.baseURL}/admin/reparto`);
+    const styleSource = /style-src ([^;]*)/.exec(response!.headers()["content-security-policy"]!)![1]!;
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    const head = await page.evaluate(() => ({
+      inline: [...document.head.querySelectorAll("style")].map((style) => ({ nonce: style.nonce, length: style.textContent!.length })),
+      links: [...document.head.querySelectorAll('link[rel="stylesheet"]')].map((link) => ({
+        href: link.getAttribute("href"),
+        media: link.getAttribute("media"),
+      })),
+      // The page is styled by the inline copy: the shop's button colour on the stop's first action.
+      buttonColour: getComputedStyle(document.querySelector("[data-testid=driver-stop] button")!).backgroundColor,
+    }));
+    expect(head.inline).toEqual([{ nonce: expect.stringMatching(/.{16,}/), length: expect.any(Number) }]);
+    expect(head.inline[0]!.length).toBeGreaterThan(10_000);
+    expect(styleSource).toBe(`'self' 'nonce-${head.inline[0]!.nonce}'`);
+    expect(head.links).toEqual([{ href: expect.stringMatching(/^\/assets\/app-[\w-]+\.css$/), media: "not all" }]);
+    expect(head.buttonColour).not.toBe("rgba(0, 0, 0, 0)");
+    // Every other page keeps the shared stylesheet as a plain link and a policy without inline styles.
+    const other = await page.goto(`${server.baseURL}/admin`);
+    expect(/style-src ([^;]*)/.exec(other!.headers()["content-security-policy"]!)![1]).toBe("'self'");
+    expect(await page.locator("head style").count()).toBe(0);
+    expect(await page.locator('head link[rel="stylesheet"]').getAttribute("media")).toBeNull();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it("installs as an app: manifest, reachable icons and iPhone tags, and a service worker for the repartidor only, forgotten on signing out", async () => {
     const { page, errors, close } = await signedIn(DEMO_REPARTIDOR);
     await openInstalledApp(page);
