@@ -5,7 +5,7 @@ import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { dbContext } from "~/server/db-context.server";
 import { auditChanges } from "~/lib/audit-diff";
 import { entityTypeLabels, staffActionLabel } from "~/lib/audit-labels";
-import { inputClass } from "~/components/checkout/field";
+import { inputClass } from "~/components/ui/form-field";
 import { formatLimaInstant, isIsoDate } from "@core/lima-dates";
 import { parsePageParam } from "~/lib/pagination";
 import { isPlainLine } from "@core/input-schemas";

@@ -1,7 +1,8 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.cancel-order";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { FactList, FieldError, StaffFormError, staffDangerButtonClass, ReasonField } from "~/components/admin/staff-form";
+import { FactList, StaffFormError, staffDangerButtonClass, ReasonField } from "~/components/admin/staff-form";
+import { FieldError } from "~/components/ui/form-field";
 import { formatSoles } from "@core/money";
 import { orderStatusLabel } from "@core/order-labels";
 import { dbContext } from "~/server/db-context.server";

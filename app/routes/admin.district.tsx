@@ -12,7 +12,8 @@ import {
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { CAPACITY_CELLS, CapacityGrid, wholeNumber } from "~/components/admin/capacity-grid";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
-import { FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
+import { StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
+import { FieldError } from "~/components/ui/form-field";
 import { contentIdParam, contentNotFound } from "~/server/pages/content-admin.server";
 import { isPlainText } from "@core/input-schemas";
 import { limaToday, weekdayNames } from "@core/lima-dates";

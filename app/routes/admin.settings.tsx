@@ -1,7 +1,8 @@
 import { Form } from "react-router";
 import type { Route } from "./+types/admin.settings";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
-import { FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
+import { StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
+import { FieldError } from "~/components/ui/form-field";
 import { formatSoles } from "@core/money";
 import { dbContext } from "~/server/db-context.server";
 import { allowStaffPage } from "~/server/staff.server";

@@ -3,7 +3,7 @@ import type { Route } from "./+types/contact";
 import { sendContactMessage } from "@server/contact/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
-import { Field, inputClass } from "~/components/checkout/field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import { WhatsAppIcon } from "~/components/ui/icons";
 import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";

@@ -4,7 +4,7 @@ import type { Route } from "./+types/forgot-password";
 import { RECOVERY_SEND_FAILED, requestPasswordReset } from "@server/accounts/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
-import { Field, inputClass } from "~/components/checkout/field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";
 import { fieldErrors, forgotPasswordSchema } from "@core/account-schemas";

@@ -6,7 +6,7 @@ import { publicSiteUrl } from "@server/config/index.server";
 import { getIssuer } from "@server/content/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
-import { inputClass } from "~/components/checkout/field";
+import { describedBy, FieldError, inputClass } from "~/components/ui/form-field";
 import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/server/pages/order-receipt.server";
@@ -188,18 +188,10 @@ interface FieldProps {
 }
 
 function ErrorText({ name, errors }: { name: FieldName; errors: Record<string, string> }) {
-  if (!errors[name]) return null;
-  return (
-    <p id={`${name}-error`} className="mt-1 text-sm text-red-700">
-      {errors[name]}
-    </p>
-  );
+  return <FieldError id={`${name}-error`} message={errors[name]} />;
 }
 
-const invalidProps = (name: FieldName, errors: Record<string, string>) => ({
-  "aria-invalid": errors[name] ? true : undefined,
-  "aria-describedby": errors[name] ? `${name}-error` : undefined,
-});
+const invalidProps = (name: FieldName, errors: Record<string, string>) => describedBy(`${name}-error`, errors[name]);
 
 function TextField({ name, label, values, errors, required, ...rest }: FieldProps & { required?: boolean } & React.InputHTMLAttributes<HTMLInputElement>) {
   return (

@@ -3,7 +3,7 @@ import type { Route } from "./+types/login";
 import { getSignedInUser, landingPathFor, signIn } from "@server/accounts/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { PasswordInput } from "~/components/account/password-input";
-import { Field, inputClass } from "~/components/checkout/field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import { redirectWithAuthCookies } from "~/server/auth-response.server";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";

@@ -6,7 +6,7 @@ import { runJobSoon } from "@server/jobs/index.server";
 import { AuthShell, FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { PasswordInput } from "~/components/account/password-input";
 import { PasswordHints } from "~/components/account/password-hints";
-import { Field, inputClass } from "~/components/checkout/field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import { redirectWithAuthCookies } from "~/server/auth-response.server";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";

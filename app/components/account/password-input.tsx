@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { inputClass } from "~/components/checkout/field";
+import { Field, inputClass } from "~/components/ui/form-field";
 
 /** A password field with its own show/hide toggle (spec §2: the toggles are independent). */
 export function PasswordInput({
@@ -20,39 +20,29 @@ export function PasswordInput({
   defaultValue?: string;
 }) {
   const [visible, setVisible] = useState(false);
-  const id = `password-${name}`;
-  const errorId = `${id}-error`;
   return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-semibold">
-        {label}
-      </label>
-      <div className="relative">
-        <input
-          id={id}
-          name={name}
-          type={visible ? "text" : "password"}
-          autoComplete={autoComplete}
-          className={`${inputClass} pr-20`}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? errorId : undefined}
-          {...(onChange ? { value, onChange: (event: React.ChangeEvent<HTMLInputElement>) => onChange(event.target.value) } : { defaultValue })}
-        />
-        <button
-          type="button"
-          onClick={() => setVisible((shown) => !shown)}
-          className="absolute inset-y-0 right-2 my-auto h-8 rounded-lg px-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
-          aria-label={visible ? `Ocultar ${label.toLowerCase()}` : `Mostrar ${label.toLowerCase()}`}
-          aria-pressed={visible}
-        >
-          {visible ? "Ocultar" : "Mostrar"}
-        </button>
-      </div>
-      {error && (
-        <p id={errorId} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
+    <Field id={`password-${name}`} label={label} error={error}>
+      {(props) => (
+        <div className="relative">
+          <input
+            {...props}
+            name={name}
+            type={visible ? "text" : "password"}
+            autoComplete={autoComplete}
+            className={`${inputClass} pr-20`}
+            {...(onChange ? { value, onChange: (event: React.ChangeEvent<HTMLInputElement>) => onChange(event.target.value) } : { defaultValue })}
+          />
+          <button
+            type="button"
+            onClick={() => setVisible((shown) => !shown)}
+            className="absolute inset-y-0 right-2 my-auto h-8 rounded-lg px-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
+            aria-label={visible ? `Ocultar ${label.toLowerCase()}` : `Mostrar ${label.toLowerCase()}`}
+            aria-pressed={visible}
+          >
+            {visible ? "Ocultar" : "Mostrar"}
+          </button>
+        </div>
       )}
-    </div>
+    </Field>
   );
 }

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import type { Profile } from "@server/accounts/index.server";
 import type { ServedDistrict } from "@server/content/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
-import { Field, inputClass } from "~/components/checkout/field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import { documentTypeLabels } from "@core/documents";
 import { WhatsappOptInCheckbox } from "~/components/consent/whatsapp-opt-in-checkbox";
 import { limaPointSchema, type GeoPoint } from "@core/geo";

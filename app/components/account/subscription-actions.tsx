@@ -2,7 +2,7 @@ import { createContext, useContext, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type { SelfServiceOptions, SubscriptionView } from "@server/subscriptions/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
-import { inputClass } from "~/components/checkout/field";
+import { inputClass } from "~/components/ui/form-field";
 import { formatLimaDate, weekdayNames } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "@core/pricing";

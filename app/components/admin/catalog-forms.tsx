@@ -1,5 +1,6 @@
 import { ContentField } from "./content-form";
-import { FieldError, staffInputClass } from "./staff-form";
+import { staffInputClass } from "./staff-form";
+import { FieldError } from "~/components/ui/form-field";
 
 type Values = Record<string, string | null | undefined>;
 type Errors = Record<string, string> | undefined;

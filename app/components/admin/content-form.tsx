@@ -1,4 +1,5 @@
-import { FieldError, staffInputClass } from "./staff-form";
+import { staffInputClass } from "./staff-form";
+import { FieldError } from "~/components/ui/form-field";
 
 /** A labelled input of the /admin/contenido forms, with its help and its Spanish error tied to it for screen readers. */
 export function ContentField({

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import type { CashHandover, DriverCashBox } from "@server/payments/index.server";
-import { FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
+import { StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
+import { FieldError } from "~/components/ui/form-field";
 import { doorMethodLabel, handoverBalance, handoverBalanceLabel } from "@core/cash-box";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { FieldError } from "~/components/ui/form-field";
 import { Form, useNavigation } from "react-router";
 import type { DriverStop } from "@server/deliveries/index.server";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
@@ -26,13 +27,9 @@ const linkButton =
   "flex min-h-12 items-center justify-center rounded-xl bg-white px-3 py-2 text-base font-semibold text-brand-900 ring-1 ring-brand-200 hover:bg-brand-50";
 const input = "mt-1 block w-full min-h-12 rounded-xl border border-slate-300 px-3 py-2 text-base";
 
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="mt-1 text-sm font-semibold text-red-800">
-      {message}
-    </p>
-  );
+/** On the street the error is read at arm's length in daylight: the kit's, heavier. */
+function StopFieldError({ id, message }: { id: string; message?: string }) {
+  return <FieldError id={id} message={message} className="mt-1 text-sm font-semibold text-red-800" />;
 }
 
 /** What the driver app does with a tap (issue 26): kept on the phone and sent; absent, the forms post. */
@@ -242,7 +239,7 @@ export function DriverStopCard({
                     aria-describedby={errors("entregado").receiverName ? `receptor-${stop.id}-error` : undefined}
                     className={input}
                   />
-                  <FieldError id={`receptor-${stop.id}-error`} message={errors("entregado").receiverName} />
+                  <StopFieldError id={`receptor-${stop.id}-error`} message={errors("entregado").receiverName} />
                 </div>
                 <div className="grid grid-cols-2 gap-3">
                   {(
@@ -269,7 +266,7 @@ export function DriverStopCard({
                         aria-describedby={errors("entregado")[name] ? `${slug}-${stop.id}-error` : undefined}
                         className={input}
                       />
-                      <FieldError id={`${slug}-${stop.id}-error`} message={errors("entregado")[name]} />
+                      <StopFieldError id={`${slug}-${stop.id}-error`} message={errors("entregado")[name]} />
                     </div>
                   ))}
                 </div>
@@ -296,7 +293,7 @@ export function DriverStopCard({
                         </label>
                       ))}
                     </div>
-                    <FieldError id={`cobro-${stop.id}-error`} message={errors("entregado").collected} />
+                    <StopFieldError id={`cobro-${stop.id}-error`} message={errors("entregado").collected} />
                   </fieldset>
                 )}
                 <button type="submit" disabled={busy} className={`${bigButton} bg-green-700 text-white hover:bg-green-800`}>
@@ -328,14 +325,14 @@ export function DriverStopCard({
                       </label>
                     ))}
                   </div>
-                  <FieldError id={`motivo-${stop.id}-error`} message={errors("no_entregado").reason} />
+                  <StopFieldError id={`motivo-${stop.id}-error`} message={errors("no_entregado").reason} />
                 </fieldset>
                 <div>
                   <label htmlFor={`nota-${stop.id}`} className="font-semibold text-slate-900">
                     Nota (opcional)
                   </label>
                   <textarea id={`nota-${stop.id}`} name="note" rows={2} maxLength={500} defaultValue={values("no_entregado").note ?? ""} className={input} />
-                  <FieldError id={`nota-${stop.id}-error`} message={errors("no_entregado").note} />
+                  <StopFieldError id={`nota-${stop.id}-error`} message={errors("no_entregado").note} />
                 </div>
                 <button type="submit" disabled={busy} className={`${bigButton} bg-red-700 text-white hover:bg-red-800`}>
                   Registrar no entregado

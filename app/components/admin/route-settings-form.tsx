@@ -1,7 +1,8 @@
 import { Form } from "react-router";
 import type { RouteSettings } from "@server/deliveries/index.server";
 import { CAPACITY_UNITS } from "@core/route-schemas";
-import { FieldError, StaffFormError, staffInputClass, staffPrimaryButtonClass } from "./staff-form";
+import { StaffFormError, staffInputClass, staffPrimaryButtonClass } from "./staff-form";
+import { FieldError } from "~/components/ui/form-field";
 
 type Answer = { error: string; fieldErrors: Record<string, string>; typed: Record<string, string> } | null;
 

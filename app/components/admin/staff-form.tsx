@@ -1,5 +1,6 @@
+import { FieldError, inputClass } from "~/components/ui/form-field";
 /** Shared look of the staff area's small forms (cancel, refund, settings): phone-first, full width on a phone. */
-export const staffInputClass = "w-full rounded-xl border border-slate-300 bg-white px-3 py-2.5 text-base aria-[invalid=true]:border-red-600";
+export const staffInputClass = `${inputClass} bg-white text-base`;
 export const staffPrimaryButtonClass = "w-full rounded-xl bg-brand-700 px-4 py-3 font-semibold text-white hover:bg-brand-800 sm:w-auto";
 export const staffDangerButtonClass = "w-full rounded-xl bg-red-700 px-4 py-3 font-semibold text-white hover:bg-red-800 sm:w-auto";
 
@@ -7,15 +8,6 @@ export function StaffFormError({ message }: { message: string | null | undefined
   if (!message) return null;
   return (
     <p role="alert" className="mb-4 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
-      {message}
-    </p>
-  );
-}
-
-export function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="mt-1 text-sm text-red-700">
       {message}
     </p>
   );

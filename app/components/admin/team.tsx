@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { StaffMemberRow } from "@server/accounts/index.server";
-import { Field, inputClass } from "~/components/checkout/field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import { PASSWORD_RULES } from "@core/account-schemas";
 import { staffRoleLabels } from "~/lib/staff-labels";
 import { STAFF_ROLE_VALUES } from "~/lib/team-schemas";

@@ -1,4 +1,4 @@
-import { Field, inputClass } from "./field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
 import { CheckoutTextField } from "./text-field";
 

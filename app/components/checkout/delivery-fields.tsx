@@ -1,6 +1,6 @@
 import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
 import { formatLimaDate, weekdayNames } from "@core/lima-dates";
-import { Field, inputClass } from "./field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
 import { CheckoutTextField } from "./text-field";
 import { LocationPicker, type MapTiles } from "~/components/map/location-picker";

@@ -1,5 +1,5 @@
 import { documentTypeLabels, type DocumentType } from "@core/documents";
-import { Field, inputClass } from "./field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
 import { CheckoutTextField } from "./text-field";
 

@@ -1,4 +1,4 @@
-import { Field, inputClass } from "./field";
+import { Field, inputClass } from "~/components/ui/form-field";
 
 /** A subscription's extra choices: the account it needs and the organisation it supports. */
 export function SubscriptionOptions({

@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes } from "react";
-import { Field, inputClass } from "./field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
 
 /** The form's free-text fields (the e-mail and district have behaviour of their own). */

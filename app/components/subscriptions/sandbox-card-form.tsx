@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { Field, inputClass } from "~/components/checkout/field";
+import { Field, inputClass } from "~/components/ui/form-field";
 import { formatSoles } from "@core/money";
 
 /** Mirrors SANDBOX_TEST_CARDS on the server (server/payments/cards/sandbox-cards.ts). */
