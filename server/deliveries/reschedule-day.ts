@@ -4,7 +4,8 @@ import { deliveryScheduleError, deliveryWindowLabel } from "@core/delivery-sched
 import { addDays, isIsoDate, isoWeekday, limaToday } from "@core/lima-dates";
 import { recordStaffActions, type StaffActionEntry, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { deliveries, districtDeliveryDays, orders, siteSettings } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { deliveries, districtDeliveryDays, orders } from "../db/schema";
 import { inTransaction, type Transaction } from "../db/transaction";
 import { dayRescheduledEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
@@ -104,7 +105,7 @@ async function tellEachCustomerOnce(
     .select({ id: orders.id, orderNumber: orders.orderNumber, firstName: orders.customerFirstName, email: orders.customerEmail })
     .from(orders)
     .where(inArray(orders.id, [...new Set(moved.map((row) => row.orderId))]));
-  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+  const brandName = await readBrandName(tx);
   const byCustomer = new Map<string, { firstName: string; rows: typeof moved }>();
   for (const row of moved) {
     const order = orderRows.find((each) => each.id === row.orderId)!;
@@ -115,7 +116,7 @@ async function tellEachCustomerOnce(
   }
   for (const [email, entry] of byCustomer) {
     const content = dayRescheduledEmail({
-      brandName: settings?.brandName ?? "Vida Alcalina",
+      brandName,
       firstName: entry.firstName,
       fromDate: input.date,
       reason: input.reason,
