@@ -1,4 +1,17 @@
-export { listServedDistricts, type ServedDistrict } from "./districts";
+export {
+  changeDistrict,
+  districtsToJoin,
+  districtWithWeekdaysRow,
+  listServedDistricts,
+  readDistrict,
+  readDistrictCentre,
+  readDistricts,
+  readDistrictWeekdays,
+  readWeekdaysOfDistricts,
+  servedDistrictShareLocked,
+  type District,
+  type ServedDistrict,
+} from "./districts";
 export { fallbackHistorySlides, listHistorySlides, type HistorySlide } from "./history";
 export { findLegalText, sanitizeLegalHtml, type LegalText, type LegalTextSlug } from "./legal-texts";
 export { listOrganizations, type Organization } from "./organizations";

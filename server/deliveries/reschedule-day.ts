@@ -4,8 +4,8 @@ import { deliveryScheduleError, deliveryWindowLabel } from "@core/delivery-sched
 import { addDays, isIsoDate, isoWeekday, limaToday } from "@core/lima-dates";
 import { recordStaffActions, type StaffActionEntry, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { readBrandName } from "../content/index.server";
-import { deliveries, districtDeliveryDays, orders } from "../db/schema";
+import { readBrandName, readWeekdaysOfDistricts } from "../content/index.server";
+import { deliveries, orders } from "../db/schema";
 import { inTransaction, type Transaction } from "../db/transaction";
 import { dayRescheduledEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
@@ -50,16 +50,13 @@ export async function rescheduleDay(
       .for("update", { of: deliveries });
     if (rows.length === 0) return { moved: [], customers: 0 };
 
-    const served = await tx
-      .select({ districtId: districtDeliveryDays.districtId, day: districtDeliveryDays.dayNumber })
-      .from(districtDeliveryDays)
-      .where(inArray(districtDeliveryDays.districtId, [...new Set(rows.map((row) => row.districtId))]));
+    const served = await readWeekdaysOfDistricts(tx, [...new Set(rows.map((row) => row.districtId))]);
     const start = [addDays(input.date, 1), addDays(limaToday(input.now), 1)].sort()[1]!;
     const note = (to: string, window: string) => `Reprogramado del ${input.date} al ${to} (${deliveryWindowLabel(window)})${reason ? `: ${reason}` : ""}`;
     const moved: ((typeof rows)[number] & { to: string })[] = [];
     const audit: StaffActionEntry[] = [];
     for (const row of rows) {
-      const districtDays = served.filter((each) => each.districtId === row.districtId).map((each) => each.day);
+      const districtDays = served.get(row.districtId) ?? [];
       const to = await claimNextAllowedDate(tx, row, districtDays, start, input.now);
       if (!to) {
         throw new DispatchRefusedError(
