@@ -18,30 +18,50 @@ const FORBIDDEN_DOORS = {
   },
 };
 
+/**
+ * Tables with one owning domain (decision 0085): only the owner queries them; every other domain
+ * (and app/) calls the owner's door. The schema defines them, the seed fills them and the
+ * database client hands the whole schema to Drizzle; tests may read and write them directly.
+ */
+const TABLE_OWNERS = {
+  content: ["siteSettings", "districts", "districtDeliveryDays"],
+};
+const TABLE_OWNER_EXEMPT = ["server/db/schema/**", "server/db/seed/**", "server/db/client.ts"];
+
+/** The restrictions that keep each owned table in its owner's hands, for files outside `own`. */
+function ownedTables(own) {
+  return Object.entries(TABLE_OWNERS)
+    .filter(([owner]) => owner !== own)
+    .map(([owner, tables]) => ({
+      regex: "^(@server/db/|\\./|(\\.\\./)+(db/)?)schema(/[\\w-]+)?$",
+      importNames: tables,
+      message: `This table belongs to server/${owner}/: read or change it through its index.server door (decision 0085).`,
+    }));
+}
+
 /** One block per folder of server/: its files may reach other domains only through their door. */
 function serverDomainDoors() {
   const folders = readdirSync(new URL("./server", import.meta.url), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
   const domains = folders.filter((name) => !INFRASTRUCTURE.includes(name));
-  return folders.map((own) => ({
-    files: [`server/${own}/**/*.ts`],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { regex: "^~/", message: "The server imports shared rules from @core/, never from app/." },
-            {
-              regex: `^(\\.\\./)+(${domains.filter((name) => name !== own).join("|")})/(?!index\\.server$)`,
-              message: "Use the other domain through its index.server door (conventions: a room with a door).",
-            },
-            ...(FORBIDDEN_DOORS[own] ? [{ regex: `^(\\.\\./)+${FORBIDDEN_DOORS[own].domain}/`, message: FORBIDDEN_DOORS[own].message }] : []),
-          ],
-        },
-      ],
+  const patternsOf = (own, tables) => [
+    { regex: "^~/", message: "The server imports shared rules from @core/, never from app/." },
+    {
+      regex: `^(\\.\\./)+(${domains.filter((name) => name !== own).join("|")})/(?!index\\.server$)`,
+      message: "Use the other domain through its index.server door (conventions: a room with a door).",
     },
-  }));
+    ...(FORBIDDEN_DOORS[own] ? [{ regex: `^(\\.\\./)+${FORBIDDEN_DOORS[own].domain}/`, message: FORBIDDEN_DOORS[own].message }] : []),
+    ...tables,
+  ];
+  return [
+    ...folders.map((own) => ({
+      files: [`server/${own}/**/*.ts`],
+      rules: { "no-restricted-imports": ["error", { patterns: patternsOf(own, ownedTables(own)) }] },
+    })),
+    // The schema, the seed and the client keep their folder's doors, without the owned tables.
+    { files: TABLE_OWNER_EXEMPT, rules: { "no-restricted-imports": ["error", { patterns: patternsOf("db", []) }] } },
+  ];
 }
 
 export default tseslint.config(
@@ -145,6 +165,12 @@ export default tseslint.config(
   // Issue 13: a server domain uses another only through its index.server door (db/ and config/ are
   // the shared infrastructure, not domains), and the server never imports the UI folder.
   ...serverDomainDoors(),
+  {
+    // Decision 0085: app/'s server modules use owned tables through their owner's door too (the
+    // other app/ files reach the server only through doors, above).
+    files: ["app/**/*.server.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: ownedTables(null) }] },
+  },
   {
     // Decision 0083: the folders of server/ call each other without circles. A flow that needs two
     // domains lives one floor up (server/order-flows/), or one side reports an outcome.

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.district";
+import { readDistrictCentre } from "@server/content/index.server";
 import {
-  districtCentre,
   setDistrictCentre,
   loadDistrictForStaff,
   MAX_DISTRICT_NOTES,
@@ -36,7 +36,7 @@ const DAYS = [1, 2, 3, 4, 5, 6, 7];
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const district = await loadDistrictForStaff(context.get(dbContext), contentIdParam(params.districtId, NOT_FOUND), limaToday(new Date()));
   if (!district) contentNotFound(NOT_FOUND);
-  const centre = await districtCentre(context.get(dbContext), district.id);
+  const centre = await readDistrictCentre(context.get(dbContext), district.id);
   return { district, centre, tiles: mapTiles(), maxNotes: MAX_DISTRICT_NOTES, saved: new URL(request.url).searchParams.get("guardado") };
 }
 

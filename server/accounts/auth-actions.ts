@@ -2,10 +2,10 @@ import { APIError } from "better-auth/api";
 import { and, eq, ne } from "drizzle-orm";
 import { recordWhatsappConsent } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
-import { getIssuer } from "../content/index.server";
+import { getIssuer, readDistrict } from "../content/index.server";
 import { askForPromotionalConsent } from "../notifications/index.server";
 import type { Database } from "../db/client";
-import { districts, sessions, users } from "../db/schema";
+import { sessions, users } from "../db/schema";
 import { authFor, resetEmailOutcome, sendPasswordChangedEmail } from "./auth";
 import { forgetSignedInUsers, sessionHeaders } from "./current-user";
 import { RATE_LIMITS, consumeRateLimit, rateLimitMessage } from "./rate-limit";
@@ -113,7 +113,7 @@ export async function register(
       await recordWhatsappConsent(db, { ...change, ...input.whatsappConsent }, new Date());
     }
     if (input.districtId || input.address || input.point) {
-      const [district] = input.districtId ? await db.select({ id: districts.id }).from(districts).where(eq(districts.id, input.districtId)) : [];
+      const district = input.districtId ? await readDistrict(db, input.districtId) : null;
       await db
         .update(users)
         .set({

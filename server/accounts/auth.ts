@@ -5,7 +5,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { appSecret } from "../config/app-secret";
 import { publicSiteUrl } from "../config/env";
 import type { Database } from "../db/client";
-import * as schema from "../db/schema";
+import { accounts, sessions, users, verifications } from "../db/schema";
 import { getSiteSettings } from "../content/index.server";
 import { enqueueEmail } from "../notifications/index.server";
 import { emailVerificationEmail, passwordChangedEmail, passwordResetEmail } from "../notifications/index.server";
@@ -34,7 +34,7 @@ function buildAuth(db: Database) {
     database: drizzleAdapter(db, {
       provider: "pg",
       usePlural: true,
-      schema: { users: schema.users, sessions: schema.sessions, accounts: schema.accounts, verifications: schema.verifications },
+      schema: { users, sessions, accounts, verifications },
       transaction: true,
     }),
     user: {

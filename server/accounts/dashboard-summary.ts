@@ -1,7 +1,8 @@
 import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
-import { deliveries, districts, invoices, orders, subscriptions, users } from "../db/schema";
+import { districtsToJoin } from "../content/index.server";
+import { deliveries, invoices, orders, subscriptions, users } from "../db/schema";
 import { profileFromRow, type Profile } from "./profile";
 
 /** Spec §4: the statuses that count as upcoming (the deliveries screen also counts scheduled). */
@@ -30,7 +31,7 @@ export async function getDashboard(db: Database, userId: string, now: Date): Pro
   const [row] = await db
     .select({
       user: users,
-      districtName: districts.name,
+      districtName: districtsToJoin.name,
       orderCount: sql<number>`(select count(*) from ${orders} where ${own})`.mapWith(Number),
       deliveryCount: sql<number>`(select count(*) from ${deliveries} inner join ${orders} on ${orders.id} = ${deliveries.orderId} where ${own})`.mapWith(
         Number,
@@ -58,7 +59,7 @@ export async function getDashboard(db: Database, userId: string, now: Date): Pro
         order by ${subscriptions.createdAt} desc limit 1)`,
     })
     .from(users)
-    .leftJoin(districts, eq(districts.id, users.districtId))
+    .leftJoin(districtsToJoin, eq(districtsToJoin.id, users.districtId))
     .where(eq(users.id, userId));
   if (!row) return null;
   return {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { districts, users } from "../db/schema";
+import { districtsToJoin, readDistrict } from "../content/index.server";
+import { users } from "../db/schema";
 import { forgetSignedInUsers } from "./current-user";
 import { inTransaction } from "../db/transaction";
 import { saveProfileWhatsappChoice } from "../whatsapp/index.server";
@@ -26,9 +27,9 @@ export interface Profile {
 
 export async function getProfile(db: Database, userId: string): Promise<Profile | null> {
   const [row] = await db
-    .select({ user: users, districtName: districts.name })
+    .select({ user: users, districtName: districtsToJoin.name })
     .from(users)
-    .leftJoin(districts, eq(districts.id, users.districtId))
+    .leftJoin(districtsToJoin, eq(districtsToJoin.id, users.districtId))
     .where(eq(users.id, userId));
   return row ? profileFromRow(row) : null;
 }
@@ -68,8 +69,7 @@ export async function updateProfile(
   whatsapp?: { optIn: boolean; clientAddress: string | null; userAgent: string | null },
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   if (update.districtId !== null) {
-    const [district] = await db.select({ id: districts.id }).from(districts).where(eq(districts.id, update.districtId));
-    if (!district) return { ok: false, message: "Selecciona un distrito de la lista" };
+    if (!(await readDistrict(db, update.districtId))) return { ok: false, message: "Selecciona un distrito de la lista" };
   }
   const now = new Date();
   const { point, ...columns } = update;

@@ -8,10 +8,10 @@ import type { Database } from "../db/client";
 import { recordWhatsappConsent } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
 import { provenAccountIdByEmail } from "../accounts/index.server";
-import { getIssuer } from "../content/index.server";
+import { getIssuer, readDistrict, servedDistrictShareLocked } from "../content/index.server";
 import { askForPromotionalConsent } from "../notifications/index.server";
 import { createPendingSubscription } from "../subscriptions/index.server";
-import { deliveries, districts, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
+import { deliveries, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
 import { preparedStatement } from "../db/prepared-statement";
 import { claimSlot, servedDistrictOnDate, SlotUnavailableError } from "../deliveries/index.server";
@@ -97,7 +97,7 @@ export async function placeOrder(
       if (creditUser) {
         // Decision 0025: the district (a reference row, share-locked again by the order's statement)
         // before the customer, whose lock keeps two checkouts from spending the same credit.
-        await tx.select({ id: districts.id }).from(districts).where(eq(districts.id, district.id)).for("share");
+        await readDistrict(tx, district.id, "share");
         creditCents = garantiaCreditToApply(await lockGarantiaCredit(tx, creditUser), totalCents);
       }
       const placed = await writeOrder(tx, { input, options, district, summary, garantia, totalCents, creditCents, lines: priced.lines, expiresAt });
@@ -282,13 +282,7 @@ function placeOrderStatement(lineCount: number) {
 
 function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
   const value = (name: string) => sql.placeholder(name);
-  const servedDistrict = tx.$with("served_district").as(
-    tx
-      .select({ id: districts.id })
-      .from(districts)
-      .where(and(eq(districts.id, value("districtId")), eq(districts.served, true)))
-      .for("share"),
-  );
+  const servedDistrict = tx.$with("served_district").as(servedDistrictShareLocked(tx, value("districtId")));
   const now = value("now");
   const placedOrder = tx.$with("placed_order").as(
     tx

@@ -1,8 +1,21 @@
-export { listServedDistricts, type ServedDistrict } from "./districts";
+export {
+  changeDistrict,
+  districtsToJoin,
+  districtWithWeekdaysRow,
+  listServedDistricts,
+  readDistrict,
+  readDistrictCentre,
+  readDistricts,
+  readDistrictWeekdays,
+  readWeekdaysOfDistricts,
+  servedDistrictShareLocked,
+  type District,
+  type ServedDistrict,
+} from "./districts";
 export { fallbackHistorySlides, listHistorySlides, type HistorySlide } from "./history";
 export { findLegalText, sanitizeLegalHtml, type LegalText, type LegalTextSlug } from "./legal-texts";
 export { listOrganizations, type Organization } from "./organizations";
-export { getSiteSettings, type SiteSettings } from "./site-settings";
+export { changeSiteSettings, getSiteSettings, readBrandName, readSiteSettingsFor, type SiteSettings } from "./site-settings";
 export { countVotes, countVotesForPublicPage, findVoteOf, voteForOrganization, type VoteCounts, type VoteResult } from "./organization-votes";
 export { fillIssuerPlaceholders, getIssuer, type Issuer } from "./issuer";
 export { invalidateStorefront } from "../db/storefront-cache";

@@ -1,18 +1,7 @@
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import {
-  abandonedCarts,
-  complaintAnswers,
-  complaints,
-  contactMessages,
-  deliveries,
-  districts,
-  invoices,
-  orders,
-  outboxEmails,
-  subscriptions,
-  users,
-} from "../db/schema";
+import { districtsToJoin } from "../content/index.server";
+import { abandonedCarts, complaintAnswers, complaints, contactMessages, deliveries, invoices, orders, outboxEmails, subscriptions, users } from "../db/schema";
 import { bidonBalance, type BidonBalance } from "../deliveries/index.server";
 import { garantiaSummary, type GarantiaSummary } from "../garantias/index.server";
 import { promotionalConsentHistory } from "../consent/index.server";
@@ -94,13 +83,13 @@ export async function findCustomerProfile(db: DatabaseOrTransaction, userId: str
       address: users.address,
       addressLat: users.addressLat,
       addressLng: users.addressLng,
-      districtName: districts.name,
+      districtName: districtsToJoin.name,
       role: users.role,
       status: users.status,
       createdAt: users.createdAt,
     })
     .from(users)
-    .leftJoin(districts, eq(districts.id, users.districtId))
+    .leftJoin(districtsToJoin, eq(districtsToJoin.id, users.districtId))
     .where(eq(users.id, userId));
   // Staff accounts are managed on /admin/equipo, not here.
   if (!row || row.role !== "customer") return null;

@@ -1,8 +1,9 @@
-import { isNotNull, eq, sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { calendarRefusal, DEFAULT_CUTOFF_TIME } from "@core/delivery-calendar";
 import type { HolidayLookup } from "@core/business-days";
 import { closedDaysLookup, type ClosedDaysLookup } from "@core/peru-holidays";
-import { deliveryCalendarSettings, deliveryClosedDays, districtDeliveryDays, districts } from "../db/schema";
+import { districtWithWeekdaysRow, readDistricts } from "../content/index.server";
+import { deliveryCalendarSettings, deliveryClosedDays } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { claimRulesColumns, claimRulesFrom, type ClaimRules, type ClaimRulesRow } from "./capacity";
 
@@ -24,7 +25,7 @@ export async function loadDeliveryCalendar(db: DatabaseOrTransaction): Promise<D
     .select({ cutoffTime: deliveryCalendarSettings.cutoffTime })
     .from(deliveryCalendarSettings)
     .where(eq(deliveryCalendarSettings.id, 1));
-  const own = await db.select({ id: districts.id, cutoffTime: districts.cutoffTime }).from(districts).where(isNotNull(districts.cutoffTime));
+  const own = (await readDistricts(db)).filter((row) => row.cutoffTime !== null);
   const closed = await db.select({ date: deliveryClosedDays.closedOn, kind: deliveryClosedDays.kind, name: deliveryClosedDays.name }).from(deliveryClosedDays);
   return {
     shopCutoffTime: settings?.cutoffTime ?? DEFAULT_CUTOFF_TIME,
@@ -59,11 +60,10 @@ interface DistrictOnDate {
 async function readDistrictOnDate(db: DatabaseOrTransaction, districtId: number, date: string, extra: SQL = sql`null as extra`): Promise<DistrictOnDate> {
   const result = await db.execute(sql`select ${extra}, s.cutoff_time as shop_cutoff,
       (select json_build_object('date', c.closed_on::text, 'kind', c.kind, 'name', c.name) from ${deliveryClosedDays} c where c.closed_on = ${date}::date) as closed_row,
-      d.id, d.name, d.served, d.cutoff_time as own_cutoff,
-      array(select dd.day_number from ${districtDeliveryDays} dd where dd.district_id = d.id order by dd.day_number) as day_numbers
+      d.id, d.name, d.served, d.own_cutoff, d.day_numbers
     from (select 1) as one
     left join ${deliveryCalendarSettings} s on s.id = 1
-    left join ${districts} d on d.id = ${districtId}::int`);
+    left join (${districtWithWeekdaysRow(districtId)}) d on true`);
   type Row = {
     shop_cutoff: string | null;
     closed_row: { date: string; kind: string; name: string } | null;

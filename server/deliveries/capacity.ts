@@ -2,7 +2,8 @@ import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { addDays, isoWeekday } from "@core/lima-dates";
 import { closedDaysLookup, nationalHolidaysBetween, OPEN_ON_HOLIDAY, type ClosedDayRow } from "@core/peru-holidays";
 import type { DeliveryWindow } from "@core/delivery-schedule";
-import { deliveries, deliveryCapacityDefaults, deliveryCapacityOverrides, deliveryClosedDays, deliverySlots, districts } from "../db/schema";
+import { readDistricts } from "../content/index.server";
+import { deliveries, deliveryCapacityDefaults, deliveryCapacityOverrides, deliveryClosedDays, deliverySlots } from "../db/schema";
 import type { Database } from "../db/client";
 import type { DatabaseOrTransaction, Transaction } from "../db/transaction";
 import { preparedStatement } from "../db/prepared-statement";
@@ -394,13 +395,7 @@ export async function capacityForDay(db: Database, date: string): Promise<DayCap
     const [districtId, day] = key.split(":").map(Number);
     if (day === dayNumber) districtIds.add(districtId!);
   }
-  const names =
-    districtIds.size === 0
-      ? []
-      : await db
-          .select({ id: districts.id, name: districts.name })
-          .from(districts)
-          .where(inArray(districts.id, [...districtIds]));
+  const names = await readDistricts(db, [...districtIds]);
   const rows: DayCapacity["districts"] = [];
   for (const { id, name } of names.sort((a, b) => a.name.localeCompare(b.name, "es"))) {
     for (const window of DELIVERY_WINDOWS) {

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaDate } from "@core/lima-dates";
 import type { Database } from "../db/client";
-import { deliveries, districtDeliveryDays, orders } from "../db/schema";
+import { readDistrictWeekdays } from "../content/index.server";
+import { deliveries, orders } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { DispatchRefusedError, ensureRescheduleAllowed } from "./dispatch-actions";
 import { deliveryToMoveColumns, moveDeliveries } from "./move-deliveries";
@@ -42,11 +43,8 @@ export async function failedDeliveryToRebook(db: DatabaseOrTransaction, orderId:
     .orderBy(desc(deliveries.deliveryDate), asc(deliveries.deliveryNumber))
     .limit(1);
   if (!delivery || delivery.districtId === null) return { state: "nothing_to_rebook", orderNumber: order.orderNumber };
-  const days = await db
-    .select({ day: districtDeliveryDays.dayNumber })
-    .from(districtDeliveryDays)
-    .where(eq(districtDeliveryDays.districtId, delivery.districtId));
-  const offered = await offeredDeliverySlots(db, { now, districts: [{ id: delivery.districtId, dayNumbers: days.map((row) => row.day) }] });
+  const dayNumbers = await readDistrictWeekdays(db, delivery.districtId);
+  const offered = await offeredDeliverySlots(db, { now, districts: [{ id: delivery.districtId, dayNumbers }] });
   const { districtId: _district, ...shown } = delivery;
   return { state: "rebook", value: { orderNumber: order.orderNumber, delivery: shown, offered: offered[delivery.districtId] ?? [] } };
 }

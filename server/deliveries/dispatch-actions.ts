@@ -5,7 +5,8 @@ import { deliveryStatusLabel } from "@core/delivery-labels";
 import { isoWeekday } from "@core/lima-dates";
 import { recordStaffActions, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { deliveries, districtDeliveryDays, orders, users } from "../db/schema";
+import { readWeekdaysOfDistricts } from "../content/index.server";
+import { deliveries, orders, users } from "../db/schema";
 import { inTransaction, type Transaction } from "../db/transaction";
 import { deliveryPath, isDeliveryStatus, type DeliveryStatus } from "./delivery-status";
 import { compareStops, dispatchableOrder } from "./dispatch-scope";
@@ -189,13 +190,10 @@ export async function ensureRescheduleAllowed(
 ): Promise<void> {
   if (!Object.hasOwn(deliveryWindows, input.deliveryWindow)) throw new DispatchRefusedError("Elige un horario de entrega.");
   const districtIds = [...new Set(input.deliveries.map((row) => row.districtId))];
-  const days = await tx
-    .select({ districtId: districtDeliveryDays.districtId, day: districtDeliveryDays.dayNumber })
-    .from(districtDeliveryDays)
-    .where(inArray(districtDeliveryDays.districtId, districtIds));
+  const days = await readWeekdaysOfDistricts(tx, districtIds);
   const dayNumber = isoWeekday(input.date);
   for (const districtId of districtIds) {
-    const districtDays = days.filter((row) => row.districtId === districtId).map((row) => row.day);
+    const districtDays = days.get(districtId) ?? [];
     const error = deliveryScheduleError({ districtDays, dayNumber, date: input.date, now: input.now });
     if (!error) continue;
     const districtName = input.deliveries.find((row) => row.districtId === districtId)!.districtName;

@@ -1,19 +1,12 @@
-import { and, asc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import { DEFAULT_CUTOFF_TIME, parseCutoffTime } from "@core/delivery-calendar";
 import { freeText } from "@core/input-schemas";
 import { z } from "@core/zod";
 import { fieldErrors } from "@core/checkout-schema";
 import { recordStaffAction, recordStaffActions, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import {
-  deliveries,
-  deliveryCalendarSettings,
-  deliveryCapacityDefaults,
-  deliveryCapacityOverrides,
-  districtDeliveryDays,
-  districts,
-  subscriptions,
-} from "../db/schema";
+import { changeDistrict, readDistrict, readDistricts, readDistrictWeekdays, readWeekdaysOfDistricts } from "../content/index.server";
+import { deliveries, deliveryCalendarSettings, deliveryCapacityDefaults, deliveryCapacityOverrides, subscriptions } from "../db/schema";
 import { invalidateStorefront } from "../db/storefront-cache";
 import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
 import { MAX_WINDOW_CAPACITY } from "./calendar-admin";
@@ -94,8 +87,8 @@ async function commitmentsOf(db: DatabaseOrTransaction, districtId: number, toda
 /** Every district of the table (served first, then by name), with what each still has booked. Five aggregate reads, whatever the count. */
 export async function listDistrictsForStaff(db: Database, today: string): Promise<DistrictListRow[]> {
   const [rows, days, own, open, live] = await Promise.all([
-    db.select().from(districts),
-    db.select().from(districtDeliveryDays).orderBy(asc(districtDeliveryDays.dayNumber)),
+    readDistricts(db),
+    readWeekdaysOfDistricts(db),
     db
       .select({ districtId: deliveryCapacityOverrides.districtId, count: sql<number>`count(*)::int` })
       .from(deliveryCapacityOverrides)
@@ -110,7 +103,7 @@ export async function listDistrictsForStaff(db: Database, today: string): Promis
       name: row.name,
       province: row.province,
       served: row.served,
-      dayNumbers: days.filter((day) => day.districtId === row.id).map((day) => day.dayNumber),
+      dayNumbers: days.get(row.id) ?? [],
       cutoffTime: row.cutoffTime,
       ownCapacities: ownBy.get(row.id) ?? 0,
       hasNotes: Boolean(row.staffNotes),
@@ -122,10 +115,10 @@ export async function listDistrictsForStaff(db: Database, today: string): Promis
 
 /** One district as its page shows it; null for an unknown id. */
 export async function loadDistrictForStaff(db: Database, districtId: number, today: string): Promise<DistrictStaffView | null> {
-  const [district] = await db.select().from(districts).where(eq(districts.id, districtId));
+  const district = await readDistrict(db, districtId);
   if (!district) return null;
   const [days, own, defaults, [settings], commitments] = await Promise.all([
-    db.select().from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, districtId)).orderBy(asc(districtDeliveryDays.dayNumber)),
+    readDistrictWeekdays(db, districtId),
     db.select().from(deliveryCapacityOverrides).where(eq(deliveryCapacityOverrides.districtId, districtId)),
     db.select().from(deliveryCapacityDefaults),
     db.select({ cutoffTime: deliveryCalendarSettings.cutoffTime }).from(deliveryCalendarSettings).where(eq(deliveryCalendarSettings.id, 1)),
@@ -138,7 +131,7 @@ export async function loadDistrictForStaff(db: Database, districtId: number, tod
     name: district.name,
     province: district.province,
     served: district.served,
-    dayNumbers: days.map((day) => day.dayNumber),
+    dayNumbers: days,
     cutoffTime: district.cutoffTime,
     staffNotes: district.staffNotes ?? "",
     shopCutoffTime: settings?.cutoffTime ?? DEFAULT_CUTOFF_TIME,
@@ -178,9 +171,8 @@ export const districtSettingsSchema = z
  * a checkout's share lock on it and this change take turns. NO KEY UPDATE: rows that merely
  * reference the district (a delivery inserted meanwhile) do not wait for it.
  */
-async function lockDistrict(tx: Transaction, districtId: number) {
-  const [row] = await tx.select().from(districts).where(eq(districts.id, districtId)).for("no key update");
-  return row;
+function lockDistrict(tx: Transaction, districtId: number) {
+  return readDistrict(tx, districtId, "no key update");
 }
 
 /**
@@ -204,13 +196,9 @@ export async function updateDistrictSettings(
   return inTransaction(db, async (tx): Promise<DistrictChangeResult> => {
     const district = await lockDistrict(tx, districtId);
     if (!district) return { ok: false, reason: "not_found" };
-    const days = await tx
-      .select({ dayNumber: districtDeliveryDays.dayNumber })
-      .from(districtDeliveryDays)
-      .where(eq(districtDeliveryDays.districtId, districtId));
     const before = {
       served: district.served,
-      dayNumbers: days.map((day) => day.dayNumber).sort(),
+      dayNumbers: (await readDistrictWeekdays(tx, districtId)).sort(),
       cutoffTime: district.cutoffTime,
       staffNotes: district.staffNotes,
     };
@@ -221,11 +209,13 @@ export async function updateDistrictSettings(
         return { ok: false, reason: "invalid", fieldErrors: { served: stillBookedMessage(district.name, { openDeliveries, liveSubscriptions }) } };
       }
     }
-    await tx.update(districts).set({ served: after.served, cutoffTime: after.cutoffTime, staffNotes: after.staffNotes }).where(eq(districts.id, districtId));
-    if (before.dayNumbers.join() !== dayNumbers.join()) {
-      await tx.delete(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, districtId));
-      if (dayNumbers.length > 0) await tx.insert(districtDeliveryDays).values(dayNumbers.map((dayNumber) => ({ districtId, dayNumber })));
-    }
+    const weekdaysChanged = before.dayNumbers.join() !== dayNumbers.join();
+    await changeDistrict(
+      tx,
+      districtId,
+      { served: after.served, cutoffTime: after.cutoffTime, staffNotes: after.staffNotes },
+      weekdaysChanged ? dayNumbers : undefined,
+    );
     await recordStaffAction(tx, actor, { action: "district.update", entityType: "district", entityId: String(districtId), before, after });
     await invalidateStorefront(tx, `district ${districtId}`);
     return { ok: true, changed: true };

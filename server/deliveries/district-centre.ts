@@ -1,16 +1,9 @@
-import { eq } from "drizzle-orm";
 import type { GeoPoint } from "@core/geo";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { districts } from "../db/schema";
+import { changeDistrict, readDistrict } from "../content/index.server";
 import { invalidateStorefront } from "../db/storefront-cache";
 import { inTransaction } from "../db/transaction";
-
-/** A district's centre as staff see it on /admin/distritos/{id} (issue 26). */
-export async function districtCentre(db: Database, districtId: number): Promise<GeoPoint | null> {
-  const [row] = await db.select({ lat: districts.centerLat, lng: districts.centerLng }).from(districts).where(eq(districts.id, districtId));
-  return row && row.lat !== null && row.lng !== null ? { lat: row.lat, lng: row.lng } : null;
-}
 
 /**
  * Staff correct a district's centre (issue 26): where its stops without a pin are routed and where
@@ -24,10 +17,10 @@ export async function setDistrictCentre(
   input: { districtId: number; centre: GeoPoint },
 ): Promise<"saved" | "unchanged" | "not_found"> {
   return inTransaction(db, async (tx) => {
-    const [district] = await tx.select().from(districts).where(eq(districts.id, input.districtId)).for("no key update");
+    const district = await readDistrict(tx, input.districtId, "no key update");
     if (!district) return "not_found";
     if (district.centerLat === input.centre.lat && district.centerLng === input.centre.lng) return "unchanged";
-    await tx.update(districts).set({ centerLat: input.centre.lat, centerLng: input.centre.lng }).where(eq(districts.id, district.id));
+    await changeDistrict(tx, district.id, { centerLat: input.centre.lat, centerLng: input.centre.lng });
     await recordStaffAction(tx, actor, {
       action: "district.center",
       entityType: "district",

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { deliveryFailureReasonLabel, type DeliveryFailureReason } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { limaToday } from "@core/lima-dates";
-import { deliveries, deliveryProofs, orders, siteSettings } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { deliveries, deliveryProofs, orders } from "../db/schema";
 import { inRefusableTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enqueueEmail } from "../notifications/index.server";
@@ -179,9 +180,9 @@ async function tellCustomer(
   },
 ) {
   const { order, delivery, confirmation } = input;
-  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+  const brandName = await readBrandName(tx);
   const base = {
-    brandName: settings?.brandName ?? "Vida Alcalina",
+    brandName,
     firstName: order.customerFirstName,
     orderNumber: order.orderNumber,
     deliveryNumber: delivery.deliveryNumber,

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { formatLimaInstant, limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
-import { deliveries, deliveryProofs, districts, orders, payments, users } from "../db/schema";
+import { districtsToJoin } from "../content/index.server";
+import { deliveries, deliveryProofs, orders, payments, users } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { listOrderLines, type OrderLine } from "../orders/index.server";
 import { bidonBalance } from "./bidon-ledger";
@@ -53,11 +54,11 @@ export interface DriverStop {
  */
 export async function listDriverStops(db: Database, driverId: string, now: Date): Promise<DriverStop[]> {
   const rows = await db
-    .select({ delivery: deliveries, order: orders, accountEmail: users.email, districtNotes: districts.staffNotes })
+    .select({ delivery: deliveries, order: orders, accountEmail: users.email, districtNotes: districtsToJoin.staffNotes })
     .from(deliveries)
     .innerJoin(orders, eq(orders.id, deliveries.orderId))
     .leftJoin(users, eq(users.id, orders.userId))
-    .leftJoin(districts, eq(districts.id, deliveries.districtId))
+    .leftJoin(districtsToJoin, eq(districtsToJoin.id, deliveries.districtId))
     .where(and(eq(deliveries.assignedDriverId, driverId), eq(deliveries.deliveryDate, limaToday(now)), ne(deliveries.status, "cancelled")))
     .orderBy(
       sql`${deliveries.routePosition} asc nulls last`,

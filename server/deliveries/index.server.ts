@@ -96,4 +96,4 @@ export { routeProgress, stopOutlook, type RouteProgress, type StopOutlook } from
 export { loadRouteOverview, type RouteOverview, type RouteOverviewDriver } from "./route-overview";
 export { setOrderLocation, type OrderLocationResult } from "./order-location";
 export { retimeDriverDay, type VanShift } from "./route-plan";
-export { districtCentre, setDistrictCentre } from "./district-centre";
+export { setDistrictCentre } from "./district-centre";

@@ -4,7 +4,8 @@ import { deliveryScheduleError, deliveryWindowLabel } from "@core/delivery-sched
 import { addDays, isIsoDate, isoWeekday, limaToday } from "@core/lima-dates";
 import { recordStaffActions, type StaffActionEntry, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { deliveries, districtDeliveryDays, orders, siteSettings } from "../db/schema";
+import { readBrandName, readWeekdaysOfDistricts } from "../content/index.server";
+import { deliveries, orders } from "../db/schema";
 import { inTransaction, type Transaction } from "../db/transaction";
 import { dayRescheduledEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
@@ -49,16 +50,13 @@ export async function rescheduleDay(
       .for("update", { of: deliveries });
     if (rows.length === 0) return { moved: [], customers: 0 };
 
-    const served = await tx
-      .select({ districtId: districtDeliveryDays.districtId, day: districtDeliveryDays.dayNumber })
-      .from(districtDeliveryDays)
-      .where(inArray(districtDeliveryDays.districtId, [...new Set(rows.map((row) => row.districtId))]));
+    const served = await readWeekdaysOfDistricts(tx, [...new Set(rows.map((row) => row.districtId))]);
     const start = [addDays(input.date, 1), addDays(limaToday(input.now), 1)].sort()[1]!;
     const note = (to: string, window: string) => `Reprogramado del ${input.date} al ${to} (${deliveryWindowLabel(window)})${reason ? `: ${reason}` : ""}`;
     const moved: ((typeof rows)[number] & { to: string })[] = [];
     const audit: StaffActionEntry[] = [];
     for (const row of rows) {
-      const districtDays = served.filter((each) => each.districtId === row.districtId).map((each) => each.day);
+      const districtDays = served.get(row.districtId) ?? [];
       const to = await claimNextAllowedDate(tx, row, districtDays, start, input.now);
       if (!to) {
         throw new DispatchRefusedError(
@@ -104,7 +102,7 @@ async function tellEachCustomerOnce(
     .select({ id: orders.id, orderNumber: orders.orderNumber, firstName: orders.customerFirstName, email: orders.customerEmail })
     .from(orders)
     .where(inArray(orders.id, [...new Set(moved.map((row) => row.orderId))]));
-  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+  const brandName = await readBrandName(tx);
   const byCustomer = new Map<string, { firstName: string; rows: typeof moved }>();
   for (const row of moved) {
     const order = orderRows.find((each) => each.id === row.orderId)!;
@@ -115,7 +113,7 @@ async function tellEachCustomerOnce(
   }
   for (const [email, entry] of byCustomer) {
     const content = dayRescheduledEmail({
-      brandName: settings?.brandName ?? "Vida Alcalina",
+      brandName,
       firstName: entry.firstName,
       fromDate: input.date,
       reason: input.reason,

@@ -1,5 +1,6 @@
 import { inArray } from "drizzle-orm";
-import { orders, siteSettings } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { orders } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { deliveryRescheduledEmail, enqueueEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
@@ -30,7 +31,7 @@ export async function tellRescheduledDeliveries(
     .select({ id: orders.id, orderNumber: orders.orderNumber, firstName: orders.customerFirstName, email: orders.customerEmail })
     .from(orders)
     .where(inArray(orders.id, [...new Set(moved.map((row) => row.orderId))]));
-  const brandName = input.brandName ?? (await tx.select({ brandName: siteSettings.brandName }).from(siteSettings))[0]?.brandName ?? "Vida Alcalina";
+  const brandName = input.brandName ?? (await readBrandName(tx));
   for (const row of moved) {
     const order = orderRows.find((each) => each.id === row.orderId)!;
     const email = deliveryRescheduledEmail({

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { GeoPoint } from "@core/geo";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { deliveries, deliveryProofs, districts, orderItems, orders, productVariants } from "../db/schema";
+import { districtsToJoin } from "../content/index.server";
+import { deliveries, deliveryProofs, orderItems, orders, productVariants } from "../db/schema";
 import { compareStops, dispatchableOrder } from "./dispatch-scope";
 import { bidonExchange } from "./returnable-bidones";
 
@@ -80,13 +81,13 @@ export async function loadRouteStops(
       routePosition: deliveries.routePosition,
       lat: deliveries.lat,
       lng: deliveries.lng,
-      centerLat: districts.centerLat,
-      centerLng: districts.centerLng,
+      centerLat: districtsToJoin.centerLat,
+      centerLng: districtsToJoin.centerLng,
       estimatedArrivalAt: deliveries.estimatedArrivalAt,
     })
     .from(deliveries)
     .innerJoin(orders, eq(orders.id, deliveries.orderId))
-    .leftJoin(districts, eq(districts.id, deliveries.districtId))
+    .leftJoin(districtsToJoin, eq(districtsToJoin.id, deliveries.districtId))
     .where(
       and(
         eq(deliveries.deliveryDate, input.date),

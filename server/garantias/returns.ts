@@ -1,7 +1,8 @@
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, lte } from "drizzle-orm";
 import { formatSoles } from "@core/money";
 import type { Database } from "../db/client";
-import { garantiaEntries, orders, siteSettings } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { garantiaEntries, orders } from "../db/schema";
 import { inTransaction, type Transaction as Tx } from "../db/transaction";
 import { issueGarantiaCreditNote } from "../invoices/index.server";
 import { enqueueEmail, garantiaCreditEmail } from "../notifications/index.server";
@@ -116,12 +117,9 @@ async function retryLater(tx: Tx, release: Release, reason: string, now: Date) {
 }
 
 async function tellCredit(tx: Tx, order: typeof orders.$inferSelect, release: Release, now: Date) {
-  const [settings] = await tx
-    .select({ brandName: siteSettings.brandName })
-    .from(siteSettings)
-    .where(sql`${siteSettings.id} = 1`);
+  const brandName = await readBrandName(tx);
   const email = garantiaCreditEmail({
-    brandName: settings?.brandName ?? "Vida Alcalina",
+    brandName,
     firstName: order.customerFirstName,
     units: release.units,
     amountCents: release.amountCents,

@@ -3,7 +3,8 @@ import { limaToday } from "@core/lima-dates";
 import type { InvoiceStatus } from "@core/invoice-list";
 import type { Database } from "../db/client";
 import { alias } from "drizzle-orm/pg-core";
-import { deliveries, districts, invoices, orderItems, orders, type ElectronicStatus } from "../db/schema";
+import { readDistricts } from "../content/index.server";
+import { deliveries, invoices, orderItems, orders, type ElectronicStatus } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { effectiveInvoiceStatus, sortInvoicesForList } from "./invoice-status";
 
@@ -170,7 +171,7 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
   // One after the other: `db` may be a transaction, whose single connection takes one query at a time.
   const itemRows = await db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(orderItems.id);
   const deliveryRows = await db.select().from(deliveries).where(inArray(deliveries.orderId, orderIds)).orderBy(desc(deliveries.createdAt));
-  const districtRows = await db.select().from(districts).where(inArray(districts.id, districtIds));
+  const districtRows = await readDistricts(db, districtIds);
   const today = limaToday(now);
   return rows.map((row) => {
     const {

@@ -3,7 +3,8 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { OPEN_ELECTRONIC_STATUSES } from "@core/comprobante-labels";
 import { invoiceDocumentTitles } from "@core/invoice-list";
 import type { Database } from "../db/client";
-import { invoices, orders, siteSettings } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { invoices, orders } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { comprobanteAcceptedEmail, enqueueEmail } from "../notifications/index.server";
 import { InvalidComprobanteError, validateComprobante } from "./comprobante-document";
@@ -190,9 +191,9 @@ async function enqueueAcceptedEmail(
 ) {
   const [order] = await tx.select().from(orders).where(eq(orders.id, invoice.orderId));
   if (!order) return;
-  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+  const brandName = await readBrandName(tx);
   const email = comprobanteAcceptedEmail({
-    brandName: settings?.brandName ?? "Vida Alcalina",
+    brandName,
     firstName: order.customerFirstName,
     title: invoiceDocumentTitles[invoice.documentType] ?? "Comprobante electrónico",
     invoiceNumber: invoice.invoiceNumber,

@@ -1,7 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { datesOfRange, weeksOfRange, type MetricsRange } from "@core/metrics-range";
 import type { Database } from "../db/client";
-import { bidonMovements, deliveries, districts, orders, refunds, subscriptionPeriods, subscriptions } from "../db/schema";
+import { readDistricts } from "../content/index.server";
+import { bidonMovements, deliveries, orders, refunds, subscriptionPeriods, subscriptions } from "../db/schema";
 import { activeSubscriptionWeeks, type MetricsActiveWeek, type MetricsPlan } from "./active-subscriptions";
 import { MAX_ATTEMPTS } from "../subscriptions/index.server";
 import { garantiasHeld } from "../garantias/index.server";
@@ -170,12 +171,7 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
     .from(balances);
   const garantias = await garantiasHeld(db, end);
   const districtIds = [...new Set([...ordersByDistrict, ...deliveredByDistrict].map((row) => row.districtId))];
-  const names = districtIds.length
-    ? await db
-        .select({ id: districts.id, name: districts.name })
-        .from(districts)
-        .where(sql`${districts.id} in ${districtIds}`)
-    : [];
+  const names = await readDistricts(db, districtIds);
 
   const assembled = assemble(range, {
     paid,

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
-import { deliveries, orders, payments, refunds, siteSettings } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { deliveries, orders, payments, refunds } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { enqueueEmail, orderCancelledEmail } from "../notifications/index.server";
 import {
@@ -103,9 +104,9 @@ export async function cancelOrderByStaff(
         refund: refund ? { id: refund.id, amountCents: refund.amountCents, status: refund.status, approvedBy: refund.approvedBy } : null,
       },
     });
-    const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+    const brandName = await readBrandName(tx);
     const email = orderCancelledEmail({
-      brandName: settings?.brandName ?? "Vida Alcalina",
+      brandName,
       firstName: order.customerFirstName,
       orderNumber: order.orderNumber,
       reason: input.reason,

@@ -1,7 +1,8 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
-import { invoices, orderItems, orderNotes, orders, outboxEmails, siteSettings, staffActions } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { invoices, orderItems, orderNotes, orders, outboxEmails, staffActions } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { isUuid } from "../db/uuid";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
@@ -97,7 +98,7 @@ export async function resendOrderConfirmation(
 
     // In turn: a transaction's one connection takes one query at a time.
     const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(orderItems.id);
-    const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+    const brandName = await readBrandName(tx);
     // Decision 0062: the date the delivery has now, not the one first asked for.
     const [current] = await tx
       .select({ delivery: currentDeliveryOf(orders.id) })
@@ -105,7 +106,7 @@ export async function resendOrderConfirmation(
       .where(eq(orders.id, order.id));
     const delivery = currentDelivery(order, current?.delivery ?? null);
     const email = orderConfirmationEmail({
-      brandName: settings?.brandName ?? "Vida Alcalina",
+      brandName,
       orderNumber: order.orderNumber,
       invoiceNumber: invoice!.invoiceNumber,
       firstName: order.customerFirstName,

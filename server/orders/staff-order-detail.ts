@@ -1,7 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
-import { deliveries, districts, invoices, orderNotes, orders, orderStatusChanges, payments, refunds, users } from "../db/schema";
+import { readDistrictCentre } from "../content/index.server";
+import { deliveries, invoices, orderNotes, orders, orderStatusChanges, payments, refunds, users } from "../db/schema";
 import { isUuid } from "../db/uuid";
 import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
 import { listOrderLines, type OrderLine } from "./customer-orders";
@@ -111,7 +112,7 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
   if (!row) return null;
   const { order } = row;
   const delivery = currentDelivery(order, row.current);
-  const [lines, orderPayments, orderDeliveries, [invoice], timeline, orderRefunds, notes, [district]] = await Promise.all([
+  const [lines, orderPayments, orderDeliveries, [invoice], timeline, orderRefunds, notes, districtCenter] = await Promise.all([
     listOrderLines(db, [order.id]),
     db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(asc(payments.createdAt), asc(payments.id)),
     db
@@ -134,7 +135,7 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
     db.select().from(orderStatusChanges).where(eq(orderStatusChanges.orderId, order.id)).orderBy(asc(orderStatusChanges.createdAt), asc(orderStatusChanges.id)),
     db.select().from(refunds).where(eq(refunds.orderId, order.id)).orderBy(asc(refunds.createdAt), asc(refunds.id)),
     listOrderNotes(db, order.id),
-    db.select({ lat: districts.centerLat, lng: districts.centerLng }).from(districts).where(eq(districts.id, order.districtId)),
+    readDistrictCentre(db, order.districtId),
   ]);
   const capturedCents = orderPayments.filter((payment) => payment.status === "succeeded").reduce((sum, payment) => sum + payment.amountCents, 0);
   // A refund still being retried counts: it will be paid, so it is no longer there to give back.
@@ -172,7 +173,7 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
       ...shownDelivery(delivery),
       notes: order.deliveryNotes,
       point: order.addressLat !== null && order.addressLng !== null ? { lat: order.addressLat, lng: order.addressLng } : null,
-      districtCenter: district?.lat != null && district.lng != null ? { lat: district.lat, lng: district.lng } : null,
+      districtCenter,
     },
     payments: orderPayments.map((payment) => ({
       id: payment.id,

@@ -41,7 +41,6 @@ export {
   type FlowRegistrationStatus,
 } from "./flow";
 export {
-  DEFAULT_OPERACIONES_REFUND_LIMIT_CENTS,
   markManualRefundDone,
   operacionesRefundLimitCents,
   operacionesRefundPolicy,

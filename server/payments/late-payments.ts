@@ -2,7 +2,8 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { deliveryScheduleError } from "@core/delivery-schedule";
 import { isoWeekday } from "@core/lima-dates";
 import type { Database } from "../db/client";
-import { districtDeliveryDays, districts, orderItems, orders, orderStatusChanges, type payments, products, productVariants, refunds } from "../db/schema";
+import { readDistrict, readDistrictWeekdays } from "../content/index.server";
+import { orderItems, orders, orderStatusChanges, type payments, products, productVariants, refunds } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { currentDelivery, currentDeliveryOf } from "../orders/index.server";
 import { lockPaymentWithOrder, PaymentNotFoundError, settlePaymentInTransaction, type PaymentMethod } from "./settle";
@@ -108,8 +109,8 @@ async function reopenBlocker(tx: DatabaseOrTransaction, order: typeof orders.$in
     .orderBy(desc(orderStatusChanges.createdAt), desc(orderStatusChanges.id))
     .limit(1);
   if (!ending || !PAYMENT_ENDING_ACTORS.includes(ending.actor)) return "ended by someone, not by the payment";
-  const [district] = await tx.select({ served: districts.served }).from(districts).where(eq(districts.id, order.districtId));
-  const days = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, order.districtId));
+  const district = await readDistrict(tx, order.districtId);
+  const days = await readDistrictWeekdays(tx, order.districtId);
   if (!district?.served) return "district no longer served";
   // The date its delivery comes back on: Despacho may have moved it before the order ended (decision 0062).
   const [current] = await tx
@@ -120,7 +121,7 @@ async function reopenBlocker(tx: DatabaseOrTransaction, order: typeof orders.$in
   // Only a subscription's delivery waits for a pause (decision 0066), and those never get here.
   if (date === null) return "delivery waits for a paused subscription";
   const scheduleError = deliveryScheduleError({
-    districtDays: days.map((row) => row.day),
+    districtDays: days,
     dayNumber: isoWeekday(date),
     date,
     now,

@@ -2,7 +2,8 @@ import { and, asc, eq, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { formatSoles } from "@core/money";
 import { receiptToken } from "../orders/index.server";
 import type { Database } from "../db/client";
-import { orders, orderStatusChanges, payments, refunds, siteSettings } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { orders, orderStatusChanges, payments, refunds } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { enqueueEmail, orderRefundedEmail, paymentRefundedEmail, type RefundChannel } from "../notifications/index.server";
 import { canTransition, type OrderStatus } from "../orders/index.server";
@@ -174,8 +175,7 @@ export async function applyRefundToOrder(
   input: { now: Date; siteUrl: string },
 ) {
   const { now } = input;
-  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
-  const brandName = settings?.brandName ?? "Vida Alcalina";
+  const brandName = await readBrandName(tx);
   const receiptUrl = new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString();
 
   if (!isStaffRefund(refund)) {

@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { observePayment } from "../observability/index.server";
 import type { Database } from "../db/client";
-import { deliveries, orderItems, orders, payments, siteSettings } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { deliveries, orderItems, orders, payments } from "../db/schema";
 import { issueInvoiceForPaidOrder, issueInvoicesForPaidOrders } from "../invoices/index.server";
 import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications/index.server";
 import { orderConfirmationEmail } from "../notifications/index.server";
@@ -124,7 +125,7 @@ export async function confirmPaidOrder(
   details: { now: Date; siteUrl: string; brandName?: string; delivery?: CurrentDeliveryRow | null },
 ): Promise<void> {
   const invoice = await issueInvoiceForPaidOrder(tx, order, details.now);
-  const brandName = details.brandName ?? (await tx.select({ brandName: siteSettings.brandName }).from(siteSettings))[0]?.brandName ?? "Vida Alcalina";
+  const brandName = details.brandName ?? (await readBrandName(tx));
   await enqueueEmail(tx, confirmationEmail(order, items, invoice.invoiceNumber, brandName, details.siteUrl, details.delivery ?? null), details.now);
   await enqueueWhatsappTemplate(tx, confirmationWhatsapp(order, details.siteUrl, details.delivery ?? null), details.now);
 }

@@ -1,16 +1,14 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { formatSoles } from "@core/money";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
+import { changeSiteSettings, readSiteSettingsFor } from "../content/index.server";
 import type { Database } from "../db/client";
-import { garantiaEntries, invoices, orders, payments, refunds, siteSettings, staffActions } from "../db/schema";
+import { garantiaEntries, invoices, orders, payments, refunds, staffActions } from "../db/schema";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { canTransition, orderStatusLabel, type OrderStatus } from "../orders/index.server";
 import type { CulqiClient } from "./culqi/client";
 import { applyRefundToOrder, processRefund, refundChannel } from "./refunds";
-
-/** Issue 10: what operaciones may refund on their own until the admin sets another limit (S/ 200.00). */
-export const DEFAULT_OPERACIONES_REFUND_LIMIT_CENTS = 20_000;
 
 /** Refund rows that hold money: asked for and not refused. */
 const HOLDING_STATUSES = ["pending", "succeeded", "manual"];
@@ -49,11 +47,8 @@ export interface OperacionesRefundPolicy {
 }
 
 export async function operacionesRefundPolicy(db: DatabaseOrTransaction): Promise<OperacionesRefundPolicy> {
-  const [row] = await db
-    .select({ cents: siteSettings.operacionesRefundLimitCents, mayCancelAnyAmount: siteSettings.operacionesMayCancelAnyAmount })
-    .from(siteSettings)
-    .where(eq(siteSettings.id, 1));
-  return { limitCents: row?.cents ?? DEFAULT_OPERACIONES_REFUND_LIMIT_CENTS, mayCancelAnyAmount: row?.mayCancelAnyAmount ?? false };
+  const settings = await readSiteSettingsFor(db, ["operacionesRefundLimitCents", "operacionesMayCancelAnyAmount"]);
+  return { limitCents: settings.operacionesRefundLimitCents, mayCancelAnyAmount: settings.operacionesMayCancelAnyAmount };
 }
 
 export async function operacionesRefundLimitCents(db: DatabaseOrTransaction): Promise<number> {
@@ -67,22 +62,15 @@ export async function operacionesRefundLimitCents(db: DatabaseOrTransaction): Pr
 export async function setOperacionesRefundPolicy(db: Database, actor: StaffActor, policy: OperacionesRefundPolicy, now: Date): Promise<boolean> {
   if (actor.role !== "admin") return false;
   return inTransaction(db, async (tx) => {
-    const [before] = await tx
-      .select({ cents: siteSettings.operacionesRefundLimitCents, mayCancelAnyAmount: siteSettings.operacionesMayCancelAnyAmount })
-      .from(siteSettings)
-      .where(eq(siteSettings.id, 1))
-      .for("update");
+    const after = { operacionesRefundLimitCents: policy.limitCents, operacionesMayCancelAnyAmount: policy.mayCancelAnyAmount };
+    const before = await changeSiteSettings(tx, after, now);
     if (!before) return false;
-    await tx
-      .update(siteSettings)
-      .set({ operacionesRefundLimitCents: policy.limitCents, operacionesMayCancelAnyAmount: policy.mayCancelAnyAmount, updatedAt: now })
-      .where(eq(siteSettings.id, 1));
     await recordStaffAction(tx, actor, {
       action: "settings.refund_limit",
       entityType: "settings",
       entityId: "1",
-      before: { operacionesRefundLimitCents: before.cents, operacionesMayCancelAnyAmount: before.mayCancelAnyAmount },
-      after: { operacionesRefundLimitCents: policy.limitCents, operacionesMayCancelAnyAmount: policy.mayCancelAnyAmount },
+      before,
+      after,
     });
     return true;
   });

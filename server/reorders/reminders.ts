@@ -9,9 +9,9 @@ import {
   type ReminderTiming,
 } from "@core/reorder-pace";
 import { addressesWithPromotionalConsent, emailPreferencesUrl } from "../consent/index.server";
-import { getIssuer } from "../content/index.server";
+import { getIssuer, readSiteSettingsFor } from "../content/index.server";
 import type { Database } from "../db/client";
-import { orderItems, orders, reorderReminders, siteSettings } from "../db/schema";
+import { orderItems, orders, reorderReminders } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { enqueueEmail, reorderReminderEmail } from "../notifications/index.server";
 import { enqueueWhatsappTemplate, reorderReminderWhatsapp } from "../whatsapp/index.server";
@@ -157,8 +157,7 @@ export async function recentReorderReminders(db: Database, limit = 30) {
 }
 
 async function remindersEnabled(db: DatabaseOrTransaction): Promise<boolean> {
-  const [row] = await db.select({ enabled: siteSettings.reorderRemindersEnabled }).from(siteSettings).where(eq(siteSettings.id, 1));
-  return row?.enabled ?? true;
+  return (await readSiteSettingsFor(db, ["reorderRemindersEnabled"])).reorderRemindersEnabled;
 }
 
 /**

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
 import { datesOnResume } from "@core/subscription-self-service";
 import type { Database } from "../db/client";
-import { deliveries, districtDeliveryDays, organizations, subscriptionEvents, subscriptionItems, subscriptions } from "../db/schema";
+import { readDistrictWeekdays } from "../content/index.server";
+import { deliveries, organizations, subscriptionEvents, subscriptionItems, subscriptions } from "../db/schema";
 
 export interface SubscriptionView {
   id: string;
@@ -79,17 +80,13 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
       )
       .orderBy(asc(deliveries.deliveryDate))
       .limit(1),
-    db.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId)),
+    readDistrictWeekdays(db, subscription.districtId),
   ]);
   // While paused the stored dates may fall inside the pause, where nothing is charged or
   // delivered: the customer is told the dates the resume will really give (lifecycle.ts).
   const dates =
     subscription.status === "paused" && subscription.pausedUntil
-      ? datesOnResume(
-          subscription,
-          subscription.pausedUntil,
-          served.map((row) => row.day),
-        )
+      ? datesOnResume(subscription, subscription.pausedUntil, served)
       : { nextBillingDate: subscription.nextBillingDate, nextDeliveryDate: subscription.nextDeliveryDate };
   return {
     id: subscription.id,

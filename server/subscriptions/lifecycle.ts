@@ -2,7 +2,8 @@ import { and, eq, inArray, isNotNull, lte } from "drizzle-orm";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { datesOnResume } from "@core/subscription-self-service";
 import type { Database } from "../db/client";
-import { districtDeliveryDays, subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
+import { readDistrictWeekdays } from "../content/index.server";
+import { subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { forEachRowOnItsOwn } from "../db/row-failures";
 import { notifySubscriber } from "./notify";
@@ -34,15 +35,8 @@ export async function resumeSubscription(
   context: { now: Date; actor: string; description: string | ((dates: ResumedDates) => string); details?: Record<string, unknown> },
 ): Promise<ResumedDates & { description: string }> {
   const today = limaToday(context.now);
-  const days = await tx
-    .select({ day: districtDeliveryDays.dayNumber })
-    .from(districtDeliveryDays)
-    .where(eq(districtDeliveryDays.districtId, subscription.districtId));
-  const { nextBillingDate, nextDeliveryDate: nextDelivery } = datesOnResume(
-    subscription,
-    today,
-    days.map((row) => row.day),
-  );
+  const days = await readDistrictWeekdays(tx, subscription.districtId);
+  const { nextBillingDate, nextDeliveryDate: nextDelivery } = datesOnResume(subscription, today, days);
   await tx
     .update(subscriptions)
     .set({

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { publicSiteUrl } from "../config/env";
-import { siteSettings, type subscriptions, users } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { type subscriptions, users } from "../db/schema";
 import { enqueueEmail } from "../notifications/index.server";
 import {
   renewalFailedEmail,
@@ -32,9 +33,9 @@ export async function notifySubscriber(
 ): Promise<void> {
   const [user] = await tx.select({ email: users.email, firstName: users.firstName, phone: users.phone }).from(users).where(eq(users.id, subscription.userId));
   if (!user) return;
-  const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+  const brandName = await readBrandName(tx);
   const base = {
-    brandName: settings?.brandName ?? "Vida Alcalina",
+    brandName,
     firstName: user.firstName,
     subscriptionNumber: subscription.subscriptionNumber,
     manageUrl: new URL(`/dashboard/suscripciones/${subscription.id}`, message.siteUrl ?? publicSiteUrl()).toString(),

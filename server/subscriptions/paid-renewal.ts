@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { orderSummary } from "@core/pricing";
-import { orders, siteSettings, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { orders, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { confirmPaidOrders } from "../payments/index.server";
 import { advancedPointer, frequencyOfNextPeriod, type Period, type Subscription } from "./period-ledger";
@@ -122,7 +123,7 @@ export async function completePaidPeriods(tx: DatabaseOrTransaction, charges: re
       createdAt: now,
     })),
   );
-  const brandName = details.brandName ?? (await tx.select({ brandName: siteSettings.brandName }).from(siteSettings))[0]?.brandName ?? "Vida Alcalina";
+  const brandName = details.brandName ?? (await readBrandName(tx));
   await confirmPaidOrders(
     tx,
     written.map(({ order, lines }) => ({ order, items: lines })),

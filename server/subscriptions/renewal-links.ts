@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
-import { orders, siteSettings, subscriptionEvents, subscriptionPeriods, subscriptions, users } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { orders, subscriptionEvents, subscriptionPeriods, subscriptions, users } from "../db/schema";
 import { enqueueEmail } from "../notifications/index.server";
 import { renewalPaymentLinkEmail } from "../notifications/index.server";
 import { advanceSubscription, currentPeriod, failAttempt, MAX_ATTEMPTS } from "./period-ledger";
@@ -56,10 +57,10 @@ export async function issueRenewalPaymentLinks(
           createdAt: options.now,
         });
         const [user] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, subscription.userId));
-        const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
+        const brandName = await readBrandName(tx);
         const payUrl = new URL(options.provider.paymentPath(order.paymentId), options.siteUrl).toString();
         const email = renewalPaymentLinkEmail({
-          brandName: settings?.brandName ?? "Vida Alcalina",
+          brandName,
           firstName: user!.firstName,
           subscriptionNumber: subscription.subscriptionNumber,
           manageUrl: payUrl,

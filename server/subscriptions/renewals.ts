@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { recordRowFailure } from "../db/row-failures";
-import { siteSettings, subscriptions } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { subscriptions } from "../db/schema";
 import { inTransaction, retryableState } from "../db/transaction";
 import type { CardProvider } from "../payments/index.server";
 import { completePaidPeriods, type PaidCharge } from "./paid-renewal";
@@ -50,8 +51,7 @@ export async function renewDueSubscriptions(db: Database, options: RenewalOption
   const today = limaToday(options.now);
   const batchSize = options.batchSize ?? 100;
   // Read once per pass, not once per confirmation e-mail.
-  const [settings] = await db.select({ brandName: siteSettings.brandName }).from(siteSettings);
-  const brandName = settings?.brandName ?? "Vida Alcalina";
+  const brandName = await readBrandName(db);
   // Rows that failed in this pass are left for the next one, so the loop still ends (decision 0025).
   const failedThisPass = new Set<string>();
   const completion = { now: options.now, siteUrl: options.siteUrl, brandName };

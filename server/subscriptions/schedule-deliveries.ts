@@ -2,7 +2,8 @@ import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { addDays, limaToday } from "@core/lima-dates";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import type { Database } from "../db/client";
-import { deliveries, districtDeliveryDays, subscriptions } from "../db/schema";
+import { readDistrictWeekdays } from "../content/index.server";
+import { deliveries, subscriptions } from "../db/schema";
 import { paidPeriodsOf, periodOfDelivery } from "./paid-deliveries";
 import { forEachRowOnItsOwn } from "../db/row-failures";
 import { inTransaction } from "../db/transaction";
@@ -56,9 +57,7 @@ async function createNextDelivery(
     // Which paid period this delivery belongs to (each by its own frequency); none yet means it is not paid for.
     const period = periodOfDelivery(await paidPeriodsOf(tx, subscription), sequence);
     if (!period?.orderId) return false;
-    const days = (
-      await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, subscription.districtId))
-    ).map((row) => row.day);
+    const days = await readDistrictWeekdays(tx, subscription.districtId);
     // Decision 0030: a closed or full date moves this delivery to the district's next weekday with
     // room; with none in sight it keeps its date (a paid delivery is never dropped) and dispatch sees
     // the day over capacity. The slot is locked after the subscription (decision 0025).

@@ -2,17 +2,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import { nextMonthlyDeliveryDate, billingDateOfPeriod } from "@core/subscription-dates";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
-import {
-  districtDeliveryDays,
-  orders,
-  paymentMethods,
-  payments,
-  subscriptionEvents,
-  subscriptionItems,
-  subscriptionPeriods,
-  subscriptions,
-  users,
-} from "../db/schema";
+import { readDistrictWeekdays } from "../content/index.server";
+import { orders, paymentMethods, payments, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions, users } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import type { CardProvider } from "../payments/index.server";
 import { recordPaymentFailed, settlePaymentInTransaction } from "../payments/index.server";
@@ -181,10 +172,7 @@ export async function finishActivation(
   },
 ): Promise<void> {
   const { subscription } = input;
-  const districtDays = await db
-    .select({ day: districtDeliveryDays.dayNumber })
-    .from(districtDeliveryDays)
-    .where(eq(districtDeliveryDays.districtId, subscription.districtId));
+  const districtDays = await readDistrictWeekdays(db, subscription.districtId);
   const today = limaToday(input.now);
   await inTransaction(db, async (tx) => {
     // Decision 0025: the subscription, then its period, then (in settlement) the order and payment.
@@ -218,10 +206,7 @@ export async function finishActivation(
         nextBillingDate: billingDateOfPeriod(today, subscription.frequency as "mensual" | "anual", 2),
         nextPeriodNumber: 2,
         deliveriesMade: 1,
-        nextDeliveryDate: nextMonthlyDeliveryDate(
-          input.firstDeliveryDate,
-          districtDays.map((day) => day.day),
-        ),
+        nextDeliveryDate: nextMonthlyDeliveryDate(input.firstDeliveryDate, districtDays),
         updatedAt: input.now,
       })
       .where(eq(subscriptions.id, subscription.id));

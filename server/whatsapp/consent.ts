@@ -1,6 +1,7 @@
 import { desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { WHATSAPP_OPT_IN_TEXT_VERSION, WHATSAPP_REMINDER_TEXT_VERSIONS, whatsappOptInText } from "@core/whatsapp";
-import { siteSettings, whatsappConsentEvents, whatsappContacts } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { whatsappConsentEvents, whatsappContacts } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 
 export type WhatsappConsentSource = "checkout" | "signup" | "profile" | "reply" | "demo";
@@ -38,7 +39,7 @@ export async function recordWhatsappConsent(db: DatabaseOrTransaction, change: W
   const textVersion = change.textVersion ?? WHATSAPP_OPT_IN_TEXT_VERSION;
   const [latest] = await latestEvents(db, [change.phone]);
   if (latest && latest.granted === change.granted && (!change.granted || latest.textVersion === textVersion)) return false;
-  const textShown = change.textShown ?? whatsappOptInText(await brandName(db));
+  const textShown = change.textShown ?? whatsappOptInText(await readBrandName(db));
   await db.insert(whatsappConsentEvents).values({
     phone: change.phone,
     granted: change.granted,
@@ -55,11 +56,6 @@ export async function recordWhatsappConsent(db: DatabaseOrTransaction, change: W
   if (change.granted)
     await db.update(whatsappContacts).set({ unreachableAt: null, unreachableReason: null, updatedAt: now }).where(eq(whatsappContacts.phone, change.phone));
   return true;
-}
-
-async function brandName(db: DatabaseOrTransaction): Promise<string> {
-  const [settings] = await db.select({ brandName: siteSettings.brandName }).from(siteSettings);
-  return settings?.brandName ?? "Vida Alcalina";
 }
 
 /** The number's current choice, or null when it never chose. */

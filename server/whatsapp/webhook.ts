@@ -3,7 +3,8 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { isWhatsappOptOut } from "@core/whatsapp";
 import type { Database } from "../db/client";
-import { siteSettings, whatsappContacts, whatsappInboundMessages } from "../db/schema";
+import { readBrandName } from "../content/index.server";
+import { whatsappContacts, whatsappInboundMessages } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { recordWhatsappConsent } from "./consent";
 import { enqueueWhatsappReply } from "./outbox";
@@ -184,12 +185,8 @@ async function recordInbound(
     if (intent === "opt_out") {
       const ended = await recordWhatsappConsent(tx, { phone: message.from, granted: false, source: "reply", textShown: `Respuesta: ${body}` }, now);
       if (ended) {
-        const [settings] = await tx.select({ brandName: siteSettings.brandName }).from(siteSettings);
-        await enqueueWhatsappReply(
-          tx,
-          { dedupeKey: `opt-out-confirmation:${message.id}`, to: message.from, text: optOutConfirmation(settings?.brandName ?? "Vida Alcalina") },
-          now,
-        );
+        const brandName = await readBrandName(tx);
+        await enqueueWhatsappReply(tx, { dedupeKey: `opt-out-confirmation:${message.id}`, to: message.from, text: optOutConfirmation(brandName) }, now);
       }
     }
     return intent;

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { formatLimaDate } from "@core/lima-dates";
 import { canDo, type SelfServiceAction } from "@core/subscription-self-service";
 import type { Database } from "../../db/client";
-import { districtDeliveryDays, subscriptionEvents, subscriptions } from "../../db/schema";
+import { subscriptionEvents, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { notifySubscriber } from "../notify";
@@ -180,10 +180,4 @@ export function stateRefusal(subscription: Subscription, action: SelfServiceActi
   }
   if (action === "resume") return refuse("Tu suscripción no está pausada.");
   return refuse("Este cambio no está disponible para tu suscripción.");
-}
-
-/** The weekdays (1 = lunes … 7 = domingo) the subscription's district is served on. */
-export async function servedWeekdays(tx: DatabaseOrTransaction, districtId: number): Promise<number[]> {
-  const rows = await tx.select({ day: districtDeliveryDays.dayNumber }).from(districtDeliveryDays).where(eq(districtDeliveryDays.districtId, districtId));
-  return rows.map((row) => row.day);
 }

@@ -1,21 +1,13 @@
 import { and, desc, eq, gte, inArray } from "drizzle-orm";
 import { addDays, isAtLeastTomorrow, isIsoDate, isoWeekday, limaToday } from "@core/lima-dates";
 import { DELIVERY_CHANGE_WINDOW_DAYS } from "@core/subscription-self-service";
+import { readDistrictWeekdays } from "../../content/index.server";
 import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
 import { followNextDeliveryDate, paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
 import { datesWithRoom, deliveryDateRefusal } from "../../deliveries/index.server";
-import {
-  changeOwnedSubscription,
-  refuse,
-  servedWeekdays,
-  shortDate,
-  stateRefusal,
-  type SelfServiceContext,
-  type SelfServiceResult,
-  type Subscription,
-} from "./change";
+import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult, type Subscription } from "./change";
 
 const OPEN_DELIVERY = ["pending", "preparing", "scheduled", "shipped", "in_transit", "rescheduled"];
 
@@ -28,7 +20,7 @@ const OPEN_DELIVERY = ["pending", "preparing", "scheduled", "shipped", "in_trans
  */
 export async function offeredDeliveryDates(tx: DatabaseOrTransaction, subscription: Subscription, now: Date): Promise<string[]> {
   const today = limaToday(now);
-  const weekdays = await servedWeekdays(tx, subscription.districtId);
+  const weekdays = await readDistrictWeekdays(tx, subscription.districtId);
   let earliest = addDays(today, 1);
   const [scheduled] = await tx
     .select({ date: deliveries.deliveryDate })
@@ -55,7 +47,7 @@ export async function changeNextDeliveryDate(db: Database, input: SelfServiceCon
     if (!isIsoDate(input.date)) return refuse("Selecciona una fecha", "date");
     // Spec §5's own messages for a date too soon and a weekday the district is not served on.
     if (!isAtLeastTomorrow(input.date, input.now)) return refuse("Requiere mínimo 1 día de anticipación", "date");
-    if (!(await servedWeekdays(tx, subscription.districtId)).includes(isoWeekday(input.date))) return refuse("Selecciona un día habilitado", "date");
+    if (!(await readDistrictWeekdays(tx, subscription.districtId)).includes(isoWeekday(input.date))) return refuse("Selecciona un día habilitado", "date");
     if (input.date === subscription.nextDeliveryDate) return refuse("Esa ya es la fecha de tu próxima entrega", "date");
     const calendarError = await deliveryDateRefusal(tx, { districtId: subscription.districtId, date: input.date, now: input.now });
     if (calendarError) return refuse(calendarError, "date");

@@ -2,10 +2,10 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { orderSummary } from "@core/pricing";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import { availableActions, pauseDateRange, type SelfServiceAction } from "@core/subscription-self-service";
+import { readDistrictWeekdays } from "../../content/index.server";
 import type { Database } from "../../db/client";
 import { organizations, products, productVariants, subscriptions } from "../../db/schema";
 import { isSubscriptionId } from "../customer-subscriptions";
-import { servedWeekdays } from "./change";
 import { offeredDeliveryDates } from "./delivery-date";
 
 export interface SellableLine {
@@ -45,7 +45,7 @@ export async function loadSelfServiceOptions(db: Database, userId: string, subsc
   const nextFrequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
   const [deliveryDates, weekdays, catalogue, causes] = await Promise.all([
     actions.includes("date") ? offeredDeliveryDates(db, subscription, now) : Promise.resolve([]),
-    servedWeekdays(db, subscription.districtId),
+    readDistrictWeekdays(db, subscription.districtId),
     actions.includes("products") ? sellableLines(db) : Promise.resolve([]),
     actions.includes("organization")
       ? db.select({ id: organizations.id, title: organizations.title }).from(organizations).orderBy(asc(organizations.createdAt), asc(organizations.id))

@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { orderSummary } from "@core/pricing";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
+import { readDistrictWeekdays } from "../../content/index.server";
 import type { Database } from "../../db/client";
 import { subscriptionPeriods, subscriptions } from "../../db/schema";
 import { followNextDeliveryDate } from "../paid-deliveries";
 import { advanceSubscription } from "../period-ledger";
-import { changeOwnedSubscription, refuse, servedWeekdays, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
+import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
 
 /**
  * Skip the next delivery (issue 5, decision 0020). The next delivery not yet scheduled moves to
@@ -20,7 +21,7 @@ export async function skipNextDelivery(db: Database, input: SelfServiceContext):
     if (refusal) return refusal;
     if (!subscription.nextDeliveryDate || !subscription.nextBillingDate) return refuse("Tu suscripción no tiene una próxima entrega.");
     const skippedDelivery = subscription.nextDeliveryDate;
-    const movedDelivery = nextMonthlyDeliveryDate(skippedDelivery, await servedWeekdays(tx, subscription.districtId));
+    const movedDelivery = nextMonthlyDeliveryDate(skippedDelivery, await readDistrictWeekdays(tx, subscription.districtId));
     const nextPeriodFrequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
 
     if (nextPeriodFrequency === "anual") {
