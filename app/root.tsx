@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 import robotoLatinHref from "@fontsource-variable/roboto/files/roboto-latin-wght-normal.woff2?url";
@@ -30,14 +30,13 @@ export const links: Route.LinksFunction = () => [
   // With a precedence React treats the stylesheet as a resource and puts it first in <head>,
   // ahead of the module preloads, so the first paint does not queue behind JavaScript.
   { rel: "stylesheet", href: appStylesHref, precedence: "high" } as Route.LinkDescriptors[number],
-  // The one font file every page's first paint uses (app.css), fetched alongside the stylesheet
-  // rather than after it is parsed. Same URL as the stylesheet's, so it is downloaded once.
-  { rel: "preload", href: robotoLatinHref, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // The driver app draws in the phone's own font and fetches none (decision 0086).
+  const systemFont = useMatches().some((match) => (match.handle as { systemFont?: unknown } | undefined)?.systemFont === true);
   return (
     <html lang="es-PE">
       <head>
@@ -45,9 +44,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0e7490" />
         <Meta />
+        {/* The one font file every other page's first paint uses (app.css), fetched alongside the
+            stylesheet rather than after it is parsed; same URL as the stylesheet's, fetched once. */}
+        {!systemFont && <link rel="preload" href={robotoLatinHref} as="font" type="font/woff2" crossOrigin="anonymous" />}
         <Links />
       </head>
-      <body className="min-h-screen bg-white font-sans text-slate-800 antialiased">
+      <body className={`min-h-screen bg-white ${systemFont ? "font-system" : "font-sans"} text-slate-800 antialiased`}>
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -28,8 +28,11 @@ import { allowStaffPage, staffActor, staffContext, staffNotFound } from "~/serve
  */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/reparto")];
 
-/** The stylesheet travels inside the document: the first paint on a phone waits for nothing else (decision 0086). */
-export const handle = { inlineStylesheet: true };
+/**
+ * The first paint on a phone waits for nothing but the document (decision 0086): the stylesheet
+ * travels inside it and the text is drawn in the phone's own font.
+ */
+export const handle = { inlineStylesheet: true, systemFont: true };
 
 /**
  * What the service worker looks for before it keeps a copy of this page (build/client/reparto-sw.js,

@@ -109,8 +109,12 @@ describe("the driver app on a phone", () => {
       databases: (await indexedDB.databases()).map((database) => database.name),
     }));
 
-  it("paints the route from its document alone: the stylesheet inside it under the page's nonce, its link inert and not added again", async () => {
+  it("paints the route from its document alone: the stylesheet inside it under the page's nonce, its link inert and not added again, the phone's own font", async () => {
     const { page, errors, close } = await signedIn(DEMO_REPARTIDOR);
+    const fonts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "font") fonts.push(request.url());
+    });
     const response = await page.goto(`${server.baseURL}/admin/reparto`);
     const styleSource = /style-src ([^;]*)/.exec(response!.headers()["content-security-policy"]!)![1]!;
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
@@ -128,11 +132,15 @@ describe("the driver app on a phone", () => {
     expect(styleSource).toBe(`'self' 'nonce-${head.inline[0]!.nonce}'`);
     expect(head.links).toEqual([{ href: expect.stringMatching(/^\/assets\/app-[\w-]+\.css$/), media: "not all" }]);
     expect(head.buttonColour).not.toBe("rgba(0, 0, 0, 0)");
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^ui-sans-serif, system-ui/);
+    expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(0);
+    expect(fonts).toEqual([]);
     // Every other page keeps the shared stylesheet as a plain link and a policy without inline styles.
     const other = await page.goto(`${server.baseURL}/admin`);
     expect(/style-src ([^;]*)/.exec(other!.headers()["content-security-policy"]!)![1]).toBe("'self'");
     expect(await page.locator("head style").count()).toBe(0);
     expect(await page.locator('head link[rel="stylesheet"]').getAttribute("media")).toBeNull();
+    expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(1);
     expect(errors).toEqual([]);
     await close();
   });
