@@ -89,15 +89,31 @@ class ObservedClient extends pg.Client {
   }
 }
 
+/**
+ * pg-pool applies its one `connectionTimeoutMillis` both to opening a connection and to waiting
+ * for a busy pool's free one. Those differ: a connection to a healthy server opens in
+ * milliseconds, while under a burst a request may rightly queue behind transactions that each
+ * hold a connection for up to a statement's timeout. The connection itself gets the short bound
+ * (node-postgres' client honours it); the pool's queue waits as long as one statement may run.
+ */
+function clientWithConnectTimeout(connectMillis: number): typeof ObservedClient {
+  return class extends ObservedClient {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectMillis });
+    }
+  };
+}
+
 async function openPostgres(url: string, timeouts: PostgresTimeouts): Promise<DatabaseHandle> {
+  const statementMillis = timeouts.statementSeconds * 1000;
   const pool = new pg.Pool({
     connectionString: url,
     max: timeouts.poolMax,
-    Client: ObservedClient,
-    connectionTimeoutMillis: timeouts.connectSeconds * 1000,
-    statement_timeout: timeouts.statementSeconds * 1000,
+    Client: clientWithConnectTimeout(timeouts.connectSeconds * 1000),
+    connectionTimeoutMillis: statementMillis + CLIENT_GRACE_MS,
+    statement_timeout: statementMillis,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionSeconds * 1000,
-    query_timeout: timeouts.statementSeconds * 1000 + CLIENT_GRACE_MS,
+    query_timeout: statementMillis + CLIENT_GRACE_MS,
   });
   // A connection the server drops (a restart, a failover) emits "error"; unheard, that ends the
   // process. Each connection gets a listener for its whole life, including while a transaction

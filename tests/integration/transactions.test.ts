@@ -118,6 +118,41 @@ describe("inTransaction (decision 0025)", () => {
   });
 });
 
+describe("the PostgreSQL pool under a burst (issue 27)", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+  });
+  afterAll(() => test.close());
+
+  it("lets a request wait for a busy pool's connection longer than opening a connection may take", async () => {
+    // A pool of one connection that must open within 1 s: the second transaction queues for 1.5 s
+    // behind the first. The embedded database has no pool; there the two simply run in turn.
+    const handle = onPostgres
+      ? await openDatabase({
+          kind: "postgres",
+          url: test.env.DATABASE_URL!,
+          timeouts: { connectSeconds: 1, statementSeconds: 10, idleInTransactionSeconds: 60, poolMax: 1 },
+        })
+      : undefined;
+    const db = handle?.db ?? test.db;
+    let holding: () => void = () => {};
+    const firstHolds = new Promise<void>((resolve) => (holding = resolve));
+    try {
+      const first = inTransaction(db, async (tx) => {
+        holding();
+        await tx.execute(sql`select pg_sleep(1.5)`);
+        return "first";
+      });
+      await firstHolds;
+      const second = inTransaction(db, async (tx) => rowsOf<{ answer: string }>(await tx.execute(sql`select 'second' as answer`))[0]!.answer);
+      expect(await Promise.all([first, second])).toEqual(["first", "second"]);
+    } finally {
+      await handle?.close();
+    }
+  });
+});
+
 /** Five subscriptions due at `now` (the bench's), in id order. */
 async function fiveDueSubscriptions(db: TestDatabase["db"], now: Date) {
   await insertDueSubscriptions(db, now, 5);
