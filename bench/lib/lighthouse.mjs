@@ -146,6 +146,7 @@ export async function auditPage(url, { runs, chromePath, saveDir, slug, localSto
       if (result.lhr.runtimeError) throw new Error(`Lighthouse runtime error for ${url}: ${result.lhr.runtimeError.message}`);
       // Full reports stay in bench/.tmp for digging deeper (open them in the Lighthouse viewer).
       writeFileSync(path.join(saveDir, `${slug}-run${run}.json`), result.report);
+      if (process.env.LH_SAVE_TRACE) writeFileSync(path.join(saveDir, `${slug}-run${run}.trace.json`), JSON.stringify(result.artifacts.Trace));
       const summary = summarize(result.lhr);
       // A page whose scripts 404 (e.g. build/ replaced mid-run) scores *better*, so never report it.
       if (summary.failedRequests.length) throw new Error(`Lighthouse saw failed requests on ${url}: ${summary.failedRequests.join(", ")}`);
