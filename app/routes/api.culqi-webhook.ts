@@ -1,6 +1,7 @@
 import type { Route } from "./+types/api.culqi-webhook";
 import { consumeRateLimit } from "@server/accounts/index.server";
-import { culqiClient, culqiWebhookSetup, CULQI_WEBHOOK_RATE_LIMIT, handleCulqiWebhook } from "@server/payments/index.server";
+import { handleCulqiWebhook } from "@server/order-flows/index.server";
+import { culqiClient, culqiWebhookSetup, CULQI_WEBHOOK_RATE_LIMIT } from "@server/payments/index.server";
 import { dbContext } from "~/server/db-context.server";
 import { readText } from "~/server/request-body.server";
 import { clientKey } from "~/server/session.server";

@@ -6,7 +6,7 @@ import { activeComprobanteProvider, renderInvoiceAttachments, sendDueComprobante
 import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/index.server";
 import { sweepUnusedMediaWhenDue } from "../media/index.server";
 import { observeJobRun } from "../observability/index.server";
-import { expireUnpaidOrders } from "../orders/index.server";
+import { expireUnpaidOrders } from "../order-flows/index.server";
 import { cardProviderFor, type CardProvider } from "../payments/index.server";
 import type { CulqiClient, FlowClient } from "../payments/index.server";
 import { culqiClientIfConfigured, flowClientIfConfigured, retryDueProviderErasures, retryDueRefunds } from "../payments/index.server";

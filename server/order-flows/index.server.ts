@@ -4,3 +4,5 @@
  * Nothing below this floor imports it; routes and jobs do.
  */
 export { cancelOrderByStaff, staffCancellationBlocker, type CancelOrderResult } from "./staff-cancel";
+export { expireUnpaidOrders } from "./expire-unpaid-orders";
+export { handleCulqiWebhook } from "./culqi-code-expired";

@@ -2,7 +2,6 @@ export { canTransition, InvalidOrderTransitionError, orderStatusLabel, orderStat
 export { isValidReceiptToken, receiptToken } from "./receipt-access";
 export { findOrderReceipt, type OrderReceipt } from "./receipt";
 export { transitionOrder } from "./transition";
-export { expireUnpaidOrders } from "./expire-unpaid";
 export {
   findOrderForUser,
   listOrderLines,

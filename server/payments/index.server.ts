@@ -18,7 +18,9 @@ export {
   type ProviderId,
 } from "./providers";
 export { retryDueRefunds } from "./refunds";
-export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhook, issueCulqiCodeWithoutCheckout, recordCulqiOrderCode } from "./culqi";
+export { expireOpenPayment, expireOpenPayments } from "./expired-attempts";
+export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhookEvent, issueCulqiCodeWithoutCheckout, recordCulqiOrderCode } from "./culqi";
+export type { CulqiWebhookInput, WebhookOutcome } from "./culqi";
 export { findCulqiPayment } from "./culqi-page";
 export {
   activeCardProvider,

@@ -7,15 +7,8 @@ import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, invoices, orders, orderStatusChanges, outboxEmails, payments, processedWebhookEvents, refunds } from "@server/db/schema";
 import { runDueJobs } from "@server/jobs/index.server";
 import { folderTransport } from "@server/notifications/deliver";
-import { expireUnpaidOrders } from "@server/orders/expire-unpaid";
-import {
-  chargeCulqiToken,
-  createCulqiClient,
-  createCulqiOrderForPayment,
-  handleCulqiWebhook,
-  recordCulqiOrderCode,
-  type CulqiClient,
-} from "@server/payments/culqi";
+import { expireUnpaidOrders, handleCulqiWebhook } from "@server/order-flows/index.server";
+import { chargeCulqiToken, createCulqiClient, createCulqiOrderForPayment, recordCulqiOrderCode, type CulqiClient } from "@server/payments/culqi";
 import { retryDueRefunds } from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { startCulqiMock, type CulqiEvent, type CulqiMock } from "../support/culqi-mock";

@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { invoices, orders, payments } from "@server/db/schema";
+import { handleCulqiWebhook } from "@server/order-flows/index.server";
 import {
   chargeCulqiToken,
   createCulqiClient,
   createCulqiOrderForPayment,
-  handleCulqiWebhook,
   issueCulqiCodeWithoutCheckout,
   recordCulqiOrderCode,
   type CulqiClient,

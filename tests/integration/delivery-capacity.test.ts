@@ -18,7 +18,7 @@ import {
   setDefaultCapacities,
 } from "@server/deliveries/index.server";
 import type { StaffActor } from "@server/audit/index.server";
-import { expireUnpaidOrders } from "@server/orders/index.server";
+import { expireUnpaidOrders } from "@server/order-flows/index.server";
 import { changeNextDeliveryDate, loadSelfServiceOptions } from "@server/subscriptions/index.server";
 import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { limaNoon, newCustomer, runJobs, siteUrl, subscribe, subscriptionRow } from "../support/subscription-fixture";

@@ -1,13 +1,11 @@
 import { timingSafeEqual } from "node:crypto";
-import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, eq, isNull, lte, or } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orders, payments, processedWebhookEvents } from "../../db/schema";
-import { transitionOrder } from "../../orders/index.server";
 import { settleConfirmedCharge, type ChargeSettlement } from "../late-payments";
 import { processRefund } from "../refunds";
 import { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed } from "../settle";
 import { CulqiUnavailableError, type Authentication3DS, type CulqiClient, type CulqiCharge, type CulqiOrder } from "./client";
-import { inTransaction } from "../../db/transaction";
 
 export const CULQI_CODE_HOURS = 24;
 const TRY_AGAIN = "Hubo un problema procesando tu pago. Intenta nuevamente.";
@@ -204,6 +202,11 @@ export async function recordCulqiOrderCode(db: Database, client: CulqiClient, in
 
 export type WebhookOutcome = { status: number; applied: boolean };
 
+export type CulqiWebhookInput = { rawBody: string; authorization: string | null; expectedAuthorization: string | null; now: Date; siteUrl: string };
+
+/** What the shop does when Culqi says a payment's code expired; answers whether anything changed. */
+export type CulqiCodeExpired = (payment: { id: string; orderId: string }, input: { now: Date }) => Promise<boolean>;
+
 /** payments.md A.9: `data` arrives as a JSON string (sometimes an object); be lenient. */
 function parseEvent(rawBody: string): { id: string; type: string; data: Record<string, unknown> } | null {
   try {
@@ -224,11 +227,16 @@ function parseEvent(rawBody: string): { id: string; type: string; data: Record<s
  * nothing and a failed one is answered 5xx for Culqi to deliver again (decision
  * 0026-late-payments-and-refunds). Benign cases (unknown charge, a charge that is not ours, a
  * declined charge) are answered 200.
+ *
+ * A Culqi order whose code expired (or was deleted) ends the shop's order too: that is a flow across
+ * orders and payments, so it is reported to `onCodeExpired`, which the floor above passes in
+ * (order-flows, decision 0083), and handled before the event is recorded, as every other event.
  */
-export async function handleCulqiWebhook(
+export async function handleCulqiWebhookEvent(
   db: Database,
   client: CulqiClient,
-  input: { rawBody: string; authorization: string | null; expectedAuthorization: string | null; now: Date; siteUrl: string },
+  input: CulqiWebhookInput,
+  onCodeExpired: CulqiCodeExpired,
 ): Promise<WebhookOutcome> {
   if (input.expectedAuthorization && !sameSecret(input.authorization, input.expectedAuthorization)) return { status: 401, applied: false };
   const event = parseEvent(input.rawBody);
@@ -243,7 +251,7 @@ export async function handleCulqiWebhook(
     const resourceId = String(event.data.id ?? event.data.chargeId ?? event.data.charge_id ?? "");
     let applied = false;
     if (resourceId.startsWith("chr_")) applied = await applyCharge(db, client, await client.getCharge(resourceId), input);
-    else if (resourceId.startsWith("ord_")) applied = await applyOrder(db, client, await client.getOrder(resourceId), input);
+    else if (resourceId.startsWith("ord_")) applied = await applyOrder(db, client, await client.getOrder(resourceId), input, onCodeExpired);
 
     await db.insert(processedWebhookEvents).values({ provider: "culqi", eventId: event.id, processedAt: input.now }).onConflictDoNothing();
     return { status: 200, applied };
@@ -303,7 +311,13 @@ async function applyCharge(db: Database, client: CulqiClient, charge: CulqiCharg
   }
 }
 
-async function applyOrder(db: Database, client: CulqiClient, culqiOrder: CulqiOrder | null, input: { now: Date; siteUrl: string }): Promise<boolean> {
+async function applyOrder(
+  db: Database,
+  client: CulqiClient,
+  culqiOrder: CulqiOrder | null,
+  input: { now: Date; siteUrl: string },
+  onCodeExpired: CulqiCodeExpired,
+): Promise<boolean> {
   if (!culqiOrder) return false;
   const [payment] = await db
     .select()
@@ -323,22 +337,6 @@ async function applyOrder(db: Database, client: CulqiClient, culqiOrder: CulqiOr
     }
     return !settled.alreadySettled;
   }
-  if (culqiOrder.state === "expired" || culqiOrder.state === "deleted") {
-    return inTransaction(db, async (tx) => {
-      // Decision 0025: the order before its payment.
-      await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, payment.orderId)).for("update");
-      const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
-      if (locked?.status !== "pending" && locked?.status !== "created") return false;
-      await tx.update(payments).set({ status: "expired", updatedAt: input.now }).where(eq(payments.id, payment.id));
-      // Only a still-open order is cancelled; one the expiry job already closed (or another payment
-      // paid) keeps its status.
-      const [order] = await tx
-        .select({ status: orders.status })
-        .from(orders)
-        .where(and(eq(orders.id, payment.orderId), inArray(orders.status, ["pending", "payment_created"])));
-      if (!order) return true;
-      return transitionOrder(tx, payment.orderId, "cancelled", { actor: "culqi-webhook", now: input.now, note: "Código de pago vencido" });
-    });
-  }
+  if (culqiOrder.state === "expired" || culqiOrder.state === "deleted") return onCodeExpired(payment, input);
   return false;
 }

@@ -2,8 +2,10 @@ export { createCulqiClient, isSuccessfulCharge, type Authentication3DS, type Cul
 export {
   chargeCulqiToken,
   createCulqiOrderForPayment,
-  handleCulqiWebhook,
+  handleCulqiWebhookEvent,
   issueCulqiCodeWithoutCheckout,
   recordCulqiOrderCode,
   type CulqiChargeOutcome,
+  type CulqiWebhookInput,
+  type WebhookOutcome,
 } from "./culqi-payments";

@@ -1,9 +1,10 @@
-import { and, eq, inArray, lte } from "drizzle-orm";
+import { and, inArray, lte } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { orders, payments } from "../db/schema";
-import { transitionOrder } from "./transition";
+import { orders } from "../db/schema";
 import { inRowSavepoint } from "../db/row-failures";
 import { inTransaction } from "../db/transaction";
+import { transitionOrder } from "../orders/index.server";
+import { expireOpenPayments } from "../payments/index.server";
 
 /**
  * Unpaid orders stop being payable at `expiresAt` (a card attempt after its short window, a cash
@@ -23,10 +24,7 @@ export async function expireUnpaidOrders(db: Database, now: Date): Promise<numbe
       // One order that will not expire (a bad row) is recorded and never blocks the others (decision 0025).
       await inRowSavepoint(tx, "expire unpaid orders", order.id, now, async (tx) => {
         const changed = await transitionOrder(tx, order.id, "cancelled", { actor: "system", now, note: "Pago no completado a tiempo" });
-        await tx
-          .update(payments)
-          .set({ status: "expired", updatedAt: now })
-          .where(and(eq(payments.orderId, order.id), inArray(payments.status, ["created", "pending"])));
+        await expireOpenPayments(tx, order.id, now);
         if (changed) expired += 1;
       });
     }
