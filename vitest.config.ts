@@ -95,7 +95,7 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           env: testUploads,
           globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-global-setup.ts"],
-          setupFiles: ["tests/support/fail-on-server-error.ts"],
+          setupFiles: ["tests/support/fail-on-server-error.ts", "tests/support/fail-on-page-error.ts"],
           // Two files at once, each worker with a shared server of its own (shared-shop.ts): one
           // file left a core mostly idle (a browser test waits on its page and its server in turn).
           maxWorkers: 2,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DESKTOP, MOBILE } from "../support/browser";
+import { DESKTOP, expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { seriousAxeViolations } from "../support/axe";
 import { useBrowser, waitForHydration } from "../support/e2e";
 
@@ -14,6 +14,8 @@ describe("accessibility", () => {
   ] as const) {
     it(`has no serious or critical axe violations on any public page (${label})`, async () => {
       const { page, close } = await shop.open(device);
+      // The last page is the 404 page, which Chromium logs.
+      expectPageError(NOT_FOUND_DOCUMENT);
       const found: string[] = [];
       for (const path of publicPages) {
         await page.goto(`${shop.baseURL()}${path}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER, openSignedIn, registerCustomer, signInCookies, STRONG_PASSWORD } from "../support/accounts";
-import { MOBILE } from "../support/browser";
+import { expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { useBrowser, waitForHydration } from "../support/e2e";
 import { axeViolations } from "../support/axe";
@@ -119,6 +119,7 @@ describe("the customer's account area", () => {
 
     const other = await registerCustomer(shop.baseURL());
     const stranger = await openSignedIn(shop, other.cookies);
+    expectPageError(NOT_FOUND_DOCUMENT);
     const response = await stranger.page.goto(`${shop.baseURL()}${detailPath}`);
     expect(response?.status()).toBe(404);
     await stranger.page.getByRole("heading", { name: "Suscripción no encontrada" }).waitFor();

@@ -5,7 +5,7 @@ import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credenti
 import { nextDeliveryDates } from "@core/lima-dates";
 import { openSignedIn, signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
-import { DESKTOP, MOBILE } from "../support/browser";
+import { DESKTOP, expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { useBrowser, waitForHydration } from "../support/e2e";
 import { checkoutBody, postCheckout, postSandboxAction } from "../support/shop-process";
 
@@ -150,6 +150,7 @@ describe("Despacho: operaciones prepares and assigns the day's deliveries and pr
 
   it("answers a malformed date with the Spanish 404, not an error", async () => {
     const { page, close } = await openSignedIn(shop, staff);
+    expectPageError(NOT_FOUND_DOCUMENT);
     const response = await page.goto(`${shop.baseURL()}/admin/despacho?fecha=2026-02-30`);
     expect(response!.status()).toBe(404);
     expect(await page.textContent("body")).toContain("Fecha no válida");

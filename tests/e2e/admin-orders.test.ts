@@ -83,12 +83,12 @@ describe("operaciones works an order from /admin/pedidos (issue 10)", () => {
 
       await page.getByRole("button", { name: "Reenviar confirmación" }).dblclick();
       await page.getByText(`Reenviamos la confirmación a ${email}.`).waitFor();
-      expect(await seriousAxeViolations(page, `${label} order detail`)).toEqual([]);
-      expect(await auditLayout(page)).toEqual([]);
-
-      // Another try within the minute is refused, with the reason.
+      // Another try within the minute is refused, with the reason: tried at once, since the page's
+      // audits can take most of a minute on a loaded machine (they run after it).
       await page.getByRole("button", { name: "Reenviar confirmación" }).click();
       await page.getByText("La confirmación ya se reenvió hace menos de un minuto.").waitFor();
+      expect(await seriousAxeViolations(page, `${label} order detail`)).toEqual([]);
+      expect(await auditLayout(page)).toEqual([]);
 
       // "Reprogramar" a delivery from the order: a past date is refused with the reason and the date
       // kept; the next bookable Wednesday moves it, and the customer is e-mailed the new date.

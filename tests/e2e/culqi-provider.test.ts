@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage } from "../support/browser";
+import { expectPageError, launchBrowser, openPage } from "../support/browser";
 import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { REVIEW_EMAIL, startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { postTokenAsCulqiWould } from "../support/culqi-checkout";
@@ -35,6 +35,8 @@ describe("paying through Culqi", () => {
 
   const isCulqiScript = (url: URL) => url.hostname === "js.culqi.com" || url.hostname === "3ds.culqi.com";
   const refuseCulqiScripts = async (page: Page) => {
+    // Each refused script logs its failure.
+    expectPageError(/^console: Failed to load resource: net::ERR_FAILED <https:\/\/(js|3ds)\.culqi\.com\//);
     await page.route(isCulqiScript, (route) => route.abort());
   };
 

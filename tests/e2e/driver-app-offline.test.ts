@@ -9,7 +9,7 @@ import { seedOnStart } from "@server/db/seed/seed";
 import { applySandboxAction } from "@server/payments/index.server";
 import { limaToday } from "@core/lima-dates";
 import { cookieHeader, DEMO_CUSTOMER, signInCookies, type SessionCookie } from "../support/accounts";
-import { launchBrowser, openPage } from "../support/browser";
+import { expectPageError, launchBrowser, openPage } from "../support/browser";
 import { checkoutInput } from "../support/checkout-fixture";
 import { auditLayout } from "../support/layout-audit";
 import { openShopDatabase, preparedShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
@@ -201,6 +201,8 @@ describe("the driver app on a phone", () => {
 
   it("shows on its stop, in Spanish, a confirmation the server refuses because dispatch moved the stop meanwhile", async () => {
     const { page, errors, close } = await signedIn(DEMO_REPARTIDOR);
+    // Offline, the page's own fetches fail by design; the queue is what this test checks.
+    expectPageError(OFFLINE_NOISE);
     await openInstalledApp(page);
     await page.context().setOffline(true);
     await stopCard(page, stops.moved.address).getByRole("button", { name: "Marcar en camino" }).click();
@@ -234,6 +236,8 @@ describe("the driver app on a phone", () => {
 
   it("keeps two confirmations made without signal through a reload, and the server applies both once, in order, with the driver's times", async () => {
     const { page, errors, close } = await signedIn(DEMO_REPARTIDOR);
+    // Offline, the page's own fetches fail by design; the queue is what this test checks.
+    expectPageError(OFFLINE_NOISE);
     await openInstalledApp(page);
     await page.context().setOffline(true);
 

@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, registerCustomer, signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
-import { MOBILE } from "../support/browser";
+import { expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 import { pdfPlainText } from "../support/pdf-text";
 
@@ -250,6 +250,7 @@ describe("the customer's invoices", () => {
   it("shows another customer 'Factura no encontrada' and a 404 for the demo customer's invoice, never its data", async () => {
     const other = await registerCustomer(shop.baseURL());
     const { page, errors, close } = await openSignedIn(shop, other.cookies);
+    expectPageError(NOT_FOUND_DOCUMENT);
     const response = await page.goto(`${shop.baseURL()}/dashboard/facturas/${demoInvoiceId}`);
     expect(response?.status()).toBe(404);
     await page.getByRole("heading", { name: "Factura no encontrada" }).waitFor();
@@ -268,7 +269,7 @@ describe("the customer's invoices", () => {
     expect(await page.getByRole("link", { name: "Descargar todas" }).count()).toBe(0);
     expect(await page.getByTestId("summary-count").textContent()).toBe("0");
     // The browser reports the 404 document itself; nothing else went wrong.
-    expect(errors).toEqual(["console: Failed to load resource: the server responded with a status of 404 (Not Found)"]);
+    expect(errors).toEqual([expect.stringMatching(NOT_FOUND_DOCUMENT)]);
     await close();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectPageError, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { metaContent, useBrowser } from "../support/e2e";
 
 describe("legal pages, aliases, 404, sitemap and robots", () => {
@@ -36,6 +37,7 @@ describe("legal pages, aliases, 404, sitemap and robots", () => {
 
   it("answers an unknown address with a Spanish 404 page inside the layout", async () => {
     const { page, close } = await shop.open();
+    expectPageError(NOT_FOUND_DOCUMENT);
     const response = await page.goto(`${shop.baseURL()}/esta-pagina-no-existe`);
     expect(response?.status()).toBe(404);
     expect(await page.locator("h1").textContent()).toBe("Página no encontrada");

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatLimaInstant } from "@core/lima-dates";
 import { cookieHeader, DEMO_CUSTOMER, openSignedIn, registerCustomer, signInCookies, type SessionCookie } from "../support/accounts";
-import { DESKTOP, MOBILE } from "../support/browser";
+import { DESKTOP, expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { seriousAxeViolations } from "../support/axe";
 import { useBrowser, waitForHydration } from "../support/e2e";
 
@@ -277,6 +277,7 @@ describe("the customer's orders and deliveries", () => {
 
     const { cookies } = await registerCustomer(shop.baseURL());
     const { page, close } = await openSignedIn(shop, cookies);
+    expectPageError(NOT_FOUND_DOCUMENT);
     for (const [path, message] of [
       [orderPath, "Pedido no encontrado"],
       ["/dashboard/pedidos/no-es-un-id", "Pedido no encontrado"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MOBILE } from "../support/browser";
+import { expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { boxLine, fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { useBrowser, waitForHydration } from "../support/e2e";
 import { auditLayout, type LayoutProblem } from "../support/layout-audit";
@@ -63,6 +63,8 @@ describe("every public page on a phone", () => {
       "/privacidad",
       "/esta-pagina-no-existe",
     ];
+    // The last page is the 404 page, which Chromium logs.
+    expectPageError(NOT_FOUND_DOCUMENT);
 
     const problems: (LayoutProblem & { page: string })[] = [];
     // Each page loaded once, at 360 px, then audited again at 390 px after the screen widens (the

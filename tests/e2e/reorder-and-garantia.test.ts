@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ADMIN } from "@server/db/seed/demo-credentials";
 import { DEMO_CUSTOMER, openSignedIn, signInCookies, uniqueEmail } from "../support/accounts";
-import { MOBILE } from "../support/browser";
+import { expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 import { auditLayout } from "../support/layout-audit";
 
@@ -95,6 +95,7 @@ describe("one-tap reorder and the bidón garantía, on a phone", () => {
 
       // A link whose signature was tampered with is not found, and shows nothing of the order.
       const stranger = await shop.open(MOBILE);
+      expectPageError(NOT_FOUND_DOCUMENT);
       await stranger.page.goto(link.replace(/token=[^&]+/, "token=0.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
       await stranger.page.getByRole("alert").waitFor();
       expect(await stranger.page.getByRole("alert").textContent()).toContain("No encontramos ese pedido");

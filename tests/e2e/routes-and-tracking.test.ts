@@ -9,7 +9,7 @@ import { receiptToken } from "@server/orders/index.server";
 import { limaToday } from "@core/lima-dates";
 import { DEMO_CUSTOMER, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
-import { launchBrowser, openPage, type TrackedPage } from "../support/browser";
+import { expectPageError, launchBrowser, openPage, type TrackedPage } from "../support/browser";
 import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { auditLayout } from "../support/layout-audit";
 import { createShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
@@ -136,6 +136,9 @@ describe("pins, Optimizar rutas and the customer's tracking on a phone", () => {
     page.on("requestfailed", (request) => {
       if (request.failure()?.errorText !== "net::ERR_ABORTED") failed.push(request.url());
     });
+    // Each unreachable tile logs its failure.
+    const tileFailure = new RegExp(`^console: Failed to load resource: net::ERR_CONNECTION_REFUSED <${TILES_ORIGIN.replace(/[.:/]/g, "\\$&")}/`);
+    expectPageError(tileFailure);
     await openCheckoutWithCart(page, server.baseURL);
     await fillCheckout(page);
     expect(leaflet).toEqual([]);
@@ -164,7 +167,7 @@ describe("pins, Optimizar rutas and the customer's tracking on a phone", () => {
     // The only failures are the unreachable tiles (each logs "Failed to load resource" on its own).
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.filter((url) => !url.startsWith(`${TILES_ORIGIN}/`))).toEqual([]);
-    expect(shopper.errors.filter((error) => error !== "console: Failed to load resource: net::ERR_CONNECTION_REFUSED")).toEqual([]);
+    expect(shopper.errors.filter((error) => !tileFailure.test(error))).toEqual([]);
     await shopper.close();
 
     // Operaciones sees the customer's point on the order (not the district's centre).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DESKTOP, MOBILE } from "../support/browser";
+import { DESKTOP, expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { jsonLd, useBrowser, waitForHydration } from "../support/e2e";
 
 describe("shop and product pages", () => {
@@ -124,6 +124,7 @@ describe("shop and product pages", () => {
 
   it("answers 404 in Spanish for an unknown product, and sends /tienda/producto without a product to /tienda", async () => {
     const { page, close } = await shop.open();
+    expectPageError(NOT_FOUND_DOCUMENT);
     const missing = await page.goto(`${shop.baseURL()}/tienda/producto/no-existe`);
     expect(missing?.status()).toBe(404);
     expect(await page.locator("h1").textContent()).toBe("Página no encontrada");

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { cookieHeader, openSignedIn, registerCustomer, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
-import { MOBILE } from "../support/browser";
+import { expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 import { newSubscriber, submitSandboxCard } from "../support/subscription-page";
 import { addDays, formatLimaDate, isoWeekday, limaToday } from "@core/lima-dates";
@@ -303,7 +303,8 @@ describe("subscription self-service", () => {
     expect(anonymousCard.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
 
     const stranger = await registerCustomer(shop.baseURL());
-    // (A 404 page logs its status in the console: this page's console is not asserted clean.)
+    // A 404 page logs its status in the console.
+    expectPageError(NOT_FOUND_DOCUMENT);
     const { page, close } = await openSignedIn(shop, stranger.cookies);
     const response = await page.goto(`${shop.baseURL()}${owner.detailPath}`);
     expect(response?.status()).toBe(404);

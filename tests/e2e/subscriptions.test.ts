@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openSignedIn, registerCustomer } from "../support/accounts";
-import { MOBILE } from "../support/browser";
+import { expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { useBrowser, waitForEmail } from "../support/e2e";
 import { openSubscriptionCheckout, payWithSandboxCard, placeSubscriptionOrder } from "../support/subscription-page";
 
@@ -47,6 +47,8 @@ describe("subscribing with the sandbox card form", () => {
     await placeSubscriptionOrder(page);
     expect(await page.getByTestId("first-charge").textContent()).toBe("S/ 612.00");
 
+    // The declined card's answer is a 402, which Chromium logs.
+    expectPageError(/^console: Failed to load resource: the server responded with a status of 402 \(Payment Required\) </);
     await payWithSandboxCard(page, "4000 0400 0000 0008");
     await page
       .getByRole("alert")
@@ -74,6 +76,7 @@ describe("subscribing with the sandbox card form", () => {
 
     const stranger = await registerCustomer(shop.baseURL());
     const other = await openSignedIn(shop, stranger.cookies);
+    expectPageError(NOT_FOUND_DOCUMENT);
     expect((await other.page.goto(`${shop.baseURL()}${cardPath}`))?.status()).toBe(404);
     expect((await other.page.goto(`${shop.baseURL()}/suscripcion/bienvenido?subscriptionId=${subscriptionId}`))?.status()).toBe(404);
     await other.page.getByText("No se pudo cargar la suscripción").waitFor();

@@ -18,7 +18,7 @@ import { DEMO_ADMIN, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { limaToday } from "@core/lima-dates";
 import { signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
-import { launchBrowser, MOBILE, openPage } from "../support/browser";
+import { expectPageError, launchBrowser, MOBILE, NOT_FOUND_DOCUMENT, openPage } from "../support/browser";
 import { openCheckoutWithCart, fillCheckout } from "../support/checkout-page";
 import { auditLayout } from "../support/layout-audit";
 import { createShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
@@ -195,7 +195,8 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     expect(failed.buttonSuffix).toMatch(new RegExp(`^orden/${orderId}/nueva-fecha\\?token=`));
 
     const customer = await openPage(browser, PHONE);
-    // Without the link's token the page does not exist.
+    // Without the link's token the page does not exist (Chromium logs the 404 it asked for).
+    expectPageError(NOT_FOUND_DOCUMENT);
     const refused = await customer.page.goto(`${server.baseURL}/orden/${orderId}/nueva-fecha`);
     expect(refused?.status()).toBe(404);
     await customer.page.goto(`${server.baseURL}/${failed.buttonSuffix}`);
