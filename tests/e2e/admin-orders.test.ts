@@ -81,10 +81,18 @@ describe("operaciones works an order from /admin/pedidos (issue 10)", () => {
       expect(await notes.textContent()).toContain(DEMO_OPERACIONES.email);
       expect(await page.getByLabel("Nueva nota").inputValue()).toBe("");
 
+      const resendKey = page
+        .locator("form")
+        .filter({ has: page.getByRole("button", { name: "Reenviar confirmación" }) })
+        .locator('input[name="requestKey"]');
+      const firstKey = await resendKey.inputValue();
       await page.getByRole("button", { name: "Reenviar confirmación" }).dblclick();
       await page.getByText(`Reenviamos la confirmación a ${email}.`).waitFor();
-      // Another try within the minute is refused, with the reason: tried at once, since the page's
-      // audits can take most of a minute on a loaded machine (they run after it).
+      // Another try within the minute is refused, with the reason: tried once the page holds a new
+      // key (the double click's second post may still be under way, and a click with the old key
+      // is the same resend again), and before the page's audits, which can take most of a minute on
+      // a loaded machine.
+      await expect.poll(() => resendKey.inputValue()).not.toBe(firstKey);
       await page.getByRole("button", { name: "Reenviar confirmación" }).click();
       await page.getByText("La confirmación ya se reenvió hace menos de un minuto.").waitFor();
       expect(await seriousAxeViolations(page, `${label} order detail`)).toEqual([]);

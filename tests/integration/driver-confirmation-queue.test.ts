@@ -34,13 +34,13 @@ describe("the driver app's queue of confirmations", () => {
   const ids: Record<"repartidor" | "admin", string> = { repartidor: "", admin: "" };
 
   /** A paid card order whose delivery is on `driverId`'s route. */
-  async function stopFor(driverId: string) {
+  async function stopFor(driverId: string, deliveryDate = limaToday(startedAt)) {
     const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email }), { now: placedAt, provider: "sandbox", userId: null });
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: origin });
     const [delivery] = await test.db
       .update(deliveries)
-      .set({ assignedDriverId: driverId, status: "scheduled", deliveryDate: limaToday(startedAt) })
+      .set({ assignedDriverId: driverId, status: "scheduled", deliveryDate })
       .where(eq(deliveries.orderId, placed.orderId))
       .returning({ id: deliveries.id });
     return delivery!.id;
@@ -95,9 +95,12 @@ describe("the driver app's queue of confirmations", () => {
   afterAll(() => test.close());
 
   it("applies a queue in order with the driver's times, and a second send of it changes nothing", async () => {
-    const stop = await stopFor(ids.repartidor);
-    const wentOut = Date.now() - 20 * 60_000;
-    const handedOver = Date.now() - 5 * 60_000;
+    // Both taps on one Lima day, the stop's: a tap counts on its own day's route, and 20 minutes
+    // back crosses Lima's midnight when the test runs just after it.
+    let handedOver = Date.now() - 5 * 60_000;
+    let wentOut = handedOver - 15 * 60_000;
+    if (limaToday(new Date(wentOut)) !== limaToday(new Date(handedOver))) [wentOut, handedOver] = [wentOut - 30 * 60_000, handedOver - 30 * 60_000];
+    const stop = await stopFor(ids.repartidor, limaToday(new Date(wentOut)));
     const batch = { sentAt: Date.now(), items: [tap(stop, onTheWay, wentOut), tap(stop, deliveredTo("Rosa Quispe"), handedOver)] };
 
     const first = await post(batch, cookies.repartidor);
