@@ -11,15 +11,12 @@
 //   node bench/checkout-cost.mjs [--orders=300] [--connections=8] [--label=after] [--shop-root=…] [--profile]
 //   (--profile: a V8 CPU profile of the concurrent part, bench/.tmp/checkout-cost-<label>.cpuprofile)
 //   scripts/with-throwaway-postgres.sh node bench/checkout-cost.mjs
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { nextWednesday, raiseWednesdayCapacity, submit } from "./lib/checkout.mjs";
 import { percentile } from "./lib/load.mjs";
-import { HOST, ensureBuild, freePort } from "./lib/server.mjs";
+import { ensureBuild, spawnCountingShop } from "./lib/server.mjs";
 
 const benchDir = import.meta.dirname;
 const args = Object.fromEntries(
@@ -36,49 +33,8 @@ mkdirSync(path.join(benchDir, ".tmp"), { recursive: true });
 
 ensureBuild(shopRoot, { skip: args["no-build"] === true });
 
-const port = await freePort();
-const origin = `http://${HOST}:${port}`;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "checkout-cost-"));
-const server = spawn(
-  process.execPath,
-  [
-    "--max-semi-space-size=2",
-    "--max-old-space-size=192",
-    "--wasm-lazy-compilation",
-    "--import",
-    path.join(benchDir, "lib/count-queries.mjs"),
-    "scripts/start.mjs",
-  ],
-  {
-    cwd: shopRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST,
-      PGLITE_DATA_DIR: dataDir,
-      NODE_ENV: "production",
-      SITE_URL: origin,
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      SEED_DEMO_DATA: "true",
-      ALLOW_SANDBOX_PAYMENTS: "true",
-    },
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-  },
-);
-const logs = [];
-for (const stream of [server.stdout, server.stderr]) stream?.on("data", (chunk) => logs.push(chunk.toString()));
-
-function ask(message, reply) {
-  return new Promise((resolve) => {
-    const onMessage = (answer) => {
-      if (answer?.type !== reply) return;
-      server.off("message", onMessage);
-      resolve(answer);
-    };
-    server.on("message", onMessage);
-    server.send(message);
-  });
-}
+const shop = await spawnCountingShop({ root: shopRoot, dataDirPrefix: path.join(os.tmpdir(), "checkout-cost-") });
+const { origin, ask } = shop;
 
 /**
  * CPU time (ms) of the PostgreSQL server at DATABASE_URL (its postmaster and the backends under it,
@@ -165,15 +121,7 @@ async function measure(name, date, count, width) {
 
 const results = { label, database: process.env.DATABASE_URL ? "PostgreSQL" : "PGlite", startedAt: new Date().toISOString(), loadAverageAtStart: loadAverage() };
 try {
-  for (const started = performance.now(); ; await sleep(250)) {
-    if (server.exitCode !== null) throw new Error(`server exited:\n${logs.join("")}`);
-    if (performance.now() - started > 180_000) throw new Error(`server not ready:\n${logs.join("")}`);
-    const ok = await fetch(origin + "/", { signal: AbortSignal.timeout(2_000) }).then(
-      async (response) => (await response.arrayBuffer(), response.ok),
-      () => false,
-    );
-    if (ok) break;
-  }
+  await shop.ready({ timeoutMs: 180_000 });
   await raiseWednesdayCapacity(origin);
   const date = nextWednesday();
   for (let i = 0; i < 30; i++) await submit(origin, date); // warm-up (V8, pools, caches)
@@ -182,10 +130,7 @@ try {
   results.concurrent = await measure(`${connections} connections`, date, orders, connections);
   if (args.profile) await ask({ type: "profile-stop", file: path.join(benchDir, ".tmp", `checkout-cost-${label}.cpuprofile`) }, "profile-stopped");
 } finally {
-  server.kill("SIGTERM");
-  await Promise.race([new Promise((resolve) => server.once("exit", resolve)), sleep(10_000)]);
-  if (server.exitCode === null) server.kill("SIGKILL");
-  rmSync(dataDir, { recursive: true, force: true });
+  await shop.stop();
 }
 results.loadAverageAtEnd = loadAverage();
 const file = path.join(benchDir, ".tmp", `checkout-cost-${label}.json`);

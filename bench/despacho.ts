@@ -14,11 +14,9 @@
 //   scripts/with-throwaway-postgres.sh node --import tsx bench/despacho.ts
 // Flags: --count=N (deliveries, default 2000), --requests=N (default 50), --record (write the
 // result into bench/RESULTS.md), --no-build (measure build/ as it is).
-import { spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
 import { addDays, limaToday } from "../core/lima-dates";
 import { openDatabase, type Database } from "../server/db/client";
@@ -27,7 +25,8 @@ import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "../server/db/seed/demo-accoun
 import { seedDemoShop } from "../server/db/seed/seed";
 import { freshDatabase } from "./lib/fresh-database";
 import { recordRow } from "./lib/results-table";
-import { ensureBuild, freePort, HOST } from "./lib/server.mjs";
+import { ensureBuild } from "./lib/server.mjs";
+import { signIn, startShopOn } from "./lib/shop-on-database";
 
 const BENCH_DIR = import.meta.dirname;
 const ROOT = path.resolve(BENCH_DIR, "..");
@@ -147,65 +146,6 @@ export async function insertDay(db: Database, date: string, count: number, now: 
   return { districts: served.length };
 }
 
-/** Signs in through /login as the browser posts it; the session cookie header. */
-export async function signIn(origin: string, email: string, password: string): Promise<string> {
-  const response = await fetch(`${origin}/login`, {
-    method: "POST",
-    headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password }),
-    redirect: "manual",
-  });
-  if (response.status !== 302) throw new Error(`Sign-in of ${email} failed with ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((header) => header.split(";")[0])
-    .join("; ");
-}
-
-export async function startServer(env: Record<string, string>) {
-  const port: number = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST,
-      NODE_ENV: "production",
-      SITE_URL: `http://${HOST}:${port}`,
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      SEED_DEMO_DATA: "true",
-      ALLOW_SANDBOX_PAYMENTS: "true",
-      JOBS_INTERVAL_SECONDS: "3600",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const logs: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk: Buffer) => logs.push(chunk.toString()));
-  const origin = `http://${HOST}:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Server exited during start-up:\n${logs.join("")}`);
-    const ok = await fetch(`${origin}/robots.txt`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) break;
-    await sleep(250);
-  }
-  return {
-    origin,
-    logs,
-    pid: child.pid!,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
@@ -223,7 +163,7 @@ async function main() {
   const fresh = await freshDatabase("despacho");
   const now = new Date();
   const date = addDays(limaToday(now), 3);
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let server: Awaited<ReturnType<typeof startShopOn>> | undefined;
   try {
     console.log(`Database: ${fresh.label}; ${COUNT} deliveries on ${date}; machine: ${machine}; load ${loadAtStart}`);
     const handle = await openDatabase(fresh.target);
@@ -235,7 +175,7 @@ async function main() {
       await handle.close();
     }
 
-    server = await startServer(fresh.env);
+    server = await startShopOn(fresh.env);
     const cookie = await signIn(server.origin, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password);
     const url = `${server.origin}/admin/despacho?fecha=${date}`;
     // The same page as client-side navigation asks for it (loader data only, no HTML rendering),

@@ -28,7 +28,8 @@ import { openDatabase, type Database } from "../server/db/client";
 import { DEMO_ADMIN, DEMO_CUSTOMER } from "../server/db/seed/demo-accounts";
 import { seedDemoShop } from "../server/db/seed/seed";
 import { businessMetrics } from "../server/metrics/index.server";
-import { percentile, signIn, startServer } from "./despacho";
+import { percentile } from "./despacho";
+import { signIn, startShopOn } from "./lib/shop-on-database";
 import { freshDatabase, machine } from "./lib/fresh-database";
 import { cpuMs, postgresCpuMs, postmasterPid } from "./lib/process-cpu";
 import { recordRow } from "./lib/results-table";
@@ -204,7 +205,7 @@ async function main() {
   const today = limaToday(now);
   const month = { from: addDays(today, -29), to: today };
   const year = { from: addDays(today, -365), to: today };
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let server: Awaited<ReturnType<typeof startShopOn>> | undefined;
   try {
     console.log(`Database: ${fresh.label}; machine: ${machine()}; load ${loadAtStart}`);
     const handle = await openDatabase(fresh.target);
@@ -227,7 +228,7 @@ async function main() {
     } finally {
       await handle.close();
     }
-    server = await startServer(fresh.env);
+    server = await startShopOn(fresh.env);
     const cookie = await signIn(server.origin, DEMO_ADMIN.email, DEMO_ADMIN.password);
     const page = await timeUrl(`${server.origin}/admin/metricas`, cookie, server.pid, postmaster);
     const loaderData = await timeUrl(`${server.origin}/admin/metricas.data`, cookie, server.pid, postmaster);

@@ -18,12 +18,10 @@
 // Before/after on PostgreSQL: another checkout (built there) serves the same database, and the two
 // builds' exports alternate; the bench fails unless both send the same bytes:
 //   scripts/with-throwaway-postgres.sh node --import tsx bench/orders-csv.ts --before-root=/tmp/before --exports=3
-import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { count, sql } from "drizzle-orm";
 import { openDatabase } from "../server/db/client";
 import { deliveries, districts, orders } from "../server/db/schema";
@@ -31,7 +29,8 @@ import { seedDemoShop } from "../server/db/seed/seed";
 import { DEMO_OPERACIONES } from "../server/db/seed/demo-accounts";
 import { freshDatabase, machine } from "./lib/fresh-database";
 import { cpuMs, postgresCpuMs, postmasterPid } from "./lib/process-cpu";
-import { ensureBuild, freePort } from "./lib/server.mjs";
+import { ensureBuild } from "./lib/server.mjs";
+import { signIn, startShopOn } from "./lib/shop-on-database";
 
 const BENCH_DIR = import.meta.dirname;
 const ROOT = path.resolve(BENCH_DIR, "..");
@@ -128,68 +127,6 @@ function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-async function startShop(env: Record<string, string>, root = ROOT) {
-  const port: number = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  let output = "";
-  const child = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "",
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SITE_URL: origin,
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      SEED_DEMO_DATA: "true",
-      ALLOW_SANDBOX_PAYMENTS: "true",
-      JOBS_INTERVAL_SECONDS: "0",
-      CLIENT_RATE_LIMIT_FACTOR: "100",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The shop exited during start:\n${output}`);
-    const ok = await fetch(`${origin}/robots.txt`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) break;
-    await sleep(250);
-  }
-  return {
-    origin,
-    pid: child.pid!,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await Promise.race([exited, sleep(10_000).then(() => child.kill("SIGKILL"))]);
-    },
-  };
-}
-
-/** Signs in through the real /login form (tests/support/accounts.ts does the same for the tests). */
-async function signIn(origin: string, email: string, password: string): Promise<string> {
-  const response = await fetch(`${origin}/login`, {
-    method: "POST",
-    headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password }),
-    redirect: "manual",
-  });
-  if (response.status !== 302) throw new Error(`Sign-in of ${email} failed with ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((header) => header.split(";")[0])
-    .join("; ");
-}
-
 /** Median of `runs` requests of one URL, measured from the client over loopback (the page fully received). */
 async function timePage(origin: string, cookie: string, url: string, runs = 5) {
   const times: number[] = [];
@@ -234,7 +171,7 @@ function record(config: string, cells: string[], searches: string) {
 }
 
 /** One download of every order's CSV, timed, counted and hashed as it arrives, with the CPU time it cost the shop and PostgreSQL. */
-async function exportOnce(shop: Awaited<ReturnType<typeof startShop>>, cookie: string, postmaster: number | null) {
+async function exportOnce(shop: Awaited<ReturnType<typeof startShopOn>>, cookie: string, postmaster: number | null) {
   const rssBefore = rssOf(shop.pid);
   let peak = rssBefore;
   const sampler = setInterval(() => {
@@ -286,8 +223,8 @@ async function main() {
   // PGlite's data directory belongs to one process: a second server cannot open it.
   if (BEFORE_ROOT && !process.env.DATABASE_URL) throw new Error("--before-root needs PostgreSQL (DATABASE_URL)");
   const fresh = await freshDatabase("orders_csv");
-  let shop: Awaited<ReturnType<typeof startShop>> | undefined;
-  let beforeShop: Awaited<ReturnType<typeof startShop>> | undefined;
+  let shop: Awaited<ReturnType<typeof startShopOn>> | undefined;
+  let beforeShop: Awaited<ReturnType<typeof startShopOn>> | undefined;
   try {
     console.log(`Database: ${fresh.label}; ${COUNT} orders; machine: ${machine()}; build ${built.rebuilt ? "rebuilt" : "current"}`);
     const mark = performance.now();
@@ -326,7 +263,7 @@ async function main() {
       `  migrated, seeded and inserted ${COUNT} orders (${inDatabase} in all, ${deliveriesInDatabase} deliveries) in ${((performance.now() - mark) / 1000).toFixed(1)} s`,
     );
 
-    shop = await startShop(fresh.env);
+    shop = await startShopOn({ ...fresh.env, JOBS_INTERVAL_SECONDS: "0", CLIENT_RATE_LIMIT_FACTOR: "100" });
     const cookie = await signIn(shop.origin, DEMO_OPERACIONES.email, DEMO_OPERACIONES.password);
 
     // Warm-up: the first request loads the route modules and fills the database's caches.
@@ -357,7 +294,7 @@ async function main() {
     if (BEFORE_ROOT) {
       // Another checkout's build on the same database, its exports alternated with this one's: on
       // the busy machine both see the same noise, and the two bodies must be the same bytes.
-      beforeShop = await startShop(fresh.env, BEFORE_ROOT);
+      beforeShop = await startShopOn({ ...fresh.env, JOBS_INTERVAL_SECONDS: "0", CLIENT_RATE_LIMIT_FACTOR: "100" }, BEFORE_ROOT);
       shops.unshift({
         label: `before (${path.relative(ROOT, BEFORE_ROOT) || BEFORE_ROOT})`,
         shop: beforeShop,
@@ -422,8 +359,8 @@ async function main() {
       console.log("  recorded in bench/RESULTS.md");
     }
   } catch (error) {
-    if (shop) console.error(shop.output().slice(-3000));
-    if (beforeShop) console.error(beforeShop.output().slice(-3000));
+    if (shop) console.error(shop.logs.join("").slice(-3000));
+    if (beforeShop) console.error(beforeShop.logs.join("").slice(-3000));
     throw error;
   } finally {
     await shop?.stop();

@@ -14,7 +14,7 @@ import path from "node:path";
 import { Agent } from "undici";
 import { HEADERS, percentile } from "./lib/load.mjs";
 import { parseFlags } from "./lib/flags.mjs";
-import { ensureBuild, signInDemoCustomer, spawnShop } from "./lib/server.mjs";
+import { ensureBuild, signInDemoCustomer, spawnCountingShop } from "./lib/server.mjs";
 
 const benchDir = import.meta.dirname;
 const args = parseFlags();
@@ -28,35 +28,8 @@ const PRODUCT = "/tienda/producto/agua-alcalina-personal-625ml";
 
 ensureBuild(shopRoot, { skip: args["no-build"] === true });
 
-const shop = await spawnShop({
-  root: shopRoot,
-  command: process.execPath,
-  // `npm start`'s V8 flags, with the statement counter preloaded (it answers over the IPC channel).
-  args: [
-    "--max-semi-space-size=2",
-    "--max-old-space-size=192",
-    "--wasm-lazy-compilation",
-    "--import",
-    path.join(benchDir, "lib/count-queries.mjs"),
-    "scripts/start.mjs",
-  ],
-  dataDirPrefix: path.join(os.tmpdir(), "page-cost-"),
-  ipc: true,
-});
-const { child: server, origin } = shop;
-
-/** One IPC round trip to the preloaded counter. */
-function ask(message, reply) {
-  return new Promise((resolve) => {
-    const onMessage = (answer) => {
-      if (answer?.type !== reply) return;
-      server.off("message", onMessage);
-      resolve(answer);
-    };
-    server.on("message", onMessage);
-    server.send(message);
-  });
-}
+const shop = await spawnCountingShop({ root: shopRoot, dataDirPrefix: path.join(os.tmpdir(), "page-cost-") });
+const { origin, ask } = shop;
 
 const dispatcher = new Agent({ connections });
 async function get(pathname, cookie) {

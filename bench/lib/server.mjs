@@ -185,6 +185,40 @@ export async function spawnShop({ root, command, args, dataDirPrefix, name = "Se
   return { child, port, origin, logs, ready, stop };
 }
 
+/**
+ * `npm start` (its V8 flags, scripts/start.mjs) with bench/lib/count-queries.mjs preloaded, on a
+ * fresh database: `ask(message, reply)` is one IPC round trip to that counter (statements, CPU
+ * time, slot holds, CPU profiles).
+ */
+export async function spawnCountingShop({ root, dataDirPrefix }) {
+  const shop = await spawnShop({
+    root,
+    command: process.execPath,
+    args: [
+      "--max-semi-space-size=2",
+      "--max-old-space-size=192",
+      "--wasm-lazy-compilation",
+      "--import",
+      path.join(import.meta.dirname, "count-queries.mjs"),
+      "scripts/start.mjs",
+    ],
+    dataDirPrefix,
+    ipc: true,
+  });
+  function ask(message, reply) {
+    return new Promise((resolve) => {
+      const onMessage = (answer) => {
+        if (answer?.type !== reply) return;
+        shop.child.off("message", onMessage);
+        resolve(answer);
+      };
+      shop.child.on("message", onMessage);
+      shop.child.send(message);
+    });
+  }
+  return { ...shop, ask };
+}
+
 /** Starts the production server (scripts/serve.mjs) on a fresh database and resolves once it answers. */
 export async function startServer({ root, tmpDir, readyTimeoutMs = 60_000 }) {
   const shop = await spawnShop({ root, command: process.execPath, args: [path.join(root, "scripts/serve.mjs")], dataDirPrefix: path.join(tmpDir, "pglite-") });

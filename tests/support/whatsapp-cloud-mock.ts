@@ -281,6 +281,9 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
       text,
       { name = "Cliente", id = `wamid.IN${randomBytes(12).toString("hex")}`, at = now(), signature = "valid", alsoTo = [] } = {},
     ) {
+      // Meta opens the window when the customer writes, before it delivers the webhook: a reply
+      // the shop sends while the webhook's other delivery is still under way is inside it.
+      if (signature === "valid") lastInbound.set(from, at);
       const response = await mock.postWebhook(
         change({
           contacts: [{ profile: { name }, wa_id: from }],
@@ -289,7 +292,6 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
         signature,
         alsoTo,
       );
-      if (response.ok && signature === "valid") lastInbound.set(from, at);
       return response;
     },
     async reportStatus(wamid, status, { at = now(), errorCode, errorTitle, signature = "valid" } = {}) {

@@ -52,6 +52,46 @@ export function ContentField({
   );
 }
 
+type FieldProps = Parameters<typeof ContentField>[0];
+
+/** One field of an entry form, described as data: its value and error come from the form's state by name. */
+export type FieldSpec = Omit<FieldProps, "idPrefix" | "defaultValue" | "error">;
+export type EntryValues = Record<string, string | null | undefined>;
+export type EntryErrors = Record<string, string> | undefined;
+
+/** The fields of a staff entry form (products, variants, organisations, history slides), in the order given. */
+export function ContentFields({
+  fields,
+  values,
+  errors,
+  idPrefix,
+}: {
+  fields: readonly FieldSpec[];
+  values: EntryValues;
+  errors: EntryErrors;
+  idPrefix: string;
+}) {
+  return (
+    <>
+      {fields.map((field) => (
+        <ContentField key={field.name} idPrefix={idPrefix} {...field} defaultValue={values[field.name]} error={errors?.[field.name]} />
+      ))}
+    </>
+  );
+}
+
+/** The "active" checkbox of an entry form: sends `active=si` when ticked. */
+export function ActiveBox({ idPrefix, checked, label }: { idPrefix: string; checked: boolean; label: string }) {
+  return (
+    <div className="flex items-center gap-2">
+      <input id={`${idPrefix}active`} type="checkbox" name="active" value="si" defaultChecked={checked} className="h-5 w-5 shrink-0" />
+      <label htmlFor={`${idPrefix}active`} className="font-semibold text-slate-800">
+        {label}
+      </label>
+    </div>
+  );
+}
+
 export function SavedNotice({ show, children }: { show: boolean; children: React.ReactNode }) {
   if (!show) return null;
   return (
