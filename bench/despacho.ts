@@ -15,7 +15,6 @@
 // Flags: --count=N (deliveries, default 2000), --requests=N (default 50), --record (write the
 // result into bench/RESULTS.md), --no-build (measure build/ as it is).
 import { randomUUID } from "node:crypto";
-import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { addDays, limaToday } from "../core/lima-dates";
@@ -23,13 +22,10 @@ import { openDatabase, type Database } from "../server/db/client";
 import { deliveries, districts, orderItems, orders, payments, productVariants, products, users } from "../server/db/schema";
 import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "../server/db/seed/demo-accounts";
 import { seedDemoShop } from "../server/db/seed/seed";
-import { freshDatabase } from "./lib/fresh-database";
+import { machine, startBench } from "./lib/fresh-database";
 import { recordRow } from "./lib/results-table";
-import { ensureBuild } from "./lib/server.mjs";
 import { signIn, startShopOn } from "./lib/shop-on-database";
 
-const BENCH_DIR = import.meta.dirname;
-const ROOT = path.resolve(BENCH_DIR, "..");
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 const COUNT = Number(flag("count") ?? 2000);
@@ -153,19 +149,12 @@ const START = "<!-- bench:despacho — rows written by bench/despacho.ts --recor
 const END = "<!-- /bench:despacho -->";
 
 async function main() {
-  const loadAtStart = os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" / ");
-  const cpus = os.cpus();
-  const machine = `${cpus[0]?.model.trim() ?? "unknown"}, ${cpus.length} cores; Node ${process.version}`;
-  ensureBuild(ROOT, { skip: args.includes("--no-build") });
-  const fresh = await freshDatabase("despacho");
+  const { loadAtStart, fresh } = await startBench("despacho", args);
   const now = new Date();
   const date = addDays(limaToday(now), 3);
   let server: Awaited<ReturnType<typeof startShopOn>> | undefined;
   try {
-    console.log(`Database: ${fresh.label}; ${COUNT} deliveries on ${date}; machine: ${machine}; load ${loadAtStart}`);
+    console.log(`Database: ${fresh.label}; ${COUNT} deliveries on ${date}; machine: ${machine()}; load ${loadAtStart}`);
     const handle = await openDatabase(fresh.target);
     try {
       await handle.migrate(seedDemoShop);

@@ -20,8 +20,6 @@
 //   scripts/with-throwaway-postgres.sh node --import tsx bench/metrics.ts
 // Flags: --orders=N (default 100000), --subscriptions=N (default 10000), --requests=N (default 20),
 // --record (write the result into bench/RESULTS.md), --no-build (measure build/ as it is).
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { addDays, limaToday } from "../core/lima-dates";
 import { openDatabase, type Database } from "../server/db/client";
@@ -30,12 +28,10 @@ import { seedDemoShop } from "../server/db/seed/seed";
 import { businessMetrics } from "../server/metrics/index.server";
 import { percentile } from "./despacho";
 import { signIn, startShopOn } from "./lib/shop-on-database";
-import { freshDatabase, machine } from "./lib/fresh-database";
+import { machine, startBench } from "./lib/fresh-database";
 import { cpuMs, postgresCpuMs, postmasterPid } from "./lib/process-cpu";
 import { recordRow } from "./lib/results-table";
-import { ensureBuild } from "./lib/server.mjs";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 const ORDERS = Number(flag("orders") ?? 100_000);
@@ -195,12 +191,7 @@ const START = "<!-- bench:metrics — rows written by bench/metrics.ts --record 
 const END = "<!-- /bench:metrics -->";
 
 async function main() {
-  const loadAtStart = os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" / ");
-  ensureBuild(ROOT, { skip: args.includes("--no-build") });
-  const fresh = await freshDatabase("metrics");
+  const { loadAtStart, fresh } = await startBench("metrics", args);
   const now = new Date();
   const today = limaToday(now);
   const month = { from: addDays(today, -29), to: today };

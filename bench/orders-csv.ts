@@ -27,7 +27,7 @@ import { openDatabase } from "../server/db/client";
 import { deliveries, districts, orders } from "../server/db/schema";
 import { seedDemoShop } from "../server/db/seed/seed";
 import { DEMO_OPERACIONES } from "../server/db/seed/demo-accounts";
-import { freshDatabase, machine } from "./lib/fresh-database";
+import { freshDatabase, loadAverage, machine } from "./lib/fresh-database";
 import { cpuMs, postgresCpuMs, postmasterPid } from "./lib/process-cpu";
 import { ensureBuild } from "./lib/server.mjs";
 import { signIn, startShopOn } from "./lib/shop-on-database";
@@ -215,10 +215,7 @@ async function exportOnce(shop: Awaited<ReturnType<typeof startShopOn>>, cookie:
 }
 
 async function main() {
-  const loadAtStart = os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" / ");
+  const loadAtStart = loadAverage();
   const built = ensureBuild(ROOT);
   // PGlite's data directory belongs to one process: a second server cannot open it.
   if (BEFORE_ROOT && !process.env.DATABASE_URL) throw new Error("--before-root needs PostgreSQL (DATABASE_URL)");

@@ -20,13 +20,12 @@
 // measure of issue 13 that the machine's load does not change). To profile, Node's own:
 //   node --cpu-prof --cpu-prof-dir=bench/.tmp --import tsx bench/renewals.ts
 import { once } from "node:events";
-import os from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { and, count, countDistinct, eq } from "drizzle-orm";
 import pg from "pg";
 import { limaToday } from "../core/lima-dates";
 import { openDatabase, type Database, type DatabaseHandle } from "../server/db/client";
-import { freshDatabase, machine } from "./lib/fresh-database";
+import { freshDatabase, loadAverage, machine } from "./lib/fresh-database";
 import { recordRow } from "./lib/results-table";
 import { deliveries, deliveryCapacityDefaults, subscriptions } from "../server/db/schema";
 import { seedDemoShop } from "../server/db/seed/seed";
@@ -120,10 +119,7 @@ async function workerMain() {
 }
 
 async function main() {
-  const loadAtStart = os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" / ");
+  const loadAtStart = loadAverage();
   const fresh = await freshDatabase("renewals");
   const handles: DatabaseHandle[] = [];
   try {

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseTarget } from "../../server/db/client";
+import { ensureBuild } from "./server.mjs";
 
 export interface FreshDatabase {
   target: DatabaseTarget;
@@ -54,4 +55,22 @@ export type Fresh = FreshDatabase;
 export function machine(): string {
   const cpus = os.cpus();
   return `${cpus[0]?.model.trim() ?? "unknown"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM; Node ${process.version}`;
+}
+
+/** The machine's load averages (1, 5, 15 minutes), as the benches print them beside their figures. */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" / ");
+}
+
+/**
+ * How a bench on its own database starts: the load before it does anything, the production build
+ * checked (`--no-build` measures build/ as it is), and a fresh database named for the bench.
+ */
+export async function startBench(name: string, argv: string[]): Promise<{ loadAtStart: string; fresh: FreshDatabase }> {
+  const loadAtStart = loadAverage();
+  ensureBuild(path.resolve(import.meta.dirname, "../.."), { skip: argv.includes("--no-build") });
+  return { loadAtStart, fresh: await freshDatabase(name) };
 }
