@@ -3,17 +3,15 @@
  * closed days. What is closed and when the cut-off falls are data (server/deliveries/calendar.ts
  * reads them); these functions only apply them, so both the checkout page and the server agree.
  */
-import { addDays, formatLimaDate, LIMA_TIME_ZONE, limaToday } from "@core/lima-dates";
+import { addDays, formatLimaDate, limaToday, limaWallClock } from "@core/lima-dates";
 import type { ClosedDaysLookup } from "@core/peru-holidays";
 
 export const DEFAULT_CUTOFF_TIME = "18:00";
 
-const limaClock = new Intl.DateTimeFormat("en-GB", { timeZone: LIMA_TIME_ZONE, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-
 /** Minutes since midnight on Lima's clock at the instant `now`. */
 export function limaMinutesOfDay(now: Date): number {
-  const [hours, minutes] = limaClock.format(now).split(":").map(Number);
-  return hours! * 60 + minutes!;
+  const clock = limaWallClock(now);
+  return clock.getUTCHours() * 60 + clock.getUTCMinutes();
 }
 
 /** 'HH:MM' (00:00–23:59) as minutes since midnight; null for anything else. */

@@ -4,16 +4,22 @@
  */
 export const LIMA_TIME_ZONE = "America/Lima";
 
-const limaDateFormat = new Intl.DateTimeFormat("en-CA", {
-  timeZone: LIMA_TIME_ZONE,
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-});
+/** Lima keeps UTC−5 all year: Peru has had no daylight saving time since 1994 (see limaDayStart). */
+const LIMA_OFFSET_MS = 5 * 3_600_000;
 
-/** Today's date in Lima at the instant `now`. */
+/**
+ * Today's date in Lima at the instant `now`. Arithmetic rather than an Intl.DateTimeFormat with a
+ * time zone: the first such format a page builds loads the browser's zone data, tens of
+ * milliseconds of a phone's start-up (issue 26); tests/unit/lima-dates-and-schedule.test.ts holds
+ * it to Intl's answer for America/Lima.
+ */
 export function limaToday(now: Date): string {
-  return limaDateFormat.format(now);
+  return limaWallClock(now).toISOString().slice(0, 10);
+}
+
+/** The instant `now` shifted so that its UTC fields read Lima's wall clock (date, hours, minutes). */
+export function limaWallClock(now: Date): Date {
+  return new Date(now.getTime() - LIMA_OFFSET_MS);
 }
 
 export function isIsoDate(value: string): boolean {
@@ -80,10 +86,23 @@ function spanishFormat(options: Intl.DateTimeFormatOptions, timeZone: string): I
   return format;
 }
 
-/** 'martes 24 de noviembre' for a `YYYY-MM-DD`. */
-export function formatLimaDate(isoDate: string, options: Intl.DateTimeFormatOptions = { weekday: "long", day: "numeric", month: "long" }): string {
+const LONG_DATE: Intl.DateTimeFormatOptions = { weekday: "long", day: "numeric", month: "long" };
+const WEEKDAYS = ["domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"];
+const MONTHS = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "setiembre", "octubre", "noviembre", "diciembre"];
+
+const isLongDate = (options: Intl.DateTimeFormatOptions) =>
+  options === LONG_DATE || (Object.keys(options).length === 3 && options.weekday === "long" && options.day === "numeric" && options.month === "long");
+
+/**
+ * 'martes, 24 de noviembre' for a `YYYY-MM-DD`. The default form is written out (it is on the
+ * driver's route and the storefront's delivery dates, and building es-PE's date format costs a
+ * phone's start-up; tests hold it to Intl's output); other forms go through Intl.
+ */
+export function formatLimaDate(isoDate: string, options: Intl.DateTimeFormatOptions = LONG_DATE): string {
   const [year, month, day] = isoDate.split("-").map(Number);
-  return spanishFormat(options, "UTC").format(new Date(Date.UTC(year!, month! - 1, day!)));
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  if (isLongDate(options)) return `${WEEKDAYS[date.getUTCDay()]}, ${date.getUTCDate()} de ${MONTHS[date.getUTCMonth()]}`;
+  return spanishFormat(options, "UTC").format(date);
 }
 
 /** An instant (a UTC timestamp) as Lima's clock shows it: '24 nov. 2026, 10:00' by default. */

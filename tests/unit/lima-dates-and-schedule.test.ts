@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deliveryScheduleError } from "@core/delivery-schedule";
 import { addDays, formatLimaDate, formatLimaInstant, isIsoDate, isoWeekday, limaToday, nextDeliveryDates } from "@core/lima-dates";
+import { limaMinutesOfDay } from "@core/delivery-calendar";
 
 // 2026-11-24 is a Tuesday. 04:30 UTC on the 25th is still 23:30 of the 24th in Lima (UTC-5).
 const lateTuesdayInLima = new Date("2026-11-25T04:30:00Z");
@@ -40,6 +41,33 @@ describe("Lima calendar", () => {
     // The same wall-clock options in another zone give another formatter: 04:30 UTC is 23:30 in Lima.
     expect(formatLimaInstant(lateTuesdayInLima, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })).toBe("23:30");
     expect(formatLimaDate("2026-11-25", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })).toBe("00:00");
+  });
+});
+
+describe("Lima dates written out without Intl (issue 26: a phone's start-up)", () => {
+  it("gives Lima's date as Intl does for America/Lima, at every hour around the day's turn and across years", () => {
+    const intl = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima", year: "numeric", month: "2-digit", day: "2-digit" });
+    const clock = new Intl.DateTimeFormat("en-GB", { timeZone: "America/Lima", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    const start = Date.UTC(2024, 0, 1);
+    for (let hour = 0; hour < 24 * 366 * 3; hour += 7) {
+      const instant = new Date(start + hour * 3_600_000 + (hour % 60) * 60_000);
+      expect(limaToday(instant), instant.toISOString()).toBe(intl.format(instant));
+      const [hours, minutes] = clock.format(instant).split(":").map(Number);
+      expect(limaMinutesOfDay(instant), instant.toISOString()).toBe(hours! * 60 + minutes!);
+    }
+    expect(limaToday(new Date("2026-11-25T04:59:59.999Z"))).toBe("2026-11-24");
+    expect(limaToday(new Date("2026-11-25T05:00:00.000Z"))).toBe("2026-11-25");
+  });
+
+  it("writes the long date as es-PE's Intl format does, every day of four years", () => {
+    const intl = new Intl.DateTimeFormat("es-PE", { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
+    for (let day = 0; day < 366 * 4; day += 1) {
+      const date = addDays("2025-01-01", day);
+      const [year, month, dayOfMonth] = date.split("-").map(Number);
+      const expected = intl.format(new Date(Date.UTC(year!, month! - 1, dayOfMonth!)));
+      expect(formatLimaDate(date), date).toBe(expected);
+      expect(formatLimaDate(date, { weekday: "long", day: "numeric", month: "long" }), date).toBe(expected);
+    }
   });
 });
 
