@@ -6,3 +6,4 @@
 export { cancelOrderByStaff, staffCancellationBlocker, type CancelOrderResult } from "./staff-cancel";
 export { expireUnpaidOrders } from "./expire-unpaid-orders";
 export { handleCulqiWebhook } from "./culqi-code-expired";
+export { applyQueuedDriverConfirmations, confirmDriverStop } from "./order-follows-deliveries";

@@ -18,7 +18,8 @@ import {
   staffActions,
   users,
 } from "@server/db/schema";
-import { bidonBalance, confirmDriverStop, recordStaffBidonReturn } from "@server/deliveries/index.server";
+import { bidonBalance, recordStaffBidonReturn } from "@server/deliveries/index.server";
+import { confirmDriverStop } from "@server/order-flows/index.server";
 import {
   availableGarantiaCredit,
   garantiaSummary,

@@ -6,7 +6,7 @@ import { limaToday } from "@core/lima-dates";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, driverCashHandovers, staffActions, users } from "@server/db/schema";
-import { confirmDriverStop } from "@server/deliveries/index.server";
+import { confirmDriverStop } from "@server/order-flows/index.server";
 import { applySandboxAction, driverCashToHandOver, loadCashBoxDay, recordCashHandover, type CashBoxDay } from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { newCustomer } from "../support/subscription-fixture";

@@ -14,7 +14,8 @@ import {
   staffActions,
   users,
 } from "@server/db/schema";
-import { bidonBalance, confirmDriverStop, listDriverStops, recentBidonMovements, type DriverConfirmation } from "@server/deliveries/index.server";
+import { bidonBalance, listDriverStops, recentBidonMovements, type DriverConfirmation } from "@server/deliveries/index.server";
+import { confirmDriverStop } from "@server/order-flows/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import { applySandboxAction, driverCashToHandOver } from "@server/payments/index.server";
 import { settleConfirmedCharge } from "@server/payments/late-payments";
