@@ -7,3 +7,4 @@ export { cancelOrderByStaff, staffCancellationBlocker, type CancelOrderResult } 
 export { expireUnpaidOrders } from "./expire-unpaid-orders";
 export { handleCulqiWebhook } from "./culqi-code-expired";
 export { applyQueuedDriverConfirmations, confirmDriverStop } from "./order-follows-deliveries";
+export { chargeCulqiToken, markManualRefundDone, processGarantiaReturns, refundOrder, retryDueRefunds } from "./payment-entry-points";

@@ -17,7 +17,9 @@ export {
   type PaymentNextStep,
   type ProviderId,
 } from "./providers";
-export { retryDueRefunds } from "./refunds";
+export { isStaffRefund, refundChannel, retryDueRefunds } from "./refunds";
+export type { PaymentOrderSteps } from "./order-steps";
+export type { RefundReason } from "./late-payments";
 export { expireOpenPayment, expireOpenPayments } from "./expired-attempts";
 export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhookEvent, issueCulqiCodeWithoutCheckout, recordCulqiOrderCode } from "./culqi";
 export type { CulqiWebhookInput, WebhookOutcome } from "./culqi";
