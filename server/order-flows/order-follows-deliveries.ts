@@ -8,7 +8,7 @@ import {
   type DriverStopOrderSteps,
 } from "../deliveries/index.server";
 import { transitionOrder } from "../orders/index.server";
-import { settleCollectedAtDoor } from "../payments/index.server";
+import { settleCollectedAtDoor } from "./payment-entry-points";
 import { withOrderSteps } from "./with-steps";
 
 const LEFT_THE_WAREHOUSE = ["shipped", "in_transit", "delivered"];

@@ -1,5 +1,13 @@
 export { applySandboxAction, findSandboxPayment, SANDBOX_CODE_HOURS, type SandboxAction } from "./sandbox";
-export { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded, type PaymentMethod } from "./settle";
+export {
+  PaymentNotFoundError,
+  recordPaymentCodeIssued,
+  recordPaymentFailed,
+  recordPaymentSucceeded,
+  type PaymentMethod,
+  type SettlementDetails,
+} from "./settle";
+export { settleConfirmedCharge } from "./late-payments";
 
 export {
   activePaymentProvider,

@@ -15,8 +15,7 @@ import {
   setOrderLocation,
   type VanShift,
 } from "@server/deliveries/index.server";
-import { confirmDriverStop } from "@server/order-flows/index.server";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction, confirmDriverStop } from "@server/order-flows/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { bookableDates, limaDateOf } from "../support/lima-clock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

@@ -132,7 +132,7 @@ async function chargeCulqiTokenNow(
     case "review":
       return { outcome: "review", orderId: order.id };
     case "declined":
-      await recordPaymentFailed(db, payment.id, { now: input.now, actor: "culqi", message: answer.userMessage });
+      await recordPaymentFailed(db, payment.id, { now: input.now, actor: "culqi", message: answer.userMessage }, orderSteps);
       return { outcome: "declined", orderId: order.id, message: answer.userMessage };
     case "unavailable":
       return { outcome: "unavailable", orderId: order.id, message: TRY_AGAIN };
@@ -166,7 +166,12 @@ export async function createCulqiOrderForPayment(db: Database, client: CulqiClie
  * móvil, a billetera or an agente. Repeat-safe: a confirmed order is only read again.
  * Returns the code, or null when Culqi cannot give one now.
  */
-export async function issueCulqiCodeWithoutCheckout(db: Database, client: CulqiClient, input: { paymentId: string; now: Date; publicKey: string }) {
+export async function issueCulqiCodeWithoutCheckout(
+  db: Database,
+  client: CulqiClient,
+  input: { paymentId: string; now: Date; publicKey: string },
+  orderSteps: PaymentOrderSteps,
+) {
   const reference = await createCulqiOrderForPayment(db, client, input).catch((error: unknown) => {
     if (error instanceof CulqiUnavailableError) return null;
     throw error;
@@ -178,12 +183,12 @@ export async function issueCulqiCodeWithoutCheckout(db: Database, client: CulqiC
     if (error instanceof CulqiUnavailableError) return null;
     throw error;
   });
-  const recorded = await recordCulqiOrderCode(db, client, input);
+  const recorded = await recordCulqiOrderCode(db, client, input, orderSteps);
   return recorded?.code ?? null;
 }
 
 /** The customer confirmed a Culqi order in the checkout: keep its payment code and wait for payment. */
-export async function recordCulqiOrderCode(db: Database, client: CulqiClient, input: { paymentId: string; now: Date }) {
+export async function recordCulqiOrderCode(db: Database, client: CulqiClient, input: { paymentId: string; now: Date }, orderSteps: PaymentOrderSteps) {
   const row = await paymentWithOrder(db, input.paymentId);
   const reference = row?.payment.providerReference;
   if (!row || !reference?.startsWith("ord_")) return null;
@@ -197,14 +202,19 @@ export async function recordCulqiOrderCode(db: Database, client: CulqiClient, in
   const expiresAt = culqiOrder.expiration_date
     ? new Date(culqiOrder.expiration_date * (culqiOrder.expiration_date > 1e12 ? 1 : 1000))
     : new Date(input.now.getTime() + CULQI_CODE_HOURS * 3_600_000);
-  return recordPaymentCodeIssued(db, row.payment.id, {
-    now: input.now,
-    actor: "culqi",
-    method: "cash",
-    code: culqiOrder.payment_code,
-    expiresAt,
-    providerReference: reference,
-  });
+  return recordPaymentCodeIssued(
+    db,
+    row.payment.id,
+    {
+      now: input.now,
+      actor: "culqi",
+      method: "cash",
+      code: culqiOrder.payment_code,
+      expiresAt,
+      providerReference: reference,
+    },
+    orderSteps,
+  );
 }
 
 export type WebhookOutcome = { status: number; applied: boolean };
@@ -301,6 +311,7 @@ async function settleCharge(
       method: charge.source?.id?.startsWith("ype_") || charge.source?.type === "yape" ? "yape" : "card",
     },
     input,
+    orderSteps,
   );
   if (settled.kind === "refund") await processRefund(db, client, settled.refundId, input, orderSteps);
   return settled;
@@ -347,6 +358,7 @@ async function applyOrder(
       payment.id,
       { provider: "culqi", reference: culqiOrder.id, amountCents: culqiOrder.amount, method: "cash" },
       { ...input, actor: "culqi-webhook" },
+      orderSteps,
     );
     if (settled.kind === "refund") {
       await processRefund(db, client, settled.refundId, input, orderSteps);
