@@ -3,9 +3,13 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 import { readdirSync } from "node:fs";
+import { orderMovesAboveDomains } from "./eslint-rules/order-moves-above-domains.js";
 import { serverDomainCycles } from "./eslint-rules/server-domain-cycles.js";
 
 const INFRASTRUCTURE = ["db", "config"];
+
+/** The shop's own lint rules (eslint-rules/), one plugin for every block that turns one on. */
+const shopRules = { rules: { "server-domain-cycles": serverDomainCycles, "order-moves-above-domains": orderMovesAboveDomains } };
 
 /**
  * Doors a domain may not use even though they exist: the dependency runs the other way, and
@@ -175,8 +179,15 @@ export default tseslint.config(
     // Decision 0083: the folders of server/ call each other without circles. A flow that needs two
     // domains lives one floor up (server/order-flows/), or one side reports an outcome.
     files: ["server/**/*.ts"],
-    plugins: { shop: { rules: { "server-domain-cycles": serverDomainCycles } } },
+    plugins: { shop: shopRules },
     rules: { "shop/server-domain-cycles": "error" },
+  },
+  {
+    // Decision 0083: an order's status moves only in server/orders/ and server/order-flows/
+    // (transitionOrder is imported nowhere else, routes included), and no domain imports order-flows.
+    files: ["server/**/*.ts", "app/**/*.{ts,tsx}"],
+    plugins: { shop: shopRules },
+    rules: { "shop/order-moves-above-domains": "error" },
   },
   {
     files: ["core/zod.ts", "core/zod-without-eval.ts"],

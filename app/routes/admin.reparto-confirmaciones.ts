@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/admin.reparto-confirmaciones";
 import { runJobSoon } from "@server/jobs/index.server";
-import { applyQueuedDriverConfirmations, type QueuedDriverConfirmation } from "@server/deliveries/index.server";
+import type { QueuedDriverConfirmation } from "@server/deliveries/index.server";
+import { applyQueuedDriverConfirmations } from "@server/order-flows/index.server";
 import { fieldErrors } from "@core/checkout-schema";
 import { isUuid } from "@core/input-schemas";
 import { z } from "@core/zod";

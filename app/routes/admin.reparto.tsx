@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reparto";
-import { confirmDriverStop, listDriverStops } from "@server/deliveries/index.server";
+import { listDriverStops } from "@server/deliveries/index.server";
+import { confirmDriverStop } from "@server/order-flows/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";

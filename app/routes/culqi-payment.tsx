@@ -1,14 +1,8 @@
 import { data, redirect } from "react-router";
 import { CodeWithoutCheckoutDialog } from "~/components/checkout/code-without-checkout-dialog";
 import type { Route } from "./+types/culqi-payment";
-import {
-  chargeCulqiToken,
-  culqiCheckoutSettings,
-  culqiClient,
-  findCulqiPayment,
-  issueCulqiCodeWithoutCheckout,
-  recordCulqiOrderCode,
-} from "@server/payments/index.server";
+import { culqiCheckoutSettings, culqiClient, findCulqiPayment } from "@server/payments/index.server";
+import { chargeCulqiToken, issueCulqiCodeWithoutCheckout, recordCulqiOrderCode } from "@server/order-flows/index.server";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";
 import { THREE_DS_PROBLEMS } from "~/lib/culqi-3ds";

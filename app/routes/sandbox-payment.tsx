@@ -1,6 +1,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sandbox-payment";
-import { applySandboxAction, findSandboxPayment, type SandboxAction } from "@server/payments/index.server";
+import { findSandboxPayment, type SandboxAction } from "@server/payments/index.server";
+import { applySandboxAction } from "@server/order-flows/index.server";
 import { dbContext } from "~/server/db-context.server";
 import { privatePageHeaders } from "~/server/pages/order-receipt.server";
 import { readFormData } from "~/server/request-body.server";

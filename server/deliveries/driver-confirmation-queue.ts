@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { deliveries, driverConfirmationReceipts } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import type { StaffActor } from "../audit/index.server";
-import { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult } from "./driver-confirmations";
+import { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult, type DriverStopOrderSteps } from "./driver-confirmations";
 
 /** One tap the driver's phone recorded, possibly offline, with the key it gave it (issue 26). */
 export interface QueuedDriverConfirmation {
@@ -44,11 +44,12 @@ class ConfirmationRefused extends Error {
 export async function applyQueuedDriverConfirmations(
   db: Database,
   input: { driver: StaffActor; items: QueuedDriverConfirmation[]; sentAt: Date; now: Date; siteUrl: string },
+  orderSteps: DriverStopOrderSteps,
 ): Promise<QueuedConfirmationAnswer[]> {
   const answers: QueuedConfirmationAnswer[] = [];
   for (const [index, item] of input.items.entries()) {
     try {
-      answers.push(await applyOne(db, item, input));
+      answers.push(await applyOne(db, item, input, orderSteps));
     } catch (error) {
       const refusal = refusalOf(error);
       if (refusal) {
@@ -80,6 +81,7 @@ async function applyOne(
   db: Database,
   item: QueuedDriverConfirmation,
   input: { driver: StaffActor; sentAt: Date; now: Date; siteUrl: string },
+  orderSteps: DriverStopOrderSteps,
 ): Promise<QueuedConfirmationAnswer> {
   return inTransaction(db, async (tx) => {
     const [earlier] = await tx.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.key, item.key));
@@ -114,13 +116,17 @@ async function applyOne(
       if (!winner || winner.driverId !== input.driver.id) throw new ConfirmationRefused({ ok: false, reason: "not_found" });
       return { key: item.key, status: "applied", duplicate: true, recordedAt: winner.recordedAt };
     }
-    const result = await confirmDriverStop(tx, {
-      deliveryId: item.deliveryId,
-      driver: input.driver,
-      confirmation: item.confirmation,
-      now: time.at,
-      siteUrl: input.siteUrl,
-    });
+    const result = await confirmDriverStop(
+      tx,
+      {
+        deliveryId: item.deliveryId,
+        driver: input.driver,
+        confirmation: item.confirmation,
+        now: time.at,
+        siteUrl: input.siteUrl,
+      },
+      orderSteps,
+    );
     if (!result.ok) throw new ConfirmationRefused(result);
     return { key: item.key, status: "applied", duplicate: false, recordedAt: time.at };
   });

@@ -10,13 +10,12 @@ import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enq
 import { receiptToken } from "../orders/index.server";
 import { recordGarantiaAtDelivery } from "../garantias/index.server";
 import { reorderUrl } from "../reorders/index.server";
-import { findPaymentToCollect, settleCollectedAtDoor } from "../payments/index.server";
+import { findPaymentToCollect } from "../payments/index.server";
 import { deliveredWhatsapp, enqueueWhatsappTemplate, notDeliveredWhatsapp, onTheWayWhatsapp, whatsappEnabled } from "../whatsapp/index.server";
 import { estimatedArrivalWindow } from "./arrival-window";
 import { bidonBalance, ledgerCustomerOf, recordBidonMovements } from "./bidon-ledger";
 import { stopsBeforeOnRoute } from "./driver-route";
 import { deliveryPath, isDeliveryStatus, type DeliveryStatus } from "./delivery-status";
-import { orderFollowsDeliveries } from "./order-follows-deliveries";
 import { transitionDeliveries } from "./transition";
 
 export type DriverConfirmation =
@@ -43,6 +42,18 @@ export type DriverConfirmationResult =
   /** The driver says they collected, but the order is already paid: nothing is written. */
   | { ok: false; reason: "already_paid" };
 
+/**
+ * What a driver's stop does to its order, passed in by the floor above (order-flows, decision
+ * 0083): deliveries moves the stop, the order's status is moved one floor up. Both run in the
+ * stop's transaction, with the order (and the open payment) already locked (decision 0025).
+ */
+export interface DriverStopOrderSteps {
+  /** The money of an unpaid code was taken at the door: the payment settles (the order is paid). */
+  collectedAtDoor(tx: Transaction, paymentId: string, details: { now: Date; method: "cash" | "yape"; driverEmail: string; siteUrl: string }): Promise<unknown>;
+  /** The order follows its deliveries (shipped, delivered), after the stop moved. */
+  followDeliveries(tx: Transaction, order: typeof orders.$inferSelect, change: { actor: string; now: Date }): Promise<void>;
+}
+
 const TARGET: Record<DriverConfirmation["kind"], DeliveryStatus> = { on_the_way: "in_transit", delivered: "delivered", failed: "failed" };
 const AUDIT_ACTION: Record<DriverConfirmation["kind"], string> = {
   on_the_way: "delivery.in_transit",
@@ -64,11 +75,13 @@ const NOT_FOUND = { ok: false, reason: "not_found" } as const;
  * one transaction: the money collected at the door, the delivery's move with its history, the
  * proof, the bidones ledger, the order following its deliveries, the audit entry and the
  * customer's e-mail. A stop already in the target status changes nothing, so a double tap counts
- * once and sends one e-mail.
+ * once and sends one e-mail. What moves the order (the payment at the door, the order following its
+ * deliveries) is `orderSteps`, from order-flows, which exports this with its steps in place.
  */
 export async function confirmDriverStop(
   db: DatabaseOrTransaction,
   input: { deliveryId: string; driver: StaffActor; confirmation: DriverConfirmation; now: Date; siteUrl: string },
+  orderSteps: DriverStopOrderSteps,
 ): Promise<DriverConfirmationResult> {
   const { driver, confirmation, now } = input;
   if (!DRIVER_ROLES.includes(driver.role)) return NOT_FOUND;
@@ -102,7 +115,7 @@ export async function confirmDriverStop(
       if (open && !collected) return refuse({ ok: false, reason: "collection_required", amountCents: open.amountCents });
       if (!open && collected) return refuse({ ok: false, reason: "already_paid" });
       if (open && collected) {
-        await settleCollectedAtDoor(tx, open.id, { now, method: collected, driverEmail: driver.email, siteUrl: input.siteUrl });
+        await orderSteps.collectedAtDoor(tx, open.id, { now, method: collected, driverEmail: driver.email, siteUrl: input.siteUrl });
         order = (await tx.select().from(orders).where(eq(orders.id, ref.orderId)))[0] ?? locked;
       }
     }
@@ -138,7 +151,7 @@ export async function confirmDriverStop(
         now,
       });
     }
-    await orderFollowsDeliveries(tx, order, { actor: driver.email, now });
+    await orderSteps.followDeliveries(tx, order, { actor: driver.email, now });
     await recordStaffAction(tx, driver, {
       action: AUDIT_ACTION[confirmation.kind],
       entityType: "delivery",

@@ -6,7 +6,7 @@ import { garantiaEntries, orders } from "../db/schema";
 import { inTransaction, type Transaction as Tx } from "../db/transaction";
 import { issueGarantiaCreditNote } from "../invoices/index.server";
 import { enqueueEmail, garantiaCreditEmail } from "../notifications/index.server";
-import { recordGarantiaRefund, settleStaffRefund, type CulqiClient } from "../payments/index.server";
+import { recordGarantiaRefund, settleStaffRefund, type CulqiClient, type PaymentOrderSteps } from "../payments/index.server";
 
 /** A worker holds a release this long while it writes its paperwork and asks the provider. */
 const CLAIM_MS = 2 * 60_000;
@@ -25,10 +25,12 @@ type Release = typeof garantiaEntries.$inferSelect;
  * first (a lease on `next_attempt_at`), so two processes never work the same one; a release whose
  * payment has another refund on its way waits and is tried again; one the payment cannot give back
  * is left to staff (`needs_staff`, shown on the customer's page). One bad row never stops the others.
+ * The refund's money back moves the order through `orderSteps` (order-flows, decision 0083).
  */
 export async function processGarantiaReturns(
   db: Database,
   input: { now: Date; siteUrl: string; culqi: CulqiClient | null },
+  orderSteps: PaymentOrderSteps,
 ): Promise<{ refunded: number; credited: number; waiting: number; needsStaff: number }> {
   const report = { refunded: 0, credited: 0, waiting: 0, needsStaff: 0 };
   const due = await db
@@ -39,7 +41,7 @@ export async function processGarantiaReturns(
     .limit(50);
   for (const { id } of due) {
     try {
-      const outcome = await processRelease(db, id, input);
+      const outcome = await processRelease(db, id, input, orderSteps);
       if (outcome) report[outcome] += 1;
     } catch (error) {
       console.error(`[garantias] release ${id} could not be processed; it is tried again on the next pass`, error);
@@ -52,6 +54,7 @@ async function processRelease(
   db: Database,
   id: string,
   input: { now: Date; siteUrl: string; culqi: CulqiClient | null },
+  orderSteps: PaymentOrderSteps,
 ): Promise<"refunded" | "credited" | "waiting" | "needsStaff" | null> {
   const { now } = input;
   const [claimed] = await db
@@ -96,7 +99,7 @@ async function processRelease(
   });
   if (!written) return null;
   // The provider is called after the commit; a failure stays on the refund row for the refunds job.
-  if (written.refundId) await settleStaffRefund(db, written.refundId, { now, siteUrl: input.siteUrl, culqi: input.culqi });
+  if (written.refundId) await settleStaffRefund(db, written.refundId, { now, siteUrl: input.siteUrl, culqi: input.culqi }, orderSteps);
   return written.outcome;
 }
 

@@ -6,12 +6,11 @@ import { activeComprobanteProvider, renderInvoiceAttachments, sendDueComprobante
 import { configuredTransport, deliverPendingEmails, type MailTransport } from "../notifications/index.server";
 import { sweepUnusedMediaWhenDue } from "../media/index.server";
 import { observeJobRun } from "../observability/index.server";
-import { expireUnpaidOrders } from "../order-flows/index.server";
+import { expireUnpaidOrders, processGarantiaReturns, retryDueRefunds } from "../order-flows/index.server";
 import { cardProviderFor, type CardProvider } from "../payments/index.server";
 import type { CulqiClient, FlowClient } from "../payments/index.server";
-import { culqiClientIfConfigured, flowClientIfConfigured, retryDueProviderErasures, retryDueRefunds } from "../payments/index.server";
+import { culqiClientIfConfigured, flowClientIfConfigured, retryDueProviderErasures } from "../payments/index.server";
 import { activePaymentProvider } from "../payments/index.server";
-import { processGarantiaReturns } from "../garantias/index.server";
 import { sendReorderRemindersWhenDue } from "../reorders/index.server";
 import { configuredWhatsappClient, sendDueWhatsappMessages, type WhatsappClient } from "../whatsapp/index.server";
 import {

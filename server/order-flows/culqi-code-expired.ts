@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { orders } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { transitionOrder } from "../orders/index.server";
+import { paymentOrderSteps } from "./payment-entry-points";
 import { expireOpenPayment, handleCulqiWebhookEvent, type CulqiClient, type CulqiWebhookInput, type WebhookOutcome } from "../payments/index.server";
 
 /**
@@ -10,7 +11,7 @@ import { expireOpenPayment, handleCulqiWebhookEvent, type CulqiClient, type Culq
  * payments checks, reads and settles; what moves the order is here, one floor above (decision 0083).
  */
 export function handleCulqiWebhook(db: Database, client: CulqiClient, input: CulqiWebhookInput): Promise<WebhookOutcome> {
-  return handleCulqiWebhookEvent(db, client, input, (payment, { now }) => cancelOrderForExpiredCode(db, payment, now));
+  return handleCulqiWebhookEvent(db, client, input, paymentOrderSteps, (payment, { now }) => cancelOrderForExpiredCode(db, payment, now));
 }
 
 /**

@@ -5,16 +5,9 @@ import { readBrandName } from "../content/index.server";
 import { deliveries, orders, payments, refunds } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { enqueueEmail, orderCancelledEmail } from "../notifications/index.server";
-import {
-  operacionesRefundPolicy,
-  planStaffRefund,
-  REFUNDING_ROLES,
-  settleStaffRefund,
-  writeStaffRefund,
-  type RefundDeps,
-  type StaffRefundResult,
-} from "../payments/index.server";
+import { operacionesRefundPolicy, planStaffRefund, REFUNDING_ROLES, writeStaffRefund, type RefundDeps, type StaffRefundResult } from "../payments/index.server";
 import { canTransition, orderStatusLabel, receiptToken, transitionOrder, type OrderStatus } from "../orders/index.server";
+import { settleStaffRefund } from "./payment-entry-points";
 
 /** A delivery in one of these has left the warehouse: its order can no longer be cancelled (issue 10). */
 const DISPATCHED_DELIVERY_STATUSES = ["shipped", "in_transit", "delivered"];

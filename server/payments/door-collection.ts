@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { payments } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
+import type { PaymentOrderSteps } from "./order-steps";
 import { settlePaymentInTransaction } from "./settle";
 
 /** Codes a driver may take in their stead at the door: cash codes and Yape. */
@@ -36,13 +37,14 @@ export async function settleCollectedAtDoor(
   tx: DatabaseOrTransaction,
   paymentId: string,
   details: { now: Date; method: "cash" | "yape"; driverEmail: string; siteUrl: string },
+  orderSteps: PaymentOrderSteps,
 ): Promise<{ alreadySettled: boolean }> {
-  const settled = await settlePaymentInTransaction(tx, paymentId, {
-    now: details.now,
-    method: details.method,
-    actor: details.driverEmail,
-    siteUrl: details.siteUrl,
-  });
+  const settled = await settlePaymentInTransaction(
+    tx,
+    paymentId,
+    { now: details.now, method: details.method, actor: details.driverEmail, siteUrl: details.siteUrl },
+    orderSteps,
+  );
   if (!settled.alreadySettled) await tx.update(payments).set({ collectedAtDoorBy: details.driverEmail }).where(eq(payments.id, paymentId));
   return settled;
 }

@@ -1,5 +1,13 @@
 export { applySandboxAction, findSandboxPayment, SANDBOX_CODE_HOURS, type SandboxAction } from "./sandbox";
-export { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded, type PaymentMethod } from "./settle";
+export {
+  PaymentNotFoundError,
+  recordPaymentCodeIssued,
+  recordPaymentFailed,
+  recordPaymentSucceeded,
+  type PaymentMethod,
+  type SettlementDetails,
+} from "./settle";
+export { settleConfirmedCharge } from "./late-payments";
 
 export {
   activePaymentProvider,
@@ -17,7 +25,9 @@ export {
   type PaymentNextStep,
   type ProviderId,
 } from "./providers";
-export { retryDueRefunds } from "./refunds";
+export { isStaffRefund, refundChannel, retryDueRefunds } from "./refunds";
+export type { PaymentOrderSteps } from "./order-steps";
+export type { RefundReason } from "./late-payments";
 export { expireOpenPayment, expireOpenPayments } from "./expired-attempts";
 export { chargeCulqiToken, createCulqiOrderForPayment, handleCulqiWebhookEvent, issueCulqiCodeWithoutCheckout, recordCulqiOrderCode } from "./culqi";
 export type { CulqiWebhookInput, WebhookOutcome } from "./culqi";

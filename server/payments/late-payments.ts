@@ -6,6 +6,7 @@ import { readDistrict, readDistrictWeekdays } from "../content/index.server";
 import { orderItems, orders, orderStatusChanges, type payments, products, productVariants, refunds } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { currentDelivery, currentDeliveryOf } from "../orders/index.server";
+import type { PaymentOrderSteps } from "./order-steps";
 import { lockPaymentWithOrder, PaymentNotFoundError, settlePaymentInTransaction, type PaymentMethod } from "./settle";
 import { inTransaction } from "../db/transaction";
 
@@ -48,6 +49,7 @@ export async function settleConfirmedCharge(
   paymentId: string,
   charge: ConfirmedCharge,
   details: { now: Date; actor: string; siteUrl: string },
+  orderSteps: PaymentOrderSteps,
 ): Promise<ChargeSettlement> {
   return inTransaction(db, async (tx) => {
     // Decision 0025: the order, then its payment, then (recorded later) its refund.
@@ -81,7 +83,7 @@ export async function settleConfirmedCharge(
       providerReference: charge.reference.startsWith("chr_") ? charge.reference : undefined,
     };
     if (OPEN_STATUSES.includes(order.status)) {
-      const settled = await settlePaymentInTransaction(tx, payment.id, settlement);
+      const settled = await settlePaymentInTransaction(tx, payment.id, settlement, orderSteps);
       return { kind: "settled", orderId: settled.orderId, alreadySettled: settled.alreadySettled, reopened: false };
     }
     if (ENDED_STATUSES.includes(order.status)) {
@@ -90,7 +92,7 @@ export async function settleConfirmedCharge(
         console.warn(`[payments] late payment ${charge.reference} for order ${order.orderNumber} cannot be honoured (${blocker}): refunding`);
         return refund("late_payment");
       }
-      const settled = await settlePaymentInTransaction(tx, payment.id, { ...settlement, reopenNote: REOPEN_NOTE });
+      const settled = await settlePaymentInTransaction(tx, payment.id, { ...settlement, reopenNote: REOPEN_NOTE }, orderSteps);
       console.warn(`[payments] late payment ${charge.reference} re-opened and settled order ${order.orderNumber}`);
       return { kind: "settled", orderId: settled.orderId, alreadySettled: false, reopened: true };
     }

@@ -1,16 +1,11 @@
 import { and, asc, eq, isNull, lte, ne, or, sql } from "drizzle-orm";
-import { formatSoles } from "@core/money";
-import { receiptToken } from "../orders/index.server";
 import type { Database } from "../db/client";
-import { readBrandName } from "../content/index.server";
-import { orders, orderStatusChanges, payments, refunds } from "../db/schema";
-import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
-import { enqueueEmail, orderRefundedEmail, paymentRefundedEmail, type RefundChannel } from "../notifications/index.server";
-import { canTransition, type OrderStatus } from "../orders/index.server";
-import { issueCreditNoteForRefund } from "../invoices/index.server";
-import { transitionOrder } from "../orders/index.server";
+import { orders, refunds } from "../db/schema";
+import { inTransaction } from "../db/transaction";
+import type { RefundChannel } from "../notifications/index.server";
 import { CulqiUnavailableError, type CulqiClient, type CulqiRefundReason, type RefundAnswer } from "./culqi/client";
 import type { RefundReason } from "./late-payments";
+import type { PaymentOrderSteps } from "./order-steps";
 
 /** How long one worker may hold a refund while it talks to the provider. */
 const CLAIM_MS = 2 * 60_000;
@@ -26,7 +21,7 @@ const culqiReasons: Record<RefundReason, CulqiRefundReason> = {
 export type RefundAttempt = "refunded" | "retry_scheduled" | "manual" | "busy" | "declined";
 
 /** A refund a staff member asked for (issue 10), as opposed to the shop's automatic ones (decision 0026). */
-const isStaffRefund = (refund: { requestedBy: string | null }) => refund.requestedBy !== null;
+export const isStaffRefund = (refund: { requestedBy: string | null }) => refund.requestedBy !== null;
 
 /**
  * The provider's answer for one refund. The sandbox gives money back at once, offline. Culqi is
@@ -81,9 +76,16 @@ const refundableByApi = (refund: { provider: string; chargeReference: string }) 
  * (decision 0026-late-payments-and-refunds). The row is claimed first, so a webhook replay and the
  * job never call the provider at the same moment; before calling, the charge is read again and a
  * refund a previous attempt made (whose answer was lost) is recognised by `amount_refunded`, so the
- * money goes back exactly once. Any failure is written on the row and retried by the jobs.
+ * money goes back exactly once. Any failure is written on the row and retried by the jobs. What the
+ * money back means for the order is `orderSteps.refunded` (order-flows, decision 0083).
  */
-export async function processRefund(db: Database, client: CulqiClient | null, refundId: string, input: { now: Date; siteUrl: string }): Promise<RefundAttempt> {
+export async function processRefund(
+  db: Database,
+  client: CulqiClient | null,
+  refundId: string,
+  input: { now: Date; siteUrl: string },
+  orderSteps: PaymentOrderSteps,
+): Promise<RefundAttempt> {
   const { now } = input;
   const [refund] = await db
     .update(refunds)
@@ -112,7 +114,7 @@ export async function processRefund(db: Database, client: CulqiClient | null, re
 
   const answer = await askProvider(db, client, refund);
   if (answer.kind === "refunded") {
-    await recordRefundDone(db, refund, answer.refundId || null, input);
+    await recordRefundDone(db, refund, answer.refundId || null, input, orderSteps);
     return "refunded";
   }
   const attempts = refund.attempts + 1;
@@ -137,7 +139,13 @@ export async function processRefund(db: Database, client: CulqiClient | null, re
 }
 
 /** The money is back: the refund, the order's history and the customer's email, in one transaction. */
-async function recordRefundDone(db: Database, refund: typeof refunds.$inferSelect, providerRefundId: string | null, input: { now: Date; siteUrl: string }) {
+async function recordRefundDone(
+  db: Database,
+  refund: typeof refunds.$inferSelect,
+  providerRefundId: string | null,
+  input: { now: Date; siteUrl: string },
+  orderSteps: PaymentOrderSteps,
+) {
   await inTransaction(db, async (tx) => {
     // Decision 0025: the order first, then the refund row.
     const [order] = await tx.select().from(orders).where(eq(orders.id, refund.orderId)).for("update");
@@ -155,87 +163,11 @@ async function recordRefundDone(db: Database, refund: typeof refunds.$inferSelec
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
       .returning({ id: refunds.id });
     if (done.length === 0 || !order) return;
-    await applyRefundToOrder(tx, order, refund, input);
+    await orderSteps.refunded(tx, order, refund, input);
   });
   console.warn(
     `[payments] refund ${refund.id} done: ${refund.chargeReference}, ${refund.amountCents} céntimos${providerRefundId ? `, ${providerRefundId}` : " (found already refunded at the provider)"}`,
   );
-}
-
-/**
- * What a refund that just succeeded means for its order (decisions.md, Back office): when the
- * refunds of the payment now add up to all it captured and the machine allows it, the order is
- * `refunded`; otherwise it keeps its state and its history records the amount. The customer's email
- * is queued with a key per refund, so it leaves once. The caller holds the order's lock.
- */
-export async function applyRefundToOrder(
-  tx: DatabaseOrTransaction,
-  order: typeof orders.$inferSelect,
-  refund: typeof refunds.$inferSelect,
-  input: { now: Date; siteUrl: string },
-) {
-  const { now } = input;
-  const brandName = await readBrandName(tx);
-  const receiptUrl = new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString();
-
-  if (!isStaffRefund(refund)) {
-    const note = `Reembolso automático de ${refund.chargeReference} (${refund.reason})`;
-    if (order.status === "cancelled" || order.status === "failed") {
-      await transitionOrder(tx, order.id, "refunded", { actor: "system", now, note });
-    } else {
-      // A second payment of a paid order: the order itself goes on; its history says what happened.
-      await tx
-        .insert(orderStatusChanges)
-        .values({ orderId: order.id, fromStatus: order.status, toStatus: order.status, actor: "system", note, createdAt: now });
-    }
-    const email = paymentRefundedEmail({
-      brandName,
-      firstName: order.customerFirstName,
-      orderNumber: order.orderNumber,
-      amountCents: refund.amountCents,
-      reason: refund.reason as RefundReason,
-      receiptUrl,
-    });
-    await enqueueEmail(tx, { dedupeKey: `payment-refunded:${refund.id}`, kind: "payment-refunded", to: order.customerEmail, ...email }, now);
-    return;
-  }
-
-  // Money given back on an invoiced sale: its nota de crédito, numbered in this same transaction
-  // (decision 0045). Automatic refunds give back charges that were never invoiced.
-  if (refund.invoiceId) await issueCreditNoteForRefund(tx, refund, now);
-  const [payment] = await tx.select().from(payments).where(eq(payments.id, refund.paymentId));
-  const [given] = await tx
-    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
-    .from(refunds)
-    .where(and(eq(refunds.paymentId, refund.paymentId), eq(refunds.chargeReference, refund.chargeReference), eq(refunds.status, "succeeded")));
-  const refundedCents = Number(given?.cents ?? 0);
-  const full = payment !== undefined && refundedCents >= payment.amountCents;
-  const actor = refund.requestedBy ?? "system";
-  const reasonText = refund.note ?? "";
-  if (full && canTransition(order.status as OrderStatus, "refunded")) {
-    await transitionOrder(tx, order.id, "refunded", { actor, now, note: `Reembolso total de ${formatSoles(refund.amountCents)}: ${reasonText}` });
-  } else {
-    await tx.insert(orderStatusChanges).values({
-      orderId: order.id,
-      fromStatus: order.status,
-      toStatus: order.status,
-      actor,
-      note: `Reembolso de ${formatSoles(refund.amountCents)} (reembolsado en total: ${formatSoles(refundedCents)}): ${reasonText}`,
-      createdAt: now,
-    });
-  }
-  const channel: RefundChannel = payment ? refundChannel(payment) : "manual";
-  const email = orderRefundedEmail({
-    brandName,
-    firstName: order.customerFirstName,
-    orderNumber: order.orderNumber,
-    amountCents: refund.amountCents,
-    full,
-    channel,
-    reason: reasonText,
-    receiptUrl,
-  });
-  await enqueueEmail(tx, { dedupeKey: `order-refunded:${refund.id}`, kind: "order-refunded", to: order.customerEmail, ...email }, now);
 }
 
 /**
@@ -246,6 +178,7 @@ export async function retryDueRefunds(
   db: Database,
   client: CulqiClient | null,
   input: { now: Date; siteUrl: string },
+  orderSteps: PaymentOrderSteps,
 ): Promise<{ refunded: number; failed: number }> {
   const due = await db
     .select({ id: refunds.id })
@@ -257,7 +190,7 @@ export async function retryDueRefunds(
   let failed = 0;
   for (const { id } of due) {
     try {
-      const attempt = await processRefund(db, client, id, input);
+      const attempt = await processRefund(db, client, id, input, orderSteps);
       if (attempt === "refunded") refunded += 1;
       else if (attempt === "retry_scheduled") failed += 1;
     } catch (error) {

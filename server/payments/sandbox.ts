@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { isUuid } from "../db/uuid";
 import type { Database } from "../db/client";
 import { orders, payments } from "../db/schema";
+import type { PaymentOrderSteps } from "./order-steps";
 import { recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded } from "./settle";
 
 /** How long a sandbox cash/Yape code stays payable, like Culqi's default order expiry. */
@@ -34,9 +35,15 @@ export type SandboxAction = "approve_card" | "decline_card" | "issue_code" | "pa
 /**
  * The sandbox provider's answers, offline: a card approved or declined at once, or a cash/Yape
  * code that can later be marked paid. Everything settles through the same functions real
- * providers use.
+ * providers use, with the order's steps the floor above passes in (order-flows, decision 0083).
  */
-export async function applySandboxAction(db: Database, paymentId: string, action: SandboxAction, context: { now: Date; siteUrl: string }) {
+export async function applySandboxAction(
+  db: Database,
+  paymentId: string,
+  action: SandboxAction,
+  context: { now: Date; siteUrl: string },
+  orderSteps: PaymentOrderSteps,
+) {
   const payment = await findSandboxPayment(db, paymentId);
   if (!payment) return { ok: false as const, reason: "not_found" as const };
   const expired = payment.expiresAt !== null && payment.expiresAt <= context.now;
@@ -45,32 +52,42 @@ export async function applySandboxAction(db: Database, paymentId: string, action
   switch (action) {
     case "approve_card":
       if (payment.status !== "created") break;
-      await recordPaymentSucceeded(db, paymentId, {
-        now: context.now,
-        method: "card",
-        actor: "sandbox",
-        siteUrl: context.siteUrl,
-        providerReference: `sbx_chr_${paymentId}`,
-      });
+      await recordPaymentSucceeded(
+        db,
+        paymentId,
+        {
+          now: context.now,
+          method: "card",
+          actor: "sandbox",
+          siteUrl: context.siteUrl,
+          providerReference: `sbx_chr_${paymentId}`,
+        },
+        orderSteps,
+      );
       break;
     case "decline_card":
       if (payment.status !== "created") break;
-      await recordPaymentFailed(db, paymentId, { now: context.now, actor: "sandbox", message: "Tarjeta rechazada (simulación)" });
+      await recordPaymentFailed(db, paymentId, { now: context.now, actor: "sandbox", message: "Tarjeta rechazada (simulación)" }, orderSteps);
       break;
     case "issue_code":
-      await recordPaymentCodeIssued(db, paymentId, {
-        now: context.now,
-        actor: "sandbox",
-        method: "cash",
-        code: String(randomInt(10_000_000, 100_000_000)),
-        expiresAt: new Date(context.now.getTime() + SANDBOX_CODE_HOURS * 3_600_000),
-        providerReference: `sbx_ord_${paymentId}`,
-        siteUrl: context.siteUrl,
-      });
+      await recordPaymentCodeIssued(
+        db,
+        paymentId,
+        {
+          now: context.now,
+          actor: "sandbox",
+          method: "cash",
+          code: String(randomInt(10_000_000, 100_000_000)),
+          expiresAt: new Date(context.now.getTime() + SANDBOX_CODE_HOURS * 3_600_000),
+          providerReference: `sbx_ord_${paymentId}`,
+          siteUrl: context.siteUrl,
+        },
+        orderSteps,
+      );
       break;
     case "pay_code":
       if (payment.status !== "pending" || expired) break;
-      await recordPaymentSucceeded(db, paymentId, { now: context.now, method: "cash", actor: "sandbox", siteUrl: context.siteUrl });
+      await recordPaymentSucceeded(db, paymentId, { now: context.now, method: "cash", actor: "sandbox", siteUrl: context.siteUrl }, orderSteps);
       break;
   }
   return { ok: true as const, orderId: payment.orderId };

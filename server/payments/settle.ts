@@ -1,16 +1,16 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { observePayment } from "../observability/index.server";
 import type { Database } from "../db/client";
 import { readBrandName } from "../content/index.server";
-import { deliveries, orderItems, orders, payments } from "../db/schema";
+import { orders, payments } from "../db/schema";
 import { issueInvoiceForPaidOrder, issueInvoicesForPaidOrders } from "../invoices/index.server";
 import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications/index.server";
 import { orderConfirmationEmail } from "../notifications/index.server";
-import { currentDelivery, currentDeliveryOf, receiptToken, type CurrentDeliveryRow } from "../orders/index.server";
-import { transitionOrder } from "../orders/index.server";
+import { currentDelivery, receiptToken, type CurrentDeliveryRow } from "../orders/index.server";
 import { reorderUrl } from "../reorders/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { inTransaction } from "../db/transaction";
+import type { PaymentOrderSteps } from "./order-steps";
 import { publicSiteUrl } from "../config/env";
 import {
   enqueueWhatsappTemplate,
@@ -30,17 +30,18 @@ export class PaymentNotFoundError extends Error {
 }
 
 /**
- * A payment succeeded: in one transaction the payment is settled, the order marked paid, its
- * invoice numbered and its confirmation email queued. The payment row is locked first, so a
- * replayed confirmation (double click, retried webhook, two workers) finds it settled and changes
- * nothing.
+ * A payment succeeded: in one transaction the payment is settled and `orderSteps.settled` marks the
+ * order paid, numbers its invoice and queues its confirmation (order-flows, decision 0083). The
+ * order and the payment row are locked first, so a replayed confirmation (double click, retried
+ * webhook, two workers) finds it settled and changes nothing.
  */
 export async function recordPaymentSucceeded(
   db: Database,
   paymentId: string,
   details: SettlementDetails,
+  orderSteps: PaymentOrderSteps,
 ): Promise<{ orderId: string; alreadySettled: boolean }> {
-  const settled = await inTransaction(db, (tx) => settlePaymentInTransaction(tx, paymentId, details));
+  const settled = await inTransaction(db, (tx) => settlePaymentInTransaction(tx, paymentId, details, orderSteps));
   if (!settled.alreadySettled) observePayment("succeeded");
   return settled;
 }
@@ -77,6 +78,7 @@ export async function settlePaymentInTransaction(
   tx: DatabaseOrTransaction,
   paymentId: string,
   details: SettlementDetails,
+  orderSteps: PaymentOrderSteps,
 ): Promise<{ orderId: string; alreadySettled: boolean }> {
   const payment = await lockPaymentWithOrder(tx, paymentId);
   if (!payment) throw new PaymentNotFoundError(paymentId);
@@ -92,21 +94,7 @@ export async function settlePaymentInTransaction(
       providerReference: details.providerReference ?? payment.providerReference,
     })
     .where(eq(payments.id, paymentId));
-  await transitionOrder(tx, payment.orderId, "paid", {
-    actor: details.actor,
-    now: details.now,
-    note: details.reopenNote,
-    reopenForLatePayment: details.reopenNote !== undefined,
-    set: { paidAt: details.now, paymentMethod: details.method, expiresAt: null },
-  });
-  if (details.reopenNote !== undefined) await reopenCancelledDeliveries(tx, payment.orderId, details.now, details.reopenNote);
-  // A cash or Yape order can be moved by Despacho before its money arrives: the e-mail says the date it has now (decision 0062).
-  const [row] = await tx
-    .select({ order: orders, current: currentDeliveryOf(orders.id) })
-    .from(orders)
-    .where(eq(orders.id, payment.orderId));
-  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, row!.order.id));
-  await confirmPaidOrder(tx, row!.order, items, { ...details, delivery: row!.current });
+  await orderSteps.settled(tx, payment.orderId, details);
   return { orderId: payment.orderId, alreadySettled: false };
 }
 
@@ -217,25 +205,31 @@ export function whatsappRecipientOf(order: typeof orders.$inferSelect, siteUrl: 
   };
 }
 
-/** A payment was declined: the attempt and its order end as failed (a settled payment is never undone here). */
-export async function recordPaymentFailed(db: Database, paymentId: string, details: { now: Date; actor: string; message: string }) {
+/** A payment was declined: the attempt and its order (`orderSteps.failed`) end as failed (a settled payment is never undone here). */
+export async function recordPaymentFailed(
+  db: Database,
+  paymentId: string,
+  details: { now: Date; actor: string; message: string },
+  orderSteps: PaymentOrderSteps,
+) {
   const failed = await inTransaction(db, async (tx) => {
     const payment = await lockPaymentWithOrder(tx, paymentId);
     if (!payment) throw new PaymentNotFoundError(paymentId);
     if (payment.status === "succeeded" || payment.status === "failed") return { orderId: payment.orderId, changed: false };
     await tx.update(payments).set({ status: "failed", failureMessage: details.message, updatedAt: details.now }).where(eq(payments.id, paymentId));
-    await transitionOrder(tx, payment.orderId, "failed", { actor: details.actor, now: details.now, note: details.message });
+    await orderSteps.failed(tx, payment.orderId, details);
     return { orderId: payment.orderId, changed: true };
   });
   if (failed.changed) observePayment("failed");
   return failed;
 }
 
-/** A cash/Yape code was handed to the customer: the order waits for it until it expires. */
+/** A cash/Yape code was handed to the customer: the order waits for it until it expires (`orderSteps.codeIssued`). */
 export async function recordPaymentCodeIssued(
   db: Database,
   paymentId: string,
   details: { now: Date; actor: string; code: string; expiresAt: Date; method: PaymentMethod; providerReference?: string; siteUrl?: string },
+  orderSteps: PaymentOrderSteps,
 ) {
   return inTransaction(db, async (tx) => {
     const payment = await lockPaymentWithOrder(tx, paymentId);
@@ -252,7 +246,7 @@ export async function recordPaymentCodeIssued(
         updatedAt: details.now,
       })
       .where(eq(payments.id, paymentId));
-    await transitionOrder(tx, payment.orderId, "payment_created", { actor: details.actor, now: details.now, set: { expiresAt: details.expiresAt } });
+    await orderSteps.codeIssued(tx, payment.orderId, details);
     // Issue 25: the code and its deadline on WhatsApp too, for a number that opted in.
     const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId));
     await enqueueWhatsappTemplate(
@@ -269,13 +263,4 @@ export async function recordPaymentCodeIssued(
     );
     return { orderId: payment.orderId, code: details.code };
   });
-}
-
-/** A re-opened order's deliveries come back if they were called off with it. */
-async function reopenCancelledDeliveries(tx: DatabaseOrTransaction, orderId: string, now: Date, note: string) {
-  const entry = JSON.stringify([{ status: "pending", timestamp: now.toISOString(), note }]);
-  await tx
-    .update(deliveries)
-    .set({ status: "pending", statusHistory: sql`${deliveries.statusHistory} || ${entry}::jsonb`, updatedAt: now })
-    .where(and(eq(deliveries.orderId, orderId), eq(deliveries.status, "cancelled")));
 }

@@ -8,7 +8,8 @@ import { liveSaleInvoiceOf } from "../invoices/index.server";
 import { inTransaction, type DatabaseOrTransaction } from "../db/transaction";
 import { canTransition, orderStatusLabel, type OrderStatus } from "../orders/index.server";
 import type { CulqiClient } from "./culqi/client";
-import { applyRefundToOrder, processRefund, refundChannel } from "./refunds";
+import type { PaymentOrderSteps } from "./order-steps";
+import { processRefund, refundChannel } from "./refunds";
 
 /** Refund rows that hold money: asked for and not refused. */
 const HOLDING_STATUSES = ["pending", "succeeded", "manual"];
@@ -410,8 +411,8 @@ export async function recordGarantiaRefund(
 }
 
 /** Calls the provider for a recorded staff refund (outside any transaction) and says how it ended. */
-export async function settleStaffRefund(db: Database, refundId: string, deps: RefundDeps): Promise<StaffRefundResult> {
-  const attempt = await processRefund(db, deps.culqi, refundId, deps);
+export async function settleStaffRefund(db: Database, refundId: string, deps: RefundDeps, orderSteps: PaymentOrderSteps): Promise<StaffRefundResult> {
+  const attempt = await processRefund(db, deps.culqi, refundId, deps, orderSteps);
   const [row] = await db.select().from(refunds).where(eq(refunds.id, refundId));
   if (!row) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
   if (attempt === "declined" || row.status === "failed") return declined(row);
@@ -429,11 +430,17 @@ const declined = (row: typeof refunds.$inferSelect): StaffRefundResult => ({
   message: `El proveedor de pagos rechazó el reembolso (${row.lastError ?? "sin detalle"}). No se devolvió dinero; revisa el pago antes de intentarlo de nuevo.`,
 });
 
-async function existingRequest(db: Database, orderId: string, requestKey: string, deps: RefundDeps): Promise<StaffRefundResult | null> {
+async function existingRequest(
+  db: Database,
+  orderId: string,
+  requestKey: string,
+  deps: RefundDeps,
+  orderSteps: PaymentOrderSteps,
+): Promise<StaffRefundResult | null> {
   const [row] = await db.select().from(refunds).where(eq(refunds.requestKey, requestKey));
   if (!row) return null;
   if (row.orderId !== orderId) return { ok: false, code: "refused", message: "Esta solicitud no corresponde a este pedido. Recarga la página." };
-  if (row.status === "pending") return settleStaffRefund(db, row.id, deps);
+  if (row.status === "pending") return settleStaffRefund(db, row.id, deps, orderSteps);
   if (row.status === "failed") return declined(row);
   return {
     ok: true,
@@ -455,10 +462,11 @@ export async function refundOrder(
   actor: StaffActor,
   input: { orderId: string; amountCents: number | null; reason: string; requestKey: string },
   deps: RefundDeps,
+  orderSteps: PaymentOrderSteps,
 ): Promise<StaffRefundResult> {
   // The refund page is operaciones' and the admin's (the route says so); checked here too, before anything.
   if (!REFUNDING_ROLES.includes(actor.role)) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
-  const replay = await existingRequest(db, input.orderId, input.requestKey, deps);
+  const replay = await existingRequest(db, input.orderId, input.requestKey, deps, orderSteps);
   if (replay) return replay;
   const recorded = await inTransaction(db, async (tx): Promise<RecordedStaffRefund | "not_found" | "replay"> => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
@@ -494,10 +502,10 @@ export async function refundOrder(
     return result;
   });
   if (recorded === "not_found") return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
-  if (recorded === "replay") return (await existingRequest(db, input.orderId, input.requestKey, deps))!;
+  if (recorded === "replay") return (await existingRequest(db, input.orderId, input.requestKey, deps, orderSteps))!;
   if (!recorded.ok) return { ok: false, code: "refused", message: recorded.message };
   if (recorded.refund.status === "manual") return { ok: true, status: "manual", refundId: recorded.refund.id, amountCents: recorded.refund.amountCents };
-  return settleStaffRefund(db, recorded.refund.id, deps);
+  return settleStaffRefund(db, recorded.refund.id, deps, orderSteps);
 }
 
 /**
@@ -510,6 +518,7 @@ export async function markManualRefundDone(
   actor: StaffActor,
   input: { orderId: string; refundId: string },
   deps: Omit<RefundDeps, "culqi">,
+  orderSteps: PaymentOrderSteps,
 ): Promise<StaffRefundResult> {
   if (!REFUNDING_ROLES.includes(actor.role)) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
   return inTransaction(db, async (tx): Promise<StaffRefundResult> => {
@@ -528,7 +537,7 @@ export async function markManualRefundDone(
       .set({ status: "succeeded", refundedAt: deps.now, lastError: null, updatedAt: deps.now, requestedBy: refund.requestedBy ?? actor.email })
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "manual")))
       .returning();
-    await applyRefundToOrder(tx, order, done!, deps);
+    await orderSteps.refunded(tx, order, done!, deps);
     await recordStaffAction(tx, actor, {
       action: "order.refund_manual_done",
       entityType: "order",

@@ -6,7 +6,8 @@ import { readDistrictWeekdays } from "../content/index.server";
 import { orders, paymentMethods, payments, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions, users } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import type { CardProvider } from "../payments/index.server";
-import { recordPaymentFailed, settlePaymentInTransaction } from "../payments/index.server";
+// Settling the first order moves it, a flow one floor down from here (order-flows, decision 0083).
+import { recordPaymentFailed, settlePaymentInTransaction } from "../order-flows/index.server";
 import { inTransaction } from "../db/transaction";
 
 export interface PendingSubscriptionInput {

@@ -6,7 +6,7 @@ import type { Database } from "@server/db/client";
 import { deliveries, driverConfirmationReceipts, orders, outboxEmails, users } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { seedOnStart } from "@server/db/seed/seed";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction } from "@server/order-flows/index.server";
 import { limaToday } from "@core/lima-dates";
 import { cookieHeader, DEMO_CUSTOMER, signInCookies, type SessionCookie } from "../support/accounts";
 import { expectPageError, launchBrowser, openPage } from "../support/browser";

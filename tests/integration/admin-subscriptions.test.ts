@@ -17,7 +17,8 @@ import {
 } from "@server/db/schema";
 import { rescheduleDay, setDefaultCapacities } from "@server/deliveries/index.server";
 import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
-import { applySandboxAction, sandboxCardProvider } from "@server/payments/index.server";
+import { sandboxCardProvider } from "@server/payments/index.server";
+import { applySandboxAction } from "@server/order-flows/index.server";
 import {
   cancelSubscription,
   changeBillingMethod,

@@ -18,13 +18,13 @@ import {
   staffActions,
   users,
 } from "@server/db/schema";
-import { bidonBalance, confirmDriverStop, recordStaffBidonReturn } from "@server/deliveries/index.server";
+import { bidonBalance, recordStaffBidonReturn } from "@server/deliveries/index.server";
+import { applySandboxAction, confirmDriverStop, processGarantiaReturns, refundOrder } from "@server/order-flows/index.server";
 import {
   availableGarantiaCredit,
   garantiaSummary,
   garantiaSummaryForUser,
   garantiasHeld,
-  processGarantiaReturns,
   setGarantiaPreference,
   settleGarantiaByHand,
 } from "@server/garantias/index.server";
@@ -32,7 +32,7 @@ import { comprobanteForInvoice } from "@server/invoices/comprobante-for-invoice"
 import { nubefactPayload } from "@server/invoices/providers/nubefact";
 import { nubefactProvider, sendDueComprobantes, validateComprobante } from "@server/invoices/index.server";
 import { startNubefactMock } from "../support/nubefact-mock";
-import { applySandboxAction, orderRefundSummary, refundOrder } from "@server/payments/index.server";
+import { orderRefundSummary } from "@server/payments/index.server";
 import { sql } from "drizzle-orm";
 import { checkoutInput } from "../support/checkout-fixture";
 import { expectConsoleError } from "../support/fail-on-console-error";

@@ -2,7 +2,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, invoiceSeries, invoices, orderItems, orders, orderStatusChanges, outboxEmails, payments } from "@server/db/schema";
-import { applySandboxAction, recordPaymentSucceeded } from "@server/payments/index.server";
+import { applySandboxAction, recordPaymentSucceeded } from "@server/order-flows/index.server";
 import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 

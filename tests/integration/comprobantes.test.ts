@@ -15,8 +15,7 @@ import {
   retryComprobante,
 } from "@server/invoices/index.server";
 import { runDueJobs } from "@server/jobs/index.server";
-import { cancelOrderByStaff } from "@server/order-flows/index.server";
-import { applySandboxAction, refundOrder } from "@server/payments/index.server";
+import { applySandboxAction, cancelOrderByStaff, refundOrder } from "@server/order-flows/index.server";
 import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { expectConsoleError } from "../support/fail-on-console-error";
 import { pdfPlainText } from "../support/pdf-text";

@@ -2,15 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { invoices, orders, payments } from "@server/db/schema";
-import { handleCulqiWebhook } from "@server/order-flows/index.server";
-import {
-  chargeCulqiToken,
-  createCulqiClient,
-  createCulqiOrderForPayment,
-  issueCulqiCodeWithoutCheckout,
-  recordCulqiOrderCode,
-  type CulqiClient,
-} from "@server/payments/culqi";
+import { chargeCulqiToken, handleCulqiWebhook, issueCulqiCodeWithoutCheckout, recordCulqiOrderCode } from "@server/order-flows/index.server";
+import { createCulqiClient, createCulqiOrderForPayment, type CulqiClient } from "@server/payments/culqi";
 import { checkoutInput } from "../support/checkout-fixture";
 import { startCulqiMock, successfulCulqiCharges, type CulqiMock } from "../support/culqi-mock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -72,7 +65,7 @@ describe("Culqi adapter against a local Culqi API", () => {
   it("charges a token double-clicked into two server processes once: the second waits and lands on the paid order too", async () => {
     // A second copy of the payments module, as another process has: nothing in memory is shared, only the database.
     vi.resetModules();
-    const otherProcess = await import("@server/payments/culqi");
+    const otherProcess = await import("@server/order-flows/index.server");
     const placed = await newPayment("doble-proceso@example.pe");
     const token = await culqi.tokenize("4111111111111111");
     culqi.delayNextCharge(400);

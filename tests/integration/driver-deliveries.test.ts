@@ -14,10 +14,10 @@ import {
   staffActions,
   users,
 } from "@server/db/schema";
-import { bidonBalance, confirmDriverStop, listDriverStops, recentBidonMovements, type DriverConfirmation } from "@server/deliveries/index.server";
+import { bidonBalance, listDriverStops, recentBidonMovements, type DriverConfirmation } from "@server/deliveries/index.server";
+import { applySandboxAction, confirmDriverStop, settleConfirmedCharge } from "@server/order-flows/index.server";
 import type { StaffActor } from "@server/audit/index.server";
-import { applySandboxAction, driverCashToHandOver } from "@server/payments/index.server";
-import { settleConfirmedCharge } from "@server/payments/late-payments";
+import { driverCashToHandOver } from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { newCustomer } from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

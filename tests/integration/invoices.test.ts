@@ -11,7 +11,7 @@ import { invoices, orders, outboxEmails, siteSettings, users } from "@server/db/
 import { emailInvoicesToUser, findInvoiceForUser, invoicesArchiveForUser, listInvoicesForUser, renderInvoicePdf } from "@server/invoices/index.server";
 import { runDueJobs } from "@server/jobs/index.server";
 import { deliverPendingEmails, folderTransport } from "@server/notifications/deliver";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction } from "@server/order-flows/index.server";
 import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { pdfPlainText } from "../support/pdf-text";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

@@ -10,7 +10,7 @@ import { orders, outboxEmails, payments } from "@server/db/schema";
 import { createJobScheduler, runDueJobs } from "@server/jobs/index.server";
 import { deliverPendingEmails, folderTransport, type MailTransport } from "@server/notifications/deliver";
 import { enqueueEmail } from "@server/notifications/index.server";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction } from "@server/order-flows/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

@@ -7,7 +7,7 @@ import { priceCartLines } from "@server/catalog/index.server";
 import { updateRepeatSettings } from "@server/content/index.server";
 import { orders, outboxEmails, productVariants, reorderReminders, subscriptions } from "@server/db/schema";
 import { addDays, limaDayStart } from "@core/lima-dates";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction } from "@server/order-flows/index.server";
 import { deliverPendingEmails } from "@server/notifications/index.server";
 import { checkReorderToken, reorderCart, reorderToken, reorderUrl, sendReorderReminders, upcomingReorderReminders } from "@server/reorders/index.server";
 import { checkoutInput } from "../support/checkout-fixture";

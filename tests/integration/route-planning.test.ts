@@ -6,7 +6,6 @@ import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, districts, orders, productVariants, routeOptimisations, routePlans, staffActions, users } from "@server/db/schema";
 import { DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
 import {
-  confirmDriverStop,
   deliveryTracking,
   DispatchRefusedError,
   loadRouteOverview,
@@ -16,7 +15,7 @@ import {
   setOrderLocation,
   type VanShift,
 } from "@server/deliveries/index.server";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction, confirmDriverStop } from "@server/order-flows/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { bookableDates, limaDateOf } from "../support/lima-clock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

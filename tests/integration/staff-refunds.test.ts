@@ -4,17 +4,10 @@ import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, orders, orderStatusChanges, outboxEmails, refunds, staffActions } from "@server/db/schema";
 import { runDueJobs } from "@server/jobs/index.server";
-import { cancelOrderByStaff } from "@server/order-flows/index.server";
+import { applySandboxAction, cancelOrderByStaff, chargeCulqiToken, markManualRefundDone, refundOrder } from "@server/order-flows/index.server";
 import { transitionOrder, type OrderStatus } from "@server/orders/index.server";
-import { chargeCulqiToken, createCulqiClient, type CulqiClient } from "@server/payments/culqi";
-import {
-  applySandboxAction,
-  markManualRefundDone,
-  orderRefundSummary,
-  refundOrder,
-  setOperacionesRefundPolicy,
-  type RefundDeps,
-} from "@server/payments/index.server";
+import { createCulqiClient, type CulqiClient } from "@server/payments/culqi";
+import { orderRefundSummary, setOperacionesRefundPolicy, type RefundDeps } from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { expectConsoleError } from "../support/fail-on-console-error";

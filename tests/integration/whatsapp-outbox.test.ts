@@ -25,9 +25,9 @@ import {
   whatsappContacts,
   whatsappMessages,
 } from "@server/db/schema";
-import { confirmDriverStop } from "@server/deliveries/index.server";
+import { applySandboxAction, confirmDriverStop } from "@server/order-flows/index.server";
 import { runDueJobs } from "@server/jobs/index.server";
-import { applySandboxAction, sandboxCardProvider } from "@server/payments/index.server";
+import { sandboxCardProvider } from "@server/payments/index.server";
 import {
   cloudApiClient,
   listDeadWhatsappMessages,

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { users, whatsappConsentEvents, whatsappContacts, whatsappInboundMessages, whatsappMessages, whatsappStatusEvents } from "@server/db/schema";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction } from "@server/order-flows/index.server";
 import {
   cloudApiClient,
   currentWhatsappConsent,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { applySandboxAction } from "@server/payments/index.server";
+import { applySandboxAction } from "@server/order-flows/index.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { findInvariantViolations } from "../support/invariants";

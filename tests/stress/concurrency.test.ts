@@ -23,9 +23,8 @@ import { inject } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { openDatabase, type Database, type DatabaseHandle } from "@server/db/client";
 import { subscriptionEvents, subscriptionPeriods, subscriptions } from "@server/db/schema";
-import { expireUnpaidOrders } from "@server/order-flows/index.server";
+import { expireUnpaidOrders, recordPaymentSucceeded } from "@server/order-flows/index.server";
 import { sandboxCardProvider } from "@server/payments/cards";
-import { recordPaymentSucceeded } from "@server/payments/index.server";
 import {
   changeNextDeliveryDate,
   pauseSubscription,

@@ -5,8 +5,8 @@
  */
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { publicSiteUrl } from "@server/config/env";
-import { cancelOrderByStaff } from "@server/order-flows/index.server";
-import { culqiClientIfConfigured, markManualRefundDone, refundOrder, setOperacionesRefundPolicy, type RefundDeps } from "@server/payments/index.server";
+import { cancelOrderByStaff, markManualRefundDone, refundOrder } from "@server/order-flows/index.server";
+import { culqiClientIfConfigured, setOperacionesRefundPolicy, type RefundDeps } from "@server/payments/index.server";
 import { dbContext } from "../db-context.server";
 import { readFormData } from "../request-body.server";
 import { staffActor } from "../staff.server";

@@ -3,6 +3,7 @@ import { and, eq, isNull, lte, or } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orders, payments, processedWebhookEvents } from "../../db/schema";
 import { settleConfirmedCharge, type ChargeSettlement } from "../late-payments";
+import type { PaymentOrderSteps } from "../order-steps";
 import { processRefund } from "../refunds";
 import { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed } from "../settle";
 import { CulqiUnavailableError, type Authentication3DS, type CulqiClient, type CulqiCharge, type CulqiOrder } from "./client";
@@ -42,7 +43,7 @@ const LATE_REFUND = "Tu pago se confirmó cuando este pedido ya había vencido. 
  * ends and answers from what the first attempt left (paid, failed) or, if the payment is still
  * open (a 3DS review, Culqi away), takes the claim and tries itself.
  */
-export async function chargeCulqiToken(db: Database, client: CulqiClient, input: ChargeInput): Promise<CulqiChargeOutcome> {
+export async function chargeCulqiToken(db: Database, client: CulqiClient, input: ChargeInput, orderSteps: PaymentOrderSteps): Promise<CulqiChargeOutcome> {
   const started = Date.now();
   for (;;) {
     // The request's clock moves on while it waits, so a crashed holder's claim runs out for it too.
@@ -50,13 +51,13 @@ export async function chargeCulqiToken(db: Database, client: CulqiClient, input:
     const claim = await claimCharge(db, input.paymentId, now);
     if (claim === "claimed") {
       try {
-        return await chargeCulqiTokenNow(db, client, input);
+        return await chargeCulqiTokenNow(db, client, input, orderSteps);
       } finally {
         await releaseCharge(db, input.paymentId);
       }
     }
     // Not open (paid, failed, expired, unknown): answered from the row, Culqi is not called.
-    if (claim === "not_open") return chargeCulqiTokenNow(db, client, input, { mayCharge: false });
+    if (claim === "not_open") return chargeCulqiTokenNow(db, client, input, orderSteps, { mayCharge: false });
     await new Promise((resolve) => setTimeout(resolve, CHARGE_WAIT_STEP_MS));
   }
 }
@@ -97,7 +98,13 @@ async function releaseCharge(db: Database, paymentId: string): Promise<void> {
   await db.update(payments).set({ chargeClaimedUntil: null }).where(eq(payments.id, paymentId));
 }
 
-async function chargeCulqiTokenNow(db: Database, client: CulqiClient, input: ChargeInput, options = { mayCharge: true }): Promise<CulqiChargeOutcome> {
+async function chargeCulqiTokenNow(
+  db: Database,
+  client: CulqiClient,
+  input: ChargeInput,
+  orderSteps: PaymentOrderSteps,
+  options = { mayCharge: true },
+): Promise<CulqiChargeOutcome> {
   const row = await paymentWithOrder(db, input.paymentId);
   if (!row) return { outcome: "not_payable", message: "No encontramos este pago." };
   const { payment, order } = row;
@@ -118,14 +125,14 @@ async function chargeCulqiTokenNow(db: Database, client: CulqiClient, input: Cha
     case "paid": {
       // The order may have expired while the bank checked the card (3DS) or Yape waited for its
       // code: the late-settlement rule decides between settling it and giving the money back.
-      const settled = await settleCharge(db, client, answer.charge, payment.id, { now: input.now, siteUrl: input.siteUrl, actor: "culqi" });
+      const settled = await settleCharge(db, client, answer.charge, payment.id, { now: input.now, siteUrl: input.siteUrl, actor: "culqi" }, orderSteps);
       if (settled.kind === "refund") return { outcome: "not_payable", message: LATE_REFUND };
       return { outcome: "paid", orderId: order.id };
     }
     case "review":
       return { outcome: "review", orderId: order.id };
     case "declined":
-      await recordPaymentFailed(db, payment.id, { now: input.now, actor: "culqi", message: answer.userMessage });
+      await recordPaymentFailed(db, payment.id, { now: input.now, actor: "culqi", message: answer.userMessage }, orderSteps);
       return { outcome: "declined", orderId: order.id, message: answer.userMessage };
     case "unavailable":
       return { outcome: "unavailable", orderId: order.id, message: TRY_AGAIN };
@@ -159,7 +166,12 @@ export async function createCulqiOrderForPayment(db: Database, client: CulqiClie
  * móvil, a billetera or an agente. Repeat-safe: a confirmed order is only read again.
  * Returns the code, or null when Culqi cannot give one now.
  */
-export async function issueCulqiCodeWithoutCheckout(db: Database, client: CulqiClient, input: { paymentId: string; now: Date; publicKey: string }) {
+export async function issueCulqiCodeWithoutCheckout(
+  db: Database,
+  client: CulqiClient,
+  input: { paymentId: string; now: Date; publicKey: string },
+  orderSteps: PaymentOrderSteps,
+) {
   const reference = await createCulqiOrderForPayment(db, client, input).catch((error: unknown) => {
     if (error instanceof CulqiUnavailableError) return null;
     throw error;
@@ -171,12 +183,12 @@ export async function issueCulqiCodeWithoutCheckout(db: Database, client: CulqiC
     if (error instanceof CulqiUnavailableError) return null;
     throw error;
   });
-  const recorded = await recordCulqiOrderCode(db, client, input);
+  const recorded = await recordCulqiOrderCode(db, client, input, orderSteps);
   return recorded?.code ?? null;
 }
 
 /** The customer confirmed a Culqi order in the checkout: keep its payment code and wait for payment. */
-export async function recordCulqiOrderCode(db: Database, client: CulqiClient, input: { paymentId: string; now: Date }) {
+export async function recordCulqiOrderCode(db: Database, client: CulqiClient, input: { paymentId: string; now: Date }, orderSteps: PaymentOrderSteps) {
   const row = await paymentWithOrder(db, input.paymentId);
   const reference = row?.payment.providerReference;
   if (!row || !reference?.startsWith("ord_")) return null;
@@ -190,14 +202,19 @@ export async function recordCulqiOrderCode(db: Database, client: CulqiClient, in
   const expiresAt = culqiOrder.expiration_date
     ? new Date(culqiOrder.expiration_date * (culqiOrder.expiration_date > 1e12 ? 1 : 1000))
     : new Date(input.now.getTime() + CULQI_CODE_HOURS * 3_600_000);
-  return recordPaymentCodeIssued(db, row.payment.id, {
-    now: input.now,
-    actor: "culqi",
-    method: "cash",
-    code: culqiOrder.payment_code,
-    expiresAt,
-    providerReference: reference,
-  });
+  return recordPaymentCodeIssued(
+    db,
+    row.payment.id,
+    {
+      now: input.now,
+      actor: "culqi",
+      method: "cash",
+      code: culqiOrder.payment_code,
+      expiresAt,
+      providerReference: reference,
+    },
+    orderSteps,
+  );
 }
 
 export type WebhookOutcome = { status: number; applied: boolean };
@@ -228,14 +245,16 @@ function parseEvent(rawBody: string): { id: string; type: string; data: Record<s
  * 0026-late-payments-and-refunds). Benign cases (unknown charge, a charge that is not ours, a
  * declined charge) are answered 200.
  *
- * A Culqi order whose code expired (or was deleted) ends the shop's order too: that is a flow across
- * orders and payments, so it is reported to `onCodeExpired`, which the floor above passes in
- * (order-flows, decision 0083), and handled before the event is recorded, as every other event.
+ * What the event does to the shop's order is passed in by the floor above (order-flows, decision
+ * 0083): `orderSteps` for money settled or given back, and `onCodeExpired` for a Culqi order whose
+ * code expired (or was deleted), which ends the shop's order too. Both run before the event is
+ * recorded, as everything else the event does.
  */
 export async function handleCulqiWebhookEvent(
   db: Database,
   client: CulqiClient,
   input: CulqiWebhookInput,
+  orderSteps: PaymentOrderSteps,
   onCodeExpired: CulqiCodeExpired,
 ): Promise<WebhookOutcome> {
   if (input.expectedAuthorization && !sameSecret(input.authorization, input.expectedAuthorization)) return { status: 401, applied: false };
@@ -250,8 +269,8 @@ export async function handleCulqiWebhookEvent(
 
     const resourceId = String(event.data.id ?? event.data.chargeId ?? event.data.charge_id ?? "");
     let applied = false;
-    if (resourceId.startsWith("chr_")) applied = await applyCharge(db, client, await client.getCharge(resourceId), input);
-    else if (resourceId.startsWith("ord_")) applied = await applyOrder(db, client, await client.getOrder(resourceId), input, onCodeExpired);
+    if (resourceId.startsWith("chr_")) applied = await applyCharge(db, client, await client.getCharge(resourceId), input, orderSteps);
+    else if (resourceId.startsWith("ord_")) applied = await applyOrder(db, client, await client.getOrder(resourceId), input, orderSteps, onCodeExpired);
 
     await db.insert(processedWebhookEvents).values({ provider: "culqi", eventId: event.id, processedAt: input.now }).onConflictDoNothing();
     return { status: 200, applied };
@@ -280,6 +299,7 @@ async function settleCharge(
   charge: CulqiCharge,
   paymentId: string,
   input: { now: Date; siteUrl: string; actor: string },
+  orderSteps: PaymentOrderSteps,
 ): Promise<ChargeSettlement> {
   const settled = await settleConfirmedCharge(
     db,
@@ -291,18 +311,25 @@ async function settleCharge(
       method: charge.source?.id?.startsWith("ype_") || charge.source?.type === "yape" ? "yape" : "card",
     },
     input,
+    orderSteps,
   );
-  if (settled.kind === "refund") await processRefund(db, client, settled.refundId, input);
+  if (settled.kind === "refund") await processRefund(db, client, settled.refundId, input, orderSteps);
   return settled;
 }
 
-async function applyCharge(db: Database, client: CulqiClient, charge: CulqiCharge | null, input: { now: Date; siteUrl: string }): Promise<boolean> {
+async function applyCharge(
+  db: Database,
+  client: CulqiClient,
+  charge: CulqiCharge | null,
+  input: { now: Date; siteUrl: string },
+  orderSteps: PaymentOrderSteps,
+): Promise<boolean> {
   const paymentId = charge?.metadata?.payment_id;
   // Unknown to Culqi, not one of our payment attempts (a subscription's saved-card charge carries
   // only its charge_key), or not a successful sale: nothing to settle.
   if (!charge || !paymentId || charge.outcome?.type !== "venta_exitosa") return false;
   try {
-    const settled = await settleCharge(db, client, charge, paymentId, { ...input, actor: "culqi-webhook" });
+    const settled = await settleCharge(db, client, charge, paymentId, { ...input, actor: "culqi-webhook" }, orderSteps);
     return settled.kind === "refund" ? settled.created : !settled.alreadySettled;
   } catch (error) {
     if (!(error instanceof PaymentNotFoundError)) throw error;
@@ -316,6 +343,7 @@ async function applyOrder(
   client: CulqiClient,
   culqiOrder: CulqiOrder | null,
   input: { now: Date; siteUrl: string },
+  orderSteps: PaymentOrderSteps,
   onCodeExpired: CulqiCodeExpired,
 ): Promise<boolean> {
   if (!culqiOrder) return false;
@@ -330,9 +358,10 @@ async function applyOrder(
       payment.id,
       { provider: "culqi", reference: culqiOrder.id, amountCents: culqiOrder.amount, method: "cash" },
       { ...input, actor: "culqi-webhook" },
+      orderSteps,
     );
     if (settled.kind === "refund") {
-      await processRefund(db, client, settled.refundId, input);
+      await processRefund(db, client, settled.refundId, input, orderSteps);
       return settled.created;
     }
     return !settled.alreadySettled;

@@ -2,7 +2,14 @@ import { eq } from "drizzle-orm";
 import { deliveriesPerPeriod } from "@core/subscription-dates";
 import { deliveries, type orders } from "../db/schema";
 import type { Transaction } from "../db/transaction";
+import {
+  applyQueuedDriverConfirmations as applyQueuedDriverConfirmationsWith,
+  confirmDriverStop as confirmDriverStopWith,
+  type DriverStopOrderSteps,
+} from "../deliveries/index.server";
 import { transitionOrder } from "../orders/index.server";
+import { settleCollectedAtDoor } from "./payment-entry-points";
+import { withOrderSteps } from "./with-steps";
 
 const LEFT_THE_WAREHOUSE = ["shipped", "in_transit", "delivered"];
 
@@ -13,7 +20,7 @@ const LEFT_THE_WAREHOUSE = ["shipped", "in_transit", "delivered"];
  * period (1 for mensual, 12 for anual), since an annual order's later deliveries are created month by
  * month. An order not paid yet (cash or Yape code collected at the door) keeps its status: the
  * machine cannot ship an unpaid order, and recording the payment is the payments domain's work.
- * The caller holds the order's lock.
+ * The caller (a driver's stop, in deliveries) holds the order's lock.
  */
 export async function orderFollowsDeliveries(tx: Transaction, order: typeof orders.$inferSelect, change: { actor: string; now: Date }): Promise<void> {
   const rows = await tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.orderId, order.id));
@@ -30,3 +37,15 @@ export async function orderFollowsDeliveries(tx: Transaction, order: typeof orde
     await transitionOrder(tx, order.id, "delivered", { actor: change.actor, now: change.now, note: "Entregado al cliente" });
   }
 }
+
+/** What a driver's stop does to its order (decision 0083): deliveries moves the stop and calls these. */
+const driverStopOrderSteps: DriverStopOrderSteps = {
+  collectedAtDoor: settleCollectedAtDoor,
+  followDeliveries: orderFollowsDeliveries,
+};
+
+/** The driver's three buttons (issue 10), deliveries' `confirmDriverStop` with the order's steps. */
+export const confirmDriverStop = withOrderSteps(confirmDriverStopWith, driverStopOrderSteps);
+
+/** The driver app's offline queue (decision 0079), deliveries' `applyQueuedDriverConfirmations` with the order's steps. */
+export const applyQueuedDriverConfirmations = withOrderSteps(applyQueuedDriverConfirmationsWith, driverStopOrderSteps);
