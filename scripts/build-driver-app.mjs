@@ -33,8 +33,9 @@ export function driverAppFiles() {
     for (const url of [route.module, ...(route.imports ?? []), ...(route.css ?? [])]) urls.add(url);
   }
   const assets = readdirSync(path.join(clientDir, "assets"));
-  const shared = assets.filter((name) => /^app-[\w-]+\.css$/.test(name) || /^roboto-latin-wght-normal-[\w-]+\.woff2$/.test(name));
-  if (shared.length !== 2) throw new Error(`Expected the shop's stylesheet and font in build/client/assets, found ${shared.join(", ")}`);
+  // The stylesheet, not the web font: the driver app draws in the phone's own font (decision 0086).
+  const shared = assets.filter((name) => /^app-[\w-]+\.css$/.test(name));
+  if (shared.length !== 1) throw new Error(`Expected the shop's stylesheet in build/client/assets, found ${shared.join(", ") || "none"}`);
   const icons = readdirSync(path.join(clientDir, "icons")).filter((name) => name.startsWith("reparto-"));
   return [
     ...[...urls].map((url) => url.replace(/^\//, "")),
