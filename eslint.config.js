@@ -81,6 +81,9 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      // `import { type X } from door` still loads the door at run time: in a browser module that
+      // pulls server code into the bundle (only the build noticed). All-type imports are `import type`.
+      "@typescript-eslint/no-import-type-side-effects": "error",
     },
   },
   {
