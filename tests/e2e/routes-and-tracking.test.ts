@@ -203,6 +203,8 @@ describe("pins, Optimizar rutas and the customer's tracking on a phone", () => {
     // left out, the whole route is accounted for.
     await planning.getByRole("link", { name: `Ver hoja de ${driverName}` }).click();
     await page.waitForURL(/\/admin\/despacho\/hoja\?fecha=.+&repartidor=/);
+    // The address changes before the sheet is drawn: read the stops once the driver's sheet is there.
+    await page.getByRole("heading", { name: `Hoja de ruta · ${driverName}` }).waitFor();
     const stops = await page.getByTestId("route-stop").allTextContents();
     expect(stops.length + unassigned).toBeGreaterThanOrEqual(route.length);
     expect(stops.filter((stop) => !/Llegada estimada\s*\d\d:\d\d/.test(stop))).toEqual([]);
