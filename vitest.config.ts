@@ -95,7 +95,10 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           env: testUploads,
           globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-global-setup.ts"],
-          setupFiles: ["tests/support/fail-on-server-error.ts", "tests/support/fail-on-page-error.ts"],
+          // One worker process runs many files, each with fresh shop modules (decision 0068, as db):
+          // a process per file loaded playwright-core, drizzle and PGlite again for every file.
+          isolate: false,
+          setupFiles: ["tests/support/fresh-modules.ts", "tests/support/fail-on-server-error.ts", "tests/support/fail-on-page-error.ts"],
           // Two files at once, each worker with a shared server of its own (shared-shop.ts): one
           // file left a core mostly idle (a browser test waits on its page and its server in turn).
           maxWorkers: 2,

@@ -1,17 +1,20 @@
 /**
  * Decision 0086: a page whose route says `handle = { inlineStylesheet: true }` (the driver app,
- * `/admin/reparto`) gets the shop's stylesheet inside its document, so its first paint waits for
- * the document alone — not for an 11 KB stylesheet sharing a phone's connection with the font and
- * the modules (Lighthouse mobile, issue 26: bench/RESULTS.md).
+ * `/admin/reparto`) gets the part of the shop's stylesheet its markup uses inside its document
+ * (stylesheet-subset.server.ts), so its first paint waits for the document alone — not for an
+ * 11 KB stylesheet sharing a phone's connection with the modules (Lighthouse mobile, issue 26:
+ * bench/RESULTS.md).
  *
- * The stylesheet's own <link> stays, made inert (`media="not all"`: fetched late, never
- * render-blocking): React finds it when it hydrates and does not add it again, and later pages of
- * the visit, which use the same file, find it cached. The <style> carries the document's nonce,
- * which the page's Content-Security-Policy then names in `style-src`.
+ * The stylesheet's own <link> stays, held back (`media="not all"`: fetched at the lowest
+ * priority, never render-blocking) and marked `data-deferred-stylesheet`: React finds it when it
+ * hydrates and does not add it again, and the page applies it once idle (root.tsx), so what it
+ * draws later and the next pages of the visit have the whole file. The <style> carries the
+ * document's nonce, which the page's Content-Security-Policy then names in `style-src`.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { EntryContext } from "react-router";
+import { indexStylesheet, subsetFor, type StylesheetIndex } from "./stylesheet-subset.server";
 
 /** Whether the page's matched routes ask for it (`handle.inlineStylesheet`). */
 export function inlinesStylesheet(context: EntryContext): boolean {
@@ -28,14 +31,14 @@ function builtClientDir(): string {
   return path.join(path.dirname(dir), "client");
 }
 
-const stylesheets = new Map<string, string | null>();
+const stylesheets = new Map<string, StylesheetIndex | null>();
 
-/** The stylesheet's text, read once; null (logged) when it cannot be read, and the page keeps its link. */
-function stylesheetText(href: string): string | null {
+/** The stylesheet, read and indexed once; null (logged) when it cannot be read, and the page keeps its link. */
+function stylesheetIndex(href: string): StylesheetIndex | null {
   if (!stylesheets.has(href)) {
     try {
       // A closing tag inside the CSS would end the element early; CSS has no use for "</".
-      stylesheets.set(href, readFileSync(path.join(builtClientDir(), href), "utf8").replace(/<\//g, "<\\/"));
+      stylesheets.set(href, indexStylesheet(readFileSync(path.join(builtClientDir(), href), "utf8").replace(/<\//g, "<\\/")));
     } catch (error) {
       console.error(`The stylesheet ${href} could not be read to inline it; pages link it instead:`, error);
       stylesheets.set(href, null);
@@ -44,13 +47,14 @@ function stylesheetText(href: string): string | null {
   return stylesheets.get(href)!;
 }
 
-/** The document with the stylesheet `href` inlined before its (now inert) link; unchanged when the link is absent. */
+/** The document with its part of the stylesheet `href` inlined before the (held back) link; unchanged when the link is absent. */
 export function withInlineStylesheet(html: string, href: string, nonce: string): string {
   const quoted = href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   // React writes the nonce first: the attributes are matched in any order.
   const link = new RegExp(`<link\\b(?=[^>]*\\brel="stylesheet")(?=[^>]*\\bhref="${quoted}")[^>]*>`).exec(html);
-  const css = link ? stylesheetText(href) : null;
-  if (!link || css === null) return html;
-  const inert = link[0].replace(/\s*\/?>$/, ' media="not all"/>');
+  const index = link ? stylesheetIndex(href) : null;
+  if (!link || index === null) return html;
+  const css = subsetFor(index, html);
+  const inert = link[0].replace(/\s*\/?>$/, ' media="not all" data-deferred-stylesheet=""/>');
   return html.replace(link[0], () => `<style nonce="${nonce}">${css}</style>${inert}`);
 }

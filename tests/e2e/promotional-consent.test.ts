@@ -10,7 +10,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { sendAbandonedCartReminders } from "@server/cart/index.server";
 import { currentPromotionalConsent } from "@server/consent/index.server";
 import { openDatabase } from "@server/db/client";
@@ -23,9 +23,10 @@ import { registerCustomer } from "../support/accounts";
 import { auditLayout } from "../support/layout-audit";
 import { createShopDatabase, startShopServer, type ShopServer } from "../support/shop-server";
 
-// The reminders are made here, so their links are signed with the server's key.
+// The reminders are made here, so their links are signed with the server's key. Given back after
+// the file: the next file of this worker process must not sign with it (isolate: false).
 const sessionSecret = randomBytes(32).toString("hex");
-process.env.SESSION_SECRET = sessionSecret;
+vi.stubEnv("SESSION_SECRET", sessionSecret);
 
 const PHONE_360 = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true };
 
@@ -52,6 +53,7 @@ describe("promotional e-mail consent", () => {
     server = await startShopServer({ env: { ...databaseEnv, SESSION_SECRET: sessionSecret } });
   }, 120_000);
   afterAll(async () => {
+    vi.unstubAllEnvs();
     await browser?.close();
     await server?.stop();
     await cleanup?.();
