@@ -7,7 +7,7 @@ import { orders, paymentMethods, payments, subscriptionEvents, subscriptionItems
 import type { DatabaseOrTransaction } from "../db/transaction";
 import type { CardProvider } from "../payments/index.server";
 // Settling the first order moves it, a flow one floor down from here (order-flows, decision 0083).
-import { recordPaymentFailed, settlePaymentInTransaction } from "../order-flows/index.server";
+import { settlePaymentInTransaction } from "../order-flows/index.server";
 import { inTransaction } from "../db/transaction";
 
 export interface PendingSubscriptionInput {
@@ -261,19 +261,4 @@ async function markFirstPeriodFailed(db: Database, subscriptionId: string, messa
     .update(subscriptionPeriods)
     .set({ status: "failed", lastError: message, updatedAt: now })
     .where(and(eq(subscriptionPeriods.subscriptionId, subscriptionId), eq(subscriptionPeriods.periodNumber, 1)));
-}
-
-/** The first period could not be paid before the order expired: the order fails, the subscription never starts. */
-export async function abandonPendingSubscription(db: Database, subscriptionId: string, now: Date): Promise<void> {
-  const [row] = await db
-    .select({ orderId: subscriptions.orderId })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.status, "pending_payment")));
-  if (!row?.orderId) return;
-  const [payment] = await db.select({ id: payments.id }).from(payments).where(eq(payments.orderId, row.orderId)).limit(1);
-  if (payment) await recordPaymentFailed(db, payment.id, { now, actor: "system", message: "Suscripción no activada" });
-  await db
-    .update(subscriptions)
-    .set({ status: "cancelled", cancelReason: "Pago inicial no completado", cancelledAt: now, updatedAt: now })
-    .where(eq(subscriptions.id, subscriptionId));
 }
