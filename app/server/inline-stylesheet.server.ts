@@ -7,8 +7,10 @@
  *
  * The stylesheet's own <link> stays, held back (`media="not all"`: fetched at the lowest
  * priority, never render-blocking) and marked `data-deferred-stylesheet`: React finds it when it
- * hydrates and does not add it again, and the page applies it once idle (root.tsx), so what it
- * draws later and the next pages of the visit have the whole file. The <style> carries the
+ * hydrates and does not add it again. A route that sets the handle must apply it once idle
+ * (`useEffect(applyDeferredStylesheets, [])`, app/lib/deferred-stylesheet.ts, as admin.reparto
+ * does), so what it draws later and the next pages of the visit have the whole file; it is not in
+ * root.tsx because every other page would carry it in its first load. The <style> carries the
  * document's nonce, which the page's Content-Security-Policy then names in `style-src`.
  */
 import { readFileSync } from "node:fs";

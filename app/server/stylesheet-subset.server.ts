@@ -2,8 +2,8 @@
  * Decision 0086: the driver app's document carries only the part of the shop's stylesheet its own
  * markup uses. The whole file is 54 KB (10.5 KB gzip) and was most of the document's bytes: on a
  * phone's first round trip (about 14 KB) the first paint waited for a second one. The whole file
- * arrives once the page is idle, through its own <link> (root.tsx), before anything the page draws
- * later (a banner, a refused tap, another admin page) needs it.
+ * applies once the page is idle, through its own held-back <link> (inline-stylesheet.server.ts),
+ * before anything the page draws later (a banner, a refused tap, another admin page) needs it.
  *
  * Kept: everything that is not a class rule (the base layer, `@font-face`, attribute rules), every
  * class rule that names at least one class of the document, and the theme variables, keyframes and
