@@ -8,6 +8,7 @@ import { sameOriginMiddleware } from "./server/csrf.server";
 import { databaseMiddleware, dbContext } from "./server/db-context.server";
 import { methodGuardMiddleware } from "./server/request-guards.server";
 import { requestLogMiddleware } from "./server/request-log.server";
+import { sendQueuedWorkMiddleware } from "./server/send-queued-work.server";
 import { siteInfo } from "./server/site-info.server";
 import { LeavingPageGuard } from "~/components/layout/leaving-page-guard";
 import { useNonce } from "~/lib/nonce";
@@ -16,6 +17,7 @@ import { pageMeta } from "~/lib/seo";
 export const middleware: Route.MiddlewareFunction[] = [
   // First, so it sees the final answer (a refusal or the 503 page included) for the request's log line.
   requestLogMiddleware,
+  sendQueuedWorkMiddleware,
   methodGuardMiddleware,
   privateWhenSignedInMiddleware,
   sameOriginMiddleware,

@@ -1,7 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/admin.complaint-detail";
 import { answerComplaint, complaintDeadline, findComplaintById } from "@server/complaints/index.server";
-import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { FieldError } from "~/components/ui/form-field";
@@ -38,7 +37,6 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const result = await answerComplaint(context.get(dbContext), staffActor(context, request), { complaintId, answer: parsed.data.answer }, { now: new Date() });
   if (!result.ok && result.reason === "not_found") throw data("Hoja de reclamación no encontrada", { status: 404 });
   if (!result.ok) return data({ answer, fieldError: null, error: "Esta hoja ya fue respondida. La respuesta no se puede cambiar." }, { status: 400 });
-  runJobSoon("emails");
   return redirect(`/admin/reclamos/${complaintId}?aviso=respondida`, { status: 303 });
 }
 

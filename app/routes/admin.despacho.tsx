@@ -12,7 +12,6 @@ import {
 import { RoutePlanning } from "~/components/admin/route-planning";
 import { optimiseAction } from "~/server/pages/route-planning.server";
 import { randomUUID } from "node:crypto";
-import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DayNav, DayPickerForm } from "~/components/admin/day-picker";
 import { DispatchCapacitySummary, DispatchDeliveryList, DispatchLoadSummary } from "~/components/admin/dispatch-day";
@@ -66,7 +65,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     else {
       const { siteUrl } = await siteInfo(db);
       result = await rescheduleDeliveries(db, actor, { ids: input.ids, date: input.nuevaFecha, deliveryWindow: input.nuevoHorario, now, siteUrl });
-      if (result.changed > 0) runJobSoon("emails");
     }
   } catch (error) {
     if (error instanceof DispatchRefusedError) return data({ ok: false, message: error.message, values }, { status: 409 });

@@ -1,6 +1,5 @@
 import { data } from "react-router";
 import type { Route } from "./+types/admin.reparto-confirmaciones";
-import { runJobSoon } from "@server/jobs/index.server";
 import type { QueuedDriverConfirmation } from "@server/deliveries/index.server";
 import { applyQueuedDriverConfirmations } from "@server/order-flows/index.server";
 import { fieldErrors } from "@core/checkout-schema";
@@ -84,8 +83,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     now: receivedAt,
     siteUrl: site.siteUrl,
   });
-  // The customers' WhatsApp notices leave now rather than at the next pass (issue 25).
-  if (applied.some((answer) => answer.status === "applied" && !answer.duplicate)) runJobSoon("whatsapp");
   const byKey = new Map(applied.map((answer) => [answer.key, answer]));
   for (const entry of order) {
     if ("status" in entry) {

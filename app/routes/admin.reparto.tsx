@@ -4,7 +4,6 @@ import type { Route } from "./+types/admin.reparto";
 import { listDriverStops } from "@server/deliveries/index.server";
 import { confirmDriverStop } from "@server/order-flows/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
-import { runJobSoon } from "@server/jobs/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-shell";
 import { DriverAppBanner } from "~/components/admin/driver-app-banner";
 import { DriverStopCard, RefusedTap, type StopFormFeedback } from "~/components/admin/driver-stop-card";
@@ -46,9 +45,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const member = context.get(staffContext);
   const now = new Date();
   const db = context.get(dbContext);
-  const stops = await listDriverStops(db, member.id, now);
-  // Decision 0060: the signed-in driver's own cash only, by their identity, never by a parameter.
-  const cash = await driverCashToHandOver(db, { id: member.id, email: member.email }, now);
+  const [stops, cash] = await Promise.all([
+    listDriverStops(db, member.id, now),
+    // Decision 0060: the signed-in driver's own cash only, by their identity, never by a parameter.
+    driverCashToHandOver(db, { id: member.id, email: member.email }, now),
+  ]);
   const notice = new URL(request.url).searchParams.get("aviso");
   // Only a repartidor's phone installs the app and keeps the route (issue 26); an admin's visit does not.
   const installable = member.role === "repartidor";
@@ -171,8 +172,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) {
     return data<StopFormFeedback>({ deliveryId, intent, formError: driverRefusalMessage(result), fieldErrors: {}, values }, { status: 409 });
   }
-  // The customer's WhatsApp leaves now rather than at the next pass (issue 25).
-  if (result.changed) runJobSoon("whatsapp");
   // A repeated tap lands on the same answer as the first: the stop is where the driver put it.
   return redirect(`/admin/reparto?aviso=${input.intent}#parada-${input.deliveryId}`);
 }

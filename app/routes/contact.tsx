@@ -1,7 +1,6 @@
 import { data, Form, Link, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/contact";
 import { sendContactMessage } from "@server/contact/index.server";
-import { runJobSoon } from "@server/jobs/index.server";
 import { FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { Field, inputClass } from "~/components/ui/form-field";
 import { WhatsAppIcon } from "~/components/ui/icons";
@@ -40,7 +39,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const result = await sendContactMessage(context.get(dbContext), { ...parsed.data, submissionId }, { client: clientKey(request) });
   if (!result.ok) return data({ sent: false, values, submissionId, fieldErrors: {}, message: result.message }, { status: 429 });
-  runJobSoon("emails");
   return data({ sent: true, values, submissionId, fieldErrors: {}, message: null });
 }
 

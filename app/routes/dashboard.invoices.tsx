@@ -1,7 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/dashboard.invoices";
 import { emailInvoicesToUser, listInvoicesForUser, type EmailInvoicesResult } from "@server/invoices/index.server";
-import { runJobSoon } from "@server/jobs/index.server";
 import { InvoiceFilters } from "~/components/invoices/invoice-filters";
 import { InvoiceRows, type InvoiceRow } from "~/components/invoices/invoice-rows";
 import { dbContext } from "~/server/db-context.server";
@@ -73,7 +72,6 @@ export async function action({ request, context }: Route.ActionArgs): Promise<{ 
   if (form.get("intent") !== "email-invoices") throw new Response("Solicitud no válida", { status: 400 });
   const { siteUrl } = await siteInfo(db, request);
   const result = await emailInvoicesToUser(db, { id: user.id, email: user.email, firstName: user.firstName }, { now: new Date(), siteUrl });
-  if (result.status === "queued") runJobSoon("emails");
   return { email: result };
 }
 

@@ -3,7 +3,6 @@ import type { Route } from "./+types/email-preferences";
 import { getSignedInUser } from "@server/accounts/index.server";
 import { currentPromotionalConsent, emailFromPreferencesToken, revokePromotionalConsent } from "@server/consent/index.server";
 import { getIssuer } from "@server/content/index.server";
-import { runJobSoon } from "@server/jobs/index.server";
 import { askForPromotionalConsent } from "@server/notifications/index.server";
 import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
@@ -60,7 +59,6 @@ export async function action(args: Route.ActionArgs) {
     // Issue 24 (decision 0072): asking here is like ticking the box; the consent starts once
     // confirmed from the e-mail it sends (a signed-in account's address may not be its owner's).
     await askForPromotionalConsent(db, { email: who.email, source: "preferences", ...evidence }, await getIssuer(db), new Date());
-    runJobSoon("emails");
     return data({ done: "asked" as const, error: null }, { headers: privatePageHeaders });
   }
   await revokePromotionalConsent(

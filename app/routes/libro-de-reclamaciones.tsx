@@ -4,7 +4,6 @@ import { rateLimitMessage } from "@server/accounts/index.server";
 import { complaintSheetPath, fileComplaint } from "@server/complaints/index.server";
 import { publicSiteUrl } from "@server/config/index.server";
 import { getIssuer } from "@server/content/index.server";
-import { runJobSoon } from "@server/jobs/index.server";
 import { FormAlert, primaryButtonClass } from "~/components/account/auth-shell";
 import { describedBy, FieldError, inputClass } from "~/components/ui/form-field";
 import { dbContext } from "~/server/db-context.server";
@@ -57,7 +56,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return data<ComplaintActionData>({ values, fieldErrors: parsed.fieldErrors, error: "Revisa los campos marcados." }, { status: 400 });
   const filed = await fileComplaint(context.get(dbContext), parsed.data, { now: new Date(), client: clientKey(request), siteUrl: publicSiteUrl() });
   if (!filed.ok) return data<ComplaintActionData>({ values, fieldErrors: {}, error: rateLimitMessage(filed.retryAfterSeconds) }, { status: 429 });
-  runJobSoon("emails");
   return redirect(complaintSheetPath(filed.token), { status: 303 });
 }
 

@@ -1,5 +1,4 @@
 import type { Route } from "./+types/webhooks.whatsapp";
-import { runJobSoon } from "@server/jobs/index.server";
 import { checkWebhookSignature, handleWhatsappWebhook, verifyWebhookSubscription, whatsappChannel } from "@server/whatsapp/index.server";
 import { dbContext } from "~/server/db-context.server";
 import { readBytes } from "~/server/request-body.server";
@@ -39,8 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (signature === "missing") return Response.json({ error: "Falta la firma X-Hub-Signature-256" }, { status: 401 });
   if (signature === "invalid") return Response.json({ error: "La firma no es válida" }, { status: 403 });
   const outcome = await handleWhatsappWebhook(context.get(dbContext), rawBody, { now: new Date(), phoneNumberId: channel.phoneNumberId });
-  // An opt-out's confirmation leaves at once, inside the customer's 24-hour window.
-  if (outcome.optOuts > 0) runJobSoon("whatsapp");
+  // An opt-out's confirmation leaves at once, inside the customer's 24-hour window (the root middleware sends what this queued).
   if (outcome.status === 400) return Response.json({ error: "La solicitud no es válida" }, { status: 400 });
   return new Response(null, { status: 200 });
 }

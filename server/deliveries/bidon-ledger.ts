@@ -37,17 +37,36 @@ function ownedBy(customer: BidonCustomer): SQL {
 }
 
 export async function bidonBalance(db: DatabaseOrTransaction, customer: BidonCustomer): Promise<BidonBalance> {
-  const [row] = await db
-    .select({
-      lent: sql<number>`coalesce(sum(${bidonMovements.quantity}) filter (where ${bidonMovements.kind} = 'lent'), 0)::int`,
-      returned: sql<number>`coalesce(sum(${bidonMovements.quantity}) filter (where ${bidonMovements.kind} = 'returned'), 0)::int`,
-    })
-    .from(bidonMovements)
-    .where(ownedBy(customer));
-  // node-postgres returns aggregates as strings, PGlite as numbers.
-  const lent = Number(row?.lent ?? 0);
-  const returned = Number(row?.returned ?? 0);
-  return { lent, returned, balance: lent - returned };
+  return (await bidonBalances(db, [customer]))[0]!;
+}
+
+/**
+ * `bidonBalance` of many customers in one statement (a driver's day of stops), in the order given.
+ * Each customer is a row of a VALUES list matched against the ledger as `ownedBy` matches it.
+ */
+export async function bidonBalances(db: DatabaseOrTransaction, customers: readonly BidonCustomer[]): Promise<BidonBalance[]> {
+  if (customers.length === 0) return [];
+  const asked = sql.join(
+    customers.map((customer, index) => sql`(${index}::int, ${customer.userId}::text, ${customer.email.toLowerCase()}::text)`),
+    sql`, `,
+  );
+  const result = await db.execute<{ position: number; lent: number | string; returned: number | string }>(sql`
+    select c.position,
+      coalesce(sum(m.quantity) filter (where m.kind = 'lent'), 0)::int as lent,
+      coalesce(sum(m.quantity) filter (where m.kind = 'returned'), 0)::int as returned
+    from (values ${asked}) as c(position, user_id, email)
+    left join ${bidonMovements} m on m.user_id = c.user_id or (m.user_id is null and m.customer_email = c.email)
+    group by c.position`);
+  const byPosition = new Map(
+    (result as unknown as { rows: { position: number; lent: number | string; returned: number | string }[] }).rows.map((row) => [Number(row.position), row]),
+  );
+  return customers.map((_, index) => {
+    const row = byPosition.get(index);
+    // node-postgres returns aggregates as strings, PGlite as numbers.
+    const lent = Number(row?.lent ?? 0);
+    const returned = Number(row?.returned ?? 0);
+    return { lent, returned, balance: lent - returned };
+  });
 }
 
 export async function recentBidonMovements(db: DatabaseOrTransaction, customer: BidonCustomer, limit = 10): Promise<BidonMovement[]> {

@@ -5,7 +5,7 @@ import { districtsToJoin } from "../content/index.server";
 import { deliveries, deliveryProofs, orders, payments, users } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { listOrderLines, type OrderLine } from "../orders/index.server";
-import { bidonBalance } from "./bidon-ledger";
+import { bidonBalances } from "./bidon-ledger";
 import { compareStops } from "./dispatch-scope";
 
 /** Methods paid at the door with a code the driver can collect (spec: "monto a cobrar"). */
@@ -68,44 +68,46 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
     );
   if (rows.length === 0) return [];
   const orderIds = [...new Set(rows.map((row) => row.order.id))];
-  const lines = await listOrderLines(db, orderIds);
-  const collectable = await db
-    .selectDistinct({ orderId: payments.orderId })
-    .from(payments)
-    .where(and(inArray(payments.orderId, orderIds), inArray(payments.method, COLLECTABLE_METHODS), eq(payments.status, "pending")));
+  // Four reads that do not depend on each other: on PostgreSQL they go out on separate connections at once.
+  const [lines, collectable, proofs, balances] = await Promise.all([
+    listOrderLines(db, orderIds),
+    db
+      .selectDistinct({ orderId: payments.orderId })
+      .from(payments)
+      .where(and(inArray(payments.orderId, orderIds), inArray(payments.method, COLLECTABLE_METHODS), eq(payments.status, "pending"))),
+    latestProofs(
+      db,
+      rows.map((row) => row.delivery.id),
+    ),
+    bidonBalances(
+      db,
+      rows.map(({ order, accountEmail }) => ({ userId: order.userId, email: accountEmail ?? order.customerEmail })),
+    ),
+  ]);
   const toCollect = new Set(collectable.map((row) => row.orderId));
-  const proofs = await latestProofs(
-    db,
-    rows.map((row) => row.delivery.id),
-  );
-  const stops: DriverStop[] = [];
-  for (const { delivery, order, accountEmail, districtNotes } of rows) {
-    const balance = await bidonBalance(db, { userId: order.userId, email: accountEmail ?? order.customerEmail });
-    stops.push({
-      id: delivery.id,
-      deliveryNumber: delivery.deliveryNumber,
-      orderId: order.id,
-      orderNumber: order.orderNumber,
-      status: delivery.status,
-      deliveryWindow: delivery.deliveryWindow,
-      routePosition: delivery.routePosition,
-      address: delivery.address,
-      districtName: delivery.districtName,
-      reference: delivery.notes,
-      orderNotes: order.deliveryNotes,
-      districtNotes: districtNotes ?? null,
-      recipientName: `${order.customerFirstName} ${order.customerLastName}`,
-      phone: order.customerPhone,
-      items: lines.get(order.id) ?? [],
-      amountToCollectCents: UNPAID_ORDER_STATUSES.includes(order.status) && toCollect.has(order.id) ? order.totalCents : 0,
-      bidonBalance: balance.balance,
-      estimatedArrival: delivery.estimatedArrivalAt
-        ? formatLimaInstant(delivery.estimatedArrivalAt, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-        : null,
-      proof: proofs.get(delivery.id) ?? null,
-    });
-  }
-  return stops;
+  return rows.map(({ delivery, order, districtNotes }, index) => ({
+    id: delivery.id,
+    deliveryNumber: delivery.deliveryNumber,
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    status: delivery.status,
+    deliveryWindow: delivery.deliveryWindow,
+    routePosition: delivery.routePosition,
+    address: delivery.address,
+    districtName: delivery.districtName,
+    reference: delivery.notes,
+    orderNotes: order.deliveryNotes,
+    districtNotes: districtNotes ?? null,
+    recipientName: `${order.customerFirstName} ${order.customerLastName}`,
+    phone: order.customerPhone,
+    items: lines.get(order.id) ?? [],
+    amountToCollectCents: UNPAID_ORDER_STATUSES.includes(order.status) && toCollect.has(order.id) ? order.totalCents : 0,
+    bidonBalance: balances[index]!.balance,
+    estimatedArrival: delivery.estimatedArrivalAt
+      ? formatLimaInstant(delivery.estimatedArrivalAt, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+      : null,
+    proof: proofs.get(delivery.id) ?? null,
+  }));
 }
 
 async function latestProofs(db: Database, deliveryIds: string[]): Promise<Map<string, DriverStop["proof"] & object>> {

@@ -21,6 +21,7 @@ export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResu
 export { applyQueuedDriverConfirmations, type QueuedConfirmationAnswer, type QueuedDriverConfirmation } from "./driver-confirmation-queue";
 export {
   bidonBalance,
+  bidonBalances,
   bidonSummaryForUser,
   ledgerCustomerOf,
   recentBidonMovements,

@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { limaToday } from "@core/lima-dates";
 import { invoices, invoiceSeries, orderItems } from "../db/schema";
+import { noteQueuedWork } from "../db/queued-work";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { documentTotals, saleLines, type SaleOrder } from "./comprobante-document";
 
@@ -44,9 +45,11 @@ export function liveSaleInvoiceOf(orderId: string): SQL {
 
 /**
  * The next number of a series (or the last of the next `count`); the series row stays locked until
- * the caller's transaction ends.
+ * the caller's transaction ends. Every comprobante is numbered here before it is inserted for the
+ * comprobantes job to send, so this is where that job is told it has work.
  */
 export async function nextNumberOf(tx: DatabaseOrTransaction, series: string, count = 1): Promise<number> {
+  noteQueuedWork("comprobantes");
   const [counter] = await tx
     .insert(invoiceSeries)
     .values({ series, lastNumber: count })

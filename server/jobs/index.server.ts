@@ -1,2 +1,2 @@
 export { jobNames, runDueJobs, type JobName, type JobsReport } from "./run-due-jobs";
-export { createJobScheduler, runJobSoon, startJobScheduler, stopJobScheduler, type JobScheduler } from "./scheduler";
+export { createJobScheduler, runJobSoon, sendWhatWorkQueues, startJobScheduler, stopJobScheduler, type JobScheduler } from "./scheduler";

@@ -1,5 +1,6 @@
 import { env } from "../config/env";
 import type { Database } from "../db/client";
+import { collectQueuedWork, type QueuedWork } from "../db/queued-work";
 import type { MailTransport } from "../notifications/index.server";
 import { jobNames, runDueJobs, type JobName } from "./run-due-jobs";
 
@@ -15,7 +16,10 @@ export interface JobScheduler {
   tick(): Promise<void>;
   /** Runs one job now, or once more right after its current run if it is running. */
   run(name: JobName): Promise<void>;
-  /** `run` on the next turn of the event loop, for a route that just committed its change. */
+  /**
+   * `run` on the next turn of the event loop, for a route that just committed its change. What
+   * that run queues for another job (a comprobante's e-mail) is run soon too.
+   */
   runSoon(name: JobName): void;
   /** Resolves once nothing is running or about to run. */
   idle(): Promise<void>;
@@ -75,6 +79,16 @@ export function createJobScheduler(db: Database, options: JobSchedulerOptions): 
   const timer = options.intervalSeconds > 0 ? setInterval(() => void tick(), options.intervalSeconds * 1000) : undefined;
   timer?.unref();
 
+  const runSoon = (name: JobName): void => {
+    const later = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const { result, queued } = collectQueuedWork(() => run(name));
+      await result;
+      for (const work of queued) if (work !== name && !stopping.signal.aborted) runSoon(work);
+    });
+    soon.add(later);
+    void later.finally(() => soon.delete(later));
+  };
+
   const idle = async () => {
     while (soon.size > 0 || running.size > 0) await Promise.all([...soon, ...running.values()]);
   };
@@ -82,11 +96,7 @@ export function createJobScheduler(db: Database, options: JobSchedulerOptions): 
   return {
     tick,
     run,
-    runSoon(name) {
-      const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(name));
-      soon.add(later);
-      void later.finally(() => soon.delete(later));
-    },
+    runSoon,
     idle,
     async stop() {
       if (timer) clearInterval(timer);
@@ -123,4 +133,20 @@ export async function stopJobScheduler(): Promise<void> {
  */
 export function runJobSoon(name: JobName): void {
   scheduler?.runSoon(name);
+}
+
+/**
+ * Runs `work` (the handling of one HTTP request: the root middleware wraps every request in it)
+ * noting the outbox rows it queues; once it is done, and so its transactions have committed, the
+ * jobs that send them run at once rather than at the next pass. This is what sends the order
+ * confirmation, a payment's comprobante and e-mail, a reset link or a WhatsApp message without
+ * waiting up to JOBS_INTERVAL_SECONDS, whichever route or webhook queued them.
+ */
+export async function sendWhatWorkQueues<T>(work: () => Promise<T>): Promise<T> {
+  const { result, queued } = collectQueuedWork(work);
+  try {
+    return await result;
+  } finally {
+    queued.forEach((job: QueuedWork) => runJobSoon(job));
+  }
 }

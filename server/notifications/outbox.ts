@@ -1,4 +1,5 @@
 import { outboxEmails, type EmailAttachmentRef } from "../db/schema";
+import { noteQueuedWork } from "../db/queued-work";
 import type { DatabaseOrTransaction } from "../db/transaction";
 
 export interface EmailMessage {
@@ -26,6 +27,7 @@ export async function enqueueEmail(db: DatabaseOrTransaction, message: EmailMess
 /** `enqueueEmail` for many messages in one statement (a renewal batch's confirmations); returns how many were new. */
 export async function enqueueEmails(db: DatabaseOrTransaction, messages: readonly EmailMessage[], now: Date): Promise<number> {
   if (messages.length === 0) return 0;
+  noteQueuedWork("emails");
   const inserted = await db
     .insert(outboxEmails)
     .values(

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { whatsappNumber } from "@core/whatsapp";
+import { noteQueuedWork } from "../db/queued-work";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { whatsappEnabled } from "./channel";
 import { mayMessage, mayRemind } from "./consent";
@@ -37,6 +38,7 @@ export async function enqueueWhatsappTemplates(db: DatabaseOrTransaction, messag
     return to ? [{ ...message, to }] : [];
   });
   if (rows.length === 0) return 0;
+  noteQueuedWork("whatsapp");
   const values = sql.join(
     rows.map(
       (row) => sql`(${row.dedupeKey}, ${row.template.templateName}, ${row.template.languageCode}, ${JSON.stringify(row.template.parameters)}::jsonb,
@@ -69,6 +71,7 @@ export async function enqueueWhatsappTemplate(db: DatabaseOrTransaction, message
  */
 export async function enqueueWhatsappReply(db: DatabaseOrTransaction, message: { dedupeKey: string; to: string; text: string }, now: Date): Promise<boolean> {
   if (!whatsappEnabled()) return false;
+  noteQueuedWork("whatsapp");
   const at = now.toISOString();
   const inserted = await db.execute<{ id: string }>(sql`
     insert into whatsapp_messages (dedupe_key, kind, rendered_text, to_phone, status, next_attempt_at, created_at)

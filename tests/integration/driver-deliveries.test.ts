@@ -14,7 +14,7 @@ import {
   staffActions,
   users,
 } from "@server/db/schema";
-import { bidonBalance, listDriverStops, recentBidonMovements, type DriverConfirmation } from "@server/deliveries/index.server";
+import { bidonBalance, bidonBalances, listDriverStops, recentBidonMovements, type DriverConfirmation } from "@server/deliveries/index.server";
 import { applySandboxAction, confirmDriverStop, settleConfirmedCharge } from "@server/order-flows/index.server";
 import type { StaffActor } from "@server/audit/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
@@ -285,6 +285,18 @@ describe("the driver's confirmations", () => {
       expect((await bidonBalance(test.db, { userId: null, email: guestEmail.toUpperCase() })).balance).toBe(2);
       expect((await bidonBalance(test.db, { userId: fresh.id, email: fresh.email })).balance).toBe(2);
       expect((await bidonBalance(test.db, { userId: "someone-else", email: guestEmail })).balance).toBe(2);
+      // Many customers in one statement (the driver's day), each answered in its place.
+      expect(
+        await bidonBalances(test.db, [
+          { userId: null, email: `nadie-${randomUUID().slice(0, 8)}@prueba.pe` },
+          { userId: fresh.id, email: fresh.email },
+          { userId: null, email: guestEmail },
+        ]),
+      ).toEqual([
+        { lent: 0, returned: 0, balance: 0 },
+        { lent: 4, returned: 2, balance: 2 },
+        { lent: 2, returned: 0, balance: 2 },
+      ]);
 
       // The driver sees the balance on the customer's next stop.
       const next = await stopFor(driver);

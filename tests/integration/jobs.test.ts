@@ -5,6 +5,8 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestPasswordReset } from "@server/accounts/index.server";
 import { placeOrder } from "@server/checkout/index.server";
+import { saveAbandonedCart } from "@server/cart/index.server";
+import { collectQueuedWork } from "@server/db/queued-work";
 import { DEMO_CUSTOMER } from "@server/db/seed/demo-accounts";
 import { orders, outboxEmails, payments } from "@server/db/schema";
 import { createJobScheduler, runDueJobs } from "@server/jobs/index.server";
@@ -13,6 +15,7 @@ import { enqueueEmail } from "@server/notifications/index.server";
 import { applySandboxAction } from "@server/order-flows/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { expectConsoleError } from "../support/fail-on-console-error";
+import { confirmedConsent } from "../support/promotional-consent";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 const now = new Date("2026-11-24T15:00:00Z");
@@ -133,6 +136,32 @@ describe("time-driven jobs", () => {
 
       await scheduler.run("expiredOrders");
       expect(await status(placed.orderId)).toBe("cancelled");
+    } finally {
+      await scheduler.stop();
+    }
+  });
+
+  it("notes what a payment queues for the jobs, and sends at once the e-mail a job run started soon queues", async () => {
+    const placed = await placeOrder(test.db, order(), { now, provider: "sandbox" });
+    if (!placed.ok) throw new Error("order not placed");
+    // What serve.mjs reads once a request's answer is out: the order's e-mail and its comprobante.
+    const { result, queued } = collectQueuedWork(() => applySandboxAction(test.db, placed.paymentId!, "approve_card", { now, siteUrl: "http://shop.test" }));
+    await result;
+    expect([...queued].sort()).toEqual(["comprobantes", "emails"]);
+
+    const email = "chain@example.pe";
+    await confirmedConsent(test.db, email, now);
+    await saveAbandonedCart(test.db, { email, items: [{ productId: 6, variantId: null, quantity: 2 }], client: "jobs-test" }, now);
+    const sent: string[] = [];
+    const scheduler = createJobScheduler(test.db, {
+      intervalSeconds: 0,
+      clock: () => new Date(now.getTime() + 61 * 60_000),
+      transport: { send: async (message) => void sent.push(`${message.kind}:${message.to}`) },
+    });
+    try {
+      scheduler.runSoon("cartReminders");
+      await scheduler.idle();
+      expect(sent).toContain(`abandoned-cart:${email}`);
     } finally {
       await scheduler.stop();
     }

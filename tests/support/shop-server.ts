@@ -134,7 +134,9 @@ export async function startShopServer({ seed = true, env = {}, templates }: Shop
       OUTBOX_DIR: outboxDir,
       UPLOADS_DIR: path.join(outboxParent, "uploads"),
       SHOP_ERROR_LOG: errorLog,
-      JOBS_INTERVAL_SECONDS: "1",
+      // An hour, as good as never within a test: what a request queues is sent when its answer is out
+      // (server/jobs/scheduler.ts), so a test that waits for an e-mail proves that, not a timer.
+      JOBS_INTERVAL_SECONDS: "3600",
       // Every browser test comes from 127.0.0.1: one "client" for the per-client limits.
       CLIENT_RATE_LIMIT_FACTOR: "100",
       // One line per request would bury the errors a failing test prints; tests that read the log turn it on.
