@@ -28,7 +28,7 @@ import { contentSecurityPolicy, createNonce } from "./server/content-security-po
 import { NonceContext } from "./lib/nonce";
 import { BODY_LIMITS } from "./server/request-body.server";
 import { withSplash } from "./server/splash-html.server";
-import { inlinesStylesheet, withInlineStylesheet } from "./server/inline-stylesheet.server";
+import { inlinesStylesheet, routeClassCandidates, withInlineStylesheet } from "./server/inline-stylesheet.server";
 import appStylesHref from "./app.css?url";
 
 export const streamTimeout = 5_000;
@@ -180,11 +180,16 @@ export default function handleRequest(request: Request, responseStatusCode: numb
         body.on("data", (chunk: Buffer) => chunks.push(chunk));
         body.on("end", () => {
           clearTimeout(timeout);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          const html = Buffer.concat(chunks).toString("utf8");
-          const framed = usesPublicLayout(routerContext) ? withSplash(html, brandName(routerContext), nonce) : html;
-          const page = inlineStylesheet ? withInlineStylesheet(framed, appStylesHref, nonce) : framed;
-          resolve(new Response(page, { headers: responseHeaders, status: responseStatusCode }));
+          // Thrown here, outside any promise, an error would end the process: it fails this request instead.
+          try {
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            const html = Buffer.concat(chunks).toString("utf8");
+            const framed = usesPublicLayout(routerContext) ? withSplash(html, brandName(routerContext), nonce) : html;
+            const page = inlineStylesheet ? withInlineStylesheet(framed, appStylesHref, nonce, routeClassCandidates(routerContext)) : framed;
+            resolve(new Response(page, { headers: responseHeaders, status: responseStatusCode }));
+          } catch (error) {
+            reject(error);
+          }
         });
         body.on("error", reject);
         pipe(body);

@@ -1,19 +1,27 @@
-/**
- * Decision 0086: the driver app's document draws its first paint with the part of the stylesheet
- * its markup uses, and holds the whole file back (`media="not all"`, `data-deferred-stylesheet`).
- * Once the page is idle the whole file applies (the browser has fetched it by then, at the lowest
- * priority), so what the page draws later — a banner, a refused tap, the next admin page — is
- * styled. Safari has no requestIdleCallback: a short timer stands in.
- */
+import { useEffect } from "react";
+import { useLocation, useNavigation } from "react-router";
+
+/** The whole stylesheet, held back by the document (`media="not all"`, `data-deferred-stylesheet`), applied now. */
 export function applyDeferredStylesheets(): void {
-  const links = document.querySelectorAll<HTMLLinkElement>("link[data-deferred-stylesheet]");
-  if (links.length === 0) return;
-  const apply = () => {
-    for (const link of links) {
-      link.media = "all";
-      link.removeAttribute("data-deferred-stylesheet");
-    }
-  };
-  if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(apply, { timeout: 1000 });
-  else window.setTimeout(apply, 200);
+  for (const link of document.querySelectorAll<HTMLLinkElement>("link[data-deferred-stylesheet]")) {
+    link.media = "all";
+    link.removeAttribute("data-deferred-stylesheet");
+  }
+}
+
+/**
+ * Decision 0086: the driver app's document carries the part of the stylesheet its route can draw
+ * (its markup's classes and every class its modules name), and holds the whole file back. The
+ * whole file is applied only when the page leaves the route (a link, a form to another page, the
+ * route unmounting), as the next page starts loading: staying on the route never pays for a
+ * second style pass over the page, and the next page is drawn by the whole file. The browser
+ * has long fetched the file by then, at the lowest priority.
+ */
+export function useWholeStylesheetWhenLeaving(): void {
+  const { pathname } = useLocation();
+  const leavingTo = useNavigation().location?.pathname;
+  useEffect(() => {
+    if (leavingTo !== undefined && leavingTo !== pathname) applyDeferredStylesheets();
+  }, [leavingTo, pathname]);
+  useEffect(() => applyDeferredStylesheets, []);
 }

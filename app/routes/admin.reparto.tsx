@@ -12,7 +12,7 @@ import { confirmationFromForm, driverRefusalMessage } from "~/server/pages/drive
 import { handoverBalance, handoverBalanceLabel } from "@core/cash-box";
 import { fieldErrors } from "@core/checkout-schema";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
-import { applyDeferredStylesheets } from "~/lib/deferred-stylesheet";
+import { useWholeStylesheetWhenLeaving } from "~/lib/deferred-stylesheet";
 import { savedRoute } from "~/lib/driver-app/store";
 import { DRIVER_STOP_NOTICES as NOTICES, useDriverApp } from "~/lib/driver-app/use-driver-app";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
@@ -180,8 +180,8 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
   const route = useFreshestRoute(loaderData);
   const { stops, today, cash } = route;
   const app = useDriverApp({ driverId: route.driverId, installable: route.installable, route });
-  // Decision 0086: the whole stylesheet, held back while the document's own part drew the first paint.
-  useEffect(applyDeferredStylesheets, []);
+  // Decision 0086: the whole stylesheet, held back while the page stays on its route.
+  useWholeStylesheetWhenLeaving();
   const notice = app.notice ?? route.notice;
   const tapsOf = (deliveryId: string) => app.taps.filter((tap) => tap.deliveryId === deliveryId);
   const onRoute = new Set(stops.map((stop) => stop.id));

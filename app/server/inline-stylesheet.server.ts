@@ -5,13 +5,16 @@
  * 11 KB stylesheet sharing a phone's connection with the modules (Lighthouse mobile, issue 26:
  * bench/RESULTS.md).
  *
- * The stylesheet's own <link> stays, held back (`media="not all"`: fetched at the lowest
- * priority, never render-blocking) and marked `data-deferred-stylesheet`: React finds it when it
- * hydrates and does not add it again. A route that sets the handle must apply it once idle
- * (`useEffect(applyDeferredStylesheets, [])`, app/lib/deferred-stylesheet.ts, as admin.reparto
- * does), so what it draws later and the next pages of the visit have the whole file; it is not in
- * root.tsx because every other page would carry it in its first load. The <style> carries the
- * document's nonce, which the page's Content-Security-Policy then names in `style-src`.
+ * The part covers the classes of the markup and every class the route's own modules name
+ * (`routeClassCandidates`), so what the page draws later on its route (a banner without signal, a
+ * refused tap) is styled too. The stylesheet's own <link> stays, held back (`media="not all"`:
+ * fetched at the lowest priority, never render-blocking) and marked `data-deferred-stylesheet`:
+ * React finds it when it hydrates and does not add it again. A route that sets the handle must
+ * apply it when the page leaves the route (`useWholeStylesheetWhenLeaving()`,
+ * app/lib/deferred-stylesheet.ts, as admin.reparto does), so the next pages of the visit have the
+ * whole file; it is not in root.tsx because every other page would carry it in its first load.
+ * The <style> carries the document's nonce, which the page's Content-Security-Policy then names
+ * in `style-src`.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -49,14 +52,61 @@ function stylesheetIndex(href: string): StylesheetIndex | null {
   return stylesheets.get(href)!;
 }
 
-/** The document with its part of the stylesheet `href` inlined before the (held back) link; unchanged when the link is absent. */
-export function withInlineStylesheet(html: string, href: string, nonce: string): string {
+/**
+ * Every word of a built module, cut at spaces and quotes: each class name of its string literals
+ * comes out whole however the minifier wrote the code around it (as Tailwind's own scan reads
+ * sources). Pieces of code come out too; they name no class, so they keep no rule.
+ */
+function wordsOf(source: string): string[] {
+  return source.split(/[\s"'`]+/).filter(Boolean);
+}
+
+const candidatesByModules = new Map<string, string[]>();
+
+/**
+ * The class names the page's own route modules (and what they import, past the entry's shared
+ * modules) can draw once the page runs: a banner without signal, a refused tap, a dialog. With
+ * these in its part, the page never needs the whole file while it stays on its route (decision
+ * 0086). Read from the built files once per set of modules; an unreadable one is logged and
+ * skipped (its classes then arrive with the whole file when the driver leaves the route).
+ */
+export function routeClassCandidates(context: EntryContext): string[] {
+  const { entry, routes } = context.manifest;
+  const shared = new Set([entry.module, ...entry.imports]);
+  const modules = [
+    ...new Set(
+      context.staticHandlerContext.matches.flatMap((match) => {
+        const route = routes[match.route.id];
+        return route ? [route.module, ...(route.imports ?? [])] : [];
+      }),
+    ),
+  ].filter((module) => !shared.has(module));
+  const key = modules.join(" ");
+  if (!candidatesByModules.has(key)) {
+    const words = new Set<string>();
+    for (const module of modules) {
+      try {
+        for (const word of wordsOf(readFileSync(path.join(builtClientDir(), module), "utf8"))) words.add(word);
+      } catch (error) {
+        console.error(`The module ${module} could not be read for its class names:`, error);
+      }
+    }
+    candidatesByModules.set(key, [...words]);
+  }
+  return candidatesByModules.get(key)!;
+}
+
+/**
+ * The document with its part of the stylesheet `href` inlined before the (held back) link, for
+ * the classes of its markup and `alsoClasses`; unchanged when the link is absent.
+ */
+export function withInlineStylesheet(html: string, href: string, nonce: string, alsoClasses: Iterable<string> = []): string {
   const quoted = href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   // React writes the nonce first: the attributes are matched in any order.
   const link = new RegExp(`<link\\b(?=[^>]*\\brel="stylesheet")(?=[^>]*\\bhref="${quoted}")[^>]*>`).exec(html);
   const index = link ? stylesheetIndex(href) : null;
   if (!link || index === null) return html;
-  const css = subsetFor(index, html);
+  const css = subsetFor(index, html, alsoClasses);
   const inert = link[0].replace(/\s*\/?>$/, ' media="not all" data-deferred-stylesheet=""/>');
   return html.replace(link[0], () => `<style nonce="${nonce}">${css}</style>${inert}`);
 }

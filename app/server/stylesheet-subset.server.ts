@@ -102,9 +102,13 @@ export function documentClasses(html: string): Set<string> {
   return classes;
 }
 
-/** The part of the stylesheet the document needs for its first paint. */
-export function subsetFor(index: StylesheetIndex, html: string): string {
+/**
+ * The part of the stylesheet the document needs: for the classes its markup names, and for
+ * `alsoClasses` (what its scripts can draw later without a new document, decision 0086).
+ */
+export function subsetFor(index: StylesheetIndex, html: string, alsoClasses: Iterable<string> = []): string {
   const classes = documentClasses(html);
+  for (const name of alsoClasses) classes.add(name);
   const keep = (statement: { classes: string[] }) => statement.classes.some((name) => classes.has(name));
   const kept = new Set<Extract<Statement, { kind: "classes" }>>();
   const choose = (statement: Statement) => {
