@@ -40,6 +40,9 @@ export async function bidonBalance(db: DatabaseOrTransaction, customer: BidonCus
   return (await bidonBalances(db, [customer]))[0]!;
 }
 
+/** One customer's sums; node-postgres returns aggregates as strings, PGlite as numbers. */
+type BalanceRow = { position: number; lent: number | string; returned: number | string };
+
 /**
  * `bidonBalance` of many customers in one statement (a driver's day of stops), in the order given.
  * Each customer is a row of a VALUES list matched against the ledger as `ownedBy` matches it.
@@ -50,19 +53,16 @@ export async function bidonBalances(db: DatabaseOrTransaction, customers: readon
     customers.map((customer, index) => sql`(${index}::int, ${customer.userId}::text, ${customer.email.toLowerCase()}::text)`),
     sql`, `,
   );
-  const result = await db.execute<{ position: number; lent: number | string; returned: number | string }>(sql`
+  const result = await db.execute<BalanceRow>(sql`
     select c.position,
       coalesce(sum(m.quantity) filter (where m.kind = 'lent'), 0)::int as lent,
       coalesce(sum(m.quantity) filter (where m.kind = 'returned'), 0)::int as returned
     from (values ${asked}) as c(position, user_id, email)
     left join ${bidonMovements} m on m.user_id = c.user_id or (m.user_id is null and m.customer_email = c.email)
     group by c.position`);
-  const byPosition = new Map(
-    (result as unknown as { rows: { position: number; lent: number | string; returned: number | string }[] }).rows.map((row) => [Number(row.position), row]),
-  );
+  const byPosition = new Map((result as unknown as { rows: BalanceRow[] }).rows.map((row) => [Number(row.position), row]));
   return customers.map((_, index) => {
     const row = byPosition.get(index);
-    // node-postgres returns aggregates as strings, PGlite as numbers.
     const lent = Number(row?.lent ?? 0);
     const returned = Number(row?.returned ?? 0);
     return { lent, returned, balance: lent - returned };
