@@ -31,6 +31,7 @@ export interface BidonMovement {
   createdAt: string;
 }
 
+/** Whose movements are a customer's; `bidonBalances` joins by the same rule in SQL: change both together. */
 function ownedBy(customer: BidonCustomer): SQL {
   const guestRows = and(isNull(bidonMovements.userId), eq(bidonMovements.customerEmail, customer.email.toLowerCase()))!;
   return customer.userId ? or(eq(bidonMovements.userId, customer.userId), guestRows)! : guestRows;
