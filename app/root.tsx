@@ -28,17 +28,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { site: await siteInfo(context.get(dbContext), request) };
 }
 
-export const links: Route.LinksFunction = () => [
-  // With a precedence React treats the stylesheet as a resource and puts it first in <head>,
-  // ahead of the module preloads, so the first paint does not queue behind JavaScript.
-  { rel: "stylesheet", href: appStylesHref, precedence: "high" } as Route.LinkDescriptors[number],
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+/** Whether a matched route says `handle = { <flag>: true }`. */
+const handleSays = (matches: ReturnType<typeof useMatches>, flag: string) =>
+  matches.some((match) => (match.handle as Record<string, unknown> | undefined)?.[flag] === true);
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const matches = useMatches();
   // The driver app draws in the phone's own font and fetches none (decision 0086).
-  const systemFont = useMatches().some((match) => (match.handle as { systemFont?: unknown } | undefined)?.systemFont === true);
+  const systemFont = handleSays(matches, "systemFont");
+  // Its document carries its part of the stylesheet itself (built servers, decision 0086): the
+  // whole file is added by the first page of the visit that needs it, which React shows once the
+  // file has loaded.
+  const stylesheetInDocument = !import.meta.env.DEV && handleSays(matches, "inlineStylesheet");
   return (
     <html lang="es-PE">
       <head>
@@ -49,6 +53,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* The one font file every other page's first paint uses (app.css), fetched alongside the
             stylesheet rather than after it is parsed; same URL as the stylesheet's, fetched once. */}
         {!systemFont && <link rel="preload" href={robotoLatinHref} as="font" type="font/woff2" crossOrigin="anonymous" />}
+        {/* With a precedence React treats the stylesheet as a resource and puts it first in <head>,
+            ahead of the module preloads, so the first paint does not queue behind JavaScript. */}
+        {!stylesheetInDocument && <link rel="stylesheet" href={appStylesHref} precedence="high" />}
         <Links />
       </head>
       <body className={`min-h-screen bg-white ${systemFont ? "font-system" : "font-sans"} text-slate-800 antialiased`}>

@@ -12,7 +12,6 @@ import { confirmationFromForm, driverRefusalMessage } from "~/server/pages/drive
 import { handoverBalance, handoverBalanceLabel } from "@core/cash-box";
 import { fieldErrors } from "@core/checkout-schema";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
-import { useWholeStylesheetWhenLeaving } from "~/lib/deferred-stylesheet";
 import { savedRoute } from "~/lib/driver-app/store";
 import { DRIVER_STOP_NOTICES as NOTICES, useDriverApp } from "~/lib/driver-app/use-driver-app";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
@@ -31,9 +30,10 @@ export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/re
 
 /**
  * The first paint on a phone waits for nothing but the document (decision 0086): the stylesheet
- * travels inside it and the text is drawn in the phone's own font.
+ * travels inside it, the text is drawn in the phone's own font, and the frame's links ask for
+ * their routes only when followed.
  */
-export const handle = { inlineStylesheet: true, systemFont: true };
+export const handle = { inlineStylesheet: true, systemFont: true, discoverLinks: "none" };
 
 /**
  * What the service worker looks for before it keeps a copy of this page (build/client/reparto-sw.js,
@@ -180,8 +180,6 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
   const route = useFreshestRoute(loaderData);
   const { stops, today, cash } = route;
   const app = useDriverApp({ driverId: route.driverId, installable: route.installable, route });
-  // Decision 0086: the whole stylesheet, held back while the page stays on its route.
-  useWholeStylesheetWhenLeaving();
   const notice = app.notice ?? route.notice;
   const tapsOf = (deliveryId: string) => app.taps.filter((tap) => tap.deliveryId === deliveryId);
   const onRoute = new Set(stops.map((stop) => stop.id));

@@ -7,12 +7,12 @@
  *
  * The part covers the classes of the markup and every class the route's own modules name
  * (`routeClassCandidates`), so what the page draws later on its route (a banner without signal, a
- * refused tap) is styled too. The stylesheet's own <link> stays, held back (`media="not all"`:
- * fetched at the lowest priority, never render-blocking) and marked `data-deferred-stylesheet`:
- * React finds it when it hydrates and does not add it again. A route that sets the handle must
- * apply it when the page leaves the route (`useWholeStylesheetWhenLeaving()`,
- * app/lib/deferred-stylesheet.ts, as admin.reparto does), so the next pages of the visit have the
- * whole file; it is not in root.tsx because every other page would carry it in its first load.
+ * refused tap) is styled too. The document has no link to the whole file (root.tsx leaves it out
+ * on such a route): nothing else is fetched for its looks while the driver stays on the route, so
+ * the phone's first seconds go to the document and the modules. The first page of the visit that
+ * needs the whole file renders its link; React fetches it then and shows that page once it has
+ * loaded, placing it after this part (same `data-precedence`), so the whole file's order decides
+ * the cascade from then on.
  * The <style> carries the document's nonce, which the page's Content-Security-Policy then names
  * in `style-src`.
  */
@@ -38,7 +38,7 @@ function builtClientDir(): string {
 
 const stylesheets = new Map<string, StylesheetIndex | null>();
 
-/** The stylesheet, read and indexed once; null (logged) when it cannot be read, and the page keeps its link. */
+/** The stylesheet, read and indexed once; null (logged) when it cannot be read, and the page links it instead. */
 function stylesheetIndex(href: string): StylesheetIndex | null {
   if (!stylesheets.has(href)) {
     try {
@@ -97,16 +97,15 @@ export function routeClassCandidates(context: EntryContext): string[] {
 }
 
 /**
- * The document with its part of the stylesheet `href` inlined before the (held back) link, for
- * the classes of its markup and `alsoClasses`; unchanged when the link is absent.
+ * The document with its part of the stylesheet `href` at the end of its <head>, for the classes of
+ * its markup and `alsoClasses`. When the file cannot be read, the document links it instead.
  */
 export function withInlineStylesheet(html: string, href: string, nonce: string, alsoClasses: Iterable<string> = []): string {
-  const quoted = href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  // React writes the nonce first: the attributes are matched in any order.
-  const link = new RegExp(`<link\\b(?=[^>]*\\brel="stylesheet")(?=[^>]*\\bhref="${quoted}")[^>]*>`).exec(html);
-  const index = link ? stylesheetIndex(href) : null;
-  if (!link || index === null) return html;
-  const css = subsetFor(index, html, alsoClasses);
-  const inert = link[0].replace(/\s*\/?>$/, ' media="not all" data-deferred-stylesheet=""/>');
-  return html.replace(link[0], () => `<style nonce="${nonce}">${css}</style>${inert}`);
+  const index = stylesheetIndex(href);
+  // `data-precedence` is what React orders its stylesheets by: the whole file, added later, goes after this part.
+  const styles =
+    index === null
+      ? `<link rel="stylesheet" href="${href}" data-precedence="high"/>`
+      : `<style nonce="${nonce}" data-precedence="high">${subsetFor(index, html, alsoClasses)}</style>`;
+  return html.replace("</head>", () => `${styles}</head>`);
 }

@@ -123,6 +123,8 @@ export function DriverStopCard({
       }
     : undefined;
   const open = !["delivered", "failed", "cancelled"].includes(stop.status);
+  // The forms post to the route on screen, which the page already knows (`discover="none"` on each
+  // spares the phone React Router's request for it as the page starts).
   const headingId = `parada-${stop.id}-titulo`;
   const firstName = stop.recipientName.split(" ")[0] ?? stop.recipientName;
   return (
@@ -210,7 +212,7 @@ export function DriverStopCard({
       {open && (
         <div className="mt-4 space-y-3">
           {CAN_GO_OUT.includes(stop.status) && (
-            <Form method="post" onSubmit={onSubmit}>
+            <Form discover="none" method="post" onSubmit={onSubmit}>
               <input type="hidden" name="intent" value="en_camino" />
               <input type="hidden" name="deliveryId" value={stop.id} />
               <button type="submit" disabled={busy} className={`${bigButton} bg-sky-700 text-white hover:bg-sky-800`}>
@@ -221,7 +223,7 @@ export function DriverStopCard({
           {(ON_THE_ROAD.includes(stop.status) || CAN_GO_OUT.includes(stop.status)) && (
             <details className="rounded-xl ring-1 ring-slate-200" open={feedback?.intent === "entregado" || ON_THE_ROAD.includes(stop.status) || undefined}>
               <summary className="min-h-12 cursor-pointer rounded-xl px-4 py-3 text-base font-semibold text-green-900">Marcar entregado</summary>
-              <Form method="post" className="space-y-3 px-4 pb-4" onSubmit={onSubmit}>
+              <Form discover="none" method="post" className="space-y-3 px-4 pb-4" onSubmit={onSubmit}>
                 <input type="hidden" name="intent" value="entregado" />
                 <input type="hidden" name="deliveryId" value={stop.id} />
                 <div>
@@ -305,7 +307,7 @@ export function DriverStopCard({
           {ON_THE_ROAD.includes(stop.status) && (
             <details className="rounded-xl ring-1 ring-slate-200" open={feedback?.intent === "no_entregado" || undefined}>
               <summary className="min-h-12 cursor-pointer rounded-xl px-4 py-3 text-base font-semibold text-red-800">No se pudo entregar</summary>
-              <Form method="post" className="space-y-3 px-4 pb-4" onSubmit={onSubmit}>
+              <Form discover="none" method="post" className="space-y-3 px-4 pb-4" onSubmit={onSubmit}>
                 <input type="hidden" name="intent" value="no_entregado" />
                 <input type="hidden" name="deliveryId" value={stop.id} />
                 <fieldset>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { NavLink, useLocation } from "react-router";
 import { MenuIcon } from "~/components/ui/icons";
+import { useLinkDiscovery } from "~/lib/link-discovery";
 import type { StaffMenuGroup, StaffMenuLink } from "./staff-menu";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -11,10 +12,11 @@ function isCurrent(link: StaffMenuLink, pathname: string): boolean {
 }
 
 function MenuLinks({ links }: { links: StaffMenuLink[] }) {
+  const discover = useLinkDiscovery();
   return links.map((link) => (
     <li key={link.to}>
       {/* NavLink marks the page it opens, and the pages below it, with aria-current="page". */}
-      <NavLink to={link.to} end={link.end} className={linkClass}>
+      <NavLink discover={discover} to={link.to} end={link.end} className={linkClass}>
         {link.label}
       </NavLink>
     </li>
