@@ -32,7 +32,7 @@ export function AdminShell({ menu, fullName, role, children }: { menu: StaffMenu
             </Form>
           </div>
         </div>
-        <StaffNav groups={menu} />
+        <StaffNav groups={menu} discover={discover} />
       </header>
       <main id="contenido" className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
         {children}

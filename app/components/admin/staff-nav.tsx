@@ -1,7 +1,6 @@
 import { useEffect, useRef } from "react";
-import { NavLink, useLocation } from "react-router";
+import { NavLink, useLocation, type DiscoverBehavior } from "react-router";
 import { MenuIcon } from "~/components/ui/icons";
-import { useLinkDiscovery } from "~/lib/link-discovery";
 import type { StaffMenuGroup, StaffMenuLink } from "./staff-menu";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -11,8 +10,7 @@ function isCurrent(link: StaffMenuLink, pathname: string): boolean {
   return pathname === link.to || (!link.end && pathname.startsWith(`${link.to}/`));
 }
 
-function MenuLinks({ links }: { links: StaffMenuLink[] }) {
-  const discover = useLinkDiscovery();
+function MenuLinks({ links, discover }: { links: StaffMenuLink[]; discover: DiscoverBehavior }) {
   return links.map((link) => (
     <li key={link.to}>
       {/* NavLink marks the page it opens, and the pages below it, with aria-current="page". */}
@@ -24,7 +22,19 @@ function MenuLinks({ links }: { links: StaffMenuLink[] }) {
 }
 
 /** The groups, each a labelled list; `idPrefix` keeps the labels' ids apart between the phone and desktop copies. */
-function MenuGroups({ groups, idPrefix, className, listClassName }: { groups: StaffMenuGroup[]; idPrefix: string; className: string; listClassName: string }) {
+function MenuGroups({
+  groups,
+  idPrefix,
+  className,
+  listClassName,
+  discover,
+}: {
+  groups: StaffMenuGroup[];
+  idPrefix: string;
+  className: string;
+  listClassName: string;
+  discover: DiscoverBehavior;
+}) {
   return (
     <div className={className}>
       {groups.map((group, index) => (
@@ -33,7 +43,7 @@ function MenuGroups({ groups, idPrefix, className, listClassName }: { groups: St
             {group.label}
           </p>
           <ul aria-labelledby={`${idPrefix}-${index}`} className={listClassName}>
-            <MenuLinks links={group.links} />
+            <MenuLinks links={group.links} discover={discover} />
           </ul>
         </div>
       ))}
@@ -45,9 +55,10 @@ function MenuGroups({ groups, idPrefix, className, listClassName }: { groups: St
  * The staff menu (decision 0082): the pages the signed-in role may open, grouped by job. From the
  * `md` width up the groups are laid out in a row; on a phone they sit behind one "Menú" button, a
  * `<details>` that opens without JavaScript. A role with a single group (the repartidor: their
- * route) gets its links as they are, with no button.
+ * route) gets its links as they are, with no button. `discover` is React Router's for every link
+ * (`useLinkDiscovery()`, which the staff frame reads from the page's route).
  */
-export function StaffNav({ groups }: { groups: StaffMenuGroup[] }) {
+export function StaffNav({ groups, discover = "render" }: { groups: StaffMenuGroup[]; discover?: DiscoverBehavior }) {
   const menu = useRef<HTMLDetailsElement>(null);
   const { pathname } = useLocation();
   // A client-side navigation keeps the layout mounted, so the open phone menu is closed by hand.
@@ -59,7 +70,7 @@ export function StaffNav({ groups }: { groups: StaffMenuGroup[] }) {
     return (
       <nav aria-label="Back office" className="mx-auto max-w-7xl px-4 pb-2 sm:px-6">
         <ul className="flex flex-wrap gap-1">
-          <MenuLinks links={groups[0]?.links ?? []} />
+          <MenuLinks links={groups[0]?.links ?? []} discover={discover} />
         </ul>
       </nav>
     );
@@ -74,9 +85,21 @@ export function StaffNav({ groups }: { groups: StaffMenuGroup[] }) {
           <span>Menú</span>
           {current && <span className="font-normal text-slate-600">· {current.label}</span>}
         </summary>
-        <MenuGroups groups={groups} idPrefix="staff-menu-phone" className="mt-2 grid grid-cols-2 gap-x-2 gap-y-3" listClassName="mt-1 flex flex-col" />
+        <MenuGroups
+          groups={groups}
+          discover={discover}
+          idPrefix="staff-menu-phone"
+          className="mt-2 grid grid-cols-2 gap-x-2 gap-y-3"
+          listClassName="mt-1 flex flex-col"
+        />
       </details>
-      <MenuGroups groups={groups} idPrefix="staff-menu" className="hidden flex-wrap gap-x-6 gap-y-2 md:flex" listClassName="flex flex-wrap gap-1" />
+      <MenuGroups
+        groups={groups}
+        discover={discover}
+        idPrefix="staff-menu"
+        className="hidden flex-wrap gap-x-6 gap-y-2 md:flex"
+        listClassName="flex flex-wrap gap-1"
+      />
     </nav>
   );
 }
