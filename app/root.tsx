@@ -12,6 +12,7 @@ import { sendQueuedWorkMiddleware } from "./server/send-queued-work.server";
 import { siteInfo } from "./server/site-info.server";
 import { LeavingPageGuard } from "~/components/layout/leaving-page-guard";
 import { useNonce } from "~/lib/nonce";
+import { handleSays } from "~/lib/route-handle";
 import { pageMeta } from "~/lib/seo";
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -29,10 +30,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
-
-/** Whether a matched route says `handle = { <flag>: true }`. */
-const handleSays = (matches: ReturnType<typeof useMatches>, flag: string) =>
-  matches.some((match) => (match.handle as Record<string, unknown> | undefined)?.[flag] === true);
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

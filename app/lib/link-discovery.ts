@@ -1,4 +1,5 @@
 import { useMatches, type DiscoverBehavior } from "react-router";
+import { handleSays } from "./route-handle";
 
 /**
  * How the frame's links learn their routes on this page. By default React Router asks the server
@@ -7,6 +8,5 @@ import { useMatches, type DiscoverBehavior } from "react-router";
  * first paint: issue 26, decision 0086) asks only when a link is followed.
  */
 export function useLinkDiscovery(): DiscoverBehavior {
-  const quiet = useMatches().some((match) => (match.handle as { discoverLinks?: unknown } | undefined)?.discoverLinks === "none");
-  return quiet ? "none" : "render";
+  return handleSays(useMatches(), "discoverLinks", "none") ? "none" : "render";
 }
