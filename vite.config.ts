@@ -34,6 +34,7 @@ export default defineConfig({
                 "/app/components/shop/product-card.tsx",
                 // Root, header and chat button of every storefront page: three requests of under 2 KB each otherwise.
                 "/app/lib/nonce.ts",
+                "/app/lib/route-handle.ts",
                 "/app/lib/whatsapp.ts",
                 "/app/components/ui/logo-mark.tsx",
               ];
