@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.audit";
 import { listStaffActions, type StaffActionFilters } from "@server/audit/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { dbContext } from "~/server/db-context.server";
 import { auditChanges } from "~/lib/audit-diff";
 import { entityTypeLabels, staffActionLabel } from "~/lib/audit-labels";

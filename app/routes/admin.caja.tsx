@@ -1,7 +1,7 @@
 import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/admin.caja";
 import { loadCashBoxDay, recordCashHandover } from "@server/payments/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DayNav, DayPickerForm } from "~/components/admin/day-picker";
 import { DriverCashCard, type HandoverFeedback } from "~/components/admin/driver-cash-card";
 import { dbContext } from "~/server/db-context.server";

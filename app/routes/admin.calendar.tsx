@@ -9,7 +9,7 @@ import {
   setDefaultCapacities,
   type CalendarChangeResult,
 } from "@server/deliveries/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { CAPACITY_CELLS, CapacityGrid, wholeNumber } from "~/components/admin/capacity-grid";
 import { isPlainLine } from "@core/input-schemas";
 import { formatLimaDate, limaToday } from "@core/lima-dates";

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.cancel-order";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { FactList, StaffFormError, staffDangerButtonClass, ReasonField } from "~/components/admin/staff-form";
 import { FieldError } from "~/components/ui/form-field";
 import { formatSoles } from "@core/money";

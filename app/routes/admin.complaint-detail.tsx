@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/admin.complaint-detail";
 import { answerComplaint, complaintDeadline, findComplaintById } from "@server/complaints/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { FieldError } from "~/components/ui/form-field";
 import { ComplaintSheet } from "~/components/complaints/complaint-sheet";

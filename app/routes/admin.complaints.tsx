@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.complaints";
 import { COMPLAINT_INBOX_LIMIT, listComplaintInbox, type ComplaintInboxFilter } from "@server/complaints/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { dbContext } from "~/server/db-context.server";
 import { allowStaffPage } from "~/server/staff.server";
 import { COMPLAINT_KIND_LABELS } from "@core/complaints-book";

@@ -7,7 +7,7 @@ import { formatSoles } from "@core/money";
 import { ELECTRONIC_STATUS_LABELS, isOpenElectronicStatus, parseComprobanteFilter, type ComprobanteFilter } from "@core/comprobante-labels";
 import { listComprobantesForStaff, reissueRejectedComprobante, retryComprobante } from "@server/invoices/index.server";
 import { runJobSoon } from "@server/jobs/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";
 import { allowStaffPage, staffActor } from "~/server/staff.server";

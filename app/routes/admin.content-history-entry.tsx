@@ -1,6 +1,6 @@
 import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/admin.content-history-entry";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { HistoryFields } from "~/components/admin/content-entry-forms";
 import { contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffDangerButtonClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.content-history";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { HistoryFields } from "~/components/admin/content-entry-forms";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.content-organization";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ImageUploadField } from "~/components/admin/catalog-forms";
 import { OrganizationFields } from "~/components/admin/content-entry-forms";
 import { contentCardClass } from "~/components/admin/content-form";

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.content-settings";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ContentField, SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/server/pages/content-admin.server";

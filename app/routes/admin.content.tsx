@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.content";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { dbContext } from "~/server/db-context.server";
 import { allowStaffPage } from "~/server/staff.server";
 import { readSettingsForEditing } from "@server/content/index.server";

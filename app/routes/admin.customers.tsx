@@ -2,7 +2,7 @@ import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/admin.customers";
 import { CUSTOMERS_PAGE_SIZE, searchCustomers, type CustomerRow } from "@server/customers/index.server";
 import { Pager } from "~/components/account/pager";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { anonymisedNotice, CustomerStatusBadge, GuestBadge, PersonBadge, StaffMessage } from "~/components/admin/customer-sections";
 import { guestPath, personPath } from "~/lib/customer-links";
 import { dbContext } from "~/server/db-context.server";

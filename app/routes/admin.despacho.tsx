@@ -12,7 +12,7 @@ import {
 import { RoutePlanning } from "~/components/admin/route-planning";
 import { optimiseAction } from "~/server/pages/route-planning.server";
 import { randomUUID } from "node:crypto";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DayNav, DayPickerForm } from "~/components/admin/day-picker";
 import { DispatchCapacitySummary, DispatchDeliveryList, DispatchLoadSummary } from "~/components/admin/dispatch-day";
 import { dbContext } from "~/server/db-context.server";

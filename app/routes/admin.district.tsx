@@ -9,7 +9,7 @@ import {
   updateDistrictSettings,
   type DistrictChangeResult,
 } from "@server/deliveries/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { CAPACITY_CELLS, CapacityGrid, wholeNumber } from "~/components/admin/capacity-grid";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";

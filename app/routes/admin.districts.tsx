@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.districts";
 import { listDistrictsForStaff, type DistrictListRow } from "@server/deliveries/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { limaToday, weekdayNames } from "@core/lima-dates";
 import { dbContext } from "~/server/db-context.server";
 import { allowStaffPage } from "~/server/staff.server";

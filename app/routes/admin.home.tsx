@@ -2,7 +2,7 @@ import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.home";
 import { getStaffHome } from "@server/accounts/index.server";
 import { retryDeadEmailByStaff } from "@server/notifications/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AdminAlarms, type AlarmsView, type RetryFormProps } from "~/components/admin/home-alarms";
 import { staffMenuFor } from "~/components/admin/staff-menu";
 import { retryDeadWhatsappMessageByStaff } from "@server/whatsapp/index.server";

@@ -2,7 +2,7 @@ import { data, Form } from "react-router";
 import type { Route } from "./+types/admin.messages";
 import { listContactMessages, markContactMessageAttended } from "@server/contact/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";
 import { allowStaffPage, staffActor } from "~/server/staff.server";

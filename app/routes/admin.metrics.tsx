@@ -1,7 +1,7 @@
 import { data, Form } from "react-router";
 import type { Route } from "./+types/admin.metrics";
 import { businessMetrics, type BusinessMetrics, type MetricsTable } from "@server/metrics/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { BarChart, HorizontalBars, LineChart, type ChartSeries } from "~/components/admin/metric-charts";
 import { ScrollRegion } from "~/components/ui/scroll-region";
 import { dbContext } from "~/server/db-context.server";

@@ -7,7 +7,7 @@ import { mapTiles } from "~/server/map-tiles.server";
 import { OUTSIDE_LIMA } from "@core/geo";
 import { addOrderNote, findStaffOrder, resendOrderConfirmation, StaffOrderNotFoundError } from "@server/orders/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { StaffOrderHistory, StaffOrderNotes, StaffOrderPayments, StaffOrderDeliveries, StaffOrderRefunds } from "~/components/admin/staff-order-sections";
 import { OrderLinesTable, OrderTotals } from "~/components/orders/order-lines";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";

@@ -3,7 +3,7 @@ import type { Route } from "./+types/admin.orders";
 import { listServedDistricts } from "@server/content/index.server";
 import { searchStaffOrders, STAFF_ORDERS_PAGE_SIZE, type StaffOrderRow } from "@server/orders/index.server";
 import { Pager } from "~/components/account/pager";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DistrictFilter, FilterDate, FilterSelect, StaffListFilters } from "~/components/admin/staff-list-filters";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { dbContext } from "~/server/db-context.server";

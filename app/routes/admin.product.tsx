@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.product";
 import { centsToSolesText } from "@core/catalog-schemas";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ProductFields, VariantFields } from "~/components/admin/catalog-forms";
 import { ProductGalleryEditor } from "~/components/admin/product-gallery-editor";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";

@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.products";
 import { formatPriceRange, formatSoles } from "@core/money";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { ProductFields } from "~/components/admin/catalog-forms";
 import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.refund-order";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { FactList, StaffFormError, staffInputClass, staffPrimaryButtonClass, ReasonField } from "~/components/admin/staff-form";
 import { FieldError } from "~/components/ui/form-field";
 import { formatSoles } from "@core/money";

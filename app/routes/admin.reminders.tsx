@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.reminders";
 import { recentReorderReminders, upcomingReorderReminders } from "@server/reorders/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { dbContext } from "~/server/db-context.server";
 import { allowStaffPage, staffContext } from "~/server/staff.server";
 import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";

@@ -4,7 +4,7 @@ import type { Route } from "./+types/admin.reparto";
 import { listDriverStops } from "@server/deliveries/index.server";
 import { confirmDriverStop } from "@server/order-flows/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DriverAppBanner } from "~/components/admin/driver-app-banner";
 import { DriverStopCard, RefusedTap, type StopFormFeedback } from "~/components/admin/driver-stop-card";
 import { dbContext } from "~/server/db-context.server";

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { Route } from "./+types/admin.settings";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { StaffFormError, staffInputClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { FieldError } from "~/components/ui/form-field";
 import { formatSoles } from "@core/money";

@@ -5,7 +5,7 @@ import { chargeUnpaidPeriodNow, findSubscriptionForStaff, loadSelfServiceOptions
 import { FormAlert } from "~/components/account/auth-shell";
 import { IntentForm, SubscriptionActions, SubscriptionFormBase } from "~/components/account/subscription-actions";
 import { SubscriptionHistory, SubscriptionSummary } from "~/components/account/subscription-card";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { staffDate, SubscriptionConsoleNav, SubscriptionStatusBadge } from "~/components/admin/subscription-console";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";

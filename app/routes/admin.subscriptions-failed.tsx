@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.subscriptions-failed";
 import { listFailedPayments } from "@server/subscriptions/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { staffDate, SubscriptionConsoleNav, SubscriptionStatusBadge } from "~/components/admin/subscription-console";
 import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";

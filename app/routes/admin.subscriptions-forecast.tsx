@@ -3,7 +3,7 @@ import type { Route } from "./+types/admin.subscriptions-forecast";
 import { DispatchRefusedError, rescheduleDay } from "@server/deliveries/index.server";
 import { subscriptionForecast, type ForecastDay } from "@server/subscriptions/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { staffDate, SubscriptionConsoleNav } from "~/components/admin/subscription-console";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";

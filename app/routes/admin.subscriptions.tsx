@@ -3,7 +3,7 @@ import type { Route } from "./+types/admin.subscriptions";
 import { listServedDistricts } from "@server/content/index.server";
 import { searchStaffSubscriptions, STAFF_SUBSCRIPTIONS_PAGE_SIZE } from "@server/subscriptions/index.server";
 import { Pager } from "~/components/account/pager";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DistrictFilter, FilterDate, FilterSelect, StaffListFilters } from "~/components/admin/staff-list-filters";
 import { staffDate, SubscriptionConsoleNav, SubscriptionStatusBadge } from "~/components/admin/subscription-console";
 import { dbContext } from "~/server/db-context.server";

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/admin.team";
 import { changeStaffRole, createStaffMember, listStaffMembers, setStaffStatus } from "@server/accounts/index.server";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { CreateStaffForm, PromoteCustomerOffer, StaffMemberCard } from "~/components/admin/team";
 import { FormAlert } from "~/components/account/auth-shell";
 import { dbContext } from "~/server/db-context.server";

@@ -34,22 +34,44 @@ describe("client bundle", () => {
   });
 });
 
+type BuiltRoute = { module: string; imports?: string[]; parentId?: string };
+type BuiltManifest = { entry: { module: string; imports?: string[] }; routes: Record<string, BuiltRoute> };
+
+function builtManifest(): BuiltManifest {
+  const manifestFile = readdirSync(path.resolve("build/client/assets")).find((name) => /^manifest-[\w-]+\.js$/.test(name))!;
+  const sandbox = { window: {} as { __reactRouterManifest?: BuiltManifest } };
+  new Function("window", readFileSync(path.resolve("build/client/assets", manifestFile), "utf8"))(sandbox.window);
+  return sandbox.window.__reactRouterManifest!;
+}
+
+/** Every module file a document of this route loads before hydrating: the entry's, and its route chain's. */
+function firstLoadModules(manifest: BuiltManifest, routeId: string): string[] {
+  const files = new Set([manifest.entry.module, ...(manifest.entry.imports ?? [])]);
+  for (let route: BuiltRoute | undefined = manifest.routes[routeId]; route; route = route.parentId ? manifest.routes[route.parentId] : undefined) {
+    files.add(route.module);
+    for (const file of route.imports ?? []) files.add(file);
+  }
+  return [...files];
+}
+
 /** Decision 0079: the driver app's service worker is built after React Router's build, from what it wrote. */
 describe("the driver app's service worker (build/client/reparto-sw.js)", () => {
   it("keeps every file of /admin/reparto's first load, and only files that exist", () => {
     const worker = readFileSync(path.resolve("build/client/reparto-sw.js"), "utf8");
     const list = /const PRECACHE_ENTRIES = (\[.*?\]);/s.exec(worker)?.[1];
     const entries = JSON.parse(list!) as { url: string }[];
-    const manifestFile = readdirSync(path.resolve("build/client/assets")).find((name) => /^manifest-[\w-]+\.js$/.test(name))!;
-    const sandbox = { window: {} as { __reactRouterManifest?: { entry: { module: string }; routes: Record<string, { module: string; imports?: string[] }> } } };
-    new Function("window", readFileSync(path.resolve("build/client/assets", manifestFile), "utf8"))(sandbox.window);
-    const manifest = sandbox.window.__reactRouterManifest!;
-    const route = manifest.routes["routes/admin.reparto"]!;
-    const needed = [manifest.entry.module, route.module, ...(route.imports ?? []), manifest.routes["routes/admin-layout"]!.module];
+    const needed = firstLoadModules(builtManifest(), "routes/admin.reparto");
     const kept = entries.map((entry) => `/${entry.url}`);
     expect(needed.filter((url) => !kept.includes(url))).toEqual([]);
     expect(kept).toEqual(expect.arrayContaining(["/reparto.webmanifest", "/icons/reparto-192.png", "/icons/reparto-512.png"]));
     for (const url of kept) expect(() => readFileSync(path.resolve("build/client", url.slice(1))), url).not.toThrow();
+  });
+
+  // Decision 0086: a phone on a slow network fetches six files per host at once, so a seventh module
+  // costs a round trip more before the route can hydrate (it was twelve before the shared chunk).
+  it("loads /admin/reparto's first page in six module files at most", () => {
+    const modules = firstLoadModules(builtManifest(), "routes/admin.reparto");
+    expect(modules.length, modules.join("\n")).toBeLessThanOrEqual(6);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 
 const HEADINGS = { account: "Anonimizar cliente", guest: "Anonimizar comprador invitado", person: "Anonimizar persona sin compras" } as const;
 const BACK_LINKS = { account: "Volver al cliente", guest: "Volver al comprador", person: "Volver a la persona" } as const;

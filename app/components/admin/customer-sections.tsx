@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import type { CustomerPicture, SubjectLists } from "@server/customers/index.server";
 import { AccountSection } from "~/components/account/account-page";
-import { AdminPageHeader } from "~/components/admin/admin-shell";
+import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { OrderStatusBadge } from "~/components/orders/receipt-view";
 import { ELECTRONIC_STATUS_LABELS } from "@core/comprobante-labels";
 import { deliveryStatusLabel } from "@core/delivery-labels";
