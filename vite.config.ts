@@ -43,7 +43,7 @@ export default defineConfig({
               // catalogue pages above: one file instead of seven. The driver app's first load is six
               // module files with it, one round of a phone's six connections (decision 0086). Each
               // must import only what the storefront chunk already holds: Rollup pulls a manual
-              // chunk's other imports (React Router itself, once) into it.
+              // chunk's other imports (React Router itself, once) into it; client-bundle.test.ts checks.
               const common = [
                 "/core/lima-dates.ts",
                 "/core/delivery-schedule.ts",

@@ -73,6 +73,20 @@ describe("the driver app's service worker (build/client/reparto-sw.js)", () => {
     const modules = firstLoadModules(builtManifest(), "routes/admin.reparto");
     expect(modules.length, modules.join("\n")).toBeLessThanOrEqual(6);
   });
+
+  // The shared chunk must stay off the catalogue pages' first load (their 1.10× budget). A module
+  // in it that imported something outside the storefront chunk (React Router, say) would drag that
+  // into it, and then every page would load it (vite.config.ts).
+  it("keeps the staff and account pages' shared chunk off the catalogue pages", () => {
+    const manifest = builtManifest();
+    expect(firstLoadModules(manifest, "routes/admin.reparto").some((file) => /\/common-[\w-]+\.js$/.test(file))).toBe(true);
+    for (const route of ["routes/home", "routes/tienda", "routes/product-detail", "routes/nosotros"]) {
+      expect(
+        firstLoadModules(manifest, route).filter((file) => /\/common-[\w-]+\.js$/.test(file)),
+        route,
+      ).toEqual([]);
+    }
+  });
 });
 
 /** Issue 13: `db:migrate` and `jobs:run` run in production, where only `dependencies` are installed. */
