@@ -29,6 +29,8 @@ const FORBIDDEN_DOORS = {
  */
 const TABLE_OWNERS = {
   content: ["siteSettings", "districts", "districtDeliveryDays"],
+  // Issue 39 (decision 0088): whose phone number is whose is answered in one place.
+  contacts: ["phoneProofs"],
 };
 const TABLE_OWNER_EXEMPT = ["server/db/schema/**", "server/db/seed/**", "server/db/client.ts"];
 

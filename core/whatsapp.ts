@@ -49,15 +49,29 @@ export const WHATSAPP_INVALID_NUMBER = "Para avisarte por WhatsApp ingresa un ce
 export const WHATSAPP_OPT_OUT_WORDS = ["BAJA", "STOP", "NO"] as const;
 
 export function isWhatsappOptOut(body: string | null | undefined): boolean {
-  if (!body) return false;
-  const word = body
+  return (WHATSAPP_OPT_OUT_WORDS as readonly string[]).includes(replyWord(body));
+}
+
+/**
+ * Replies that say yes to the shop's question "Responde SÍ para recibir avisos de tu pedido"
+ * (issue 39): typed, or the template's quick-reply button. Only an answer to a question the shop
+ * asked that number counts; the same word otherwise is a message for staff.
+ */
+export const WHATSAPP_OPT_IN_WORDS = ["SI", "SI QUIERO AVISOS", "SI QUIERO", "ALTA", "ACEPTO"] as const;
+
+export function isWhatsappOptInAnswer(body: string | null | undefined): boolean {
+  return (WHATSAPP_OPT_IN_WORDS as readonly string[]).includes(replyWord(body));
+}
+
+function replyWord(body: string | null | undefined): string {
+  if (!body) return "";
+  return body
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/[^\p{L}\p{N}\s]/gu, " ")
     .replace(/\s+/g, " ")
     .trim()
     .toUpperCase();
-  return (WHATSAPP_OPT_OUT_WORDS as readonly string[]).includes(word);
 }
 
 /** What staff read for a message's state (/admin/pedidos/{id}). */

@@ -2,7 +2,7 @@ import { data, Form } from "react-router";
 import type { Route } from "./+types/admin.customer-detail";
 import { findCustomerProfile } from "@server/customers/index.server";
 import { resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus } from "@server/accounts/index.server";
-import { loadCustomerPicture, type CustomerPicture } from "@server/customers/index.server";
+import { confirmCustomerPhoneByCall, loadCustomerPicture, type CustomerPicture } from "@server/customers/index.server";
 import { AccountSection, FactList } from "~/components/account/account-page";
 import {
   actionButtonClass,
@@ -53,6 +53,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const customer = { userId, email: profile.email };
     if (intent === "garantia_settle") return settleGarantiaFromForm(db, actor, customer, form);
     return recordBidonReturnFromForm(db, actor, customer, form);
+  }
+  if (intent === "confirm_phone") {
+    // Issue 39: staff called the profile's number and the person confirmed it is theirs (audited).
+    const result = await confirmCustomerPhoneByCall(db, actor, userId, new Date());
+    if (!result.ok && result.reason === "not_found") throw data(CUSTOMER_NOT_FOUND, { status: 404 });
+    return data({ ok: result.ok, message: result.message }, { status: result.ok ? 200 : 400 });
   }
   if (!(INTENTS as readonly string[]).includes(intent)) return data({ ok: false, message: "Acción no reconocida." }, { status: 400 });
   const run: Record<Intent, () => ReturnType<typeof setCustomerStatus>> = {
@@ -112,6 +118,18 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
                 <ActionButton intent="reactivate" label="Reactivar cuenta" />
               )}
             </div>
+            {profile.phone && picture.whatsapp.some((number) => !number.proven) && (
+              <Form method="post" className="space-y-1">
+                <input type="hidden" name="intent" value="confirm_phone" />
+                <button type="submit" className={`${actionButtonClass} border-brand-700 text-brand-800 hover:bg-brand-50`}>
+                  Celular confirmado por teléfono
+                </button>
+                <p className="text-xs text-slate-600">
+                  Solo si llamaste a {profile.phone} y la persona confirmó ser el cliente: el número queda como suyo (para sus avisos, su exportación y su
+                  borrado) y se registra que lo confirmaste tú.
+                </p>
+              </Form>
+            )}
             {actionData && !("intent" in actionData) && <StaffMessage ok={actionData.ok} message={actionData.message} />}
             <p className="text-xs text-slate-600">
               Desactivar cierra sus sesiones e impide que ingrese; sus pedidos y suscripciones siguen igual (gestiónalos desde sus páginas).

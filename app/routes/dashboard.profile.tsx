@@ -12,7 +12,7 @@ import { changePasswordSchema, fieldErrors, profileSchema } from "@core/account-
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import { privatePageHeaders } from "~/server/pages/order-receipt.server";
 import { clientAddress, userContext } from "~/server/session.server";
-import { currentWhatsappConsent, whatsappEnabled } from "@server/whatsapp/index.server";
+import { accountWhatsappState, whatsappEnabled } from "@server/whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
 import { mapTiles } from "~/server/map-tiles.server";
 
@@ -21,15 +21,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const profile = await getProfile(db, context.get(userContext).id);
   if (!profile) throw data("No se pudo obtener la información del usuario", { status: 404 });
   const params = new URL(request.url).searchParams;
-  // Issue 25: whether the profile's number gets WhatsApp notices (null: the shop has no WhatsApp).
-  const number = whatsappNumber(profile.phone);
-  const whatsappOptedIn = whatsappEnabled() ? Boolean(number && (await currentWhatsappConsent(db, number))?.granted) : null;
+  // Issue 25: whether the profile's number gets WhatsApp notices (null: the shop has no WhatsApp);
+  // issue 39: only a number proven the account's does, and a ticked box waits for its SÍ.
+  const whatsapp = whatsappEnabled() ? await accountWhatsappState(db, profile.id, whatsappNumber(profile.phone), new Date()) : null;
   return {
     profile,
     districts: await listServedDistricts(db),
     editing: params.has("editar"),
     saved: params.has("actualizado"),
-    whatsappOptedIn,
+    whatsapp,
     tiles: mapTiles(),
   };
 }
@@ -137,11 +137,11 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           errors={profileErrors?.fieldErrors ?? {}}
           message={profileErrors?.message ?? null}
           typed={profileErrors && "typed" in profileErrors ? (profileErrors.typed as Record<string, string>) : null}
-          whatsappOptedIn={loaderData.whatsappOptedIn}
+          whatsapp={loaderData.whatsapp}
           tiles={loaderData.tiles}
         />
       ) : (
-        <ProfileView profile={loaderData.profile} saved={loaderData.saved} whatsappOptedIn={loaderData.whatsappOptedIn} />
+        <ProfileView profile={loaderData.profile} saved={loaderData.saved} whatsapp={loaderData.whatsapp} />
       )}
     </div>
   );

@@ -1,6 +1,6 @@
 import { APIError } from "better-auth/api";
 import { and, eq, ne } from "drizzle-orm";
-import { recordWhatsappConsent } from "../whatsapp/index.server";
+import { requestWhatsappOptIn } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
 import { getIssuer, readDistrict } from "../content/index.server";
 import { askForPromotionalConsent } from "../notifications/index.server";
@@ -109,8 +109,9 @@ export async function register(
     }
     const whatsappPhone = input.whatsappConsent ? whatsappNumber(input.phone) : null;
     if (whatsappPhone) {
-      const change = { phone: whatsappPhone, granted: true, source: "signup" as const, email: input.email, userId: response.user.id };
-      await recordWhatsappConsent(db, { ...change, ...input.whatsappConsent }, new Date());
+      // Issue 39: the typed number is asked first; the opt-in exists once it answers SÍ.
+      const request = { phone: whatsappPhone, source: "signup" as const, email: input.email, userId: response.user.id };
+      await requestWhatsappOptIn(db, { ...request, ...input.whatsappConsent }, new Date());
     }
     if (input.districtId || input.address || input.point) {
       const district = input.districtId ? await readDistrict(db, input.districtId) : null;

@@ -5,7 +5,7 @@ import { minimumOrderShortfall, orderSummary } from "@core/pricing";
 import { markCartRecovered } from "../cart/index.server";
 import { priceCartLines, type PricedCartLine } from "../catalog/index.server";
 import type { Database } from "../db/client";
-import { recordWhatsappConsent } from "../whatsapp/index.server";
+import { requestWhatsappOptIn } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
 import { provenAccountIdByEmail } from "../accounts/index.server";
 import { getIssuer, readDistrict, servedDistrictShareLocked } from "../content/index.server";
@@ -136,12 +136,13 @@ export async function placeOrder(
         const evidence = { clientAddress: options.client?.address, userAgent: options.client?.userAgent };
         await askForPromotionalConsent(tx, { ...ask, ...evidence }, await getIssuer(tx), options.now);
       }
-      // Issue 25: the WhatsApp opt-in of the order's number, with the order; unticked changes nothing.
+      // Issue 25: the WhatsApp box asks for the order's number, with the order; unticked changes
+      // nothing. Issue 39: a typed number proves nothing, so the number itself is asked first.
       const whatsappPhone = input.whatsapp ? whatsappNumber(input.telefono) : null;
       if (whatsappPhone) {
         const evidence = { clientAddress: options.client?.address, userAgent: options.client?.userAgent };
-        const change = { phone: whatsappPhone, granted: true, source: "checkout" as const, email: input.correo, userId: options.userId ?? null };
-        await recordWhatsappConsent(tx, { ...change, orderId: placed.orderId, ...evidence }, options.now);
+        const request = { phone: whatsappPhone, source: "checkout" as const, email: input.correo, userId: options.userId ?? null };
+        await requestWhatsappOptIn(tx, { ...request, orderId: placed.orderId, orderNumber: placed.orderNumber, ...evidence }, options.now);
       }
       // Last, right before the commit (decision 0063): every checkout for one date and window waits
       // for this row in turn, so it is held for two statements and the commit, not for the writes

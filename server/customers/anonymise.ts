@@ -31,6 +31,7 @@ import { scheduleCardErasures } from "../payments/index.server";
 import { endSubscriptionsForErasure } from "../subscriptions/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
 import { eraseWhatsappData } from "../whatsapp/index.server";
+import { erasePhoneProofsOf } from "../contacts/index.server";
 
 /**
  * Ley 29733 anonymisation on the customer's request (issue 11, decision 0051). One transaction:
@@ -199,6 +200,7 @@ export async function eraseSubjectData(tx: Transaction, input: { subject: DataSu
   const email = subject.email.toLowerCase();
   // First, while the orders and the account still carry the phone numbers it looks for (issue 25).
   await eraseWhatsappData(tx, { userId: subject.userId, email, orderIds }, { text: ANONYMIZED_TEXT, email: placeholder });
+  await erasePhoneProofsOf(tx, { userId: subject.userId, orderIds }, ANONYMIZED_TEXT);
   if (orderIds.length) {
     await tx
       .update(orders)

@@ -239,7 +239,8 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     })
     .from(abandonedCarts)
     .where(eq(abandonedCarts.email, email));
-  // Issue 25: numbers, WhatsApp opt-ins and opt-outs, messages sent and received.
+  // Issue 25: numbers, WhatsApp opt-ins and opt-outs, messages sent and received — of the numbers
+  // proven theirs and their own orders only (issue 39).
   const whatsapp = await collectWhatsappData(tx, { userId: subject.userId, email, orderIds });
   return {
     orders: orderRows.map(({ checkoutKey: _key, ...order }) => ({
@@ -262,7 +263,8 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     promotionalConsentAsks: consentAsks,
     contactMessages: messages,
     abandonedCarts: carts,
-    whatsapp,
+    // Decision 0071 for WhatsApp too (issue 39): what was sent, without the keys its buttons carried.
+    whatsapp: { ...whatsapp, messagesSent: whatsapp.messagesSent.map((message) => ({ ...message, text: redactLinkSecrets(message.text) })) },
   };
 }
 

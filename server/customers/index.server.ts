@@ -39,3 +39,4 @@ export {
   type PersonPicture,
   type PersonProfile,
 } from "./people";
+export { confirmCustomerPhoneByCall, type PhoneConfirmationResult } from "./phone-confirmation";

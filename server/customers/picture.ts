@@ -56,6 +56,8 @@ export interface SubjectLists {
   /** Issue 25: each WhatsApp number of theirs, whether it gets notices, and its latest choice. */
   whatsapp: {
     phone: string;
+    /** Issue 39: proven theirs; a profile's typed number is shown unproven. */
+    proven: boolean;
     optedIn: boolean;
     latest: { granted: boolean; source: string; at: string; textShown: string } | null;
     unreachableSince: string | null;
@@ -104,7 +106,7 @@ export async function findCustomerProfile(db: DatabaseOrTransaction, userId: str
 export async function loadCustomerPicture(db: DatabaseOrTransaction, userId: string): Promise<CustomerPicture | null> {
   const profile = await findCustomerProfile(db, userId);
   if (!profile) return null;
-  const lists = await loadSubjectLists(db, { userId: profile.id, email: profile.email });
+  const lists = await loadSubjectLists(db, { userId: profile.id, email: profile.email }, profile.phone);
   const subscriptionRows = await db
     .select({
       id: subscriptions.id,
@@ -121,7 +123,7 @@ export async function loadCustomerPicture(db: DatabaseOrTransaction, userId: str
 }
 
 /** The lists of a subject's picture, read in turn (a page load, not a transaction; one connection at a time is plenty). */
-export async function loadSubjectLists(db: DatabaseOrTransaction, subject: DataSubject): Promise<SubjectLists> {
+export async function loadSubjectLists(db: DatabaseOrTransaction, subject: DataSubject, profilePhone: string | null = null): Promise<SubjectLists> {
   const email = subject.email.toLowerCase();
   const [counted] = await db
     .select({ total: sql<number>`count(*)::int` })
@@ -200,10 +202,11 @@ export async function loadSubjectLists(db: DatabaseOrTransaction, subject: DataS
     .from(abandonedCarts)
     .where(eq(abandonedCarts.email, email));
   const orderIds = (await db.select({ id: orders.id }).from(orders).where(ordersOf(subject))).map((row) => row.id);
-  const whatsapp = await whatsappStateOfSubject(db, { userId: subject.userId, email, orderIds });
+  const whatsapp = await whatsappStateOfSubject(db, { userId: subject.userId, email, orderIds }, profilePhone);
   return {
     whatsapp: whatsapp.map((number) => ({
       phone: number.phone,
+      proven: number.proven,
       optedIn: number.optedIn,
       latest: number.latest ? { ...number.latest, at: number.latest.at.toISOString() } : null,
       unreachableSince: number.unreachable?.at.toISOString() ?? null,

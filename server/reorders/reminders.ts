@@ -222,6 +222,7 @@ async function sendOne(db: Database, customer: UpcomingReminder, input: { now: D
       tx,
       reorderReminderWhatsapp({
         reminderId: written.id,
+        lastOrderId: customer.lastOrderId,
         phone: customer.phone,
         firstName: customer.firstName,
         userId: customer.userId,

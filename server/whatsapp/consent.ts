@@ -3,6 +3,8 @@ import { WHATSAPP_OPT_IN_TEXT_VERSION, WHATSAPP_REMINDER_TEXT_VERSIONS, whatsapp
 import { readBrandName } from "../content/index.server";
 import { whatsappConsentEvents, whatsappContacts } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
+import { isPhoneProvenFor } from "../contacts/index.server";
+import { closeOptInAsksOf, requestWhatsappOptIn } from "./opt-in-asks";
 
 export type WhatsappConsentSource = "checkout" | "signup" | "profile" | "reply" | "demo";
 
@@ -104,8 +106,9 @@ export function mayRemind(phone: SQL | string): SQL {
 }
 
 /**
- * The profile's box (issue 25): ticked, the profile's number opts in; unticked, whichever of its
- * numbers (the one saved now, the one it replaces) is opted in opts out. A number that never chose
+ * The profile's box (issue 25): ticked, the profile's number opts in (once proven, issue 39: else
+ * it is asked); unticked, whichever of its proven numbers (the one saved now, the one it replaces)
+ * is opted in opts out, and a question still waiting is withdrawn. A number that never chose
  * gets no event for an unticked box. Returns how many events were written.
  */
 export async function saveProfileWhatsappChoice(
@@ -122,10 +125,15 @@ export async function saveProfileWhatsappChoice(
   now: Date,
 ): Promise<number> {
   const { optIn, phone, previousPhone, ...who } = choice;
-  if (optIn) return phone && (await recordWhatsappConsent(db, { ...who, phone, granted: true, source: "profile" }, now)) ? 1 : 0;
+  // Issue 39: a ticked box opts in a number proven the account's; any other is asked first.
+  if (optIn) return phone && ["granted", "asked"].includes(await requestWhatsappOptIn(db, { ...who, phone, source: "profile" }, now)) ? 1 : 0;
+  await closeOptInAsksOf(db, who.userId, now);
   let written = 0;
   for (const number of new Set([phone, previousPhone].filter((value): value is string => value !== null))) {
+    // Issue 39: an unticked box speaks only for a number proven the account's, never for the
+    // person whose opt-in a typed number would otherwise end.
     if (
+      (await isPhoneProvenFor(db, number, { userId: who.userId, orderId: null })) &&
       (await currentWhatsappConsent(db, number))?.granted &&
       (await recordWhatsappConsent(db, { ...who, phone: number, granted: false, source: "profile" }, now))
     )

@@ -21,6 +21,7 @@ export {
   type WhatsappConsentChange,
   type WhatsappConsentSource,
 } from "./consent";
+export { accountWhatsappState, requestWhatsappOptIn, type WhatsappOptInOutcome, type WhatsappOptInRequest } from "./opt-in-asks";
 export { enqueueWhatsappTemplate, enqueueWhatsappTemplates, type WhatsappTemplateMessage } from "./outbox";
 export {
   deliveredWhatsapp,

@@ -1,7 +1,7 @@
 import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import type { WhatsappTemplateMessage } from "./outbox";
-import { fillTemplate, stopsBeforeYours } from "./templates";
+import { fillTemplate, firstNameParameter, stopsBeforeYours } from "./templates";
 
 /**
  * The shop's WhatsApp messages, one builder per template (issue 25): each takes plain data from
@@ -30,7 +30,7 @@ export function orderConfirmedWhatsapp(data: OrderRecipient & { totalCents: numb
   return {
     dedupeKey: `order-confirmed:${data.orderId}`,
     ...forOrder(data),
-    template: fillTemplate("orderConfirmed", [data.firstName, data.orderNumber, formatSoles(data.totalCents), data.deliveryLabel], {
+    template: fillTemplate("orderConfirmed", [firstNameParameter(data.firstName), data.orderNumber, formatSoles(data.totalCents), data.deliveryLabel], {
       buttonUrlSuffix: data.orderPath,
       siteUrl: data.siteUrl,
     }),
@@ -52,8 +52,8 @@ export function onTheWayWhatsapp(
     dedupeKey: `delivery-on-the-way:${data.deliveryId}`,
     ...forOrder(data),
     template: data.arrival
-      ? fillTemplate("onTheWayWithArrival", [data.firstName, data.orderNumber, data.arrival.from, data.arrival.to, stops], options)
-      : fillTemplate("onTheWay", [data.firstName, data.orderNumber, data.windowLabel, stops], options),
+      ? fillTemplate("onTheWayWithArrival", [firstNameParameter(data.firstName), data.orderNumber, data.arrival.from, data.arrival.to, stops], options)
+      : fillTemplate("onTheWay", [firstNameParameter(data.firstName), data.orderNumber, data.windowLabel, stops], options),
   };
 }
 
@@ -65,7 +65,14 @@ export function deliveredWhatsapp(
     ...forOrder(data),
     template: fillTemplate(
       "delivered",
-      [data.firstName, data.orderNumber, data.receiverName, String(data.fullLeft), String(data.emptiesCollected), String(data.bidonBalance)],
+      [
+        firstNameParameter(data.firstName),
+        data.orderNumber,
+        data.receiverName,
+        String(data.fullLeft),
+        String(data.emptiesCollected),
+        String(data.bidonBalance),
+      ],
       { buttonUrlSuffix: data.linkPath, siteUrl: data.siteUrl },
     ),
   };
@@ -73,15 +80,17 @@ export function deliveredWhatsapp(
 
 /** "¿Te queda agua?" (decision 0076): the reorder reminder, for a number whose opt-in names it. */
 export function reorderReminderWhatsapp(
-  data: Recipient & { reminderId: string; runsOutOn: string; itemsSummary: string; reorderPath: string },
+  data: Recipient & { reminderId: string; lastOrderId: string; runsOutOn: string; itemsSummary: string; reorderPath: string },
 ): WhatsappTemplateMessage {
   return {
     dedupeKey: `reorder-reminder:${data.reminderId}`,
     phone: data.phone,
+    // The order it repeats: a guest's number is proven for their orders, not for an account (issue 39).
+    orderId: data.lastOrderId,
     userId: data.userId,
     customerEmail: data.email,
     covers: "reminders",
-    template: fillTemplate("reorderReminder", [data.firstName, formatLimaDate(data.runsOutOn), data.itemsSummary], {
+    template: fillTemplate("reorderReminder", [firstNameParameter(data.firstName), formatLimaDate(data.runsOutOn), data.itemsSummary], {
       buttonUrlSuffix: data.reorderPath,
       siteUrl: data.siteUrl,
     }),
@@ -94,7 +103,10 @@ export function notDeliveredWhatsapp(
   return {
     dedupeKey: `delivery-failed:${data.deliveryId}:${data.attemptId}`,
     ...forOrder(data),
-    template: fillTemplate("notDelivered", [data.firstName, data.orderNumber, data.reasonLabel], { buttonUrlSuffix: data.newDatePath, siteUrl: data.siteUrl }),
+    template: fillTemplate("notDelivered", [firstNameParameter(data.firstName), data.orderNumber, data.reasonLabel], {
+      buttonUrlSuffix: data.newDatePath,
+      siteUrl: data.siteUrl,
+    }),
   };
 }
 
@@ -112,7 +124,7 @@ export function paymentCodeWhatsapp(
     template: fillTemplate(
       "paymentCode",
       [
-        data.firstName,
+        firstNameParameter(data.firstName),
         data.orderNumber,
         data.code,
         formatSoles(data.amountCents),
@@ -136,10 +148,14 @@ export function renewalSoonWhatsapp(data: SubscriptionRecipient & { periodNumber
     subscriptionId: data.subscriptionId,
     userId: data.userId,
     customerEmail: data.email,
-    template: fillTemplate("renewalSoon", [data.firstName, data.subscriptionNumber, formatLimaDate(data.billingDate), formatSoles(data.amountCents)], {
-      buttonUrlSuffix: `dashboard/suscripciones/${data.subscriptionId}`,
-      siteUrl: data.siteUrl,
-    }),
+    template: fillTemplate(
+      "renewalSoon",
+      [firstNameParameter(data.firstName), data.subscriptionNumber, formatLimaDate(data.billingDate), formatSoles(data.amountCents)],
+      {
+        buttonUrlSuffix: `dashboard/suscripciones/${data.subscriptionId}`,
+        siteUrl: data.siteUrl,
+      },
+    ),
   };
 }
 
@@ -153,7 +169,7 @@ export function renewalFailedWhatsapp(
     subscriptionId: data.subscriptionId,
     userId: data.userId,
     customerEmail: data.email,
-    template: fillTemplate("renewalFailed", [data.firstName, formatSoles(data.amountCents), data.subscriptionNumber, next], {
+    template: fillTemplate("renewalFailed", [firstNameParameter(data.firstName), formatSoles(data.amountCents), data.subscriptionNumber, next], {
       buttonUrlSuffix: `suscripcion/tarjeta/${data.subscriptionId}?modo=actualizar`,
       siteUrl: data.siteUrl,
     }),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { whatsappNumber } from "@core/whatsapp";
+import { phoneProvenForSql } from "../contacts/index.server";
 import { noteQueuedWork } from "../db/queued-work";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { whatsappEnabled } from "./channel";
@@ -27,8 +28,9 @@ export interface WhatsappTemplateMessage {
 /**
  * Queues template messages in the caller's transaction, next to the e-mail of the same event
  * (decision 0074, like decisions 0014 and 0024): a rolled-back change sends nothing, a replayed
- * one nothing twice (the dedupe key). Only numbers that opted in and are reachable get one, read
- * in the same statement; without WhatsApp configured nothing is queued. One statement for any
+ * one nothing twice (the dedupe key). Only numbers that opted in, are reachable and are proven for
+ * the message's order or account (issue 39: a typed number proves nothing) get one, read in the
+ * same statement; without WhatsApp configured nothing is queued. One statement for any
  * number of messages (a renewal batch). Returns how many were queued.
  */
 export async function enqueueWhatsappTemplates(db: DatabaseOrTransaction, messages: readonly WhatsappTemplateMessage[], now: Date): Promise<number> {
@@ -55,6 +57,7 @@ export async function enqueueWhatsappTemplates(db: DatabaseOrTransaction, messag
       v.subscription_id, v.user_id, v.customer_email, 'pending', ${at}::timestamptz, ${at}::timestamptz
     from (values ${values}) as v(dedupe_key, template_name, language_code, parameters, rendered_text, to_phone, order_id, subscription_id, user_id, customer_email, reminder)
     where case when v.reminder then ${mayRemind(sql`v.to_phone`)} else ${mayMessage(sql`v.to_phone`)} end
+      and ${phoneProvenForSql(sql`v.to_phone`, { orderId: sql`v.order_id`, userId: sql`v.user_id` })}
     on conflict (dedupe_key) do nothing
     returning id`);
   return rowsOf(inserted).length;
@@ -63,6 +66,27 @@ export async function enqueueWhatsappTemplates(db: DatabaseOrTransaction, messag
 /** `enqueueWhatsappTemplates` for one message; returns whether it was queued. */
 export async function enqueueWhatsappTemplate(db: DatabaseOrTransaction, message: WhatsappTemplateMessage, now: Date): Promise<boolean> {
   return (await enqueueWhatsappTemplates(db, [message], now)) > 0;
+}
+
+/**
+ * The question to a number not yet proven (issue 39, `requestWhatsappOptIn`): a template that
+ * needs no opt-in, since it asks for one, sent once; the sender still withholds it from a number
+ * that wrote BAJA or cannot receive WhatsApp.
+ */
+export async function enqueueWhatsappOptInAsk(
+  db: DatabaseOrTransaction,
+  message: { dedupeKey: string; to: string; template: FilledTemplate; orderId: string | null; userId: string | null; customerEmail: string | null },
+  now: Date,
+): Promise<void> {
+  noteQueuedWork("whatsapp");
+  const at = now.toISOString();
+  await db.execute(sql`
+    insert into whatsapp_messages (dedupe_key, kind, template_name, language_code, parameters, rendered_text, to_phone, order_id, user_id,
+      customer_email, status, next_attempt_at, created_at)
+    values (${message.dedupeKey}, 'opt_in_ask', ${message.template.templateName}, ${message.template.languageCode},
+      ${JSON.stringify(message.template.parameters)}::jsonb, ${message.template.renderedText}, ${message.to}, ${message.orderId}::uuid,
+      ${message.userId}, ${message.customerEmail?.toLowerCase() ?? null}, 'pending', ${at}::timestamptz, ${at}::timestamptz)
+    on conflict (dedupe_key) do nothing`);
 }
 
 /**

@@ -5,7 +5,9 @@ import { whatsappContacts, whatsappMessages } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { isLastAttempt, retryDelayMs } from "../notifications/index.server";
 import type { OutgoingWhatsapp, SendOutcome, WhatsappClient } from "./clients";
+import { phoneProvenForSql } from "../contacts/index.server";
 import { mayMessage } from "./consent";
+import { wroteBajaAndNothingSinceSql } from "./opt-in-asks";
 import { rowsOf } from "./outbox";
 import { applyRecordedStatuses, markUnreachable, UNDELIVERABLE_CODE } from "./statuses";
 
@@ -118,8 +120,18 @@ async function reasonToWithhold(db: Database, message: ClaimedMessage, at: Date)
     const open = contact?.lastInboundAt && at.getTime() - contact.lastInboundAt.getTime() < CUSTOMER_SERVICE_WINDOW_MS;
     return open ? null : "Fuera de la ventana de 24 horas: solo se pueden enviar plantillas";
   }
-  const [allowed] = rowsOf<{ ok: boolean }>(await db.execute(sql`select ${mayMessage(message.toPhone)} as ok`));
-  return allowed?.ok ? null : "El número ya no acepta avisos por WhatsApp (se dio de baja o no está en WhatsApp)";
+  if (message.kind === "opt_in_ask") {
+    const [asking] = rowsOf<{ ok: boolean }>(
+      await db.execute(sql`select not (${wroteBajaAndNothingSinceSql(message.toPhone)})
+        and not exists (select 1 from ${whatsappContacts} where ${whatsappContacts.phone} = ${message.toPhone} and ${whatsappContacts.unreachableAt} is not null) as ok`),
+    );
+    return asking?.ok ? null : "El número escribió BAJA o no está en WhatsApp: no se le pregunta";
+  }
+  const owner = { orderId: sql`${message.orderId}`, userId: sql`${message.userId}` };
+  const [allowed] = rowsOf<{ ok: boolean }>(
+    await db.execute(sql`select ${mayMessage(message.toPhone)} and ${phoneProvenForSql(sql`${message.toPhone}`, owner)} as ok`),
+  );
+  return allowed?.ok ? null : "El número ya no acepta avisos por WhatsApp (se dio de baja, no está en WhatsApp o no confirmó que es suyo)";
 }
 
 const ours = (message: ClaimedMessage) =>

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
-import { whatsappFailureReason, whatsappStatusLabel } from "@core/whatsapp";
+import { whatsappFailureReason, whatsappNumber, whatsappStatusLabel } from "@core/whatsapp";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
 import { users, whatsappContacts, whatsappInboundMessages, whatsappMessages } from "../db/schema";
@@ -71,6 +71,8 @@ export async function listOrderWhatsappMessages(db: DatabaseOrTransaction, order
 /** A number's WhatsApp state on the customer page (/admin/clientes/…). */
 export interface WhatsappNumberState {
   phone: string;
+  /** Proven the person's (issue 39); a number only typed in their profile is shown, and proves nothing. */
+  proven: boolean;
   optedIn: boolean;
   /** The latest choice: when, where, and the text shown (or the reply sent). */
   latest: { granted: boolean; source: string; at: Date; textShown: string } | null;
@@ -78,7 +80,11 @@ export interface WhatsappNumberState {
   history: { granted: boolean; source: string; at: Date; textShown: string }[];
 }
 
-export async function whatsappStateOfNumbers(db: DatabaseOrTransaction, phones: string[]): Promise<WhatsappNumberState[]> {
+export async function whatsappStateOfNumbers(
+  db: DatabaseOrTransaction,
+  phones: string[],
+  provenPhones: readonly string[] = phones,
+): Promise<WhatsappNumberState[]> {
   const unique = [...new Set(phones)];
   if (unique.length === 0) return [];
   const history = await whatsappConsentHistory(db, unique);
@@ -89,13 +95,19 @@ export async function whatsappStateOfNumbers(db: DatabaseOrTransaction, phones: 
       .map(({ granted, source, createdAt, textShown }) => ({ granted, source, at: createdAt, textShown }));
     const contact = contacts.find((row) => row.phone === phone);
     const unreachable = contact?.unreachableAt ? { at: contact.unreachableAt, reason: contact.unreachableReason } : null;
-    return { phone, optedIn: Boolean(events[0]?.granted) && !unreachable, latest: events[0] ?? null, unreachable, history: events };
+    const proven = provenPhones.includes(phone);
+    return { phone, proven, optedIn: proven && Boolean(events[0]?.granted) && !unreachable, latest: events[0] ?? null, unreachable, history: events };
   });
 }
 
-/** The WhatsApp numbers of a customer, guest or person (their account, orders and opt-ins) and their state. */
-export async function whatsappStateOfSubject(db: DatabaseOrTransaction, subject: WhatsappSubject): Promise<WhatsappNumberState[]> {
-  return whatsappStateOfNumbers(db, await numbersOf(db, subject));
+/**
+ * The WhatsApp numbers of a customer, guest or person and their state: the numbers proven theirs,
+ * and the one typed in their profile (shown as not proven until it is).
+ */
+export async function whatsappStateOfSubject(db: DatabaseOrTransaction, subject: WhatsappSubject, typed: string | null = null): Promise<WhatsappNumberState[]> {
+  const proven = await numbersOf(db, subject);
+  const profileNumber = whatsappNumber(typed);
+  return whatsappStateOfNumbers(db, profileNumber ? [...proven, profileNumber] : proven, proven);
 }
 
 /** A message the sender gave up on, for the alarms on /admin. */

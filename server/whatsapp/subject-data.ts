@@ -1,6 +1,6 @@
 import { asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { whatsappNumber } from "@core/whatsapp";
-import { orders, users, whatsappConsentEvents, whatsappContacts, whatsappInboundMessages, whatsappMessages } from "../db/schema";
+import { provenPhonesOf } from "../contacts/index.server";
+import { whatsappConsentEvents, whatsappContacts, whatsappInboundMessages, whatsappMessages, whatsappOptInAsks } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 
 /**
@@ -15,22 +15,28 @@ export interface WhatsappSubject {
 }
 
 /**
- * The subject's WhatsApp numbers: the account's phone, the phones of their orders, and the numbers
- * they opted in with (by account or e-mail).
+ * The subject's WhatsApp numbers: only those proven theirs (issue 39, server/contacts/). A number
+ * typed on their orders or profile may be anyone's, so it reaches nothing of what was said on it.
  */
 export async function numbersOf(db: DatabaseOrTransaction, subject: WhatsappSubject): Promise<string[]> {
-  const typed: (string | null)[] = [];
-  if (subject.userId) typed.push(...(await db.select({ phone: users.phone }).from(users).where(eq(users.id, subject.userId))).map((row) => row.phone));
-  if (subject.orderIds.length)
-    typed.push(...(await db.select({ phone: orders.customerPhone }).from(orders).where(inArray(orders.id, subject.orderIds))).map((row) => row.phone));
-  const consented = await db.selectDistinct({ phone: whatsappConsentEvents.phone }).from(whatsappConsentEvents).where(consentOf(subject));
-  const numbers = typed.map(whatsappNumber).filter((number): number is string => number !== null);
-  return [...new Set([...numbers, ...consented.map((row) => row.phone)])];
+  return provenPhonesOf(db, { userId: subject.userId, orderIds: subject.orderIds });
 }
 
-function consentOf(subject: WhatsappSubject): SQL {
-  const byEmail = eq(whatsappConsentEvents.email, subject.email.toLowerCase());
-  return subject.userId ? or(byEmail, eq(whatsappConsentEvents.userId, subject.userId))! : byEmail;
+/** The subject's own consent events: theirs by account, e-mail or order, or of a number proven theirs. */
+function consentOf(subject: WhatsappSubject, numbers: string[]): SQL {
+  const conditions: SQL[] = [eq(whatsappConsentEvents.email, subject.email.toLowerCase())];
+  if (subject.userId) conditions.push(eq(whatsappConsentEvents.userId, subject.userId));
+  if (subject.orderIds.length) conditions.push(inArray(whatsappConsentEvents.orderId, subject.orderIds));
+  if (numbers.length) conditions.push(inArray(whatsappConsentEvents.phone, numbers));
+  return or(...conditions)!;
+}
+
+function asksOf(subject: WhatsappSubject, numbers: string[]): SQL {
+  const conditions: SQL[] = [eq(whatsappOptInAsks.email, subject.email.toLowerCase())];
+  if (subject.userId) conditions.push(eq(whatsappOptInAsks.userId, subject.userId));
+  if (subject.orderIds.length) conditions.push(inArray(whatsappOptInAsks.orderId, subject.orderIds));
+  if (numbers.length) conditions.push(inArray(whatsappOptInAsks.phone, numbers));
+  return or(...conditions)!;
 }
 
 function messagesOf(subject: WhatsappSubject, numbers: string[]): SQL {
@@ -44,7 +50,6 @@ function messagesOf(subject: WhatsappSubject, numbers: string[]): SQL {
 /** Everything WhatsApp holds about the subject, for the export (the same JSON for account, guest, person). */
 export async function collectWhatsappData(db: DatabaseOrTransaction, subject: WhatsappSubject) {
   const numbers = await numbersOf(db, subject);
-  const consentCondition = numbers.length ? or(consentOf(subject), inArray(whatsappConsentEvents.phone, numbers))! : consentOf(subject);
   const consent = await db
     .select({
       phone: whatsappConsentEvents.phone,
@@ -57,7 +62,7 @@ export async function collectWhatsappData(db: DatabaseOrTransaction, subject: Wh
       createdAt: whatsappConsentEvents.createdAt,
     })
     .from(whatsappConsentEvents)
-    .where(consentCondition)
+    .where(consentOf(subject, numbers))
     .orderBy(asc(whatsappConsentEvents.id));
   const messages = await db
     .select({
@@ -99,8 +104,9 @@ export async function collectWhatsappData(db: DatabaseOrTransaction, subject: Wh
 }
 
 /**
- * The WhatsApp part of an anonymisation, run before the orders lose their phone: numbers, texts and
- * names become the placeholder; a message still waiting is never sent; the record of what was sent
+ * The WhatsApp part of an anonymisation, run before the subject's phone proofs lose their number:
+ * what is theirs (their account's, e-mail's and orders' messages and consent, and everything of
+ * the numbers proven theirs; never a number merely typed on their orders) becomes the placeholder; a message still waiting is never sent; the record of what was sent
  * when (template, status, dates) stays. Inbound messages from the numbers lose sender and text.
  */
 export async function eraseWhatsappData(db: DatabaseOrTransaction, subject: WhatsappSubject, placeholder: { text: string; email: string }): Promise<void> {
@@ -116,11 +122,14 @@ export async function eraseWhatsappData(db: DatabaseOrTransaction, subject: What
       claimToken: null,
     })
     .where(messagesOf(subject, numbers));
-  const consentCondition = numbers.length ? or(consentOf(subject), inArray(whatsappConsentEvents.phone, numbers))! : consentOf(subject);
   await db
     .update(whatsappConsentEvents)
     .set({ phone: placeholder.text, email: placeholder.email, userId: null, clientAddress: null, userAgent: null })
-    .where(consentCondition);
+    .where(consentOf(subject, numbers));
+  await db
+    .update(whatsappOptInAsks)
+    .set({ phone: placeholder.text, email: placeholder.email, userId: null, clientAddress: null, userAgent: null })
+    .where(asksOf(subject, numbers));
   if (numbers.length === 0) return;
   await db
     .update(whatsappInboundMessages)

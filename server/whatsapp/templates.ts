@@ -23,6 +23,8 @@ export interface WhatsappTemplate {
   parameters: readonly { meaning: string; example: string }[];
   /** A URL button `{SITE_URL}/{{1}}`: its text and an example suffix. */
   button: { text: string; meaning: string; example: string } | null;
+  /** Quick-reply buttons (fixed texts; the customer's tap comes back as a message with that text). */
+  quickReplies?: readonly string[];
   /** When the shop sends it. */
   sentWhen: string;
 }
@@ -30,6 +32,21 @@ export interface WhatsappTemplate {
 export const WHATSAPP_TEMPLATE_LANGUAGE = "es";
 
 export const WHATSAPP_TEMPLATES = {
+  optInAsk: {
+    name: "confirmar_avisos",
+    title: "Confirmar avisos",
+    category: "UTILITY",
+    language: "es",
+    body: "Hola, en {{1}} nos pidieron avisos por WhatsApp para este número ({{2}}). Responde SÍ para recibir avisos de tu pedido. Si no fuiste tú, ignora este mensaje: no te escribiremos más.",
+    parameters: [
+      { meaning: "the shop's name", example: "Vida Alcalina" },
+      { meaning: "where it was asked: the order number, or the account", example: "pedido VA-001015" },
+    ],
+    button: null,
+    quickReplies: ["Sí, quiero avisos"],
+    sentWhen:
+      "once, when a checkout, a sign-up or a profile ticks the WhatsApp box for a number not yet proven for that person (issue 39); nothing else is sent to the number until it answers",
+  },
   orderConfirmed: {
     name: "pedido_confirmado",
     title: "Pedido confirmado",
@@ -206,6 +223,21 @@ const PARAMETER_MAX = 160;
 export function templateParameter(value: string): string {
   const line = value.replace(/\s+/g, " ").trim().slice(0, PARAMETER_MAX).trim();
   return line === "" ? "-" : line;
+}
+
+/** A customer's first name as a template opens with it: letters only, one word, never a link or a sentence. */
+const NAME_MAX = 20;
+
+/**
+ * The customer's first name as a template parameter (issue 39): whatever was typed at a checkout
+ * reaches a number that may not be the typist's, so it must never read as the shop's own words —
+ * its first word, letters (and an apostrophe or hyphen inside a name) only, at most 20 characters;
+ * "cliente" when nothing is left. "Hola Visita http://evil.example/pago" gives "Hola".
+ */
+export function firstNameParameter(typed: string | null | undefined): string {
+  const word = (typed ?? "").normalize("NFC").trim().split(/\s+/)[0] ?? "";
+  const letters = word.replace(/[^\p{L}'-]/gu, "").replace(/^['-]+|['-]+$/g, "");
+  return letters.length >= 1 ? letters.slice(0, NAME_MAX) : "cliente";
 }
 
 /** Fills a template: checks the count of parameters and whether a button suffix is due. */

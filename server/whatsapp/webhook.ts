@@ -1,12 +1,13 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { isWhatsappOptOut } from "@core/whatsapp";
+import { isWhatsappOptInAnswer, isWhatsappOptOut } from "@core/whatsapp";
 import type { Database } from "../db/client";
 import { readBrandName } from "../content/index.server";
 import { whatsappContacts, whatsappInboundMessages } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { recordWhatsappConsent } from "./consent";
+import { answerWhatsappOptInAsk } from "./opt-in-asks";
 import { enqueueWhatsappReply } from "./outbox";
 import { recordStatusReport, type ReportedStatus } from "./statuses";
 
@@ -149,7 +150,7 @@ async function recordInbound(
   db: Database,
   message: z.infer<typeof inboundSchema> & { profileName: string | null },
   now: Date,
-): Promise<"opt_out" | "message" | null> {
+): Promise<"opt_out" | "opt_in" | "message" | null> {
   const body = inboundText(message);
   const intent = message.type === "text" && isWhatsappOptOut(body) ? "opt_out" : "message";
   const sentAt = new Date(message.timestamp * 1000);
@@ -182,6 +183,11 @@ async function recordInbound(
           updatedAt: now,
         },
       });
+    // Issue 39: a SÍ that answers the shop's question proves the number and opts it in.
+    if (intent === "message" && isWhatsappOptInAnswer(body) && (await answerWhatsappOptInAsk(tx, { phone: message.from, wamid: message.id, body }, now))) {
+      await tx.update(whatsappInboundMessages).set({ intent: "opt_in", attendedAt: now }).where(eq(whatsappInboundMessages.id, stored.id));
+      return "opt_in";
+    }
     if (intent === "opt_out") {
       const ended = await recordWhatsappConsent(tx, { phone: message.from, granted: false, source: "reply", textShown: `Respuesta: ${body}` }, now);
       if (ended) {

@@ -66,6 +66,27 @@ describe("customers in the back office (issue 11, /admin/clientes)", () => {
     admin.expectClean();
   });
 
+  it("operaciones records a profile's number as «confirmado por teléfono» at 360 px: shown unproven before, proven after (issue 39)", async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const phone = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    await registerCustomer(shop.baseURL(), { email: `cel-${suffix}@prueba.pe`, firstName: "Celia", lastName: `Llamada${suffix}`, phone });
+    const ops = await openSignedIn(shop, await signInCookies(shop.baseURL(), DEMO_OPERACIONES.email, DEMO_OPERACIONES.password), PHONE);
+    await ops.page.goto(`${shop.baseURL()}/admin/clientes?q=${encodeURIComponent(`cel-${suffix}@prueba.pe`)}`);
+    await ops.page.getByTestId("customer-row").first().getByRole("link").click();
+    await ops.page.getByRole("heading", { name: `Celia Llamada${suffix}` }).waitFor();
+    await waitForHydration(ops.page);
+    const numbers = ops.page.getByTestId("customer-whatsapp");
+    expect(await numbers.textContent()).toContain("sin confirmar que es suyo");
+    await expectAccessibleAndFitting(ops.page, "cliente con celular sin confirmar (360 px)");
+
+    await ops.page.getByRole("button", { name: "Celular confirmado por teléfono" }).click();
+    await ops.page.getByRole("status").filter({ hasText: "Celular confirmado por teléfono" }).waitFor();
+    await numbers.filter({ hasText: "nunca activó los avisos" }).waitFor();
+    expect(await numbers.textContent()).not.toContain("sin confirmar");
+    expect(await ops.page.getByRole("button", { name: "Celular confirmado por teléfono" }).count()).toBe(0);
+    ops.expectClean();
+  });
+
   it("the admin finds a guest buyer by e-mail, sees their picture, downloads their data and is told why anonymising waits (decision 0061, 360 px)", async () => {
     const suffix = randomUUID().slice(0, 8);
     const email = `invitada-${suffix}@prueba.pe`;

@@ -1,9 +1,11 @@
 /**
  * Issue 25 in the browser, at phone width, against the real server wired to the local Cloud API
- * stand-in: a guest buys with the WhatsApp box ticked; the demo driver marks the stop «En camino»
- * on /admin/reparto; the stand-in holds exactly one «en camino» template for the customer's number,
- * and Meta's "delivered" (posted signed to /webhooks/whatsapp) shows on the staff order page. Then
- * the stop fails and the customer picks a new date from the WhatsApp button's link.
+ * stand-in: a guest buys with the WhatsApp box ticked; the number is asked «confirmar avisos» and
+ * answers SÍ (issue 39: a typed number proves nothing, so nothing else goes to it before); the demo
+ * driver marks the stop «En camino» on /admin/reparto; the stand-in holds exactly one «en camino»
+ * template for the customer's number, and Meta's "delivered" (posted signed to /webhooks/whatsapp)
+ * shows on the staff order page. Then the stop fails and the customer picks a new date from the
+ * WhatsApp button's link.
  *
  * Between the checkout and the route the delivery is moved to today's route with the server
  * stopped (the embedded database has one owner at a time; dispatch would do it on a real day).
@@ -65,10 +67,10 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
   });
 
   /** Polls the stand-in (the jobs run every second) for a message to the customer. */
-  async function waitForMessage(match: (message: AcceptedMessage) => boolean, what: string): Promise<AcceptedMessage> {
+  async function waitForMessage(match: (message: AcceptedMessage) => boolean, what: string, to = NUMBER): Promise<AcceptedMessage> {
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
-      const found = cloud.accepted.find((message) => message.to === NUMBER && match(message));
+      const found = cloud.accepted.find((message) => message.to === to && match(message));
       if (found) return found;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -112,8 +114,17 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     expect(orderId).toMatch(/^[0-9a-f-]{36}$/);
     expect(errors).toEqual([]);
     await close();
-    const confirmed = await waitForMessage((message) => message.templateName === "pedido_confirmado", "«pedido confirmado»");
-    expect(confirmed.bodyParameters[0]).toBe("Rosa");
+    // Issue 39: the box asked the number, naming the order; nothing about the order goes to it
+    // before its SÍ (the payment's «pedido confirmado» was not queued: the e-mail carries it).
+    const question = await waitForMessage((message) => message.templateName === "confirmar_avisos", "«confirmar avisos»");
+    const [placed] = toCustomer();
+    expect(placed).toBe(question);
+    expect(question.bodyParameters[1]).toMatch(/^pedido [A-Z]+-\d+$/);
+    // The customer answers SÍ (the template's quick reply), signed to the real server: the shop confirms inside the window it opened.
+    expect((await cloud.customerWrites(NUMBER, "Sí, quiero avisos", { name: "Rosa Quispe" })).status).toBe(200);
+    const ready = await waitForMessage((message) => message.type === "text", "«¡Listo!»");
+    expect(ready.text).toMatch(/^¡Listo! .+ te avisará por aquí de tus pedidos y entregas\./);
+    expect(toCustomer().filter((message) => message.templateName === "pedido_confirmado")).toEqual([]);
 
     // Dispatch puts it last on the demo driver's route of today.
     await server.stop();
@@ -148,15 +159,20 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     expect(driverPhone.errors).toEqual([]);
 
     const onTheWay = await waitForMessage((message) => message.templateName === "pedido_en_camino", "«en camino»");
+    expect(onTheWay.bodyParameters[0]).toBe("Rosa");
     expect(onTheWay.bodyParameters[3]).toBe(
       ahead === 1 ? "Falta 1 parada antes de la tuya" : ahead === 0 ? "Eres la siguiente parada" : `Faltan ${ahead} paradas antes de la tuya`,
     );
     // Two more passes of the job (the first may have begun before the message was sent): still
-    // exactly one, and every message a template.
+    // exactly one, and every message a template but the «¡Listo!» inside the window the SÍ opened.
     const passes = await whatsappPasses();
     await expect.poll(whatsappPasses).toBeGreaterThanOrEqual(passes + 2);
     expect(toCustomer().filter((message) => message.templateName === "pedido_en_camino")).toHaveLength(1);
-    expect(toCustomer().map((message) => message.type)).toEqual(["template", "template"]);
+    expect(toCustomer().map((message) => [message.type, message.templateName])).toEqual([
+      ["template", "confirmar_avisos"],
+      ["text", null],
+      ["template", "pedido_en_camino"],
+    ]);
 
     // Meta reports it delivered, signed, to the real server; staff see it on the order's page.
     expect((await cloud.reportStatus(onTheWay.wamid, "delivered")).status).toBe(200);
@@ -164,7 +180,7 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     await admin.page.goto(`${server.baseURL}/admin/pedidos/${orderId}`);
     const whatsapp = admin.page.getByTestId("whatsapp-message");
     expect(await whatsapp.filter({ hasText: "En camino" }).getByText("Entregado", { exact: true }).count()).toBe(1);
-    expect(await whatsapp.filter({ hasText: "Pedido confirmado" }).getByText("Enviado", { exact: true }).count()).toBe(1);
+    expect(await whatsapp.filter({ hasText: "Confirmar avisos" }).getByText("Enviado", { exact: true }).count()).toBe(1);
     await phoneReady(admin.page, "pedido con WhatsApp");
 
     // The customer writes back: it waits for staff in Mensajes.
@@ -218,7 +234,7 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     await customer.close();
   }, 180_000);
 
-  it("offers the box, with a mobile, at sign-up at phone width, and records it", async () => {
+  it("offers the box, with a mobile, at sign-up at phone width, asks the number, and records its SÍ", async () => {
     const { page, errors, close } = await openPage(browser, PHONE);
     await page.goto(`${server.baseURL}/register`);
     await page.getByLabel("Nombre", { exact: true }).fill("Lucía");
@@ -240,8 +256,15 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     await page.getByLabel("Confirmar contraseña", { exact: true }).fill("Agua1234");
     await page.getByRole("button", { name: "Crear cuenta" }).click();
     await page.waitForURL(/\/dashboard/);
+    // Issue 39: the number is asked first; the profile says so until it answers SÍ.
     await page.goto(`${server.baseURL}/dashboard/perfil`);
     expect(await page.getByText("Avisos por WhatsApp").count()).toBe(1);
+    expect(await page.getByText("Te enviamos un WhatsApp: responde SÍ para activarlos", { exact: true }).count()).toBe(1);
+    expect(await page.getByText("Activados", { exact: true }).count()).toBe(0);
+    const question = await waitForMessage((message) => message.templateName === "confirmar_avisos", "«confirmar avisos»", "51987333444");
+    expect(question.bodyParameters[1]).toBe("tu cuenta");
+    expect((await cloud.customerWrites("51987333444", "SI", { name: "Lucía Torres" })).status).toBe(200);
+    await page.reload();
     expect(await page.getByText("Activados", { exact: true }).count()).toBe(1);
     expect(errors).toEqual([]);
     await close();

@@ -6,7 +6,7 @@
  * anonymisation.
  */
 import { randomUUID } from "node:crypto";
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, like, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getStaffHome } from "@server/accounts/index.server";
 import type { StaffActor } from "@server/audit/index.server";
@@ -19,11 +19,13 @@ import {
   outboxEmails,
   paymentMethods,
   payments,
+  phoneProofs,
   reorderReminders,
   users,
   whatsappConsentEvents,
   whatsappContacts,
   whatsappMessages,
+  whatsappOptInAsks,
 } from "@server/db/schema";
 import { applySandboxAction, confirmDriverStop } from "@server/order-flows/index.server";
 import { runDueJobs } from "@server/jobs/index.server";
@@ -38,6 +40,7 @@ import {
   type WhatsappClient,
 } from "@server/whatsapp/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
+import { writeOnWhatsapp } from "../support/whatsapp-answer";
 import { confirmedConsent } from "../support/promotional-consent";
 import { limaNoon, newCustomer, start, subscribe, subscriptionRow } from "../support/subscription-fixture";
 import { renewDueSubscriptions, sendRenewalReminders } from "@server/subscriptions/index.server";
@@ -84,6 +87,18 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
   /** A distinct mobile per test, so one test's opt-out or 131026 never touches another's. */
   const mobile = () => `9${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
 
+  /**
+   * Issue 39: the question a ticked box sent, answered SÍ from the number, and both it and the
+   * shop's "¡Listo!" sent, so what a test counts afterwards is the messages about the order only.
+   */
+  async function answerTheQuestion(number: string) {
+    await sendDueWhatsappMessages(test.db, client, placedAt);
+    await writeOnWhatsapp(test.db, number, "Sí", placedAt, cloud.phoneNumberId);
+    await sendDueWhatsappMessages(test.db, client, placedAt);
+    const kept = cloud.accepted.filter((message) => message.to !== number);
+    cloud.accepted.splice(0, cloud.accepted.length, ...kept);
+  }
+
   /** A guest order placed with (or without) the WhatsApp box ticked, paid by card. */
   async function paidOrder(options: { whatsapp: boolean; phone?: string; email?: string }) {
     const phone = options.phone ?? mobile();
@@ -94,20 +109,44 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
       client: { address: "203.0.113.7", userAgent: "Prueba/1.0" },
     });
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
+    // Issue 39: the box asked the number; its SÍ proves it for this order before the payment lands.
+    if (options.whatsapp) await answerTheQuestion(`51${phone}`);
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl });
     return { orderId: placed.orderId, orderNumber: placed.orderNumber, phone, number: `51${phone}`, email };
   }
 
-  const messagesOf = (orderId: string) => test.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, orderId));
+  /** The order's messages, without the question that asked its number (issue 39; its own test below). */
+  const messagesOf = (orderId: string) =>
+    test.db
+      .select()
+      .from(whatsappMessages)
+      .where(and(eq(whatsappMessages.orderId, orderId), ne(whatsappMessages.kind, "opt_in_ask")));
   const sentTo = (number: string) => cloud.accepted.filter((message) => message.to === number);
   const send = (at: Date) => sendDueWhatsappMessages(test.db, client, at);
 
   it("records the checkout's opt-in with its time and text, and queues «pedido confirmado» beside the confirmation e-mail", async () => {
     const order = await paidOrder({ whatsapp: true });
-    const [consent] = await test.db.select().from(whatsappConsentEvents).where(eq(whatsappConsentEvents.phone, order.number));
-    expect(consent).toMatchObject({ granted: true, source: "checkout", orderId: order.orderId, email: order.email, clientAddress: "203.0.113.7" });
+    // Issue 39: the box asked the number, with the order and the checkout's evidence; the number's SÍ answered it.
+    const [ask] = await test.db.select().from(whatsappOptInAsks).where(eq(whatsappOptInAsks.phone, order.number));
+    expect(ask).toMatchObject({ source: "checkout", orderId: order.orderId, email: order.email, clientAddress: "203.0.113.7", userAgent: "Prueba/1.0" });
+    expect(ask!.sentAt).toEqual(placedAt);
+    expect(ask!.answeredAt).toEqual(placedAt);
+    const [question] = await test.db
+      .select()
+      .from(whatsappMessages)
+      .where(and(eq(whatsappMessages.orderId, order.orderId), eq(whatsappMessages.kind, "opt_in_ask")));
+    expect(question).toMatchObject({ templateName: "confirmar_avisos", toPhone: order.number, status: "accepted" });
+    expect(question!.parameters!.body[1]).toBe(`pedido ${order.orderNumber}`);
+    // The opt-in is the answer's, with the order it was asked with and the box's text as it was shown.
+    const consents = await test.db.select().from(whatsappConsentEvents).where(eq(whatsappConsentEvents.phone, order.number));
+    expect(consents).toHaveLength(1);
+    const [consent] = consents;
+    expect(consent).toMatchObject({ granted: true, source: "reply", orderId: order.orderId, email: order.email, clientAddress: "203.0.113.7" });
     expect(consent!.createdAt).toEqual(placedAt);
     expect(consent!.textShown).toContain("Quiero recibir avisos de mis pedidos por WhatsApp");
+    expect(consent!.textShown).toContain("Respuesta por WhatsApp: Sí");
+    const proofs = await test.db.select().from(phoneProofs).where(eq(phoneProofs.phone, order.number));
+    expect(proofs).toEqual([expect.objectContaining({ orderId: order.orderId, userId: null, method: "whatsapp_reply" })]);
 
     const [message] = await messagesOf(order.orderId);
     expect(message).toMatchObject({ templateName: "pedido_confirmado", toPhone: order.number, status: "pending", kind: "template" });
@@ -131,6 +170,8 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
       },
     );
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
+    // Issue 39: the number answers the box's question before the code is issued.
+    await answerTheQuestion(`51${phone}`);
     await applySandboxAction(test.db, placed.paymentId, "issue_code", { now: placedAt, siteUrl });
     const [payment] = await test.db.select().from(payments).where(eq(payments.id, placed.paymentId));
     const [message] = await messagesOf(placed.orderId);
@@ -205,7 +246,11 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     await send(at);
     // Twenty attempts in all, about a day (30 s doubling up to 2 h between them).
     cloud.failNext(...Array.from({ length: 20 }, () => ({ http: 500, code: 1, message: "Unknown error" })));
-    await test.db.update(whatsappMessages).set({ status: "pending", attempts: 0, nextAttemptAt: at }).where(eq(whatsappMessages.orderId, doomed.orderId));
+    // The order's «pedido confirmado» only (issue 39: the question its number answered is the order's too).
+    await test.db
+      .update(whatsappMessages)
+      .set({ status: "pending", attempts: 0, nextAttemptAt: at })
+      .where(and(eq(whatsappMessages.orderId, doomed.orderId), ne(whatsappMessages.kind, "opt_in_ask")));
     for (let pass = 0; pass < 20; pass += 1) {
       const [row] = await messagesOf(doomed.orderId);
       if (row!.status !== "pending") break;
@@ -230,8 +275,12 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     const alarm = home.alarms!.deadWhatsapp.find((message) => message.id === row!.id);
     expect(alarm).toMatchObject({ title: "Pedido confirmado", orderId: order.orderId, errorCode: 132001 });
     expect(alarm!.reason).toContain("La plantilla no existe o no está aprobada");
-    const [shown] = await listOrderWhatsappMessages(test.db, order.orderId);
-    expect(shown).toMatchObject({ statusLabel: "Fallido", title: "Pedido confirmado" });
+    // Issue 39: the order's page lists the question its number answered too, sent.
+    const shown = await listOrderWhatsappMessages(test.db, order.orderId);
+    expect(shown.map((message) => [message.title, message.statusLabel]).sort()).toEqual([
+      ["Confirmar avisos", "Enviado"],
+      ["Pedido confirmado", "Fallido"],
+    ]);
 
     cloud.approved.set(
       "pedido_confirmado",
@@ -261,7 +310,7 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
         .from(outboxEmails)
         .where(eq(outboxEmails.dedupeKey, `order-confirmation:${again.orderId}`)),
     ).toHaveLength(1);
-    const [shown] = await listOrderWhatsappMessages(test.db, order.orderId);
+    const shown = (await listOrderWhatsappMessages(test.db, order.orderId)).find((message) => message.title === "Pedido confirmado");
     expect(shown!.reason).toContain("no está en WhatsApp");
   });
 
@@ -322,19 +371,22 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
       .update(whatsappMessages)
       .set({ status: "read", readAt: later(placedAt, 9000) })
       .where(eq(whatsappMessages.wamid, wamid));
-    const [shown] = await listOrderWhatsappMessages(test.db, order.orderId);
+    const shown = (await listOrderWhatsappMessages(test.db, order.orderId)).find((message) => message.title === "Pedido confirmado");
     expect(shown).toMatchObject({ statusLabel: "Leído", to: order.number, reason: null });
 
     const picture = await loadGuestPicture(test.db, order.orderId);
     expect(picture?.kind === "guest" ? picture.value.whatsapp : null).toEqual([
-      expect.objectContaining({ phone: order.number, optedIn: true, latest: expect.objectContaining({ source: "checkout" }) }),
+      expect.objectContaining({ phone: order.number, proven: true, optedIn: true, latest: expect.objectContaining({ source: "reply" }) }),
     ]);
 
     const exported = await exportGuestData(test.db, admin, order.orderId, routeDay);
     if (exported?.kind !== "guest") throw new Error("no export");
     const { whatsapp } = exported.value;
     expect(whatsapp.numbers).toEqual([order.number]);
-    expect(whatsapp.consent).toEqual([expect.objectContaining({ phone: order.number, granted: true, source: "checkout" })]);
+    // Issue 39: the opt-in is the number's SÍ to the question the checkout's box asked.
+    expect(whatsapp.consent).toEqual([
+      expect.objectContaining({ phone: order.number, granted: true, source: "reply", textShown: expect.stringContaining("Respuesta por WhatsApp: Sí") }),
+    ]);
     expect(whatsapp.messagesSent[0]!.text).toContain(order.orderNumber);
 
     // The order must be over, its comprobante at SUNAT, before a guest can be anonymised (decision 0061).
@@ -345,6 +397,10 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     expect(await test.db.select().from(whatsappConsentEvents).where(eq(whatsappConsentEvents.phone, order.number))).toEqual([]);
     const [erased] = await messagesOf(order.orderId);
     expect(erased).toMatchObject({ toPhone: "[anonimizado]", renderedText: "[anonimizado]", parameters: null, status: "read" });
+    // Issue 39: the question, the "¡Listo!", the ask and the proof lose the number too.
+    expect(await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.toPhone, order.number))).toEqual([]);
+    expect(await test.db.select().from(whatsappOptInAsks).where(eq(whatsappOptInAsks.phone, order.number))).toEqual([]);
+    expect(await test.db.select().from(phoneProofs).where(eq(phoneProofs.phone, order.number))).toEqual([]);
   });
 
   it("reminds a subscriber two days before the renewal (the e-mail goes at three) and says when a renewal charge failed, with the link to pay", async () => {
@@ -352,6 +408,8 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     const phone = mobile();
     await test.db.update(users).set({ phone }).where(eq(users.id, customer.id));
     await recordWhatsappConsent(test.db, { phone: `51${phone}`, granted: true, source: "profile", userId: customer.id }, start);
+    // Issue 39: and the number is proven the account's (as its SÍ or a staff call would have made it).
+    await test.db.insert(phoneProofs).values({ phone: `51${phone}`, userId: customer.id, orderId: null, method: "staff_phone", createdAt: start });
     const subscriptionId = await subscribe(test.db, customer, "mensual");
     const subscription = await subscriptionRow(test.db, subscriptionId);
     const billing = subscription.nextBillingDate!;
@@ -392,6 +450,12 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     async function regular(whatsappText: "current" | "earlier") {
       const one = await paidOrder({ whatsapp: true });
       const two = await paidOrder({ whatsapp: true, phone: one.phone, email: one.email });
+      // Issue 39: ten days after the first in this story, the second checkout's box asked the number
+      // again and its SÍ proved it for that order; placed the same day here, the one-question-a-day
+      // rule held that question back, so the proof for the last order (the reminder's) is written as it.
+      await test.db
+        .insert(phoneProofs)
+        .values({ phone: one.number, userId: null, orderId: two.orderId, method: "staff_phone", staffUserId: admin.id, createdAt: placedAt });
       await test.db
         .update(orders)
         .set({ paidAt: limaMorning(first) })
@@ -456,11 +520,7 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     expect(report.failures).toEqual([]);
     expect(report.results.whatsapp).toMatchObject({ sent: 1 });
     expect(sentTo(order.number)).toHaveLength(1);
-    expect(
-      await test.db
-        .select()
-        .from(whatsappMessages)
-        .where(and(eq(whatsappMessages.orderId, order.orderId), eq(whatsappMessages.status, "accepted"))),
-    ).toHaveLength(1);
+    // The order's «pedido confirmado» (its number's question was sent when the order was placed, issue 39).
+    expect(await messagesOf(order.orderId)).toEqual([expect.objectContaining({ templateName: "pedido_confirmado", status: "accepted" })]);
   });
 });

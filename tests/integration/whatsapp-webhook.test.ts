@@ -3,12 +3,13 @@
  * signed and forged bodies. The signature is checked over the raw bytes (an "ñ" written as \u00f1
  * by Meta must verify; a signature of re-serialised JSON must not), statuses are recorded once and
  * never move a message back, BAJA ends WhatsApp for the number with one confirmation inside the
- * 24-hour window, and other messages wait for staff in Mensajes.
+ * 24-hour window, and other messages wait for staff in Mensajes. Issue 39: an order's messages go
+ * only to a number that answered SÍ to the question its ticked box sent.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
@@ -27,6 +28,7 @@ import { dbContext } from "~/server/db-context.server";
 import * as webhookRoute from "~/routes/webhooks.whatsapp";
 import { checkoutInput } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { writeOnWhatsapp } from "../support/whatsapp-answer";
 import { metaJson, signBody, startWhatsappCloudMock, type WhatsappCloudMock } from "../support/whatsapp-cloud-mock";
 
 const placedAt = new Date("2026-11-24T15:00:00Z");
@@ -89,6 +91,26 @@ describe("the WhatsApp webhook (issue 25)", () => {
   const number = () => `519${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
   const inbound = () => test.db.select().from(whatsappInboundMessages);
 
+  /**
+   * Issue 39: the question the ticked box sent leaves, and the number answers SÍ (through the
+   * webhook's handler: the route reads the real clock, more than the question's week after the
+   * orders' date), which opts it in and proves it for the order.
+   */
+  async function answerTheQuestion(phone: string) {
+    await sendDueWhatsappMessages(test.db, client, placedAt);
+    const answered = await writeOnWhatsapp(test.db, phone, "Sí", later(placedAt, 500), cloud.phoneNumberId);
+    expect(answered).toMatchObject({ status: 200, inbound: 1 });
+    const [inboundAnswer] = await test.db.select().from(whatsappInboundMessages).where(eq(whatsappInboundMessages.fromId, phone));
+    expect(inboundAnswer!.intent).toBe("opt_in");
+  }
+  const confirmationOf = async (orderId: string) =>
+    (
+      await test.db
+        .select()
+        .from(whatsappMessages)
+        .where(and(eq(whatsappMessages.orderId, orderId), eq(whatsappMessages.templateName, "pedido_confirmado")))
+    )[0]!;
+
   /** An opted-in customer's paid order: its «pedido confirmado» sent through the stand-in. */
   async function sentConfirmation() {
     const phone = number();
@@ -101,10 +123,12 @@ describe("the WhatsApp webhook (issue 25)", () => {
       },
     );
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("not placed");
+    await answerTheQuestion(phone);
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl });
     await sendDueWhatsappMessages(test.db, client, later(placedAt, 1000));
-    const [message] = await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, placed.orderId));
-    return { phone, orderId: placed.orderId, message: message! };
+    const message = await confirmationOf(placed.orderId);
+    expect(message.status).toBe("accepted");
+    return { phone, orderId: placed.orderId, message };
   }
 
   it("answers Meta's verification with the challenge only for our token", async () => {
@@ -232,11 +256,14 @@ describe("the WhatsApp webhook (issue 25)", () => {
       },
     );
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("not placed");
+    await answerTheQuestion(phone);
+    // What else was due (the question, the "¡Listo!") has left; only the confirmation meets the client below.
+    await sendDueWhatsappMessages(test.db, client, later(placedAt, 500));
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl });
     // A Cloud API whose answer carries that id (the webhook outran the HTTP answer).
     const early: WhatsappClient = { send: async () => ({ ok: true, wamid }) };
-    await sendDueWhatsappMessages(test.db, early, later(placedAt, 6000));
-    const [row] = await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, placed.orderId));
+    expect(await sendDueWhatsappMessages(test.db, early, later(placedAt, 6000))).toMatchObject({ sent: 1 });
+    const row = await confirmationOf(placed.orderId);
     expect(row).toMatchObject({ wamid, status: "delivered" });
   });
 
@@ -270,8 +297,9 @@ describe("the WhatsApp webhook (issue 25)", () => {
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl });
     expect(await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, placed.orderId))).toEqual([]);
     const events = await test.db.select().from(whatsappConsentEvents).where(eq(whatsappConsentEvents.phone, phone));
+    // Issue 39: the opt-in was the number's SÍ to the checkout's question, the opt-out its BAJA.
     expect(events.map((event) => [event.granted, event.source])).toEqual([
-      [true, "checkout"],
+      [true, "reply"],
       [false, "reply"],
     ]);
   });

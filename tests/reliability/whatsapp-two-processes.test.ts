@@ -22,6 +22,8 @@ type Rows<T> = { rows: T[] };
  * Issue 25, decision 0074: two server processes on one PostgreSQL, both running the jobs every
  * second against the same Cloud API, behind a round-robin balancer. Each WhatsApp message reaches
  * the customer exactly once; a webhook Meta delivers to both processes at once is recorded once.
+ * Issue 39: each ticked box's question leaves once, and a SÍ delivered to both processes at once
+ * answers it once (one opt-in, one «¡Listo!»), before the payment's «pedido confirmado» may go.
  */
 describe("WhatsApp with two app processes on one PostgreSQL", () => {
   let database: ShopDatabase;
@@ -76,15 +78,34 @@ describe("WhatsApp with two app processes on one PostgreSQL", () => {
       ],
     });
 
-  it("sends each customer's «pedido confirmado» once while both processes run the sender", async () => {
-    await Promise.all(
+  it("sends each customer's question, «¡Listo!» and «pedido confirmado» once while both processes run the sender", async () => {
+    const paymentPages = await Promise.all(
       numbers.map(async (number, index) => {
         const placed = await postCheckout(
           balancer.baseURL,
           checkoutBody({ correo: `wa${index}@rel.example.pe`, telefono: number.slice(2), whatsapp: true, clientSubtotalCents: 5990 }),
         );
         expect(placed.status).toBe(302);
-        const paid = await postSandboxAction(balancer.baseURL, placed.headers.get("location")!, "approve_card");
+        return placed.headers.get("location")!;
+      }),
+    );
+    // Issue 39: each ticked box asked its number; each answers SÍ, Meta delivering it to both processes at once.
+    const asked = (number: string) => accepted().some((message) => message.to === number && message.templateName === "confirmar_avisos");
+    await until(() => numbers.every(asked), "every question to leave");
+    cloud.webhookUrl = `${processes[0]!.baseURL}/webhooks/whatsapp`;
+    for (const number of numbers) {
+      const answer = await cloud.customerWrites(number, "Sí", { name: "Rosa Peña", alsoTo: [`${processes[1]!.baseURL}/webhooks/whatsapp`] });
+      expect(answer.status).toBe(200);
+    }
+    const answered = (await handle.db.execute(
+      sql`select (select count(*)::int from whatsapp_consent_events where granted and source = 'reply') as opt_ins,
+                 (select count(*)::int from phone_proofs where method = 'whatsapp_reply') as proofs,
+                 (select count(*)::int from whatsapp_inbound_messages where intent = 'opt_in') as answers`,
+    )) as unknown as Rows<{ opt_ins: number; proofs: number; answers: number }>;
+    expect(answered.rows[0]).toEqual({ opt_ins: ORDERS, proofs: ORDERS, answers: ORDERS });
+    await Promise.all(
+      paymentPages.map(async (paymentPage) => {
+        const paid = await postSandboxAction(balancer.baseURL, paymentPage, "approve_card");
         expect(paid.headers.get("location")).toMatch(/^\/success/);
       }),
     );
@@ -94,21 +115,29 @@ describe("WhatsApp with two app processes on one PostgreSQL", () => {
           left: number;
         }>
       ).rows[0]!.left;
-    await until(async () => (await pending()) === 0 && accepted().length >= ORDERS, "every message to leave");
+    await until(async () => (await pending()) === 0 && accepted().length >= 3 * ORDERS, "every message to leave");
     // Two more passes of both processes: nothing leaves again.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     for (const number of numbers)
       expect(
         accepted()
           .filter((message) => message.to === number)
-          .map((message) => message.templateName),
+          .map((message) => message.templateName ?? message.type)
+          .sort(),
         number,
-      ).toEqual(["pedido_confirmado"]);
-    const rows = (await handle.db.execute(sql`select status, count(*)::int as n from whatsapp_messages group by status`)) as unknown as Rows<{
+      ).toEqual(["confirmar_avisos", "pedido_confirmado", "text"]);
+    const rows = (await handle.db.execute(
+      sql`select kind, status, count(*)::int as n from whatsapp_messages group by kind, status order by kind`,
+    )) as unknown as Rows<{
+      kind: string;
       status: string;
       n: number;
     }>;
-    expect(rows.rows).toEqual([{ status: "accepted", n: ORDERS }]);
+    expect(rows.rows).toEqual([
+      { kind: "opt_in_ask", status: "accepted", n: ORDERS },
+      { kind: "template", status: "accepted", n: ORDERS },
+      { kind: "text", status: "accepted", n: ORDERS },
+    ]);
   });
 
   it("records statuses and a BAJA delivered to both processes at once exactly once", async () => {
@@ -120,20 +149,24 @@ describe("WhatsApp with two app processes on one PostgreSQL", () => {
     const statuses = (await handle.db.execute(
       sql`select (select count(*)::int from whatsapp_messages where status = 'read') as read, (select count(*)::int from whatsapp_status_events) as events`,
     )) as unknown as Rows<{ read: number; events: number }>;
-    expect(statuses.rows[0]).toEqual({ read: ORDERS, events: 2 * ORDERS });
+    expect(statuses.rows[0]).toEqual({ read: 3 * ORDERS, events: 2 * 3 * ORDERS });
 
     const from = numbers[0]!;
     cloud.webhookUrl = `${processes[0]!.baseURL}/webhooks/whatsapp`;
     const answer = await cloud.customerWrites(from, "BAJA", { name: "Rosa Peña", alsoTo: [`${processes[1]!.baseURL}/webhooks/whatsapp`] });
     expect(answer.status).toBe(200);
-    await until(() => cloud.accepted.some((message) => message.to === from && message.type === "text"), "the confirmation");
+    // Its «¡Listo!» to the SÍ went earlier; the BAJA's confirmation is the one that says goodbye.
+    const confirmations = () =>
+      cloud.accepted.filter((message) => message.to === from && message.type === "text" && /ya no te enviará/.test(message.text ?? ""));
+    await until(() => confirmations().length > 0, "the confirmation");
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(cloud.accepted.filter((message) => message.to === from && message.type === "text")).toHaveLength(1);
+    expect(confirmations()).toHaveLength(1);
     const recorded = (await handle.db.execute(
       sql`select (select count(*)::int from whatsapp_inbound_messages where from_id = ${from}) as inbound,
                  (select count(*)::int from whatsapp_consent_events where phone = ${from} and not granted) as opt_outs`,
     )) as unknown as Rows<{ inbound: number; opt_outs: number }>;
-    expect(recorded.rows[0]).toEqual({ inbound: 1, opt_outs: 1 });
+    // The SÍ and the BAJA, each once.
+    expect(recorded.rows[0]).toEqual({ inbound: 2, opt_outs: 1 });
     await expectShopInvariants(handle.db);
   });
 });

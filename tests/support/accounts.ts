@@ -40,7 +40,10 @@ export async function signInCookies(baseURL: string, email: string, password: st
 }
 
 /** Registers a new customer through /register and returns their session cookies. */
-export async function registerCustomer(baseURL: string, customer: { email?: string; firstName?: string; lastName?: string; password?: string } = {}) {
+export async function registerCustomer(
+  baseURL: string,
+  customer: { email?: string; firstName?: string; lastName?: string; password?: string; phone?: string } = {},
+) {
   const email = customer.email ?? uniqueEmail();
   const password = customer.password ?? STRONG_PASSWORD;
   const response = await postForm(baseURL, "/register", {
@@ -49,6 +52,7 @@ export async function registerCustomer(baseURL: string, customer: { email?: stri
     email,
     password,
     confirmPassword: password,
+    ...(customer.phone ? { phone: customer.phone } : {}),
   });
   if (response.status !== 302) throw new Error(`Registration of ${email} failed with ${response.status}: ${(await response.text()).slice(0, 200)}`);
   return { email, password, cookies: cookiesFrom(response) };

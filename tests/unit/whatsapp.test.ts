@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "@server/config/env";
 import { cloudApiPayload, checkWebhookSignature, fillTemplate, WHATSAPP_TEMPLATES } from "@server/whatsapp/index.server";
-import { isWhatsappOptOut, whatsappFailureReason, whatsappNumber } from "@core/whatsapp";
+import { firstNameParameter } from "@server/whatsapp/templates";
+import { isWhatsappOptInAnswer, isWhatsappOptOut, whatsappFailureReason, whatsappNumber } from "@core/whatsapp";
 
 describe("WhatsApp numbers (issue 25)", () => {
   it("normalises a Peruvian mobile however it is typed to E.164 without the plus", () => {
@@ -21,6 +22,23 @@ describe("WhatsApp numbers (issue 25)", () => {
   it("recognises BAJA, STOP and NO in any case, with accents or punctuation, and nothing else", () => {
     for (const body of ["BAJA", "baja", " Baja. ", "STOP", "stop!", "No", "NO."]) expect(isWhatsappOptOut(body), body).toBe(true);
     for (const body of ["No tengo agua", "Baja el precio?", "Hola", "", null]) expect(isWhatsappOptOut(body), String(body)).toBe(false);
+  });
+});
+
+describe("what a stranger typed, in a template (issue 39)", () => {
+  it("keeps only a name's first word, in letters, 20 at most, and never a link or a sentence", () => {
+    expect(firstNameParameter("Hola Visita http://evil.example/pago ahora")).toBe("Hola");
+    expect(firstNameParameter("http://evil.example/pago")).toBe("httpevilexamplepago".slice(0, 20));
+    expect(firstNameParameter("María José")).toBe("María");
+    expect(firstNameParameter("O'Higgins")).toBe("O'Higgins");
+    expect(firstNameParameter("  ")).toBe("cliente");
+    expect(firstNameParameter("12345 www.x.pe")).toBe("cliente");
+    expect(firstNameParameter("Ana-María")).toBe("Ana-María");
+  });
+
+  it("recognises the answer SÍ to the shop's question, typed or tapped, and nothing else", () => {
+    for (const body of ["Sí", "si", "SI.", "Sí, quiero avisos", "alta", "Acepto"]) expect(isWhatsappOptInAnswer(body), body).toBe(true);
+    for (const body of ["No", "Sí pero mañana", "sii", "", null]) expect(isWhatsappOptInAnswer(body), String(body)).toBe(false);
   });
 });
 

@@ -12,7 +12,12 @@ import { LocationPicker, type MapTiles } from "~/components/map/location-picker"
 /** Spec §4: 'Perfil actualizado correctamente' hides after 3 s. */
 const SAVED_MESSAGE_MS = 3000;
 
-export function ProfileView({ profile, saved, whatsappOptedIn }: { profile: Profile; saved: boolean; whatsappOptedIn: boolean | null }) {
+/** Issue 39: "asked" while the number's SÍ is awaited (the profile's box asked it by WhatsApp). */
+export type ProfileWhatsappState = "on" | "asked" | "off" | null;
+
+const WHATSAPP_STATE_TEXT = { on: "Activados", asked: "Te enviamos un WhatsApp: responde SÍ para activarlos", off: "Desactivados" } as const;
+
+export function ProfileView({ profile, saved, whatsapp }: { profile: Profile; saved: boolean; whatsapp: ProfileWhatsappState }) {
   const [showSaved, setShowSaved] = useState(saved);
   useEffect(() => {
     if (!saved) return;
@@ -32,7 +37,7 @@ export function ProfileView({ profile, saved, whatsappOptedIn }: { profile: Prof
     ],
     ["Distrito", profile.districtName],
     ["Dirección", profile.address],
-    ...(whatsappOptedIn === null ? [] : [["Avisos por WhatsApp", whatsappOptedIn ? "Activados" : "Desactivados"] as [string, string]]),
+    ...(whatsapp === null ? [] : [["Avisos por WhatsApp", WHATSAPP_STATE_TEXT[whatsapp]] as [string, string]]),
     ["Ubicación en el mapa", profile.point ? "Marcada" : "Sin marcar: usamos el centro de tu distrito"],
   ];
   return (
@@ -64,7 +69,7 @@ export function ProfileEditForm({
   errors,
   message,
   typed,
-  whatsappOptedIn,
+  whatsapp,
   tiles,
 }: {
   profile: Profile;
@@ -73,7 +78,7 @@ export function ProfileEditForm({
   message: string | null;
   typed: Record<string, string> | null;
   /** Issue 25: the profile number's WhatsApp opt-in now; null when the shop has no WhatsApp. */
-  whatsappOptedIn: boolean | null;
+  whatsapp: ProfileWhatsappState;
   tiles: MapTiles;
 }) {
   const busy = useNavigation().state === "submitting";
@@ -142,7 +147,7 @@ export function ProfileEditForm({
         <Field label="Dirección" error={errors.address}>
           {(props) => <input {...props} name="address" autoComplete="street-address" defaultValue={value("address")} className={inputClass} />}
         </Field>
-        <WhatsappOptInCheckbox name="whatsapp" defaultChecked={typed ? typed.whatsapp === "on" : Boolean(whatsappOptedIn)} />
+        <WhatsappOptInCheckbox name="whatsapp" defaultChecked={typed ? typed.whatsapp === "on" : whatsapp === "on" || whatsapp === "asked"} />
         <LocationPicker
           value={point}
           onChange={setPoint}

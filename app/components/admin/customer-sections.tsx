@@ -240,6 +240,7 @@ const WHATSAPP_SOURCE_LABELS: Record<string, string> = {
   signup: "al crear su cuenta",
   profile: "en su perfil",
   reply: "respondiendo al WhatsApp de la tienda",
+  staff: "confirmado por teléfono",
   demo: "datos de demostración",
 };
 
@@ -255,13 +256,15 @@ function CustomerWhatsapp({ numbers }: { numbers: SubjectLists["whatsapp"] }) {
           {numbers.map((number) => (
             <li key={number.phone} className="break-words">
               <span className="font-semibold">{formatWhatsappNumber(number.phone)}</span>:{" "}
-              {number.unreachableSince
-                ? `no está en WhatsApp o no puede recibir mensajes (desde el ${shortInstant(number.unreachableSince)}); recibe solo correos.`
-                : number.latest === null
-                  ? "nunca activó los avisos."
-                  : number.latest.granted
-                    ? `recibe avisos (los activó ${WHATSAPP_SOURCE_LABELS[number.latest.source] ?? number.latest.source} el ${shortInstant(number.latest.at)}).`
-                    : `no recibe avisos (se dio de baja ${WHATSAPP_SOURCE_LABELS[number.latest.source] ?? number.latest.source} el ${shortInstant(number.latest.at)}).`}
+              {!number.proven
+                ? "escrito en su perfil, sin confirmar que es suyo: no recibe avisos hasta que responda SÍ por WhatsApp o lo confirmes llamándole."
+                : number.unreachableSince
+                  ? `no está en WhatsApp o no puede recibir mensajes (desde el ${shortInstant(number.unreachableSince)}); recibe solo correos.`
+                  : number.latest === null
+                    ? "nunca activó los avisos."
+                    : number.latest.granted
+                      ? `recibe avisos (los activó ${WHATSAPP_SOURCE_LABELS[number.latest.source] ?? number.latest.source} el ${shortInstant(number.latest.at)}).`
+                      : `no recibe avisos (se dio de baja ${WHATSAPP_SOURCE_LABELS[number.latest.source] ?? number.latest.source} el ${shortInstant(number.latest.at)}).`}
             </li>
           ))}
         </ul>

@@ -6,7 +6,8 @@ import { WHATSAPP_OPT_IN_LABEL, whatsappOptInNote } from "@core/whatsapp";
 /**
  * Issue 25: the separate, unticked WhatsApp opt-in of checkout, sign-up and the profile (the
  * Business Messaging Policy asks for it, naming the business and what it sends). Shown only when
- * the shop has WhatsApp; the label and note are what each opt-in is recorded with.
+ * the shop has WhatsApp; the label and note are what each opt-in is recorded with. Issue 39: the
+ * number is asked first, and the note says so.
  */
 export function WhatsappOptInCheckbox(
   props: ({ name: string; defaultChecked?: boolean } | { checked: boolean; onChange: (checked: boolean) => void }) & { error?: string },
@@ -33,7 +34,7 @@ export function WhatsappOptInCheckbox(
         <span>{WHATSAPP_OPT_IN_LABEL}</span>
       </label>
       <p id={noteId} className="mt-1 ml-6 text-xs text-slate-600">
-        Opcional. {whatsappOptInNote(site.brandName)}
+        Opcional. {whatsappOptInNote(site.brandName)} Te escribiremos una vez para confirmar que el número es tuyo: responde SÍ y empezarán los avisos.
       </p>
       {props.error && (
         <p id={errorId} className="mt-1 ml-6 text-sm text-red-700" role="alert">

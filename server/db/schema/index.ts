@@ -20,3 +20,4 @@ export * from "./garantias";
 export * from "./reorders";
 export * from "./whatsapp";
 export * from "./routes";
+export * from "./contact-proofs";

@@ -157,3 +157,32 @@ export const whatsappInboundMessages = pgTable(
   },
   (table) => [index("whatsapp_inbound_messages_received_idx").on(table.receivedAt), index("whatsapp_inbound_messages_from_idx").on(table.fromId)],
 );
+
+/**
+ * A ticked WhatsApp box on a number not yet proven for the person who ticked it (issue 39): one
+ * template asks the number itself ("Responde SÍ para recibir avisos de tu pedido"), and the opt-in
+ * exists only once that number answers. Until then nothing else is sent to it. `sentAt` is null
+ * when no question left (the number wrote BAJA, or another was asked of it within the day);
+ * such an ask can never be answered.
+ */
+export const whatsappOptInAsks = pgTable(
+  "whatsapp_opt_in_asks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    phone: text("phone").notNull(),
+    /** checkout | signup | profile */
+    source: text("source").notNull(),
+    /** The box's text as the person saw it, kept for the consent event the answer writes. */
+    textShown: text("text_shown").notNull(),
+    textVersion: text("text_version").notNull(),
+    userId: text("user_id"),
+    email: text("email"),
+    orderId: uuid("order_id"),
+    clientAddress: text("client_address"),
+    userAgent: text("user_agent"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+  },
+  (table) => [index("whatsapp_opt_in_asks_phone_idx").on(table.phone, table.createdAt)],
+);

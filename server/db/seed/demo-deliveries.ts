@@ -4,7 +4,18 @@ import { addDays, limaDayStart, limaToday } from "@core/lima-dates";
 import { orderSummary } from "@core/pricing";
 import type { Database } from "../client";
 import { whatsappNumber, whatsappOptInText, WHATSAPP_OPT_IN_TEXT_VERSION } from "@core/whatsapp";
-import { deliveries, districts, orderItems, orders, orderStatusChanges, payments, users, whatsappConsentEvents, type DeliveryStatusEntry } from "../schema";
+import {
+  deliveries,
+  districts,
+  orderItems,
+  orders,
+  orderStatusChanges,
+  payments,
+  phoneProofs,
+  users,
+  whatsappConsentEvents,
+  type DeliveryStatusEntry,
+} from "../schema";
 import { inTransaction } from "../transaction";
 import { retimeDriverDay as retimeDemoRoute } from "../../deliveries/index.server";
 import { catalogBySku, DEMO_CUSTOMER, DEMO_REPARTIDOR, insertDemoInvoice, priced, type DemoLine, type Transaction } from "./demo-accounts";
@@ -322,6 +333,17 @@ export async function seedDemoWhatsappOptIns(db: Database, now: Date): Promise<n
       createdAt: now,
     })),
   );
+  // Issue 39: and each number is proven theirs (for their account and their orders), as a reply
+  // to the shop's question would have made it, so the demo's messages reach them.
+  for (const { demo, phone } of missing) {
+    const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, demo.customer.email));
+    const owned = await db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.customerEmail, demo.customer.email), eq(orders.customerPhone, demo.customer.phone)));
+    const owners = [...(account ? [{ userId: account.id, orderId: null }] : []), ...owned.map((order) => ({ userId: account?.id ?? null, orderId: order.id }))];
+    if (owners.length) await db.insert(phoneProofs).values(owners.map((owner) => ({ phone, ...owner, method: "demo", createdAt: now })));
+  }
   return missing.length;
 }
 

@@ -1,0 +1,15 @@
+/**
+ * Who owns a contact (issue 39, decision 0088): a phone number typed anywhere proves nothing; a
+ * proven one links a person to their consent, export, erasure and messages. Every domain asks here.
+ */
+export {
+  accountOwningPhone,
+  erasePhoneProofsOf,
+  isPhoneProvenFor,
+  phoneProvenForSql,
+  provenPhonesOf,
+  recordPhoneProof,
+  type ContactSubject,
+  type PhoneOwner,
+  type PhoneProofMethod,
+} from "./phone-proofs";
