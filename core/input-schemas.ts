@@ -25,6 +25,15 @@ export function isPlainText(value: string): boolean {
   return !CONTROL.test(value);
 }
 
+/**
+ * Text from outside that is stored rather than refused (a webhook's fields: refusing them would
+ * lose what was said): without the control characters, NUL first of all, which PostgreSQL's
+ * `text` does not take. Free text keeps its tabs and line breaks; a line loses them too.
+ */
+export function withoutControlCharacters(value: string, kind: "line" | "text"): string {
+  return value.replace(new RegExp((kind === "line" ? LINE_CONTROL : CONTROL).source, "g"), "");
+}
+
 /** A one-line text field: no control characters, at most `max` characters. */
 export const lineText = (max: number) => z.string().max(max).refine(isPlainLine, CONTROL_CHARACTERS);
 

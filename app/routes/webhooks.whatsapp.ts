@@ -27,7 +27,8 @@ export function loader({ request }: Route.LoaderArgs) {
 /**
  * A notification: its size bounded, its raw bytes checked against `X-Hub-Signature-256` before
  * anything is parsed (401 without a signature, 403 with a wrong one; never processed), then
- * recorded idempotently and answered 200 at once.
+ * recorded idempotently and answered 200 at once — also when some items in it were unreadable
+ * (issue 39); 500 only when a write failed, so that Meta delivers it again.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const channel = cloudChannel();
@@ -40,5 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await handleWhatsappWebhook(context.get(dbContext), rawBody, { now: new Date(), phoneNumberId: channel.phoneNumberId });
   // An opt-out's confirmation leaves at once, inside the customer's 24-hour window (the root middleware sends what this queued).
   if (outcome.status === 400) return Response.json({ error: "La solicitud no es válida" }, { status: 400 });
+  // An item the database could not take (the others were recorded): Meta delivers the batch again.
+  if (outcome.status === 500) return Response.json({ error: "No se pudo registrar todo; reintentar" }, { status: 500 });
   return new Response(null, { status: 200 });
 }

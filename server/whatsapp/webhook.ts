@@ -4,12 +4,14 @@ import { z } from "zod";
 import { isWhatsappOptInAnswer, isWhatsappOptOut } from "@core/whatsapp";
 import type { Database } from "../db/client";
 import { readBrandName } from "../content/index.server";
+import { shopLogger } from "../observability/index.server";
 import { whatsappContacts, whatsappInboundMessages } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { recordWhatsappConsent } from "./consent";
 import { answerWhatsappOptInAsk } from "./opt-in-asks";
 import { enqueueWhatsappReply } from "./outbox";
-import { recordStatusReport, type ReportedStatus } from "./statuses";
+import { recordStatusReport } from "./statuses";
+import { profileNames, readInbound, readStatus, type InboundMessage } from "./webhook-items";
 
 /**
  * Meta's subscription check (`GET ?hub.mode=subscribe&hub.verify_token=…&hub.challenge=…`): the
@@ -43,28 +45,10 @@ function sameText(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-const epochSeconds = z
-  .union([z.string(), z.number()])
-  .transform((value) => Number(value))
-  .refine((value) => Number.isFinite(value) && value > 0);
-
-const statusSchema = z.object({
-  id: z.string().min(1).max(200),
-  status: z.string().max(40),
-  timestamp: epochSeconds,
-  recipient_id: z.string().max(64).optional(),
-  errors: z.array(z.object({ code: z.number().int().optional(), title: z.string().max(500).optional(), message: z.string().max(500).optional() })).optional(),
-});
-
-const inboundSchema = z
-  .object({
-    from: z.string().min(1).max(64),
-    id: z.string().min(1).max(200),
-    timestamp: epochSeconds,
-    type: z.string().max(40),
-  })
-  .passthrough();
-
+/**
+ * The envelope only (issue 39): each status and message in it is read on its own
+ * (./webhook-items.ts), so one item no Meta would send never costs the others.
+ */
 const changeSchema = z.object({
   field: z.string(),
   value: z
@@ -73,9 +57,9 @@ const changeSchema = z.object({
         .object({ phone_number_id: z.string().max(64) })
         .partial()
         .optional(),
-      contacts: z.array(z.object({ wa_id: z.string().max(64).optional(), profile: z.object({ name: z.string().max(200).optional() }).optional() })).optional(),
-      statuses: z.array(statusSchema).optional(),
-      messages: z.array(inboundSchema).optional(),
+      contacts: z.array(z.unknown()).optional(),
+      statuses: z.array(z.unknown()).optional(),
+      messages: z.array(z.unknown()).optional(),
     })
     .passthrough(),
 });
@@ -86,58 +70,85 @@ const bodySchema = z.object({
 });
 
 export interface WebhookOutcome {
-  status: 200 | 400;
+  /** 400: not Meta's shape; 500: an item could not be written (the others were), so Meta delivers it all again. */
+  status: 200 | 400 | 500;
   statuses: number;
   inbound: number;
   optOuts: number;
+  /** Items no Meta would send (a NUL where an id goes, a timestamp of 1e16): logged, and a message kept for staff. */
+  unreadable: number;
 }
 
 /**
  * A verified webhook body (the route checked its size and signature before this). Each status
  * report and inbound message is recorded once, however often Meta delivers it; changes for
  * another phone number of the same app are left alone. A body that is not Meta's shape is a 400.
+ *
+ * Each item is read and written on its own (issue 39): an unreadable one is logged (a message
+ * with a usable id is also stored for staff as «[Mensaje ilegible]») and never stops the rest —
+ * a BAJA after it is still honoured — and the answer is 200: sending it again would not make it
+ * readable. A write that fails (the database, not the item) is different: the remaining items are
+ * still recorded, then the answer is 500 so Meta delivers the batch again; what was recorded is
+ * recorded once by its id (wamid; wamid and status), so the redelivery only adds what was missing.
  */
 export async function handleWhatsappWebhook(db: Database, rawBody: Uint8Array, options: { now: Date; phoneNumberId: string }): Promise<WebhookOutcome> {
   let parsed: z.infer<typeof bodySchema>;
   try {
     parsed = bodySchema.parse(JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(rawBody)));
   } catch {
-    return { status: 400, statuses: 0, inbound: 0, optOuts: 0 };
+    return { status: 400, statuses: 0, inbound: 0, optOuts: 0, unreadable: 0 };
   }
-  const outcome: WebhookOutcome = { status: 200, statuses: 0, inbound: 0, optOuts: 0 };
+  const outcome: WebhookOutcome = { status: 200, statuses: 0, inbound: 0, optOuts: 0, unreadable: 0 };
   if (parsed.object !== "whatsapp_business_account") return outcome;
+  const { now } = options;
+  /** One item's write; a failure is logged (redacted: no values) and answered 500 once every item was tried. */
+  const write = async (what: string, wamid: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      outcome.status = 500;
+      console.error(`[whatsapp] webhook ${what} ${wamid} could not be recorded; the others were, and Meta delivers the batch again`, error);
+    }
+  };
   for (const change of parsed.entry.flatMap((entry) => entry.changes)) {
     if (change.field !== "messages") continue;
     const ownNumber = change.value.metadata?.phone_number_id;
     if (ownNumber !== undefined && ownNumber !== options.phoneNumberId) continue;
-    for (const status of change.value.statuses ?? []) {
-      if (!isReportedStatus(status.status)) continue;
-      const error = status.errors?.[0];
-      await recordStatusReport(
-        db,
-        {
-          wamid: status.id,
-          status: status.status,
-          occurredAt: new Date(status.timestamp * 1000),
-          errorCode: error?.code ?? null,
-          errorTitle: error ? [error.title, error.message].filter(Boolean).join(": ") || null : null,
-        },
-        options.now,
-      );
-      outcome.statuses += 1;
+    for (const raw of change.value.statuses ?? []) {
+      const item = readStatus(raw);
+      if (item.kind === "untracked") continue;
+      if (item.kind === "unreadable") {
+        // Nobody reads status events but the outbox: the log is their record.
+        outcome.unreadable += 1;
+        shopLogger().warn({ wamid: item.wamid, problems: item.problems }, "WhatsApp webhook: unreadable status report left out");
+        continue;
+      }
+      await write("status", item.report.wamid, async () => {
+        await inTransaction(db, (tx) => recordStatusReport(tx, item.report, now), { label: "whatsapp status report" });
+        outcome.statuses += 1;
+      });
     }
-    const names = new Map((change.value.contacts ?? []).flatMap((contact) => (contact.wa_id ? [[contact.wa_id, contact.profile?.name ?? null] as const] : [])));
-    for (const message of change.value.messages ?? []) {
-      const result = await recordInbound(db, { ...message, profileName: names.get(message.from) ?? null }, options.now);
-      if (result === "opt_out") outcome.optOuts += 1;
-      if (result) outcome.inbound += 1;
+    const names = profileNames(change.value.contacts ?? []);
+    for (const raw of change.value.messages ?? []) {
+      const item = readInbound(raw, names);
+      if (item.kind === "unreadable") {
+        outcome.unreadable += 1;
+        const { wamid } = item;
+        shopLogger().warn(
+          { wamid, problems: item.problems },
+          wamid ? "WhatsApp webhook: unreadable message kept for staff" : "WhatsApp webhook: unreadable message without a usable id left out",
+        );
+        if (wamid) await write("message", wamid, () => recordUnreadableInbound(db, { ...item, wamid }, now));
+        continue;
+      }
+      await write("message", item.message.wamid, async () => {
+        const result = await recordInbound(db, item.message, now);
+        if (result === "opt_out") outcome.optOuts += 1;
+        if (result) outcome.inbound += 1;
+      });
     }
   }
   return outcome;
-}
-
-function isReportedStatus(value: string): value is ReportedStatus {
-  return value === "sent" || value === "delivered" || value === "read" || value === "failed";
 }
 
 /**
@@ -146,19 +157,14 @@ function isReportedStatus(value: string): value is ReportedStatus {
  * sent inside that window. Other messages wait for staff in Mensajes. Returns what it was, or null
  * when it had been recorded already.
  */
-async function recordInbound(
-  db: Database,
-  message: z.infer<typeof inboundSchema> & { profileName: string | null },
-  now: Date,
-): Promise<"opt_out" | "opt_in" | "message" | null> {
-  const body = inboundText(message);
+async function recordInbound(db: Database, message: InboundMessage, now: Date): Promise<"opt_out" | "opt_in" | "message" | null> {
+  const { body, sentAt } = message;
   const intent = message.type === "text" && isWhatsappOptOut(body) ? "opt_out" : "message";
-  const sentAt = new Date(message.timestamp * 1000);
   return inTransaction(db, async (tx) => {
     const [stored] = await tx
       .insert(whatsappInboundMessages)
       .values({
-        wamid: message.id,
+        wamid: message.wamid,
         fromId: message.from,
         profileName: message.profileName,
         messageType: message.type,
@@ -184,7 +190,7 @@ async function recordInbound(
         },
       });
     // Issue 39: a SÍ that answers the shop's question proves the number and opts it in.
-    if (intent === "message" && isWhatsappOptInAnswer(body) && (await answerWhatsappOptInAsk(tx, { phone: message.from, wamid: message.id, body }, now))) {
+    if (intent === "message" && isWhatsappOptInAnswer(body) && (await answerWhatsappOptInAsk(tx, { phone: message.from, wamid: message.wamid, body }, now))) {
       await tx.update(whatsappInboundMessages).set({ intent: "opt_in", attendedAt: now }).where(eq(whatsappInboundMessages.id, stored.id));
       return "opt_in";
     }
@@ -192,43 +198,38 @@ async function recordInbound(
       const ended = await recordWhatsappConsent(tx, { phone: message.from, granted: false, source: "reply", textShown: `Respuesta: ${body}` }, now);
       if (ended) {
         const brandName = await readBrandName(tx);
-        await enqueueWhatsappReply(tx, { dedupeKey: `opt-out-confirmation:${message.id}`, to: message.from, text: optOutConfirmation(brandName) }, now);
+        await enqueueWhatsappReply(tx, { dedupeKey: `opt-out-confirmation:${message.wamid}`, to: message.from, text: optOutConfirmation(brandName) }, now);
       }
     }
     return intent;
   });
 }
 
+/**
+ * A message that could not be read, kept once (by its id) for staff in Mensajes: its sender when
+ * that was readable, «desconocido» otherwise. It opens no 24-hour window and is no opt-out: what
+ * it said is not known for sure (its text, if any, is shown after «[Mensaje ilegible]»).
+ */
+async function recordUnreadableInbound(
+  db: Database,
+  message: { wamid: string; from: string | null; profileName: string | null; body: string; sentAt: Date | null },
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(whatsappInboundMessages)
+    .values({
+      wamid: message.wamid,
+      fromId: message.from ?? "desconocido",
+      profileName: message.profileName,
+      messageType: "unreadable",
+      body: message.body,
+      intent: "message",
+      sentAt: message.sentAt ?? now,
+      receivedAt: now,
+    })
+    .onConflictDoNothing({ target: whatsappInboundMessages.wamid });
+}
+
 export function optOutConfirmation(brandName: string): string {
   return `Listo: ${brandName} ya no te enviará avisos por WhatsApp. Seguirás recibiendo por correo las novedades de tus pedidos. Si cambias de opinión, vuelve a activarlos en tu perfil o al hacer tu próximo pedido.`;
 }
-
-/** What staff read of an inbound message: its text, or what kind of thing it was. */
-function inboundText(message: Record<string, unknown> & { type: string }): string {
-  const part = (message[message.type] ?? {}) as Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === "string" ? value.slice(0, 4000) : "");
-  switch (message.type) {
-    case "text":
-      return text(part.body);
-    case "button":
-      return text(part.text);
-    case "interactive": {
-      const reply = (part.button_reply ?? part.list_reply ?? {}) as Record<string, unknown>;
-      return text(reply.title);
-    }
-    case "location":
-      return `[Ubicación] ${[text(part.name), text(part.address), part.latitude !== undefined ? `${String(part.latitude)}, ${String(part.longitude)}` : ""].filter(Boolean).join(" · ")}`;
-    case "image":
-    case "video":
-    case "document":
-    case "audio":
-    case "sticker":
-      return `[${MEDIA_LABELS[message.type]}]${part.caption ? ` ${text(part.caption)}` : ""}`;
-    case "reaction":
-      return `[Reacción] ${text(part.emoji)}`;
-    default:
-      return "[Mensaje de un tipo que la tienda no muestra]";
-  }
-}
-
-const MEDIA_LABELS: Record<string, string> = { image: "Imagen", video: "Video", document: "Documento", audio: "Audio", sticker: "Sticker" };

@@ -4,12 +4,14 @@
  * by Meta must verify; a signature of re-serialised JSON must not), statuses are recorded once and
  * never move a message back, BAJA ends WhatsApp for the number with one confirmation inside the
  * 24-hour window, and other messages wait for staff in Mensajes. Issue 39: an order's messages go
- * only to a number that answered SÍ to the question its ticked box sent.
+ * only to a number that answered SÍ to the question its ticked box sent; each item of a signed
+ * delivery is read and written on its own — a NUL, a timestamp of 1e16 or an error code of 2^40
+ * makes that item unreadable (200 for the batch), never the BAJA after it.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
@@ -27,6 +29,7 @@ import {
 import { dbContext } from "~/server/db-context.server";
 import * as webhookRoute from "~/routes/webhooks.whatsapp";
 import { checkoutInput } from "../support/checkout-fixture";
+import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { writeOnWhatsapp } from "../support/whatsapp-answer";
 import { metaJson, signBody, startWhatsappCloudMock, type WhatsappCloudMock } from "../support/whatsapp-cloud-mock";
@@ -69,7 +72,9 @@ describe("the WhatsApp webhook (issue 25)", () => {
           const response = await (incoming.method === "POST" ? webhookRoute.action(args) : Promise.resolve(webhookRoute.loader(args))).catch(
             (error: unknown) => {
               if (error instanceof Response) return error;
-              throw error;
+              // As React Router does: logged (an unexpected console.error fails the test), answered 500.
+              console.error(error);
+              return new Response(null, { status: 500 });
             },
           );
           outgoing.writeHead(response.status, Object.fromEntries(response.headers));
@@ -318,6 +323,164 @@ describe("the WhatsApp webhook (issue 25)", () => {
       .from(whatsappMessages)
       .where(eq(whatsappMessages.dedupeKey, `opt-out-confirmation:${(await inbound()).find((row) => row.fromId === phone && row.body === "No")!.wamid}`));
     expect(reply).toMatchObject({ kind: "text", status: "withheld" });
+  });
+
+  describe("items no Meta would send, in a signed delivery (issue 39)", () => {
+    const nowSeconds = () => String(Math.floor(Date.now() / 1000));
+    const wamid = (tag: string) => `wamid.${tag}${randomUUID().replaceAll("-", "")}`;
+    /** One `messages` change for the shop's number, as Meta delivers it. */
+    const delivery = (value: Record<string, unknown>) => ({
+      object: "whatsapp_business_account",
+      entry: [
+        { id: "1", changes: [{ field: "messages", value: { messaging_product: "whatsapp", metadata: { phone_number_id: cloud.phoneNumberId }, ...value } }] },
+      ],
+    });
+    const text = (from: string, id: string, body: string, timestamp: string | number = nowSeconds()) => ({ from, id, timestamp, type: "text", text: { body } });
+    const storedAs = async (id: string) => (await test.db.select().from(whatsappInboundMessages).where(eq(whatsappInboundMessages.wamid, id)))[0];
+
+    it("stores a text and a sender with a NUL in them, without the NUL", async () => {
+      const from = number();
+      const inText = wamid("NULTEXT");
+      const inFrom = wamid("NULFROM");
+      const response = await cloud.postWebhook(
+        delivery({
+          contacts: [{ wa_id: from, profile: { name: "Rosa\u0000 Quispe" } }],
+          messages: [text(from, inText, "Hola\u0000, ¿traen agua mañana?"), text(`${from.slice(0, 4)}\u0000${from.slice(4)}`, inFrom, "¿A qué hora?")],
+        }),
+      );
+      expect(response.status).toBe(200);
+      expect(await storedAs(inText)).toMatchObject({ fromId: from, body: "Hola, ¿traen agua mañana?", profileName: "Rosa Quispe", intent: "message" });
+      expect(await storedAs(inFrom)).toMatchObject({ fromId: from, body: "¿A qué hora?", messageType: "text" });
+      const [contact] = await test.db.select().from(whatsappContacts).where(eq(whatsappContacts.phone, from));
+      expect(contact!.lastInboundAt).not.toBeNull();
+    });
+
+    it("keeps messages timed 1e16 and 1e300 for staff as unreadable, and still ends WhatsApp for a BAJA later in the same delivery", async () => {
+      const { phone } = await sentConfirmation();
+      const farFuture = wamid("TS16");
+      const absurd = wamid("TS300");
+      const baja = wamid("BAJA");
+      const response = await cloud.postWebhook(
+        delivery({
+          contacts: [{ wa_id: phone, profile: { name: "Carla" } }],
+          messages: [text(phone, farFuture, "¿Me traen 2 bidones?", "10000000000000000"), text(phone, absurd, "Hola", 1e300), text(phone, baja, "BAJA")],
+        }),
+      );
+      expect(response.status).toBe(200);
+
+      expect(await currentWhatsappConsent(test.db, phone)).toMatchObject({ granted: false, source: "reply" });
+      const events = await test.db.select().from(whatsappConsentEvents).where(eq(whatsappConsentEvents.phone, phone));
+      expect(events.map((event) => [event.granted, event.source])).toEqual([
+        [true, "reply"],
+        [false, "reply"],
+      ]);
+      // The unreadable ones wait for staff in Mensajes, with what could be read of them.
+      const unreadable = await storedAs(farFuture);
+      expect(unreadable).toMatchObject({
+        fromId: phone,
+        profileName: "Carla",
+        messageType: "unreadable",
+        intent: "message",
+        body: "[Mensaje ilegible] ¿Me traen 2 bidones?",
+      });
+      expect(Math.abs(unreadable!.sentAt.getTime() - Date.now())).toBeLessThan(60_000);
+      expect(await storedAs(absurd)).toMatchObject({ messageType: "unreadable", body: "[Mensaje ilegible] Hola" });
+      const inbox = await listWhatsappInbox(test.db);
+      expect(inbox.messages.filter((message) => message.from === phone).map((message) => message.body)).toEqual(
+        expect.arrayContaining(["[Mensaje ilegible] ¿Me traen 2 bidones?", "[Mensaje ilegible] Hola"]),
+      );
+      // Delivered again, as Meta does: nothing more is stored.
+      expect((await cloud.postWebhook(delivery({ messages: [text(phone, farFuture, "¿Me traen 2 bidones?", "10000000000000000")] }))).status).toBe(200);
+      expect((await inbound()).filter((row) => row.wamid === farFuture)).toHaveLength(1);
+    });
+
+    it("leaves out a message with no usable id or sender and records the rest", async () => {
+      const from = number();
+      const noSender = wamid("NOSENDER");
+      const after = wamid("AFTER");
+      const before = (await inbound()).length;
+      const response = await cloud.postWebhook(
+        delivery({
+          messages: [
+            text(from, "wamid.\u0000", "id con NUL"),
+            text(from, `wamid.${"A".repeat(300)}`, "id enorme"),
+            { ...text(from, "", "id numérico"), id: 12345 },
+            text("hola\u0000", noSender, "¿Quién soy?"),
+            text(from, after, "Gracias"),
+          ],
+        }),
+      );
+      expect(response.status).toBe(200);
+      expect(await storedAs(noSender)).toMatchObject({ fromId: "desconocido", messageType: "unreadable", body: "[Mensaje ilegible] ¿Quién soy?" });
+      expect(await storedAs(after)).toMatchObject({ fromId: from, body: "Gracias", messageType: "text" });
+      // The three without a usable id are only logged.
+      expect((await inbound()).length).toBe(before + 2);
+    });
+
+    it("leaves out a status with error code 2^40 or timestamp 1e16, and applies the others of the delivery, NUL-free", async () => {
+      const bad = await sentConfirmation();
+      const late = await sentConfirmation();
+      const good = await sentConfirmation();
+      const undeliverable = await sentConfirmation();
+      const status = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+        id,
+        status: name,
+        timestamp: nowSeconds(),
+        recipient_id: "51900000000",
+        ...extra,
+      });
+      const response = await cloud.postWebhook(
+        delivery({
+          statuses: [
+            status(bad.message.wamid!, "failed", { errors: [{ code: 2 ** 40, title: "Message undeliverable" }] }),
+            status(late.message.wamid!, "delivered", { timestamp: "10000000000000000" }),
+            status(good.message.wamid!, "delivered"),
+            status(undeliverable.message.wamid!, "failed", { errors: [{ code: 131026, title: "Message\u0000 undeliverable" }] }),
+          ],
+        }),
+      );
+      expect(response.status).toBe(200);
+      const messageOf = async (id: string) => (await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.id, id)))[0]!;
+      expect(await messageOf(bad.message.id)).toMatchObject({ status: "accepted", errorCode: null, failedAt: null });
+      expect(await messageOf(late.message.id)).toMatchObject({ status: "accepted", deliveredAt: null });
+      expect(await messageOf(good.message.id)).toMatchObject({ status: "delivered" });
+      expect(await messageOf(undeliverable.message.id)).toMatchObject({ status: "failed", errorCode: 131026, lastError: "Message undeliverable" });
+      const [contact] = await test.db.select().from(whatsappContacts).where(eq(whatsappContacts.phone, undeliverable.phone));
+      expect(contact!.unreachableReason).toBe("Message undeliverable");
+      const leftOut = await test.db.select().from(whatsappStatusEvents).where(eq(whatsappStatusEvents.wamid, bad.message.wamid!));
+      expect(leftOut).toEqual([]);
+    });
+
+    it("records every other item when the database refuses one, then answers 500 so Meta delivers again, and the redelivery adds only what was missing", async () => {
+      const { phone } = await sentConfirmation();
+      const refused = wamid("REFUSED");
+      const baja = wamid("BAJA");
+      // A real refusal by PostgreSQL for one row (not a validation problem of the item).
+      await test.db.execute(
+        sql.raw(`create function refuse_one_inbound() returns trigger language plpgsql as $$
+          begin
+            if new.wamid like 'wamid.REFUSED%' then raise exception 'refused for the test'; end if;
+            return new;
+          end $$`),
+      );
+      await test.db.execute(
+        sql.raw("create trigger refuse_one_inbound before insert on whatsapp_inbound_messages for each row execute function refuse_one_inbound()"),
+      );
+      const body = delivery({ messages: [text(phone, refused, "¿Tienen bidones de 7 litros?"), text(phone, baja, "baja")] });
+      try {
+        expectConsoleError(/webhook message wamid\.REFUSED\w+ could not be recorded/);
+        expect((await cloud.postWebhook(body)).status).toBe(500);
+        expect(await currentWhatsappConsent(test.db, phone)).toMatchObject({ granted: false, source: "reply" });
+        expect(await storedAs(refused)).toBeUndefined();
+      } finally {
+        await test.db.execute(sql.raw("drop trigger refuse_one_inbound on whatsapp_inbound_messages"));
+        await test.db.execute(sql.raw("drop function refuse_one_inbound()"));
+      }
+      expect((await cloud.postWebhook(body)).status).toBe(200);
+      expect(await storedAs(refused)).toMatchObject({ fromId: phone, body: "¿Tienen bidones de 7 litros?" });
+      const optOuts = await test.db.select().from(whatsappConsentEvents).where(eq(whatsappConsentEvents.phone, phone));
+      expect(optOuts.filter((event) => !event.granted)).toHaveLength(1);
+    });
   });
 
   it("gets 131047 from the Cloud API for free text outside the window, which it records as failed, not retried", async () => {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "@server/config/env";
 import { cloudApiPayload, checkWebhookSignature, fillTemplate, WHATSAPP_TEMPLATES } from "@server/whatsapp/index.server";
 import { firstNameParameter } from "@server/whatsapp/templates";
+import { readInbound, readStatus } from "@server/whatsapp/webhook-items";
 import { isWhatsappOptInAnswer, isWhatsappOptOut, whatsappFailureReason, whatsappNumber } from "@core/whatsapp";
 
 describe("WhatsApp numbers (issue 25)", () => {
@@ -238,5 +239,40 @@ describe("the WhatsApp channel", () => {
       WHATSAPP_VERIFY_TOKEN: "verifica-123",
     });
     expect(door.whatsappChannel()).toMatchObject({ kind: "cloud", apiUrl: "https://graph.facebook.com/v24.0", phoneNumberId: "106540352242922" });
+  });
+});
+
+describe("webhook items, each read on its own (issue 39)", () => {
+  const seconds = (iso: string) => Date.parse(iso) / 1000;
+  const status = (extra: Record<string, unknown>) =>
+    readStatus({ id: "wamid.HBgL1", status: "failed", timestamp: String(seconds("2030-05-01T00:00:00Z")), ...extra });
+  const message = (extra: Record<string, unknown>) =>
+    readInbound(
+      { id: "wamid.IN1", from: "51987654321", timestamp: String(seconds("2030-05-01T00:00:00Z")), type: "text", text: { body: "Hola" }, ...extra },
+      new Map(),
+    );
+
+  it("reads timestamps from the year 2000 up to, not including, 2100", () => {
+    expect(message({ timestamp: String(seconds("2000-01-01T00:00:00Z")) }).kind).toBe("message");
+    expect(message({ timestamp: seconds("2099-12-31T23:59:59Z") }).kind).toBe("message");
+    for (const timestamp of [String(seconds("2100-01-01T00:00:00Z")), String(seconds("1999-12-31T23:59:59Z")), "1e16", 1e300, "", "mañana", -1])
+      expect(message({ timestamp }).kind, String(timestamp)).toBe("unreadable");
+  });
+
+  it("reads error codes that fit PostgreSQL's integer, and no larger", () => {
+    expect(status({ errors: [{ code: 2_147_483_647 }] })).toMatchObject({ kind: "report", report: { errorCode: 2_147_483_647 } });
+    for (const code of [2_147_483_648, 2 ** 40, 1.5]) expect(status({ errors: [{ code }] }).kind, String(code)).toBe("unreadable");
+  });
+
+  it("takes a wa_id or a business-scoped user id as the sender, once cleaned, and nothing else", () => {
+    for (const from of ["51987654321", "519876\u000054321", "PE.1502576394655843", "US.ENT.11815799212886844830"])
+      expect(message({ from }).kind, from).toBe("message");
+    for (const from of ["12345", "1".repeat(21), "+51987654321", "hola", "", 51987654321]) expect(message({ from }).kind, String(from)).toBe("unreadable");
+  });
+
+  it("keeps the id of an unreadable message only when it is one", () => {
+    expect(message({ timestamp: "1e16", id: "wamid.IN2" })).toMatchObject({ kind: "unreadable", wamid: "wamid.IN2", body: "[Mensaje ilegible] Hola" });
+    for (const id of ["wamid.\u0000", "wamid. espacio", "", "x".repeat(201), 7])
+      expect(message({ timestamp: "1e16", id }), String(id)).toMatchObject({ wamid: null });
   });
 });
