@@ -47,6 +47,8 @@ export default [
     route("dashboard", "routes/dashboard.tsx"),
     route("dashboard/pedidos", "routes/dashboard.orders.tsx"),
     route("dashboard/pedidos/:orderId", "routes/dashboard.order-detail.tsx"),
+    // Issue 39: a guest order's owner adds it from its confirmation e-mail (its GET shows, its button adds).
+    route("dashboard/agregar-pedido/:orderId", "routes/dashboard.add-order.tsx"),
     route("dashboard/perfil", "routes/dashboard.profile.tsx"),
     route("dashboard/suscripcion", "routes/dashboard.subscription.tsx"),
     route("dashboard/suscripciones/:subscriptionId", "routes/dashboard.subscription-detail.tsx"),

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/api.email-registered";
-import { consumeRateLimit, getSignedInUser, guestOrdersAttachTo, RATE_LIMITS } from "@server/accounts/index.server";
+import { consumeRateLimit, getSignedInUser, provenAccountOf, RATE_LIMITS } from "@server/accounts/index.server";
 import { dbContext } from "~/server/db-context.server";
 import { isEmailAddress } from "@core/email-address";
 import { methodNotAllowedJson, readJson } from "~/server/request-body.server";
@@ -8,8 +8,9 @@ import { clientKey } from "~/server/session.server";
 
 /**
  * Spec §7 check-user-email: whether a guest's checkout email has an account, so the checkout can
- * say the order will be attached to it. Rate-limited per client: it must not become a way to
- * test thousands of addresses.
+ * say the order can be added to it from the confirmation e-mail (issue 39: a guest order is never
+ * filed under an account by its typed address). Rate-limited per client: it must not become a way
+ * to test thousands of addresses.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
@@ -20,6 +21,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (await getSignedInUser(db, request)) return { exists: false };
   const limit = await consumeRateLimit(db, `email-check:${clientKey(request)}`, RATE_LIMITS.emailCheckPerClient);
   if (!limit.allowed) return data({ exists: false, error: "Demasiadas solicitudes. Inténtalo de nuevo más tarde." }, { status: 429 });
-  // "Exists" means the order will be filed under it: an account whose owner proved the address (decision 0072).
-  return { exists: await guestOrdersAttachTo(db, email) };
+  // "Exists" means the confirmation e-mail will offer to add the order: an account whose owner proved the address (decision 0072).
+  return { exists: (await provenAccountOf(db, email)) !== null };
 }

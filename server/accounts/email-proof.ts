@@ -119,14 +119,23 @@ async function signInAfterProof(db: Database, user: { email: string; status: str
 /**
  * A password reset from the e-mailed link is the same proof: the link reached the address and its
  * holder chose the password. better-auth has saved it and ended every session; this confirms the
- * address, records the proof and attaches the guest orders.
+ * address, records the proof and, the first time only, attaches the guest orders placed before it.
+ * A later reset attaches nothing (issue 39): a guest order placed once the address was proven is
+ * added by its owner from that order's e-mail (order-claim.ts), never in bulk.
  */
 export async function proveOwnershipByPasswordReset(db: Database, userId: string, now: Date): Promise<number> {
   const attached = await inTransaction(db, async (tx) => {
-    const [user] = await tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, userId)).for("update");
+    const [user] = await tx
+      .select({ id: users.id, email: users.email, provenAt: users.ownershipProvenAt })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
     if (!user) return 0;
-    await tx.update(users).set({ emailVerified: true, ownershipProvenAt: now, updatedAt: now }).where(eq(users.id, user.id));
-    return attachGuestOrders(tx, { userId: user.id, email: user.email });
+    await tx
+      .update(users)
+      .set({ emailVerified: true, ownershipProvenAt: user.provenAt ?? now, updatedAt: now })
+      .where(eq(users.id, user.id));
+    return user.provenAt ? 0 : attachGuestOrders(tx, { userId: user.id, email: user.email });
   });
   forgetSignedInUsers();
   return attached;

@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { orders, users } from "../db/schema";
 
@@ -7,6 +7,9 @@ import { orders, users } from "../db/schema";
  * the account of their email only once that account's owner proved the address and chose the
  * password in the same step (`ownershipProvenAt`). A confirmed address alone is not enough:
  * whoever signed up chose the password, and a mail scanner or a confused recipient can confirm.
+ * Only at that first proof (issue 39): the orders waiting then were placed before the owner proved
+ * the address, and the page of the link told them how many; a guest order placed afterwards is
+ * added one by one, by its owner, from its confirmation e-mail (order-claim.ts).
  * Callers lock the user's row first (decision 0025: customer before order).
  */
 export async function attachGuestOrders(db: DatabaseOrTransaction, account: { userId: string; email: string }): Promise<number> {
@@ -28,26 +31,16 @@ export async function countGuestOrders(db: DatabaseOrTransaction, email: string)
 }
 
 /**
- * The account a guest checkout with this email belongs to — one whose owner proved the address
- * (decision 0072) — or null, as a subquery: the order's insert reads it itself, one round trip
- * fewer per checkout (decision 0063). A placeholder (a statement prepared once, decision 0069)
- * must be given the email trimmed and in lower case, as checkout's schema gives it.
+ * The account whose owner proved this address (decision 0072), or null. A guest checkout with the
+ * address is never filed under it (issue 39): the checkout's notice says the order can be added to
+ * the account from the confirmation e-mail, and that e-mail carries the link (order-claim.ts).
  */
-export function provenAccountIdByEmail(email: string | Placeholder): SQL<string | null> {
-  const address = typeof email === "string" ? email.trim().toLowerCase() : email;
-  return sql<string | null>`(select ${users.id} from ${users} where ${users.email} = ${address} and ${users.ownershipProvenAt} is not null)`;
-}
-
-/**
- * Whether a guest checkout with this email will be filed under an account (the checkout's notice,
- * spec §5): only an account whose owner proved the address receives it.
- */
-export async function guestOrdersAttachTo(db: DatabaseOrTransaction, email: string): Promise<boolean> {
+export async function provenAccountOf(db: DatabaseOrTransaction, email: string): Promise<string | null> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.email, email.trim().toLowerCase()), isNotNull(users.ownershipProvenAt)));
-  return Boolean(row);
+  return row?.id ?? null;
 }
 
 /** Whether an account exists for the email (an account's saved cart is never replaced by a guest's). */

@@ -15,7 +15,7 @@ export {
   landingPathFor,
 } from "./auth-actions";
 export { consumeRateLimit, RATE_LIMITS, rateLimitMessage, reservePacedSlot } from "./rate-limit";
-export { attachGuestOrders, countGuestOrders, guestOrdersAttachTo, isEmailRegistered, provenAccountIdByEmail } from "./guest-orders";
+export { attachGuestOrders, countGuestOrders, isEmailRegistered, provenAccountOf } from "./guest-orders";
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
 export { getDashboard, type DashboardSummary } from "./dashboard-summary";
@@ -40,3 +40,13 @@ export {
 } from "./staff-customer-actions";
 export { forgetSignedInUsers } from "./current-user";
 export { confirmEmailAddress, readConfirmationLink, type ConfirmEmailResult, type ConfirmationLink } from "./email-proof";
+export {
+  addGuestOrderToAccount,
+  ORDER_CLAIM_PATH,
+  orderClaimToken,
+  orderClaimUrl,
+  readOrderClaim,
+  type OrderClaimRefusal,
+  type OrderClaimResult,
+  type OrderClaimView,
+} from "./order-claim";

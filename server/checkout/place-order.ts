@@ -7,7 +7,6 @@ import { priceCartLines, type PricedCartLine } from "../catalog/index.server";
 import type { Database } from "../db/client";
 import { requestWhatsappOptIn } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
-import { provenAccountIdByEmail } from "../accounts/index.server";
 import { getIssuer, readDistrict, servedDistrictShareLocked } from "../content/index.server";
 import { askForPromotionalConsent } from "../notifications/index.server";
 import { createPendingSubscription } from "../subscriptions/index.server";
@@ -230,7 +229,7 @@ async function writeOrder(
     districtName: district.name,
     checkoutKey: input.checkoutKey,
     userId: options.userId ?? null,
-    // Checkout's schema gives it trimmed and in lower case, as the account lookup needs it.
+    // Checkout's schema gives it trimmed and in lower case.
     email: input.correo,
     orderType: input.purchaseType,
     subscriptionFrequency: subscribing ? input.subscriptionFrequency : null,
@@ -290,8 +289,10 @@ function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
       .insert(orders)
       .values({
         checkoutKey: value("checkoutKey"),
-        // decisions.md, decision 0072: a guest's order belongs to the account of its email whose owner proved the address.
-        userId: sql`coalesce(${value("userId")}::text, ${provenAccountIdByEmail(value("email"))})`,
+        // Issue 39 (decision 0072): only the signed-in buyer's account. An e-mail typed at a guest
+        // checkout is the order's contact, nothing more: the order enters an account only when its
+        // owner adds it, signed in, from the confirmation e-mail's link (server/accounts/order-claim.ts).
+        userId: value("userId"),
         status: "pending",
         orderType: value("orderType"),
         subscriptionFrequency: value("subscriptionFrequency"),

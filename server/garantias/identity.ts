@@ -31,7 +31,9 @@ export async function garantiaCustomerForCheckout(
     .orderBy(desc(orders.createdAt))
     .limit(1);
   if (!earlier) return { customer: null, basis: "guest_new" };
-  // The new order joins the verified account of its e-mail (decisions.md), so it swaps that account's bidones.
+  // Decision 0075: the same e-mail and mobile as an earlier order swap the bidones of that e-mail's
+  // ledger, which for a verified account includes its guest rows. Pricing only: the order itself
+  // stays a guest order (issue 39) until the account's owner adds it from its e-mail.
   const [account] = await db
     .select({ id: users.id, email: users.email })
     .from(users)

@@ -8,6 +8,7 @@ import { isUuid } from "../db/uuid";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { enqueueEmail, orderConfirmationEmail } from "../notifications/index.server";
 import { reorderUrl } from "../reorders/index.server";
+import { orderClaimUrl } from "../accounts/index.server";
 import { currentDelivery, currentDeliveryOf } from "./current-delivery";
 import { receiptToken } from "./receipt-access";
 import { staffOrderActions } from "./staff-order-detail";
@@ -120,6 +121,8 @@ export async function resendOrderConfirmation(
       receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
       // A resent e-mail carries a fresh link (decision 0076).
       reorderUrl: reorderUrl(order.id, { now: input.now, siteUrl: input.siteUrl }),
+      // Issue 39: still a guest order of a proven account's address, the resent e-mail offers it again.
+      attachUrl: await orderClaimUrl(tx, order, input.siteUrl),
       garantiaCents: order.garantiaCents,
       garantiaUnits: order.garantiaUnits,
       garantiaCreditCents: order.garantiaCreditCents,

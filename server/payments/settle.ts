@@ -8,6 +8,7 @@ import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications
 import { orderConfirmationEmail } from "../notifications/index.server";
 import { currentDelivery, receiptToken, type CurrentDeliveryRow } from "../orders/index.server";
 import { reorderUrl } from "../reorders/index.server";
+import { orderClaimUrl } from "../accounts/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { inTransaction } from "../db/transaction";
 import type { PaymentOrderSteps } from "./order-steps";
@@ -114,7 +115,8 @@ export async function confirmPaidOrder(
 ): Promise<void> {
   const invoice = await issueInvoiceForPaidOrder(tx, order, details.now);
   const brandName = details.brandName ?? (await readBrandName(tx));
-  await enqueueEmail(tx, confirmationEmail(order, items, invoice.invoiceNumber, brandName, details.siteUrl, details.delivery ?? null), details.now);
+  const attachUrl = await orderClaimUrl(tx, order, details.siteUrl);
+  await enqueueEmail(tx, confirmationEmail(order, items, invoice.invoiceNumber, brandName, details.siteUrl, details.delivery ?? null, attachUrl), details.now);
   await enqueueWhatsappTemplate(tx, confirmationWhatsapp(order, details.siteUrl, details.delivery ?? null), details.now);
 }
 
@@ -135,9 +137,14 @@ export async function confirmPaidOrders(
     paid.map(({ order, items }) => ({ order, items: [...items] })),
     details.now,
   );
+  // A renewal's order is its subscriber's; a guest order in a batch (none today) still gets its link.
+  const attachUrls: (string | undefined)[] = [];
+  for (const { order } of paid) attachUrls.push(order.userId ? undefined : await orderClaimUrl(tx, order, details.siteUrl));
   await enqueueEmails(
     tx,
-    paid.map(({ order, items }, index) => confirmationEmail(order, items, issued[index]!.invoiceNumber, details.brandName, details.siteUrl)),
+    paid.map(({ order, items }, index) =>
+      confirmationEmail(order, items, issued[index]!.invoiceNumber, details.brandName, details.siteUrl, null, attachUrls[index]),
+    ),
     details.now,
   );
   // One statement for the batch too: only the numbers that opted in get one (decision 0074).
@@ -155,6 +162,7 @@ function confirmationEmail(
   brandName: string,
   siteUrl: string,
   current: CurrentDeliveryRow | null = null,
+  attachUrl?: string,
 ): EmailMessage {
   const delivery = currentDelivery(order, current);
   const email = orderConfirmationEmail({
@@ -172,6 +180,7 @@ function confirmationEmail(
     receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, siteUrl).toString(),
     // Decision 0076: signed and expiring; it is dated by the order, so every copy of the e-mail carries the same link.
     reorderUrl: reorderUrl(order.id, { now: order.createdAt, siteUrl }),
+    attachUrl,
     garantiaCents: order.garantiaCents,
     garantiaUnits: order.garantiaUnits,
     garantiaCreditCents: order.garantiaCreditCents,

@@ -178,7 +178,7 @@ describe("the customer's account area", () => {
     await close();
   });
 
-  it("tells a guest whose email has an account that the order will be attached to it", async () => {
+  it("tells a guest whose email has an account that the order can be added to it from the confirmation e-mail", async () => {
     const { page, close } = await shop.open();
     await openCheckoutWithCart(page, shop.baseURL());
     await fillCheckout(page);
@@ -186,7 +186,7 @@ describe("the customer's account area", () => {
     await page.getByLabel("Correo electrónico").blur();
     await page
       .getByRole("status")
-      .filter({ hasText: "Este correo ya está registrado. Tu pedido se asignará automáticamente a tu cuenta existente." })
+      .filter({ hasText: "Este correo ya está registrado. Si la cuenta es tuya, podrás agregar este pedido a tu cuenta desde el correo de confirmación." })
       .waitFor();
     await page.getByLabel("Correo electrónico").fill("otra-persona@prueba.pe");
     await page.getByLabel("Correo electrónico").blur();

@@ -1,11 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEMO_CUSTOMER, DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
-import { signInCookies } from "../support/accounts";
+import { cookieHeader, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { launchBrowser, openPage, type TrackedPage } from "../support/browser";
 import { startNubefactMock, type NubefactMock } from "../support/nubefact-mock";
-import { checkoutBody, postCheckout, postSandboxAction } from "../support/shop-process";
+import { checkoutBody, postSandboxAction } from "../support/shop-process";
 import { startShopServer, type ShopServer } from "../support/shop-server";
 
 /**
@@ -38,7 +38,14 @@ describe("electronic comprobantes in the browser", () => {
   const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   it("staff retry a boleta held by an outage; the customer then gets its XML and CDR links", async () => {
-    const placed = await postCheckout(server.baseURL, checkoutBody({ correo: DEMO_CUSTOMER.email }));
+    // Bought signed in: a guest checkout with the same e-mail stays out of the account (issue 39).
+    const customerCookies = await signInCookies(server.baseURL, DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
+    const placed = await fetch(`${server.baseURL}/checkout`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.baseURL, cookie: cookieHeader(customerCookies) },
+      body: JSON.stringify(checkoutBody({ correo: DEMO_CUSTOMER.email })),
+      redirect: "manual",
+    });
     expect(placed.status).toBe(302);
     expect((await postSandboxAction(server.baseURL, placed.headers.get("location")!, "approve_card")).status).toBeLessThan(400);
     await expect.poll(() => nubefact.log.length, { timeout: 15_000 }).toBeGreaterThan(0);

@@ -33,7 +33,7 @@ export function CustomerContactFields({
       </Field>
       {registeredEmail && registeredEmail === form.correo.trim() && (
         <p role="status" className="rounded-xl border border-brand-200 bg-brand-50 px-3 py-2 text-sm text-brand-900 sm:col-span-2">
-          Este correo ya está registrado. Tu pedido se asignará automáticamente a tu cuenta existente.
+          Este correo ya está registrado. Si la cuenta es tuya, podrás agregar este pedido a tu cuenta desde el correo de confirmación.
         </p>
       )}
       <CheckoutTextField bindings={bindings} field="telefono" label="Celular" type="tel" inputMode="tel" autoComplete="tel" placeholder="987 654 321" />

@@ -20,6 +20,11 @@ export interface OrderConfirmationData {
   receiptUrl: string;
   /** "Repetir pedido" (decision 0076): the signed link that fills the cart again. */
   reorderUrl?: string;
+  /**
+   * Issue 39: a guest order whose address is a proven account's carries the signed link with which
+   * the account's owner, signed in, adds it to "Mis pedidos" (it is never filed there by itself).
+   */
+  attachUrl?: string;
   /** The bidón garantía inside the total and the credit that paid part of it (decision 0075). */
   garantiaCents?: number;
   garantiaUnits?: number;
@@ -54,7 +59,13 @@ export function orderConfirmationEmail(data: OrderConfirmationData) {
 ${extraRows.map(([label, amount]) => `<tr><td style="padding:6px 0">${escapeHtml(label!)}</td><td align="right">${amount}</td></tr>`).join("")}
 <tr><td style="padding:8px 0;font-weight:bold">Total</td><td align="right" style="font-weight:bold">${formatSoles(data.totalCents)}</td></tr></table>
 <p><strong>Entrega:</strong> ${escapeHtml(delivery)}<br>${escapeHtml(data.address)}, ${escapeHtml(data.districtName)}</p>
-<p style="margin:24px 0">${button(data.receiptUrl, "Ver mi pedido")}${data.reorderUrl ? ` ${button(data.reorderUrl, "Repetir pedido")}` : ""}</p>`,
+<p style="margin:24px 0">${button(data.receiptUrl, "Ver mi pedido")}${data.reorderUrl ? ` ${button(data.reorderUrl, "Repetir pedido")}` : ""}</p>${
+      data.attachUrl
+        ? `
+<p>Este correo tiene una cuenta en ${escapeHtml(data.brandName)}. Hiciste este pedido sin iniciar sesión: si la cuenta es tuya, puedes guardarlo en "Mis pedidos".</p>
+<p style="margin:16px 0">${button(data.attachUrl, "Agregar este pedido a mi cuenta")}</p>`
+        : ""
+    }`,
   });
   const text = [
     `¡Gracias por tu compra, ${data.firstName}!`,
@@ -65,6 +76,7 @@ ${extraRows.map(([label, amount]) => `<tr><td style="padding:6px 0">${escapeHtml
     `Entrega: ${delivery}, ${data.address}, ${data.districtName}`,
     `Ver tu pedido: ${data.receiptUrl}`,
     ...(data.reorderUrl ? [`Repetir este pedido: ${data.reorderUrl}`] : []),
+    ...(data.attachUrl ? [`Agregar este pedido a mi cuenta: ${data.attachUrl}`] : []),
   ].join("\n");
   return { subject, html, text };
 }
