@@ -47,6 +47,12 @@ app.disable("x-powered-by");
 // What the request log and metrics need (issue 27): an id sent back as X-Request-Id, the route
 // pattern and role the app reports (never the raw path, a query, a name or a body), the time.
 app.use(observeRequest);
+// Issue 9, docs/security.md: every answer carries the security headers, the probes' and the
+// metrics' too (issue 39), so they are set before any route can answer.
+app.use((request, response, next) => {
+  setSecurityHeaders(request, response);
+  next();
+});
 app.get("/healthz", (request, response) => sendHealth(response, 200, { status: "ok" }));
 app.get("/readyz", async (request, response) => {
   if (stopping) return sendHealth(response, 503, { status: "not ready", reason: "shutting down" });
@@ -73,10 +79,6 @@ app.set("trust proxy", trustProxy);
 // about a tenth of its CPU for nothing (decision 0063).
 const scriptedFormAnswer = (request) => request.method === "POST" && request.path.endsWith(".data");
 app.use(compression({ level: 4, filter: (request, response) => !scriptedFormAnswer(request) && compression.filter(request, response) }));
-app.use((request, response, next) => {
-  setSecurityHeaders(request, response);
-  next();
-});
 
 // Fingerprinted bundles never change: cache them for a year.
 app.use("/assets", staticRoute("/assets/*"));

@@ -3,7 +3,7 @@ import { consumeRateLimit } from "@server/accounts/index.server";
 import { handleCulqiWebhook } from "@server/order-flows/index.server";
 import { culqiClient, culqiWebhookSetup, CULQI_WEBHOOK_RATE_LIMIT } from "@server/payments/index.server";
 import { dbContext } from "~/server/db-context.server";
-import { readText } from "~/server/request-body.server";
+import { readText, requireJsonContentType } from "~/server/request-body.server";
 import { clientKey } from "~/server/session.server";
 import { siteInfo } from "~/server/site-info.server";
 
@@ -27,6 +27,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const limit = await consumeRateLimit(db, `culqi-webhook:${clientKey(request)}`, CULQI_WEBHOOK_RATE_LIMIT);
   if (!limit.allowed) return new Response(null, { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
+  // Culqi posts its events as JSON (payments.md A.9); any other type is a 415, body unread (issue 39).
+  requireJsonContentType(request);
   const site = await siteInfo(db, request);
   const outcome = await handleCulqiWebhook(db, culqiClient(), {
     rawBody: await readText(request, "webhook"),

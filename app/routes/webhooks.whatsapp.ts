@@ -1,7 +1,7 @@
 import type { Route } from "./+types/webhooks.whatsapp";
 import { checkWebhookSignature, handleWhatsappWebhook, verifyWebhookSubscription, whatsappChannel } from "@server/whatsapp/index.server";
 import { dbContext } from "~/server/db-context.server";
-import { readBytes } from "~/server/request-body.server";
+import { readBytes, requireJsonContentType } from "~/server/request-body.server";
 
 /**
  * Meta's webhook for the WhatsApp Business Account (issue 25, docs/whatsapp.md): the GET that
@@ -34,6 +34,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const channel = cloudChannel();
   if (!channel) return Response.json({ error: WHATSAPP_OFF }, { status: 404 });
   if (request.method !== "POST") return Response.json({ error: "Método no permitido" }, { status: 405, headers: { Allow: "GET, POST" } });
+  // Meta posts JSON (docs/whatsapp.md); any other type is a 415, body unread (issue 39).
+  requireJsonContentType(request);
   const rawBody = await readBytes(request, "webhook");
   const signature = checkWebhookSignature(rawBody, request.headers.get("x-hub-signature-256"), channel.appSecret);
   if (signature === "missing") return Response.json({ error: "Falta la firma X-Hub-Signature-256" }, { status: 401 });

@@ -5,7 +5,8 @@
  * length and again by counting the bytes as they arrive, so a chunked upload without a
  * Content-Length is cut off too, at the limit of the route's kind. Past it the answer is a 413 with
  * a Spanish message (a page, or JSON for the API routes). A body that is not what it claims to be
- * is a 400, another method a 405, another type a 415.
+ * is a 400, another method a 405, another type a 415 (a form that is not a form, JSON that is not
+ * `application/json`).
  */
 import { data } from "react-router";
 import { FORBIDDEN_CHARACTERS, forbiddenFormCharacter } from "./form-characters.server";
@@ -14,6 +15,7 @@ export const METHOD_NOT_ALLOWED = "Método no permitido";
 export const UNREADABLE_FORM = "No pudimos leer el formulario. Recarga la página e inténtalo de nuevo.";
 export const UNSUPPORTED_FORM = "El formulario se envió en un formato que no aceptamos. Recarga la página e inténtalo de nuevo.";
 export const UNREADABLE_JSON = "La solicitud no es válida.";
+export const UNSUPPORTED_JSON = "La solicitud debe enviarse como JSON (Content-Type: application/json).";
 export const BODY_TOO_LARGE = "Lo que enviaste es demasiado grande. Acorta el texto (o elige un archivo más liviano) e inténtalo de nuevo.";
 
 const KiB = 1024;
@@ -48,10 +50,31 @@ class BodyTooLarge extends Error {}
 class UnreadableBody extends Error {}
 
 /** API routes and webhooks answer JSON; pages a Spanish page through their error boundary. */
-function tooLarge(request: Request): never {
+function refuse(request: Request, message: string, status: number): never {
   const path = new URL(request.url).pathname;
-  if (path.startsWith("/api/") || path.startsWith("/webhooks/")) throw Response.json({ error: BODY_TOO_LARGE }, { status: 413 });
-  throw data(BODY_TOO_LARGE, { status: 413 });
+  if (path.startsWith("/api/") || path.startsWith("/webhooks/")) throw Response.json({ error: message }, { status });
+  throw data(message, { status });
+}
+
+function tooLarge(request: Request): never {
+  return refuse(request, BODY_TOO_LARGE, 413);
+}
+
+/** The media type of a Content-Type header, without its parameters, lower-cased. */
+function mediaType(request: Request): string {
+  return (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/**
+ * Issue 39: a JSON endpoint takes only a body that says it is JSON. A cross-site form can post
+ * text/plain (or a form) without a CORS preflight, so "any type, parsed as JSON" let another site
+ * post JSON to the shop in a visitor's name; `application/json` cannot be sent that way. What every
+ * caller sends: our own pages and the driver app (fetch with `application/json`), Meta's and
+ * Culqi's webhooks (JSON, ../shared/reference/whatsapp-cloud-api.md and payments.md A.9). Anything
+ * else is a 415 with a Spanish message, before a byte of the body is read.
+ */
+export function requireJsonContentType(request: Request): void {
+  if (mediaType(request) !== "application/json") refuse(request, UNSUPPORTED_JSON, 415);
 }
 
 /**
@@ -117,8 +140,7 @@ const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 export async function readFormData(request: Request, limit: BodyLimit = "form"): Promise<FormData> {
   if (request.method !== "POST") throw data(METHOD_NOT_ALLOWED, { status: 405, headers: { Allow: "GET, POST" } });
   const contentType = request.headers.get("content-type") ?? "";
-  const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (!FORM_TYPES.includes(type)) throw data(UNSUPPORTED_FORM, { status: 415 });
+  if (!FORM_TYPES.includes(mediaType(request))) throw data(UNSUPPORTED_FORM, { status: 415 });
   const unreadable = (): never => {
     throw data(UNREADABLE_FORM, { status: 400 });
   };
@@ -136,9 +158,11 @@ export async function readFormData(request: Request, limit: BodyLimit = "form"):
 /**
  * A JSON body, or null when it is missing or not JSON: the parse error says nothing worth keeping,
  * and the caller's schema refuses null with a Spanish 400 (tests/e2e/malformed-input.test.ts posts
- * broken JSON to every route). Past the limit, a 413 (JSON on API routes).
+ * broken JSON to every route). A body of another Content-Type is a 415 (`requireJsonContentType`),
+ * past the limit a 413 (JSON on API routes).
  */
 export async function readJson(request: Request, limit: BodyLimit = "form"): Promise<unknown> {
+  requireJsonContentType(request);
   const bytes = await readBody(request, limit, () => null);
   if (bytes === null) return null;
   try {

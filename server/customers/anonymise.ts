@@ -27,6 +27,7 @@ import { inTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { forgetSignedInUsers } from "../accounts/index.server";
 import { OPEN_DELIVERY_STATUSES } from "../deliveries/index.server";
+import { eraseEmailOutboxFiles } from "../notifications/index.server";
 import { scheduleCardErasures } from "../payments/index.server";
 import { endSubscriptionsForErasure } from "../subscriptions/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
@@ -245,8 +246,8 @@ export async function eraseSubjectData(tx: Transaction, input: { subject: DataSu
     .set({ email: placeholder })
     .where(subject.userId ? or(eq(reorderReminders.userId, subject.userId), eq(reorderReminders.email, email)) : eq(reorderReminders.email, email));
   // E-mails: the record of what was sent stays (kind, date, status), not its content or address;
-  // one still waiting is never sent.
-  await tx
+  // one still waiting is never sent. The local outbox's copies on disk go with them (issue 39).
+  const erasedEmails = await tx
     .update(outboxEmails)
     .set({
       toAddress: placeholder,
@@ -256,7 +257,9 @@ export async function eraseSubjectData(tx: Transaction, input: { subject: DataSu
       attachments: null,
       status: sql`case when ${outboxEmails.status} = 'pending' then 'withheld' else ${outboxEmails.status} end`,
     })
-    .where(sql`lower(${outboxEmails.toAddress}) = ${email}`);
+    .where(sql`lower(${outboxEmails.toAddress}) = ${email}`)
+    .returning({ id: outboxEmails.id, kind: outboxEmails.kind, createdAt: outboxEmails.createdAt });
+  await eraseEmailOutboxFiles(erasedEmails);
   // The migration's trigger admits exactly this rewrite of consent events and no other.
   const consentByEmail = eq(promotionalConsentEvents.email, email);
   await tx

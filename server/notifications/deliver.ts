@@ -11,6 +11,7 @@ import { addressesWithPromotionalConsent, emailPreferencesUrl } from "../consent
 import { isEmailAddress } from "@core/email-address";
 import { isPromotionalEmailKind } from "./templates/promotional";
 import { inTransaction } from "../db/transaction";
+import { eraseOutboxFiles, outboxDir, outboxFileBase } from "./outbox-files";
 
 /** A file sent with an email, made at sending time from the row's attachment references. */
 export interface MailAttachment {
@@ -87,7 +88,7 @@ export function folderTransport(dir: string): MailTransport {
     async send(message) {
       await mkdir(dir, { recursive: true });
       const info = await writer.sendMail(nodemailerMessage(message));
-      const base = path.join(dir, `${message.createdAt.toISOString().replace(/[:.]/g, "-")}-${message.kind}-${message.id.slice(0, 8)}`);
+      const base = path.join(dir, outboxFileBase({ id: message.id, createdAt: message.createdAt, label: message.kind }));
       const attachments = [];
       for (const file of message.attachments) {
         const name = `${path.basename(base)}.${path.basename(file.filename)}`;
@@ -107,7 +108,16 @@ export function folderTransport(dir: string): MailTransport {
 
 export function configuredTransport(): MailTransport {
   const config = env();
-  return config.SMTP_URL ? smtpTransport(config.SMTP_URL) : folderTransport(path.resolve(process.cwd(), config.OUTBOX_DIR));
+  return config.SMTP_URL ? smtpTransport(config.SMTP_URL) : folderTransport(outboxDir());
+}
+
+/**
+ * The local outbox's copies of these e-mails (`.eml`, `.html`, `.json`, attachments), removed
+ * when their rows are anonymised (issue 39, finding 8); see `eraseOutboxFiles` for what a missing
+ * file or a failure does.
+ */
+export async function eraseEmailOutboxFiles(emails: { id: string; kind: string; createdAt: Date }[]): Promise<number> {
+  return eraseOutboxFiles(emails.map((email) => ({ id: email.id, createdAt: email.createdAt, label: email.kind })));
 }
 
 /**

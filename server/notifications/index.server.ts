@@ -20,7 +20,8 @@ export { dayRescheduledEmail, deliveryRescheduledEmail, type DayRescheduledData,
 export type { MailTransport } from "./deliver";
 export { abandonedCartEmail } from "./templates/abandoned-cart";
 export { isPromotionalEmailKind, PROMOTIONAL_EMAIL_KINDS, PROMOTIONAL_SUBJECT_PREFIX, type PromotionalSender } from "./templates/promotional";
-export { configuredTransport } from "./deliver";
+export { configuredTransport, eraseEmailOutboxFiles } from "./deliver";
+export { eraseOutboxFiles, outboxFileBase, OutboxFilesNotErasedError, type OutboxFileName } from "./outbox-files";
 export { deliverPendingEmails } from "./deliver";
 export { contactMessageEmail, type ContactMessageEmailData } from "./templates/contact-message";
 export { complaintAnswerEmail, complaintCopyEmail, type ComplaintSheetEmailData } from "./templates/complaint-emails";

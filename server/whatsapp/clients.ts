@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { WhatsappTemplateParameters } from "../db/schema";
+import { eraseOutboxFiles, outboxFileBase } from "../notifications/index.server";
 import { whatsappChannel } from "./channel";
 
 /** One message as the sender hands it to a client. */
@@ -93,15 +94,24 @@ export function localOutboxClient(dir: string): WhatsappClient {
   return {
     async send(message) {
       await mkdir(dir, { recursive: true });
-      const base = path.join(
-        dir,
-        `${message.createdAt.toISOString().replace(/[:.]/g, "-")}-whatsapp-${message.templateName ?? "texto"}-${message.id.slice(0, 8)}`,
-      );
+      const base = path.join(dir, outboxFileBase({ id: message.id, createdAt: message.createdAt, label: localOutboxLabel(message.templateName) }));
       await writeFile(`${base}.txt`, `Para: +${message.to}\n\n${message.renderedText}\n`);
       await writeFile(`${base}.json`, JSON.stringify(cloudApiPayload(message), null, 2));
       return { ok: true, wamid: `wamid.local.${message.id}` };
     },
   };
+}
+
+/** What names a message's files in the local outbox, after its time and before its id. */
+const localOutboxLabel = (templateName: string | null) => `whatsapp-${templateName ?? "texto"}`;
+
+/**
+ * The local stand-in's copies of these messages (`.txt`, `.json`), removed when their rows are
+ * anonymised (issue 39, finding 8). Looked for whatever the channel is now: the files stay from
+ * whenever the stand-in wrote them. A missing file is fine; a failure is logged and thrown.
+ */
+export async function eraseLocalOutboxFiles(messages: { id: string; templateName: string | null; createdAt: Date }[]): Promise<number> {
+  return eraseOutboxFiles(messages.map((message) => ({ id: message.id, createdAt: message.createdAt, label: localOutboxLabel(message.templateName) })));
 }
 
 /** The client of the configured channel, or null when WhatsApp is off. */

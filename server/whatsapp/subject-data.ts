@@ -2,6 +2,7 @@ import { asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { provenPhonesOf } from "../contacts/index.server";
 import { whatsappConsentEvents, whatsappContacts, whatsappInboundMessages, whatsappMessages, whatsappOptInAsks } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
+import { eraseLocalOutboxFiles } from "./clients";
 
 /**
  * Ley 29733 (decisions 0051, 0061, 0064): a phone number and what was said on it are personal
@@ -111,7 +112,7 @@ export async function collectWhatsappData(db: DatabaseOrTransaction, subject: Wh
  */
 export async function eraseWhatsappData(db: DatabaseOrTransaction, subject: WhatsappSubject, placeholder: { text: string; email: string }): Promise<void> {
   const numbers = await numbersOf(db, subject);
-  await db
+  const erased = await db
     .update(whatsappMessages)
     .set({
       toPhone: placeholder.text,
@@ -121,7 +122,10 @@ export async function eraseWhatsappData(db: DatabaseOrTransaction, subject: What
       status: sql`case when ${whatsappMessages.status} in ('pending', 'sending') then 'withheld' else ${whatsappMessages.status} end`,
       claimToken: null,
     })
-    .where(messagesOf(subject, numbers));
+    .where(messagesOf(subject, numbers))
+    .returning({ id: whatsappMessages.id, templateName: whatsappMessages.templateName, createdAt: whatsappMessages.createdAt });
+  // The local stand-in's copies on disk go with the rows (issue 39); a failure rolls the erasure back.
+  await eraseLocalOutboxFiles(erased);
   await db
     .update(whatsappConsentEvents)
     .set({ phone: placeholder.text, email: placeholder.email, userId: null, clientAddress: null, userAgent: null })

@@ -55,6 +55,18 @@ describe("security headers, private caching and emailed links", () => {
     expect(policy).not.toContain("culqi");
   });
 
+  it("sends the pages' security headers on /healthz and /readyz too, with the strict default policy", async () => {
+    const page = await get("/");
+    const shared = ["x-content-type-options", "referrer-policy", "x-frame-options", "permissions-policy", "strict-transport-security"];
+    for (const path of ["/healthz", "/readyz"]) {
+      const probe = await get(path);
+      expect(probe.status, path).toBe(200);
+      for (const header of shared) expect(probe.headers.get(header), `${path} ${header}`).toBe(page.headers.get(header));
+      // Not a document: nothing may load from it, nothing may frame it.
+      expect(probe.headers.get("content-security-policy"), path).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    }
+  });
+
   it("gives every document its own nonce, carried by each inline script, also when the page cache answers", async () => {
     const nonces = new Set<string>();
     for (let visit = 0; visit < 2; visit++) {

@@ -44,7 +44,8 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
     return {
       postWebhook: (body: string, headers: Record<string, string> = {}) =>
         webhook.action({
-          request: new Request(`${origin}/api/pagos/culqi/webhook`, { method: "POST", body, headers }),
+          // Culqi posts its events as JSON (payments.md A.9).
+          request: new Request(`${origin}/api/pagos/culqi/webhook`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } }),
           params: {},
           context,
         } as unknown as Parameters<WebhookRoute["action"]>[0]),
@@ -114,6 +115,24 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
     // A charge Culqi does not know: read once from Culqi, acknowledged, nothing to do.
     expect(await statusOf(() => routes.postWebhook(event("chr_test_unknown00000001"), { authorization: basicAuth }))).toBe(200);
     expect(culqi.requestLog.filter((line) => line === "GET /v2/charges/chr_test_unknown00000001")).toHaveLength(1);
+  });
+
+  it("answers 415 to an event posted as anything but application/json, without asking Culqi about it", async () => {
+    const routes = await load({ ...culqiKeys(), NODE_ENV: "development", CULQI_WEBHOOK_AUTH: "culqi:s3creto" });
+    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded"]) {
+      // Thrown, as every refusal of request-body.server.ts is: React Router sends it as it is.
+      const refused = (await routes.postWebhook(event("chr_test_plaintext000001"), { authorization: basicAuth, "content-type": type }).then(
+        () => null,
+        (thrown: unknown) => thrown,
+      )) as Response;
+      expect(refused, type).toBeInstanceOf(Response);
+      expect(refused.status, type).toBe(415);
+      expect(await refused.json()).toEqual({ error: "La solicitud debe enviarse como JSON (Content-Type: application/json)." });
+    }
+    expect(culqi.requestLog).not.toContain("GET /v2/charges/chr_test_plaintext000001");
+    // The same event as JSON is read (once from Culqi) and acknowledged.
+    expect(await statusOf(() => routes.postWebhook(event("chr_test_plaintext000001"), { authorization: basicAuth }))).toBe(200);
+    expect(culqi.requestLog).toContain("GET /v2/charges/chr_test_plaintext000001");
   });
 
   it("limits each client to 120 webhook calls a minute, whatever they carry", async () => {

@@ -229,6 +229,19 @@ describe("the WhatsApp webhook (issue 25)", () => {
     expect((await cloud.postWebhook("no es json")).status).toBe(400);
   });
 
+  it("refuses a signed body that is not posted as application/json (415) without processing it", async () => {
+    const before = (await inbound()).length;
+    const body = metaJson({ object: "whatsapp_business_account", entry: [] });
+    const plain = await fetch(webhookUrl, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain", "X-Hub-Signature-256": signBody(body, cloud.appSecret) },
+      body,
+    });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toEqual({ error: "La solicitud debe enviarse como JSON (Content-Type: application/json)." });
+    expect((await inbound()).length).toBe(before);
+  });
+
   it("records late, repeated and out-of-order statuses once, never moving a message back", async () => {
     const { message } = await sentConfirmation();
     const wamid = message.wamid!;

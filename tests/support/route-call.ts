@@ -43,6 +43,8 @@ export async function postToRoute(options: {
   params?: Record<string, string>;
   body: URLSearchParams | string;
   cookie?: string;
+  /** The body's Content-Type when it is not what the body is (a form, or JSON). */
+  contentType?: string;
 }): Promise<RouteAnswer> {
   const context = new RouterContextProvider();
   context.set(options.dbContext, options.db);
@@ -50,7 +52,7 @@ export async function postToRoute(options: {
   const request = new Request(`${ROUTE_ORIGIN}${options.path}`, {
     method: "POST",
     headers: {
-      "content-type": form ? "application/x-www-form-urlencoded" : "application/json",
+      "content-type": options.contentType ?? (form ? "application/x-www-form-urlencoded" : "application/json"),
       origin: ROUTE_ORIGIN,
       ...(options.cookie ? { cookie: options.cookie } : {}),
     },
