@@ -3,6 +3,7 @@ import type { Route } from "./+types/admin.reparto-confirmaciones";
 import type { QueuedDriverConfirmation } from "@server/deliveries/index.server";
 import { applyQueuedDriverConfirmations } from "@server/order-flows/index.server";
 import { fieldErrors } from "@core/checkout-schema";
+import { phoneTime } from "@core/driver-clock";
 import { isUuid } from "@core/input-schemas";
 import { z } from "@core/zod";
 import { dbContext } from "~/server/db-context.server";
@@ -23,13 +24,15 @@ export const middleware: Route.MiddlewareFunction[] = [allowRoles("repartidor")]
 export const MAX_QUEUED_ITEMS = 100;
 
 const batchSchema = z.object({
-  /** The phone's clock as it sent the batch: its offset from ours corrects the taps' times. */
-  sentAt: z.number().int().positive(),
+  /** The phone's clock as it sent the batch: its offset from ours corrects the taps' times (ignored when it is no time). */
+  sentAt: z.unknown(),
   items: z
     .array(
       z.object({
-        key: z.string().refine(isUuid, "Clave no válida"),
-        occurredAt: z.number().int().positive(),
+        key: z.string().max(100),
+        // Checked per item (issue 39): one broken time is refused on its own, never the whole batch,
+        // which the phone would send again for ever.
+        occurredAt: z.unknown(),
         fields: z.record(z.string(), z.string().max(2000)),
       }),
     )
@@ -37,10 +40,19 @@ const batchSchema = z.object({
     .max(MAX_QUEUED_ITEMS),
 });
 
+/**
+ * Why a tap was refused, for the phone: every refusal leaves the queue (the phone keeps it on the
+ * stop, in red, until the driver presses «Entendido») and the next tap is sent.
+ */
+export type RefusalReason = "invalid" | "fields" | "key_reused" | "not_found" | "not_allowed" | "collection_required" | "already_paid" | "too_old";
+
 export type QueuedItemAnswer =
   | { key: string; status: "applied"; recordedAt: string }
-  | { key: string; status: "refused"; deliveryId: string; message: string; fieldErrors?: Record<string, string> }
+  | { key: string; status: "refused"; reason: RefusalReason; deliveryId: string; message: string; fieldErrors?: Record<string, string> }
   | { key: string; status: "not_processed" };
+
+/** A tap whose key or time cannot be one (a broken phone store): refused, never retried. */
+export const INVALID_TAP_MESSAGE = "Esta confirmación llegó con una hora o una clave no válida y no se registró. Vuelve a marcar la parada si hace falta.";
 
 export function loader() {
   throw data(METHOD_NOT_ALLOWED, { status: 405, headers: { Allow: "POST" } });
@@ -55,13 +67,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const valid: QueuedDriverConfirmation[] = [];
   const order: (QueuedDriverConfirmation | QueuedItemAnswer)[] = [];
   for (const item of parsed.data.items) {
+    const occurredAt = phoneTime(item.occurredAt);
+    if (!occurredAt || !isUuid(item.key)) {
+      order.push({ key: item.key, status: "refused", reason: "invalid", deliveryId: item.fields.deliveryId ?? "", message: INVALID_TAP_MESSAGE });
+      continue;
+    }
     const form = driverStopSchema.safeParse(item.fields);
     if (!form.success) {
       // A tap the form would have refused: said on its stop, with each field's message.
       const errors = fieldErrors(form.error);
       const deliveryId = item.fields.deliveryId ?? "";
       const message = Object.values(errors)[0] ?? "Revisa los datos de esta parada.";
-      order.push({ key: item.key, status: "refused", deliveryId, message, fieldErrors: errors });
+      order.push({ key: item.key, status: "refused", reason: "fields", deliveryId, message, fieldErrors: errors });
       continue;
     }
     const queued = {
@@ -69,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       deliveryId: form.data.deliveryId,
       intent: form.data.intent,
       confirmation: confirmationFromForm(form.data),
-      occurredAt: new Date(item.occurredAt),
+      occurredAt,
     };
     valid.push(queued);
     order.push(queued);
@@ -79,20 +96,28 @@ export async function action({ request, context }: Route.ActionArgs) {
   const applied = await applyQueuedDriverConfirmations(db, {
     driver: staffActor(context, request),
     items: valid,
-    sentAt: new Date(parsed.data.sentAt),
+    sentAt: phoneTime(parsed.data.sentAt) ?? receivedAt,
     now: receivedAt,
     siteUrl: site.siteUrl,
   });
-  const byKey = new Map(applied.map((answer) => [answer.key, answer]));
+  // By position, not by key: a batch may carry a key twice (a reused key is refused on its own, issue 39).
+  let next = 0;
   for (const entry of order) {
     if ("status" in entry) {
       answers.push(entry);
       continue;
     }
-    const answer = byKey.get(entry.key);
+    const answer = applied[next++];
     if (!answer || answer.status === "not_processed") answers.push({ key: entry.key, status: "not_processed" });
     else if (answer.status === "applied") answers.push({ key: entry.key, status: "applied", recordedAt: answer.recordedAt.toISOString() });
-    else answers.push({ key: entry.key, status: "refused", deliveryId: entry.deliveryId, message: driverRefusalMessage(answer.refusal) });
+    else
+      answers.push({
+        key: entry.key,
+        status: "refused",
+        reason: answer.refusal.reason,
+        deliveryId: entry.deliveryId,
+        message: driverRefusalMessage(answer.refusal),
+      });
   }
   return Response.json({ answers }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -76,8 +76,39 @@ function fromNetwork(request, keep) {
 async function keepRoutePage(pending) {
   const response = await pending;
   if (response.status === 200 && response.headers.get("x-driver-app") === "repartidor") await (await caches.open(PAGES)).put(SCOPE_PATH, response);
-  // Signed out (sent to /login), not a repartidor (404, or an admin's page): nothing of the route stays.
-  else if (response.type === "opaqueredirect" || response.status < 500) await caches.delete(PAGES);
+  // Signed out (sent to /login), not a repartidor (404, or an admin's page): nothing of the route
+  // stays, neither this copy of the page nor the page's copy in IndexedDB (decision 0089).
+  else if (response.type === "opaqueredirect" || response.status < 500) await Promise.all([caches.delete(PAGES), forgetSavedRoute()]);
+}
+
+/**
+ * Deletes the route the page kept in IndexedDB (app/lib/driver-app/store.ts: database va-reparto,
+ * store "route"), never creating the database; the page's unsent taps are the page's to handle.
+ */
+function forgetSavedRoute() {
+  return new Promise((resolve) => {
+    const opening = indexedDB.open("va-reparto");
+    // No database yet: abort rather than create an empty one.
+    opening.onupgradeneeded = () => opening.transaction.abort();
+    opening.onerror = () => resolve();
+    opening.onblocked = () => resolve();
+    opening.onsuccess = () => {
+      const db = opening.result;
+      if (!db.objectStoreNames.contains("route")) {
+        db.close();
+        return resolve();
+      }
+      const tx = db.transaction("route", "readwrite");
+      tx.objectStore("route").clear();
+      tx.oncomplete =
+        tx.onerror =
+        tx.onabort =
+          () => {
+            db.close();
+            resolve();
+          };
+    };
+  });
 }
 
 async function routePage(request) {

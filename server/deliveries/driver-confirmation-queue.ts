@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { driverEventTime } from "@core/driver-clock";
 import type { Database } from "../db/client";
@@ -17,7 +18,11 @@ export interface QueuedDriverConfirmation {
   occurredAt: Date;
 }
 
-type Refusal = Exclude<DriverConfirmationResult, { ok: true }> | { ok: false; reason: "too_old" };
+type Refusal =
+  | Exclude<DriverConfirmationResult, { ok: true }>
+  | { ok: false; reason: "too_old" }
+  /** The key was applied before to another tap (another stop, button or fields): nothing is written (issue 39). */
+  | { ok: false; reason: "key_reused" };
 
 export type QueuedConfirmationAnswer =
   /** Applied now, or by an earlier send of the same key (`duplicate`); `recordedAt` is the history's time. */
@@ -39,7 +44,8 @@ class ConfirmationRefused extends Error {
  * transaction: its key's receipt first (a key seen before answers "applied" and writes nothing;
  * decision 0025 puts the receipt before the order row), then `confirmDriverStop` in a savepoint,
  * which authorises and locks as it does for the form. Its time is the driver's, by
- * `driverEventTime`'s rules. An unexpected failure stops the batch: the rest stays on the phone.
+ * `driverEventTime`'s rules (the server's receipt time when the phone's is out of its window,
+ * decision 0089). An unexpected failure stops the batch: the rest stays on the phone.
  */
 export async function applyQueuedDriverConfirmations(
   db: Database,
@@ -64,7 +70,31 @@ export async function applyQueuedDriverConfirmations(
   return answers;
 }
 
-const REFUSAL_REASONS = new Set(["not_found", "not_allowed", "collection_required", "already_paid", "too_old"]);
+const REFUSAL_REASONS = new Set(["not_found", "not_allowed", "collection_required", "already_paid", "too_old", "key_reused"]);
+
+/** What a tap is, apart from its key and time: the same tap sent again hashes the same. */
+function tapDigest(item: QueuedDriverConfirmation): string {
+  return createHash("sha256")
+    .update(JSON.stringify([item.deliveryId, item.intent, item.confirmation]))
+    .digest("hex");
+}
+
+/**
+ * A key seen before: the same tap again is applied (idempotent); from another driver it is
+ * unknown (a key is the driver's own, and tells another nothing about the stop); with another
+ * tap it is refused, never answered "applied" for something it did not apply (issue 39). Rows
+ * from before the digest compare by stop and button.
+ */
+function answerForSeenKey(
+  earlier: typeof driverConfirmationReceipts.$inferSelect,
+  item: QueuedDriverConfirmation,
+  driver: StaffActor,
+): QueuedConfirmationAnswer {
+  if (earlier.driverId !== driver.id) throw new ConfirmationRefused({ ok: false, reason: "not_found" });
+  const same = earlier.tapDigest === null ? earlier.deliveryId === item.deliveryId && earlier.intent === item.intent : earlier.tapDigest === tapDigest(item);
+  if (!same) throw new ConfirmationRefused({ ok: false, reason: "key_reused" });
+  return { key: item.key, status: "applied", duplicate: true, recordedAt: earlier.recordedAt };
+}
 
 /**
  * A refusal, whether this module threw it or `confirmDriverStop` did: a refused stop may be thrown
@@ -85,15 +115,15 @@ async function applyOne(
 ): Promise<QueuedConfirmationAnswer> {
   return inTransaction(db, async (tx) => {
     const [earlier] = await tx.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.key, item.key));
-    if (earlier) {
-      // A key is the driver's own: another driver replaying it learns nothing about the stop.
-      if (earlier.driverId !== input.driver.id) throw new ConfirmationRefused({ ok: false, reason: "not_found" });
-      return { key: item.key, status: "applied", duplicate: true, recordedAt: earlier.recordedAt };
-    }
-    // Only the time of the delivery's last change is read here; whose stop it is, confirmDriverStop decides.
-    const [current] = await tx.select({ history: deliveries.statusHistory }).from(deliveries).where(eq(deliveries.id, item.deliveryId));
-    // Unknown: the same answer confirmDriverStop gives another driver's stop.
-    if (!current) throw new ConfirmationRefused({ ok: false, reason: "not_found" });
+    if (earlier) return answerForSeenKey(earlier, item, input.driver);
+    // Whose stop it is comes first: another driver's stop and an unknown one answer alike, whatever
+    // the tap's time (the 48-hour rule is told only about the driver's own stops, issue 39).
+    // confirmDriverStop decides the rest (today's route, not cancelled) under its locks.
+    const [current] = await tx
+      .select({ history: deliveries.statusHistory, assignedDriverId: deliveries.assignedDriverId })
+      .from(deliveries)
+      .where(eq(deliveries.id, item.deliveryId));
+    if (!current || current.assignedDriverId !== input.driver.id) throw new ConfirmationRefused({ ok: false, reason: "not_found" });
     const last = current.history.at(-1)?.timestamp;
     const time = driverEventTime({ occurredAt: item.occurredAt, sentAt: input.sentAt, receivedAt: input.now, notBefore: last ? new Date(last) : null });
     if (!time.ok) throw new ConfirmationRefused(time);
@@ -108,13 +138,15 @@ async function applyOne(
         claimedAt: item.occurredAt,
         recordedAt: time.at,
         receivedAt: input.now,
+        phoneTimeAdjusted: time.phoneTimeAdjusted,
+        tapDigest: tapDigest(item),
       })
       .onConflictDoNothing()
       .returning({ key: driverConfirmationReceipts.key });
     if (!receipt) {
       const [winner] = await tx.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.key, item.key));
-      if (!winner || winner.driverId !== input.driver.id) throw new ConfirmationRefused({ ok: false, reason: "not_found" });
-      return { key: item.key, status: "applied", duplicate: true, recordedAt: winner.recordedAt };
+      if (!winner) throw new ConfirmationRefused({ ok: false, reason: "not_found" });
+      return answerForSeenKey(winner, item, input.driver);
     }
     const result = await confirmDriverStop(
       tx,
@@ -123,6 +155,8 @@ async function applyOne(
         driver: input.driver,
         confirmation: item.confirmation,
         now: time.at,
+        // The caja shows the phone's own time beside a collection it did not believe.
+        phoneTime: time.phoneTimeAdjusted ? item.occurredAt : null,
         siteUrl: input.siteUrl,
       },
       orderSteps,

@@ -49,7 +49,11 @@ export type DriverConfirmationResult =
  */
 export interface DriverStopOrderSteps {
   /** The money of an unpaid code was taken at the door: the payment settles (the order is paid). */
-  collectedAtDoor(tx: Transaction, paymentId: string, details: { now: Date; method: "cash" | "yape"; driverEmail: string; siteUrl: string }): Promise<unknown>;
+  collectedAtDoor(
+    tx: Transaction,
+    paymentId: string,
+    details: { now: Date; method: "cash" | "yape"; driverEmail: string; siteUrl: string; phoneTime?: Date | null },
+  ): Promise<unknown>;
   /** The order follows its deliveries (shipped, delivered), after the stop moved. */
   followDeliveries(tx: Transaction, order: typeof orders.$inferSelect, change: { actor: string; now: Date }): Promise<void>;
 }
@@ -80,7 +84,15 @@ const NOT_FOUND = { ok: false, reason: "not_found" } as const;
  */
 export async function confirmDriverStop(
   db: DatabaseOrTransaction,
-  input: { deliveryId: string; driver: StaffActor; confirmation: DriverConfirmation; now: Date; siteUrl: string },
+  input: {
+    deliveryId: string;
+    driver: StaffActor;
+    confirmation: DriverConfirmation;
+    now: Date;
+    siteUrl: string;
+    /** The phone's own time of a queued tap the server did not believe (decision 0089); `now` is then the receipt time. */
+    phoneTime?: Date | null;
+  },
   orderSteps: DriverStopOrderSteps,
 ): Promise<DriverConfirmationResult> {
   const { driver, confirmation, now } = input;
@@ -115,7 +127,13 @@ export async function confirmDriverStop(
       if (open && !collected) return refuse({ ok: false, reason: "collection_required", amountCents: open.amountCents });
       if (!open && collected) return refuse({ ok: false, reason: "already_paid" });
       if (open && collected) {
-        await orderSteps.collectedAtDoor(tx, open.id, { now, method: collected, driverEmail: driver.email, siteUrl: input.siteUrl });
+        await orderSteps.collectedAtDoor(tx, open.id, {
+          now,
+          method: collected,
+          driverEmail: driver.email,
+          siteUrl: input.siteUrl,
+          phoneTime: input.phoneTime,
+        });
         order = (await tx.select().from(orders).where(eq(orders.id, ref.orderId)))[0] ?? locked;
       }
     }

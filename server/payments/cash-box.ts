@@ -15,6 +15,11 @@ export interface DoorCollection {
   amountCents: number;
   method: "cash" | "yape";
   collectedAt: Date;
+  /**
+   * The driver's phone time, when it was outside the window the server believes (decision 0089):
+   * `collectedAt` is then when the server received the tap. Null when the phone's time was taken.
+   */
+  phoneTime: Date | null;
 }
 
 /** One count of a driver's cash for a day: revision 1 is the rendición, later ones its corrections. */
@@ -67,6 +72,7 @@ async function collectionsOn(db: DatabaseOrTransaction, date: string, driverEmai
       amountCents: payments.amountCents,
       method: payments.method,
       collectedAt: payments.settledAt,
+      phoneTime: payments.doorPhoneTime,
       driverEmail: payments.collectedAtDoorBy,
     })
     .from(payments)
@@ -84,6 +90,7 @@ async function collectionsOn(db: DatabaseOrTransaction, date: string, driverEmai
       // Settlement writes the method the driver chose (cash or yape) on the payment.
       method: row.method === "yape" ? "yape" : "cash",
       collectedAt: row.collectedAt!,
+      phoneTime: row.phoneTime,
     },
   }));
 }

@@ -36,7 +36,7 @@ export async function findPaymentToCollect(
 export async function settleCollectedAtDoor(
   tx: DatabaseOrTransaction,
   paymentId: string,
-  details: { now: Date; method: "cash" | "yape"; driverEmail: string; siteUrl: string },
+  details: { now: Date; method: "cash" | "yape"; driverEmail: string; siteUrl: string; phoneTime?: Date | null },
   orderSteps: PaymentOrderSteps,
 ): Promise<{ alreadySettled: boolean }> {
   const settled = await settlePaymentInTransaction(
@@ -45,6 +45,10 @@ export async function settleCollectedAtDoor(
     { now: details.now, method: details.method, actor: details.driverEmail, siteUrl: details.siteUrl },
     orderSteps,
   );
-  if (!settled.alreadySettled) await tx.update(payments).set({ collectedAtDoorBy: details.driverEmail }).where(eq(payments.id, paymentId));
+  if (!settled.alreadySettled)
+    await tx
+      .update(payments)
+      .set({ collectedAtDoorBy: details.driverEmail, doorPhoneTime: details.phoneTime ?? null })
+      .where(eq(payments.id, paymentId));
   return settled;
 }

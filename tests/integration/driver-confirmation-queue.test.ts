@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as QueueRoute from "~/routes/admin.reparto-confirmaciones";
 import type * as DbContextModule from "~/server/db-context.server";
 import { placeOrder } from "@server/checkout/index.server";
-import { deliveries, deliveryProofs, driverConfirmationReceipts, outboxEmails, staffActions, users } from "@server/db/schema";
+import { deliveries, deliveryProofs, driverConfirmationReceipts, outboxEmails, payments, staffActions, users } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import type { QueuedDriverConfirmation } from "@server/deliveries/index.server";
 import { applyQueuedDriverConfirmations, applySandboxAction } from "@server/order-flows/index.server";
-import { CLOCK_TRUSTED_MS, driverEventTime, MAX_CONFIRMATION_AGE_MS } from "@core/driver-clock";
-import { limaToday } from "@core/lima-dates";
+import { CLOCK_TRUSTED_MS, driverEventTime, MAX_CONFIRMATION_AGE_MS, phoneTime, PHONE_TIME_WINDOW_MS } from "@core/driver-clock";
+import { limaDayStart, limaToday } from "@core/lima-dates";
+import { loadCashBoxDay } from "@server/payments/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
 import { postToRoute, ROUTE_ORIGIN as origin, sessionCookie } from "../support/route-call";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -19,7 +20,15 @@ const HOUR = 3_600_000;
 const startedAt = new Date();
 const placedAt = new Date(startedAt.getTime() - 30 * HOUR);
 
-type Answer = { key: string; status: string; recordedAt?: string; message?: string; deliveryId?: string; fieldErrors?: Record<string, string> };
+type Answer = {
+  key: string;
+  status: string;
+  reason?: string;
+  recordedAt?: string;
+  message?: string;
+  deliveryId?: string;
+  fieldErrors?: Record<string, string>;
+};
 
 /**
  * Issue 26, decision 0079: the driver app's queue as the server takes it — the route
@@ -211,20 +220,172 @@ describe("the driver app's queue of confirmations", () => {
     expect(await statusOf(stop)).toBe("scheduled");
   });
 
+  describe("the queue's integrity (issue 39, decision 0089)", () => {
+    /** An order waiting for its cash code, on `driverId`'s route of `deliveryDate`. */
+    async function cashStopFor(driverId: string, deliveryDate: string) {
+      const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email }), { now: placedAt, provider: "sandbox", userId: null });
+      if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
+      await applySandboxAction(test.db, placed.paymentId, "issue_code", { now: placedAt, siteUrl: origin });
+      const [delivery] = await test.db
+        .update(deliveries)
+        .set({ assignedDriverId: driverId, status: "scheduled", deliveryDate })
+        .where(eq(deliveries.orderId, placed.orderId))
+        .returning({ id: deliveries.id });
+      return { deliveryId: delivery!.id, orderId: placed.orderId, paymentId: placed.paymentId };
+    }
+    const collectedInCash = (deliveryId: string, occurredAt: Date): QueuedDriverConfirmation => ({
+      key: randomUUID(),
+      deliveryId,
+      intent: "entregado",
+      confirmation: { kind: "delivered", receiverName: "Rosa Quispe", fullBidonesLeft: 1, emptyBidonesCollected: 0, collected: "cash" },
+      occurredAt,
+    });
+
+    it("books a cash collection the phone dates 20 hours back at its arrival, keeps the phone's time beside it, and the caja shows both", async () => {
+      // Noon in Lima today: the day's route, whatever time the test runs.
+      const today = limaToday(startedAt);
+      const receivedAt = new Date(limaDayStart(today).getTime() + 12 * HOUR);
+      const driver = { id: ids.repartidor, email: DEMO_REPARTIDOR.email, role: "repartidor" as const, clientAddress: "127.0.0.1" };
+      const backdated = await cashStopFor(ids.repartidor, today);
+      const recent = await cashStopFor(ids.repartidor, today);
+      const phoneSays = new Date(receivedAt.getTime() - 20 * HOUR);
+      const inWindow = new Date(receivedAt.getTime() - HOUR);
+      const items = [collectedInCash(backdated.deliveryId, phoneSays), collectedInCash(recent.deliveryId, inWindow)];
+
+      const answers = await applyQueuedDriverConfirmations(test.db, { driver, items, sentAt: receivedAt, now: receivedAt, siteUrl: origin });
+      expect(answers).toEqual([
+        { key: items[0]!.key, status: "applied", duplicate: false, recordedAt: receivedAt },
+        { key: items[1]!.key, status: "applied", duplicate: false, recordedAt: inWindow },
+      ]);
+      const receipt = async (key: string) => (await test.db.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.key, key)))[0];
+      expect(await receipt(items[0]!.key)).toMatchObject({ claimedAt: phoneSays, recordedAt: receivedAt, receivedAt, phoneTimeAdjusted: true });
+      expect(await receipt(items[1]!.key)).toMatchObject({ claimedAt: inWindow, recordedAt: inWindow, phoneTimeAdjusted: false });
+      const payment = async (id: string) => (await test.db.select().from(payments).where(eq(payments.id, id)))[0]!;
+      expect(await payment(backdated.paymentId)).toMatchObject({ status: "succeeded", settledAt: receivedAt, doorPhoneTime: phoneSays });
+      expect(await payment(recent.paymentId)).toMatchObject({ settledAt: inWindow, doorPhoneTime: null });
+
+      const box = (await loadCashBoxDay(test.db, today)).drivers.find((driverBox) => driverBox.driverEmail === DEMO_REPARTIDOR.email)!;
+      const byOrder = new Map(box.collections.map((collection) => [collection.orderId, collection]));
+      expect(byOrder.get(backdated.orderId)).toMatchObject({ method: "cash", collectedAt: receivedAt, phoneTime: phoneSays });
+      expect(byOrder.get(recent.orderId)).toMatchObject({ collectedAt: inWindow, phoneTime: null });
+    });
+
+    it("refuses a key sent again with another tap (another stop, button or fields), and still answers the same tap applied", async () => {
+      const first = await stopFor(ids.repartidor);
+      const second = await stopFor(ids.repartidor);
+      const third = await stopFor(ids.repartidor);
+      const now = Date.now();
+      const original = tap(first, onTheWay, now - 2 * 60_000);
+      const handedOver = tap(third, deliveredTo("Rosa Quispe"), now - 60_000);
+      expect((await post({ sentAt: now, items: [original, handedOver] }, cookies.repartidor)).answers!.map((answer) => answer.status)).toEqual([
+        "applied",
+        "applied",
+      ]);
+      const firstHistory = await historyOf(first);
+
+      const otherStop = { ...tap(second, onTheWay, now - 2 * 60_000), key: original.key };
+      const otherButton = { ...tap(first, { intent: "no_entregado", reason: "ausente", note: "" }, now - 2 * 60_000), key: original.key };
+      const otherFields = { ...tap(third, deliveredTo("Juan Pérez"), now - 60_000), key: handedOver.key };
+      const { status, answers } = await post({ sentAt: Date.now(), items: [otherStop, otherButton, otherFields, original] }, cookies.repartidor);
+      expect(status).toBe(200);
+      expect(answers!.map((answer) => [answer.key, answer.status, answer.reason])).toEqual([
+        [original.key, "refused", "key_reused"],
+        [original.key, "refused", "key_reused"],
+        [handedOver.key, "refused", "key_reused"],
+        [original.key, "applied", undefined],
+      ]);
+      expect(answers![0]).toMatchObject({
+        deliveryId: second,
+        message: "Esta confirmación llegó con la clave de otra ya registrada y no se registró. Vuelve a marcar la parada.",
+      });
+      expect(await statusOf(second)).toBe("scheduled");
+      expect(await historyOf(first)).toEqual(firstHistory);
+      const [proof] = await test.db.select().from(deliveryProofs).where(eq(deliveryProofs.deliveryId, third));
+      expect(proof!.receiverName).toBe("Rosa Quispe");
+      expect(await test.db.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.deliveryId, second))).toHaveLength(0);
+    });
+
+    it("refuses a tap whose time is not a time on its own, so the taps after it are applied", async () => {
+      const stop = await stopFor(ids.repartidor);
+      const now = Date.now();
+      const huge = tap(stop, onTheWay, 1e20);
+      const words = { ...tap(stop, onTheWay, 0), occurredAt: "ayer" };
+      const beyond2100 = tap(stop, onTheWay, Date.UTC(2100, 0, 1));
+      const good = tap(stop, onTheWay, now - 60_000);
+      // A "sent at" that is no time either is ignored: the tap's own time stands.
+      const { status, answers } = await post({ sentAt: 1e20, items: [huge, words, beyond2100, good] }, cookies.repartidor);
+      expect(status).toBe(200);
+      expect(answers!.map((answer) => [answer.key, answer.status, answer.reason])).toEqual([
+        [huge.key, "refused", "invalid"],
+        [words.key, "refused", "invalid"],
+        [beyond2100.key, "refused", "invalid"],
+        [good.key, "applied", undefined],
+      ]);
+      expect(answers![0]).toMatchObject({
+        deliveryId: stop,
+        message: "Esta confirmación llegó con una hora o una clave no válida y no se registró. Vuelve a marcar la parada si hace falta.",
+      });
+      expect(answers![3]!.recordedAt).toBe(new Date(now - 60_000).toISOString());
+      expect(await test.db.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.key, huge.key))).toHaveLength(0);
+      expect(await statusOf(stop)).toBe("in_transit");
+    });
+
+    it("answers another driver's stop and an unknown one alike whatever the tap's time; only the driver's own hears of the 48 hours", async () => {
+      const theirs = await stopFor(ids.admin);
+      const mine = await stopFor(ids.repartidor);
+      const now = Date.now();
+      const daysAgo = now - 3 * 24 * HOUR;
+      const { answers } = await post(
+        { sentAt: now, items: [tap(theirs, onTheWay, daysAgo), tap(randomUUID(), onTheWay, daysAgo), tap(mine, onTheWay, daysAgo)] },
+        cookies.repartidor,
+      );
+      expect(answers!.map((answer) => [answer.status, answer.reason, answer.message])).toEqual([
+        ["refused", "not_found", "Esta parada ya no está en tu ruta: no se registró. Consulta con operaciones."],
+        ["refused", "not_found", "Esta parada ya no está en tu ruta: no se registró. Consulta con operaciones."],
+        ["refused", "too_old", "Esta confirmación tiene más de 48 horas y no se registró: avisa a operaciones."],
+      ]);
+      expect(await statusOf(theirs)).toBe("scheduled");
+    });
+  });
+
   describe("the driver's clock (decision 0079)", () => {
     const receivedAt = new Date(placedAt.getTime() + 30 * HOUR);
     const at = (offset: number) => new Date(receivedAt.getTime() + offset);
 
     it("believes a phone within two minutes of the server, and corrects one further off by its offset", () => {
-      expect(driverEventTime({ occurredAt: at(-HOUR), sentAt: at(-CLOCK_TRUSTED_MS), receivedAt })).toEqual({ ok: true, at: at(-HOUR) });
+      expect(driverEventTime({ occurredAt: at(-HOUR), sentAt: at(-CLOCK_TRUSTED_MS), receivedAt })).toEqual({
+        ok: true,
+        at: at(-HOUR),
+        phoneTimeAdjusted: false,
+      });
       // The phone runs three hours behind: what it calls an hour ago was an hour ago by ours too.
-      expect(driverEventTime({ occurredAt: at(-4 * HOUR), sentAt: at(-3 * HOUR), receivedAt })).toEqual({ ok: true, at: at(-HOUR) });
+      expect(driverEventTime({ occurredAt: at(-4 * HOUR), sentAt: at(-3 * HOUR), receivedAt })).toEqual({ ok: true, at: at(-HOUR), phoneTimeAdjusted: false });
     });
 
-    it("takes a time in the future as now, refuses one older than 48 hours, and never goes before the delivery's last change", () => {
-      expect(driverEventTime({ occurredAt: at(90_000), sentAt: at(0), receivedAt })).toEqual({ ok: true, at: receivedAt });
+    it("takes a time just in the future as now, refuses one older than 48 hours, and never goes before the delivery's last change", () => {
+      expect(driverEventTime({ occurredAt: at(90_000), sentAt: at(0), receivedAt })).toEqual({ ok: true, at: receivedAt, phoneTimeAdjusted: false });
       expect(driverEventTime({ occurredAt: at(-MAX_CONFIRMATION_AGE_MS - 1), sentAt: at(0), receivedAt })).toEqual({ ok: false, reason: "too_old" });
-      expect(driverEventTime({ occurredAt: at(-2 * HOUR), sentAt: at(0), receivedAt, notBefore: at(-HOUR) })).toEqual({ ok: true, at: at(-HOUR) });
+      expect(driverEventTime({ occurredAt: at(-2 * HOUR), sentAt: at(0), receivedAt, notBefore: at(-HOUR) })).toEqual({
+        ok: true,
+        at: at(-HOUR),
+        phoneTimeAdjusted: false,
+      });
+    });
+
+    it("believes a phone's time only within the last 12 hours and two minutes ahead: outside, the arrival, marked as adjusted", () => {
+      const taken = (occurredAt: Date, sentAt = receivedAt) => driverEventTime({ occurredAt, sentAt, receivedAt });
+      expect(taken(at(-PHONE_TIME_WINDOW_MS))).toEqual({ ok: true, at: at(-PHONE_TIME_WINDOW_MS), phoneTimeAdjusted: false });
+      expect(taken(at(-PHONE_TIME_WINDOW_MS - 1))).toEqual({ ok: true, at: receivedAt, phoneTimeAdjusted: true });
+      expect(taken(at(-20 * HOUR))).toEqual({ ok: true, at: receivedAt, phoneTimeAdjusted: true });
+      expect(taken(at(CLOCK_TRUSTED_MS + 1))).toEqual({ ok: true, at: receivedAt, phoneTimeAdjusted: true });
+      // A "sent at" of the phone's choosing moves its times by as much, never out of the window.
+      expect(taken(at(-HOUR), at(12 * HOUR))).toEqual({ ok: true, at: receivedAt, phoneTimeAdjusted: true });
+    });
+
+    it("tells a broken time from a time: not a number, not finite, before 1970 or from 2100 on", () => {
+      expect(phoneTime(receivedAt.getTime())).toEqual(receivedAt);
+      for (const broken of [1e20, Number.MAX_SAFE_INTEGER, Date.UTC(2100, 0, 1), -1, Number.NaN, Number.POSITIVE_INFINITY, "1700000000000", null, undefined])
+        expect(phoneTime(broken), String(broken)).toBeNull();
     });
 
     it("records a tap from a clock set in the future at the arrival, and refuses a days-old one with nothing written", async () => {
@@ -245,6 +406,8 @@ describe("the driver app's queue of confirmations", () => {
         { key: old.key, status: "refused", refusal: { ok: false, reason: "too_old" } },
         { key: future.key, status: "applied", duplicate: false, recordedAt: receivedAt },
       ]);
+      const [kept] = await test.db.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.key, future.key));
+      expect(kept).toMatchObject({ claimedAt: at(HOUR), recordedAt: receivedAt, receivedAt, phoneTimeAdjusted: true });
       expect((await historyOf(stop)).at(-1)).toMatchObject({ status: "in_transit", timestamp: receivedAt.toISOString() });
       expect(await test.db.select().from(driverConfirmationReceipts).where(eq(driverConfirmationReceipts.key, old.key))).toHaveLength(0);
     });

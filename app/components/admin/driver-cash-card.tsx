@@ -57,6 +57,12 @@ export function DriverCashCard({
                 <strong className="text-slate-900">{formatSoles(collection.amountCents)}</strong> · {doorMethodLabel(collection.method)} ·{" "}
                 {formatLimaInstant(collection.collectedAt, TIME)}
               </span>
+              {collection.phoneTime && (
+                // Decision 0089: the phone's time was not believed; the time above is when the server received the tap.
+                <span className="basis-full text-sm font-semibold text-amber-800" data-testid="door-collection-phone-time">
+                  Hora del teléfono: {formatLimaInstant(collection.phoneTime)} (ajustada)
+                </span>
+              )}
             </li>
           ))}
         </ul>

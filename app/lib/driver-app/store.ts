@@ -119,6 +119,57 @@ export async function savedRoute<T>(driverId: string, today: string): Promise<Sa
   return route && route.driverId === driverId && route.today === today ? (route as SavedRoute<T>) : null;
 }
 
+/** A copy of the route older than this is not kept on the phone (issue 39, decision 0089). */
+export const ROUTE_COPY_MAX_AGE_MS = 24 * 3_600_000;
+/** The service worker's copy of the route's page (scripts/driver-app/service-worker.js): it carries the route too. */
+const PAGES_CACHE = "reparto-pages";
+
+/** What a tap's label says once the route is gone: the stop's number, not its address. */
+function withoutAddress(tap: QueuedTap): QueuedTap {
+  return { ...tap, stopLabel: `Parada ${tap.stopLabel.split(".")[0]}` };
+}
+
+/**
+ * The session ended (decision 0089): the copy of the route (customers' names, addresses and
+ * phones) leaves the phone, with the service worker's copy of the page and the refusals already
+ * read out; the taps never sent stay, as the driver's own work, labelled by the stop's number
+ * only, for the next sign-in to send.
+ */
+export async function forgetRouteCopy(): Promise<void> {
+  await withDb(async (db) => {
+    const tx = db.transaction(["route", "queue"], "readwrite");
+    await tx.objectStore("route").clear();
+    const queue = tx.objectStore("queue");
+    for (const tap of await queue.getAll()) {
+      if (tap.state !== "pending") await queue.delete(tap.seq!);
+      else if (!tap.stopLabel.startsWith("Parada ")) await queue.put(withoutAddress(tap));
+    }
+    await tx.done;
+  });
+  if ("caches" in window) await caches.delete(PAGES_CACHE);
+}
+
+/**
+ * The app starts (decision 0089): a route kept for more than a day, and taps older than a day
+ * (sent or not), leave the phone. By the phone's clock: no day-old copy outlives a day of disuse.
+ */
+export async function forgetStaleCopy(now: number): Promise<void> {
+  const oldest = now - ROUTE_COPY_MAX_AGE_MS;
+  let routeGone = false;
+  await withDb(async (db) => {
+    const tx = db.transaction(["route", "queue"], "readwrite");
+    const route = await tx.objectStore("route").get("today");
+    if (route && !(Date.parse(route.loadedAt) >= oldest)) {
+      await tx.objectStore("route").delete("today");
+      routeGone = true;
+    }
+    const queue = tx.objectStore("queue");
+    for (const tap of await queue.getAll()) if (!(tap.occurredAt >= oldest)) await queue.delete(tap.seq!);
+    await tx.done;
+  });
+  if (routeGone && "caches" in window) await caches.delete(PAGES_CACHE);
+}
+
 /** Everything of the driver app on this phone: the database, the cached route and the service worker. */
 export async function forgetDriverApp(): Promise<void> {
   const db = await connection?.catch(() => null);

@@ -12,7 +12,9 @@ export type SendOutcome =
   /** No answer (no signal, a dropped connection): the queue is as it was. */
   | { kind: "offline"; left: number }
   /** The session ended: the queue waits on the phone for the driver to sign in again. */
-  | { kind: "signed_out"; left: number };
+  | { kind: "signed_out"; left: number }
+  /** Signed in, but no longer as a repartidor: nothing of the app may stay (decision 0089). */
+  | { kind: "not_allowed"; left: number };
 
 type Answer = { key: string; status: "applied" } | { key: string; status: "refused"; message: string } | { key: string; status: "not_processed" };
 
@@ -54,7 +56,9 @@ async function send(driverId: string): Promise<SendOutcome> {
     } catch {
       return { kind: "offline", left: pending.length };
     }
-    if (response.type === "opaqueredirect" || response.status === 404) return { kind: "signed_out", left: pending.length };
+    // Sent to /login (or told so): the session is gone. Refused as not found: the role changed.
+    if (response.type === "opaqueredirect" || response.status === 401) return { kind: "signed_out", left: pending.length };
+    if (response.status === 403 || response.status === 404) return { kind: "not_allowed", left: pending.length };
     if (!response.ok) return { kind: "offline", left: pending.length };
     const { answers } = (await response.json()) as { answers: Answer[] };
     const done = answers.filter((answer) => answer.status === "applied").map((answer) => answer.key);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import { addTap, dismissTap, forgetDriverApp, listTaps, saveRoute, type QueuedTap } from "./store";
+import { addTap, dismissTap, forgetDriverApp, forgetRouteCopy, forgetStaleCopy, listTaps, saveRoute, type QueuedTap } from "./store";
 import { sendQueue, type SendOutcome } from "./sync";
 
 /** The service worker built by scripts/build-driver-app.mjs, and the part of the site it serves. */
@@ -77,9 +77,13 @@ export function useDriverApp({
     clearTimeout(retry.current.timer);
     for (;;) {
       const outcome = await sendQueue(driverId).catch((): SendOutcome => ({ kind: "offline", left: 1 }));
+      // The server says the session is gone, or the driver is no longer a repartidor: the copy of
+      // the route leaves the phone (decision 0089); unsent taps stay only for a session that ended.
+      if (outcome.kind === "signed_out") await forgetRouteCopy().catch(() => undefined);
+      if (outcome.kind === "not_allowed") await forgetDriverApp().catch(() => undefined);
       if (outcome.kind !== "sent") {
-        setConnection(outcome.kind);
-        setTaps(await listTaps(driverId));
+        setConnection(outcome.kind === "not_allowed" ? "signed_out" : outcome.kind);
+        setTaps(outcome.kind === "not_allowed" ? [] : await listTaps(driverId));
         if (outcome.kind === "offline" && outcome.left > 0) {
           const wait = RETRY_MS[Math.min(retry.current.attempt, RETRY_MS.length - 1)]!;
           retry.current.attempt += 1;
@@ -116,7 +120,12 @@ export function useDriverApp({
   // Opening the app sends what an earlier visit left; so do the foreground and the signal's return.
   useEffect(() => {
     if (!installable) return;
-    void listTaps(driverId).then(setTaps).then(sendLeftovers);
+    // A copy more than a day old goes first (decision 0089), then what is left is sent.
+    void forgetStaleCopy(Date.now())
+      .catch(() => undefined)
+      .then(() => listTaps(driverId))
+      .then(setTaps)
+      .then(sendLeftovers);
     const onVisible = () => document.visibilityState === "visible" && void sendLeftovers();
     const onOnline = () => void sendLeftovers();
     // A page brought back from the back-forward cache (not its first showing, which the line above covers).

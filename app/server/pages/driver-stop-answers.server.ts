@@ -34,5 +34,8 @@ export function driverRefusalMessage(refusal: Refusal): string {
       return `Esta parada está «${deliveryStatusLabel(refusal.status)}» y no se puede marcar así.`;
     case "too_old":
       return "Esta confirmación tiene más de 48 horas y no se registró: avisa a operaciones.";
+    case "key_reused":
+      // Decision 0089: the key was already applied to another tap; this one was not.
+      return "Esta confirmación llegó con la clave de otra ya registrada y no se registró. Vuelve a marcar la parada.";
   }
 }

@@ -1,4 +1,4 @@
-import { check, index, integer, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { users } from "./accounts";
 import { deliveries, orders } from "./orders";
@@ -84,6 +84,13 @@ export const driverConfirmationReceipts = pgTable(
     /** The time the history, proof and e-mails carry (decision 0079's clock rules). */
     recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
+    /**
+     * The phone's time fell outside the window the server believes (issue 39): `recordedAt` is then
+     * the server's receipt time and `claimedAt` keeps what the phone said.
+     */
+    phoneTimeAdjusted: boolean("phone_time_adjusted").notNull().default(false),
+    /** What the tap was (stop, intent, fields), hashed: a key sent again with another tap is refused (issue 39). Null for rows before it. */
+    tapDigest: text("tap_digest"),
   },
   (table) => [index("driver_confirmation_receipts_delivery_idx").on(table.deliveryId)],
 );

@@ -32,6 +32,11 @@ export const payments = pgTable(
      */
     collectedAtDoorBy: text("collected_at_door_by"),
     /**
+     * The driver's phone time for a collection at the door when it fell outside the window the
+     * server believes (issue 39): `settledAt` is then the server's receipt time, and the caja shows both.
+     */
+    doorPhoneTime: timestamp("door_phone_time", { withTimezone: true }),
+    /**
      * Until when one request holds the right to charge this attempt's Culqi token (decision 0071):
      * a double click reaching two server processes charges once, the other request waits for the
      * outcome. Null when nobody is charging; a crashed holder's claim simply runs out.
