@@ -1,4 +1,5 @@
 import { asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { provenPhonesOf } from "../contacts/index.server";
 import { whatsappConsentEvents, whatsappContacts, whatsappInboundMessages, whatsappMessages, whatsappOptInAsks } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
@@ -23,30 +24,44 @@ export async function numbersOf(db: DatabaseOrTransaction, subject: WhatsappSubj
   return provenPhonesOf(db, { userId: subject.userId, orderIds: subject.orderIds });
 }
 
-/** The subject's own consent events: theirs by account, e-mail or order, or of a number proven theirs. */
-function consentOf(subject: WhatsappSubject, numbers: string[]): SQL {
-  const conditions: SQL[] = [eq(whatsappConsentEvents.email, subject.email.toLowerCase())];
-  if (subject.userId) conditions.push(eq(whatsappConsentEvents.userId, subject.userId));
-  if (subject.orderIds.length) conditions.push(inArray(whatsappConsentEvents.orderId, subject.orderIds));
-  if (numbers.length) conditions.push(inArray(whatsappConsentEvents.phone, numbers));
+/** The columns that say whose a WhatsApp row is: the e-mail and account it names, its order, its number. */
+interface OwnerColumns {
+  email: AnyPgColumn;
+  userId: AnyPgColumn;
+  orderId: AnyPgColumn;
+  phone: AnyPgColumn;
+}
+
+/**
+ * The subject's own rows of a WhatsApp table: theirs by e-mail, account or order, or of a number
+ * proven theirs (issue 39) — never of a number merely typed on their orders.
+ */
+function ownedBy(columns: OwnerColumns, subject: WhatsappSubject, numbers: string[]): SQL {
+  const conditions: SQL[] = [eq(columns.email, subject.email.toLowerCase())];
+  if (subject.userId) conditions.push(eq(columns.userId, subject.userId));
+  if (subject.orderIds.length) conditions.push(inArray(columns.orderId, subject.orderIds));
+  if (numbers.length) conditions.push(inArray(columns.phone, numbers));
   return or(...conditions)!;
 }
 
-function asksOf(subject: WhatsappSubject, numbers: string[]): SQL {
-  const conditions: SQL[] = [eq(whatsappOptInAsks.email, subject.email.toLowerCase())];
-  if (subject.userId) conditions.push(eq(whatsappOptInAsks.userId, subject.userId));
-  if (subject.orderIds.length) conditions.push(inArray(whatsappOptInAsks.orderId, subject.orderIds));
-  if (numbers.length) conditions.push(inArray(whatsappOptInAsks.phone, numbers));
-  return or(...conditions)!;
-}
-
-function messagesOf(subject: WhatsappSubject, numbers: string[]): SQL {
-  const conditions: SQL[] = [eq(whatsappMessages.customerEmail, subject.email.toLowerCase())];
-  if (subject.userId) conditions.push(eq(whatsappMessages.userId, subject.userId));
-  if (subject.orderIds.length) conditions.push(inArray(whatsappMessages.orderId, subject.orderIds));
-  if (numbers.length) conditions.push(inArray(whatsappMessages.toPhone, numbers));
-  return or(...conditions)!;
-}
+const consentOf = (subject: WhatsappSubject, numbers: string[]) =>
+  ownedBy(
+    { email: whatsappConsentEvents.email, userId: whatsappConsentEvents.userId, orderId: whatsappConsentEvents.orderId, phone: whatsappConsentEvents.phone },
+    subject,
+    numbers,
+  );
+const asksOf = (subject: WhatsappSubject, numbers: string[]) =>
+  ownedBy(
+    { email: whatsappOptInAsks.email, userId: whatsappOptInAsks.userId, orderId: whatsappOptInAsks.orderId, phone: whatsappOptInAsks.phone },
+    subject,
+    numbers,
+  );
+const messagesOf = (subject: WhatsappSubject, numbers: string[]) =>
+  ownedBy(
+    { email: whatsappMessages.customerEmail, userId: whatsappMessages.userId, orderId: whatsappMessages.orderId, phone: whatsappMessages.toPhone },
+    subject,
+    numbers,
+  );
 
 /** Everything WhatsApp holds about the subject, for the export (the same JSON for account, guest, person). */
 export async function collectWhatsappData(db: DatabaseOrTransaction, subject: WhatsappSubject) {
