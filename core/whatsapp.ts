@@ -63,7 +63,8 @@ export function isWhatsappOptInAnswer(body: string | null | undefined): boolean 
   return (WHATSAPP_OPT_IN_WORDS as readonly string[]).includes(replyWord(body));
 }
 
-function replyWord(body: string | null | undefined): string {
+/** A reply as the shop compares it: no accents, case or punctuation, single spaces (issue 25). */
+export function replyWord(body: string | null | undefined): string {
   if (!body) return "";
   return body
     .normalize("NFD")

@@ -22,7 +22,7 @@ export {
   type WhatsappConsentSource,
 } from "./consent";
 export { accountWhatsappState, requestWhatsappOptIn, type WhatsappOptInOutcome, type WhatsappOptInRequest } from "./opt-in-asks";
-export { enqueueWhatsappTemplate, enqueueWhatsappTemplates, type WhatsappTemplateMessage } from "./outbox";
+export { enqueueWhatsappInteractive, enqueueWhatsappReply, enqueueWhatsappTemplate, enqueueWhatsappTemplates, type WhatsappTemplateMessage } from "./outbox";
 export {
   deliveredWhatsapp,
   notDeliveredWhatsapp,
@@ -50,5 +50,17 @@ export {
   type WhatsappInboxRow,
   type WhatsappNumberState,
 } from "./staff";
+export {
+  customerServiceWindowEnd,
+  isWhatsappSender,
+  listWhatsappThreads,
+  readWhatsappThread,
+  type WhatsappCorrespondent,
+  type WhatsappThread,
+  type WhatsappThreadEntry,
+  type WhatsappThreadSummary,
+} from "./threads";
+export { OPTED_OUT_MESSAGE, replyOnWhatsappByStaff, STAFF_REPLY_MAX, WINDOW_CLOSED_MESSAGE, type StaffReplyResult } from "./staff-replies";
+export { AnswerClaimLostError, claimInboundToAnswer, finishInboundAnswer, MAX_ANSWER_ATTEMPTS, releaseInboundAnswer, type InboundToAnswer } from "./answers";
 export { collectWhatsappData, eraseWhatsappData, type WhatsappSubject } from "./subject-data";
 export { fillTemplate, templateParameter, WHATSAPP_TEMPLATES, type FilledTemplate, type WhatsappTemplate, type WhatsappTemplateKey } from "./templates";

@@ -54,6 +54,7 @@ describe("WhatsApp templates", () => {
         expect(docs, `${template.name} {{${index + 1}}}`).toContain(`| \`{{${index + 1}}}\` | ${parameter.meaning} | ${parameter.example} |`),
       );
       if (template.button) expect(docs, template.name).toContain(`text «${template.button.text}»`);
+      for (const reply of template.quickReplies ?? []) expect(docs, template.name).toContain(`**Quick reply**, text «${reply}»`);
       // Every {{n}} of the body has its parameter, in order, and no other.
       const placeholders = [...template.body.matchAll(/\{\{(\d+)\}\}/g)].map((match) => Number(match[1]));
       expect(placeholders).toEqual(template.parameters.map((_, index) => index + 1));
