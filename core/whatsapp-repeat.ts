@@ -29,7 +29,8 @@ const REPEAT_PHRASES = new Set([
 const CONFIRM_WORDS = new Set(["SI", "CONFIRMO", "CONFIRMAR", "CONFIRMADO", "SI CONFIRMO"]);
 const CHANGE_WORDS = new Set(["CAMBIAR", "QUIERO CAMBIAR"]);
 
-const GREETING = /^(HOLA|OLA|HOLI|BUENAS|BUEN DIA|BUENOS DIAS|BUENAS TARDES|BUENAS NOCHES)( |$)/;
+/** Longest first: "BUENAS TARDES" must not stop at "BUENAS". */
+const GREETING = /^(HOLA|OLA|HOLI|BUENOS DIAS|BUENAS TARDES|BUENAS NOCHES|BUEN DIA|BUENAS)( |$)/;
 const COURTESY = /( |^)(POR FAVOR|PORFAVOR|PORFA|PLS|GRACIAS)$/;
 
 /** The words of a reply without the "hola" before them and the "por favor" after them. */
