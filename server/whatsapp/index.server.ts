@@ -3,7 +3,7 @@
  * template messages, the sender the jobs run, Meta's webhook, and what staff and Ley 29733
  * requests read of it.
  */
-export { whatsappChannel, whatsappEnabled, type WhatsappChannel } from "./channel";
+export { LOCAL_PHONE_NUMBER_ID, localWebhookKey, whatsappChannel, whatsappEnabled, type WhatsappChannel } from "./channel";
 export {
   cloudApiClient,
   cloudApiPayload,
