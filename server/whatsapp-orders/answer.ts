@@ -13,6 +13,7 @@ import {
   enqueueWhatsappReply,
   finishInboundAnswer,
   releaseInboundAnswer,
+  withholdQueuedWhatsapp,
   type InboundToAnswer,
 } from "../whatsapp/index.server";
 import { orderOfQuote, placeRepeatOrder, repeatCheckoutInput } from "./place";
@@ -194,7 +195,7 @@ async function confirmQuote(context: AnswerContext, message: InboundToAnswer, qu
   if (quote.expiresAt.getTime() <= context.now.getTime()) return freshQuote(context, message, quote, source, EXPIRED_LEAD);
   const input = repeatCheckoutInput(quote, source);
   if (!input) return answerWithText(context, message, "repeat_confirm", cannotRepeatText("no_data", reorderLink(context, source.id)), quote.userId);
-  const result = await placeRepeatOrder(context.db, input, { now: context.now, userId: quote.userId });
+  const result = await placeRepeatOrder(context.db, input, { now: context.now, userId: quote.userId, siteUrl: context.siteUrl });
   if (result.ok) {
     const order = await orderOfQuote(context.db, quote.id);
     return answerPlaced(context, message, quote, order!, !result.created);
@@ -219,6 +220,8 @@ async function answerPlaced(
       .set({ status: "confirmed", orderId: order.id, orderNumber: order.orderNumber, closedAt: quote.closedAt ?? context.now })
       .where(eq(whatsappRepeatQuotes.id, quote.id));
     const text = already ? alreadyConfirmedText(order) : confirmedText(order);
+    // The order's «pedido confirmado» template would say it again: this answer already did, in the conversation.
+    await withholdQueuedWhatsapp(tx, `order-confirmed:${order.id}`, "No se envió: el cliente confirmó el pedido en la conversación de WhatsApp");
     await enqueueWhatsappReply(
       tx,
       { dedupeKey: `repeat-answer:${message.wamid}`, to: message.from, text, userId: quote.userId, orderId: order.id },

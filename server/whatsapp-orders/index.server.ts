@@ -7,3 +7,4 @@
 export { answerWhatsappConversations, type ConversationsReport } from "./answer";
 export { repeatCheckoutKey } from "./place";
 export { QUOTE_VALID_MS } from "./quote";
+export { collectRepeatQuotes, eraseRepeatQuotesOf } from "./subject-data";

@@ -2,10 +2,9 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { checkoutSchema } from "@core/checkout-schema";
 import { isoWeekday } from "@core/lima-dates";
-import { placeOrder } from "../checkout/index.server";
+import { DOOR_PROVIDER, placeOrder } from "../checkout/index.server";
 import type { Database } from "../db/client";
 import { orders } from "../db/schema";
-import { activePaymentProvider } from "../payments/index.server";
 import type { SourceOrder } from "./quote";
 
 /** The summary as "Confirmar" places it: what it showed, and whose order it repeats. */
@@ -90,10 +89,18 @@ export type RepeatPlacement =
 export async function placeRepeatOrder(
   db: Database,
   input: NonNullable<ReturnType<typeof repeatCheckoutInput>>,
-  options: { now: Date; userId: string },
+  options: { now: Date; userId: string; siteUrl: string },
 ): Promise<RepeatPlacement> {
-  const result = await placeWithContraEntrega(db, input, { now: options.now, provider: activePaymentProvider().id, userId: options.userId, actor: "whatsapp" });
-  if (result.ok) return { ok: true, orderId: result.orderId, orderNumber: result.orderNumber, created: result.created };
+  const result = await placeOrder(db, input, {
+    now: options.now,
+    provider: DOOR_PROVIDER,
+    userId: options.userId,
+    actor: "whatsapp",
+    siteUrl: options.siteUrl,
+  });
+  // Paid at the door, the order is confirmed as it is placed; anything else is not this flow's order.
+  if (result.ok && result.nextStep === "pay_at_door") return { ok: true, orderId: result.orderId, orderNumber: result.orderNumber, created: result.created };
+  if (result.ok) throw new Error(`A WhatsApp repeat order was placed as ${result.nextStep}, not paid at the door`);
   switch (result.reason) {
     case "slot_taken":
     case "cart_changed":
@@ -106,18 +113,6 @@ export async function placeRepeatOrder(
       return { ok: false, reason: "cannot" };
   }
 }
-
-/**
- * PRE-MERGE SHIM (removed once main has pago contra entrega): `placeOrder` with the contract the
- * other branch lands — `actor` in the options, `unpaid_limit` and `door_payment_unavailable`
- * refusals, `nextStep: "pay_at_door"`.
- */
-type ContraEntregaResult = Awaited<ReturnType<typeof placeOrder>> | { ok: false; reason: "unpaid_limit" | "door_payment_unavailable"; message: string };
-const placeWithContraEntrega = placeOrder as unknown as (
-  db: Database,
-  input: Parameters<typeof placeOrder>[1],
-  options: Parameters<typeof placeOrder>[2] & { actor?: string },
-) => Promise<ContraEntregaResult>;
 
 /** The order a summary's checkout key placed, if one was placed (a confirmation answered again after a crash). */
 export async function orderOfQuote(db: Database, quoteId: string) {

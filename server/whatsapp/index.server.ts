@@ -22,7 +22,14 @@ export {
   type WhatsappConsentSource,
 } from "./consent";
 export { accountWhatsappState, requestWhatsappOptIn, type WhatsappOptInOutcome, type WhatsappOptInRequest } from "./opt-in-asks";
-export { enqueueWhatsappInteractive, enqueueWhatsappReply, enqueueWhatsappTemplate, enqueueWhatsappTemplates, type WhatsappTemplateMessage } from "./outbox";
+export {
+  enqueueWhatsappInteractive,
+  enqueueWhatsappReply,
+  enqueueWhatsappTemplate,
+  enqueueWhatsappTemplates,
+  withholdQueuedWhatsapp,
+  type WhatsappTemplateMessage,
+} from "./outbox";
 export {
   deliveredWhatsapp,
   notDeliveredWhatsapp,

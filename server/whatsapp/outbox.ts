@@ -136,6 +136,20 @@ export async function enqueueWhatsappInteractive(
   return rowsOf(inserted).length > 0;
 }
 
+/**
+ * A queued message that must not leave after all, while it still waits (issue 38: the «pedido
+ * confirmado» template of an order the customer just confirmed in the conversation, which the
+ * shop's own answer already told them): withheld with the reason staff read on the order page.
+ * Returns whether it was still waiting.
+ */
+export async function withholdQueuedWhatsapp(db: DatabaseOrTransaction, dedupeKey: string, reason: string): Promise<boolean> {
+  const withheld = await db.execute<{ id: string }>(sql`
+    update whatsapp_messages set status = 'withheld', last_error = ${reason}
+    where dedupe_key = ${dedupeKey} and status = 'pending'
+    returning id`);
+  return rowsOf(withheld).length > 0;
+}
+
 /** The rows a raw `db.execute` answered (both drivers give `{ rows }`). */
 export function rowsOf<Row>(result: unknown): Row[] {
   return (result as { rows: Row[] }).rows;

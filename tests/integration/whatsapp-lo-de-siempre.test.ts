@@ -13,11 +13,25 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import { recordPhoneProof } from "@server/contacts/index.server";
+import { anonymiseCustomer, exportCustomerData } from "@server/customers/index.server";
 import { openDatabase, type Database, type DatabaseHandle } from "@server/db/client";
-import { orderItems, orders, productVariants, users, whatsappInboundMessages, whatsappMessages, whatsappRepeatQuotes } from "@server/db/schema";
+import {
+  deliveries,
+  invoices,
+  orderItems,
+  orders,
+  orderStatusChanges,
+  payments,
+  productVariants,
+  users,
+  whatsappInboundMessages,
+  whatsappMessages,
+  whatsappRepeatQuotes,
+} from "@server/db/schema";
 import { applySandboxAction } from "@server/order-flows/index.server";
 import { checkReorderToken } from "@server/reorders/index.server";
-import { cloudApiClient, sendDueWhatsappMessages, type WhatsappClient } from "@server/whatsapp/index.server";
+import { cloudApiClient, recordWhatsappConsent, sendDueWhatsappMessages, type WhatsappClient } from "@server/whatsapp/index.server";
+import { UNPAID_LIMIT_MESSAGE } from "@core/door-payment";
 import { answerWhatsappConversations, QUOTE_VALID_MS, repeatCheckoutKey } from "@server/whatsapp-orders/index.server";
 import { REPEAT_QUICK_REPLY } from "@core/whatsapp-repeat";
 import { checkoutInput } from "../support/checkout-fixture";
@@ -95,7 +109,9 @@ describe("«lo de siempre» on WhatsApp (issue 38)", () => {
       { productId: refills!.productId, variantId: refills!.id, quantity: 1 },
     ];
     const subtotal = items.reduce((sum, item) => sum + item.quantity * (item.variantId ? refills!.priceCents : 5990), 0);
-    const placed = await placeOrder(test.db, checkoutInput(now, { correo: email, telefono: phone, items, clientSubtotalCents: subtotal }), {
+    // Each at an address of their own: pago contra entrega bounds unpaid orders per phone and per address.
+    const direccion = `Av. Larco ${Math.floor(Math.random() * 1e6)}`;
+    const placed = await placeOrder(test.db, checkoutInput(now, { correo: email, telefono: phone, direccion, items, clientSubtotalCents: subtotal }), {
       now,
       provider: "sandbox",
       userId,
@@ -220,6 +236,11 @@ describe("«lo de siempre» on WhatsApp (issue 38)", () => {
     );
     const [closed] = await quotesOf(customer.number);
     expect(closed).toMatchObject({ status: "confirmed", orderId: placed.id, orderNumber: placed.orderNumber });
+    // Paid at the door in cash, for what the summary said; recorded as placed by WhatsApp.
+    const [payment] = await test.db.select().from(payments).where(eq(payments.orderId, placed.id));
+    expect(payment).toMatchObject({ provider: "contra_entrega", status: "pending", method: "cash", amountCents: quote!.payCents });
+    const [history] = await test.db.select().from(orderStatusChanges).where(eq(orderStatusChanges.orderId, placed.id));
+    expect(history).toMatchObject({ toStatus: "pending", actor: "whatsapp" });
 
     // One answer to the one message: the order's number, day and what to pay at the door.
     const confirmations = toNumber(customer.number).filter((message) => message.type === "text");
@@ -367,5 +388,69 @@ describe("«lo de siempre» on WhatsApp (issue 38)", () => {
     ).toEqual([]);
     const [tap] = await test.db.select().from(whatsappInboundMessages).where(eq(whatsappInboundMessages.fromId, intruder));
     expect(tap).toMatchObject({ intent: "message", attendedAt: null });
+  });
+  it("answers the order's confirmation once, in the conversation: the «pedido confirmado» template of an opted-in number is withheld", async () => {
+    const customer = await provenCustomer();
+    await recordWhatsappConsent(
+      test.db,
+      { phone: customer.number, granted: true, source: "profile", textShown: "Quiero avisos", userId: customer.userId },
+      now,
+    );
+    const summary = await askForTheUsual(customer.number);
+    await cloud.customerTapsButton(summary, "Confirmar");
+    await shopAnswers();
+    const placed = (await ordersOf(customer.userId)).at(-1)!;
+    const [template] = await test.db
+      .select()
+      .from(whatsappMessages)
+      .where(eq(whatsappMessages.dedupeKey, `order-confirmed:${placed.id}`));
+    expect(template).toMatchObject({ status: "withheld" });
+    expect(template!.lastError).toContain("confirmó el pedido en la conversación");
+    expect(toNumber(customer.number).map((message) => message.templateName ?? message.type)).toEqual(["interactive", "text"]);
+  });
+
+  it("answers politely and orders nothing when the number already holds three orders to pay at the door", async () => {
+    const customer = await provenCustomer();
+    for (let order = 0; order < 3; order += 1) {
+      const summary = await askForTheUsual(customer.number);
+      await cloud.customerTapsButton(summary, "Confirmar");
+      await shopAnswers();
+      expect(lastTo(customer.number).text).toMatch(/^Listo, tu pedido /);
+    }
+    const before = (await ordersOf(customer.userId)).length;
+    const summary = await askForTheUsual(customer.number);
+    await cloud.customerTapsButton(summary, "Confirmar");
+    await shopAnswers();
+    expect(await ordersOf(customer.userId)).toHaveLength(before);
+    const answer = lastTo(customer.number);
+    expect(answer.type).toBe("text");
+    expect(answer.text).toContain(UNPAID_LIMIT_MESSAGE);
+    expect(answer.text).toContain(`${siteUrl}/repetir-pedido/`);
+  });
+  it("puts the account's summaries in its Ley 29733 export and erases their number, address and pin with it", async () => {
+    const customer = await provenCustomer();
+    const summary = await askForTheUsual(customer.number);
+    await cloud.customerTapsButton(summary, "Cambiar");
+    await shopAnswers();
+    const [admin] = await test.db.select().from(users).where(eq(users.role, "admin")).limit(1);
+    const actor = { id: admin!.id, email: admin!.email, role: "admin" as const, clientAddress: "127.0.0.1" };
+    const exported = (await exportCustomerData(test.db, actor, customer.userId, new Date()))!;
+    const [offered] = await quotesOf(customer.number);
+    expect(exported.whatsapp.repeatSummaries).toEqual([
+      expect.objectContaining({ phone: customer.number, address: offered!.address, lat: offered!.lat, status: "changed", totalCents: offered!.totalCents }),
+    ]);
+    // Nothing left open: the earlier order delivered, its comprobante at SUNAT.
+    await test.db.update(deliveries).set({ status: "delivered" }).where(eq(deliveries.orderId, customer.lastOrderId));
+    await test.db.update(invoices).set({ electronicStatus: "accepted" }).where(eq(invoices.orderId, customer.lastOrderId));
+    expect(await anonymiseCustomer(test.db, actor, customer.userId, new Date())).toMatchObject({ ok: true });
+    const [erased] = await test.db.select().from(whatsappRepeatQuotes).where(eq(whatsappRepeatQuotes.id, offered!.id));
+    expect(erased).toMatchObject({
+      phone: "[anonimizado]",
+      address: "[anonimizado]",
+      lat: null,
+      lng: null,
+      status: "changed",
+      totalCents: offered!.totalCents,
+    });
   });
 });
