@@ -5,10 +5,7 @@ import {
   markWhatsappMessageAttended,
   readWhatsappThread,
   replyOnWhatsappByStaff,
-  STAFF_REPLY_MAX,
   whatsappEnabled,
-  OPTED_OUT_MESSAGE,
-  WINDOW_CLOSED_MESSAGE,
   type WhatsappThreadEntry,
 } from "@server/whatsapp/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
@@ -19,7 +16,7 @@ import { readFormData } from "~/server/request-body.server";
 import { allowStaffPage, staffActor } from "~/server/staff.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { isUuid } from "@core/input-schemas";
-import { formatWhatsappNumber } from "@core/whatsapp";
+import { formatWhatsappNumber, OPTED_OUT_MESSAGE, STAFF_REPLY_MAX, WINDOW_CLOSED_MESSAGE } from "@core/whatsapp";
 
 /** Issue 38: one customer's WhatsApp conversation, for those who answer Mensajes (operaciones; admin always may). */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/mensajes")];

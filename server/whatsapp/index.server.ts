@@ -67,7 +67,7 @@ export {
   type WhatsappThreadEntry,
   type WhatsappThreadSummary,
 } from "./threads";
-export { OPTED_OUT_MESSAGE, replyOnWhatsappByStaff, STAFF_REPLY_MAX, WINDOW_CLOSED_MESSAGE, type StaffReplyResult } from "./staff-replies";
+export { replyOnWhatsappByStaff, type StaffReplyResult } from "./staff-replies";
 export { AnswerClaimLostError, claimInboundToAnswer, finishInboundAnswer, MAX_ANSWER_ATTEMPTS, releaseInboundAnswer, type InboundToAnswer } from "./answers";
 export { collectWhatsappData, eraseWhatsappData, type WhatsappSubject } from "./subject-data";
 export { fillTemplate, templateParameter, WHATSAPP_TEMPLATES, type FilledTemplate, type WhatsappTemplate, type WhatsappTemplateKey } from "./templates";

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { withoutControlCharacters } from "@core/input-schemas";
+import { OPTED_OUT_MESSAGE, STAFF_REPLY_MAX, WINDOW_CLOSED_MESSAGE } from "@core/whatsapp";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
 import { whatsappContacts, whatsappInboundMessages } from "../db/schema";
@@ -8,13 +9,6 @@ import { whatsappEnabled } from "./channel";
 import { wroteBajaAndNothingSinceSql } from "./opt-in-asks";
 import { enqueueWhatsappReply, rowsOf } from "./outbox";
 import { customerServiceWindowEnd, pendingMessagesOf } from "./threads";
-
-/** Meta's limit for a text message's body. */
-export const STAFF_REPLY_MAX = 4096;
-
-export const WINDOW_CLOSED_MESSAGE =
-  "Pasaron más de 24 horas desde su último mensaje: WhatsApp solo permite plantillas aprobadas. Llámale o escríbele por correo; cuando vuelva a escribir, podrás responderle aquí.";
-export const OPTED_OUT_MESSAGE = "Este número pidió la baja (BAJA) y no volvió a escribir: no se le envía nada por WhatsApp.";
 
 export type StaffReplyResult =
   /** `queued: false`: that request key had sent its reply already (a double submit): nothing new. */

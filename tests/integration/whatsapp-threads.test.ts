@@ -21,10 +21,10 @@ import {
   readWhatsappThread,
   replyOnWhatsappByStaff,
   sendDueWhatsappMessages,
-  WINDOW_CLOSED_MESSAGE,
   type WhatsappClient,
 } from "@server/whatsapp/index.server";
 import { answerWhatsappConversations } from "@server/whatsapp-orders/index.server";
+import { WINDOW_CLOSED_MESSAGE } from "@core/whatsapp";
 import { dbContext } from "~/server/db-context.server";
 import * as adminLayout from "~/routes/admin-layout";
 import * as threadRoute from "~/routes/admin.whatsapp-thread";
