@@ -155,6 +155,26 @@ describe("pago contra entrega", () => {
     expect(await place({ telefono: phone, direccion: "Jr. Burst 20" })).toMatchObject({ ok: true });
   });
 
+  it("gives no payment code to a phone that holds the most unpaid orders, and codes last hours, not a day", async () => {
+    const phone = "912340077";
+    for (const index of [1, 2, 3]) expect(await place({ telefono: phone, direccion: `Pasaje Código ${index}` })).toMatchObject({ ok: true });
+    const online = await placeOrder(test.db, checkoutInput(now, { telefono: phone, direccion: "Pasaje Código 9" }), { now, provider: "sandbox", siteUrl });
+    if (!online.ok) throw new Error("not placed");
+    // Card orders are not bounded (their attempt lapses in 30 minutes); a code would hold a fourth place.
+    expect(await applySandboxAction(test.db, online.paymentId, "issue_code", { now, siteUrl })).toEqual({ ok: false, reason: "unpaid_limit" });
+    expect((await test.db.select().from(payments).where(eq(payments.id, online.paymentId)))[0]).toMatchObject({ status: "created", paymentCode: null });
+
+    const other = await placeOrder(test.db, checkoutInput(now, { telefono: "912340078", direccion: "Pasaje Código 10" }), {
+      now,
+      provider: "sandbox",
+      siteUrl,
+    });
+    if (!other.ok) throw new Error("not placed");
+    await applySandboxAction(test.db, other.paymentId, "issue_code", { now, siteUrl });
+    const [code] = await test.db.select().from(payments).where(eq(payments.id, other.paymentId));
+    expect(code!.expiresAt!.getTime() - now.getTime()).toBe(6 * 3_600_000);
+  });
+
   it("writes who placed it in the order's history", async () => {
     const placed = await placeOrder(test.db, doorCheckout(), { now, provider: "sandbox", siteUrl, actor: "operaciones@demo.pe" });
     if (!placed.ok) throw new Error("not placed");
