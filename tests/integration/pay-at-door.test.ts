@@ -10,6 +10,7 @@ import { loadDispatchDay, listDriverStops } from "@server/deliveries/index.serve
 import { applySandboxAction, confirmDriverStop } from "@server/order-flows/index.server";
 import { findOrderReceipt } from "@server/orders/index.server";
 import { loadCashBoxDay } from "@server/payments/index.server";
+import { businessMetrics } from "@server/metrics/index.server";
 import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -116,6 +117,8 @@ describe("pago contra entrega", () => {
     expect(await test.db.select().from(invoices).where(eq(invoices.orderId, placed.orderId))).toHaveLength(1);
     const box = (await loadCashBoxDay(test.db, today)).drivers.find((row) => row.driverEmail === driver.email);
     expect(box?.collections.map((row) => [row.orderNumber, row.amountCents, row.method])).toContainEqual([placed.orderNumber, 5990, "cash"]);
+    const metrics = await businessMetrics(test.db, { from: today, to: today });
+    expect(metrics.atDoor).toMatchObject({ orders: 1, cashCents: 5990, yapeCents: 0 });
   });
 
   it("refuses a note smaller than the total, a subscription, and what the settings do not offer, writing nothing", async () => {
