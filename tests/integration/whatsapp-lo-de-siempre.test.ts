@@ -17,12 +17,14 @@ import { anonymiseCustomer, exportCustomerData } from "@server/customers/index.s
 import { openDatabase, type Database, type DatabaseHandle } from "@server/db/client";
 import {
   deliveries,
+  deliveryClosedDays,
   invoices,
   orderItems,
   orders,
   orderStatusChanges,
   payments,
   productVariants,
+  siteSettings,
   users,
   whatsappInboundMessages,
   whatsappMessages,
@@ -452,5 +454,42 @@ describe("«lo de siempre» on WhatsApp (issue 38)", () => {
       status: "changed",
       totalCents: offered!.totalCents,
     });
+  });
+  it("answers «Confirmar» with a fresh summary when the shown date is no longer offered (closed since), and orders nothing", async () => {
+    const customer = await provenCustomer();
+    const summary = await askForTheUsual(customer.number);
+    const [shown] = await quotesOf(customer.number);
+    const before = (await ordersOf(customer.userId)).length;
+    await test.db.insert(deliveryClosedDays).values({ closedOn: shown!.deliveryDate, kind: "cierre", name: "Inventario" });
+    try {
+      await cloud.customerTapsButton(summary, "Confirmar");
+      await shopAnswers();
+      expect(await ordersOf(customer.userId)).toHaveLength(before);
+      const [expired, fresh] = await quotesOf(customer.number);
+      expect(expired!.status).toBe("expired");
+      expect(fresh!.deliveryDate).not.toBe(shown!.deliveryDate);
+      const answer = lastTo(customer.number);
+      expect(answer.type).toBe("interactive");
+      expect(answer.interactive!.body).toMatch(/^La fecha que te ofrecimos ya no está disponible\. Te proponemos esta:/);
+    } finally {
+      await test.db.delete(deliveryClosedDays).where(eq(deliveryClosedDays.closedOn, shown!.deliveryDate));
+    }
+  });
+
+  it("answers politely and orders nothing when pago contra entrega is switched off", async () => {
+    const customer = await provenCustomer();
+    const summary = await askForTheUsual(customer.number);
+    const before = (await ordersOf(customer.userId)).length;
+    await test.db.update(siteSettings).set({ doorPaymentEnabled: false });
+    try {
+      await cloud.customerTapsButton(summary, "Confirmar");
+      await shopAnswers();
+    } finally {
+      await test.db.update(siteSettings).set({ doorPaymentEnabled: true });
+    }
+    expect(await ordersOf(customer.userId)).toHaveLength(before);
+    const answer = lastTo(customer.number);
+    expect(answer.text).toMatch(/^Por ahora no ofrecemos pago contra entrega\./);
+    expect(answer.text).toContain(`Puedes hacer tu pedido y pagarlo en línea aquí: ${siteUrl}/repetir-pedido/${customer.lastOrderId}?token=`);
   });
 });
