@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, ne } from "drizzle-orm";
+import { and, desc, eq, gt, ne } from "drizzle-orm";
 import { isRepeatChangeWord, readRepeatButtonId } from "@core/whatsapp-repeat";
 import { accountOwningPhone } from "../contacts/index.server";
 import { readSiteSettingsFor } from "../content/index.server";
@@ -134,7 +134,8 @@ async function answerRepeatRequest(context: AnswerContext, message: InboundToAns
   const source = await lastOrderOf(context.db, userId);
   if (!source) {
     const contact = await shopContact(context);
-    return answerWithText(context, message, "repeat_request", noOrderText({ firstName: message.profileName, ...contact }), userId);
+    // The profile name is the sender's own choice, not the account's: no name rather than that one.
+    return answerWithText(context, message, "repeat_request", noOrderText({ firstName: null, ...contact }), userId);
   }
   return sendQuote(context, message, { userId, source, lead, intent: "repeat_request" });
 }
@@ -143,7 +144,7 @@ async function answerRepeatRequest(context: AnswerContext, message: InboundToAns
 async function sendQuote(
   context: AnswerContext,
   message: InboundToAnswer,
-  input: { userId: string; source: SourceOrder; lead: string | null; intent: Intent },
+  input: { userId: string; source: SourceOrder; lead: string | null; intent: Intent; expiring?: string },
 ): Promise<void> {
   const priced = await priceRepeat(context.db, input.source, input.userId, context.now);
   if (!priced.ok) return answerWithText(context, message, input.intent, cannotRepeatText(priced.reason, reorderLink(context, input.source.id)), input.userId);
@@ -161,6 +162,12 @@ async function sendQuote(
     };
     const [inserted] = await tx.insert(whatsappRepeatQuotes).values(values).onConflictDoNothing({ target: whatsappRepeatQuotes.requestWamid }).returning();
     const quote = inserted ?? (await tx.select().from(whatsappRepeatQuotes).where(eq(whatsappRepeatQuotes.requestWamid, message.wamid)))[0]!;
+    // The summary this one stands in for, past its time or its date: expired, with the new one.
+    if (input.expiring)
+      await tx
+        .update(whatsappRepeatQuotes)
+        .set({ status: "expired", closedAt: context.now })
+        .where(and(eq(whatsappRepeatQuotes.id, input.expiring), eq(whatsappRepeatQuotes.status, "open")));
     // One summary open per number: "sí" confirms the latest, and an older one's buttons answer that it is no longer valid.
     await tx
       .update(whatsappRepeatQuotes)
@@ -231,15 +238,17 @@ async function answerPlaced(
   });
 }
 
-/** The summary that could not be placed as it was: closed as expired, and a fresh one answers. */
+/** The summary that could not be placed as it was: a fresh one answers, and it is closed as expired with it. */
 async function freshQuote(context: AnswerContext, message: InboundToAnswer, quote: Quote, source: SourceOrder, lead: string): Promise<void> {
-  await context.db
-    .update(whatsappRepeatQuotes)
-    .set({ status: "expired", closedAt: context.now })
-    .where(and(eq(whatsappRepeatQuotes.id, quote.id), inArray(whatsappRepeatQuotes.status, ["open"])));
   const priced = await priceRepeat(context.db, source, quote.userId, context.now);
   const changed = priced.ok && priced.repeat.subtotalCents !== quote.subtotalCents;
-  return sendQuote(context, message, { userId: quote.userId, source, lead: changed ? PRICES_CHANGED_LEAD : lead, intent: "repeat_confirm" });
+  return sendQuote(context, message, {
+    userId: quote.userId,
+    source,
+    lead: changed ? PRICES_CHANGED_LEAD : lead,
+    intent: "repeat_confirm",
+    expiring: quote.id,
+  });
 }
 
 /** "Cambiar": the "Repetir pedido" link of the order it repeats (decision 0076), to change anything on the web. */
