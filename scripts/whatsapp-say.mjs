@@ -18,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DEMO_CUSTOMER_NUMBER = "51987654321";
 
 function parseArguments(argv) {
-  const options = { from: DEMO_CUSTOMER_NUMBER, name: "María Fernández", button: null, words: [] };
+  const options = { from: DEMO_CUSTOMER_NUMBER, name: null, button: null, words: [] };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === "--de") options.from = argv[++index] ?? "";
@@ -26,6 +26,8 @@ function parseArguments(argv) {
     else if (argument === "--boton") options.button = argv[++index] ?? "";
     else options.words.push(argument);
   }
+  // The profile name WhatsApp would carry: the demo customer's own, or another person's.
+  options.name ??= options.from === DEMO_CUSTOMER_NUMBER ? "María Fernández" : "Cliente de prueba";
   return options;
 }
 

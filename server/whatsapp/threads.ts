@@ -41,7 +41,10 @@ export function isWhatsappSender(value: string): boolean {
   return /^\d{6,20}$/.test(value) || /^[A-Z]{2}(\.ENT)?\.[A-Za-z0-9]{1,128}$/.test(value);
 }
 
-/** Mensajes (/admin/mensajes): the numbers that wrote to the shop, the latest conversation first. */
+/**
+ * Mensajes (/admin/mensajes): the numbers that wrote to the shop, the latest conversation first,
+ * each with its latest message either way (of the shop's, only one that was not withheld).
+ */
 export async function listWhatsappThreads(
   db: Database,
   { limit = WHATSAPP_THREADS_LIMIT }: { limit?: number } = {},
@@ -68,7 +71,8 @@ export async function listWhatsappThreads(
       from numbers n
       left join ${whatsappContacts} c on c.phone = n.phone
       cross join lateral (select sent_at, body from ${whatsappInboundMessages} where from_id = n.phone order by sent_at desc, id desc limit 1) i
-      left join lateral (select created_at, rendered_text from ${whatsappMessages} where to_phone = n.phone order by created_at desc limit 1) o on true
+      left join lateral (select created_at, rendered_text from ${whatsappMessages} where to_phone = n.phone and status <> 'withheld'
+        order by created_at desc, (kind = 'template') limit 1) o on true
       order by greatest(i.sent_at, coalesce(o.created_at, i.sent_at)) desc, n.phone
       limit ${limit}`),
   );

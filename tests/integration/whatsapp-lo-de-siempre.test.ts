@@ -32,7 +32,7 @@ import {
 } from "@server/db/schema";
 import { applySandboxAction } from "@server/order-flows/index.server";
 import { checkReorderToken } from "@server/reorders/index.server";
-import { cloudApiClient, recordWhatsappConsent, sendDueWhatsappMessages, type WhatsappClient } from "@server/whatsapp/index.server";
+import { cloudApiClient, listWhatsappThreads, recordWhatsappConsent, sendDueWhatsappMessages, type WhatsappClient } from "@server/whatsapp/index.server";
 import { UNPAID_LIMIT_MESSAGE } from "@core/door-payment";
 import { answerWhatsappConversations, QUOTE_VALID_MS, repeatCheckoutKey } from "@server/whatsapp-orders/index.server";
 import { REPEAT_QUICK_REPLY } from "@core/whatsapp-repeat";
@@ -409,6 +409,9 @@ describe("«lo de siempre» on WhatsApp (issue 38)", () => {
     expect(template).toMatchObject({ status: "withheld" });
     expect(template!.lastError).toContain("confirmó el pedido en la conversación");
     expect(toNumber(customer.number).map((message) => message.templateName ?? message.type)).toEqual(["interactive", "text"]);
+    // Mensajes previews what she read: the answer, not the withheld template.
+    const thread = (await listWhatsappThreads(test.db)).threads.find((candidate) => candidate.phone === customer.number);
+    expect(thread).toMatchObject({ lastFromCustomer: false, lastText: expect.stringMatching(/^Listo, tu pedido /) as unknown });
   });
 
   it("answers politely and orders nothing when the number already holds three orders to pay at the door", async () => {
