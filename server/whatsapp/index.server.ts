@@ -29,6 +29,7 @@ export {
   onTheWayWhatsapp,
   orderConfirmedWhatsapp,
   paymentCodeWhatsapp,
+  paymentLinkWhatsapp,
   reorderReminderWhatsapp,
   renewalFailedWhatsapp,
   renewalSoonWhatsapp,
