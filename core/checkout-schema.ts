@@ -10,6 +10,7 @@ import { isIsoDate } from "./lima-dates";
 import { consentCheckbox } from "./promotional-consent";
 import { emailAddress } from "./email-address";
 import { optionalPointFields } from "./geo";
+import { solesToCents } from "./catalog-schemas";
 
 export const SHIPPING_INCOMPLETE = "Completa los datos de envío";
 
@@ -90,6 +91,22 @@ export const checkoutSchema = z
     promociones: consentCheckbox,
     /** Issue 25: the separate, unticked WhatsApp opt-in for this order's number (`telefono`). */
     whatsapp: consentCheckbox,
+    /** Issue 38: pay online (card, Yape, codes) or at the door. Absent: online, as before. */
+    formaPago: z.enum(["en_linea", "contra_entrega"], { message: "Elige cómo pagas" }).default("en_linea"),
+    metodoContraEntrega: z.enum(["efectivo", "yape"], { message: "Elige efectivo o Yape" }).default("efectivo"),
+    /** "¿Con cuánto pagas?" in soles (efectivo only, optional): the driver brings the change. Checked ≥ the total by the server. */
+    pagaCon: lineText(20)
+      .trim()
+      .optional()
+      .transform((value, context) => {
+        if (!value) return undefined;
+        const cents = solesToCents(value);
+        if (cents === null || cents <= 0) {
+          context.addIssue({ code: "custom", message: "Escribe el monto en soles, por ejemplo 100" });
+          return z.NEVER;
+        }
+        return cents;
+      }),
     clientSubtotalCents: z.coerce.number().int("Carrito inválido").nonnegative("Carrito inválido").max(Number.MAX_SAFE_INTEGER, "Carrito inválido"),
   })
   .superRefine((value, context) => {

@@ -68,6 +68,8 @@ export const deliveryFailureReasons = [
   { value: "ausente", label: "Cliente ausente" },
   { value: "direccion_errada", label: "Dirección errada" },
   { value: "rechazado", label: "Pedido rechazado" },
+  /** Issue 38: an order to be paid at the door whose money was not there. */
+  { value: "no_pago", label: "No pagó" },
   { value: "otro", label: "Otro motivo" },
 ] as const;
 export type DeliveryFailureReason = (typeof deliveryFailureReasons)[number]["value"];

@@ -1,6 +1,7 @@
 import { z } from "@core/zod";
 import { bidonCountMessage, bidonLimitMessage, MAX_BIDONES_PER_STOP, RECEIVER_NAME_MISSING } from "@core/driver-stop-rules";
 import { freeText, isUuid, lineText } from "@core/input-schemas";
+import { deliveryFailureReasons, type DeliveryFailureReason } from "@core/delivery-labels";
 
 const bidones = (label: string) =>
   z
@@ -35,7 +36,7 @@ export const driverStopSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("no_entregado"),
     deliveryId,
-    reason: z.enum(["ausente", "direccion_errada", "rechazado", "otro"], { message: "Elige el motivo" }),
+    reason: z.enum(deliveryFailureReasons.map((reason) => reason.value) as [DeliveryFailureReason, ...DeliveryFailureReason[]], { message: "Elige el motivo" }),
     note: freeText(500)
       .trim()
       .optional()

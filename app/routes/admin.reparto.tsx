@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reparto";
 import { listDriverStops } from "@server/deliveries/index.server";
+import { getSiteSettings } from "@server/content/index.server";
 import { confirmDriverStop } from "@server/order-flows/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
@@ -45,10 +46,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const member = context.get(staffContext);
   const now = new Date();
   const db = context.get(dbContext);
-  const [stops, cash] = await Promise.all([
+  const [stops, cash, settings] = await Promise.all([
     listDriverStops(db, member.id, now),
     // Decision 0060: the signed-in driver's own cash only, by their identity, never by a parameter.
     driverCashToHandOver(db, { id: member.id, email: member.email }, now),
+    getSiteSettings(db),
   ]);
   const notice = new URL(request.url).searchParams.get("aviso");
   // Only a repartidor's phone installs the app and keeps the route (issue 26); an admin's visit does not.
@@ -61,6 +63,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       installable,
       stops,
       cash,
+      // Issue 38: the shop's own Yape/Plin the customer pays to at the door, never a driver's.
+      shopYape: settings.doorYapeNumber ? { number: settings.doorYapeNumber } : null,
       notice: notice && notice in NOTICES ? NOTICES[notice as keyof typeof NOTICES] : null,
       savedOnPhone: false,
     },
@@ -232,6 +236,7 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
               key={stop.id}
               stop={stop}
               number={index + 1}
+              shopYape={route.shopYape ?? null}
               feedback={actionData && actionData.deliveryId === stop.id ? actionData : null}
               app={
                 route.installable

@@ -1,7 +1,7 @@
 import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/checkout";
 import { getProfile, getSignedInUser, type Profile } from "@server/accounts/index.server";
-import { checkoutGarantiaContext, placeOrder } from "@server/checkout/index.server";
+import { checkoutGarantiaContext, doorPaymentOffer, placeOrder } from "@server/checkout/index.server";
 import { listOrganizations, listServedDistricts } from "@server/content/index.server";
 import { offeredDeliverySlots } from "@server/deliveries/index.server";
 import { activePaymentProvider } from "@server/payments/index.server";
@@ -21,11 +21,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const [districts, user, organizations] = await Promise.all([listServedDistricts(db), getSignedInUser(db, request), listOrganizations(db)]);
   const now = new Date();
-  const [profile, offered, garantia] = await Promise.all([
+  const [profile, offered, garantia, door] = await Promise.all([
     user ? getProfile(db, user.id) : null,
     offeredDeliverySlots(db, { now, districts }),
     // Decision 0075: a signed-in customer's own bidones and garantía credit, for the summary's lines.
     user ? checkoutGarantiaContext(db, user.id) : null,
+    doorPaymentOffer(db, user?.id ?? null),
   ]);
   // Issue 10: the server says which dates and windows have room (cut-off, closed days, capacity).
   return {
@@ -34,6 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     customer: profile ? checkoutPrefill(profile) : null,
     organizations: organizations.map(({ id, title }) => ({ id, title })),
     garantia,
+    // Issue 38: where and up to what pago contra entrega is offered; the server checks it again.
+    doorPayment: door,
     tiles: mapTiles(),
   };
 }
@@ -80,6 +83,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const user = await getSignedInUser(context.get(dbContext), request);
     const client = { address: clientAddress(request), userAgent: request.headers.get("user-agent") };
     const result = await placeOrder(context.get(dbContext), parsed.data, { now: new Date(), provider: provider.id, userId: user?.id ?? null, client });
+    if (result.ok && result.nextStep === "pay_at_door") {
+      // Issue 38: confirmed without an online payment; the receipt says what is paid at the door.
+      return redirect(`/success?orderId=${result.orderId}`, { headers: { "Set-Cookie": orderCookieHeader(result.orderId) } });
+    }
     if (result.ok && result.nextStep === "tokenize_card") {
       // Spec §4 tokenize_card: the card form of the active provider (cards only) opens next.
       return redirect(`/suscripcion/tarjeta/${result.subscriptionId}`, { headers: { "Set-Cookie": orderCookieHeader(result.orderId) } });
@@ -102,6 +109,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         return data<CheckoutActionData>({ ok: false, minimumShortfallCents: result.shortfallCents }, { status: 400 });
       case "slot_taken":
         return data<CheckoutActionData>({ ok: false, fieldErrors: result.fieldErrors, slotTaken: true }, { status: 400 });
+      case "unpaid_limit":
+        return data<CheckoutActionData>({ ok: false, message: result.message, fieldErrors: { formaPago: result.message } }, { status: 409 });
+      case "door_payment_unavailable":
+        return data<CheckoutActionData>({ ok: false, message: result.message, fieldErrors: result.fieldErrors }, { status: 400 });
       case "account_required":
         return data<CheckoutActionData>({ ok: false, message: ACCOUNT_REQUIRED, accountRequired: true }, { status: 401 });
     }
@@ -123,6 +134,7 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
         customer={loaderData.customer}
         organizations={loaderData.organizations}
         garantiaContext={loaderData.garantia}
+        doorPayment={loaderData.doorPayment}
         tiles={loaderData.tiles}
       />
       <ComplaintsBookNote />

@@ -33,17 +33,19 @@ export default function Success({ loaderData }: Route.ComponentProps) {
   const { clear } = useCart();
   const [startedAt] = useState(() => Date.now());
   const stage = receipt ? paymentStage(receipt.status) : null;
-  const paid = stage === "paid";
+  // Issue 38: an order paid at the door is confirmed now; nothing to wait for online.
+  const confirmedAtDoor = Boolean(receipt?.payAtDoor);
+  const paid = stage === "paid" || confirmedAtDoor;
 
   useEffect(() => {
-    if (!receipt || stage !== "awaiting") return;
+    if (!receipt || stage !== "awaiting" || confirmedAtDoor) return;
     const timer = window.setInterval(() => {
       if (Date.now() - startedAt > POLL_LIMIT_MS) return window.clearInterval(timer);
       // A failed poll reaches the error boundary; the next tick polls again either way.
       if (revalidator.state === "idle") void revalidator.revalidate();
     }, POLL_INTERVAL_MS);
     return () => window.clearInterval(timer);
-  }, [receipt, stage, revalidator, startedAt]);
+  }, [receipt, stage, revalidator, startedAt, confirmedAtDoor]);
 
   // Spec §2: the cart is cleared once, the first time this order is seen paid in this browser.
   useEffect(() => {
@@ -66,7 +68,9 @@ export default function Success({ loaderData }: Route.ComponentProps) {
   return (
     <main id="contenido" className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
       <div role="status" aria-live="polite">
-        {paid ? (
+        {confirmedAtDoor ? (
+          <h1 className="text-3xl font-bold text-green-800">Pedido confirmado</h1>
+        ) : paid ? (
           <h1 className="text-3xl font-bold text-green-800">Pago confirmado</h1>
         ) : stage === "ended" ? (
           <h1 className="text-2xl font-bold text-brand-900">

@@ -17,6 +17,14 @@ import { claimSlot, servedDistrictOnDate, SlotUnavailableError } from "../delive
 import { garantiaCreditToApply } from "@core/garantia";
 import { availableGarantiaCredit, lockGarantiaCredit } from "../garantias/index.server";
 import { priceOrderGarantia, type OrderGarantia } from "./garantia-pricing";
+import { doorPaymentOffer } from "./door-payment";
+import { DOOR_METHOD_BY_CHOICE, doorPaymentRefusal, PAYS_WITH_TOO_LOW, UNPAID_LIMIT_MESSAGE } from "@core/door-payment";
+import { lockAndCountUnpaidHolds, unpaidHoldsFull } from "../orders/index.server";
+import { confirmPayAtDoorOrder } from "../payments/index.server";
+import { publicSiteUrl } from "../config/env";
+
+/** The payments row's provider for money the driver collects (issue 38). */
+export const DOOR_PROVIDER = "contra_entrega";
 
 /** Issue 10: the place was free when the page loaded and was taken before the order was placed. */
 export const SLOT_TAKEN_MESSAGE = "Ese horario acaba de llenarse. Elige otra fecha u horario: no se hizo ningún cobro.";
@@ -25,12 +33,37 @@ export const SLOT_TAKEN_MESSAGE = "Ese horario acaba de llenarse. Elige otra fec
 export const NOT_SERVED_MESSAGE = "Por ahora no repartimos en ese distrito. Elige uno de la lista.";
 
 class DistrictNotServedError extends Error {}
+class UnpaidLimitError extends Error {}
+class PaysWithTooLowError extends Error {}
+
+/** Contra entrega's own rules (issue 38): never for a subscription, the shop's settings, and "¿con cuánto pagas?" ≥ the total. */
+async function doorPaymentRefusalOf(
+  db: Database,
+  order: { input: CheckoutInput; userId: string | null; totalCents: number; subscribing: boolean },
+): Promise<PlaceOrderResult | null> {
+  const refused = (message: string, field = "formaPago"): PlaceOrderResult => ({
+    ok: false,
+    reason: "door_payment_unavailable",
+    message,
+    fieldErrors: { [field]: message },
+  });
+  if (order.subscribing) return refused("La suscripción se paga con tarjeta: elige pago en línea.");
+  const offer = await doorPaymentOffer(db, order.userId);
+  const refusal = doorPaymentRefusal(offer.settings, {
+    districtOffers: offer.districtIds.includes(order.input.districtId),
+    totalCents: order.totalCents,
+    hasDeliveredOrder: offer.hasDeliveredOrder,
+  });
+  return refusal ? refused(refusal) : null;
+}
 
 /** A card attempt that is not completed in this window stops being payable (issue 3: expiry). */
 export const CARD_PAYMENT_WINDOW_MINUTES = 30;
 
 export type PlaceOrderResult =
   | { ok: true; orderId: string; orderNumber: string; paymentId: string; nextStep: "process_payment"; created: boolean }
+  /** Issue 38: pago contra entrega: confirmed at once, paid to the driver. */
+  | { ok: true; orderId: string; orderNumber: string; paymentId: string; nextStep: "pay_at_door"; created: boolean }
   /** Spec §4: a subscription's card form opens next; the subscription waits in pending_payment. */
   | { ok: true; orderId: string; orderNumber: string; paymentId: string; nextStep: "tokenize_card"; subscriptionId: string; created: boolean }
   | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> }
@@ -39,7 +72,24 @@ export type PlaceOrderResult =
   /** A subscription is managed from an account: the buyer must be signed in. */
   | { ok: false; reason: "account_required" }
   /** The date or window filled (or closed) since the page loaded: nothing was written or charged. */
-  | { ok: false; reason: "slot_taken"; fieldErrors: Record<string, string> };
+  | { ok: false; reason: "slot_taken"; fieldErrors: Record<string, string> }
+  /** Issue 38: this phone or address already holds MAX_OPEN_UNPAID_ORDERS unpaid orders. */
+  | { ok: false; reason: "unpaid_limit"; message: string }
+  /** Issue 38: contra entrega is not offered for this district, amount or customer. */
+  | { ok: false; reason: "door_payment_unavailable"; message: string; fieldErrors: Record<string, string> };
+
+export interface PlaceOrderOptions {
+  now: Date;
+  provider: string;
+  userId?: string | null;
+  client?: { address: string; userAgent: string | null };
+  /** Who placed it, for the order's history: "customer" (checkout), a staff e-mail ("Nuevo pedido"), "whatsapp". */
+  actor?: string;
+  /** Staff only ("Nuevo pedido"): place it even when the window is full; the caller audits the reason. */
+  capacityOverride?: { reason: string };
+  /** The public origin for the e-mail's links (contra entrega confirms at once). */
+  siteUrl?: string;
+}
 
 /**
  * Creates the order of a checkout: validates the delivery in Lima time, prices every line from the
@@ -47,11 +97,7 @@ export type PlaceOrderResult =
  * record and payment attempt in one transaction. The checkout key makes a repeated submit return
  * the order it already created.
  */
-export async function placeOrder(
-  db: Database,
-  input: CheckoutInput,
-  options: { now: Date; provider: string; userId?: string | null; client?: { address: string; userAgent: string | null } },
-): Promise<PlaceOrderResult> {
+export async function placeOrder(db: Database, input: CheckoutInput, options: PlaceOrderOptions): Promise<PlaceOrderResult> {
   // A repeated submit of a placed checkout fails the order's insert on the unique checkout key and
   // is answered below with the order it placed (decision 0069: no lookup before every order). A
   // refusal first looks for that order too, so a repeat is answered with it even if the prices,
@@ -75,6 +121,7 @@ export async function placeOrder(
   if (shortfallCents > 0) return refuse({ ok: false, reason: "minimum", shortfallCents, subtotalCents: priced.subtotalCents });
   const subscribing = input.purchaseType === "subscription";
   if (subscribing && !options.userId) return refuse({ ok: false, reason: "account_required" });
+  const atDoor = input.formaPago === "contra_entrega";
   if (subscribing && input.organizationId !== undefined) {
     const [organization] = await db
       .select({ id: organizations.id })
@@ -87,18 +134,32 @@ export async function placeOrder(
   // Decision 0075: the bidón garantía is its own line of the total, never part of the minimum above.
   const garantia = await priceOrderGarantia(db, { lines: priced.lines, userId: options.userId ?? null, email: input.correo, phone: input.telefono });
   const totalCents = summary.totalCents + garantia.cents;
+  if (atDoor) {
+    const refusal = await doorPaymentRefusalOf(db, { input, userId: options.userId ?? null, totalCents, subscribing });
+    if (refusal) return refuse(refusal);
+  }
   // A one-time order of a signed-in customer spends their garantía credit (read again under the lock below).
   const creditUser = !subscribing && options.userId && (await availableGarantiaCredit(db, options.userId)) > 0 ? options.userId : null;
-  const expiresAt = new Date(options.now.getTime() + CARD_PAYMENT_WINDOW_MINUTES * 60_000);
+  // An order paid at the door has no deadline: it holds its place until delivered or cancelled.
+  const expiresAt = atDoor ? null : new Date(options.now.getTime() + CARD_PAYMENT_WINDOW_MINUTES * 60_000);
   try {
     return await inTransaction(db, async (tx) => {
+      if (atDoor) {
+        // Decision 0025: the district (a reference row) before the phone's and address's hold locks.
+        await readDistrict(tx, district.id, "share");
+        const holds = await lockAndCountUnpaidHolds(tx, { phone: input.telefono, districtId: district.id, address: input.direccion }, { now: options.now });
+        if (unpaidHoldsFull(holds)) throw new UnpaidLimitError();
+      }
       let creditCents = 0;
       if (creditUser) {
         // Decision 0025: the district (a reference row, share-locked again by the order's statement)
         // before the customer, whose lock keeps two checkouts from spending the same credit.
-        await readDistrict(tx, district.id, "share");
+        if (!atDoor) await readDistrict(tx, district.id, "share");
         creditCents = garantiaCreditToApply(await lockGarantiaCredit(tx, creditUser), totalCents);
       }
+      // "¿Con cuánto pagas?" against what the driver collects: the total less the garantía credit spent.
+      const paysWith = atDoor && input.metodoContraEntrega === "efectivo" ? input.pagaCon : undefined;
+      if (paysWith !== undefined && paysWith < totalCents - creditCents) throw new PaysWithTooLowError();
       const placed = await writeOrder(tx, { input, options, district, summary, garantia, totalCents, creditCents, lines: priced.lines, expiresAt });
       if (!placed) throw new DistrictNotServedError();
       const subscriptionId = subscribing
@@ -156,11 +217,20 @@ export async function placeOrder(
           rules: served.claimRules,
         },
       );
-      if (!claim.ok) throw new SlotUnavailableError(claim);
+      // Staff may take a place beyond a full window (with a reason they are audited for), never a closed day.
+      if (!claim.ok && !(claim.reason === "full" && options.capacityOverride)) throw new SlotUnavailableError(claim);
       const result = { ok: true as const, orderId: placed.orderId, orderNumber: placed.orderNumber, paymentId: placed.paymentId, created: true };
-      return subscriptionId ? { ...result, nextStep: "tokenize_card" as const, subscriptionId } : { ...result, nextStep: "process_payment" as const };
+      if (subscriptionId) return { ...result, nextStep: "tokenize_card" as const, subscriptionId };
+      if (atDoor) {
+        await confirmPayAtDoorOrder(tx, placed.orderId, { now: options.now, siteUrl: options.siteUrl ?? publicSiteUrl() });
+        return { ...result, nextStep: "pay_at_door" as const };
+      }
+      return { ...result, nextStep: "process_payment" as const };
     });
   } catch (error) {
+    if (error instanceof PaysWithTooLowError)
+      return refuse({ ok: false, reason: "door_payment_unavailable", message: PAYS_WITH_TOO_LOW, fieldErrors: { pagaCon: PAYS_WITH_TOO_LOW } });
+    if (error instanceof UnpaidLimitError) return refuse({ ok: false, reason: "unpaid_limit", message: UNPAID_LIMIT_MESSAGE });
     if (error instanceof DistrictNotServedError) return { ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } };
     if (error instanceof SlotUnavailableError) {
       const message = error.claim.reason === "closed" ? `No repartimos ese día (${error.claim.name}). Elige otra fecha.` : SLOT_TAKEN_MESSAGE;
@@ -175,22 +245,21 @@ export async function placeOrder(
 
 async function findByCheckoutKey(db: Database, checkoutKey: string): Promise<PlaceOrderResult | null> {
   const [row] = await db
-    .select({ orderId: orders.id, orderNumber: orders.orderNumber, paymentId: payments.id, subscriptionId: orders.subscriptionId })
+    .select({ orderId: orders.id, orderNumber: orders.orderNumber, paymentId: payments.id, subscriptionId: orders.subscriptionId, provider: payments.provider })
     .from(orders)
     .innerJoin(payments, eq(payments.orderId, orders.id))
     .where(eq(orders.checkoutKey, checkoutKey))
     .orderBy(payments.createdAt)
     .limit(1);
   if (!row) return null;
-  const { subscriptionId, ...placed } = row;
-  return subscriptionId
-    ? { ok: true, ...placed, nextStep: "tokenize_card", subscriptionId, created: false }
-    : { ok: true, ...placed, nextStep: "process_payment", created: false };
+  const { subscriptionId, provider, ...placed } = row;
+  if (subscriptionId) return { ok: true, ...placed, nextStep: "tokenize_card", subscriptionId, created: false };
+  return { ok: true, ...placed, nextStep: provider === DOOR_PROVIDER ? "pay_at_door" : "process_payment", created: false };
 }
 
 interface OrderWrite {
   input: CheckoutInput;
-  options: { now: Date; provider: string; userId?: string | null };
+  options: PlaceOrderOptions;
   district: { id: number; name: string };
   summary: ReturnType<typeof orderSummary>;
   garantia: OrderGarantia;
@@ -199,7 +268,7 @@ interface OrderWrite {
   /** Garantía credit spent: the payment asks for the total less this. */
   creditCents: number;
   lines: PricedCartLine[];
-  expiresAt: Date;
+  expiresAt: Date | null;
 }
 
 interface PlacedRow extends Record<string, unknown> {
@@ -224,6 +293,7 @@ async function writeOrder(
   { input, options, district, summary, garantia, totalCents, creditCents, lines, expiresAt }: OrderWrite,
 ): Promise<{ orderId: string; orderNumber: string; deliveryId: string; paymentId: string } | null> {
   const subscribing = input.purchaseType === "subscription";
+  const atDoor = input.formaPago === "contra_entrega";
   const values: Record<string, unknown> = {
     districtId: district.id,
     districtName: district.name,
@@ -256,8 +326,14 @@ async function writeOrder(
     garantiaOnComprobante: garantia.onComprobante,
     garantiaCreditCents: creditCents,
     paymentCents: totalCents - creditCents,
-    provider: options.provider,
-    expiresAt,
+    provider: atDoor ? DOOR_PROVIDER : options.provider,
+    // Contra entrega's payment waits for the driver (pending, cash or Yape); an online one for the provider.
+    paymentStatus: atDoor ? "pending" : "created",
+    paymentMethod: atDoor ? DOOR_METHOD_BY_CHOICE[input.metodoContraEntrega] : null,
+    paysWithCents: atDoor && input.metodoContraEntrega === "efectivo" ? (input.pagaCon ?? null) : null,
+    actor: options.actor ?? "customer",
+    // Cast in the statement: a null would not pass the timestamp column's own mapping.
+    expiresAt: expiresAt?.toISOString() ?? null,
     now: options.now,
     statusHistory: [{ status: "pending", timestamp: options.now.toISOString(), note: null }],
   };
@@ -322,7 +398,7 @@ function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
         garantiaOnComprobante: value("garantiaOnComprobante"),
         garantiaCreditCents: value("garantiaCreditCents"),
         paymentProvider: value("provider"),
-        expiresAt: value("expiresAt"),
+        expiresAt: sql`${value("expiresAt")}::timestamptz`,
         createdAt: now,
         updatedAt: now,
       })
@@ -369,7 +445,7 @@ function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
   );
   const firstStatus = tx
     .$with("first_status")
-    .as(tx.insert(orderStatusChanges).values({ orderId, fromStatus: null, toStatus: "pending", actor: "customer", createdAt: now }));
+    .as(tx.insert(orderStatusChanges).values({ orderId, fromStatus: null, toStatus: "pending", actor: value("actor"), createdAt: now }));
   const recoveredCart = tx.$with("recovered_cart").as(markCartRecovered(tx, value("email"), orderId));
   const placedPayment = tx.$with("placed_payment").as(
     tx
@@ -377,9 +453,11 @@ function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
       .values({
         orderId,
         provider: value("provider"),
-        status: "created",
+        status: value("paymentStatus"),
+        method: value("paymentMethod"),
+        paysWithCents: value("paysWithCents"),
         amountCents: value("paymentCents"),
-        expiresAt: value("expiresAt"),
+        expiresAt: sql`${value("expiresAt")}::timestamptz`,
         createdAt: now,
         updatedAt: now,
       })

@@ -26,6 +26,10 @@ const fallbackSettings: SiteSettings = {
   issuerIsDemo: true,
   reorderRemindersEnabled: true,
   garantiaComprobanteMode: "inafecto",
+  doorPaymentEnabled: false,
+  doorPaymentMaxCents: 50000,
+  doorPaymentCustomers: "all",
+  doorYapeNumber: null,
 };
 
 export const getSiteSettings = cachedRead(async (db: Database): Promise<SiteSettings> => {

@@ -32,6 +32,10 @@ export interface DriverStop {
   items: OrderLine[];
   /** Céntimos the driver collects at the door; 0 when the order is already paid. */
   amountToCollectCents: number;
+  /** Issue 38: how a contra-entrega customer said they would pay (null for a code, or a paid order). */
+  collectMethod: "cash" | "yape" | null;
+  /** The note a cash customer pays with, so the driver brings change. */
+  paysWithCents: number | null;
   /** Full bidones the customer holds before this stop: the empties the driver can expect back. */
   bidonBalance: number;
   /** Issue 26: when the plan expects the driver here ('HH:MM', Lima); null before the route is timed. */
@@ -72,7 +76,13 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
   const [lines, collectable, proofs, balances] = await Promise.all([
     listOrderLines(db, orderIds),
     db
-      .selectDistinct({ orderId: payments.orderId })
+      .select({
+        orderId: payments.orderId,
+        amountCents: payments.amountCents,
+        provider: payments.provider,
+        method: payments.method,
+        paysWithCents: payments.paysWithCents,
+      })
       .from(payments)
       .where(and(inArray(payments.orderId, orderIds), inArray(payments.method, COLLECTABLE_METHODS), eq(payments.status, "pending"))),
     latestProofs(
@@ -84,7 +94,7 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
       rows.map(({ order, accountEmail }) => ({ userId: order.userId, email: accountEmail ?? order.customerEmail })),
     ),
   ]);
-  const toCollect = new Set(collectable.map((row) => row.orderId));
+  const toCollect = new Map(collectable.map((row) => [row.orderId, row]));
   return rows.map(({ delivery, order, districtNotes }, index) => ({
     id: delivery.id,
     deliveryNumber: delivery.deliveryNumber,
@@ -101,13 +111,20 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
     recipientName: `${order.customerFirstName} ${order.customerLastName}`,
     phone: order.customerPhone,
     items: lines.get(order.id) ?? [],
-    amountToCollectCents: UNPAID_ORDER_STATUSES.includes(order.status) && toCollect.has(order.id) ? order.totalCents : 0,
+    // The payment's amount: the total less any garantía credit the order spent.
+    amountToCollectCents: UNPAID_ORDER_STATUSES.includes(order.status) ? (toCollect.get(order.id)?.amountCents ?? 0) : 0,
+    ...doorPaymentOf(UNPAID_ORDER_STATUSES.includes(order.status) ? toCollect.get(order.id) : undefined),
     bidonBalance: balances[index]!.balance,
     estimatedArrival: delivery.estimatedArrivalAt
       ? formatLimaInstant(delivery.estimatedArrivalAt, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
       : null,
     proof: proofs.get(delivery.id) ?? null,
   }));
+}
+
+function doorPaymentOf(payment: { provider: string; method: string | null; paysWithCents: number | null } | undefined) {
+  if (!payment || payment.provider !== "contra_entrega") return { collectMethod: null, paysWithCents: null };
+  return { collectMethod: payment.method === "yape" ? ("yape" as const) : ("cash" as const), paysWithCents: payment.paysWithCents };
 }
 
 async function latestProofs(db: Database, deliveryIds: string[]): Promise<Map<string, DriverStop["proof"] & object>> {

@@ -16,3 +16,4 @@ export { staffOrdersCsvFilename, staffOrdersCsvStream } from "./staff-orders-csv
 export { findStaffOrder, type StaffOrderDetail, type StaffOrderNote } from "./staff-order-detail";
 export { addOrderNote, resendOrderConfirmation, StaffOrderNotFoundError, type ResendConfirmationResult } from "./staff-order-actions";
 export { currentDelivery, currentDeliveryOf, type CurrentDelivery, type CurrentDeliveryRow, type ShownDelivery } from "./current-delivery";
+export { lockAndCountUnpaidHolds, unpaidHoldsFull, type UnpaidHoldKey } from "./unpaid-holds";

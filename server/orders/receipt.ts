@@ -1,7 +1,9 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
+import { payAtDoorSentence } from "@core/door-payment";
+import { paymentStage } from "@core/order-labels";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
-import { invoices, orderItems, orders } from "../db/schema";
+import { invoices, orderItems, orders, payments } from "../db/schema";
 import { isUuid } from "../db/uuid";
 import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
 
@@ -10,6 +12,11 @@ export interface OrderReceipt {
   orderNumber: string;
   status: string;
   orderType: string;
+  /**
+   * Issue 38: the order is confirmed and waits for its money at the door: "Pagarás S/ 84.00 al
+   * recibir (efectivo, llevamos vuelto de S/ 16.00)". Null once collected, or for an online payment.
+   */
+  payAtDoor: string | null;
   /** Only for the order's owner (decisions.md): everyone else sees number and status. */
   details:
     | (ShownDelivery & {
@@ -41,7 +48,16 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
     .where(eq(orders.id, orderId));
   if (!row) return null;
   const { order } = row;
-  const base = { id: order.id, orderNumber: order.orderNumber, status: order.status, orderType: order.orderType };
+  const [door] = await db
+    .select({ amountCents: payments.amountCents, method: payments.method, paysWithCents: payments.paysWithCents })
+    .from(payments)
+    .where(and(eq(payments.orderId, order.id), eq(payments.provider, "contra_entrega"), eq(payments.status, "pending")))
+    .limit(1);
+  const payAtDoor =
+    door && paymentStage(order.status) === "awaiting"
+      ? payAtDoorSentence(door.amountCents, door.method === "yape" ? "yape" : "cash", door.paysWithCents)
+      : null;
+  const base = { id: order.id, orderNumber: order.orderNumber, status: order.status, orderType: order.orderType, payAtDoor };
   if (!options.owner) return { ...base, details: null };
   const delivery = currentDelivery(order, row.current);
   const items = await db

@@ -74,7 +74,7 @@ export {
   type StaffRefundResult,
 } from "./staff-refunds";
 export type { CulqiClient } from "./culqi/index";
-export { confirmPaidOrder, confirmPaidOrders, settlePaymentInTransaction } from "./settle";
+export { confirmPaidOrder, confirmPaidOrders, confirmPayAtDoorOrder, settlePaymentInTransaction } from "./settle";
 export { findPaymentToCollect, settleCollectedAtDoor } from "./door-collection";
 export {
   driverCashToHandOver,

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { observePayment } from "../observability/index.server";
 import type { Database } from "../db/client";
 import { readBrandName } from "../content/index.server";
-import { orders, payments } from "../db/schema";
+import { orderItems, orders, payments } from "../db/schema";
+import { payAtDoorSentence } from "@core/door-payment";
 import { issueInvoiceForPaidOrder, issueInvoicesForPaidOrders } from "../invoices/index.server";
 import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications/index.server";
 import { orderConfirmationEmail } from "../notifications/index.server";
@@ -155,14 +156,42 @@ export async function confirmPaidOrders(
   );
 }
 
+/**
+ * Issue 38: an order to be paid at the door is confirmed when it is placed, without a payment: its
+ * e-mail and WhatsApp say what the customer will pay and how. The comprobante and the "pagado"
+ * e-mail follow when the driver collects (`settleCollectedAtDoor`); the WhatsApp confirmation is
+ * not sent twice (one dedupe key per order).
+ */
+export async function confirmPayAtDoorOrder(tx: DatabaseOrTransaction, orderId: string, details: { now: Date; siteUrl: string }): Promise<void> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+  const [payment] = await tx
+    .select({ amountCents: payments.amountCents, method: payments.method, paysWithCents: payments.paysWithCents })
+    .from(payments)
+    .where(eq(payments.orderId, orderId));
+  if (!order || !payment) throw new PaymentNotFoundError(orderId);
+  const items = await tx
+    .select({ title: orderItems.title, variantTitle: orderItems.variantTitle, quantity: orderItems.quantity, lineTotalCents: orderItems.lineTotalCents })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(orderItems.id);
+  const method = payment.method === "yape" ? "yape" : "cash";
+  const sentence = payAtDoorSentence(payment.amountCents, method, payment.paysWithCents);
+  const attachUrl = await orderClaimUrl(tx, order, details.siteUrl);
+  const email = confirmationEmail(order, items, null, await readBrandName(tx), details.siteUrl, null, attachUrl, sentence);
+  await enqueueEmail(tx, { ...email, dedupeKey: `order-confirmation-door:${order.id}` }, details.now);
+  const amountLabel = sentence.replace(/^Pagarás /, "").replace(" al recibir (", ", a pagar al recibir (");
+  await enqueueWhatsappTemplate(tx, confirmationWhatsapp(order, details.siteUrl, null, amountLabel), details.now);
+}
+
 function confirmationEmail(
   order: typeof orders.$inferSelect,
   items: readonly ConfirmedItem[],
-  invoiceNumber: string,
+  invoiceNumber: string | null,
   brandName: string,
   siteUrl: string,
   current: CurrentDeliveryRow | null = null,
   attachUrl?: string,
+  payAtDoor?: string,
 ): EmailMessage {
   const delivery = currentDelivery(order, current);
   const email = orderConfirmationEmail({
@@ -184,16 +213,23 @@ function confirmationEmail(
     garantiaCents: order.garantiaCents,
     garantiaUnits: order.garantiaUnits,
     garantiaCreditCents: order.garantiaCreditCents,
+    payAtDoor,
   });
   return { dedupeKey: `order-confirmation:${order.id}`, kind: "order-confirmation", to: order.customerEmail, ...email };
 }
 
 /** Issue 25: "pedido confirmado" on WhatsApp, beside the confirmation e-mail, for a number that opted in. */
-function confirmationWhatsapp(order: typeof orders.$inferSelect, siteUrl: string, current: CurrentDeliveryRow | null = null): WhatsappTemplateMessage {
+function confirmationWhatsapp(
+  order: typeof orders.$inferSelect,
+  siteUrl: string,
+  current: CurrentDeliveryRow | null = null,
+  amountLabel?: string,
+): WhatsappTemplateMessage {
   const delivery = currentDelivery(order, current);
   return orderConfirmedWhatsapp({
     ...whatsappRecipientOf(order, siteUrl),
     totalCents: order.totalCents,
+    amountLabel,
     deliveryLabel: delivery.date
       ? `${formatLimaDate(delivery.date)}, ${deliveryWindowLabel(delivery.deliveryWindow)}`
       : pausedDeliveryNote(delivery.pausedUntil),

@@ -26,14 +26,22 @@ interface OrderRecipient extends Recipient {
 
 const forOrder = (data: OrderRecipient) => ({ orderId: data.orderId, userId: data.userId, customerEmail: data.email, phone: data.phone });
 
-export function orderConfirmedWhatsapp(data: OrderRecipient & { totalCents: number; deliveryLabel: string }): WhatsappTemplateMessage {
+/**
+ * `amountLabel` (issue 38) replaces the amount for an order paid at the door: "S/ 84.00, a pagar al
+ * recibir (efectivo)". One key per order, so the payment collected later sends no second one.
+ */
+export function orderConfirmedWhatsapp(data: OrderRecipient & { totalCents: number; deliveryLabel: string; amountLabel?: string }): WhatsappTemplateMessage {
   return {
     dedupeKey: `order-confirmed:${data.orderId}`,
     ...forOrder(data),
-    template: fillTemplate("orderConfirmed", [firstNameParameter(data.firstName), data.orderNumber, formatSoles(data.totalCents), data.deliveryLabel], {
-      buttonUrlSuffix: data.orderPath,
-      siteUrl: data.siteUrl,
-    }),
+    template: fillTemplate(
+      "orderConfirmed",
+      [firstNameParameter(data.firstName), data.orderNumber, data.amountLabel ?? formatSoles(data.totalCents), data.deliveryLabel],
+      {
+        buttonUrlSuffix: data.orderPath,
+        siteUrl: data.siteUrl,
+      },
+    ),
   };
 }
 

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import { FieldError } from "~/components/ui/form-field";
 import { Form, useNavigation } from "react-router";
 import type { DriverStop } from "@server/deliveries/index.server";
+import { collectMethodNote } from "@core/door-payment";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { deliveryFailureReasonLabel, deliveryFailureReasons } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
@@ -97,9 +98,12 @@ export function DriverStopCard({
   number,
   feedback,
   app,
+  shopYape = null,
 }: {
   stop: DriverStop;
   number: number;
+  /** The shop's Yape/Plin number a contra-entrega customer pays to. */
+  shopYape?: { number: string } | null;
   feedback: StopFormFeedback | null;
   app?: StopTaps;
 }) {
@@ -179,6 +183,11 @@ export function DriverStopCard({
           <dd className="text-lg font-bold" data-testid="amount-to-collect">
             {stop.amountToCollectCents > 0 ? formatSoles(stop.amountToCollectCents) : "Pagado"}
           </dd>
+          {stop.amountToCollectCents > 0 && stop.collectMethod && (
+            <dd className="mt-1 text-sm font-semibold" data-testid="collect-line">
+              {collectMethodNote(stop.amountToCollectCents, stop.collectMethod, stop.paysWithCents)}
+            </dd>
+          )}
         </div>
         <div className="rounded-xl bg-slate-50 p-3 text-slate-800">
           <dt>Bidones en poder del cliente</dt>
@@ -187,6 +196,16 @@ export function DriverStopCard({
           </dd>
         </div>
       </dl>
+
+      {stop.amountToCollectCents > 0 && stop.collectMethod === "yape" && open && shopYape && (
+        <div className="mt-3 flex items-center gap-3 rounded-xl bg-violet-50 p-3 text-violet-950" data-testid="shop-yape">
+          <p className="text-sm">
+            Yape / Plin de la tienda: <strong className="text-base">{shopYape.number}</strong>
+            <br />
+            Que el cliente pague a este número, nunca a uno personal.
+          </p>
+        </div>
+      )}
 
       {stop.proof && !open && (
         <p className="mt-3 rounded-xl bg-slate-50 p-3 text-slate-800" data-testid="stop-proof">

@@ -21,6 +21,10 @@ export const emptyCheckoutForm = {
   rangoHorario: "" as DeliveryWindow | "",
   promociones: false,
   whatsapp: false,
+  /** Issue 38: online (Culqi) or at the door; at the door, cash (with the note it is paid with) or Yape. */
+  formaPago: "en_linea" as "en_linea" | "contra_entrega",
+  metodoContraEntrega: "efectivo" as "efectivo" | "yape",
+  pagaCon: "",
   /** Issue 26: the address's optional pin (null: the district's centre stands in). */
   ubicacion: null as GeoPoint | null,
 };

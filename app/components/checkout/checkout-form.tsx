@@ -21,6 +21,8 @@ import { SubscriptionOptions } from "./subscription-options";
 import { PromotionalConsentCheckbox } from "~/components/consent/promotional-consent-checkbox";
 import { WhatsappOptInCheckbox } from "~/components/consent/whatsapp-opt-in-checkbox";
 import type { MapTiles } from "~/components/map/location-picker";
+import type { DoorPaymentOffer } from "@server/checkout/index.server";
+import { PaymentMethodFieldset } from "./payment-method-fields";
 
 /** What the checkout action answers when it cannot create the order (success redirects to the payment page). */
 export type CheckoutActionData = {
@@ -68,6 +70,7 @@ export function CheckoutForm({
   customer,
   organizations,
   garantiaContext = null,
+  doorPayment,
   tiles,
 }: {
   districts: District[];
@@ -75,6 +78,7 @@ export function CheckoutForm({
   customer: CheckoutPrefill | null;
   organizations: { id: number; title: string }[];
   garantiaContext?: CheckoutGarantiaContext;
+  doorPayment: DoorPaymentOffer;
   tiles: MapTiles;
 }) {
   const hydrated = useHydrated();
@@ -142,6 +146,9 @@ export function CheckoutForm({
     clientSubtotalCents: subtotal,
     promociones: form.promociones,
     whatsapp: form.whatsapp,
+    formaPago: purchaseType === "one-time" ? form.formaPago : "en_linea",
+    metodoContraEntrega: form.metodoContraEntrega,
+    pagaCon: form.formaPago === "contra_entrega" && form.metodoContraEntrega === "efectivo" ? form.pagaCon : undefined,
   };
   const parsed = checkoutSchema.safeParse(payload);
   const clientErrors = parsed.success ? {} : fieldErrors(parsed.error);
@@ -229,6 +236,14 @@ export function CheckoutForm({
             <WhatsappOptInCheckbox checked={form.whatsapp} onChange={(checked) => update("whatsapp", checked)} />
           </fieldset>
           <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} tiles={tiles} />
+          {purchaseType === "one-time" && (
+            <PaymentMethodFieldset
+              bindings={bindings}
+              offer={doorPayment}
+              districtId={district?.id ?? null}
+              totalCents={orderSummary(subtotal, purchaseType, frequency).totalCents + (garantia?.cents ?? 0) - (garantia?.creditCents ?? 0)}
+            />
+          )}
         </div>
 
         <div className="space-y-4">

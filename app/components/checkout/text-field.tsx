@@ -3,7 +3,7 @@ import { Field, inputClass } from "~/components/ui/form-field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
 
 /** The form's free-text fields (the e-mail and district have behaviour of their own). */
-export type CheckoutTextFieldName = "nombre" | "apellido" | "telefono" | "dni" | "ruc" | "razonSocial" | "direccion" | "referencia";
+export type CheckoutTextFieldName = "nombre" | "apellido" | "telefono" | "dni" | "ruc" | "razonSocial" | "direccion" | "referencia" | "pagaCon";
 
 /** A labelled text input bound to one field of the checkout form; `validated` fields show their error once visited. */
 export function CheckoutTextField({

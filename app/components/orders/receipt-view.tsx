@@ -27,8 +27,19 @@ export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
     <article className="rounded-3xl border border-slate-100 bg-white p-6 shadow-sm print:border-0 print:shadow-none" data-testid="receipt">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-xl font-bold text-brand-900">Pedido {receipt.orderNumber}</h2>
-        <OrderStatusBadge status={receipt.status} />
+        {receipt.payAtDoor ? (
+          <span className="inline-block rounded-full bg-green-100 px-3 py-1 text-sm font-semibold text-green-900" data-testid="order-status">
+            Confirmado · pagas al recibir
+          </span>
+        ) : (
+          <OrderStatusBadge status={receipt.status} />
+        )}
       </div>
+      {receipt.payAtDoor && (
+        <p className="mt-3 rounded-xl bg-green-50 p-3 font-semibold text-green-900" data-testid="pay-at-door">
+          {receipt.payAtDoor}.
+        </p>
+      )}
       {details ? (
         <>
           <p className="mt-1 text-sm text-slate-600">

@@ -85,5 +85,14 @@ export const siteSettings = pgTable("site_settings", {
   reorderRemindersEnabled: boolean("reorder_reminders_enabled").notNull().default(true),
   /** Where comprobantes put the bidón garantía: `inafecto` (its own non-taxed line) or `fuera` (decision 0075, VERIFY). */
   garantiaComprobanteMode: text("garantia_comprobante_mode").notNull().default("inafecto"),
+  /**
+   * Pago contra entrega (issue 38): offered at all, up to which total, and to whom (`all`, or
+   * `delivered`: only accounts with a delivered order). The districts are each district's `door_payment`.
+   */
+  doorPaymentEnabled: boolean("door_payment_enabled").notNull().default(true),
+  doorPaymentMaxCents: integer("door_payment_max_cents").notNull().default(50000),
+  doorPaymentCustomers: text("door_payment_customers").notNull().default("all"),
+  /** The shop's own Yape/Plin number the driver shows at the door (never a driver's personal account). */
+  doorYapeNumber: text("door_yape_number"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -19,7 +19,7 @@ export const deliveryProofs = pgTable(
     receiverName: text("receiver_name"),
     fullBidonesLeft: integer("full_bidones_left"),
     emptyBidonesCollected: integer("empty_bidones_collected"),
-    /** ausente | direccion_errada | rechazado | otro (failed only) */
+    /** ausente | direccion_errada | rechazado | no_pago | otro (failed only) */
     failureReason: text("failure_reason"),
     note: text("note"),
     driverId: text("driver_id").references(() => users.id),

@@ -17,6 +17,8 @@ export const districts = pgTable("districts", {
    */
   centerLat: doublePrecision("center_lat"),
   centerLng: doublePrecision("center_lng"),
+  /** Issue 38: whether "Pago contra entrega" is offered here (the shop-wide switch is in site_settings). */
+  doorPayment: boolean("door_payment").notNull().default(true),
 });
 
 /** Spec's district_days: the weekdays a district receives deliveries. Day number 1 = lunes … 7 = domingo. */

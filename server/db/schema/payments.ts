@@ -16,7 +16,7 @@ export const payments = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
     provider: text("provider").notNull(),
-    /** card | yape | cash (PagoEfectivo / banca móvil / agentes / billeteras) */
+    /** card | yape | cash (PagoEfectivo / banca móvil / agentes / billeteras); provider `contra_entrega`: cash | yape at the door */
     method: text("method"),
     status: text("status").notNull().default("created"),
     amountCents: integer("amount_cents").notNull(),
@@ -36,6 +36,11 @@ export const payments = pgTable(
      * server believes (issue 39): `settledAt` is then the server's receipt time, and the caja shows both.
      */
     doorPhoneTime: timestamp("door_phone_time", { withTimezone: true }),
+    /**
+     * Pago contra entrega in cash (issue 38): the note the customer will pay with ("¿Con cuánto
+     * pagas?"), so the driver brings change; null: the exact amount or not said.
+     */
+    paysWithCents: integer("pays_with_cents"),
     /**
      * Until when one request holds the right to charge this attempt's Culqi token (decision 0071):
      * a double click reaching two server processes charges once, the other request waits for the

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { addDays, limaToday } from "@core/lima-dates";
 import { igvBreakdown, orderSummary } from "@core/pricing";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
@@ -7,6 +7,7 @@ import { hashPassword } from "../../accounts/index.server";
 import { formatInvoiceNumber, invoiceSeriesFor } from "../../invoices/index.server";
 import type { Database } from "../client";
 import {
+  siteSettings,
   accounts,
   deliveries,
   districts,
@@ -53,6 +54,11 @@ export async function seedDemoAccounts(db: Database, now: Date = new Date()): Pr
   // orders, so demo databases from before the back office get the day's work on their next start.
   await seedDemoDeliveries(db, now);
   await seedDemoWhatsappOptIns(db, now);
+  // Issue 38: the demo shop's Yape for pago contra entrega (a real shop types its own in Ajustes).
+  await db
+    .update(siteSettings)
+    .set({ doorYapeNumber: "987 654 321" })
+    .where(and(eq(siteSettings.id, 1), isNull(siteSettings.doorYapeNumber)));
   return { seeded: !existing };
 }
 

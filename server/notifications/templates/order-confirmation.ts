@@ -7,7 +7,10 @@ import { button, emailLayout, escapeHtml } from "./layout";
 export interface OrderConfirmationData {
   brandName: string;
   orderNumber: string;
-  invoiceNumber: string;
+  /** Null for an order paid at the door (issue 38): its comprobante is issued when the driver collects. */
+  invoiceNumber: string | null;
+  /** Issue 38: "Pagarás S/ 84.00 al recibir (efectivo, …)" for an order confirmed without an online payment. */
+  payAtDoor?: string;
   firstName: string;
   totalCents: number;
   items: { title: string; variantTitle: string | null; quantity: number; lineTotalCents: number }[];
@@ -32,7 +35,7 @@ export interface OrderConfirmationData {
 }
 
 export function orderConfirmationEmail(data: OrderConfirmationData) {
-  const subject = `Pedido ${data.orderNumber} confirmado`;
+  const subject = data.payAtDoor ? `Pedido ${data.orderNumber} confirmado: pagas al recibir` : `Pedido ${data.orderNumber} confirmado`;
   const delivery =
     data.deliveryDate === null
       ? pausedDeliveryNote(data.deliveryPausedUntil)
@@ -54,7 +57,11 @@ export function orderConfirmationEmail(data: OrderConfirmationData) {
     brandName: data.brandName,
     title: subject,
     body: `<h1 style="font-size:22px;color:#164e63;margin:0 0 12px">¡Gracias por tu compra, ${escapeHtml(data.firstName)}!</h1>
-<p>Recibimos el pago de tu pedido <strong>${escapeHtml(data.orderNumber)}</strong>. Tu comprobante es el <strong>${escapeHtml(data.invoiceNumber)}</strong>.</p>
+${
+  data.payAtDoor
+    ? `<p>Tu pedido <strong>${escapeHtml(data.orderNumber)}</strong> está confirmado. <strong>${escapeHtml(data.payAtDoor)}.</strong> Te enviaremos tu comprobante cuando pagues.</p>`
+    : `<p>Recibimos el pago de tu pedido <strong>${escapeHtml(data.orderNumber)}</strong>. Tu comprobante es el <strong>${escapeHtml(data.invoiceNumber ?? "")}</strong>.</p>`
+}
 <table role="presentation" width="100%" style="border-top:1px solid #e2e8f0;border-bottom:1px solid #e2e8f0;margin:16px 0">${rows}
 ${extraRows.map(([label, amount]) => `<tr><td style="padding:6px 0">${escapeHtml(label!)}</td><td align="right">${amount}</td></tr>`).join("")}
 <tr><td style="padding:8px 0;font-weight:bold">Total</td><td align="right" style="font-weight:bold">${formatSoles(data.totalCents)}</td></tr></table>
@@ -69,7 +76,9 @@ ${extraRows.map(([label, amount]) => `<tr><td style="padding:6px 0">${escapeHtml
   });
   const text = [
     `¡Gracias por tu compra, ${data.firstName}!`,
-    `Pedido ${data.orderNumber} pagado. Comprobante ${data.invoiceNumber}.`,
+    data.payAtDoor
+      ? `Pedido ${data.orderNumber} confirmado. ${data.payAtDoor}. Te enviaremos tu comprobante cuando pagues.`
+      : `Pedido ${data.orderNumber} pagado. Comprobante ${data.invoiceNumber}.`,
     ...data.items.map((item) => `${item.quantity} x ${item.title}${item.variantTitle ? ` (${item.variantTitle})` : ""}: ${formatSoles(item.lineTotalCents)}`),
     ...extraRows.map(([label, amount]) => `${label}: ${amount}`),
     `Total: ${formatSoles(data.totalCents)}`,
