@@ -158,7 +158,8 @@ export function typedCashAmount(value: string): string | undefined {
 /** The reason for exceeding a full window, or why it is not one (null: fine). */
 export function overrideReasonError(reason: string): string | null {
   const text = reason.trim();
-  if (text.length < OVERRIDE_REASON_MIN) return `Ese horario no tiene cupos: escribe el motivo para pasar el cupo (mínimo ${OVERRIDE_REASON_MIN} letras), o elige otro horario`;
+  if (text.length < OVERRIDE_REASON_MIN)
+    return `Ese horario no tiene cupos: escribe el motivo para pasar el cupo (mínimo ${OVERRIDE_REASON_MIN} letras), o elige otro horario`;
   if (text.length > OVERRIDE_REASON_MAX) return `El motivo puede tener como máximo ${OVERRIDE_REASON_MAX} caracteres`;
   if (!isPlainText(text)) return "El motivo contiene caracteres no permitidos";
   return null;

@@ -145,11 +145,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== "crear") return answer({ intent, values, fieldErrors: {}, message: null, preview: await previewStaffOrder(db, values) });
 
   const provider = activePaymentProvider();
+  const siteUrl = (await siteInfo(db)).siteUrl;
   const result = await placeStaffOrder(db, values, {
     actor: staffActor(context, request),
     now,
     provider: provider.id,
     userAgent: request.headers.get("user-agent"),
+    siteUrl,
   });
   if (!result.ok) {
     return answer(
@@ -158,7 +160,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const next = new URLSearchParams({ creado: result.orderId, pago: result.payment });
-  const siteUrl = (await siteInfo(db)).siteUrl;
   if (result.payment === "link") {
     // The provider readies the attempt as the checkout's next step does, and says where it is paid.
     const step = await provider.nextStep(db, { paymentId: result.paymentId, now });

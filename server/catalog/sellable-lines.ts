@@ -13,9 +13,10 @@ export interface SellableLine {
 }
 
 /**
- * "Nuevo pedido" (issue 38): every product and presentation on sale, at its one-time price, in
- * the shop's order. Read straight from the database like cart pricing, never from the storefront
- * cache; the order is priced again when it is placed, so this list is only what staff read out.
+ * Every product and presentation on sale, at its one-time price, in the shop's order: what a
+ * subscription can hold (self-service "Cambiar productos") and what the office can put on a phone
+ * order ("Nuevo pedido", issue 38). Read straight from the database like cart pricing, never from
+ * the storefront cache; an order is priced again when it is placed.
  */
 export async function listSellableLines(db: Database): Promise<SellableLine[]> {
   const rows = await db
@@ -30,12 +31,7 @@ export async function listSellableLines(db: Database): Promise<SellableLine[]> {
     .from(products)
     .leftJoin(productVariants, and(eq(productVariants.productId, products.id), eq(productVariants.active, true)))
     .where(eq(products.active, true))
-    .orderBy(
-      sql`${products.sortOrder} asc nulls last`,
-      asc(products.id),
-      sql`${productVariants.sortOrder} asc nulls last`,
-      asc(productVariants.id),
-    );
+    .orderBy(sql`${products.sortOrder} asc nulls last`, asc(products.id), sql`${productVariants.sortOrder} asc nulls last`, asc(productVariants.id));
   return rows.flatMap((row): SellableLine[] => {
     if (row.variantId !== null) {
       return [{ productId: row.productId, variantId: row.variantId, title: row.title, variantTitle: row.variantTitle, unitPriceCents: row.variantPriceCents! }];

@@ -137,7 +137,7 @@ interface CallerRow {
 
 /** `cuenta:<id>` or `invitado:<uuid>`; anything else is no caller. */
 export function parseCallerReference(value: string | null | undefined): { kind: "account"; userId: string } | { kind: "guest"; orderId: string } | null {
-  const match = /^(cuenta|invitado):([A-Za-z0-9_-]{1,64})$/.exec(value ?? "");
+  const match = /^(cuenta|invitado):([^\s]{1,200})$/.exec(value ?? "");
   if (!match) return null;
   if (match[1] === "cuenta") return { kind: "account", userId: match[2]! };
   return isUuid(match[2]!) ? { kind: "guest", orderId: match[2]! } : null;
@@ -317,7 +317,13 @@ async function lastOrderLines(db: DatabaseOrTransaction, theirs: SQL): Promise<C
     .limit(1);
   if (!order) return null;
   const items = await db
-    .select({ productId: orderItems.productId, variantId: orderItems.variantId, quantity: orderItems.quantity, title: orderItems.title, variantTitle: orderItems.variantTitle })
+    .select({
+      productId: orderItems.productId,
+      variantId: orderItems.variantId,
+      quantity: orderItems.quantity,
+      title: orderItems.title,
+      variantTitle: orderItems.variantTitle,
+    })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id))
     .orderBy(asc(orderItems.id));

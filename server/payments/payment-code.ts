@@ -35,7 +35,12 @@ export async function issuePaymentCode(
   } else if (payment.provider === "culqi") {
     const settings = culqiCheckoutSettings();
     if (!settings) return null;
-    const code = await issueCulqiCodeWithoutCheckout(db, culqiClient(), { paymentId: input.paymentId, now: input.now, publicKey: settings.publicKey }, orderSteps);
+    const code = await issueCulqiCodeWithoutCheckout(
+      db,
+      culqiClient(),
+      { paymentId: input.paymentId, now: input.now, publicKey: settings.publicKey },
+      orderSteps,
+    );
     if (!code) return null;
   } else return null;
   const issued = await readAttempt(db, input.paymentId);

@@ -40,7 +40,10 @@ export async function loadOrderDesk(db: Database, input: { query: string; refere
 }
 
 /** The live total of the form as typed (prices from the catalogue; nothing of the form's but lines and who). */
-export async function previewStaffOrder(db: Database, values: Pick<StaffOrderValues, "cantidades" | "cliente" | "correo" | "telefono">): Promise<OneTimeOrderPreview | null> {
+export async function previewStaffOrder(
+  db: Database,
+  values: Pick<StaffOrderValues, "cantidades" | "cliente" | "correo" | "telefono">,
+): Promise<OneTimeOrderPreview | null> {
   const typed = typedLines(values.cantidades);
   if ("error" in typed) return null;
   const caller = parseCallerReference(values.cliente);

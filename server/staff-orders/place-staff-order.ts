@@ -33,7 +33,8 @@ export interface StaffOrderRefusal {
   slotTaken?: boolean;
 }
 
-export type StaffOrderResult = { ok: true; orderId: string; orderNumber: string; paymentId: string; created: boolean; payment: StaffPaymentChoice } | StaffOrderRefusal;
+export type StaffOrderResult =
+  { ok: true; orderId: string; orderNumber: string; paymentId: string; created: boolean; payment: StaffPaymentChoice } | StaffOrderRefusal;
 
 const CHECK_FIELDS = "Revisa los datos marcados: no se creó ningún pedido.";
 
@@ -70,7 +71,7 @@ function refused(fieldErrors: Record<string, string>, message = CHECK_FIELDS): S
 export async function placeStaffOrder(
   db: Database,
   values: StaffOrderValues,
-  options: { actor: StaffActor; now: Date; provider: string; userAgent?: string | null },
+  options: { actor: StaffActor; now: Date; provider: string; userAgent?: string | null; siteUrl?: string },
 ): Promise<StaffOrderResult> {
   const errors: Record<string, string> = {};
 
@@ -181,6 +182,7 @@ export async function placeStaffOrder(
     userId: caller?.userId ?? null,
     client: { address: options.actor.clientAddress ?? "", userAgent: options.userAgent ?? null },
     actor: options.actor.email,
+    ...(options.siteUrl ? { siteUrl: options.siteUrl } : {}),
     ...(capacityOverride ? { capacityOverride } : {}),
   });
   if (result.ok) {
@@ -208,7 +210,9 @@ export async function placeStaffOrder(
       return refused({ items: "Un producto dejó de venderse o cambió de precio: revisa la lista y el total." });
     case "minimum":
       return refused(
-        { items: `El pedido mínimo es ${formatSoles(MINIMUM_ORDER_CENTS)} en productos (la garantía no cuenta): faltan ${formatSoles(result.shortfallCents)}.` },
+        {
+          items: `El pedido mínimo es ${formatSoles(MINIMUM_ORDER_CENTS)} en productos (la garantía no cuenta): faltan ${formatSoles(result.shortfallCents)}.`,
+        },
         "El pedido no llega al mínimo: no se creó.",
       );
     case "slot_taken": {
@@ -217,8 +221,9 @@ export async function placeStaffOrder(
       return { ...refused(errors), slotTaken: true };
     }
     case "unpaid_limit":
-    case "door_payment_unavailable":
       return refused({ pago: result.message }, result.message);
+    case "door_payment_unavailable":
+      return refused({ pago: result.message, ...mapped(result.fieldErrors, false) }, result.message);
     case "account_required":
       return refused({ form: "Este pedido no puede crearse desde aquí." });
   }

@@ -53,9 +53,9 @@ describe("Nuevo pedido: finding the caller and what they order (issue 38)", () =
       } as typeof orders.$inferInsert)
       .returning({ id: orders.id });
     orderIds[name] = row!.id;
-    await test.db.insert(orderItems).values(
-      lines.map((line) => ({ orderId: row!.id, ...line, lineTotalCents: line.unitPriceCents * line.quantity, sku: null, variantTitle: null })),
-    );
+    await test.db
+      .insert(orderItems)
+      .values(lines.map((line) => ({ orderId: row!.id, ...line, lineTotalCents: line.unitPriceCents * line.quantity, sku: null, variantTitle: null })));
   }
 
   beforeAll(async () => {
@@ -108,7 +108,13 @@ describe("Nuevo pedido: finding the caller and what they order (issue 38)", () =
       new Date("2026-03-02T15:00:00Z"),
     );
     // A guest with two delivered orders at two addresses, and a later one cancelled.
-    const pedro = { customerFirstName: "Pedro", customerLastName: "Ramos Díaz", customerEmail: pedroEmail, customerPhone: "+51 987 000 111", documentNumber: "40000001" };
+    const pedro = {
+      customerFirstName: "Pedro",
+      customerLastName: "Ramos Díaz",
+      customerEmail: pedroEmail,
+      customerPhone: "+51 987 000 111",
+      documentNumber: "40000001",
+    };
     await insertOrder(
       "pedroFirst",
       { ...pedro, address: "Jr. Tacna 10", deliveryNotes: null },
@@ -168,7 +174,15 @@ describe("Nuevo pedido: finding the caller and what they order (issue 38)", () =
   it("does not offer an account that is not active, nor a reference that names nobody", async () => {
     const [inactive] = await test.db
       .insert(users)
-      .values({ id: `user-off-${tag}`, name: "Inés Apagada", email: `ines-${tag}@prueba.pe`, firstName: "Inés", lastName: "Apagada", phone: "933333333", status: "inactive" })
+      .values({
+        id: `user-off-${tag}`,
+        name: "Inés Apagada",
+        email: `ines-${tag}@prueba.pe`,
+        firstName: "Inés",
+        lastName: "Apagada",
+        phone: "933333333",
+        status: "inactive",
+      })
       .returning({ id: users.id });
     expect(references(await findCallers(test.db, "933333333"))).not.toContain(`cuenta:${inactive!.id}`);
     expect(await loadCallerPicture(test.db, `cuenta:${inactive!.id}`)).toBeNull();
@@ -182,7 +196,13 @@ describe("Nuevo pedido: finding the caller and what they order (issue 38)", () =
     expect(picture.userId).toBe(lucia.id);
     expect(picture.contact).toMatchObject({ nombre: "Lucía", apellido: "Torres Vega", correo: lucia.email, telefono: "912345678", documento: "41234567" });
     expect(picture.addresses.map(({ districtName, address, reference, point, source }) => ({ districtName, address, reference, point, source }))).toEqual([
-      { districtName: "San Isidro", address: "Calle Los Pinos 123", reference: "Puerta verde", point: { lat: -12.0975, lng: -77.0365 }, source: expect.stringMatching(/^Pedido VA-/) },
+      {
+        districtName: "San Isidro",
+        address: "Calle Los Pinos 123",
+        reference: "Puerta verde",
+        point: { lat: -12.0975, lng: -77.0365 },
+        source: expect.stringMatching(/^Pedido VA-/),
+      },
       { districtName: "Miraflores", address: "Av. Pardo 500", reference: "", point: null, source: "Perfil" },
     ]);
   });
@@ -194,7 +214,7 @@ describe("Nuevo pedido: finding the caller and what they order (issue 38)", () =
       ["San Isidro", "av. arequipa  2000", "dpto 301"],
       ["Miraflores", "Jr. Tacna 10", ""],
     ]);
-    const [usual] = await test.db.select({ orderNumber: orders.orderNumber }).from(orders).where(eq(orders.id, orderIds.pedroUsual));
+    const [usual] = await test.db.select({ orderNumber: orders.orderNumber }).from(orders).where(eq(orders.id, orderIds.pedroUsual!));
     expect(picture.lastOrder).toMatchObject({
       orderNumber: usual!.orderNumber,
       lines: [

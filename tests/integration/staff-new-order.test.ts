@@ -5,7 +5,7 @@
  * member in its history and the audit log, once per form however often it is sent, and only by
  * admin and operaciones. Decision 0091.
  */
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -61,14 +61,15 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
     nombre: "Rosa",
     apellido: "Quispe",
     correo: `rosa-${tag}-${randomUUID().slice(0, 4)}@prueba.pe`,
-    telefono: "987 654 321",
+    // Each order its own phone and door: contra entrega allows 3 unpaid orders per phone and per address.
+    telefono: `9${randomInt(10_000_000, 100_000_000)}`,
     tipo_documento: "dni",
     dni: "45678912",
     ruc: "",
     razonSocial: "",
     direccionElegida: NEW_ADDRESS,
     districtId: String(miraflores),
-    direccion: "Av. Larco 123",
+    direccion: `Av. Larco ${randomInt(100, 100_000)}`,
     referencia: "Frente al parque",
     coordenadas: "",
     horario: `${WEDNESDAY}|manana`,
@@ -138,6 +139,8 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
   }
 
   beforeAll(async () => {
+    // The local demo's WhatsApp channel: the WhatsApp box exists (read once, before anything reads the environment).
+    vi.stubEnv("WHATSAPP_LOCAL_OUTBOX", "true");
     test = await createTestDatabase("seeded");
     const [staff] = await test.db.select().from(users).where(eq(users.email, DEMO_OPERACIONES.email));
     actor = { id: staff!.id, email: staff!.email, role: "operaciones", clientAddress: "198.51.100.7" };
@@ -157,7 +160,7 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
   });
 
   it("places a new customer's order as a guest's, with the staff member as its history's actor and one audit row", async () => {
-    const form = values();
+    const form = values({ telefono: "+51 987 654 321", direccion: "Av. Larco 123" });
     const result = await place(form);
     expect(result).toMatchObject({ ok: true, created: true, payment: "contra_entrega" });
     if (!result.ok) return;
@@ -177,11 +180,27 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
     const email = `cuenta-${tag}@prueba.pe`;
     const [account] = await test.db
       .insert(users)
-      .values({ id: `user-${email}`, name: "Ana Flores", email, firstName: "Ana", lastName: "Flores", phone: "911222333", address: "Av. Benavides 45", districtId: miraflores })
+      .values({
+        id: `user-${email}`,
+        name: "Ana Flores",
+        email,
+        firstName: "Ana",
+        lastName: "Flores",
+        phone: "911222333",
+        address: "Av. Benavides 45",
+        districtId: miraflores,
+      })
       .returning({ id: users.id });
     const caller = (await loadCallerPicture(test.db, `cuenta:${account!.id}`))!;
     const saved = caller.addresses.find((address) => address.address === "Av. Benavides 45")!;
-    const form = values({ cliente: caller.reference, correo: email, telefono: "911222333", direccionElegida: saved.key, districtId: "", direccion: "otra cosa" });
+    const form = values({
+      cliente: caller.reference,
+      correo: email,
+      telefono: "911222333",
+      direccionElegida: saved.key,
+      districtId: "",
+      direccion: "otra cosa",
+    });
     const result = await place(form);
     expect(result).toMatchObject({ ok: true });
     const [order] = await ordersWithKey(form.checkoutKey);
@@ -259,8 +278,7 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
   });
 
   it("asks for the consent the customer gave on the phone, as every box asks, and grants nothing by itself", async () => {
-    vi.stubEnv("WHATSAPP_LOCAL_OUTBOX", "true");
-    try {
+    {
       const unticked = values();
       const none = await place(unticked);
       if (!none.ok) throw new Error("not placed");
@@ -277,8 +295,6 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
       expect(ask).toMatchObject({ phone: "51944555666", source: "telefono", answeredAt: null });
       expect(await test.db.select().from(whatsappConsentEvents).where(eq(whatsappConsentEvents.phone, "51944555666"))).toEqual([]);
       expect((await auditOf(result.orderId))[0]!.after).toMatchObject({ consentByPhone: { promociones: "asked", whatsapp: "asked" } });
-    } finally {
-      vi.unstubAllEnvs();
     }
   });
 
@@ -334,7 +350,12 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
       expect(email!.text).toContain(`/pago/sandbox/${payment!.id}`);
       // The same form again (a double click, a retry) sends nothing twice.
       await run("action", "admin", path, posted(form, { intent: "crear" }));
-      expect(await test.db.select().from(outboxEmails).where(and(eq(outboxEmails.toAddress, form.correo), eq(outboxEmails.kind, "payment_link")))).toHaveLength(1);
+      expect(
+        await test.db
+          .select()
+          .from(outboxEmails)
+          .where(and(eq(outboxEmails.toAddress, form.correo), eq(outboxEmails.kind, "payment_link"))),
+      ).toHaveLength(1);
     });
 
     it("«Código de pago» issues the provider's cash code and shows it to the office to dictate", async () => {
@@ -342,7 +363,10 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
       const answer = await run("action", "operaciones", path, posted(form, { intent: "crear" }));
       expect(answer.status).toBe(302);
       const [order] = await ordersWithKey(form.checkoutKey);
-      const [payment] = await test.db.select().from(payments).where(inArray(payments.orderId, [order!.id]));
+      const [payment] = await test.db
+        .select()
+        .from(payments)
+        .where(inArray(payments.orderId, [order!.id]));
       expect(payment).toMatchObject({ status: "pending", method: "cash", paymentCode: expect.stringMatching(/^\d{8}$/) });
       const shown = await run("loader", "operaciones", answer.location!);
       expect(shown.body).toMatchObject({ created: { payment: "codigo", code: { code: payment!.paymentCode } } });

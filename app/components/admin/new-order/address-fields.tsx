@@ -47,7 +47,10 @@ export function AddressFields({
       {addresses.length > 0 && (
         <div className="mb-3 space-y-2">
           {addresses.map((address) => (
-            <label key={address.key} className="flex items-start gap-2 rounded-xl border px-3 py-2 text-sm has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+            <label
+              key={address.key}
+              className="flex items-start gap-2 rounded-xl border px-3 py-2 text-sm has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+            >
               <input
                 type="radio"
                 name="direccionElegida"

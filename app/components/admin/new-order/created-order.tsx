@@ -23,7 +23,12 @@ export interface CreatedOrder {
 /** What the office tells the caller before hanging up: the number, the amount, the date, how to pay. */
 export function CreatedOrderPanel({ order }: { order: CreatedOrder }) {
   return (
-    <section role="status" aria-labelledby="creado-titulo" className="mb-6 rounded-2xl border border-emerald-200 bg-emerald-50 p-4 text-emerald-950 sm:p-6" data-testid="created-order">
+    <section
+      role="status"
+      aria-labelledby="creado-titulo"
+      className="mb-6 rounded-2xl border border-emerald-200 bg-emerald-50 p-4 text-emerald-950 sm:p-6"
+      data-testid="created-order"
+    >
       <h2 id="creado-titulo" className="text-lg font-bold">
         Pedido {order.orderNumber} creado
       </h2>

@@ -28,7 +28,6 @@ function districtOf(values: { direccionElegida: string; districtId: string }, ad
   return values.districtId;
 }
 
-
 /**
  * The order itself (issue 38): contact, address, products with the server's live total, date and
  * window, payment and the consent said on the phone. One plain POST form (it works without
@@ -248,7 +247,10 @@ export function NewOrderForm({
               <legend className="mb-1 text-sm font-semibold">Contra entrega: cómo paga en la puerta</legend>
               <div className="flex flex-wrap gap-2">
                 {(["efectivo", "yape"] as const).map((method) => (
-                  <label key={method} className="flex items-center gap-2 rounded-xl border px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+                  <label
+                    key={method}
+                    className="flex items-center gap-2 rounded-xl border px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+                  >
                     <input
                       type="radio"
                       name="metodoContraEntrega"
