@@ -17,7 +17,7 @@ import { mapTiles } from "~/server/map-tiles.server";
 import { readFormData } from "~/server/request-body.server";
 import { siteInfo } from "~/server/site-info.server";
 import { allowStaffPage, staffActor } from "~/server/staff.server";
-import { isUuid } from "@core/input-schemas";
+import { isUuid, withoutControlCharacters } from "@core/input-schemas";
 import { normalizePeruvianMobile } from "@core/documents";
 import {
   NEW_ADDRESS,
@@ -39,9 +39,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const url = new URL(request.url);
   // The WhatsApp thread's "Crear pedido" link: `?telefono=9XXXXXXXX` searches that number.
-  const telefono = (url.searchParams.get("telefono") ?? "").trim().slice(0, 40);
-  const query = (url.searchParams.get("q") ?? telefono).trim().slice(0, SEARCH_MAX);
-  const picked = url.searchParams.get("cliente");
+  // What the URL says, without control characters (PostgreSQL refuses a NUL in text).
+  const param = (name: string, max: number) => withoutControlCharacters(url.searchParams.get(name) ?? "", "line").trim().slice(0, max);
+  const telefono = param("telefono", 40);
+  const query = param("q", SEARCH_MAX) || telefono;
+  const picked = param("cliente", 200) || null;
   const now = new Date();
   const desk = await loadOrderDesk(db, { query, reference: picked, now });
   // A number nobody answers to starts a new customer with it.
@@ -201,7 +203,7 @@ export default function AdminNewOrder({ loaderData, actionData }: Route.Componen
           {actionData.message}
         </p>
       )}
-      <CallerSearch query={query} matches={matches} picked={picked} focus={!open} />
+      <CallerSearch query={query} matches={matches} picked={picked} focus={!open} focusKey={created?.orderId ?? ""} />
       {open && initial && (
         <NewOrderForm
           // A new caller is a new form; a refused submit keeps the one being typed.

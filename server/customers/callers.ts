@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
-import { isUuid } from "@core/input-schemas";
+import { isPlainLine, isUuid } from "@core/input-schemas";
 import { readDistrict } from "../content/index.server";
 import type { Database } from "../db/client";
 import { orderItems, orders, subscriptions, users } from "../db/schema";
@@ -90,7 +90,8 @@ const placeholderEmail = `%@${ANONYMIZED_EMAIL_DOMAIN}`;
  */
 export async function findCallers(db: Database, query: string): Promise<CallerMatch[]> {
   const q = query.trim();
-  if (!q) return [];
+  // PostgreSQL refuses a NUL in text: a query with control characters finds nobody.
+  if (!q || !isPlainLine(q)) return [];
   const matchingOrder = staffOrderSearchCondition(q);
   const accounts = sql`select 'cuenta:' || ${users.id} as reference, 'account' as kind, ${users.firstName} as first_name, ${users.lastName} as last_name,
       ${users.email} as email, ${users.phone} as phone, ${users.documentNumber} as document_number,
@@ -137,8 +138,9 @@ interface CallerRow {
 
 /** `cuenta:<id>` or `invitado:<uuid>`; anything else is no caller. */
 export function parseCallerReference(value: string | null | undefined): { kind: "account"; userId: string } | { kind: "guest"; orderId: string } | null {
-  const match = /^(cuenta|invitado):([^\s]{1,200})$/.exec(value ?? "");
-  if (!match) return null;
+  // Any id without spaces or control characters (PostgreSQL refuses a NUL in text).
+  const match = /^(cuenta|invitado):(\S{1,200})$/.exec(value ?? "");
+  if (!match || !isPlainLine(match[2]!)) return null;
   if (match[1] === "cuenta") return { kind: "account", userId: match[2]! };
   return isUuid(match[2]!) ? { kind: "guest", orderId: match[2]! } : null;
 }

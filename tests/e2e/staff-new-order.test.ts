@@ -152,7 +152,6 @@ describe("operaciones types in a phone order on /admin/pedidos/nuevo (issue 38)"
     await form.getByLabel("Número de documento").fill("45678912");
     await form.getByRole("button", { name: "Crear pedido" }).click();
     await page.getByTestId("created-order").waitFor();
-    expect(await auditLayout(page)).toEqual([]);
     expectClean();
     await close();
   });

@@ -189,6 +189,9 @@ describe("Nuevo pedido: finding the caller and what they order (issue 38)", () =
     expect(await loadCallerPicture(test.db, `invitado:${orderIds.luciaOwn}`)).toBeNull();
     expect(await loadCallerPicture(test.db, "invitado:no-es-un-uuid")).toBeNull();
     expect(await loadCallerPicture(test.db, "cualquiera")).toBeNull();
+    // A control character (a NUL, which PostgreSQL refuses) names nobody and finds nobody.
+    expect(await loadCallerPicture(test.db, `cuenta:${lucia.id}\u0000`)).toBeNull();
+    expect(await findCallers(test.db, "9123\u000045678")).toEqual([]);
   });
 
   it("reads an account's contact, its distinct addresses (orders, then profile) with district, reference and pin", async () => {

@@ -316,6 +316,12 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
       }
     });
 
+    it("reads a search or a caller with a control character in the URL as nothing, never a server error", async () => {
+      const answer = await run("loader", "operaciones", `${path}?q=%00&cliente=cuenta%3Ax%00y&telefono=9%0012`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ query: "912", matches: [], caller: null });
+    });
+
     it("prices the order from the catalogue: a price or total added to the form is ignored", async () => {
       const form = values({ horario: `${wednesday()}|manana`, cantidades: { [CAJA.key]: "2" } });
       const answer = await run(

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import type { CallerMatch } from "@server/customers/index.server";
 import { formatLimaInstant } from "@core/lima-dates";
@@ -16,6 +17,7 @@ export function CallerSearch({
   matches,
   picked,
   focus,
+  focusKey,
 }: {
   query: string;
   matches: CallerMatch[];
@@ -23,7 +25,15 @@ export function CallerSearch({
   picked: string | null;
   /** Focus the box (nobody picked yet: the next call). */
   focus: boolean;
+  /** Changes when the box must take the focus again (an order was just created). */
+  focusKey: string;
 }) {
+  const box = useRef<HTMLInputElement>(null);
+  // The next call starts here (issue 38: keyboard first), also after "Crear pedido", where the box
+  // stays on the page and React's autoFocus, which acts on mounting only, would not move it.
+  useEffect(() => {
+    if (focus) box.current?.focus();
+  }, [focus, focusKey]);
   return (
     <section aria-labelledby="cliente-titulo" className="mb-6 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:p-6">
       <h2 id="cliente-titulo" className="mb-3 text-lg font-bold text-slate-900">
@@ -38,9 +48,10 @@ export function CallerSearch({
             id="buscar-cliente"
             name="q"
             type="search"
+            ref={box}
+            // A new search (or the next call, after "Crear pedido") shows what it searched, not what was typed before.
+            key={query}
             defaultValue={query}
-            // The next call starts here (issue 38: keyboard first).
-            autoFocus={focus}
             autoComplete="off"
             placeholder="Celular, nombre, e-mail o DNI"
             className="w-full rounded-xl border border-slate-300 bg-white px-3 py-2.5 text-base"
