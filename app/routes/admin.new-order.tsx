@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { data, Link, redirect, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/admin.new-order";
 import { listSellableLines } from "@server/catalog/index.server";
+import { doorPaymentOffer } from "@server/checkout/index.server";
+import { whatsappEnabled } from "@server/whatsapp/index.server";
 import { loadCallerPicture, type CallerPicture } from "@server/customers/index.server";
 import { issuePaymentCode } from "@server/order-flows/index.server";
 import { findStaffOrder } from "@server/orders/index.server";
@@ -52,25 +54,30 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A number nobody answers to starts a new customer with it.
   const startNew = !desk.open && telefono !== "" && desk.matches.length === 0;
   const open = desk.open || startNew;
+  const served = new Set(desk.districts.map((district) => district.id));
   return {
     query,
     picked: desk.caller?.reference ?? (open ? NEW_CALLER : null),
     matches: desk.matches,
     caller: desk.caller,
     open,
-    initial: open ? prefill(desk.caller, query) : null,
+    initial: open ? prefill(desk.caller, query, served) : null,
     sellable: desk.sellable,
     districts: desk.districts,
     slots: desk.slots,
     // One order per form (issue 38: a double click creates one order).
     checkoutKey: randomUUID(),
     created: await createdOrder(db, url),
+    // Where and for whom contra entrega is offered (the server checks it again when placing).
+    doorPayment: open ? await doorPaymentOffer(db, desk.caller?.userId ?? null) : null,
+    // The WhatsApp box only where the shop sends WhatsApp at all.
+    whatsappOn: whatsappEnabled(),
     tiles: mapTiles(),
   };
 }
 
 /** The form as it opens: the caller's data, or what the search said of a new customer. */
-function prefill(caller: CallerPicture | null, query: string): StaffOrderValues {
+function prefill(caller: CallerPicture | null, query: string, served: Set<number>): StaffOrderValues {
   const phone = /^[\d\s+().-]{9,}$/.test(query) ? normalizePeruvianMobile(query) : "";
   const email = query.includes("@") ? query : "";
   const words = !phone && !email ? query.split(/\s+/).filter(Boolean) : [];
@@ -86,7 +93,8 @@ function prefill(caller: CallerPicture | null, query: string): StaffOrderValues 
     dni: contact?.documento ?? "",
     ruc: contact?.ruc ?? "",
     razonSocial: contact?.razonSocial ?? "",
-    direccionElegida: caller?.addresses[0]?.key ?? NEW_ADDRESS,
+    // Their latest address the shop still delivers to.
+    direccionElegida: caller?.addresses.find((address) => served.has(address.districtId))?.key ?? NEW_ADDRESS,
     districtId: "",
     direccion: "",
     referencia: "",
@@ -191,7 +199,7 @@ async function issueCodeAgain(request: Request, context: Route.ActionArgs["conte
  * width, and without JavaScript.
  */
 export default function AdminNewOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { query, picked, matches, caller, open, initial, sellable, districts, slots, checkoutKey, created, tiles } = loaderData;
+  const { query, picked, matches, caller, open, initial, sellable, districts, slots, checkoutKey, created, doorPayment, whatsappOn, tiles } = loaderData;
   const answered = actionData && "values" in actionData ? actionData : null;
   return (
     <>
@@ -218,6 +226,8 @@ export default function AdminNewOrder({ loaderData, actionData }: Route.Componen
           districts={districts}
           slots={slots}
           answer={answered}
+          doorPayment={doorPayment}
+          whatsappOn={whatsappOn}
           tiles={tiles}
         />
       )}

@@ -4,6 +4,8 @@ import { Field, FieldError } from "~/components/ui/form-field";
 import type { MapTiles } from "~/components/map/location-picker";
 import { useHydrated } from "~/lib/use-hydrated";
 import { documentTypeLabels } from "@core/documents";
+import { doorPaymentRefusal } from "@core/door-payment";
+import type { DoorPaymentOffer } from "@server/checkout/index.server";
 import {
   NEW_ADDRESS,
   PHONE_PROMOTIONS_LABEL,
@@ -43,6 +45,8 @@ export function NewOrderForm({
   districts,
   slots,
   answer,
+  doorPayment,
+  whatsappOn,
   tiles,
 }: {
   caller: CallerPicture | null;
@@ -53,6 +57,9 @@ export function NewOrderForm({
   districts: DeskDistrict[];
   slots: Record<number, OfferedDate[]>;
   answer: Extract<NewOrderActionData, { values: StaffOrderValues }> | null;
+  /** Where and for whom contra entrega is offered, for the hint; null: not known (the server decides). */
+  doorPayment: DoorPaymentOffer | null;
+  whatsappOn: boolean;
   tiles: MapTiles;
 }) {
   const hydrated = useHydrated();
@@ -81,6 +88,14 @@ export function NewOrderForm({
 
   const preview: OneTimeOrderPreview | null =
     (pricing.data && pricing.data.intent === "precio" ? pricing.data.preview : null) ?? (answer?.preview ? answer.preview : null);
+  // Why contra entrega would be refused for this district, total and customer (the checkout's rule), if it would.
+  const doorRefusal = doorPayment
+    ? doorPaymentRefusal(doorPayment.settings, {
+        districtOffers: district === null || doorPayment.districtIds.includes(district.id),
+        totalCents: preview?.totalCents ?? 0,
+        hasDeliveredOrder: doorPayment.hasDeliveredOrder,
+      })
+    : null;
 
   // The live total: the server prices the lines as typed, after each change (the form carries no price).
   const reprice = () => {
@@ -240,6 +255,11 @@ export function NewOrderForm({
             </label>
           ))}
         </div>
+        {doorRefusal && (
+          <p className="mt-2 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="door-payment-refusal">
+            Contra entrega no disponible: {doorRefusal}
+          </p>
+        )}
         <FieldError id="pago-error" message={errors.pago} />
         {(!hydrated || payment === "contra_entrega") && (
           <div className="mt-3 grid gap-3 sm:grid-cols-2">
@@ -285,12 +305,14 @@ export function NewOrderForm({
             {PHONE_PROMOTIONS_LABEL}. <span className="text-slate-600">Le llegará un correo para confirmarlo.</span>
           </span>
         </label>
-        <label className="flex items-start gap-2 text-sm">
-          <input type="checkbox" name="whatsapp" defaultChecked={initial.whatsapp} className="mt-1 accent-brand-700" />
-          <span>
-            {PHONE_WHATSAPP_LABEL}. <span className="text-slate-600">Le escribiremos a ese número para que responda SÍ.</span>
-          </span>
-        </label>
+        {whatsappOn && (
+          <label className="flex items-start gap-2 text-sm">
+            <input type="checkbox" name="whatsapp" defaultChecked={initial.whatsapp} className="mt-1 accent-brand-700" />
+            <span>
+              {PHONE_WHATSAPP_LABEL}. <span className="text-slate-600">Le escribiremos a ese número para que responda SÍ.</span>
+            </span>
+          </label>
+        )}
       </fieldset>
 
       <button
