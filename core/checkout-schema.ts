@@ -94,19 +94,16 @@ export const checkoutSchema = z
     /** Issue 38: pay online (card, Yape, codes) or at the door. Absent: online, as before. */
     formaPago: z.enum(["en_linea", "contra_entrega"], { message: "Elige cómo pagas" }).default("en_linea"),
     metodoContraEntrega: z.enum(["efectivo", "yape"], { message: "Elige efectivo o Yape" }).default("efectivo"),
-    /** "¿Con cuánto pagas?" in soles (efectivo only, optional): the driver brings the change. Checked ≥ the total by the server. */
+    /**
+     * "¿Con cuánto pagas?" in soles as typed (efectivo only, optional): the driver brings the change.
+     * Kept as text, so the parsed form can be posted and parsed again; the server reads it with
+     * `paysWithCents` and checks it is at least what is collected.
+     */
     pagaCon: lineText(20)
       .trim()
       .optional()
-      .transform((value, context) => {
-        if (!value) return undefined;
-        const cents = solesToCents(value);
-        if (cents === null || cents <= 0) {
-          context.addIssue({ code: "custom", message: "Escribe el monto en soles, por ejemplo 100" });
-          return z.NEVER;
-        }
-        return cents;
-      }),
+      .transform((value) => value || undefined)
+      .refine((value) => value === undefined || (solesToCents(value) ?? 0) > 0, "Escribe el monto en soles, por ejemplo 100"),
     clientSubtotalCents: z.coerce.number().int("Carrito inválido").nonnegative("Carrito inválido").max(Number.MAX_SAFE_INTEGER, "Carrito inválido"),
   })
   .superRefine((value, context) => {
@@ -127,4 +124,10 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
     errors[field] ??= issue.message;
   }
   return errors;
+}
+
+/** The note a contra-entrega cash customer pays with, in céntimos; null when not said (or not cash). */
+export function paysWithCents(input: Pick<CheckoutInput, "formaPago" | "metodoContraEntrega" | "pagaCon">): number | null {
+  if (input.formaPago !== "contra_entrega" || input.metodoContraEntrega !== "efectivo" || !input.pagaCon) return null;
+  return solesToCents(input.pagaCon);
 }

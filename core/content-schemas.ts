@@ -7,6 +7,7 @@ import { isEmailAddress } from "./email-address";
 import { isValidRuc } from "./documents";
 import { freeText, lineText } from "./input-schemas";
 import { z } from "./zod";
+import { solesToCents } from "./catalog-schemas";
 
 const required = (min: number, max: number, tooShort: string) => lineText(max).pipe(z.string().min(min, tooShort));
 
@@ -69,6 +70,25 @@ export const repeatSettingsSchema = z.object({
   garantiaComprobanteMode: z.enum(["inafecto", "fuera"], { message: "Elige cómo va la garantía en el comprobante" }),
 });
 export type RepeatSettingsInput = z.infer<typeof repeatSettingsSchema>;
+
+/** Issue 38: pago contra entrega's switch, its maximum (typed in soles), who may use it and the shop's Yape. */
+export const doorPaymentSettingsSchema = z.object({
+  doorPaymentEnabled: z.boolean(),
+  doorPaymentMaxCents: lineText(20).transform((value, context) => {
+    const cents = solesToCents(value);
+    if (cents === null || cents < 5000 || cents > 1_000_000) {
+      context.addIssue({ code: "custom", message: "Escribe un monto en soles entre 50 y 10000, por ejemplo 300" });
+      return z.NEVER;
+    }
+    return cents;
+  }),
+  doorPaymentCustomers: z.enum(["all", "delivered"], { message: "Elige a quién se ofrece" }),
+  doorYapeNumber: lineText(20)
+    .trim()
+    .transform((value) => value || null)
+    .refine((value) => value === null || /^9\d{2} ?\d{3} ?\d{3}$/.test(value), "Escribe el celular de Yape/Plin de la tienda: 9 dígitos que empiezan con 9"),
+});
+export type DoorPaymentSettingsInput = z.infer<typeof doorPaymentSettingsSchema>;
 
 export const legalTextSchema = z.object({
   title: required(3, 120, "Escribe el título"),

@@ -7,7 +7,8 @@ import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staf
 import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/server/pages/content-admin.server";
 import { dbContext } from "~/server/db-context.server";
 import { allowRoles, staffActor } from "~/server/staff.server";
-import { readSettingsForEditing, updateIssuer, updateRepeatSettings, updateSiteSettings } from "@server/content/index.server";
+import { readSettingsForEditing, updateDoorPaymentSettings, updateIssuer, updateRepeatSettings, updateSiteSettings } from "@server/content/index.server";
+import { centsToSolesText } from "@core/catalog-schemas";
 import { garantiaComprobanteModeLabels, type GarantiaComprobanteMode } from "@core/garantia";
 
 /** Issue 11: the admin edits the site settings and the issuer's data (the one source of comprobantes and legal pages). */
@@ -17,6 +18,7 @@ const NO_SETTINGS = "No hay ajustes de la tienda. Ejecuta la carga inicial de da
 const SITE_FIELDS = ["brandName", "whatsappNumber", "whatsappGreeting", "contactEmail", "instagramUrl", "facebookUrl", "tiktokUrl", "closingCtaLabel"] as const;
 const ISSUER_FIELDS = ["legalName", "ruc", "fiscalAddress", "phone"] as const;
 const REPEAT_FIELDS = ["reorderRemindersEnabled", "garantiaComprobanteMode"] as const;
+const DOOR_FIELDS = ["doorPaymentEnabled", "doorPaymentMax", "doorPaymentCustomers", "doorYapeNumber"] as const;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const settings = await readSettingsForEditing(context.get(dbContext));
@@ -27,7 +29,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const actor = staffActor(context, request);
-  const { intent, values } = await readContentForm(request, [...SITE_FIELDS, ...ISSUER_FIELDS, ...REPEAT_FIELDS]);
+  const { intent, values } = await readContentForm(request, [...SITE_FIELDS, ...ISSUER_FIELDS, ...REPEAT_FIELDS, ...DOOR_FIELDS]);
   if (intent === "site") {
     const result = await updateSiteSettings(db, actor, values, new Date());
     return answerContentSave(result, intent, values, "/admin/contenido/ajustes?guardado=sitio", NO_SETTINGS);
@@ -41,6 +43,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await updateRepeatSettings(db, actor, raw, new Date());
     return answerContentSave(result, intent, values, "/admin/contenido/ajustes?guardado=recompra#recompra", NO_SETTINGS);
   }
+  if (intent === "door") {
+    const raw = {
+      doorPaymentEnabled: values.doorPaymentEnabled === "si",
+      doorPaymentMaxCents: values.doorPaymentMax,
+      doorPaymentCustomers: values.doorPaymentCustomers,
+      doorYapeNumber: values.doorYapeNumber,
+    };
+    const result = await updateDoorPaymentSettings(db, actor, raw, new Date());
+    // The field is typed as doorPaymentMax; the schema's error comes under the column's name.
+    if (!result.ok && result.reason === "invalid" && result.fieldErrors.doorPaymentMaxCents)
+      result.fieldErrors.doorPaymentMax = result.fieldErrors.doorPaymentMaxCents;
+    return answerContentSave(result, intent, values, "/admin/contenido/ajustes?guardado=contra-entrega#contra-entrega", NO_SETTINGS);
+  }
   return refuseContent(intent, values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
 }
 
@@ -51,6 +66,7 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
   const site = actionData?.intent === "site" ? actionData : null;
   const issuer = actionData?.intent === "issuer" ? actionData : null;
   const repeat = actionData?.intent === "repeat" ? actionData : null;
+  const door = actionData?.intent === "door" ? actionData : null;
   const siteValue = (name: (typeof SITE_FIELDS)[number]) => site?.values[name] ?? settings[name];
   const issuerValue = (name: (typeof ISSUER_FIELDS)[number], stored: string) => issuer?.values[name] ?? stored;
   // After its own save each form shows what was stored (e.g. the number in wa.me form); saving one never clears the other.
@@ -208,6 +224,71 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
         </fieldset>
         <button type="submit" name="intent" value="repeat" className={staffPrimaryButtonClass}>
           Guardar recompra y garantía
+        </button>
+      </Form>
+
+      <div className="mt-8" />
+      <SavedNotice show={saved === "contra-entrega" && !actionData}>Ajustes de pago contra entrega guardados.</SavedNotice>
+      <Form key={`door-${String(settings.updatedAt)}`} method="post" id="contra-entrega" className={contentCardClass} aria-labelledby="contra-entrega-titulo">
+        <h2 id="contra-entrega-titulo" className="text-lg font-bold text-slate-900">
+          Pago contra entrega
+        </h2>
+        <StaffFormError message={door?.error} />
+        <label className="flex items-start gap-3 text-slate-800">
+          <input
+            type="checkbox"
+            name="doorPaymentEnabled"
+            value="si"
+            defaultChecked={door ? door.values.doorPaymentEnabled === "si" : settings.doorPaymentEnabled}
+            className="mt-1 h-5 w-5"
+          />
+          <span>
+            Ofrecer «Pago contra entrega» (efectivo o Yape al repartidor)
+            <span className="block text-sm text-slate-600">
+              En los distritos marcados en{" "}
+              <a href="/admin/distritos" className="font-semibold text-brand-700 underline">
+                Distritos
+              </a>
+              . Cada celular o dirección puede tener como máximo 3 pedidos sin pagar a la vez.
+            </span>
+          </span>
+        </label>
+        <ContentField
+          name="doorPaymentMax"
+          label="Monto máximo del pedido (S/)"
+          defaultValue={door?.values.doorPaymentMax ?? centsToSolesText(settings.doorPaymentMaxCents)}
+          error={door?.fieldErrors.doorPaymentMax}
+          inputMode="decimal"
+        />
+        <fieldset className="space-y-2">
+          <legend className="font-semibold text-slate-800">¿Quién puede usarlo?</legend>
+          {(
+            [
+              ["all", "Todos los clientes, también los nuevos"],
+              ["delivered", "Solo clientes con cuenta que ya recibieron un pedido"],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="flex items-center gap-3 text-slate-800">
+              <input
+                type="radio"
+                name="doorPaymentCustomers"
+                value={value}
+                defaultChecked={(door?.values.doorPaymentCustomers ?? settings.doorPaymentCustomers) === value}
+                className="h-5 w-5"
+              />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        <ContentField
+          name="doorYapeNumber"
+          label="Celular de Yape/Plin de la tienda (lo ve el repartidor en la puerta; nunca uno personal)"
+          defaultValue={door?.values.doorYapeNumber ?? settings.doorYapeNumber ?? ""}
+          error={door?.fieldErrors.doorYapeNumber}
+          inputMode="tel"
+        />
+        <button type="submit" name="intent" value="door" className={staffPrimaryButtonClass}>
+          Guardar pago contra entrega
         </button>
       </Form>
     </div>

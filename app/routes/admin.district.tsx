@@ -50,7 +50,7 @@ interface ActionData {
   error: string;
   fieldErrors: Record<string, string>;
   /** What staff typed, to fill the form again. */
-  values: { served?: boolean; dayNumbers?: string[]; fields: Record<string, string> };
+  values: { served?: boolean; doorPayment?: boolean; dayNumbers?: string[]; fields: Record<string, string> };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -76,7 +76,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if (intent === "settings") {
     const dayNumbers = form.getAll("dias").filter((value): value is string => typeof value === "string");
-    values = { served: text("served") === "si", dayNumbers, fields: { cutoffTime: text("cutoffTime"), staffNotes: text("staffNotes") } };
+    values = {
+      served: text("served") === "si",
+      doorPayment: text("doorPayment") === "si",
+      dayNumbers,
+      fields: { cutoffTime: text("cutoffTime"), staffNotes: text("staffNotes") },
+    };
     if (!isPlainText(values.fields.cutoffTime!) || dayNumbers.some((value) => !/^\d$/.test(value))) {
       return refuse(intent, values, "El formulario contiene valores no permitidos.", {});
     }
@@ -84,7 +89,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       db,
       actor,
       districtId,
-      { served: values.served, dayNumbers: dayNumbers.map(Number), cutoffTime: values.fields.cutoffTime, staffNotes: values.fields.staffNotes },
+      {
+        served: values.served,
+        doorPayment: values.doorPayment,
+        dayNumbers: dayNumbers.map(Number),
+        cutoffTime: values.fields.cutoffTime,
+        staffNotes: values.fields.staffNotes,
+      },
       { today: limaToday(new Date()) },
     );
   } else if (intent === "capacities") {
@@ -159,6 +170,10 @@ export default function AdminDistrict({ loaderData, actionData }: Route.Componen
         <p id="served-help" className="text-sm text-slate-600">
           Sin reparto, el distrito sale del pie de página y del checkout. No se puede quitar mientras tenga entregas pendientes o suscripciones vigentes.
         </p>
+        <label className="flex items-start gap-2 font-semibold">
+          <input type="checkbox" name="doorPayment" value="si" defaultChecked={settings?.values.doorPayment ?? district.doorPayment} className="mt-1 h-5 w-5" />
+          Ofrecer pago contra entrega aquí
+        </label>
         <fieldset aria-describedby={errorOf(settings, "dayNumbers") ? "dias-error" : undefined}>
           <legend className="font-semibold">Días de reparto</legend>
           <div className="mt-2 flex flex-wrap gap-x-4 gap-y-2">

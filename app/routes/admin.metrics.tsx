@@ -129,6 +129,11 @@ function Figures({ metrics }: { metrics: BusinessMetrics }) {
       value: totals.averageOrderCents === null ? "—" : formatSoles(totals.averageOrderCents),
       help: "Total pagado de esos pedidos dividido entre su número, antes de reembolsos.",
     },
+    {
+      label: "Cobrado en la puerta",
+      value: formatSoles(metrics.atDoor.cashCents + metrics.atDoor.yapeCents),
+      help: `Lo que los repartidores cobraron al entregar (contra entrega y códigos pagados al repartidor) en el rango: ${count(metrics.atDoor.orders)} pedidos, ${formatSoles(metrics.atDoor.cashCents)} en efectivo y ${formatSoles(metrics.atDoor.yapeCents)} por Yape. Ya está dentro de los ingresos.`,
+    },
     { label: "Entregas realizadas", value: count(totals.deliveries), help: "Entregas marcadas como entregadas, por su fecha de entrega." },
     {
       label: "MRR",

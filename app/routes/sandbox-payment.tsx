@@ -2,6 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sandbox-payment";
 import { findSandboxPayment, type SandboxAction } from "@server/payments/index.server";
 import { applySandboxAction } from "@server/order-flows/index.server";
+import { UNPAID_LIMIT_MESSAGE } from "@core/door-payment";
 import { dbContext } from "~/server/db-context.server";
 import { privatePageHeaders } from "~/server/pages/order-receipt.server";
 import { readFormData } from "~/server/request-body.server";
@@ -44,6 +45,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const site = await siteInfo(db, request);
   const result = await applySandboxAction(db, params.paymentId, intent as SandboxAction, { now: new Date(), siteUrl: site.siteUrl });
+  if (!result.ok && result.reason === "unpaid_limit") return data({ error: UNPAID_LIMIT_MESSAGE }, { status: 409 });
   if (!result.ok) {
     return data(
       { error: result.reason === "expired" ? "El tiempo para pagar este pedido terminó. Vuelve al carrito para generar uno nuevo." : "Pago no encontrado" },

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { CheckoutInput } from "@core/checkout-schema";
+import { paysWithCents, type CheckoutInput } from "@core/checkout-schema";
 import { deliveryScheduleError } from "@core/delivery-schedule";
 import { minimumOrderShortfall, orderSummary } from "@core/pricing";
 import { markCartRecovered } from "../cart/index.server";
@@ -158,8 +158,8 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: Pl
         creditCents = garantiaCreditToApply(await lockGarantiaCredit(tx, creditUser), totalCents);
       }
       // "¿Con cuánto pagas?" against what the driver collects: the total less the garantía credit spent.
-      const paysWith = atDoor && input.metodoContraEntrega === "efectivo" ? input.pagaCon : undefined;
-      if (paysWith !== undefined && paysWith < totalCents - creditCents) throw new PaysWithTooLowError();
+      const paysWith = paysWithCents(input);
+      if (paysWith !== null && paysWith < totalCents - creditCents) throw new PaysWithTooLowError();
       const placed = await writeOrder(tx, { input, options, district, summary, garantia, totalCents, creditCents, lines: priced.lines, expiresAt });
       if (!placed) throw new DistrictNotServedError();
       const subscriptionId = subscribing
@@ -330,7 +330,7 @@ async function writeOrder(
     // Contra entrega's payment waits for the driver (pending, cash or Yape); an online one for the provider.
     paymentStatus: atDoor ? "pending" : "created",
     paymentMethod: atDoor ? DOOR_METHOD_BY_CHOICE[input.metodoContraEntrega] : null,
-    paysWithCents: atDoor && input.metodoContraEntrega === "efectivo" ? (input.pagaCon ?? null) : null,
+    paysWithCents: paysWithCents(input),
     actor: options.actor ?? "customer",
     // Cast in the statement: a null would not pass the timestamp column's own mapping.
     expiresAt: expiresAt?.toISOString() ?? null,

@@ -135,7 +135,7 @@ export async function readWeekdaysOfDistricts(db: DatabaseOrTransaction, ids?: r
 export async function changeDistrict(
   tx: Transaction,
   districtId: number,
-  changes: Partial<Pick<District, "served" | "cutoffTime" | "staffNotes" | "centerLat" | "centerLng">>,
+  changes: Partial<Pick<District, "served" | "cutoffTime" | "staffNotes" | "centerLat" | "centerLng" | "doorPayment">>,
   weekdays?: readonly number[],
 ): Promise<void> {
   if (Object.keys(changes).length > 0) await tx.update(districts).set(changes).where(eq(districts.id, districtId));

@@ -20,7 +20,7 @@ export { countVotes, countVotesForPublicPage, findVoteOf, voteForOrganization, t
 export { fillIssuerPlaceholders, getIssuer, type Issuer } from "./issuer";
 export { invalidateStorefront } from "../db/storefront-cache";
 export type { ContentSaveResult } from "./content-edit";
-export { DEMO_ISSUER_RUC, readSettingsForEditing, updateIssuer, updateRepeatSettings, updateSiteSettings } from "./settings-admin";
+export { DEMO_ISSUER_RUC, readSettingsForEditing, updateDoorPaymentSettings, updateIssuer, updateRepeatSettings, updateSiteSettings } from "./settings-admin";
 export { isLegalTextSlug, LEGAL_TEXT_SLUGS, listLegalTextVersions, readLegalTextForEditing, saveLegalText, type LegalTextVersion } from "./legal-texts-admin";
 export { createOrganization, findOrganizationForEditing, listAllOrganizations, updateOrganization, type OrganizationRow } from "./organizations-admin";
 export {

@@ -1,5 +1,12 @@
 import { eq } from "drizzle-orm";
-import { issuerSchema, repeatSettingsSchema, siteSettingsSchema, type IssuerInput, type SiteSettingsInput } from "@core/content-schemas";
+import {
+  doorPaymentSettingsSchema,
+  issuerSchema,
+  repeatSettingsSchema,
+  siteSettingsSchema,
+  type IssuerInput,
+  type SiteSettingsInput,
+} from "@core/content-schemas";
 import type { StaffActor } from "../audit/index.server";
 import { recordStaffAction } from "../audit/index.server";
 import type { Database } from "../db/client";
@@ -66,6 +73,13 @@ export async function updateRepeatSettings(db: Database, actor: StaffActor, raw:
   const parsed = parseContent(repeatSettingsSchema, raw);
   if (!parsed.ok) return parsed;
   return changeSettings(db, actor, "settings.repeat", now, { ...parsed.data });
+}
+
+/** Issue 38: pago contra entrega's switch, maximum, customers and the shop's Yape number. */
+export async function updateDoorPaymentSettings(db: Database, actor: StaffActor, raw: Record<string, unknown>, now: Date): Promise<ContentSaveResult> {
+  const parsed = parseContent(doorPaymentSettingsSchema, raw);
+  if (!parsed.ok) return parsed;
+  return changeSettings(db, actor, "settings.door_payment", now, { ...parsed.data });
 }
 
 /** The row as staff edit it, always fresh (never the storefront's cached copy). */

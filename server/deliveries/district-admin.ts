@@ -49,6 +49,8 @@ export interface DistrictStaffView extends DistrictCommitments {
   dayNumbers: number[];
   cutoffTime: string | null;
   staffNotes: string;
+  /** Issue 38: whether pago contra entrega is offered here. */
+  doorPayment: boolean;
   shopCutoffTime: string;
   /** Every weekday × window: the district's own places (null: the shop-wide pool) and the pool's figure. */
   capacities: { dayNumber: number; window: string; own: number | null; shop: number | null }[];
@@ -134,6 +136,7 @@ export async function loadDistrictForStaff(db: Database, districtId: number, tod
     dayNumbers: days,
     cutoffTime: district.cutoffTime,
     staffNotes: district.staffNotes ?? "",
+    doorPayment: district.doorPayment,
     shopCutoffTime: settings?.cutoffTime ?? DEFAULT_CUTOFF_TIME,
     capacities: [1, 2, 3, 4, 5, 6, 7].flatMap((dayNumber) =>
       DELIVERY_WINDOWS.map((window) => ({
@@ -160,6 +163,8 @@ export const districtSettingsSchema = z
       .trim()
       .refine((value) => value === "" || parseCutoffTime(value) !== null, "Escribe la hora como HH:MM (por ejemplo 14:00) o déjala vacía"),
     staffNotes: freeText(MAX_DISTRICT_NOTES).transform((value) => value.trim()),
+    /** Issue 38: absent keeps what is stored. */
+    doorPayment: z.boolean().optional(),
   })
   .refine((value) => !value.served || value.dayNumbers.length > 0, {
     path: ["dayNumbers"],
@@ -192,15 +197,22 @@ export async function updateDistrictSettings(
   if (!parsed.success) return { ok: false, reason: "invalid", fieldErrors: fieldErrors(parsed.error) };
   const input = parsed.data;
   const dayNumbers = [...new Set(input.dayNumbers)].sort();
-  const after = { served: input.served, dayNumbers, cutoffTime: input.cutoffTime || null, staffNotes: input.staffNotes || null };
   return inTransaction(db, async (tx): Promise<DistrictChangeResult> => {
     const district = await lockDistrict(tx, districtId);
     if (!district) return { ok: false, reason: "not_found" };
+    const after = {
+      served: input.served,
+      dayNumbers,
+      cutoffTime: input.cutoffTime || null,
+      staffNotes: input.staffNotes || null,
+      doorPayment: input.doorPayment ?? district.doorPayment,
+    };
     const before = {
       served: district.served,
       dayNumbers: (await readDistrictWeekdays(tx, districtId)).sort(),
       cutoffTime: district.cutoffTime,
       staffNotes: district.staffNotes,
+      doorPayment: district.doorPayment,
     };
     if (JSON.stringify(before) === JSON.stringify(after)) return { ok: true, changed: false };
     if (district.served && !after.served) {
@@ -213,7 +225,7 @@ export async function updateDistrictSettings(
     await changeDistrict(
       tx,
       districtId,
-      { served: after.served, cutoffTime: after.cutoffTime, staffNotes: after.staffNotes },
+      { served: after.served, cutoffTime: after.cutoffTime, staffNotes: after.staffNotes, doorPayment: after.doorPayment },
       weekdaysChanged ? dayNumbers : undefined,
     );
     await recordStaffAction(tx, actor, { action: "district.update", entityType: "district", entityId: String(districtId), before, after });

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { datesOfRange, weeksOfRange, type MetricsRange } from "@core/metrics-range";
 import type { Database } from "../db/client";
 import { readDistricts } from "../content/index.server";
-import { bidonMovements, deliveries, orders, refunds, subscriptionPeriods, subscriptions } from "../db/schema";
+import { bidonMovements, deliveries, orders, payments, refunds, subscriptionPeriods, subscriptions } from "../db/schema";
 import { activeSubscriptionWeeks, type MetricsActiveWeek, type MetricsPlan } from "./active-subscriptions";
 import { MAX_ATTEMPTS } from "../subscriptions/index.server";
 import { garantiasHeld } from "../garantias/index.server";
@@ -68,6 +68,11 @@ export interface BusinessMetrics {
    * yet (now). A deposit, never revenue: the figures above leave it out.
    */
   garantias: { cents: number; units: number; customers: number; chargedNotDeliveredCents: number };
+  /**
+   * Issue 38: money drivers took at the door in the range (pago contra entrega and codes paid to the
+   * driver), by when it was collected, per method. Part of the paid figures above, shown apart.
+   */
+  atDoor: { orders: number; cashCents: number; yapeCents: number };
 }
 
 const LIMA = sql.raw(`'America/Lima'`);
@@ -170,6 +175,16 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
     })
     .from(balances);
   const garantias = await garantiasHeld(db, end);
+  const [atDoor] = await db
+    .select({
+      orders: counted,
+      cash: bigSum(sql`case when ${payments.method} = 'cash' then ${payments.amountCents} else 0 end`),
+      yape: bigSum(sql`case when ${payments.method} = 'yape' then ${payments.amountCents} else 0 end`),
+    })
+    .from(payments)
+    .where(
+      sql`${payments.collectedAtDoorBy} is not null and ${payments.status} = 'succeeded' and ${payments.settledAt} >= ${start} and ${payments.settledAt} < ${end}`,
+    );
   const districtIds = [...new Set([...ordersByDistrict, ...deliveredByDistrict].map((row) => row.districtId))];
   const names = await readDistricts(db, districtIds);
 
@@ -187,7 +202,7 @@ export async function businessMetrics(db: Database, range: MetricsRange): Promis
     recovery: recovery!,
     bidones: bidones!,
   });
-  return { ...assembled, garantias };
+  return { ...assembled, garantias, atDoor: { orders: Number(atDoor!.orders), cashCents: Number(atDoor!.cash), yapeCents: Number(atDoor!.yape) } };
 }
 
 type Numeric = string | number;
@@ -209,7 +224,7 @@ function assemble(
     recovery: { failed: Numeric; recovered: Numeric };
     bidones: { outstanding: Numeric; customers: Numeric };
   },
-): Omit<BusinessMetrics, "garantias"> {
+): Omit<BusinessMetrics, "garantias" | "atDoor"> {
   const days = new Map<string, MetricsDay>(
     datesOfRange(range).map((date) => [date, { date, oneTimeCents: 0, subscriptionCents: 0, refundedCents: 0, orders: 0, deliveries: 0 }]),
   );

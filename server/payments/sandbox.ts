@@ -6,8 +6,11 @@ import { orders, payments } from "../db/schema";
 import type { PaymentOrderSteps } from "./order-steps";
 import { recordPaymentCodeIssued, recordPaymentFailed, recordPaymentSucceeded } from "./settle";
 
-/** How long a sandbox cash/Yape code stays payable, like Culqi's default order expiry. */
-export const SANDBOX_CODE_HOURS = 24;
+/**
+ * How long a sandbox cash/Yape code stays payable, as the shop asks Culqi's (CULQI_CODE_HOURS): an
+ * unpaid order holds a delivery place for hours, not a day (issue 38).
+ */
+export const SANDBOX_CODE_HOURS = 6;
 
 /** What the offline sandbox payment page shows: the order number and amount, never personal data. */
 export async function findSandboxPayment(db: Database, paymentId: string) {
@@ -69,8 +72,8 @@ export async function applySandboxAction(
       if (payment.status !== "created") break;
       await recordPaymentFailed(db, paymentId, { now: context.now, actor: "sandbox", message: "Tarjeta rechazada (simulación)" }, orderSteps);
       break;
-    case "issue_code":
-      await recordPaymentCodeIssued(
+    case "issue_code": {
+      const issued = await recordPaymentCodeIssued(
         db,
         paymentId,
         {
@@ -81,10 +84,13 @@ export async function applySandboxAction(
           expiresAt: new Date(context.now.getTime() + SANDBOX_CODE_HOURS * 3_600_000),
           providerReference: `sbx_ord_${paymentId}`,
           siteUrl: context.siteUrl,
+          boundUnpaidHolds: true,
         },
         orderSteps,
       );
+      if (issued.refused) return { ok: false as const, reason: issued.refused };
       break;
+    }
     case "pay_code":
       if (payment.status !== "pending" || expired) break;
       await recordPaymentSucceeded(db, paymentId, { now: context.now, method: "cash", actor: "sandbox", siteUrl: context.siteUrl }, orderSteps);

@@ -7,7 +7,7 @@ import { payAtDoorSentence } from "@core/door-payment";
 import { issueInvoiceForPaidOrder, issueInvoicesForPaidOrders } from "../invoices/index.server";
 import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications/index.server";
 import { orderConfirmationEmail } from "../notifications/index.server";
-import { currentDelivery, receiptToken, type CurrentDeliveryRow } from "../orders/index.server";
+import { currentDelivery, lockAndCountUnpaidHolds, receiptToken, unpaidHoldsFull, type CurrentDeliveryRow } from "../orders/index.server";
 import { reorderUrl } from "../reorders/index.server";
 import { orderClaimUrl } from "../accounts/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
@@ -236,6 +236,18 @@ function confirmationWhatsapp(
   });
 }
 
+/** The order of a payment still waiting for a code, when its phone or address holds the most unpaid orders allowed (issue 38). */
+async function unpaidHoldsFullFor(tx: DatabaseOrTransaction, paymentId: string, now: Date): Promise<{ orderId: string } | null> {
+  const [row] = await tx
+    .select({ orderId: orders.id, phone: orders.customerPhone, districtId: orders.districtId, address: orders.address, status: payments.status })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(eq(payments.id, paymentId));
+  if (!row || row.status !== "created") return null;
+  const holds = await lockAndCountUnpaidHolds(tx, row, { now, excludeOrderId: row.orderId });
+  return unpaidHoldsFull(holds) ? { orderId: row.orderId } : null;
+}
+
 /** Who an order's WhatsApp messages go to, and the order's signed page they link to. */
 export function whatsappRecipientOf(order: typeof orders.$inferSelect, siteUrl: string) {
   return {
@@ -273,10 +285,29 @@ export async function recordPaymentFailed(
 export async function recordPaymentCodeIssued(
   db: Database,
   paymentId: string,
-  details: { now: Date; actor: string; code: string; expiresAt: Date; method: PaymentMethod; providerReference?: string; siteUrl?: string },
+  details: {
+    now: Date;
+    actor: string;
+    code: string;
+    expiresAt: Date;
+    method: PaymentMethod;
+    providerReference?: string;
+    siteUrl?: string;
+    /**
+     * Issue 38: refuse the code when the order's phone or address already holds the most unpaid
+     * orders it may. The sandbox asks before handing a code; a code Culqi already gave the customer
+     * is recorded whatever (createCulqiOrderForPayment stops offering codes instead).
+     */
+    boundUnpaidHolds?: boolean;
+  },
   orderSteps: PaymentOrderSteps,
-) {
+): Promise<{ orderId: string; code: string | null; refused?: "unpaid_limit" }> {
   return inTransaction(db, async (tx) => {
+    if (details.boundUnpaidHolds) {
+      // Decision 0025: the hold locks before the order and payment rows (read unlocked first: a phone and address never change).
+      const full = await unpaidHoldsFullFor(tx, paymentId, details.now);
+      if (full) return { orderId: full.orderId, code: null, refused: "unpaid_limit" as const };
+    }
     const payment = await lockPaymentWithOrder(tx, paymentId);
     if (!payment) throw new PaymentNotFoundError(paymentId);
     if (payment.status !== "created") return { orderId: payment.orderId, code: payment.paymentCode };

@@ -36,6 +36,31 @@ describe("checkout with the sandbox provider", () => {
     await close();
   });
 
+  it("lets a guest pay at the door in cash, confirmed at once with the change to bring, at phone width", async () => {
+    const { page, expectClean, close } = await shop.open(MOBILE);
+    await openCheckoutWithCart(page, shop.baseURL());
+    await fillCheckout(page);
+    // Its own number: other journeys leave unpaid orders under the fixture's (three per phone at most).
+    await page.getByLabel("Celular").fill("955501234");
+    await page.getByLabel("Dirección", { exact: true }).fill("Calle Contra Entrega 38");
+    await page.getByLabel("Pago contra entrega").check();
+    await page.getByLabel("Efectivo", { exact: true }).check();
+    await page.getByLabel(/¿Con cuánto pagas\?/).fill("50");
+    expect(await page.getByText("El monto debe ser de al menos S/ 59.90.").isVisible()).toBe(true);
+    await page.getByLabel(/¿Con cuánto pagas\?/).fill("100");
+    expect(await page.getByTestId("pay-at-door-preview").textContent()).toBe("Pagarás S/ 59.90 al recibir (efectivo, llevamos vuelto de S/ 40.10).");
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await page.getByRole("heading", { name: "Pedido confirmado" }).waitFor();
+    expect(await page.getByTestId("order-status").textContent()).toBe("Confirmado · pagas al recibir");
+    expect(await page.getByTestId("pay-at-door").textContent()).toBe("Pagarás S/ 59.90 al recibir (efectivo, llevamos vuelto de S/ 40.10).");
+    await page.getByTestId("cart-count").waitFor({ state: "detached" });
+    const orderNumber = (await page.getByRole("heading", { name: /Pedido VA-/ }).textContent())!.replace("Pedido ", "");
+    const email = await waitForEmail(shop.outboxDir(), (candidate) => candidate.subject === `Pedido ${orderNumber} confirmado: pagas al recibir`);
+    expect(email.text).toContain("Pagarás S/ 59.90 al recibir (efectivo, llevamos vuelto de S/ 40.10). Te enviaremos tu comprobante cuando pagues.");
+    expectClean();
+    await close();
+  });
+
   it("sends a declined card to /pago-error and keeps the cart", async () => {
     const { page, close } = await shop.open(MOBILE);
     await openCheckoutWithCart(page, shop.baseURL());

@@ -3,7 +3,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import type { Database } from "@server/db/client";
-import { deliveries, orders, payments, users } from "@server/db/schema";
+import { deliveries, orders, users } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { seedOnStart } from "@server/db/seed/seed";
 import { applySandboxAction } from "@server/order-flows/index.server";
@@ -33,7 +33,7 @@ describe("the driver's route on a phone", () => {
     withoutJs: { orderId: "", deliveryId: "", address: "Jr. Reparto Dos 202" },
     // On the admin's route: the demo repartidor may not touch it.
     otherDriver: { orderId: "", deliveryId: "", address: "Jr. Reparto Tres 303" },
-    // Its cash code is unpaid: the driver collects at the door.
+    // Pago contra entrega in cash, paying with S/ 100 (issue 38): the driver collects at the door and brings change.
     withCode: { orderId: "", deliveryId: "", address: "Jr. Reparto Cuatro 404" },
   };
 
@@ -46,20 +46,16 @@ describe("the driver's route on a phone", () => {
     const placedAt = new Date("2026-11-24T15:00:00Z");
     for (const [index, stop] of Object.values(stops).entries()) {
       const assignee = stop === stops.otherDriver ? admin! : driver!;
-      const placed = await placeOrder(db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email, direccion: stop.address }), {
+      const atDoor = stop === stops.withCode;
+      const door = atDoor ? { formaPago: "contra_entrega", metodoContraEntrega: "efectivo", pagaCon: "100" } : {};
+      const placed = await placeOrder(db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email, direccion: stop.address, ...door }), {
         now: placedAt,
         provider: "sandbox",
         userId: customer!.id,
+        siteUrl: "http://localhost",
       });
-      if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
-      const withCode = stop === stops.withCode;
-      await applySandboxAction(db, placed.paymentId, withCode ? "issue_code" : "approve_card", { now: placedAt, siteUrl: "http://localhost" });
-      // The code stays payable through today's route, whatever day the test runs.
-      const openUntil = new Date(Date.now() + 2 * 86_400_000);
-      if (withCode) {
-        await db.update(payments).set({ expiresAt: openUntil }).where(eq(payments.id, placed.paymentId));
-        await db.update(orders).set({ expiresAt: openUntil }).where(eq(orders.id, placed.orderId));
-      }
+      if (!placed.ok || placed.nextStep !== (atDoor ? "pay_at_door" : "process_payment")) throw new Error("order not placed");
+      if (!atDoor) await applySandboxAction(db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: "http://localhost" });
       const [delivery] = await db
         .update(deliveries)
         .set({ deliveryDate: limaToday(new Date()), assignedDriverId: assignee.id, routePosition: index + 1, status: "scheduled" })
@@ -175,12 +171,13 @@ describe("the driver's route on a phone", () => {
     await customerSees(stops.withoutJs.orderId, "sin JavaScript");
   }, 120_000);
 
-  it("records money collected at the door: an unpaid code's stop asks how it was collected, then the order is paid", async () => {
+  it("records money collected at the door: a contra-entrega stop shows the change to bring, asks how it was collected, then the order is paid", async () => {
     const { page, errors, close } = await signedIn(DEMO_REPARTIDOR, {});
     await page.goto(`${server.baseURL}/admin/reparto`);
     const card = stopCard(page, stops.withCode.address);
     const amount = (await card.getByTestId("amount-to-collect").textContent())!;
-    expect(amount).toMatch(/^S\/\s?\d/);
+    expect(amount).toBe("S/ 59.90");
+    expect(await card.getByTestId("collect-line").textContent()).toBe("efectivo (paga con S/ 100.00: vuelto S/ 40.10)");
     await card.getByRole("button", { name: "Marcar en camino" }).click();
     await page.getByText("Parada marcada en camino. Avisamos al cliente.").waitFor();
     const onTheRoad = stopCard(page, stops.withCode.address);

@@ -9,7 +9,7 @@ import { runDueJobs } from "@server/jobs/index.server";
 import { folderTransport } from "@server/notifications/deliver";
 import { chargeCulqiToken, expireUnpaidOrders, handleCulqiWebhook, recordCulqiOrderCode, retryDueRefunds } from "@server/order-flows/index.server";
 import { createCulqiClient, createCulqiOrderForPayment, type CulqiClient } from "@server/payments/culqi";
-import { checkoutInput } from "../support/checkout-fixture";
+import { checkoutInput, uniqueContact } from "../support/checkout-fixture";
 import { startCulqiMock, type CulqiEvent, type CulqiMock } from "../support/culqi-mock";
 import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -60,7 +60,7 @@ describe("Culqi payments confirmed late, twice, or while Culqi stumbles (decisio
     (await test.db.select().from(processedWebhookEvents).where(eq(processedWebhookEvents.eventId, eventId))).length === 1;
 
   async function placeCulqiOrder(correo: string) {
-    const placed = await placeOrder(test.db, checkoutInput(now, { correo }), { now, provider: "culqi" });
+    const placed = await placeOrder(test.db, checkoutInput(now, { correo, ...uniqueContact() }), { now, provider: "culqi" });
     if (!placed.ok) throw new Error("order not placed");
     return placed;
   }

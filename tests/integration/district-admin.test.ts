@@ -213,8 +213,8 @@ describe("districts staff keep at /admin/distritos", () => {
     expect(await auditOf(String(id))).toEqual([
       {
         action: "district.update",
-        before: { served: true, dayNumbers: [2], cutoffTime: null, staffNotes: null },
-        after: { served: true, dayNumbers: [2, 4], cutoffTime: "14:00", staffNotes: "Portería cierra a las 17:00.\nTocar el timbre 2." },
+        before: { served: true, dayNumbers: [2], cutoffTime: null, staffNotes: null, doorPayment: true },
+        after: { served: true, dayNumbers: [2, 4], cutoffTime: "14:00", staffNotes: "Portería cierra a las 17:00.\nTocar el timbre 2.", doorPayment: true },
       },
     ]);
 

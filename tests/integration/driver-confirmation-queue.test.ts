@@ -11,7 +11,7 @@ import { applyQueuedDriverConfirmations, applySandboxAction } from "@server/orde
 import { CLOCK_TRUSTED_MS, driverEventTime, MAX_CONFIRMATION_AGE_MS, phoneTime, PHONE_TIME_WINDOW_MS } from "@core/driver-clock";
 import { limaDayStart, limaToday } from "@core/lima-dates";
 import { loadCashBoxDay } from "@server/payments/index.server";
-import { checkoutInput } from "../support/checkout-fixture";
+import { checkoutInput, uniqueContact } from "../support/checkout-fixture";
 import { postToRoute, ROUTE_ORIGIN as origin, sessionCookie } from "../support/route-call";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -44,7 +44,11 @@ describe("the driver app's queue of confirmations", () => {
 
   /** A paid card order whose delivery is on `driverId`'s route. */
   async function stopFor(driverId: string, deliveryDate = limaToday(startedAt)) {
-    const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email }), { now: placedAt, provider: "sandbox", userId: null });
+    const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email, ...uniqueContact() }), {
+      now: placedAt,
+      provider: "sandbox",
+      userId: null,
+    });
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
     await applySandboxAction(test.db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: origin });
     const [delivery] = await test.db
@@ -223,7 +227,11 @@ describe("the driver app's queue of confirmations", () => {
   describe("the queue's integrity (issue 39, decision 0089)", () => {
     /** An order waiting for its cash code, on `driverId`'s route of `deliveryDate`. */
     async function cashStopFor(driverId: string, deliveryDate: string) {
-      const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email }), { now: placedAt, provider: "sandbox", userId: null });
+      const placed = await placeOrder(test.db, checkoutInput(placedAt, { correo: DEMO_CUSTOMER.email, ...uniqueContact() }), {
+        now: placedAt,
+        provider: "sandbox",
+        userId: null,
+      });
       if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
       await applySandboxAction(test.db, placed.paymentId, "issue_code", { now: placedAt, siteUrl: origin });
       const [delivery] = await test.db

@@ -10,6 +10,7 @@ import { loadDispatchDay, listDriverStops } from "@server/deliveries/index.serve
 import { applySandboxAction, confirmDriverStop } from "@server/order-flows/index.server";
 import { findOrderReceipt } from "@server/orders/index.server";
 import { loadCashBoxDay } from "@server/payments/index.server";
+import { businessMetrics } from "@server/metrics/index.server";
 import { checkoutInput, type CheckoutOverrides } from "../support/checkout-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -116,6 +117,8 @@ describe("pago contra entrega", () => {
     expect(await test.db.select().from(invoices).where(eq(invoices.orderId, placed.orderId))).toHaveLength(1);
     const box = (await loadCashBoxDay(test.db, today)).drivers.find((row) => row.driverEmail === driver.email);
     expect(box?.collections.map((row) => [row.orderNumber, row.amountCents, row.method])).toContainEqual([placed.orderNumber, 5990, "cash"]);
+    const metrics = await businessMetrics(test.db, { from: today, to: today });
+    expect(metrics.atDoor).toMatchObject({ orders: 1, cashCents: 5990, yapeCents: 0 });
   });
 
   it("refuses a note smaller than the total, a subscription, and what the settings do not offer, writing nothing", async () => {
@@ -153,6 +156,26 @@ describe("pago contra entrega", () => {
     const [held] = await test.db.select({ id: orders.id }).from(orders).where(eq(orders.customerPhone, phone)).limit(1);
     await test.db.update(orders).set({ status: "cancelled" }).where(eq(orders.id, held!.id));
     expect(await place({ telefono: phone, direccion: "Jr. Burst 20" })).toMatchObject({ ok: true });
+  });
+
+  it("gives no payment code to a phone that holds the most unpaid orders, and codes last hours, not a day", async () => {
+    const phone = "912340077";
+    for (const index of [1, 2, 3]) expect(await place({ telefono: phone, direccion: `Pasaje Código ${index}` })).toMatchObject({ ok: true });
+    const online = await placeOrder(test.db, checkoutInput(now, { telefono: phone, direccion: "Pasaje Código 9" }), { now, provider: "sandbox", siteUrl });
+    if (!online.ok) throw new Error("not placed");
+    // Card orders are not bounded (their attempt lapses in 30 minutes); a code would hold a fourth place.
+    expect(await applySandboxAction(test.db, online.paymentId, "issue_code", { now, siteUrl })).toEqual({ ok: false, reason: "unpaid_limit" });
+    expect((await test.db.select().from(payments).where(eq(payments.id, online.paymentId)))[0]).toMatchObject({ status: "created", paymentCode: null });
+
+    const other = await placeOrder(test.db, checkoutInput(now, { telefono: "912340078", direccion: "Pasaje Código 10" }), {
+      now,
+      provider: "sandbox",
+      siteUrl,
+    });
+    if (!other.ok) throw new Error("not placed");
+    await applySandboxAction(test.db, other.paymentId, "issue_code", { now, siteUrl });
+    const [code] = await test.db.select().from(payments).where(eq(payments.id, other.paymentId));
+    expect(code!.expiresAt!.getTime() - now.getTime()).toBe(6 * 3_600_000);
   });
 
   it("writes who placed it in the order's history", async () => {

@@ -31,3 +31,15 @@ export function checkoutInput(now: Date, overrides: Partial<Record<keyof Checkou
 
 /** What a test may change in the fixture's checkout. */
 export type CheckoutOverrides = Parameters<typeof checkoutInput>[1];
+
+let contacts = 0;
+
+/**
+ * A phone and an address no other order of this process uses: for tests that leave several
+ * orders unpaid, which one phone or address may do only three times (issue 38).
+ */
+export function uniqueContact(): { telefono: string; direccion: string } {
+  contacts += 1;
+  const serial = (process.pid * 1000 + contacts) % 100_000_000;
+  return { telefono: `9${String(serial).padStart(8, "0")}`, direccion: `Av. Prueba ${process.pid}-${contacts}` };
+}

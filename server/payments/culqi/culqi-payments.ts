@@ -6,9 +6,12 @@ import { settleConfirmedCharge, type ChargeSettlement } from "../late-payments";
 import type { PaymentOrderSteps } from "../order-steps";
 import { processRefund } from "../refunds";
 import { PaymentNotFoundError, recordPaymentCodeIssued, recordPaymentFailed } from "../settle";
+import { inTransaction } from "../../db/transaction";
+import { lockAndCountUnpaidHolds, unpaidHoldsFull } from "../../orders/index.server";
 import { CulqiUnavailableError, type Authentication3DS, type CulqiClient, type CulqiCharge, type CulqiOrder } from "./client";
 
-export const CULQI_CODE_HOURS = 24;
+/** Issue 38: a code holds its order's delivery place for hours, not a day. */
+export const CULQI_CODE_HOURS = 6;
 const TRY_AGAIN = "Hubo un problema procesando tu pago. Intenta nuevamente.";
 
 async function paymentWithOrder(db: Database, paymentId: string) {
@@ -148,6 +151,16 @@ export async function createCulqiOrderForPayment(db: Database, client: CulqiClie
   if (!row || row.payment.status === "succeeded" || row.payment.status === "failed") return null;
   if (row.payment.providerReference?.startsWith("ord_")) return row.payment.providerReference;
   const { order } = row;
+  // Issue 38: a phone or address holding the most unpaid orders allowed gets no code to hold one
+  // more; Culqi's checkout then offers cards and Yape, paid at once.
+  const holds = await inTransaction(db, (tx) =>
+    lockAndCountUnpaidHolds(
+      tx,
+      { phone: order.customerPhone, districtId: order.districtId, address: order.address },
+      { now: input.now, excludeOrderId: order.id },
+    ),
+  );
+  if (unpaidHoldsFull(holds)) return null;
   const created = await client.createOrder({
     amount: row.payment.amountCents,
     description: `Pedido ${order.orderNumber}`,
