@@ -40,12 +40,12 @@ const SEARCH_MAX = 120;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const url = new URL(request.url);
-  // The WhatsApp thread's "Crear pedido" link: `?telefono=9XXXXXXXX` searches that number.
   // What the URL says, without control characters (PostgreSQL refuses a NUL in text).
   const param = (name: string, max: number) =>
     withoutControlCharacters(url.searchParams.get(name) ?? "", "line")
       .trim()
       .slice(0, max);
+  // The WhatsApp thread's "Crear pedido" link: `?telefono=9XXXXXXXX` searches that number.
   const telefono = param("telefono", 40);
   const query = param("q", SEARCH_MAX) || telefono;
   const picked = param("cliente", 200) || null;

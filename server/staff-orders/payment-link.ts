@@ -7,7 +7,7 @@ import { orders, payments } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { enqueueEmail, paymentLinkEmail } from "../notifications/index.server";
 import { receiptToken } from "../orders/index.server";
-import { enqueueWhatsappTemplate, paymentLinkWhatsapp } from "../whatsapp/index.server";
+import { enqueueWhatsappTemplate, listOrderWhatsappMessages, paymentLinkWhatsapp, WHATSAPP_TEMPLATES } from "../whatsapp/index.server";
 
 export interface PaymentLinkSent {
   /** The address the e-mail was queued to. */
@@ -50,7 +50,7 @@ export async function sendPaymentLink(
     });
     const to = order.customerEmail.toLowerCase();
     await enqueueEmail(tx, { dedupeKey: `payment-link:${payment.id}`, kind: "payment_link", to, ...email }, input.now);
-    const whatsapp = payment.expiresAt
+    const queued = payment.expiresAt
       ? await enqueueWhatsappTemplate(
           tx,
           paymentLinkWhatsapp({
@@ -70,6 +70,8 @@ export async function sendPaymentLink(
           input.now,
         )
       : false;
+    // A repeated send (a double click) queues nothing new; the one queued before still went.
+    const whatsapp = queued || (await listOrderWhatsappMessages(tx, order.id)).some((message) => message.title === WHATSAPP_TEMPLATES.paymentLink.title);
     return { email: to, whatsapp };
   });
 }

@@ -24,8 +24,11 @@ import {
   staffActions,
   users,
   whatsappConsentEvents,
+  whatsappMessages,
   whatsappOptInAsks,
 } from "@server/db/schema";
+import { recordPhoneProof } from "@server/contacts/index.server";
+import { recordWhatsappConsent } from "@server/whatsapp/index.server";
 import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { capacityForDay, setDefaultCapacities } from "@server/deliveries/index.server";
 import { placeStaffOrder } from "@server/staff-orders/index.server";
@@ -362,6 +365,28 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
           .from(outboxEmails)
           .where(and(eq(outboxEmails.toAddress, form.correo), eq(outboxEmails.kind, "payment_link"))),
       ).toHaveLength(1);
+    });
+
+    it("«Enviar link de pago» also goes by WhatsApp to an account whose number is proven and receives notices", async () => {
+      const email = `link-wa-${tag}@prueba.pe`;
+      const phone = `9${randomInt(10_000_000, 100_000_000)}`;
+      const [account] = await test.db
+        .insert(users)
+        .values({ id: `user-${email}`, name: "Elsa Paz", email, firstName: "Elsa", lastName: "Paz", phone })
+        .returning({ id: users.id });
+      await recordPhoneProof(test.db, { phone: `51${phone}`, userId: account!.id, orderId: null, method: "staff_phone", staffUserId: actor.id }, now);
+      await recordWhatsappConsent(test.db, { phone: `51${phone}`, granted: true, source: "profile", userId: account!.id, email }, now);
+      const form = values({ cliente: `cuenta:${account!.id}`, correo: email, telefono: phone, horario: `${wednesday()}|manana`, pago: "link" });
+      const answer = await run("action", "operaciones", path, posted(form, { intent: "crear" }));
+      expect(answer.location).toContain("pago=link&enviado=correo_whatsapp");
+      const [order] = await ordersWithKey(form.checkoutKey);
+      expect(order!.userId).toBe(account!.id);
+      const [message] = await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, order!.id));
+      expect(message).toMatchObject({ templateName: "link_de_pago", toPhone: `51${phone}` });
+      // Sent again (a double click): nothing new, and the page still says it went by WhatsApp.
+      const again = await run("action", "operaciones", path, posted(form, { intent: "crear" }));
+      expect(again.location).toContain("enviado=correo_whatsapp");
+      expect(await test.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, order!.id))).toHaveLength(1);
     });
 
     it("«Código de pago» issues the provider's cash code and shows it to the office to dictate", async () => {
