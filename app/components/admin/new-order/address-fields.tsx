@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { FieldError } from "~/components/ui/form-field";
+import { Field, FieldError } from "~/components/ui/form-field";
 import { LocationPicker, type MapTiles } from "~/components/map/location-picker";
 import { formatPoint, parseCoordinates } from "@core/geo";
 import { NEW_ADDRESS } from "@core/staff-order-form";
@@ -89,69 +89,51 @@ export function AddressFields({
       <FieldError id="direccionElegida-error" message={errors.direccionElegida} className="mb-2 text-sm text-red-700" />
       <div className="grid gap-3 sm:grid-cols-2" hidden={!showNew}>
         {addresses.length > 0 && !hydrated && <p className="text-sm text-slate-600 sm:col-span-2">Solo si eliges «Otra dirección»:</p>}
-        <div>
-          <label htmlFor="districtId" className="mb-1 block text-sm font-semibold">
-            Distrito
-          </label>
-          <select
-            id="districtId"
-            name="districtId"
-            value={districtId}
-            onChange={(event) => onDistrict(event.target.value)}
-            aria-invalid={errors.districtId ? true : undefined}
-            aria-describedby={errors.districtId ? "districtId-error" : undefined}
-            className={inputClass}
-          >
-            <option value="">Elige el distrito</option>
-            {districts.map((option) => (
-              <option key={option.id} value={option.id}>
-                {option.name}
-              </option>
-            ))}
-          </select>
-          <FieldError id="districtId-error" message={errors.districtId} />
-        </div>
-        <div>
-          <label htmlFor="direccion" className="mb-1 block text-sm font-semibold">
-            Dirección
-          </label>
-          <input
-            id="direccion"
-            name="direccion"
-            value={direccion}
-            onChange={(event) => setDireccion(event.target.value)}
-            autoComplete="off"
-            maxLength={200}
-            aria-invalid={errors.direccion ? true : undefined}
-            aria-describedby={errors.direccion ? "direccion-error" : undefined}
-            className={inputClass}
-          />
-          <FieldError id="direccion-error" message={errors.direccion} />
+        <Field label="Distrito" error={errors.districtId} id="districtId">
+          {(field) => (
+            <select {...field} name="districtId" value={districtId} onChange={(event) => onDistrict(event.target.value)} className={inputClass}>
+              <option value="">Elige el distrito</option>
+              {districts.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Dirección" error={errors.direccion} id="direccion">
+          {(field) => (
+            <input
+              {...field}
+              name="direccion"
+              value={direccion}
+              onChange={(event) => setDireccion(event.target.value)}
+              autoComplete="off"
+              maxLength={200}
+              className={inputClass}
+            />
+          )}
+        </Field>
+        <div className="sm:col-span-2">
+          <Field label="Referencia (opcional)" error={errors.referencia} id="referencia">
+            {(field) => <input {...field} name="referencia" defaultValue={typed.referencia} autoComplete="off" maxLength={200} className={inputClass} />}
+          </Field>
         </div>
         <div className="sm:col-span-2">
-          <label htmlFor="referencia" className="mb-1 block text-sm font-semibold">
-            Referencia (opcional)
-          </label>
-          <input id="referencia" name="referencia" defaultValue={typed.referencia} autoComplete="off" maxLength={200} className={inputClass} />
-          <FieldError id="referencia-error" message={errors.referencia} />
-        </div>
-        <div className="sm:col-span-2">
-          <label htmlFor="coordenadas" className="mb-1 block text-sm font-semibold">
-            Ubicación: coordenadas (opcional)
-          </label>
-          <input
-            id="coordenadas"
-            name="coordenadas"
-            value={coordinates}
-            onChange={(event) => setCoordinates(event.target.value)}
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="-12.121100, -77.029700"
-            aria-invalid={errors.coordenadas ? true : undefined}
-            aria-describedby={errors.coordenadas ? "coordenadas-error" : undefined}
-            className={inputClass}
-          />
-          <FieldError id="coordenadas-error" message={errors.coordenadas} />
+          <Field label="Ubicación: coordenadas (opcional)" error={errors.coordenadas} id="coordenadas">
+            {(field) => (
+              <input
+                {...field}
+                name="coordenadas"
+                value={coordinates}
+                onChange={(event) => setCoordinates(event.target.value)}
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder="-12.121100, -77.029700"
+                className={inputClass}
+              />
+            )}
+          </Field>
         </div>
         {hydrated && (
           <LocationPicker
