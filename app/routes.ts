@@ -78,6 +78,8 @@ export default [
     route("admin/distritos", "routes/admin.districts.tsx"),
     route("admin/distritos/:districtId", "routes/admin.district.tsx"),
     route("admin/pedidos", "routes/admin.orders.tsx"),
+    // Issue 38: the office types in an order given by phone or WhatsApp.
+    route("admin/pedidos/nuevo", "routes/admin.new-order.tsx"),
     route("admin/pedidos/exportar", "routes/admin.orders-export.ts"),
     route("admin/pedidos/:orderId", "routes/admin.order-detail.tsx"),
     route("admin/despacho", "routes/admin.despacho.tsx"),

@@ -68,6 +68,14 @@ export const optionalPointFields = z
   });
 
 /** "-12.121100, -77.029700": how staff and the fallback text show a point. */
+/** "-12.1211, -77.0297" (as Google Maps copies it) → a point inside Lima; anything else → null. */
+export function parseCoordinates(text: string): GeoPoint | null {
+  const match = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*[,;\s]\s*(-?\d{1,3}(?:\.\d+)?)\s*$/.exec(text);
+  if (!match) return null;
+  const parsed = limaPointSchema.safeParse({ lat: match[1], lng: match[2] });
+  return parsed.success ? parsed.data : null;
+}
+
 export function formatPoint(point: GeoPoint): string {
   return `${point.lat.toFixed(6)}, ${point.lng.toFixed(6)}`;
 }

@@ -8,8 +8,11 @@ import { z } from "./zod";
 /** Bump when the checkbox text or the note under it changes; older events keep their version. */
 export const PROMOTIONAL_CONSENT_TEXT_VERSION = "promociones-correo-2026-12";
 
-/** Where a choice was asked for (the form the person used). */
-export const CONSENT_SOURCES = ["checkout", "signup", "preferences", "unsubscribe"] as const;
+/**
+ * Where a choice was asked for (the form the person used). `telefono`: the customer said so on the
+ * phone and the office ticked the box on "Nuevo pedido" (decision 0091); it asks like any box.
+ */
+export const CONSENT_SOURCES = ["checkout", "signup", "preferences", "unsubscribe", "telefono"] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
 /**

@@ -180,14 +180,20 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <AdminPageHeader title="Pedidos">
-        {/* A document request, not a client navigation: the browser downloads the file. */}
-        <a
-          href={withQuery(`${LIST_PATH}/exportar`, staffOrderSearchParams(filters))}
-          className="rounded-lg border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
-          download
-        >
-          Exportar CSV
-        </a>
+        <div className="flex flex-wrap gap-2">
+          {/* Issue 38: an order given by phone or WhatsApp, typed in by the office. */}
+          <Link to={`${LIST_PATH}/nuevo`} className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+            Nuevo pedido
+          </Link>
+          {/* A document request, not a client navigation: the browser downloads the file. */}
+          <a
+            href={withQuery(`${LIST_PATH}/exportar`, staffOrderSearchParams(filters))}
+            className="rounded-lg border border-brand-700 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
+            download
+          >
+            Exportar CSV
+          </a>
+        </div>
       </AdminPageHeader>
       <Filters filters={filters} districts={districts} />
       {total === 0 ? (

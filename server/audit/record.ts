@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { staffActions } from "../db/schema";
 import type { StaffRole } from "@core/staff-roles";
@@ -41,4 +42,18 @@ export async function recordStaffActions(tx: DatabaseOrTransaction, actor: Staff
       clientAddress: actor.clientAddress,
     })),
   );
+}
+
+/**
+ * Whether this action was already recorded for the record: a flow that writes its audit row after
+ * a change committed elsewhere (staff's "Nuevo pedido", decision 0091) checks it under the record's
+ * lock, so a repeated submit or a retry after a crash writes it exactly once.
+ */
+export async function hasStaffAction(tx: DatabaseOrTransaction, entry: { action: string; entityType: string; entityId: string }): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: staffActions.id })
+    .from(staffActions)
+    .where(and(eq(staffActions.entityType, entry.entityType), eq(staffActions.entityId, entry.entityId), eq(staffActions.action, entry.action)))
+    .limit(1);
+  return Boolean(row);
 }

@@ -21,3 +21,4 @@ export {
 } from "./products-admin";
 export { addProductImage, moveProductImage, removeProductImage, updateProductImageAlt, type GalleryImage } from "./product-gallery";
 export { createVariant, updateVariant } from "./variants-admin";
+export { listSellableLines, type SellableLine } from "./sellable-lines";

@@ -40,3 +40,14 @@ export {
   type PersonProfile,
 } from "./people";
 export { confirmCustomerPhoneByCall, type PhoneConfirmationResult } from "./phone-confirmation";
+export {
+  CALLER_MATCHES_LIMIT,
+  callerAddressKey,
+  findCallers,
+  loadCallerPicture,
+  parseCallerReference,
+  type CallerAddress,
+  type CallerMatch,
+  type CallerPicture,
+  type CallerReference,
+} from "./callers";

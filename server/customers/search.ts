@@ -32,9 +32,10 @@ function escapeLike(text: string): string {
 /**
  * The "Buscar" box of /admin/clientes: e-mail by its beginning, every typed word beginning the
  * first or last name, the document (DNI, CE, RUC…) exactly, the phone by its digits (with or
- * without Peru's +51). Customer accounts only: staff are on /admin/equipo.
+ * without Peru's +51). Customer accounts only: staff are on /admin/equipo. "Nuevo pedido" finds
+ * its callers with it too (callers.ts).
  */
-function searchCondition(query: string): SQL {
+export function accountSearchCondition(query: string): SQL {
   const lower = query.toLowerCase();
   const arms: SQL[] = [];
   if (!/\s/.test(lower)) arms.push(sql`lower(${users.email}) like ${`${escapeLike(lower)}%`}`);
@@ -106,7 +107,7 @@ export function customersMatching(q: string): SQL {
   const accounts = sql`select ${users.id} as id, ${users.firstName} as first_name, ${users.lastName} as last_name, ${users.email} as email,
       ${users.phone} as phone, ${users.documentNumber} as document_number, ${users.status} as status, ${users.emailVerified} as email_verified,
       ${users.createdAt} as created_at, 'account' as kind
-    from ${users} where ${and(eq(users.role, "customer"), q ? searchCondition(q) : undefined)}`;
+    from ${users} where ${and(eq(users.role, "customer"), q ? accountSearchCondition(q) : undefined)}`;
   if (!q) return accounts;
   const guests = sql`select * from (
       select distinct on (lower(${orders.customerEmail})) ${orders.id}::text as id, ${orders.customerFirstName} as first_name,

@@ -14,11 +14,12 @@ export interface OfferedDate {
 /**
  * What a customer may book from `now` on (issue 10), per district: its weekdays, after the
  * cut-off, no closed day, and only dates with room in at least one window, up to the latest
- * booking date.
+ * booking date. `keepFullDays`: the same dates with the days whose windows are all full kept, for
+ * the office's "Nuevo pedido", where staff may exceed a full window with a reason (issue 38).
  */
 export async function offeredDeliverySlots(
   db: DatabaseOrTransaction,
-  input: { now: Date; districts: { id: number; dayNumbers: number[] }[] },
+  input: { now: Date; districts: { id: number; dayNumbers: number[] }[]; keepFullDays?: boolean },
 ): Promise<Record<number, OfferedDate[]>> {
   const calendar = await loadDeliveryCalendar(db);
   const lastDate = addDays(limaToday(input.now), LATEST_BOOKING_DAYS);
@@ -38,7 +39,7 @@ export async function offeredDeliverySlots(
     offered[district.id] = datesOf(district.id)
       .filter((date) => district.dayNumbers.includes(isoWeekday(date)))
       .map((date) => ({ date, windows: DELIVERY_WINDOWS.map((window) => ({ window, hasRoom: hasRoom(district.id, date, window) })) }))
-      .filter((day) => day.windows.some((window) => window.hasRoom));
+      .filter((day) => input.keepFullDays === true || day.windows.some((window) => window.hasRoom));
   }
   return offered;
 }

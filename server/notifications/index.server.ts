@@ -29,3 +29,4 @@ export { garantiaCreditEmail } from "./templates/garantia-emails";
 export { reorderReminderEmail } from "./templates/reorder-reminder";
 export { isLastAttempt, retryDelayMs } from "./retry-schedule";
 export { askForPromotionalConsent, promotionalConsentConfirmationEmail } from "./promotional-consent-ask";
+export { paymentLinkEmail, type PaymentLinkEmailData } from "./templates/payment-link";

@@ -13,6 +13,7 @@ export {
   applySandboxAction,
   chargeCulqiToken,
   issueCulqiCodeWithoutCheckout,
+  issuePaymentCode,
   markManualRefundDone,
   processGarantiaReturns,
   recordCulqiOrderCode,

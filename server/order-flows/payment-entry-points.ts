@@ -3,6 +3,7 @@ import {
   applySandboxAction as applySandboxActionWith,
   chargeCulqiToken as chargeCulqiTokenWith,
   issueCulqiCodeWithoutCheckout as issueCulqiCodeWithoutCheckoutWith,
+  issuePaymentCode as issuePaymentCodeWith,
   markManualRefundDone as markManualRefundDoneWith,
   recordCulqiOrderCode as recordCulqiOrderCodeWith,
   recordPaymentFailed as recordPaymentFailedWith,
@@ -47,6 +48,8 @@ export const settleCollectedAtDoor = withOrderSteps(settleCollectedAtDoorWith, p
 export const recordCulqiOrderCode = withOrderSteps(recordCulqiOrderCodeWith, paymentOrderSteps);
 /** Culqi's checkout did not load: the shop confirms the Culqi order and keeps its code. */
 export const issueCulqiCodeWithoutCheckout = withOrderSteps(issueCulqiCodeWithoutCheckoutWith, paymentOrderSteps);
+/** A payment code for an attempt, from its provider: the office dictates it on "Nuevo pedido" (issue 38). */
+export const issuePaymentCode = withOrderSteps(issuePaymentCodeWith, paymentOrderSteps);
 /** Culqi's checkout token charged (payments.md A.7). */
 export const chargeCulqiToken = withOrderSteps(chargeCulqiTokenWith, paymentOrderSteps);
 /** The refunds job's pass (decision 0026-late-payments-and-refunds). */

@@ -51,6 +51,8 @@ export interface StaffOrderDetail {
     amountCents: number;
     providerReference: string | null;
     paymentCode: string | null;
+    /** When an unpaid attempt (or its code) stops being payable; ISO instant. */
+    expiresAt: string | null;
     failureMessage: string | null;
     createdAt: string;
     settledAt: string | null;
@@ -183,6 +185,7 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
       amountCents: payment.amountCents,
       providerReference: payment.providerReference,
       paymentCode: payment.paymentCode,
+      expiresAt: payment.expiresAt?.toISOString() ?? null,
       failureMessage: payment.failureMessage,
       createdAt: payment.createdAt.toISOString(),
       settledAt: iso(payment.settledAt),

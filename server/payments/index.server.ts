@@ -1,4 +1,5 @@
 export { applySandboxAction, findSandboxPayment, SANDBOX_CODE_HOURS, type SandboxAction } from "./sandbox";
+export { issuePaymentCode, type IssuedPaymentCode } from "./payment-code";
 export {
   PaymentNotFoundError,
   recordPaymentCodeIssued,

@@ -22,7 +22,7 @@ export type ReorderCart =
       lines: PricedCartLine[];
       /** Spanish notes for what could not be added (a product withdrawn since). */
       notes: string[];
-      purchaseType: "one-time" | "subscription";
+      purchaseType: "one-time";
       subscriptionFrequency: "mensual" | "anual";
       prefill: ReorderPrefill;
       /**
@@ -38,7 +38,8 @@ const ENDED_WITHOUT_DELIVERY = ["failed", "cancelled"];
 
 /**
  * "Repetir pedido" (decision 0076): the same products and quantities at today's prices (a product
- * withdrawn since is left out with a note), the same purchase type, and what the checkout may fill
+ * withdrawn since is left out with a note), always as a one-time purchase (issue 41: a
+ * subscription's order repeated is one more delivery, not a second subscription), and what the checkout may fill
  * in. Only the order's own customer (signed in) or the holder of the order's signed link sees it.
  * The owner gets the address of their latest order (their profile fills the rest); a valid link
  * gets the order's name, e-mail, phone and address (never its document); an expired link, or a
@@ -63,6 +64,9 @@ export async function reorderCart(db: Database, input: { orderId: string; userId
     const name = item ? (item.variantTitle ? `${item.title} (${item.variantTitle})` : item.title) : "Un producto";
     return `${name} ya no está disponible y no lo agregamos a tu carrito.`;
   });
+  // Issue 41: repeating a subscription's delivery never starts a second subscription.
+  if (order.orderType === "subscription")
+    notes.push("Este pedido es de una suscripción: lo repetimos como compra única, con los precios de hoy. Tu suscripción sigue igual.");
   if (expired) notes.push("Por tu seguridad, este enlace ya no completa tus datos de contacto ni tu dirección: escríbelos o inicia sesión.");
 
   return {
@@ -70,7 +74,7 @@ export async function reorderCart(db: Database, input: { orderId: string; userId
     orderNumber: order.orderNumber,
     lines: priced.lines,
     notes,
-    purchaseType: order.orderType === "subscription" ? "subscription" : "one-time",
+    purchaseType: "one-time",
     subscriptionFrequency: order.subscriptionFrequency === "anual" ? "anual" : "mensual",
     prefill: access === "owner" ? await lastAddressOf(db, input.userId!) : access === "link" ? contactOf(order) : {},
     access,

@@ -6,7 +6,8 @@ import type { DatabaseOrTransaction } from "../db/transaction";
 import { isPhoneProvenFor } from "../contacts/index.server";
 import { closeOptInAsksOf, requestWhatsappOptIn } from "./opt-in-asks";
 
-export type WhatsappConsentSource = "checkout" | "signup" | "profile" | "reply" | "demo";
+/** `telefono`: the office ticked the box on "Nuevo pedido" as the customer said on the phone (decision 0091). */
+export type WhatsappConsentSource = "checkout" | "signup" | "profile" | "telefono" | "reply" | "demo";
 
 export interface WhatsappConsentChange {
   /** E.164 without "+" (core/whatsapp.ts `whatsappNumber`). */

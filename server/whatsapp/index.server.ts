@@ -36,6 +36,7 @@ export {
   onTheWayWhatsapp,
   orderConfirmedWhatsapp,
   paymentCodeWhatsapp,
+  paymentLinkWhatsapp,
   reorderReminderWhatsapp,
   renewalFailedWhatsapp,
   renewalSoonWhatsapp,

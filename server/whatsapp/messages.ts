@@ -144,6 +144,24 @@ export function paymentCodeWhatsapp(
   };
 }
 
+/** "Tu link de pago" (issue 38): the payment page of an order the office typed in by phone. */
+export function paymentLinkWhatsapp(
+  data: OrderRecipient & { paymentId: string; amountCents: number; payPath: string; expiresAt: Date },
+): WhatsappTemplateMessage {
+  return {
+    dedupeKey: `payment-link:${data.paymentId}`,
+    ...forOrder(data),
+    template: fillTemplate(
+      "paymentLink",
+      [firstNameParameter(data.firstName), data.orderNumber, formatSoles(data.amountCents), formatLimaInstant(data.expiresAt)],
+      {
+        buttonUrlSuffix: data.payPath,
+        siteUrl: data.siteUrl,
+      },
+    ),
+  };
+}
+
 interface SubscriptionRecipient extends Recipient {
   subscriptionId: string;
   subscriptionNumber: string;

@@ -16,7 +16,7 @@ const ANSWER_WINDOW_MS = 7 * 24 * 3_600_000;
 
 export interface WhatsappOptInRequest {
   phone: string;
-  source: Extract<WhatsappConsentSource, "checkout" | "signup" | "profile">;
+  source: Extract<WhatsappConsentSource, "checkout" | "signup" | "profile" | "telefono">;
   userId: string | null;
   email: string | null;
   orderId?: string | null;

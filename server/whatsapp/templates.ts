@@ -149,6 +149,21 @@ export const WHATSAPP_TEMPLATES = {
     button: { text: "Ver mi pedido", meaning: "the order's page", example: "orden/3f1c…?token=…" },
     sentWhen: "when a cash/Yape payment code is issued",
   },
+  paymentLink: {
+    name: "link_de_pago",
+    title: "Tu link de pago",
+    category: "UTILITY",
+    language: "es",
+    body: "Hola {{1}}, registramos tu pedido {{2}} por {{3}}. Págalo con el botón (tarjeta, Yape o código de pago) hasta el {{4}}; después el pedido se anula.",
+    parameters: [
+      { meaning: "customer's first name", example: "María" },
+      { meaning: "order number", example: "VA-001015" },
+      { meaning: "amount", example: "S/ 59.90" },
+      { meaning: "deadline (Lima time)", example: "14 may. 2026, 10:30" },
+    ],
+    button: { text: "Pagar mi pedido", meaning: "the order's payment page", example: "pago/culqi/3f1c…" },
+    sentWhen: "when the office types in an order by phone and sends its payment link (issue 38), beside the e-mail",
+  },
   renewalSoon: {
     name: "renovacion_en_2_dias",
     title: "Renovación en 2 días",

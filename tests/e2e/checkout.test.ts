@@ -43,6 +43,8 @@ describe("checkout with the sandbox provider", () => {
     // Its own number: other journeys leave unpaid orders under the fixture's (three per phone at most).
     await page.getByLabel("Celular").fill("955501234");
     await page.getByLabel("Dirección", { exact: true }).fill("Calle Contra Entrega 38");
+    // Issue 41: the summary names what is paid for, line by line.
+    expect(await page.getByTestId("summary-line").allTextContents()).toEqual([`${boxLine.title}1 × S/ 59.90S/ 59.90`]);
     await page.getByLabel("Pago contra entrega").check();
     await page.getByLabel("Efectivo", { exact: true }).check();
     await page.getByLabel(/¿Con cuánto pagas\?/).fill("50");

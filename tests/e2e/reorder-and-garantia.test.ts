@@ -127,10 +127,9 @@ describe("one-tap reorder and the bidón garantía, on a phone", () => {
     expect(cart.length).toBeGreaterThan(0);
     expect(await page.getByLabel("Dirección", { exact: true }).inputValue()).not.toBe("");
     expect(await page.getByLabel("Correo electrónico").inputValue()).toBe(DEMO_CUSTOMER.email);
-    // The purchase type of the order is kept.
-    const purchase = await page.getByTestId("summary-purchase").textContent();
-    if (typeLine.includes("Suscripción")) expect(purchase).toMatch(/^Suscripción /);
-    else expect(purchase).toBe("Compra única");
+    // Issue 41: always a one-time purchase; a subscription's order says why.
+    expect(await page.getByTestId("summary-purchase").textContent()).toBe("Compra única");
+    if (typeLine.includes("Suscripción")) expect(await page.getByTestId("checkout-notes").textContent()).toContain("lo repetimos como compra única");
     await expectReadable(page);
 
     await page.goto(`${shop.baseURL()}/dashboard/envios`);

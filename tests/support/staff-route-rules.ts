@@ -30,6 +30,8 @@ export const STAFF_ROUTE_RULES: Record<string, Rule> = {
   "/admin/comprobantes": { allowed: ["operaciones"] },
   "/admin/pedidos": { allowed: ["operaciones"] },
   "/admin/pedidos/exportar": { allowed: ["operaciones"] },
+  // Issue 38: "Nuevo pedido", the office's phone orders (Pedidos' roles).
+  "/admin/pedidos/nuevo": { allowed: ["operaciones"] },
   "/admin/pedidos/:orderId": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}" },
   "/admin/despacho": { allowed: ["operaciones"] },
   "/admin/despacho/hoja": { allowed: ["operaciones"] },

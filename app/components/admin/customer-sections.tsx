@@ -140,6 +140,7 @@ const CONSENT_SOURCE_LABELS: Record<string, string> = {
   signup: "al registrarse",
   preferences: "en sus preferencias",
   unsubscribe: "enlace de baja",
+  telefono: "por teléfono, con el equipo",
 };
 
 export function CustomerDeliveries({ picture }: { picture: SubjectLists }) {
@@ -239,6 +240,7 @@ const WHATSAPP_SOURCE_LABELS: Record<string, string> = {
   checkout: "al comprar",
   signup: "al crear su cuenta",
   profile: "en su perfil",
+  telefono: "por teléfono, con el equipo",
   reply: "respondiendo al WhatsApp de la tienda",
   staff: "confirmado por teléfono",
   demo: "datos de demostración",

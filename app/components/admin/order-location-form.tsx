@@ -1,15 +1,9 @@
 import { useState } from "react";
 import { Form } from "react-router";
-import { formatPoint, limaPointSchema, type GeoPoint } from "@core/geo";
+import { formatPoint, parseCoordinates, type GeoPoint } from "@core/geo";
 import { LocationPicker, type MapTiles } from "~/components/map/location-picker";
 
-/** "-12.1211, -77.0297" (as Google Maps copies it) → a point; anything else → null. */
-export function parseCoordinates(text: string): GeoPoint | null {
-  const match = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*[,;\s]\s*(-?\d{1,3}(?:\.\d+)?)\s*$/.exec(text);
-  if (!match) return null;
-  const parsed = limaPointSchema.safeParse({ lat: match[1], lng: match[2] });
-  return parsed.success ? parsed.data : null;
-}
+export { parseCoordinates };
 
 /**
  * Staff set or correct an order's pin (issue 26) on /admin/pedidos/{id}: on the map, or by typing

@@ -267,6 +267,7 @@ export function CheckoutForm({
             canSubmit={!shippingInvalid && form.correo.trim() !== ""}
             submitting={submitting}
             garantia={garantia}
+            lines={items.map((item) => ({ key: item.key, title: item.title, variantTitle: item.variantTitle, quantity: item.quantity, unitCents: item.price }))}
           />
         </div>
       </form>

@@ -1,4 +1,4 @@
-import { OrderSummaryBox, type SummaryGarantia } from "~/components/shop/order-summary";
+import { OrderSummaryBox, type SummaryGarantia, type SummaryLine } from "~/components/shop/order-summary";
 import { SHIPPING_INCOMPLETE } from "@core/checkout-schema";
 import type { PurchaseType, SubscriptionFrequency } from "@core/pricing";
 import { AccountLinks } from "./subscription-options";
@@ -16,8 +16,11 @@ export function PaymentSummary({
   canSubmit,
   submitting,
   garantia,
+  lines,
 }: {
   subtotalCents: number;
+  /** What is being bought (issue 41): the customer sees every product before paying. */
+  lines: readonly SummaryLine[];
   purchaseType: PurchaseType;
   frequency: SubscriptionFrequency;
   /** The checkout action's refusal, if the last submit was refused. */
@@ -32,7 +35,7 @@ export function PaymentSummary({
   garantia?: SummaryGarantia | null;
 }) {
   return (
-    <OrderSummaryBox cartSubtotalCents={subtotalCents} purchaseType={purchaseType} frequency={frequency} garantia={garantia}>
+    <OrderSummaryBox cartSubtotalCents={subtotalCents} purchaseType={purchaseType} frequency={frequency} garantia={garantia} lines={lines}>
       <div role="alert" className="mt-4 space-y-2 text-sm">
         {shippingInvalid && submitted && <p className="text-red-700">{SHIPPING_INCOMPLETE}</p>}
         {itemsError && <p className="text-red-700">{itemsError}</p>}

@@ -12,15 +12,27 @@ export interface SummaryGarantia {
   note?: string;
 }
 
+/** One line of what is being bought, as the cart holds it (issue 41: the checkout names what is paid for). */
+export interface SummaryLine {
+  key: string;
+  title: string;
+  variantTitle: string | null;
+  quantity: number;
+  unitCents: number;
+}
+
 /** Spec §9 summary: subtotal, discount, shipping 'Gratis', taxes 'Incluido', the garantía (decision 0075), total. */
 export function OrderSummaryBox({
   cartSubtotalCents,
   purchaseType,
   frequency,
   garantia,
+  lines,
   children,
 }: {
   cartSubtotalCents: number;
+  /** The products, each with its presentation, quantity, price and line total (the checkout's summary). */
+  lines?: readonly SummaryLine[];
   purchaseType: PurchaseType;
   frequency: SubscriptionFrequency;
   garantia?: SummaryGarantia | null;
@@ -39,6 +51,22 @@ export function OrderSummaryBox({
       <p className="mt-1 text-sm text-slate-600" data-testid="summary-purchase">
         {subscription ? `Suscripción ${frequencyLabels[frequency]}` : "Compra única"}
       </p>
+      {lines && lines.length > 0 && (
+        <ul className="mt-4 space-y-2 border-b border-slate-100 pb-3 text-sm text-slate-800" aria-label="Productos del pedido" data-testid="summary-lines">
+          {lines.map((line) => (
+            <li key={line.key} className="flex justify-between gap-3" data-testid="summary-line">
+              <span className="min-w-0">
+                <span className="font-semibold">{line.title}</span>
+                {line.variantTitle && <span className="text-slate-600"> · {line.variantTitle}</span>}
+                <span className="block text-slate-600">
+                  {line.quantity} × {formatSoles(line.unitCents)}
+                </span>
+              </span>
+              <span className="shrink-0 font-semibold">{formatSoles(line.unitCents * line.quantity)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       <dl className="mt-4 space-y-2 text-slate-700">
         <div className="flex justify-between">
           <dt>{subscription && frequency === "anual" ? "Subtotal (12 meses)" : "Subtotal"}</dt>

@@ -17,7 +17,7 @@ export const whatsappConsentEvents = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     phone: text("phone").notNull(),
     granted: boolean("granted").notNull(),
-    /** checkout | signup | profile | reply (an inbound BAJA) | demo */
+    /** checkout | signup | profile | telefono (the office, decision 0091) | reply (an inbound SÍ or BAJA) | demo */
     source: text("source").notNull(),
     /** The exact text the customer saw next to the box (or the reply they sent). */
     textShown: text("text_shown").notNull(),
@@ -213,7 +213,7 @@ export const whatsappOptInAsks = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     phone: text("phone").notNull(),
-    /** checkout | signup | profile */
+    /** checkout | signup | profile | telefono (the office's "Nuevo pedido", decision 0091) */
     source: text("source").notNull(),
     /** The box's text as the person saw it, kept for the consent event the answer writes. */
     textShown: text("text_shown").notNull(),

@@ -1,20 +1,16 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { orderSummary } from "@core/pricing";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import { availableActions, pauseDateRange, type SelfServiceAction } from "@core/subscription-self-service";
+import { listSellableLines, type SellableLine } from "../../catalog/index.server";
 import { readDistrictWeekdays } from "../../content/index.server";
 import type { Database } from "../../db/client";
-import { organizations, products, productVariants, subscriptions } from "../../db/schema";
+import { organizations, subscriptions } from "../../db/schema";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { offeredDeliveryDates } from "./delivery-date";
 
-export interface SellableLine {
-  productId: number;
-  variantId: number | null;
-  title: string;
-  variantTitle: string | null;
-  unitPriceCents: number;
-}
+/** A line a subscription can hold: each active variant, or the product at its own price (the catalogue's rule). */
+export type { SellableLine };
 
 export interface SelfServiceOptions {
   actions: SelfServiceAction[];
@@ -46,7 +42,7 @@ export async function loadSelfServiceOptions(db: Database, userId: string, subsc
   const [deliveryDates, weekdays, catalogue, causes] = await Promise.all([
     actions.includes("date") ? offeredDeliveryDates(db, subscription, now) : Promise.resolve([]),
     readDistrictWeekdays(db, subscription.districtId),
-    actions.includes("products") ? sellableLines(db) : Promise.resolve([]),
+    actions.includes("products") ? listSellableLines(db) : Promise.resolve([]),
     actions.includes("organization")
       ? db.select({ id: organizations.id, title: organizations.title }).from(organizations).orderBy(asc(organizations.createdAt), asc(organizations.id))
       : Promise.resolve([]),
@@ -75,26 +71,4 @@ export async function loadSelfServiceOptions(db: Database, userId: string, subsc
     catalogue,
     organizations: causes,
   };
-}
-
-/** The active catalogue as lines a subscription can hold: each active variant, or the product at its own price. */
-async function sellableLines(db: Database): Promise<SellableLine[]> {
-  const rows = await db
-    .select({
-      productId: products.id,
-      title: products.title,
-      priceCents: products.priceCents,
-      variantId: productVariants.id,
-      variantTitle: productVariants.title,
-      variantPriceCents: productVariants.priceCents,
-    })
-    .from(products)
-    .leftJoin(productVariants, and(eq(productVariants.productId, products.id), eq(productVariants.active, true)))
-    .where(eq(products.active, true))
-    .orderBy(sql`${products.sortOrder} asc nulls last`, asc(products.id), asc(productVariants.id));
-  return rows.flatMap((row): SellableLine[] => {
-    if (row.variantId !== null)
-      return [{ productId: row.productId, variantId: row.variantId, title: row.title, variantTitle: row.variantTitle, unitPriceCents: row.variantPriceCents! }];
-    return row.priceCents === null ? [] : [{ productId: row.productId, variantId: null, title: row.title, variantTitle: null, unitPriceCents: row.priceCents }];
-  });
 }
