@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { placeOrder } from "@server/checkout/index.server";
 import { orders, payments } from "@server/db/schema";
 import type * as OrderFlowsDoor from "@server/order-flows/index.server";
-import { checkoutInput } from "../support/checkout-fixture";
+import { checkoutInput, uniqueContact } from "../support/checkout-fixture";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -39,7 +39,7 @@ describe("a payment code the office dictates (issue 38)", () => {
     return import("@server/order-flows/index.server");
   }
   async function newPayment(provider: string, correo: string) {
-    const placed = await placeOrder(test.db, checkoutInput(now, { correo }), { now, provider });
+    const placed = await placeOrder(test.db, checkoutInput(now, { correo, ...uniqueContact() }), { now, provider });
     if (!placed.ok) throw new Error("order not placed");
     return placed;
   }
