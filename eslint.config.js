@@ -31,6 +31,8 @@ const TABLE_OWNERS = {
   content: ["siteSettings", "districts", "districtDeliveryDays"],
   // Issue 39 (decision 0088): whose phone number is whose is answered in one place.
   contacts: ["phoneProofs"],
+  // Issue 38 (decision 0090): the "lo de siempre" summaries, placed exactly as shown.
+  "whatsapp-orders": ["whatsappRepeatQuotes"],
 };
 const TABLE_OWNER_EXEMPT = ["server/db/schema/**", "server/db/seed/**", "server/db/client.ts"];
 

@@ -85,6 +85,8 @@ export default [
     route("admin/despacho", "routes/admin.despacho.tsx"),
     route("admin/despacho/hoja", "routes/admin.despacho-hoja.tsx"),
     route("admin/mensajes", "routes/admin.messages.tsx"),
+    // Issue 38: one customer's WhatsApp conversation, with free-text replies inside the 24-hour window.
+    route("admin/mensajes/whatsapp/:phone", "routes/admin.whatsapp-thread.tsx"),
     route("admin/contenido", "routes/admin.content.tsx"),
     route("admin/contenido/ajustes", "routes/admin.content-settings.tsx"),
     route("admin/contenido/textos/:slug", "routes/admin.content-legal.tsx"),

@@ -63,7 +63,8 @@ export function isWhatsappOptInAnswer(body: string | null | undefined): boolean 
   return (WHATSAPP_OPT_IN_WORDS as readonly string[]).includes(replyWord(body));
 }
 
-function replyWord(body: string | null | undefined): string {
+/** A reply as the shop compares it: no accents, case or punctuation, single spaces (issue 25). */
+export function replyWord(body: string | null | undefined): string {
   if (!body) return "";
   return body
     .normalize("NFD")
@@ -73,6 +74,16 @@ function replyWord(body: string | null | undefined): string {
     .trim()
     .toUpperCase();
 }
+
+/*
+ * Staff's free-text replies in Mensajes (issue 38): what the page and the server say alike.
+ */
+/** Meta's limit for a text message's body. */
+export const STAFF_REPLY_MAX = 4096;
+
+export const WINDOW_CLOSED_MESSAGE =
+  "Pasaron más de 24 horas desde su último mensaje: WhatsApp solo permite plantillas aprobadas. Llámale o escríbele por correo; cuando vuelva a escribir, podrás responderle aquí.";
+export const OPTED_OUT_MESSAGE = "Este número pidió la baja (BAJA) y no volvió a escribir: no se le envía nada por WhatsApp.";
 
 /** What staff read for a message's state (/admin/pedidos/{id}). */
 export const WHATSAPP_STATUS_LABELS: Record<string, string> = {

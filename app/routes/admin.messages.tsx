@@ -1,4 +1,4 @@
-import { data, Form } from "react-router";
+import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.messages";
 import { listContactMessages, markContactMessageAttended } from "@server/contact/index.server";
 import { FormAlert } from "~/components/account/auth-shell";
@@ -8,7 +8,7 @@ import { readFormData } from "~/server/request-body.server";
 import { allowStaffPage, staffActor } from "~/server/staff.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { isUuid } from "@core/input-schemas";
-import { listWhatsappInbox, markWhatsappMessageAttended, whatsappEnabled, type WhatsappInboxRow } from "@server/whatsapp/index.server";
+import { listWhatsappThreads, markWhatsappMessageAttended, whatsappEnabled, type WhatsappThreadSummary } from "@server/whatsapp/index.server";
 import { formatWhatsappNumber } from "@core/whatsapp";
 
 /** Messages from /contact: operaciones answers them (admin always may). */
@@ -17,8 +17,8 @@ export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/me
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const contact = await listContactMessages(db);
-  // Issue 25: what customers wrote to the shop's WhatsApp (their BAJA is handled, not listed here).
-  const whatsapp = whatsappEnabled() ? await listWhatsappInbox(db) : null;
+  // Issue 38: one conversation per number that wrote to the shop's WhatsApp, the latest first.
+  const whatsapp = whatsappEnabled() ? await listWhatsappThreads(db) : null;
   return { ...contact, whatsapp };
 }
 
@@ -100,54 +100,53 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
   );
 }
 
-/** Issue 25: inbound WhatsApp messages, newest first, each marked attended once staff dealt with it. */
-function WhatsappInbox({ inbox }: { inbox: { messages: WhatsappInboxRow[]; pending: number } }) {
+/** Who a conversation is with: the proven customer's name, else the WhatsApp profile name (not verified), else the number. */
+function correspondentName(thread: WhatsappThreadSummary): string {
+  if (thread.customer) return thread.customer.name;
+  if (thread.profileName) return `${thread.profileName} (nombre de WhatsApp, sin verificar)`;
+  return formatWhatsappNumber(thread.phone);
+}
+
+/**
+ * Issue 38: one entry per number that wrote to the shop's WhatsApp, the latest conversation first,
+ * with what waits for staff; each opens the conversation (inbound and outbound, in time order).
+ */
+function WhatsappInbox({ inbox }: { inbox: { threads: WhatsappThreadSummary[]; pending: number } }) {
   return (
     <section aria-labelledby="mensajes-whatsapp" className="mt-8">
       <h2 id="mensajes-whatsapp" className="mb-1 text-xl font-bold text-slate-900">
         WhatsApp
       </h2>
       <p className="mb-3 text-sm text-slate-700" data-testid="pending-whatsapp-messages">
-        {inbox.pending === 1 ? "1 mensaje por atender" : `${inbox.pending} mensajes por atender`}. Las bajas (BAJA, STOP, NO) se aplican solas y no se listan
-        aquí.
+        {inbox.pending === 1 ? "1 mensaje por atender" : `${inbox.pending} mensajes por atender`}. Las bajas (BAJA, STOP, NO) y los pedidos de «lo de siempre»
+        se responden solos.
       </p>
-      {inbox.messages.length === 0 ? (
+      {inbox.threads.length === 0 ? (
         <p className="rounded-2xl bg-white p-6 text-slate-700 shadow-sm ring-1 ring-slate-100">Aún no llegan mensajes por WhatsApp.</p>
       ) : (
         <ul className="space-y-3">
-          {inbox.messages.map((message) => (
-            <li key={message.id} data-testid="whatsapp-inbound" className="min-w-0 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:p-5">
+          {inbox.threads.map((thread) => (
+            <li key={thread.phone} data-testid="whatsapp-thread" className="min-w-0 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100 sm:p-5">
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <h3 className="min-w-0 font-bold break-words text-slate-900">
-                  {message.profileName ?? "Cliente"} · {formatWhatsappNumber(message.from)}
+                  <Link to={`/admin/mensajes/whatsapp/${thread.phone}`} className="text-brand-800 underline">
+                    {correspondentName(thread)}
+                  </Link>
                 </h3>
                 <span
-                  className={`rounded-full px-3 py-0.5 text-xs font-semibold ${message.attendedAt ? "bg-emerald-100 text-emerald-900" : "bg-amber-100 text-amber-900"}`}
+                  className={`rounded-full px-3 py-0.5 text-xs font-semibold ${thread.pending > 0 ? "bg-amber-100 text-amber-900" : "bg-emerald-100 text-emerald-900"}`}
                 >
-                  {message.attendedAt ? "Atendido" : "Por atender"}
+                  {thread.pending === 0 ? "Al día" : thread.pending === 1 ? "1 por atender" : `${thread.pending} por atender`}
                 </span>
               </div>
-              <p className="mt-1 text-sm text-slate-700">{formatLimaInstant(message.sentAt)}</p>
-              <p className="mt-3 text-sm break-words whitespace-pre-line text-slate-900">{message.body}</p>
-              <div className="mt-3 flex flex-wrap items-center gap-3">
-                {message.attendedAt ? (
-                  <span className="text-xs text-slate-600">
-                    Atendido {message.attendedByName ? `por ${message.attendedByName} ` : ""}el {formatLimaInstant(message.attendedAt)}
-                  </span>
-                ) : (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="attend_whatsapp" />
-                    <input type="hidden" name="messageId" value={message.id} />
-                    <button
-                      type="submit"
-                      className="rounded-full bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
-                      aria-label={`Marcar como atendido: WhatsApp de ${formatWhatsappNumber(message.from)}`}
-                    >
-                      Marcar como atendido
-                    </button>
-                  </Form>
-                )}
-              </div>
+              <p className="mt-1 text-sm text-slate-700">
+                {thread.customer || thread.profileName ? `${formatWhatsappNumber(thread.phone)} · ` : ""}
+                {formatLimaInstant(thread.lastAt)}
+              </p>
+              <p className="mt-2 line-clamp-2 text-sm break-words text-slate-900">
+                <span className="font-semibold">{thread.lastFromCustomer ? "Cliente: " : "Tienda: "}</span>
+                {thread.lastText}
+              </p>
             </li>
           ))}
         </ul>

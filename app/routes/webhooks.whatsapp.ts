@@ -1,12 +1,20 @@
 import type { Route } from "./+types/webhooks.whatsapp";
-import { checkWebhookSignature, handleWhatsappWebhook, verifyWebhookSubscription, whatsappChannel } from "@server/whatsapp/index.server";
+import {
+  checkWebhookSignature,
+  handleWhatsappWebhook,
+  LOCAL_PHONE_NUMBER_ID,
+  localWebhookKey,
+  verifyWebhookSubscription,
+  whatsappChannel,
+} from "@server/whatsapp/index.server";
 import { dbContext } from "~/server/db-context.server";
 import { readBytes, requireJsonContentType } from "~/server/request-body.server";
 
 /**
  * Meta's webhook for the WhatsApp Business Account (issue 25, docs/whatsapp.md): the GET that
- * verifies the subscription, and the POSTs of message statuses and customers' messages. Only with
- * the Cloud API configured; the local stand-in and an unconfigured shop answer 404.
+ * verifies the subscription, and the POSTs of message statuses and customers' messages. With the
+ * Cloud API configured; in the local demo only the POST, signed with the machine's local key
+ * (`npm run whatsapp:say`, issue 38); an unconfigured shop answers 404.
  */
 const WHATSAPP_OFF = "WhatsApp no está activo en esta tienda";
 
@@ -31,7 +39,9 @@ export function loader({ request }: Route.LoaderArgs) {
  * (issue 39); 500 only when a write failed, so that Meta delivers it again.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const channel = cloudChannel();
+  const configured = whatsappChannel();
+  const channel =
+    configured?.kind === "cloud" ? configured : configured?.kind === "local" ? { appSecret: localWebhookKey(), phoneNumberId: LOCAL_PHONE_NUMBER_ID } : null;
   if (!channel) return Response.json({ error: WHATSAPP_OFF }, { status: 404 });
   if (request.method !== "POST") return Response.json({ error: "Método no permitido" }, { status: 405, headers: { Allow: "GET, POST" } });
   // Meta posts JSON (docs/whatsapp.md); any other type is a 415, body unread (issue 39).

@@ -4,6 +4,7 @@
  */
 export {
   accountOwningPhone,
+  accountsOwningPhones,
   erasePhoneProofsOf,
   isPhoneProvenFor,
   phoneProvenForSql,

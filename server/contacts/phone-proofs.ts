@@ -92,6 +92,21 @@ export async function accountOwningPhone(db: DatabaseOrTransaction, phone: strin
   return row?.userId ?? null;
 }
 
+/**
+ * `accountOwningPhone` for many numbers at once (Mensajes lists a hundred conversations): each
+ * number that is proven an account's, with that account (its most recent proof).
+ */
+export async function accountsOwningPhones(db: DatabaseOrTransaction, phones: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(phones)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([phoneProofs.phone], { phone: phoneProofs.phone, userId: phoneProofs.userId })
+    .from(phoneProofs)
+    .where(and(inArray(phoneProofs.phone, unique), sql`${phoneProofs.userId} is not null`))
+    .orderBy(phoneProofs.phone, sql`${phoneProofs.id} desc`);
+  return new Map(rows.map((row) => [row.phone, row.userId!]));
+}
+
 /** Anonymisation: the subject's proofs lose the number (the record that a proof existed stays). */
 export async function erasePhoneProofsOf(db: DatabaseOrTransaction, subject: ContactSubject, placeholder: string): Promise<void> {
   const condition = ownedBy(subject);

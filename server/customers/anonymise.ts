@@ -32,6 +32,7 @@ import { scheduleCardErasures } from "../payments/index.server";
 import { endSubscriptionsForErasure } from "../subscriptions/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
 import { eraseWhatsappData } from "../whatsapp/index.server";
+import { eraseRepeatQuotesOf } from "../whatsapp-orders/index.server";
 import { erasePhoneProofsOf } from "../contacts/index.server";
 
 /**
@@ -202,6 +203,7 @@ export async function eraseSubjectData(tx: Transaction, input: { subject: DataSu
   // First, while the orders and the account still carry the phone numbers it looks for (issue 25).
   await eraseWhatsappData(tx, { userId: subject.userId, email, orderIds }, { text: ANONYMIZED_TEXT, email: placeholder });
   await erasePhoneProofsOf(tx, { userId: subject.userId, orderIds }, ANONYMIZED_TEXT);
+  await eraseRepeatQuotesOf(tx, subject.userId, ANONYMIZED_TEXT);
   if (orderIds.length) {
     await tx
       .update(orders)

@@ -26,6 +26,7 @@ import { currentDelivery, currentDeliveryOf } from "../orders/index.server";
 import { ordersOf, type DataSubject } from "./data-subject";
 import { findCustomerProfile } from "./picture";
 import { collectWhatsappData } from "../whatsapp/index.server";
+import { collectRepeatQuotes } from "../whatsapp-orders/index.server";
 import { redactLinkSecrets } from "./redact-links";
 
 export const CUSTOMER_EXPORT_FORMAT = "vida-alcalina/datos-personales/1";
@@ -242,6 +243,8 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
   // Issue 25: numbers, WhatsApp opt-ins and opt-outs, messages sent and received — of the numbers
   // proven theirs and their own orders only (issue 39).
   const whatsapp = await collectWhatsappData(tx, { userId: subject.userId, email, orderIds });
+  // Issue 38: the "lo de siempre" summaries offered to the account, with the number and address.
+  const repeatSummaries = await collectRepeatQuotes(tx, subject.userId);
   return {
     orders: orderRows.map(({ checkoutKey: _key, ...order }) => ({
       ...order,
@@ -264,7 +267,11 @@ export async function collectSubjectData(tx: Transaction, subject: DataSubject) 
     contactMessages: messages,
     abandonedCarts: carts,
     // Decision 0071 for WhatsApp too (issue 39): what was sent, without the keys its buttons carried.
-    whatsapp: { ...whatsapp, messagesSent: whatsapp.messagesSent.map((message) => ({ ...message, text: redactLinkSecrets(message.text) })) },
+    whatsapp: {
+      ...whatsapp,
+      messagesSent: whatsapp.messagesSent.map((message) => ({ ...message, text: redactLinkSecrets(message.text) })),
+      repeatSummaries,
+    },
   };
 }
 

@@ -1,7 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
-/** Outbox rows a job sends: e-mails, comprobantes for the OSE, WhatsApp messages (same names as the jobs). */
-export type QueuedWork = "emails" | "comprobantes" | "whatsapp";
+/**
+ * Rows a job acts on: e-mails, comprobantes for the OSE, WhatsApp messages, and customers'
+ * WhatsApp messages the shop answers itself (issue 38) — the same names as the jobs.
+ */
+export type QueuedWork = "emails" | "comprobantes" | "whatsapp" | "whatsappConversations";
 
 const noted = new AsyncLocalStorage<Set<QueuedWork>>();
 

@@ -12,7 +12,8 @@ import type { CulqiClient, FlowClient } from "../payments/index.server";
 import { culqiClientIfConfigured, flowClientIfConfigured, retryDueProviderErasures } from "../payments/index.server";
 import { activePaymentProvider } from "../payments/index.server";
 import { sendReorderRemindersWhenDue } from "../reorders/index.server";
-import { configuredWhatsappClient, sendDueWhatsappMessages, type WhatsappClient } from "../whatsapp/index.server";
+import { configuredWhatsappClient, sendDueWhatsappMessages, whatsappEnabled, type WhatsappClient } from "../whatsapp/index.server";
+import { answerWhatsappConversations } from "../whatsapp-orders/index.server";
 import {
   closeAbandonedSignups,
   endCancelledSubscriptions,
@@ -87,6 +88,10 @@ const jobs = {
   // Uploaded images no row names any more, past a day's grace; at most hourly per process (decision 0065).
   // File ages are the wall clock's (it wrote them), never the pass's `now`, which tests move ahead.
   mediaSweep: (job: JobContext) => sweepUnusedMediaWhenDue(job.db),
+  // Customers' WhatsApp messages the shop answers itself ("lo de siempre", issue 38, decision 0090),
+  // right before the pass that sends the answers; nothing when WhatsApp is off.
+  whatsappConversations: (job: JobContext) =>
+    whatsappEnabled() ? answerWhatsappConversations(job.db, { now: job.now, siteUrl: job.siteUrl }) : Promise.resolve(null),
   // WhatsApp messages queued by the jobs above or by requests (decision 0074); nothing when WhatsApp is off.
   whatsapp: async (job: JobContext) => {
     const client = job.whatsapp();

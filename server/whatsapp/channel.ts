@@ -1,4 +1,6 @@
+import { createHmac } from "node:crypto";
 import path from "node:path";
+import { appSecret } from "../config/app-secret";
 import { env } from "../config/env";
 
 /**
@@ -7,7 +9,12 @@ import { env } from "../config/env";
  * otherwise nowhere: the shop sends e-mail only, queues no WhatsApp message and offers no opt-in.
  */
 export type WhatsappChannel =
-  { kind: "cloud"; apiUrl: string; token: string; phoneNumberId: string; appSecret: string; verifyToken: string } | { kind: "local"; dir: string };
+  | { kind: "cloud"; apiUrl: string; token: string; phoneNumberId: string; appSecret: string; verifyToken: string }
+  /**
+   * The local demo: messages to files; the webhook takes customers' messages signed with
+   * `localWebhookKey()` (`npm run whatsapp:say`, issue 38).
+   */
+  | { kind: "local"; dir: string };
 
 export function whatsappChannel(): WhatsappChannel | null {
   const config = env();
@@ -28,3 +35,16 @@ export function whatsappChannel(): WhatsappChannel | null {
 export function whatsappEnabled(): boolean {
   return whatsappChannel() !== null;
 }
+
+/**
+ * The local demo's webhook key (decision 0090): HMAC-SHA256 of a fixed label with the app secret
+ * (SESSION_SECRET, or the machine's `.data/app-secret`), so only whoever holds that secret — the
+ * newcomer's own `npm run whatsapp:say` — can post a customer's message to a demo shop. The
+ * script computes the same (scripts/whatsapp-say.mjs).
+ */
+export function localWebhookKey(secret: string = appSecret()): string {
+  return createHmac("sha256", secret).update("whatsapp-local-webhook").digest("hex");
+}
+
+/** The phone number id the local demo's webhook takes (a message naming another is ignored). */
+export const LOCAL_PHONE_NUMBER_ID = "local";

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { WhatsappTemplateParameters } from "../db/schema";
+import type { WhatsappInteractive, WhatsappTemplateParameters } from "../db/schema";
 import { eraseOutboxFiles, outboxFileBase } from "../notifications/index.server";
 import { whatsappChannel } from "./channel";
 
@@ -8,8 +8,10 @@ import { whatsappChannel } from "./channel";
 export interface OutgoingWhatsapp {
   id: string;
   to: string;
-  kind: "template" | "text";
+  kind: "template" | "text" | "interactive";
   templateName: string | null;
+  /** The body and reply buttons of an `interactive` message. */
+  interactive?: WhatsappInteractive | null;
   languageCode: string | null;
   parameters: WhatsappTemplateParameters | null;
   /** The filled template (for the local outbox) or the free text to send. */
@@ -45,6 +47,20 @@ export function isRetryableCloudError(httpStatus: number | null, code: number | 
 export function cloudApiPayload(message: OutgoingWhatsapp): Record<string, unknown> {
   const base = { messaging_product: "whatsapp", recipient_type: "individual", to: message.to };
   if (message.kind === "text") return { ...base, type: "text", text: { preview_url: false, body: message.renderedText } };
+  if (message.kind === "interactive") {
+    // Reply buttons (../shared/reference/whatsapp-cloud-api.md; Meta's "Interactive reply buttons messages").
+    const { body, footer, buttons } = message.interactive ?? { body: message.renderedText, footer: null, buttons: [] };
+    return {
+      ...base,
+      type: "interactive",
+      interactive: {
+        type: "button",
+        body: { text: body },
+        ...(footer ? { footer: { text: footer } } : {}),
+        action: { buttons: buttons.map((button) => ({ type: "reply", reply: { id: button.id, title: button.title } })) },
+      },
+    };
+  }
   const parameters = message.parameters ?? { body: [], buttonUrlSuffix: null };
   const components: Record<string, unknown>[] = [];
   if (parameters.body.length > 0) components.push({ type: "body", parameters: parameters.body.map((text) => ({ type: "text", text })) });

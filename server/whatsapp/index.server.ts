@@ -3,7 +3,7 @@
  * template messages, the sender the jobs run, Meta's webhook, and what staff and Ley 29733
  * requests read of it.
  */
-export { whatsappChannel, whatsappEnabled, type WhatsappChannel } from "./channel";
+export { LOCAL_PHONE_NUMBER_ID, localWebhookKey, whatsappChannel, whatsappEnabled, type WhatsappChannel } from "./channel";
 export {
   cloudApiClient,
   cloudApiPayload,
@@ -22,7 +22,14 @@ export {
   type WhatsappConsentSource,
 } from "./consent";
 export { accountWhatsappState, requestWhatsappOptIn, type WhatsappOptInOutcome, type WhatsappOptInRequest } from "./opt-in-asks";
-export { enqueueWhatsappTemplate, enqueueWhatsappTemplates, type WhatsappTemplateMessage } from "./outbox";
+export {
+  enqueueWhatsappInteractive,
+  enqueueWhatsappReply,
+  enqueueWhatsappTemplate,
+  enqueueWhatsappTemplates,
+  withholdQueuedWhatsapp,
+  type WhatsappTemplateMessage,
+} from "./outbox";
 export {
   deliveredWhatsapp,
   notDeliveredWhatsapp,
@@ -51,5 +58,17 @@ export {
   type WhatsappInboxRow,
   type WhatsappNumberState,
 } from "./staff";
+export {
+  customerServiceWindowEnd,
+  isWhatsappSender,
+  listWhatsappThreads,
+  readWhatsappThread,
+  type WhatsappCorrespondent,
+  type WhatsappThread,
+  type WhatsappThreadEntry,
+  type WhatsappThreadSummary,
+} from "./threads";
+export { replyOnWhatsappByStaff, type StaffReplyResult } from "./staff-replies";
+export { AnswerClaimLostError, claimInboundToAnswer, finishInboundAnswer, MAX_ANSWER_ATTEMPTS, releaseInboundAnswer, type InboundToAnswer } from "./answers";
 export { collectWhatsappData, eraseWhatsappData, type WhatsappSubject } from "./subject-data";
 export { fillTemplate, templateParameter, WHATSAPP_TEMPLATES, type FilledTemplate, type WhatsappTemplate, type WhatsappTemplateKey } from "./templates";

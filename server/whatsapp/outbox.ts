@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { whatsappNumber } from "@core/whatsapp";
 import { phoneProvenForSql } from "../contacts/index.server";
 import { noteQueuedWork } from "../db/queued-work";
+import type { WhatsappInteractive } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { whatsappEnabled } from "./channel";
 import { mayMessage, mayRemind } from "./consent";
@@ -90,19 +91,63 @@ export async function enqueueWhatsappOptInAsk(
 }
 
 /**
- * A free-text reply (the opt-out confirmation). Needs no opt-in — it answers the customer's own
+ * A free-text reply (the opt-out confirmation, the shop's answers to "lo de siempre", a staff
+ * member's answer in Mensajes). Needs no opt-in — it answers the customer's own
  * message — but only leaves inside the 24-hour window the sender checks when it is due.
  */
-export async function enqueueWhatsappReply(db: DatabaseOrTransaction, message: { dedupeKey: string; to: string; text: string }, now: Date): Promise<boolean> {
+export async function enqueueWhatsappReply(
+  db: DatabaseOrTransaction,
+  message: { dedupeKey: string; to: string; text: string; staffUserId?: string | null; userId?: string | null; orderId?: string | null },
+  now: Date,
+): Promise<boolean> {
   if (!whatsappEnabled()) return false;
   noteQueuedWork("whatsapp");
   const at = now.toISOString();
   const inserted = await db.execute<{ id: string }>(sql`
-    insert into whatsapp_messages (dedupe_key, kind, rendered_text, to_phone, status, next_attempt_at, created_at)
-    values (${message.dedupeKey}, 'text', ${message.text}, ${message.to}, 'pending', ${at}::timestamptz, ${at}::timestamptz)
+    insert into whatsapp_messages (dedupe_key, kind, rendered_text, to_phone, staff_user_id, user_id, order_id, status, next_attempt_at, created_at)
+    values (${message.dedupeKey}, 'text', ${message.text}, ${message.to}, ${message.staffUserId ?? null}, ${message.userId ?? null},
+      ${message.orderId ?? null}::uuid, 'pending', ${at}::timestamptz, ${at}::timestamptz)
     on conflict (dedupe_key) do nothing
     returning id`);
   return rowsOf(inserted).length > 0;
+}
+
+/**
+ * Reply buttons (issue 38: the "lo de siempre" summary): like a free-text reply, it answers the
+ * customer's own message, needs no opt-in and leaves only inside the 24-hour window. `text` is
+ * what staff and the local outbox read (the body and the buttons' titles).
+ */
+export async function enqueueWhatsappInteractive(
+  db: DatabaseOrTransaction,
+  message: { dedupeKey: string; to: string; interactive: WhatsappInteractive; userId?: string | null; orderId?: string | null },
+  now: Date,
+): Promise<boolean> {
+  if (!whatsappEnabled()) return false;
+  noteQueuedWork("whatsapp");
+  const at = now.toISOString();
+  const { body, footer, buttons } = message.interactive;
+  const text = [body, footer, buttons.map((button) => `[${button.title}]`).join(" ")].filter(Boolean).join("\n\n");
+  const inserted = await db.execute<{ id: string }>(sql`
+    insert into whatsapp_messages (dedupe_key, kind, interactive, rendered_text, to_phone, user_id, order_id, status, next_attempt_at, created_at)
+    values (${message.dedupeKey}, 'interactive', ${JSON.stringify(message.interactive)}::jsonb, ${text}, ${message.to}, ${message.userId ?? null},
+      ${message.orderId ?? null}::uuid, 'pending', ${at}::timestamptz, ${at}::timestamptz)
+    on conflict (dedupe_key) do nothing
+    returning id`);
+  return rowsOf(inserted).length > 0;
+}
+
+/**
+ * A queued message that must not leave after all, while it still waits (issue 38: the «pedido
+ * confirmado» template of an order the customer just confirmed in the conversation, which the
+ * shop's own answer already told them): withheld with the reason staff read on the order page.
+ * Returns whether it was still waiting.
+ */
+export async function withholdQueuedWhatsapp(db: DatabaseOrTransaction, dedupeKey: string, reason: string): Promise<boolean> {
+  const withheld = await db.execute<{ id: string }>(sql`
+    update whatsapp_messages set status = 'withheld', last_error = ${reason}
+    where dedupe_key = ${dedupeKey} and status = 'pending'
+    returning id`);
+  return rowsOf(withheld).length > 0;
 }
 
 /** The rows a raw `db.execute` answered (both drivers give `{ rows }`). */

@@ -98,8 +98,9 @@ function outgoing(message: ClaimedMessage): OutgoingWhatsapp {
   return {
     id: message.id,
     to: message.toPhone,
-    kind: message.kind === "text" ? "text" : "template",
+    kind: message.kind === "text" || message.kind === "interactive" ? message.kind : "template",
     templateName: message.templateName,
+    interactive: message.interactive,
     languageCode: message.languageCode,
     parameters: message.parameters,
     renderedText: message.renderedText,
@@ -112,7 +113,8 @@ function outgoing(message: ClaimedMessage): OutgoingWhatsapp {
  * stops it for good; a free-text reply goes only inside the customer's 24-hour window.
  */
 async function reasonToWithhold(db: Database, message: ClaimedMessage, at: Date): Promise<string | null> {
-  if (message.kind === "text") {
+  // Free text and reply buttons answer the customer: only inside their 24-hour window (issue 38).
+  if (message.kind === "text" || message.kind === "interactive") {
     const [contact] = await db
       .select({ lastInboundAt: whatsappContacts.lastInboundAt })
       .from(whatsappContacts)

@@ -12,6 +12,7 @@ const TEMPLATE_TITLES = new Map<string, string>(Object.values(WHATSAPP_TEMPLATES
 
 function titleOf(message: { kind: string; templateName: string | null }): string {
   if (message.kind === "text") return "Respuesta (texto)";
+  if (message.kind === "interactive") return "Respuesta con botones";
   return TEMPLATE_TITLES.get(message.templateName ?? "") ?? message.templateName ?? "Plantilla";
 }
 
@@ -32,7 +33,7 @@ export interface StaffWhatsappMessage {
 
 const FAILED = new Set(["failed", "dead", "withheld"]);
 
-function staffView(message: typeof whatsappMessages.$inferSelect): StaffWhatsappMessage {
+export function staffView(message: typeof whatsappMessages.$inferSelect): StaffWhatsappMessage {
   const moments = [
     message.createdAt,
     message.acceptedAt,

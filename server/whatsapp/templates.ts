@@ -1,3 +1,4 @@
+import { REPEAT_QUICK_REPLY } from "@core/whatsapp-repeat";
 import type { WhatsappTemplateParameters } from "../db/schema";
 
 /**
@@ -23,7 +24,10 @@ export interface WhatsappTemplate {
   parameters: readonly { meaning: string; example: string }[];
   /** A URL button `{SITE_URL}/{{1}}`: its text and an example suffix. */
   button: { text: string; meaning: string; example: string } | null;
-  /** Quick-reply buttons (fixed texts; the customer's tap comes back as a message with that text). */
+  /**
+   * Quick-reply buttons (fixed texts; the customer's tap comes back as a `button` message with that
+   * text). They need nothing in the request: the approved template carries them, after the URL button.
+   */
   quickReplies?: readonly string[];
   /** When the shop sends it. */
   sentWhen: string;
@@ -210,6 +214,9 @@ export const WHATSAPP_TEMPLATES = {
       meaning: "one-tap reorder of the last order (signed link, 14 days)",
       example: "repetir-pedido/3f1c…?token=…",
     },
+    // Issue 38: the second button, after the URL one (which keeps index 0): its tap comes back as a
+    // `button` message with this text, answered like a typed «lo de siempre».
+    quickReplies: [REPEAT_QUICK_REPLY],
     sentWhen:
       "a day or two before a one-time buyer usually runs out (decision 0076), instead of the e-mail, when they accepted promotions and their WhatsApp opt-in names the reminder",
   },

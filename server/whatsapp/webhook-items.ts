@@ -105,6 +105,8 @@ export interface InboundMessage {
   type: string;
   /** What staff read: the text, or what kind of thing it was. */
   body: string;
+  /** A tapped reply button's id (`interactive`), or a template quick reply's payload (`button`). */
+  replyId: string | null;
   sentAt: Date;
 }
 
@@ -120,7 +122,18 @@ export function readInbound(raw: unknown, names: ReadonlyMap<string, string | nu
   const parsed = inboundSchema.safeParse(raw);
   if (parsed.success) {
     const { id, from, timestamp, type } = parsed.data;
-    return { kind: "message", message: { wamid: id, from, profileName: names.get(from) ?? null, type, body: inboundText(parsed.data), sentAt: timestamp } };
+    return {
+      kind: "message",
+      message: {
+        wamid: id,
+        from,
+        profileName: names.get(from) ?? null,
+        type,
+        body: inboundText(parsed.data),
+        replyId: replyIdOf(parsed.data),
+        sentAt: timestamp,
+      },
+    };
   }
   const fields = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
   const from = sender.safeParse(fields.from);
@@ -162,6 +175,22 @@ function usableId(raw: unknown): string | null {
 /** For the log: which fields failed and why, never their values (a customer's text or number). */
 function problemsOf(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "(item)"}: ${issue.message}`).join("; ");
+}
+
+/**
+ * The id a button reply carries (issue 38): Meta sends a tapped reply button as `interactive`
+ * with `button_reply: { id, title }` (the id the shop gave it), a template's quick reply as
+ * `button` with `payload` (its text unless the template set another). Printable ASCII, 256 at most.
+ */
+function replyIdOf(message: Record<string, unknown> & { type: string }): string | null {
+  const part = (message[message.type] ?? {}) as Record<string, unknown>;
+  const value =
+    message.type === "interactive"
+      ? ((part.button_reply ?? part.list_reply ?? {}) as Record<string, unknown>).id
+      : message.type === "button"
+        ? part.payload
+        : undefined;
+  return typeof value === "string" && /^[\x20-\x7e]{1,256}$/.test(value) ? value : null;
 }
 
 /** What staff read of an inbound message: its text, or what kind of thing it was. */

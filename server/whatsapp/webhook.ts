@@ -2,7 +2,9 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isWhatsappOptInAnswer, isWhatsappOptOut } from "@core/whatsapp";
+import { isRepeatChangeWord, isRepeatConfirmWord, isRepeatRequest, readRepeatButtonId } from "@core/whatsapp-repeat";
 import type { Database } from "../db/client";
+import { noteQueuedWork } from "../db/queued-work";
 import { readBrandName } from "../content/index.server";
 import { shopLogger } from "../observability/index.server";
 import { whatsappContacts, whatsappInboundMessages } from "../db/schema";
@@ -151,15 +153,36 @@ export async function handleWhatsappWebhook(db: Database, rawBody: Uint8Array, o
   return outcome;
 }
 
+/** What an inbound message is, as far as the webhook can tell on its own. */
+type InboundIntent = "opt_out" | "repeat_request" | "repeat_confirm" | "repeat_change" | "message";
+
+/**
+ * Issue 38: a "lo de siempre" (typed, or the reminder's quick reply) and a tap on its summary's
+ * buttons are answered by the shop; so may a typed "sí" or "cambiar", when a summary is open for
+ * the number (the answering pass decides). Only a sender that is a number: the answer goes to it.
+ */
+function classify(message: InboundMessage): { intent: InboundIntent; answer: boolean } {
+  const typed = message.type === "text" || message.type === "button" ? message.body : null;
+  if (message.type === "text" && isWhatsappOptOut(message.body)) return { intent: "opt_out", answer: false };
+  const byNumber = /^\d{6,20}$/.test(message.from);
+  const button = message.type === "interactive" ? readRepeatButtonId(message.replyId) : null;
+  if (button) return { intent: button.action === "confirm" ? "repeat_confirm" : "repeat_change", answer: byNumber };
+  if (typed !== null && isRepeatRequest(typed)) return { intent: "repeat_request", answer: byNumber };
+  return { intent: "message", answer: byNumber && typed !== null && (isRepeatConfirmWord(typed) || isRepeatChangeWord(typed)) };
+}
+
 /**
  * One inbound message, in one transaction: stored once (by Meta's id), the sender's 24-hour window
  * opened, and, for BAJA / STOP / NO, WhatsApp ended for the number at once with one confirmation
- * sent inside that window. Other messages wait for staff in Mensajes. Returns what it was, or null
- * when it had been recorded already.
+ * sent inside that window. A "lo de siempre", a tap on its summary or a typed "sí" is stored with
+ * `answerState: pending` in the same transaction, and the jobs' `whatsappConversations` pass
+ * answers it right after the webhook's answer (issue 38): Meta is answered at once, and a failure
+ * of the answer is tried again, never lost. Other messages wait for staff in Mensajes. Returns
+ * what it was, or null when it had been recorded already.
  */
-async function recordInbound(db: Database, message: InboundMessage, now: Date): Promise<"opt_out" | "opt_in" | "message" | null> {
+async function recordInbound(db: Database, message: InboundMessage, now: Date): Promise<"opt_out" | "opt_in" | "message" | "answered_later" | null> {
   const { body, sentAt } = message;
-  const intent = message.type === "text" && isWhatsappOptOut(body) ? "opt_out" : "message";
+  const { intent, answer } = classify(message);
   return inTransaction(db, async (tx) => {
     const [stored] = await tx
       .insert(whatsappInboundMessages)
@@ -170,6 +193,7 @@ async function recordInbound(db: Database, message: InboundMessage, now: Date): 
         messageType: message.type,
         body,
         intent,
+        replyId: message.replyId,
         sentAt,
         receivedAt: now,
         // A "baja" is handled here; nobody has to answer it.
@@ -200,8 +224,14 @@ async function recordInbound(db: Database, message: InboundMessage, now: Date): 
         const brandName = await readBrandName(tx);
         await enqueueWhatsappReply(tx, { dedupeKey: `opt-out-confirmation:${message.wamid}`, to: message.from, text: optOutConfirmation(brandName) }, now);
       }
+      return "opt_out";
     }
-    return intent;
+    if (answer) {
+      await tx.update(whatsappInboundMessages).set({ answerState: "pending", answerNextAt: now }).where(eq(whatsappInboundMessages.id, stored.id));
+      noteQueuedWork("whatsappConversations");
+      return "answered_later";
+    }
+    return "message";
   });
 }
 

@@ -15,10 +15,10 @@ import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "@server/db/client";
-import { deliveries, orders, users } from "@server/db/schema";
+import { deliveries, orders, orderStatusChanges, users } from "@server/db/schema";
 import { DEMO_ADMIN, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { limaToday } from "@core/lima-dates";
-import { signInCookies } from "../support/accounts";
+import { DEMO_CUSTOMER, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
 import { expectPageError, launchBrowser, MOBILE, NOT_FOUND_DOCUMENT, openPage } from "../support/browser";
 import { openCheckoutWithCart, fillCheckout } from "../support/checkout-page";
@@ -183,14 +183,41 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     expect(await whatsapp.filter({ hasText: "Confirmar avisos" }).getByText("Enviado", { exact: true }).count()).toBe(1);
     await phoneReady(admin.page, "pedido con WhatsApp");
 
-    // The customer writes back: it waits for staff in Mensajes.
+    // The customer writes back: it waits for staff in Mensajes, in the number's conversation
+    // (issue 38), named by the profile name, not verified (the number is proven for a guest order, no account).
     expect((await cloud.customerWrites(NUMBER, "¿A qué hora llegan? Estoy en la oficina hasta las 6", { name: "Rosa Quispe" })).status).toBe(200);
     await admin.page.goto(`${server.baseURL}/admin/mensajes`);
+    const thread = admin.page.getByTestId("whatsapp-thread").filter({ hasText: "¿A qué hora llegan?" });
+    expect(await thread.getByText("1 por atender").count()).toBe(1);
+    await phoneReady(admin.page, "mensajes de WhatsApp");
+    await thread.getByRole("link", { name: "Rosa Quispe (nombre de WhatsApp, sin verificar)" }).click();
+    await admin.page.getByRole("heading", { level: 1, name: "WhatsApp: Rosa Quispe" }).waitFor();
+    // Both directions in time order: the question, the shop's «¡Listo!», the «en camino», then the new message.
     const inbound = admin.page.getByTestId("whatsapp-inbound").filter({ hasText: "¿A qué hora llegan?" });
     expect(await inbound.getByText("Por atender").count()).toBe(1);
-    await phoneReady(admin.page, "mensajes de WhatsApp");
-    await inbound.getByRole("button", { name: /Marcar como atendido/ }).click();
-    await admin.page.getByText("Mensaje marcado como atendido.").waitFor();
+    const outbound = admin.page.getByTestId("whatsapp-outbound");
+    expect(await outbound.filter({ hasText: "En camino" }).count()).toBe(1);
+    expect(await admin.page.getByRole("link", { name: "Crear pedido" }).getAttribute("href")).toBe("/admin/pedidos/nuevo?telefono=987111222");
+    await phoneReady(admin.page, "conversación de WhatsApp");
+    // Staff answer in free text inside the 24-hour window: it leaves by the outbox, and attends the message.
+    await admin.page.getByLabel("Tu respuesta").fill("Hola Rosa, llegamos entre las 10 y las 11. ¡Gracias!");
+    await admin.page.getByRole("button", { name: "Enviar respuesta" }).click();
+    await admin.page.getByText("Respuesta en cola: sale por WhatsApp en unos segundos.").waitFor();
+    const answered = await waitForMessage(
+      (message) => message.type === "text" && message.text === "Hola Rosa, llegamos entre las 10 y las 11. ¡Gracias!",
+      "the staff's answer",
+    );
+    expect(answered.to).toBe(NUMBER);
+    expect(await admin.page.getByLabel("Tu respuesta").inputValue()).toBe("");
+    await admin.page.reload();
+    expect(await admin.page.getByTestId("whatsapp-inbound").filter({ hasText: "¿A qué hora llegan?" }).getByText("Atendido", { exact: true }).count()).toBe(1);
+    expect(
+      await admin.page
+        .getByTestId("whatsapp-outbound")
+        .filter({ hasText: "llegamos entre las 10 y las 11" })
+        .getByText(/Enviado|Entregado|Leído/)
+        .count(),
+    ).toBe(1);
     expect(admin.errors).toEqual([]);
     await admin.close();
     await driverPhone.close();
@@ -268,5 +295,73 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     expect(await page.getByText("Activados", { exact: true }).count()).toBe(1);
     expect(errors).toEqual([]);
     await close();
+  }, 120_000);
+  it("«lo de siempre» from the demo customer's number → the summary → «Confirmar», delivered twice → one order, in her account and in Mensajes", async () => {
+    const DEMO_NUMBER = "51987654321";
+    const fromDemo = () => cloud.accepted.filter((message) => message.to === DEMO_NUMBER);
+    const before = fromDemo().length;
+    expect((await cloud.customerWrites(DEMO_NUMBER, "Hola, lo de siempre por favor", { name: "María" })).status).toBe(200);
+    const summary = await waitForMessage((message) => message.type === "interactive", "the summary", DEMO_NUMBER);
+    expect(summary.interactive!.body).toMatch(/^Hola María, este es tu pedido de siempre:/);
+    expect(summary.interactive!.body).toContain("Pagas al recibir (contra entrega, en efectivo).");
+    expect(summary.interactive!.buttons.map((button) => button.title)).toEqual(["Confirmar", "Cambiar"]);
+
+    // The tap reaches the shop twice at the same moment, and once more later: one order, one answer.
+    const id = `wamid.TAP${randomBytes(8).toString("hex")}`;
+    const [first, second] = await Promise.all([
+      cloud.customerTapsButton(summary, "Confirmar", { id, name: "María" }),
+      cloud.customerTapsButton(summary, "Confirmar", { id, name: "María" }),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const confirmed = await waitForMessage((message) => message.type === "text" && /^Listo, tu pedido /.test(message.text ?? ""), "«Listo»", DEMO_NUMBER);
+    const orderNumber = /^Listo, tu pedido (VA-\d+) llega el /.exec(confirmed.text!)![1]!;
+    expect(confirmed.text).toMatch(/\. Pagas S\/ \d+\.\d{2} al recibir\.$/);
+    expect((await cloud.customerTapsButton(summary, "Confirmar", { id, name: "María" })).status).toBe(200);
+    // Two more passes of the sender: nothing more for her than the summary and the one answer.
+    const passes = await whatsappPasses();
+    await expect.poll(whatsappPasses).toBeGreaterThanOrEqual(passes + 2);
+    expect(
+      fromDemo()
+        .slice(before)
+        .map((message) => message.type),
+    ).toEqual(["interactive", "text"]);
+
+    // Her account lists the order (the newest, first).
+    const customer = await signedIn(DEMO_CUSTOMER);
+    await customer.page.goto(`${server.baseURL}/dashboard/pedidos`);
+    expect(await customer.page.getByText(orderNumber, { exact: true }).filter({ visible: true }).count()).toBe(1);
+    expect(customer.errors).toEqual([]);
+    await customer.close();
+    // Staff see the conversation under her name, answered by the shop.
+    const admin = await signedIn(DEMO_ADMIN);
+    await admin.page.goto(`${server.baseURL}/admin/mensajes/whatsapp/${DEMO_NUMBER}`);
+    await admin.page.getByRole("heading", { level: 1, name: "WhatsApp: María Fernández" }).waitFor();
+    expect(await admin.page.getByTestId("whatsapp-inbound").filter({ hasText: "Confirmar" }).getByText("Confirmó su pedido por WhatsApp").count()).toBe(1);
+    const aboutTheOrder = admin.page.getByTestId("whatsapp-outbound").filter({ hasText: orderNumber });
+    expect(await aboutTheOrder.filter({ hasText: "Listo, tu pedido" }).count()).toBe(1);
+    // The «pedido confirmado» template said the same: withheld, and staff see why.
+    expect(await aboutTheOrder.filter({ hasText: "Pedido confirmado" }).getByText("No enviado", { exact: true }).count()).toBe(1);
+    expect(await aboutTheOrder.filter({ hasText: "confirmó el pedido en la conversación" }).count()).toBe(1);
+    await phoneReady(admin.page, "conversación de «lo de siempre»");
+    expect(admin.errors).toEqual([]);
+    await admin.close();
+
+    // In the database (the server stopped: the embedded database has one owner): one order from the
+    // summary, paid at the door, placed by WhatsApp.
+    await server.stop();
+    const handle = await openDatabase(
+      database.env.DATABASE_URL ? { kind: "postgres", url: database.env.DATABASE_URL } : { kind: "pglite", dataDir: database.env.PGLITE_DATA_DIR! },
+    );
+    try {
+      const placed = await handle.db
+        .select({ number: orders.orderNumber, provider: orders.paymentProvider })
+        .from(orders)
+        .innerJoin(orderStatusChanges, eq(orderStatusChanges.orderId, orders.id))
+        .where(eq(orderStatusChanges.actor, "whatsapp"));
+      expect(placed).toEqual([{ number: orderNumber, provider: "contra_entrega" }]);
+    } finally {
+      await handle.close();
+    }
+    await start();
   }, 120_000);
 });

@@ -127,7 +127,9 @@ describe("one-tap reorder and reminders at each customer's pace (decision 0076)"
       const orderId = await paidOrder({ email: customer.email, userId: customer.id, lines: [{ ...pack12, quantity: 2 }], type: "subscription" });
       const cart = await reorderCart(test.db, { orderId, userId: customer.id, token: null, now: placedAt });
       expect(cart).toMatchObject({ ok: true, purchaseType: "one-time" });
-      expect(cart.ok && cart.notes).toContain("Este pedido es de una suscripción: lo repetimos como compra única, con los precios de hoy. Tu suscripción sigue igual.");
+      expect(cart.ok && cart.notes).toContain(
+        "Este pedido es de una suscripción: lo repetimos como compra única, con los precios de hoy. Tu suscripción sigue igual.",
+      );
     });
 
     it("gives a guest with a valid link the order's contact and address (never the document), and after expiry the cart alone", async () => {

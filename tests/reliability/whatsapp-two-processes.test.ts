@@ -24,6 +24,8 @@ type Rows<T> = { rows: T[] };
  * the customer exactly once; a webhook Meta delivers to both processes at once is recorded once.
  * Issue 39: each ticked box's question leaves once, and a SÍ delivered to both processes at once
  * answers it once (one opt-in, one «¡Listo!»), before the payment's «pedido confirmado» may go.
+ * Issue 38: the demo customer's «lo de siempre» and her «Confirmar», each delivered to both
+ * processes at once while both answer: one summary, one order, one «Listo».
  */
 describe("WhatsApp with two app processes on one PostgreSQL", () => {
   let database: ShopDatabase;
@@ -167,6 +169,28 @@ describe("WhatsApp with two app processes on one PostgreSQL", () => {
     )) as unknown as Rows<{ inbound: number; opt_outs: number }>;
     // The SÍ and the BAJA, each once.
     expect(recorded.rows[0]).toEqual({ inbound: 2, opt_outs: 1 });
+    await expectShopInvariants(handle.db);
+  });
+  it("answers «lo de siempre» once and places one order when the message and the tap reach both processes at once", async () => {
+    const demo = "51987654321";
+    const toDemo = () => cloud.accepted.filter((message) => message.to === demo);
+    cloud.webhookUrl = `${processes[0]!.baseURL}/webhooks/whatsapp`;
+    const both = { name: "María", alsoTo: [`${processes[1]!.baseURL}/webhooks/whatsapp`] };
+    expect((await cloud.customerWrites(demo, "lo de siempre", both)).status).toBe(200);
+    await until(() => toDemo().some((message) => message.type === "interactive"), "the summary");
+    const summary = toDemo().find((message) => message.type === "interactive")!;
+    expect((await cloud.customerTapsButton(summary, "Confirmar", both)).status).toBe(200);
+    await until(() => toDemo().some((message) => message.type === "text"), "the answer");
+    // Two more passes of both processes: nothing leaves again.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(toDemo().map((message) => message.type)).toEqual(["interactive", "text"]);
+    const placed = (await handle.db.execute(
+      sql`select (select count(*)::int from whatsapp_repeat_quotes where phone = ${demo}) as summaries,
+                 (select count(*)::int from order_status_changes where actor = 'whatsapp') as orders,
+                 (select count(*)::int from whatsapp_inbound_messages where from_id = ${demo}) as inbound`,
+    )) as unknown as Rows<{ summaries: number; orders: number; inbound: number }>;
+    expect(placed.rows[0]).toEqual({ summaries: 1, orders: 1, inbound: 2 });
+    expect(toDemo()[1]!.text).toMatch(/^Listo, tu pedido VA-\d+ llega el /);
     await expectShopInvariants(handle.db);
   });
 });

@@ -36,6 +36,8 @@ export const STAFF_ROUTE_RULES: Record<string, Rule> = {
   "/admin/despacho": { allowed: ["operaciones"] },
   "/admin/despacho/hoja": { allowed: ["operaciones"] },
   "/admin/mensajes": { allowed: ["operaciones"] },
+  // Issue 38: the demo customer's proven number (the matrix's POST `intent=nada` is refused with a 400).
+  "/admin/mensajes/whatsapp/:phone": { allowed: ["operaciones"], sample: "/admin/mensajes/whatsapp/51987654321" },
   "/admin/contenido": { allowed: [] },
   "/admin/contenido/ajustes": { allowed: [] },
   "/admin/contenido/textos/:slug": { allowed: [], sample: "/admin/contenido/textos/terminos-condiciones" },

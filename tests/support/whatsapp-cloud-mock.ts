@@ -4,10 +4,13 @@
  * Bearer` with the System User token, the JSON body's shape, templates approved by name and
  * language with their exact count of body parameters and their URL button, parameter text without
  * new lines, tabs or runs of spaces (132018), free text only inside the customer's 24-hour window
- * (131047), numbers that are not on WhatsApp (131026), and failures on demand (429/130429, 5xx,
- * 132xxx, a dropped connection). It also plays Meta's side of the webhook: status reports and
- * customers' messages, signed with the App Secret over the exact bytes sent (non-ASCII escaped
- * as \uXXXX, as Meta writes them), or forged.
+ * (131047), interactive reply-buttons messages (issue 38) only inside that window too, with one to
+ * three buttons of unique ids (256) and titles (20) and a body of at most 1 024 characters
+ * (131009 otherwise), numbers that are not on WhatsApp (131026), and failures on demand
+ * (429/130429, 5xx, 132xxx, a dropped connection). It also plays Meta's side of the webhook:
+ * status reports and customers' messages — typed, a template's quick reply, a tap on a reply
+ * button — signed with the App Secret over the exact bytes sent (non-ASCII escaped as \uXXXX, as
+ * Meta writes them), or forged.
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -35,14 +38,26 @@ export function submittedTemplates(): ApprovedTemplate[] {
 export interface AcceptedMessage {
   wamid: string;
   to: string;
-  type: "template" | "text";
+  type: "template" | "text" | "interactive";
   templateName: string | null;
   language: string | null;
   bodyParameters: string[];
   buttonSuffix: string | null;
   text: string | null;
+  /** An interactive reply-buttons message: its body, footer and buttons. */
+  interactive: { body: string; footer: string | null; buttons: { id: string; title: string }[] } | null;
   body: Record<string, unknown>;
   at: Date;
+}
+
+/** How a customer's message reaches the webhook: its sender, id, time, and signature. */
+export interface InboundOptions {
+  name?: string;
+  id?: string;
+  at?: Date;
+  signature?: SignatureMode;
+  /** The same bytes posted to these URLs too, at the same moment (a redelivery racing the first). */
+  alsoTo?: string[];
 }
 
 export interface CloudApiRequest {
@@ -79,11 +94,17 @@ export interface WhatsappCloudMock {
    * bytes to those URLs too, at the same moment, as a retried delivery would); opens their
    * 24-hour window.
    */
-  customerWrites(
-    from: string,
-    text: string,
-    options?: { name?: string; id?: string; at?: Date; signature?: SignatureMode; alsoTo?: string[] },
-  ): Promise<Response>;
+  customerWrites(from: string, text: string, options?: InboundOptions): Promise<Response>;
+  /**
+   * The customer taps a template's quick-reply button (issue 38: «Pedir lo de siempre»): a
+   * `button` message with its text and payload. Opens the 24-hour window like any message.
+   */
+  customerTapsQuickReply(from: string, text: string, options?: InboundOptions): Promise<Response>;
+  /**
+   * The customer taps a reply button of an interactive message the stand-in accepted for them: an
+   * `interactive` message with `button_reply: { id, title }` in reply to it (`context`).
+   */
+  customerTapsButton(message: AcceptedMessage, title: string, options?: InboundOptions): Promise<Response>;
   /** A status report for a message (sent, delivered, read, failed with an error code). */
   reportStatus(
     wamid: string,
@@ -180,14 +201,21 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
     if (body.type === "template") {
       const checked = checkTemplate(body.template);
       if ("code" in checked) return fail(response, request, 400, checked.code, checked.message);
-      message = { to, type: "template", text: null, body, ...checked };
+      message = { to, type: "template", text: null, interactive: null, body, ...checked };
     } else if (body.type === "text") {
       const text = (body.text as { body?: unknown } | undefined)?.body;
       if (typeof text !== "string" || text.trim() === "" || text.length > 4096) return fail(response, request, 400, 100, "Invalid parameter: text.body");
       const opened = lastInbound.get(to);
       if (!opened || now().getTime() - opened.getTime() >= WINDOW_MS)
         return fail(response, request, 400, 131047, "Re-engagement message: more than 24 hours have passed since the recipient last replied");
-      message = { to, type: "text", templateName: null, language: null, bodyParameters: [], buttonSuffix: null, text, body };
+      message = { to, type: "text", templateName: null, language: null, bodyParameters: [], buttonSuffix: null, text, interactive: null, body };
+    } else if (body.type === "interactive") {
+      const checked = checkInteractive(body.interactive);
+      if ("code" in checked) return fail(response, request, 400, checked.code, checked.message);
+      const opened = lastInbound.get(to);
+      if (!opened || now().getTime() - opened.getTime() >= WINDOW_MS)
+        return fail(response, request, 400, 131047, "Re-engagement message: more than 24 hours have passed since the recipient last replied");
+      message = { to, type: "interactive", templateName: null, language: null, bodyParameters: [], buttonSuffix: null, text: null, interactive: checked, body };
     } else {
       return fail(response, request, 400, 131051, "Unsupported message type");
     }
@@ -199,6 +227,36 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
     response.end(
       JSON.stringify({ messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id: wamid, message_status: "accepted" }] }),
     );
+  }
+
+  /**
+   * An interactive reply-buttons message as Meta documents it: `type: "button"`, a text body of
+   * 1–1 024 characters, an optional footer of at most 60, and 1–3 buttons `{ type: "reply", reply:
+   * { id, title } }` with unique ids (1–256) and unique titles (1–20). Anything else: 131009.
+   */
+  function checkInteractive(value: unknown): NonNullable<AcceptedMessage["interactive"]> | { code: number; message: string } {
+    const invalid = (details: string) => ({ code: 131009, message: `Parameter value is not valid: ${details}` });
+    const interactive = value as
+      { type?: unknown; body?: { text?: unknown }; footer?: { text?: unknown }; action?: { buttons?: unknown }; header?: unknown } | undefined;
+    if (interactive?.type !== "button") return { code: 131051, message: "Unsupported interactive message type" };
+    const text = interactive.body?.text;
+    if (typeof text !== "string" || text.trim() === "" || text.length > 1024) return invalid("body.text must be 1-1024 characters");
+    const footer = interactive.footer === undefined ? null : interactive.footer.text;
+    if (footer !== null && (typeof footer !== "string" || footer.length === 0 || footer.length > 60)) return invalid("footer.text must be 1-60 characters");
+    const buttons = interactive.action?.buttons;
+    if (!Array.isArray(buttons) || buttons.length < 1 || buttons.length > 3) return invalid("action.buttons must hold 1 to 3 buttons");
+    const read: { id: string; title: string }[] = [];
+    for (const button of buttons as { type?: unknown; reply?: { id?: unknown; title?: unknown } }[]) {
+      const id = button.reply?.id;
+      const title = button.reply?.title;
+      if (button.type !== "reply") return invalid("button type must be reply");
+      if (typeof id !== "string" || id.length < 1 || id.length > 256 || id.trim() !== id)
+        return invalid("Button id length invalid. Min length: 1, Max length: 256");
+      if (typeof title !== "string" || title.trim() === "" || title.length > 20) return invalid("Button title length invalid. Min length: 1, Max length: 20");
+      if (read.some((other) => other.id === id || other.title === title)) return invalid("Button ids and titles must be unique");
+      read.push({ id, title });
+    }
+    return { body: text, footer: footer as string | null, buttons: read };
   }
 
   /** The template object, checked against what was approved. */
@@ -276,23 +334,24 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
       const [first] = await Promise.all([mock.webhookUrl, ...alsoTo].map((url) => fetch(url, { method: "POST", headers, body: raw })));
       return first!;
     },
-    async customerWrites(
-      from,
-      text,
-      { name = "Cliente", id = `wamid.IN${randomBytes(12).toString("hex")}`, at = now(), signature = "valid", alsoTo = [] } = {},
-    ) {
-      // Meta opens the window when the customer writes, before it delivers the webhook: a reply
-      // the shop sends while the webhook's other delivery is still under way is inside it.
-      if (signature === "valid") lastInbound.set(from, at);
-      const response = await mock.postWebhook(
-        change({
-          contacts: [{ profile: { name }, wa_id: from }],
-          messages: [{ from, id, timestamp: String(Math.floor(at.getTime() / 1000)), type: "text", text: { body: text } }],
-        }),
-        signature,
-        alsoTo,
+    async customerWrites(from, text, options = {}) {
+      return inbound(from, { type: "text", text: { body: text } }, options);
+    },
+    async customerTapsQuickReply(from, text, options = {}) {
+      return inbound(from, { type: "button", button: { text, payload: text } }, options);
+    },
+    async customerTapsButton(message, title, options = {}) {
+      const button = message.interactive?.buttons.find((candidate) => candidate.title === title);
+      if (!button) throw new Error(`The message to ${message.to} has no button titled ${title}`);
+      return inbound(
+        message.to,
+        {
+          type: "interactive",
+          context: { from: "51987654321", id: message.wamid },
+          interactive: { type: "button_reply", button_reply: { id: button.id, title: button.title } },
+        },
+        options,
       );
-      return response;
     },
     async reportStatus(wamid, status, { at = now(), errorCode, errorTitle, signature = "valid" } = {}) {
       const message = accepted.find((candidate) => candidate.wamid === wamid);
@@ -307,6 +366,22 @@ export async function startWhatsappCloudMock(options: { now?: () => Date } = {})
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+
+  /** One customer message (the rest of its fields given), posted signed as Meta would. */
+  async function inbound(from: string, fields: Record<string, unknown>, options: InboundOptions): Promise<Response> {
+    const { name = "Cliente", id = `wamid.IN${randomBytes(12).toString("hex")}`, at = now(), signature = "valid", alsoTo = [] } = options;
+    // Meta opens the window when the customer writes, before it delivers the webhook: a reply
+    // the shop sends while the webhook's other delivery is still under way is inside it.
+    if (signature === "valid") lastInbound.set(from, at);
+    return mock.postWebhook(
+      change({
+        contacts: [{ profile: { name }, wa_id: from }],
+        messages: [{ from, id, timestamp: String(Math.floor(at.getTime() / 1000)), ...fields }],
+      }),
+      signature,
+      alsoTo,
+    );
+  }
 
   function change(value: Record<string, unknown>) {
     return {

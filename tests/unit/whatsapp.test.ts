@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "@server/config/env";
-import { cloudApiPayload, checkWebhookSignature, fillTemplate, WHATSAPP_TEMPLATES } from "@server/whatsapp/index.server";
+import { cloudApiPayload, checkWebhookSignature, fillTemplate, WHATSAPP_TEMPLATES, type WhatsappTemplate } from "@server/whatsapp/index.server";
 import { firstNameParameter } from "@server/whatsapp/templates";
 import { readInbound, readStatus } from "@server/whatsapp/webhook-items";
 import { isWhatsappOptInAnswer, isWhatsappOptOut, whatsappFailureReason, whatsappNumber } from "@core/whatsapp";
@@ -47,13 +47,14 @@ describe("WhatsApp templates", () => {
   const docs = readFileSync("docs/whatsapp.md", "utf8");
 
   it("are listed in docs/whatsapp.md with their exact name, text, parameters and button, ready to submit", () => {
-    for (const template of Object.values(WHATSAPP_TEMPLATES)) {
+    for (const template of Object.values(WHATSAPP_TEMPLATES) as WhatsappTemplate[]) {
       expect(docs, template.name).toContain(`\`${template.name}\``);
       expect(docs, template.name).toContain(`\n${template.body}\n`);
       template.parameters.forEach((parameter, index) =>
         expect(docs, `${template.name} {{${index + 1}}}`).toContain(`| \`{{${index + 1}}}\` | ${parameter.meaning} | ${parameter.example} |`),
       );
       if (template.button) expect(docs, template.name).toContain(`text «${template.button.text}»`);
+      for (const reply of template.quickReplies ?? []) expect(docs, template.name).toContain(`**Quick reply**, text «${reply}»`);
       // Every {{n}} of the body has its parameter, in order, and no other.
       const placeholders = [...template.body.matchAll(/\{\{(\d+)\}\}/g)].map((match) => Number(match[1]));
       expect(placeholders).toEqual(template.parameters.map((_, index) => index + 1));

@@ -19,5 +19,6 @@ export * from "./cash-box";
 export * from "./garantias";
 export * from "./reorders";
 export * from "./whatsapp";
+export * from "./whatsapp-orders";
 export * from "./routes";
 export * from "./contact-proofs";

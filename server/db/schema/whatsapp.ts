@@ -61,6 +61,18 @@ export const whatsappContacts = pgTable("whatsapp_contacts", {
  */
 export type WhatsappMessageStatus = "pending" | "sending" | "accepted" | "sent" | "delivered" | "read" | "failed" | "dead" | "withheld";
 
+/**
+ * An interactive reply-buttons message (issue 38: the "lo de siempre" summary), sent like free
+ * text only inside the customer's 24-hour window: a body (at most 1 024 characters), an optional
+ * footer (60) and one to three buttons, each with the id its tap comes back with (256) and a
+ * title (20).
+ */
+export interface WhatsappInteractive {
+  body: string;
+  footer: string | null;
+  buttons: { id: string; title: string }[];
+}
+
 export interface WhatsappTemplateParameters {
   /** `{{1}}`, `{{2}}`… of the approved body, in order. */
   body: string[];
@@ -74,18 +86,26 @@ export const whatsappMessages = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** One message per event, ever (`whatsapp:delivery-on-the-way:{deliveryId}`). */
     dedupeKey: text("dedupe_key").notNull().unique(),
-    /** `template` (every message the shop starts) or `text` (a reply inside the 24-hour window). */
+    /**
+     * `template` (every message the shop starts), `opt_in_ask` (the question to a number), `text`
+     * (a reply inside the 24-hour window, the shop's or a staff member's) or `interactive` (reply
+     * buttons, inside the window too).
+     */
     kind: text("kind").notNull(),
     templateName: text("template_name"),
     languageCode: text("language_code"),
     parameters: jsonb("parameters").$type<WhatsappTemplateParameters>(),
-    /** What the customer reads: the template filled in, or the free text. */
+    /** The body and buttons of an `interactive` message. */
+    interactive: jsonb("interactive").$type<WhatsappInteractive>(),
+    /** What the customer reads: the template filled in, the free text, or the interactive body with its buttons. */
     renderedText: text("rendered_text").notNull(),
     toPhone: text("to_phone").notNull(),
     orderId: uuid("order_id"),
     subscriptionId: uuid("subscription_id"),
     userId: text("user_id"),
     customerEmail: text("customer_email"),
+    /** The staff member who wrote a free-text reply in Mensajes (issue 38); null for the shop's own messages. */
+    staffUserId: text("staff_user_id").references(() => users.id),
     status: text("status").$type<WhatsappMessageStatus>().notNull().default("pending"),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull(),
     claimedAt: timestamp("claimed_at", { withTimezone: true }),
@@ -136,7 +156,9 @@ export const whatsappStatusEvents = pgTable(
 
 /**
  * Messages customers sent to the shop's number. An opt-out reply (BAJA, STOP, NO) is acted on at
- * once; every other one waits for staff in Mensajes (/admin/mensajes).
+ * once; a "lo de siempre", a tap on its summary's buttons or a typed "sí" (issue 38) is answered
+ * by the shop right after (`answerState`); every other one waits for staff in Mensajes
+ * (/admin/mensajes).
  */
 export const whatsappInboundMessages = pgTable(
   "whatsapp_inbound_messages",
@@ -148,14 +170,35 @@ export const whatsappInboundMessages = pgTable(
     profileName: text("profile_name"),
     messageType: text("message_type").notNull(),
     body: text("body").notNull(),
-    /** `message` (for staff) or `opt_out` (handled). */
+    /**
+     * `message` (for staff), `opt_out` (handled), `opt_in` (answered the shop's question), or what
+     * the shop answered by itself (issue 38): `repeat_request`, `repeat_confirm`, `repeat_change`.
+     */
     intent: text("intent").notNull(),
+    /** The id of a tapped reply button (`interactive`) or a quick reply's payload (`button`). */
+    replyId: text("reply_id"),
     sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
     attendedAt: timestamp("attended_at", { withTimezone: true }),
     attendedBy: text("attended_by").references(() => users.id),
+    /**
+     * Issue 38: a message the shop answers by itself after the webhook committed it, by the jobs'
+     * `whatsappConversations` pass: `pending` until answered (`done`), or `failed` after its
+     * attempts (then it waits for staff). Null: nothing for the shop to answer. Claimed like the
+     * outbox (a token and a lease), so two processes never answer one message at once.
+     */
+    answerState: text("answer_state").$type<"pending" | "done" | "failed">(),
+    answerNextAt: timestamp("answer_next_at", { withTimezone: true }),
+    answerClaimedAt: timestamp("answer_claimed_at", { withTimezone: true }),
+    answerClaimToken: uuid("answer_claim_token"),
+    answerAttempts: integer("answer_attempts").notNull().default(0),
+    answerError: text("answer_error"),
   },
-  (table) => [index("whatsapp_inbound_messages_received_idx").on(table.receivedAt), index("whatsapp_inbound_messages_from_idx").on(table.fromId)],
+  (table) => [
+    index("whatsapp_inbound_messages_received_idx").on(table.receivedAt),
+    index("whatsapp_inbound_messages_from_idx").on(table.fromId, table.sentAt),
+    index("whatsapp_inbound_messages_answer_idx").on(table.answerState, table.answerNextAt),
+  ],
 );
 
 /**

@@ -36,6 +36,9 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR };
 
+/** The demo customer's mobile, as her profile and orders store it (9 digits); proven hers for WhatsApp (issue 38). */
+export const DEMO_CUSTOMER_PHONE = "987654321";
+
 /** Issue 26: the demo customer's door on the map (Av. José Larco 1234, Miraflores). */
 export const DEMO_CUSTOMER_POINT = { lat: -12.1249, lng: -77.0293 };
 
@@ -104,7 +107,7 @@ async function insertUser(
     lastName: user.lastName,
     documentType: isCustomer ? "dni" : null,
     documentNumber: isCustomer ? "45678912" : null,
-    phone: isCustomer ? "987654321" : null,
+    phone: isCustomer ? DEMO_CUSTOMER_PHONE : null,
     address: isCustomer ? "Av. José Larco 1234, dpto. 502" : null,
     addressLat: isCustomer ? DEMO_CUSTOMER_POINT.lat : null,
     addressLng: isCustomer ? DEMO_CUSTOMER_POINT.lng : null,
@@ -328,7 +331,7 @@ async function seedCustomerHistory(tx: Transaction, context: { userId: string; d
         customerFirstName: DEMO_CUSTOMER.firstName,
         customerLastName: DEMO_CUSTOMER.lastName,
         customerEmail: DEMO_CUSTOMER.email,
-        customerPhone: "987654321",
+        customerPhone: DEMO_CUSTOMER_PHONE,
         documentType: "dni",
         documentNumber: "45678912",
         ruc: demo.ruc?.number ?? null,

@@ -18,7 +18,7 @@ import {
 } from "../schema";
 import { inTransaction } from "../transaction";
 import { retimeDriverDay as retimeDemoRoute } from "../../deliveries/index.server";
-import { catalogBySku, DEMO_CUSTOMER, DEMO_REPARTIDOR, insertDemoInvoice, priced, type DemoLine, type Transaction } from "./demo-accounts";
+import { catalogBySku, DEMO_CUSTOMER, DEMO_CUSTOMER_PHONE, DEMO_REPARTIDOR, insertDemoInvoice, priced, type DemoLine, type Transaction } from "./demo-accounts";
 
 /**
  * Issue 10: a day of work for the back office on a fresh start — guest orders delivered today and
@@ -309,11 +309,18 @@ async function insertDemoOrder(
 
 /**
  * Issue 25: the customers of today's stops on the demo driver's route opted into WhatsApp notices,
- * so marking a stop "en camino" in the demo shows a message (in the local outbox). Only numbers
- * with no choice recorded yet: a demo customer's BAJA stays a BAJA after a restart.
+ * so marking a stop "en camino" in the demo shows a message (in the local outbox). Issue 38: so did
+ * the demo customer (cliente@demo.pe), whose number is proven her account's, so a newcomer can
+ * write "lo de siempre" from it (`npm run whatsapp:say`, docs/whatsapp.md) and get her last order
+ * back as a summary. Only numbers with no choice recorded yet: a demo customer's BAJA stays a BAJA
+ * after a restart.
  */
 export async function seedDemoWhatsappOptIns(db: Database, now: Date): Promise<number> {
-  const wanted = DEMO_DELIVERIES.filter((demo) => demo.routePosition !== undefined).map((demo) => ({ demo, phone: whatsappNumber(demo.customer.phone)! }));
+  const customers = [
+    ...DEMO_DELIVERIES.filter((demo) => demo.routePosition !== undefined).map((demo) => demo.customer),
+    { email: DEMO_CUSTOMER.email, phone: DEMO_CUSTOMER_PHONE },
+  ];
+  const wanted = customers.map((customer) => ({ customer, phone: whatsappNumber(customer.phone)! }));
   const phones = wanted.map((entry) => entry.phone);
   const known = new Set(
     (await db.selectDistinct({ phone: whatsappConsentEvents.phone }).from(whatsappConsentEvents).where(inArray(whatsappConsentEvents.phone, phones))).map(
@@ -322,25 +329,35 @@ export async function seedDemoWhatsappOptIns(db: Database, now: Date): Promise<n
   );
   const missing = wanted.filter((entry) => !known.has(entry.phone));
   if (missing.length === 0) return 0;
+  const accounts = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      inArray(
+        users.email,
+        missing.map(({ customer }) => customer.email),
+      ),
+    );
   await db.insert(whatsappConsentEvents).values(
-    missing.map(({ demo, phone }) => ({
+    missing.map(({ customer, phone }) => ({
       phone,
       granted: true,
       source: "demo",
       textShown: whatsappOptInText("Vida Alcalina"),
       textVersion: WHATSAPP_OPT_IN_TEXT_VERSION,
-      email: demo.customer.email,
+      email: customer.email,
+      userId: accounts.find((account) => account.email === customer.email)?.id ?? null,
       createdAt: now,
     })),
   );
   // Issue 39: and each number is proven theirs (for their account and their orders), as a reply
   // to the shop's question would have made it, so the demo's messages reach them.
-  for (const { demo, phone } of missing) {
-    const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, demo.customer.email));
+  for (const { customer, phone } of missing) {
+    const account = accounts.find((row) => row.email === customer.email);
     const owned = await db
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.customerEmail, demo.customer.email), eq(orders.customerPhone, demo.customer.phone)));
+      .where(and(eq(orders.customerEmail, customer.email), eq(orders.customerPhone, customer.phone)));
     const owners = [...(account ? [{ userId: account.id, orderId: null }] : []), ...owned.map((order) => ({ userId: account?.id ?? null, orderId: order.id }))];
     if (owners.length) await db.insert(phoneProofs).values(owners.map((owner) => ({ phone, ...owner, method: "demo", createdAt: now })));
   }
