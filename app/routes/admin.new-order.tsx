@@ -7,7 +7,8 @@ import { whatsappEnabled } from "@server/whatsapp/index.server";
 import { loadCallerPicture, type CallerPicture } from "@server/customers/index.server";
 import { issuePaymentCode } from "@server/order-flows/index.server";
 import { findStaffOrder } from "@server/orders/index.server";
-import { activePaymentProvider } from "@server/payments/index.server";
+import { activePaymentProvider, type ActiveProvider } from "@server/payments/index.server";
+import type { Database } from "@server/db/index.server";
 import { loadOrderDesk, NEW_CALLER, placeStaffOrder, previewStaffOrder, sendPaymentLink } from "@server/staff-orders/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { CallerSearch, NEW_ORDER_PATH } from "~/components/admin/new-order/caller-search";
@@ -131,6 +132,7 @@ async function createdOrder(db: Parameters<typeof findStaffOrder>[0], url: URL):
     payment: (STAFF_PAYMENT_CHOICES as readonly string[]).includes(payment ?? "") ? (payment as StaffPaymentChoice) : null,
     code: attempt?.paymentCode ? { code: attempt.paymentCode, expiresAt: attempt.expiresAt } : null,
     linkSent: sent === "correo" || sent === "correo_whatsapp" || sent === "no" ? sent : null,
+    codeRefused: url.searchParams.get("codigo") === "limite",
   };
 }
 
@@ -146,7 +148,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get("intent");
   const now = new Date();
   if (intent === "precio") return answer({ intent, preview: await previewStaffOrder(db, readStaffOrderValues(form.entries())) });
-  if (intent === "codigo") return issueCodeAgain(request, context, String(form.get("pedido") ?? ""), now);
+  if (intent === "codigo" || intent === "enviar_link") return afterCreated(request, context, intent, String(form.get("pedido") ?? ""), now);
   if (intent !== "revisar" && intent !== "lo_de_siempre" && intent !== "crear") return answer({ intent: "otro", message: "Acción no válida." }, 400);
 
   let values = readStaffOrderValues(form.entries());
@@ -173,24 +175,42 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const next = new URLSearchParams({ creado: result.orderId, pago: result.payment });
-  if (result.payment === "link") {
-    // The provider readies the attempt as the checkout's next step does, and says where it is paid.
-    const step = await provider.nextStep(db, { paymentId: result.paymentId, now });
-    const sent = await sendPaymentLink(db, { paymentId: result.paymentId, payPath: step.to, siteUrl, now });
-    next.set("enviado", sent ? (sent.whatsapp ? "correo_whatsapp" : "correo") : "no");
+  if (result.payment === "link") next.set("enviado", await sendLink(db, provider, { paymentId: result.paymentId, siteUrl, now }));
+  if (result.payment === "codigo") {
+    const code = await issuePaymentCode(db, { paymentId: result.paymentId, now, siteUrl });
+    if (!code.ok) next.set("codigo", code.reason === "unpaid_limit" ? "limite" : "no");
   }
-  if (result.payment === "codigo") await issuePaymentCode(db, { paymentId: result.paymentId, now, siteUrl });
   return redirect(`${NEW_ORDER_PATH}?${next}`);
 }
 
-/** "Pedir el código otra vez" on the created order's panel, when the provider gave none at first. */
-async function issueCodeAgain(request: Request, context: Route.ActionArgs["context"], orderId: string, now: Date) {
+/** The provider readies the attempt as the checkout's next step does, and says where it is paid; the customer gets that page. */
+async function sendLink(db: Database, provider: ActiveProvider, input: { paymentId: string; siteUrl: string; now: Date }): Promise<string> {
+  const step = await provider.nextStep(db, { paymentId: input.paymentId, now: input.now });
+  const sent = await sendPaymentLink(db, { ...input, payPath: step.to });
+  return sent ? (sent.whatsapp ? "correo_whatsapp" : "correo") : "no";
+}
+
+/**
+ * The created order's panel, when "Código de pago" gave no code: "Pedir el código otra vez", or
+ * "Enviar link de pago" instead (cards and Yape, paid at once).
+ */
+async function afterCreated(request: Request, context: Route.ActionArgs["context"], intent: "codigo" | "enviar_link", orderId: string, now: Date) {
   const db = context.get(dbContext);
   const order = isUuid(orderId) ? await findStaffOrder(db, orderId) : null;
   if (!order) return answer({ intent: "otro", message: "Pedido no encontrado." }, 404);
   const open = order.payments.find((payment) => payment.status === "created" || payment.status === "pending");
-  if (open) await issuePaymentCode(db, { paymentId: open.id, now, siteUrl: (await siteInfo(db, request)).siteUrl });
-  return redirect(`${NEW_ORDER_PATH}?${new URLSearchParams({ creado: order.id, pago: "codigo" })}`);
+  if (!open) return answer({ intent: "otro", message: "Ese pedido ya no tiene un pago pendiente." }, 409);
+  const siteUrl = (await siteInfo(db, request)).siteUrl;
+  const next = new URLSearchParams({ creado: order.id });
+  if (intent === "enviar_link") {
+    next.set("pago", "link");
+    next.set("enviado", await sendLink(db, activePaymentProvider(), { paymentId: open.id, siteUrl, now }));
+  } else {
+    next.set("pago", "codigo");
+    const code = await issuePaymentCode(db, { paymentId: open.id, now, siteUrl });
+    if (!code.ok) next.set("codigo", code.reason === "unpaid_limit" ? "limite" : "no");
+  }
+  return redirect(`${NEW_ORDER_PATH}?${next}`);
 }
 
 /**

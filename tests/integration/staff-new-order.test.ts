@@ -33,6 +33,7 @@ import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@s
 import { capacityForDay, setDefaultCapacities } from "@server/deliveries/index.server";
 import { placeStaffOrder } from "@server/staff-orders/index.server";
 import { NEW_ADDRESS, type StaffOrderValues } from "@core/staff-order-form";
+import { MAX_OPEN_UNPAID_ORDERS } from "@core/door-payment";
 import { dbContext } from "~/server/db-context.server";
 import * as adminLayout from "~/routes/admin-layout";
 import * as newOrder from "~/routes/admin.new-order";
@@ -401,6 +402,30 @@ describe("Nuevo pedido: the order the office types in (issue 38)", () => {
       expect(payment).toMatchObject({ status: "pending", method: "cash", paymentCode: expect.stringMatching(/^\d{8}$/) });
       const shown = await run("loader", "operaciones", answer.location!);
       expect(shown.body).toMatchObject({ created: { payment: "codigo", code: { code: payment!.paymentCode } } });
+    });
+
+    it("«Código de pago» for a phone holding the most unpaid orders allowed says so, and «Enviar link de pago» sends the link instead", async () => {
+      const telefono = `9${randomInt(10_000_000, 100_000_000)}`;
+      for (let held = 0; held < MAX_OPEN_UNPAID_ORDERS; held++) {
+        expect(await run("action", "operaciones", path, posted(values({ telefono, horario: `${wednesday()}|manana` }), { intent: "crear" }))).toMatchObject({
+          status: 302,
+        });
+      }
+      const form = values({ telefono, horario: `${wednesday()}|manana`, pago: "codigo" });
+      const answer = await run("action", "operaciones", path, posted(form, { intent: "crear" }));
+      expect(answer.location).toContain("pago=codigo&codigo=limite");
+      const [order] = await ordersWithKey(form.checkoutKey);
+      expect((await test.db.select().from(payments).where(eq(payments.orderId, order!.id)))[0]).toMatchObject({ status: "created", paymentCode: null });
+      expect((await run("loader", "operaciones", answer.location!)).body).toMatchObject({ created: { payment: "codigo", code: null, codeRefused: true } });
+
+      const link = await run("action", "operaciones", path, { intent: "enviar_link", pedido: order!.id });
+      expect(link.location).toBe(`${path}?creado=${order!.id}&pago=link&enviado=correo`);
+      expect(
+        await test.db
+          .select()
+          .from(outboxEmails)
+          .where(and(eq(outboxEmails.toAddress, form.correo), eq(outboxEmails.kind, "payment_link"))),
+      ).toHaveLength(1);
     });
 
     it("answers a form it cannot place with everything typed and the reasons, and «Lo de siempre» fills the last order without JavaScript", async () => {

@@ -2,6 +2,7 @@ import { Form, Link } from "react-router";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaDate, formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
+import { MAX_OPEN_UNPAID_ORDERS } from "@core/door-payment";
 import type { StaffPaymentChoice } from "@core/staff-order-form";
 
 export interface CreatedOrder {
@@ -16,8 +17,22 @@ export interface CreatedOrder {
   deliveryWindow: string;
   payment: StaffPaymentChoice | null;
   code: { code: string; expiresAt: string | null } | null;
+  /** "Código de pago" refused: the phone or address already holds the most unpaid orders allowed. */
+  codeRefused: boolean;
   /** "Enviar link de pago": where it went. */
   linkSent: "correo" | "correo_whatsapp" | "no" | null;
+}
+
+function PanelButton({ orderId, intent, label }: { orderId: string; intent: "codigo" | "enviar_link"; label: string }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="pedido" value={orderId} />
+      <button type="submit" className="rounded-xl border border-emerald-800 px-3 py-1.5 font-semibold">
+        {label}
+      </button>
+    </Form>
+  );
 }
 
 /** What the office tells the caller before hanging up: the number, the amount, the date, how to pay. */
@@ -62,14 +77,17 @@ export function CreatedOrderPanel({ order }: { order: CreatedOrder }) {
             {order.code.expiresAt && <span className="block text-base">Vence el {formatLimaInstant(order.code.expiresAt)}.</span>}
           </p>
         ) : (
-          <Form method="post" className="mt-2 flex flex-wrap items-center gap-3">
-            <span>El medio de pago no dio un código ahora.</span>
-            <input type="hidden" name="intent" value="codigo" />
-            <input type="hidden" name="pedido" value={order.orderId} />
-            <button type="submit" className="rounded-xl border border-emerald-800 px-3 py-1.5 font-semibold">
-              Pedir el código otra vez
-            </button>
-          </Form>
+          <div className="mt-2 space-y-2" role="alert">
+            <p>
+              {order.codeRefused
+                ? `Ese celular o esa dirección ya tiene ${MAX_OPEN_UNPAID_ORDERS} pedidos por pagar: no podemos darle otro código. Envíale el link de pago (tarjeta o Yape, pagados al momento).`
+                : "El medio de pago no dio un código ahora: pídelo otra vez o envíale el link de pago."}
+            </p>
+            <div className="flex flex-wrap gap-2">
+              {!order.codeRefused && <PanelButton orderId={order.orderId} intent="codigo" label="Pedir el código otra vez" />}
+              <PanelButton orderId={order.orderId} intent="enviar_link" label="Enviar link de pago" />
+            </div>
+          </div>
         ))}
       <p className="mt-3">
         <Link to={`/admin/pedidos/${order.orderId}`} className="font-semibold underline">
