@@ -1,18 +1,20 @@
-import { and, asc, desc, eq, ne } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, ne, or } from "drizzle-orm";
 import { formatLimaInstant, limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { deliveries, deliveryProofs, orders } from "../db/schema";
+import { deliveries, deliveryProofs, orders, users } from "../db/schema";
 import { isUuid } from "../db/uuid";
-import { loadRouteSettings } from "./route-settings";
-import { stopOutlook } from "./route-progress";
-import { KEPT_STATUSES, loadRouteStops } from "./route-stops";
+import { lateReasonLabels } from "@core/arrival-estimate";
+import { arrivalView, driverDayArrivals, offRouteArrival } from "./arrival-estimates";
+import { KEPT_STATUSES } from "./route-stops";
 
 /**
  * What the customer sees of their delivery's day (issue 26): on the day, how many stops are left
  * before theirs and when the van should ring; after it, who received it and the bidones. Nothing of
  * the other stops (no address, no name) and never where the van is. Plain data, so the WhatsApp "en
- * camino" message can say the same as the pages.
+ * camino" message can say the same as the pages. Issue 40: the window is the one arrival estimate
+ * the driver's card shows too (`driverDayArrivals`); a stop that will miss its slot says so and why;
+ * the driver is named by first name only.
  */
 export type DeliveryTracking =
   | { kind: "none" }
@@ -20,15 +22,22 @@ export type DeliveryTracking =
       kind: "on_route";
       /** The route has started (a stop on the road or done) or this stop is on its way. */
       started: boolean;
-      stopsBefore: number;
+      /** Null for a delivery on its way but on no route of the day (set «en camino» by staff). */
+      stopsBefore: number | null;
       isNext: boolean;
       /** 'HH:MM' in Lima; null when the route has no times yet. */
       window: { from: string; to: string } | null;
+      /** The slot promised at checkout will be missed: why, in plain Spanish. */
+      late: { reason: string } | null;
+      /** The driver's first name; never their position. */
+      driverFirstName: string | null;
     }
   | { kind: "delivered"; receiverName: string | null; fullBidones: number; emptyBidones: number; at: string }
   | { kind: "failed" };
 
 const ON_ROUTE_STATUSES = ["scheduled", "shipped", "in_transit"];
+/** Out of the warehouse: tracked whatever the route knows (issue 40: "En camino" showed nothing). */
+const ON_THE_WAY_STATUSES = ["shipped", "in_transit"];
 const hhmm = (instant: Date) => formatLimaInstant(instant, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 
 /** One delivery's tracking at `now`; the caller has checked the customer may see it. */
@@ -40,6 +49,7 @@ export async function deliveryTracking(db: DatabaseOrTransaction, deliveryId: st
       status: deliveries.status,
       date: deliveries.deliveryDate,
       driverId: deliveries.assignedDriverId,
+      window: deliveries.deliveryWindow,
     })
     .from(deliveries)
     .where(eq(deliveries.id, deliveryId));
@@ -60,17 +70,29 @@ export async function deliveryTracking(db: DatabaseOrTransaction, deliveryId: st
     };
   }
   if (delivery.status === "failed") return { kind: "failed" };
-  if (delivery.date !== limaToday(now) || !delivery.driverId || !ON_ROUTE_STATUSES.includes(delivery.status)) return { kind: "none" };
-  const settings = await loadRouteSettings(db);
-  const stops = await loadRouteStops(db, { date: delivery.date, drivers: [delivery.driverId] });
-  const outlook = stopOutlook(stops, deliveryId, now, settings.serviceMinutes);
-  if (!outlook) return { kind: "none" };
+  const today = limaToday(now);
+  const onTheWay = ON_THE_WAY_STATUSES.includes(delivery.status) && delivery.date <= today;
+  if (!onTheWay && (delivery.date !== today || !ON_ROUTE_STATUSES.includes(delivery.status))) return { kind: "none" };
+  const [driver] = delivery.driverId ? await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, delivery.driverId)) : [];
+  const driverFirstName = driver ? (driver.firstName.trim().split(/\s+/)[0] ?? null) : null;
+  const { stops, estimates } = delivery.driverId
+    ? await driverDayArrivals(db, { date: delivery.date, driverId: delivery.driverId, now })
+    : { stops: [], estimates: new Map<string, never>() };
+  const estimate = estimates.get(deliveryId);
+  if (!estimate) {
+    if (!onTheWay) return { kind: "none" };
+    const late = offRouteArrival({ id: deliveryId, status: delivery.status, deliveryWindow: delivery.window }, delivery.date, now).late;
+    return { kind: "on_route", started: true, stopsBefore: null, isNext: false, window: null, late: late ? { reason: lateReasonLabels[late.reason] } : null, driverFirstName };
+  }
+  const view = arrivalView(estimate);
   return {
     kind: "on_route",
-    started: delivery.status !== "scheduled" || stops.some((stop) => KEPT_STATUSES.includes(stop.status)),
-    stopsBefore: outlook.stopsBefore,
-    isNext: outlook.isNext,
-    window: outlook.window ? { from: hhmm(outlook.window.from), to: hhmm(outlook.window.to) } : null,
+    started: onTheWay || stops.some((stop) => KEPT_STATUSES.includes(stop.status)),
+    stopsBefore: view.stopsBefore,
+    isNext: view.isNext,
+    window: view.window,
+    late: view.late ? { reason: view.late.label } : null,
+    driverFirstName,
   };
 }
 
@@ -80,7 +102,13 @@ export async function trackedDeliveryOfOrder(db: Database, orderId: string, now:
   const [row] = await db
     .select({ id: deliveries.id })
     .from(deliveries)
-    .where(and(eq(deliveries.orderId, orderId), eq(deliveries.deliveryDate, limaToday(now)), ne(deliveries.status, "cancelled")))
+    .where(
+      and(
+        eq(deliveries.orderId, orderId),
+        ne(deliveries.status, "cancelled"),
+        or(eq(deliveries.deliveryDate, limaToday(now)), and(inArray(deliveries.status, ON_THE_WAY_STATUSES), lte(deliveries.deliveryDate, limaToday(now)))),
+      ),
+    )
     .orderBy(asc(deliveries.deliveryNumber))
     .limit(1);
   return row?.id ?? null;

@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
-import { formatLimaInstant, limaToday } from "@core/lima-dates";
+import type { ArrivalEstimate } from "@core/arrival-estimate";
+import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { districtsToJoin } from "../content/index.server";
 import { deliveries, deliveryProofs, orders, payments, users } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { listOrderLines, type OrderLine } from "../orders/index.server";
+import { arrivalView, driverDayArrivals } from "./arrival-estimates";
 import { bidonBalances } from "./bidon-ledger";
 import { compareStops } from "./dispatch-scope";
 
@@ -38,8 +40,14 @@ export interface DriverStop {
   paysWithCents: number | null;
   /** Full bidones the customer holds before this stop: the empties the driver can expect back. */
   bidonBalance: number;
-  /** Issue 26: when the plan expects the driver here ('HH:MM', Lima); null before the route is timed. */
+  /**
+   * Issue 40: when the driver is expected here ('HH:MM', Lima), from the one arrival estimate the
+   * customer's tracking reads too (the plan moved by the route's delay, never before now); null
+   * before the route is timed and once the stop is done.
+   */
   estimatedArrival: string | null;
+  /** The same estimate as the customer's window, and whether the promised slot will be missed. */
+  arrival: { from: string; to: string; late: string | null } | null;
   /** What the driver recorded, once the stop is done. */
   proof: {
     outcome: string;
@@ -73,7 +81,7 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
   if (rows.length === 0) return [];
   const orderIds = [...new Set(rows.map((row) => row.order.id))];
   // Four reads that do not depend on each other: on PostgreSQL they go out on separate connections at once.
-  const [lines, collectable, proofs, balances] = await Promise.all([
+  const [lines, collectable, proofs, balances, day] = await Promise.all([
     listOrderLines(db, orderIds),
     db
       .select({
@@ -93,9 +101,11 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
       db,
       rows.map(({ order, accountEmail }) => ({ userId: order.userId, email: accountEmail ?? order.customerEmail })),
     ),
+    driverDayArrivals(db, { date: limaToday(now), driverId, now }),
   ]);
   const toCollect = new Map(collectable.map((row) => [row.orderId, row]));
   return rows.map(({ delivery, order, districtNotes }, index) => ({
+    ...arrivalOf(day.estimates.get(delivery.id)),
     id: delivery.id,
     deliveryNumber: delivery.deliveryNumber,
     orderId: order.id,
@@ -115,11 +125,16 @@ export async function listDriverStops(db: Database, driverId: string, now: Date)
     amountToCollectCents: UNPAID_ORDER_STATUSES.includes(order.status) ? (toCollect.get(order.id)?.amountCents ?? 0) : 0,
     ...doorPaymentOf(UNPAID_ORDER_STATUSES.includes(order.status) ? toCollect.get(order.id) : undefined),
     bidonBalance: balances[index]!.balance,
-    estimatedArrival: delivery.estimatedArrivalAt
-      ? formatLimaInstant(delivery.estimatedArrivalAt, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-      : null,
     proof: proofs.get(delivery.id) ?? null,
   }));
+}
+
+function arrivalOf(estimate: ArrivalEstimate | undefined): Pick<DriverStop, "estimatedArrival" | "arrival"> {
+  const view = estimate ? arrivalView(estimate) : null;
+  return {
+    estimatedArrival: view?.expected ?? null,
+    arrival: view?.window ? { ...view.window, late: view.late?.label ?? null } : null,
+  };
 }
 
 function doorPaymentOf(payment: { provider: string; method: string | null; paysWithCents: number | null } | undefined) {

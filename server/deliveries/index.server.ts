@@ -93,7 +93,8 @@ export { estimatedArrivalWindow, type EstimatedArrival } from "./arrival-window"
 export { loadRouteSettings, saveRouteSettings, type RouteSettings } from "./route-settings";
 export { latestRouteOptimisation, MAX_VANS, optimiseRoutes, type RouteOptimisationResult } from "./route-optimisation";
 export { deliveryOwner, deliveryTracking, trackedDeliveryOfOrder, type DeliveryTracking } from "./delivery-tracking";
-export { routeProgress, stopOutlook, type RouteProgress, type StopOutlook } from "./route-progress";
+export { routeProgress, type RouteProgress } from "./route-progress";
+export { arrivalView, driverDayArrivals, lateDeliveriesOfDay, type ArrivalView, type LateDelivery } from "./arrival-estimates";
 export { loadRouteOverview, type RouteOverview, type RouteOverviewDriver } from "./route-overview";
 export { setOrderLocation, type OrderLocationResult } from "./order-location";
 export { retimeDriverDay, type VanShift } from "./route-plan";

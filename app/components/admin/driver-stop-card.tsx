@@ -142,9 +142,15 @@ export function DriverStopCard({
       <p className="text-slate-700">
         {stop.districtName} · {deliveryWindowLabel(stop.deliveryWindow)}
       </p>
-      {stop.estimatedArrival && (
+      {stop.arrival && (
+        // Issue 40: the same window the customer's tracking shows, from the same estimate.
         <p className="font-semibold text-slate-900" data-testid="driver-stop-arrival">
-          Llegada estimada: {stop.estimatedArrival}
+          Llegada estimada: {stop.arrival.from}–{stop.arrival.to}
+          {stop.arrival.late && (
+            <span className="ml-2 inline-block rounded-full bg-red-100 px-2 py-0.5 text-xs font-bold text-red-900" title={stop.arrival.late}>
+              Con retraso
+            </span>
+          )}
         </p>
       )}
       {stop.reference && <p className="mt-1 text-slate-700">Referencia: {stop.reference}</p>}

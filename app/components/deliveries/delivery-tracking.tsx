@@ -7,6 +7,7 @@ const MAX_POLLS = 500;
 export function trackingHeadline(tracking: DeliveryTracking): string | null {
   if (tracking.kind !== "on_route") return null;
   const status = tracking.started ? "En camino" : "Programado para hoy";
+  if (tracking.stopsBefore === null) return status;
   if (tracking.isNext) return `${status} · Eres la siguiente parada`;
   return `${status} · Faltan ${tracking.stopsBefore} ${tracking.stopsBefore === 1 ? "parada" : "paradas"}`;
 }
@@ -69,16 +70,24 @@ export function DeliveryTrackingPanel({
   }, [active, deliveryId, pollSeconds, token]);
 
   if (tracking.kind === "on_route") {
+    const tone = tracking.late ? "bg-amber-50 text-amber-950" : "bg-brand-50 text-brand-900";
     return (
-      <div className="rounded-2xl bg-brand-50 p-4 text-brand-900" role="status" aria-live="polite" data-testid="delivery-tracking">
+      <div className={`rounded-2xl p-4 ${tone}`} role="status" aria-live="polite" data-testid="delivery-tracking">
         <p className="font-bold" data-testid="delivery-tracking-headline">
           {trackingHeadline(tracking)}
         </p>
+        {tracking.late && (
+          <p data-testid="delivery-tracking-late">
+            <span className="mr-2 inline-block rounded-full bg-amber-200 px-2 py-0.5 text-sm font-bold">Con retraso</span>
+            {tracking.window ? "No llegaremos en el horario que elegiste" : "Tu horario ya pasó"}: {tracking.late.reason}.
+          </p>
+        )}
         {tracking.window && (
           <p data-testid="delivery-tracking-window">
             Llegada estimada entre {tracking.window.from} y {tracking.window.to}
           </p>
         )}
+        {tracking.driverFirstName && <p data-testid="delivery-tracking-driver">Te atiende {tracking.driverFirstName}.</p>}
       </div>
     );
   }
