@@ -25,7 +25,7 @@ export type LateReason = "route_delayed" | "planned_after_slot" | "slot_passed";
 export const lateReasonLabels: Record<LateReason, string> = {
   route_delayed: "el repartidor va retrasado en su ruta",
   planned_after_slot: "la ruta del día llega a tu zona después de tu horario",
-  slot_passed: "tu horario ya pasó y el pedido aún no llega",
+  slot_passed: "el pedido aún no tiene hora de llegada en la ruta",
 };
 
 export interface ArrivalEstimate {
@@ -80,10 +80,7 @@ export function slotCloses(date: string, deliveryWindow: string): Date | null {
  * past. A stop is late when its expected arrival falls after its slot's close, or when the slot has
  * closed and the route has no time for it.
  */
-export function routeArrivalEstimates(
-  stops: readonly ArrivalStop[],
-  input: { date: string; now: Date; serviceMinutes: number },
-): Map<string, ArrivalEstimate> {
+export function routeArrivalEstimates(stops: readonly ArrivalStop[], input: { date: string; now: Date; serviceMinutes: number }): Map<string, ArrivalEstimate> {
   const { date, now, serviceMinutes } = input;
   const delay = Math.max(0, routeDelayMinutes(stops, now, serviceMinutes) ?? 0);
   const estimates = new Map<string, ArrivalEstimate>();

@@ -3,6 +3,8 @@ import type { Route } from "./+types/admin.despacho";
 import {
   assignDeliveries,
   DispatchRefusedError,
+  lateBadges,
+  lateDeliveriesOfDay,
   loadDispatchDay,
   loadRouteOverview,
   prepareDeliveries,
@@ -36,9 +38,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const date = dateOf(request);
   const db = context.get(dbContext);
   const now = new Date();
-  const [day, routes] = await Promise.all([loadDispatchDay(db, date), loadRouteOverview(db, date, now)]);
+  const [day, routes, late] = await Promise.all([loadDispatchDay(db, date), loadRouteOverview(db, date, now), lateDeliveriesOfDay(db, { date, now })]);
   // A fresh key per page: a double-clicked "Optimizar rutas" is one run (decision 0078).
-  return { day, routes, requestKey: randomUUID(), today: limaToday(now) };
+  return { day, routes, requestKey: randomUUID(), today: limaToday(now), late: lateBadges(late) };
 }
 
 const done: Record<string, (count: number) => string> = {
@@ -223,7 +225,7 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
               </div>
             </div>
           </fieldset>
-          <DispatchDeliveryList groups={day.groups} selected={selected} />
+          <DispatchDeliveryList groups={day.groups} selected={selected} late={loaderData.late} />
         </Form>
       )}
     </>

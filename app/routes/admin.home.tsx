@@ -2,6 +2,8 @@ import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.home";
 import { getStaffHome } from "@server/accounts/index.server";
 import { retryDeadEmailByStaff } from "@server/notifications/index.server";
+import { lateDeliveriesAlarm } from "@server/deliveries/index.server";
+import { LateDeliveriesAlarmPanel } from "~/components/admin/late-deliveries-alarm";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { AdminAlarms, type AlarmsView, type RetryFormProps } from "~/components/admin/home-alarms";
 import { staffMenuFor } from "~/components/admin/staff-menu";
@@ -20,8 +22,11 @@ export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin")]
 
 export async function loader({ context }: Route.LoaderArgs) {
   const member = context.get(staffContext);
-  const today = limaToday(new Date());
-  const { alarms, ...home } = await getStaffHome(context.get(dbContext), member, today);
+  const now = new Date();
+  const today = limaToday(now);
+  const db = context.get(dbContext);
+  // Issue 40: late deliveries are the day's alarm for whoever runs it (admin and operaciones).
+  const [{ alarms, ...home }, lateDeliveries] = await Promise.all([getStaffHome(db, member, today), lateDeliveriesAlarm(db, member, now)]);
   // Times are written out here, in Lima, so the browser's own locale data never renders them differently.
   const when = (instant: Date | null) => (instant ? formatLimaInstant(instant) : "—");
   const alarmView: AlarmsView | null = alarms && {
@@ -50,6 +55,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     firstName: member.firstName,
     today,
     home: { ...home, alarms: alarmView },
+    lateDeliveries,
     shortcuts: staffMenuFor(member.role)
       .map((group) => ({ ...group, links: group.links.filter((link) => link.to !== "/admin") }))
       .filter((group) => group.links.length > 0),
@@ -144,6 +150,8 @@ export default function AdminHome({ loaderData, actionData }: Route.ComponentPro
           </Link>
         </section>
       )}
+
+      {loaderData.lateDeliveries && <LateDeliveriesAlarmPanel alarm={loaderData.lateDeliveries} />}
 
       {home.comprobantesDue && home.comprobantesDue.length > 0 && (
         <section

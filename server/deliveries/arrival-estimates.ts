@@ -68,35 +68,11 @@ export function offRouteArrival(stop: { id: string; status: string; deliveryWind
   return estimate ?? { stopsBefore: 0, isNext: false, expected: null, window: null, late: null };
 }
 
-/** A late stop of the day, for staff's alarms and the customer's message. */
-export interface LateDelivery {
-  deliveryId: string;
-  deliveryNumber: string;
-  orderId: string;
-  deliveryWindow: string;
-  driverId: string | null;
-  estimate: ArrivalEstimate;
-}
-
-/**
- * Every open delivery of a day that will miss (or has missed) the slot promised at checkout, on
- * any route or none, in route order per driver. Three queries whatever the number of stops.
- */
-export async function lateDeliveriesOfDay(db: DatabaseOrTransaction, input: { date: string; now: Date }): Promise<LateDelivery[]> {
+/** A whole day (every driver, and the stops on nobody's route): the stops and each open one's estimate. */
+export async function dayArrivals(
+  db: DatabaseOrTransaction,
+  input: { date: string; now: Date },
+): Promise<{ stops: RouteStopRow[]; estimates: Map<string, ArrivalEstimate> }> {
   const [settings, stops] = await Promise.all([loadRouteSettings(db), loadRouteStops(db, { date: input.date, drivers: "all" })]);
-  const estimates = estimatesOf(stops, input.date, input.now, settings.serviceMinutes);
-  return stops.flatMap((stop) => {
-    const estimate = estimates.get(stop.id);
-    if (!estimate?.late) return [];
-    return [
-      {
-        deliveryId: stop.id,
-        deliveryNumber: stop.deliveryNumber,
-        orderId: stop.orderId,
-        deliveryWindow: stop.deliveryWindow,
-        driverId: stop.driverId,
-        estimate,
-      },
-    ];
-  });
+  return { stops, estimates: estimatesOf(stops, input.date, input.now, settings.serviceMinutes) };
 }

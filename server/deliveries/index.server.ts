@@ -94,7 +94,8 @@ export { loadRouteSettings, saveRouteSettings, type RouteSettings } from "./rout
 export { latestRouteOptimisation, MAX_VANS, optimiseRoutes, type RouteOptimisationResult } from "./route-optimisation";
 export { deliveryOwner, deliveryTracking, trackedDeliveryOfOrder, type DeliveryTracking } from "./delivery-tracking";
 export { routeProgress, type RouteProgress } from "./route-progress";
-export { arrivalView, driverDayArrivals, lateDeliveriesOfDay, type ArrivalView, type LateDelivery } from "./arrival-estimates";
+export { arrivalView, driverDayArrivals, type ArrivalView } from "./arrival-estimates";
+export { lateBadges, lateDeliveriesAlarm, lateDeliveriesOfDay, tellLateDeliveries, type LateDeliveriesAlarm, type LateDelivery } from "./late-deliveries";
 export { loadRouteOverview, type RouteOverview, type RouteOverviewDriver } from "./route-overview";
 export { setOrderLocation, type OrderLocationResult } from "./order-location";
 export { retimeDriverDay, type VanShift } from "./route-plan";

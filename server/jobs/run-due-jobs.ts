@@ -8,6 +8,7 @@ import { sweepUnusedMediaWhenDue } from "../media/index.server";
 import { observeJobRun } from "../observability/index.server";
 import { expireUnpaidOrders, processGarantiaReturns, retryDueRefunds } from "../order-flows/index.server";
 import { cardProviderFor, type CardProvider } from "../payments/index.server";
+import { tellLateDeliveries } from "../deliveries/index.server";
 import type { CulqiClient, FlowClient } from "../payments/index.server";
 import { culqiClientIfConfigured, flowClientIfConfigured, retryDueProviderErasures } from "../payments/index.server";
 import { activePaymentProvider } from "../payments/index.server";
@@ -92,6 +93,8 @@ const jobs = {
   // right before the pass that sends the answers; nothing when WhatsApp is off.
   whatsappConversations: (job: JobContext) =>
     whatsappEnabled() ? answerWhatsappConversations(job.db, { now: job.now, siteUrl: job.siteUrl }) : Promise.resolve(null),
+  // Issue 40: one "pedido retrasado" per delivery and day whose slot will be missed; nothing when WhatsApp is off.
+  lateDeliveries: (job: JobContext) => tellLateDeliveries(job.db, { now: job.now, siteUrl: job.siteUrl }),
   // WhatsApp messages queued by the jobs above or by requests (decision 0074); nothing when WhatsApp is off.
   whatsapp: async (job: JobContext) => {
     const client = job.whatsapp();

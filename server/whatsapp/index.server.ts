@@ -34,6 +34,7 @@ export {
   deliveredWhatsapp,
   notDeliveredWhatsapp,
   onTheWayWhatsapp,
+  lateWhatsapp,
   orderConfirmedWhatsapp,
   paymentCodeWhatsapp,
   paymentLinkWhatsapp,

@@ -65,6 +65,24 @@ export function onTheWayWhatsapp(
   };
 }
 
+/**
+ * Issue 40: the slot promised at checkout will be missed. One per delivery and Lima day (the key),
+ * so a route that stays late does not write again at every pass of the job.
+ */
+export function lateWhatsapp(
+  data: OrderRecipient & { deliveryId: string; date: string; windowLabel: string; reason: string; arrival: ArrivalWindow },
+): WhatsappTemplateMessage {
+  const news = `Nueva llegada estimada: entre las ${data.arrival.from} y las ${data.arrival.to}`;
+  return {
+    dedupeKey: `delivery-late:${data.deliveryId}:${data.date}`,
+    ...forOrder(data),
+    template: fillTemplate("late", [firstNameParameter(data.firstName), data.orderNumber, data.windowLabel, data.reason, news], {
+      buttonUrlSuffix: data.orderPath,
+      siteUrl: data.siteUrl,
+    }),
+  };
+}
+
 export function deliveredWhatsapp(
   data: OrderRecipient & { deliveryId: string; receiverName: string; fullLeft: number; emptiesCollected: number; bidonBalance: number; linkPath: string },
 ): WhatsappTemplateMessage {

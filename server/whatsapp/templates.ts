@@ -118,6 +118,23 @@ export const WHATSAPP_TEMPLATES = {
     },
     sentWhen: "when the driver marks the stop «Entregado»",
   },
+  late: {
+    name: "pedido_retrasado",
+    title: "Pedido con retraso",
+    category: "UTILITY",
+    language: "es",
+    body: "Hola {{1}}, tu pedido {{2}} no llegará en el horario que elegiste ({{3}}): {{4}}. {{5}}. Disculpa la demora.",
+    parameters: [
+      { meaning: "customer's first name", example: "María" },
+      { meaning: "order number", example: "VA-001015" },
+      { meaning: "delivery window promised at checkout", example: "Mañana (9am - 12pm)" },
+      { meaning: "why, in plain Spanish", example: "el repartidor va retrasado en su ruta" },
+      { meaning: "the new estimated arrival", example: "Nueva llegada estimada: entre las 12:30 y las 13:10" },
+    ],
+    button: { text: "Ver mi pedido", meaning: "the order's page", example: "orden/3f1c…?token=…" },
+    sentWhen:
+      "once per delivery and day, when the route's arrival estimate says the slot promised at checkout will be missed and gives the new window (issue 40; the «lateDeliveries» job)",
+  },
   notDelivered: {
     name: "pedido_no_entregado",
     title: "No se pudo entregar",

@@ -47,7 +47,16 @@ export function DispatchCapacitySummary({ pool, closedName }: { pool: DispatchDa
 }
 
 /** The day's deliveries by district and window, each with its box for the bulk actions. */
-export function DispatchDeliveryList({ groups, selected }: { groups: DispatchGroup[]; selected: Set<string> }) {
+export function DispatchDeliveryList({
+  groups,
+  selected,
+  late = {},
+}: {
+  groups: DispatchGroup[];
+  selected: Set<string>;
+  /** Issue 40: deliveries that will miss their slot, with the reason (the one arrival estimate). */
+  late?: Record<string, string>;
+}) {
   return (
     <div className="space-y-6">
       {groups.map((group) => {
@@ -72,6 +81,11 @@ export function DispatchDeliveryList({ groups, selected }: { groups: DispatchGro
                     {`${delivery.deliveryNumber} · ${delivery.customerName}`}
                   </label>
                   <DeliveryStatusBadge status={delivery.status} />
+                  {late[delivery.id] && (
+                    <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-bold text-red-900" title={late[delivery.id]} data-testid="dispatch-late">
+                      Con retraso
+                    </span>
+                  )}
                   <small>
                     {`${delivery.address} · ${delivery.customerPhone} · Pedido ${delivery.orderNumber} · ${delivery.driverName ? `Repartidor: ${delivery.driverName}` : "Sin repartidor"}`}
                     {delivery.amountToCollectCents !== null && <strong>{` · Cobrar ${formatSoles(delivery.amountToCollectCents)}`}</strong>}
