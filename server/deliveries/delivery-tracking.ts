@@ -27,8 +27,8 @@ export type DeliveryTracking =
       isNext: boolean;
       /** 'HH:MM' in Lima; null when the route has no times yet. */
       window: { from: string; to: string } | null;
-      /** The slot promised at checkout will be missed: why, in plain Spanish. */
-      late: { reason: string } | null;
+      /** The slot promised at checkout will be missed: why, in plain Spanish ("Con retraso"). */
+      delayed: { reason: string } | null;
       /** The driver's first name; never their position. */
       driverFirstName: string | null;
     }
@@ -82,7 +82,15 @@ export async function deliveryTracking(db: DatabaseOrTransaction, deliveryId: st
   if (!estimate) {
     if (!onTheWay) return { kind: "none" };
     const late = offRouteArrival({ id: deliveryId, status: delivery.status, deliveryWindow: delivery.window }, delivery.date, now).late;
-    return { kind: "on_route", started: true, stopsBefore: null, isNext: false, window: null, late: late ? { reason: lateReasonLabels[late.reason] } : null, driverFirstName };
+    return {
+      kind: "on_route",
+      started: true,
+      stopsBefore: null,
+      isNext: false,
+      window: null,
+      delayed: late ? { reason: lateReasonLabels[late.reason] } : null,
+      driverFirstName,
+    };
   }
   const view = arrivalView(estimate);
   return {
@@ -91,7 +99,7 @@ export async function deliveryTracking(db: DatabaseOrTransaction, deliveryId: st
     stopsBefore: view.stopsBefore,
     isNext: view.isNext,
     window: view.window,
-    late: view.late ? { reason: view.late.label } : null,
+    delayed: view.late ? { reason: view.late.label } : null,
     driverFirstName,
   };
 }

@@ -70,16 +70,16 @@ export function DeliveryTrackingPanel({
   }, [active, deliveryId, pollSeconds, token]);
 
   if (tracking.kind === "on_route") {
-    const tone = tracking.late ? "bg-amber-50 text-amber-950" : "bg-brand-50 text-brand-900";
+    const tone = tracking.delayed ? "bg-amber-50 text-amber-950" : "bg-brand-50 text-brand-900";
     return (
       <div className={`rounded-2xl p-4 ${tone}`} role="status" aria-live="polite" data-testid="delivery-tracking">
         <p className="font-bold" data-testid="delivery-tracking-headline">
           {trackingHeadline(tracking)}
         </p>
-        {tracking.late && (
+        {tracking.delayed && (
           <p data-testid="delivery-tracking-late">
             <span className="mr-2 inline-block rounded-full bg-amber-200 px-2 py-0.5 text-sm font-bold">Con retraso</span>
-            {tracking.window ? "No llegaremos en el horario que elegiste" : "Tu horario ya pasó"}: {tracking.late.reason}.
+            {tracking.window ? "No llegaremos en el horario que elegiste" : "Tu horario ya pasó"}: {tracking.delayed.reason}.
           </p>
         )}
         {tracking.window && (
