@@ -103,7 +103,9 @@ describe("one arrival time on the driver's card and the customer's page", () => 
     await customer.page.goto(`${server.baseURL}/dashboard/envios/${mine.deliveryId}`);
     const account = customer.page.getByTestId("delivery-tracking");
     const accountWindow = (await account.getByTestId("delivery-tracking-window").textContent())!;
-    const accountLate = (await account.getByTestId("delivery-tracking-late").count()) ? await account.getByTestId("delivery-tracking-late").textContent() : null;
+    const accountLate = (await account.getByTestId("delivery-tracking-late").count())
+      ? await account.getByTestId("delivery-tracking-late").textContent()
+      : null;
     const accountDriver = await account.getByTestId("delivery-tracking-driver").textContent();
     const visitor = await open(null);
     await visitor.page.goto(`${server.baseURL}/orden/${mine.orderId}?token=${receiptToken(mine.orderId)}`);
@@ -141,11 +143,16 @@ describe("one arrival time on the driver's card and the customer's page", () => 
     await withDatabase(async (db) => {
       const now = new Date();
       await planRoute(db, now);
-      // Late enough that her stop (planned 80 minutes from now) lands past 22:30 Lima, the slot's end
-      // (22:00) behind it, whatever the hour: at least half an hour.
-      const slotPassed = Date.parse(`${limaDateOf(now)}T22:30:00-05:00`);
-      const delay = Math.max(minutes(30), slotPassed - (now.getTime() + minutes(80)));
-      // Handed over now, `delay` after its plan and its 6 minutes of service.
+      // Her stop planned inside her slot (18–22), at 21:50 at the latest, so the route's delay is
+      // what makes her late, not the plan.
+      const herPlan = Math.min(now.getTime() + minutes(80), Date.parse(`${limaDateOf(now)}T21:50:00-05:00`));
+      await db
+        .update(deliveries)
+        .set({ estimatedArrivalAt: new Date(herPlan) })
+        .where(eq(deliveries.id, mine.deliveryId));
+      // Late enough that she is expected past 22:30 and at least an hour from now, whatever the hour.
+      const delay = Math.max(minutes(30), Date.parse(`${limaDateOf(now)}T22:30:00-05:00`) - herPlan, now.getTime() + minutes(60) - herPlan);
+      // The first stop is handed over now, `delay` after its plan and its 6 minutes of service.
       await db
         .update(deliveries)
         .set({ status: "delivered", estimatedArrivalAt: new Date(now.getTime() - delay - minutes(6)) })
