@@ -320,9 +320,11 @@ describe("WhatsApp notices at phone width (issue 25)", () => {
     // Two more passes of the sender: nothing more for her than the summary and the one answer.
     const passes = await whatsappPasses();
     await expect.poll(whatsappPasses).toBeGreaterThanOrEqual(passes + 2);
+    // Her stop on today's demo route may run late at this hour (issue 40's «pedido_retrasado»): not part of this conversation.
     expect(
       fromDemo()
         .slice(before)
+        .filter((message) => message.templateName !== "pedido_retrasado")
         .map((message) => message.type),
     ).toEqual(["interactive", "text"]);
 
