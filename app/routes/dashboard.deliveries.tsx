@@ -10,7 +10,7 @@ import { garantiaSummaryForUser, setGarantiaPreference } from "@server/garantias
 import { readFormData } from "~/server/request-body.server";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { dbContext } from "~/server/db-context.server";
-import { deliveryDayLabel, deliveryFilters, parseDeliveryFilter, type DeliveryFilter } from "@core/delivery-labels";
+import { deliveryDayLabel, deliveryFilters, inTransitDeliveryStatuses, parseDeliveryFilter, type DeliveryFilter } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { limaToday } from "@core/lima-dates";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
@@ -26,9 +26,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const rows = await listDeliveriesForUser(db, user.id, { filter, now });
   const today = limaToday(now);
-  // Issue 26: today's deliveries say how far the van is (a few rows at most: one customer's day).
+  // Issue 26: today's deliveries say how far the van is (a few rows at most: one customer's day);
+  // issue 40: so does one still «En camino» from an earlier day.
   const tracking: Record<string, DeliveryTracking> = {};
-  for (const row of rows.filter((candidate) => candidate.deliveryDate === today)) tracking[row.id] = await deliveryTracking(db, row.id, now);
+  const followed = (row: CustomerDeliveryRow) =>
+    row.deliveryDate === today || (row.deliveryDate < today && (inTransitDeliveryStatuses as readonly string[]).includes(row.status));
+  for (const row of rows.filter(followed)) tracking[row.id] = await deliveryTracking(db, row.id, now);
   // 'Hoy' and 'Mañana' are decided here, in Lima time, so the browser's clock and zone never matter.
   return {
     filter,

@@ -164,6 +164,15 @@ describe("one arrival estimate for the driver and the customer (issue 40)", () =
       kind: "on_route",
       delayed: { reason: "el pedido aún no tiene hora de llegada en la ruta" },
     });
+    // Still on its way from yesterday: followed, and late.
+    const yesterday = limaDateOf(new Date(at("12:00").getTime() - 86_400_000));
+    await test.db.update(deliveries).set({ deliveryDate: yesterday }).where(eq(deliveries.id, customerStop));
+    expect(await deliveryTracking(test.db, customerStop, at("08:30"))).toMatchObject({
+      kind: "on_route",
+      stopsBefore: null,
+      delayed: { reason: "el pedido aún no tiene hora de llegada en la ruta" },
+    });
+    await test.db.update(deliveries).set({ deliveryDate: today, assignedDriverId: driverId }).where(eq(deliveries.id, customerStop));
   });
 
   it("raises Inicio's alarm for admin and operaciones, counted and linked, and none for a repartidor", async () => {
