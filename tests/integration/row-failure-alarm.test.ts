@@ -24,13 +24,18 @@ describe("a job row's failure line clears when a later pass handles the row", ()
   });
   afterAll(() => test.close());
 
-  const alarmRows = async () => (await getStaffHome(test.db, { id: adminId, role: "admin" }, limaToday(now))).alarms!.rowFailures.map((row) => `${row.job}:${row.rowId}`);
+  const alarmRows = async () =>
+    (await getStaffHome(test.db, { id: adminId, role: "admin" }, limaToday(now))).alarms!.rowFailures.map((row) => `${row.job}:${row.rowId}`);
 
   it("clears an unpaid order's failure once the expiry pass cancels it", async () => {
-    const placed = await placeOrder(test.db, checkoutInput(now, { ...uniqueContact(), items: [{ productId: 6, variantId: null, quantity: 1 }], clientSubtotalCents: 5990 }), {
-      now,
-      provider: "sandbox",
-    });
+    const placed = await placeOrder(
+      test.db,
+      checkoutInput(now, { ...uniqueContact(), items: [{ productId: 6, variantId: null, quantity: 1 }], clientSubtotalCents: 5990 }),
+      {
+        now,
+        provider: "sandbox",
+      },
+    );
     if (!placed.ok || placed.nextStep !== "process_payment") throw new Error("order not placed");
     await applySandboxAction(test.db, placed.paymentId, "issue_code", { now, siteUrl: "http://shop.test" });
     const [order] = await test.db.select({ expiresAt: orders.expiresAt }).from(orders).where(eq(orders.id, placed.orderId));
