@@ -28,8 +28,6 @@ import { contentSecurityPolicy, createNonce } from "./server/content-security-po
 import { NonceContext } from "./lib/nonce";
 import { BODY_LIMITS } from "./server/request-body.server";
 import { withSplash } from "./server/splash-html.server";
-import { inlinesStylesheet, routeClassCandidates, withInlineStylesheet } from "./server/inline-stylesheet.server";
-import appStylesHref from "./app.css?url";
 
 export const streamTimeout = 5_000;
 
@@ -158,9 +156,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
   // Every document gets its own nonce for its few inline scripts (docs/security.md). The dev
   // server's hot reloading injects scripts of its own, so only built servers send the policy.
   const nonce = import.meta.env.DEV ? undefined : createNonce();
-  // The driver app's document carries the stylesheet itself (decision 0086); built servers only.
-  const inlineStylesheet = nonce !== undefined && inlinesStylesheet(routerContext);
-  if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, { inlineStyle: inlineStylesheet }));
+  if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
 
   return new Promise<Response>((resolve, reject) => {
     const timeout = setTimeout(() => abort(), streamTimeout + 1000);
@@ -184,8 +180,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
           try {
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
             const html = Buffer.concat(chunks).toString("utf8");
-            const framed = usesPublicLayout(routerContext) ? withSplash(html, brandName(routerContext), nonce) : html;
-            const page = inlineStylesheet ? withInlineStylesheet(framed, appStylesHref, nonce, routeClassCandidates(routerContext)) : framed;
+            const page = usesPublicLayout(routerContext) ? withSplash(html, brandName(routerContext), nonce) : html;
             resolve(new Response(page, { headers: responseHeaders, status: responseStatusCode }));
           } catch (error) {
             reject(error);

@@ -36,10 +36,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   // The driver app draws in the phone's own font and fetches none (decision 0086).
   const systemFont = handleSays(matches, "systemFont");
-  // Its document carries its part of the stylesheet itself (built servers, decision 0086): the
-  // whole file is added by the first page of the visit that needs it, which React shows once the
-  // file has loaded.
-  const stylesheetInDocument = !import.meta.env.DEV && handleSays(matches, "inlineStylesheet");
   return (
     <html lang="es-PE">
       <head>
@@ -52,7 +48,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {!systemFont && <link rel="preload" href={robotoLatinHref} as="font" type="font/woff2" crossOrigin="anonymous" />}
         {/* With a precedence React treats the stylesheet as a resource and puts it first in <head>,
             ahead of the module preloads, so the first paint does not queue behind JavaScript. */}
-        {!stylesheetInDocument && <link rel="stylesheet" href={appStylesHref} precedence="high" />}
+        <link rel="stylesheet" href={appStylesHref} precedence="high" />
         <Links />
       </head>
       <body className={`min-h-screen bg-white ${systemFont ? "font-system" : "font-sans"} text-slate-800 antialiased`}>

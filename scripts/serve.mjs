@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The production HTTP server: the built React Router app behind Express. Ours rather than
 // react-router-serve so we choose what each request costs and how responses are cached; see
-// docs/decisions/0011-production-server.md and bench/RESULTS.md.
+// docs/decisions/0011-production-server-and-caching.md and bench/RESULTS.md.
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -30,11 +30,10 @@ import { allowStaffPage, staffActor, staffContext, staffNotFound } from "~/serve
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/reparto")];
 
 /**
- * The first paint on a phone waits for nothing but the document (decision 0086): the stylesheet
- * travels inside it, the text is drawn in the phone's own font, and the frame's links ask for
- * their routes only when followed.
+ * On a phone's mobile data (decision 0086): the text is drawn in the phone's own font, and the
+ * frame's links ask for their routes only when followed.
  */
-export const handle = { inlineStylesheet: true, systemFont: true, discoverLinks: "none" };
+export const handle = { systemFont: true, discoverLinks: "none" };
 
 /**
  * What the service worker looks for before it keeps a copy of this page (build/client/reparto-sw.js,

@@ -17,7 +17,7 @@ export function createNonce(): string {
  * (issue 26, MAP_TILES_URL: OpenStreetMap's by default) are images from their own host, which
  * joins img-src; the map's script and style are the shop's own, loaded only when a map opens.
  */
-export function contentSecurityPolicy(nonce: string, { inlineStyle = false }: { inlineStyle?: boolean } = {}): string {
+export function contentSecurityPolicy(nonce: string): string {
   const config = env();
   const culqi = Boolean(config.CULQI_PUBLIC_KEY && config.CULQI_SECRET_KEY);
   const flowOrigin = config.FLOW_API_KEY ? new URL(config.FLOW_API_BASE).origin : null;
@@ -27,9 +27,7 @@ export function contentSecurityPolicy(nonce: string, { inlineStyle = false }: { 
   const directives: [string, ...string[]][] = [
     ["default-src", "'self'"],
     ["script-src", "'self'", `'nonce-${nonce}'`, ...(culqi ? [culqiHosts] : [])],
-    // A nonce turns 'unsafe-inline' off, so only a page that inlines the stylesheet (decision 0086,
-    // the driver app, which never loads Culqi) names it.
-    ["style-src", "'self'", ...(inlineStyle ? [`'nonce-${nonce}'`] : culqi ? ["'unsafe-inline'", culqiHosts] : [])],
+    ["style-src", "'self'", ...(culqi ? ["'unsafe-inline'", culqiHosts] : [])],
     // Pictures served from a CDN or public bucket (MEDIA_PUBLIC_URL, decision 0080) and the map's tiles (decision 0078).
     ["img-src", "'self'", "data:", ...(culqi ? ["https:"] : [tiles, ...(config.MEDIA_PUBLIC_URL ? [new URL(config.MEDIA_PUBLIC_URL).origin] : [])])],
     ["font-src", "'self'", ...(culqi ? ["https:", "data:"] : [])],

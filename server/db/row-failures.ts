@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { jobRowFailures } from "./schema";
 import { retryableState, type Transaction } from "./transaction";
@@ -21,9 +21,14 @@ export async function recordRowFailure(db: DatabaseOrTransaction, job: string, r
     });
 }
 
-/** A row that failed before went through: its failure line goes. */
-export async function clearRowFailure(db: DatabaseOrTransaction, job: string, rowId: string): Promise<void> {
-  await db.delete(jobRowFailures).where(and(eq(jobRowFailures.job, job), eq(jobRowFailures.rowId, rowId)));
+/**
+ * Rows that went through on this pass: a failure line any of them left on an earlier pass goes,
+ * and with it the staff home's alarm. One statement for the pass's rows, not one per row: the
+ * table is almost always empty and the passes are large (renewals).
+ */
+export async function clearRowFailures(db: DatabaseOrTransaction, job: string, rowIds: readonly string[]): Promise<void> {
+  if (rowIds.length === 0) return;
+  await db.delete(jobRowFailures).where(and(eq(jobRowFailures.job, job), inArray(jobRowFailures.rowId, [...rowIds])));
 }
 
 export async function rowFailures(db: DatabaseOrTransaction, job?: string) {
@@ -37,7 +42,8 @@ export async function rowFailures(db: DatabaseOrTransaction, job?: string) {
 /**
  * Runs `work` for one row of a batch claimed in `tx`, inside a savepoint: a row that throws is
  * rolled back alone, recorded, and the batch's other rows (and their claims) still commit.
- * Returns false when the row failed. A deadlock or serialization failure is not the row's fault: it
+ * Returns false when the row failed; the caller clears the failures of the rows that went through
+ * (`clearRowFailures`, once for the batch). A deadlock or serialization failure is not the row's fault: it
  * aborts the whole transaction, for `inTransaction` to run again.
  */
 export async function inRowSavepoint(tx: Transaction, job: string, rowId: string, now: Date, work: (row: Transaction) => Promise<void>): Promise<boolean> {
@@ -53,7 +59,8 @@ export async function inRowSavepoint(tx: Transaction, job: string, rowId: string
 
 /**
  * Runs `work` for each row on its own (each usually its own transaction): a row that throws is
- * recorded and the loop goes on (decision 0025). Returns how many rows failed.
+ * recorded and the loop goes on (decision 0025); the failures of the rows that went through are
+ * cleared. Returns how many rows failed.
  */
 export async function forEachRowOnItsOwn<T>(
   db: Database,
@@ -64,13 +71,16 @@ export async function forEachRowOnItsOwn<T>(
   work: (row: T) => Promise<void>,
 ): Promise<number> {
   let failed = 0;
+  const succeeded: string[] = [];
   for (const row of rows) {
     try {
       await work(row);
+      succeeded.push(rowId(row));
     } catch (error) {
       failed += 1;
       await recordRowFailure(db, job, rowId(row), error, now);
     }
   }
+  await clearRowFailures(db, job, succeeded);
   return failed;
 }

@@ -181,7 +181,7 @@ export async function assignDeliveries(db: Database, actor: StaffActor, input: {
 
 /**
  * Whether the selected deliveries may move to this date and window: a window the shop offers, and
- * for every district a day it is served on, from tomorrow on (app/lib/delivery-schedule.ts, the
+ * for every district a day it is served on, from tomorrow on (core/delivery-schedule.ts, the
  * checkout's rule). The single call site of the reschedule rules: capacity checks join here.
  */
 export async function ensureRescheduleAllowed(

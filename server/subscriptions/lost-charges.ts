@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, lt, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { recordRowFailure } from "../db/row-failures";
+import { clearRowFailures, recordRowFailure } from "../db/row-failures";
 import { orders, paymentMethods, payments, subscriptionPeriods, subscriptions, users } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import type { CardProvider } from "../payments/index.server";
@@ -64,6 +64,9 @@ export async function reconcileLostCharges(db: Database, options: ReconcileOptio
           .where(and(eq(subscriptionPeriods.id, row.period.id), eq(subscriptionPeriods.status, "charging")));
       }
       reconciled += 1;
+      // Settled: the charge's lost outcome (recorded by the renewal) and any earlier failure here are behind it.
+      await clearRowFailures(db, "renewals", [row.subscription.id]);
+      await clearRowFailures(db, "renewals: reconcile", [row.subscription.id]);
     } catch (error) {
       // One row that cannot be reconciled now never stops the others (decision 0025).
       await recordRowFailure(db, "renewals: reconcile", row.subscription.id, error, options.now);
@@ -128,6 +131,7 @@ async function reconcileLostFirstCharges(db: Database, options: ReconcileOptions
           .where(and(eq(subscriptionPeriods.id, row.period.id), eq(subscriptionPeriods.status, "charging")));
       }
       reconciled += 1;
+      await clearRowFailures(db, "renewals: reconcile sign-up", [row.subscription.id]);
     } catch (error) {
       // One row that cannot be reconciled now never stops the others (decision 0025).
       await recordRowFailure(db, "renewals: reconcile sign-up", row.subscription.id, error, options.now);

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { inRowSavepoint } from "../db/row-failures";
+import { clearRowFailures, inRowSavepoint } from "../db/row-failures";
 import { paymentMethods, subscriptionPeriods, subscriptions, users } from "../db/schema";
 import { inTransaction, retryableState, type Transaction } from "../db/transaction";
 import { advanceSubscription, currentPeriod, failAttempt, newPeriodValues, type Period, type Subscription } from "./period-ledger";
@@ -162,16 +162,23 @@ async function claimBatch(tx: Transaction, due: DueRow[], now: Date, skip: Set<s
     batch.repaired += rest.repaired;
     batch.failed += rest.failed;
   }
+  // Claimed for a charge: what failed on an earlier pass (a lost outcome, settled since) is behind it.
+  await clearRowFailures(
+    tx,
+    "renewals",
+    batch.claims.map((claim) => claim.subscription.id),
+  );
   return batch;
 }
 
 /** Each row on its own, in a savepoint: a row that throws is rolled back and recorded alone. */
 async function claimRowByRow(tx: Transaction, due: DueRow[], now: Date, skip: Set<string>): Promise<ClaimedBatch> {
   const batch: ClaimedBatch = { claims: [], repaired: 0, failed: 0 };
+  const repaired: string[] = [];
   for (const row of due) {
     const handled = await inRowSavepoint(tx, "renewals", row.subscription.id, now, async (savepoint) => {
       const outcome = await claimOne(savepoint, row, now);
-      if (outcome === "repaired") batch.repaired += 1;
+      if (outcome === "repaired") repaired.push(row.subscription.id);
       else if (outcome !== "skipped") batch.claims.push(outcome);
     });
     if (!handled) {
@@ -179,6 +186,9 @@ async function claimRowByRow(tx: Transaction, due: DueRow[], now: Date, skip: Se
       batch.failed += 1;
     }
   }
+  batch.repaired = repaired.length;
+  // A period left charging is "skipped" until the reconciler settles it: its failure line stays.
+  await clearRowFailures(tx, "renewals", repaired);
   return batch;
 }
 

@@ -7,11 +7,13 @@ import { enqueueEmail } from "../notifications/index.server";
 import { renewalPaymentLinkEmail } from "../notifications/index.server";
 import { advanceSubscription, currentPeriod, failAttempt, MAX_ATTEMPTS } from "./period-ledger";
 import { insertRenewalOrder } from "./renewal-orders";
-import { forEachRowOnItsOwn, inRowSavepoint } from "../db/row-failures";
+import { clearRowFailures, forEachRowOnItsOwn, inRowSavepoint } from "../db/row-failures";
 import { inTransaction } from "../db/transaction";
 
 /** How long the customer has to pay a period's link before the subscription is paused as past due. */
 export const PAYMENT_LINK_DAYS = 7;
+
+const LINKS_JOB = "renewal payment links";
 
 /**
  * Issue 5: customers without a saved card (Yape) get a payment link by email each period. The
@@ -39,8 +41,9 @@ export async function issueRenewalPaymentLinks(
       .limit(200)
       .for("update", { skipLocked: true });
     let issued = 0;
+    const handled: string[] = [];
     for (const subscription of due) {
-      await inRowSavepoint(tx, "renewal payment links", subscription.id, options.now, async (tx) => {
+      const ok = await inRowSavepoint(tx, LINKS_JOB, subscription.id, options.now, async (tx) => {
         const period = await currentPeriod(tx, subscription, options.now);
         if (period.status !== "due") return;
         const expiresAt = new Date(options.now.getTime() + PAYMENT_LINK_DAYS * 86_400_000);
@@ -75,7 +78,9 @@ export async function issueRenewalPaymentLinks(
         );
         issued += 1;
       });
+      if (ok) handled.push(subscription.id);
     }
+    await clearRowFailures(tx, LINKS_JOB, handled);
     return issued;
   });
 }

@@ -100,8 +100,6 @@ describe("the driver app on a phone", () => {
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   }
 
-  /** The whole stylesheet's address, as any other page links it. */
-  const wholeStylesheetHref = async () => /<link[^>]*href="(\/assets\/app-[\w-]+\.css)"/.exec(await (await fetch(`${server.baseURL}/nosotros`)).text())![1]!;
   const stopCard = (page: Page, address: string) => page.getByTestId("driver-stop").filter({ hasText: address });
   const banner = (page: Page) => page.getByTestId("driver-app-banner");
   const driverAppLeftovers = (page: Page) =>
@@ -111,118 +109,24 @@ describe("the driver app on a phone", () => {
       databases: (await indexedDB.databases()).map((database) => database.name),
     }));
 
-  it("paints the route from its document alone: its part of the stylesheet inside it under the page's nonce, the whole file fetched only by the next page and placed after it, the phone's own font, no route discovery", async () => {
+  it("draws in the phone's own font with the one shared stylesheet, and asks React Router for no routes as it starts", async () => {
     const { page, errors, close } = await signedIn(DEMO_REPARTIDOR);
     const fonts: string[] = [];
-    const stylesheets: string[] = [];
     const discoveries: string[] = [];
     page.on("request", (request) => {
       if (request.resourceType() === "font") fonts.push(request.url());
-      if (request.resourceType() === "stylesheet") stylesheets.push(request.url());
       if (new URL(request.url()).pathname === "/__manifest") discoveries.push(request.url());
     });
     const response = await page.goto(`${server.baseURL}/admin/reparto`);
-    const styleSource = /style-src ([^;]*)/.exec(response!.headers()["content-security-policy"]!)![1]!;
-    const html = await response!.text();
-    const inline = /<style nonce="([^"]{16,})" data-precedence="high">([\s\S]*?)<\/style><\/head>/.exec(html);
-    expect(inline, "the inline stylesheet at the end of <head>").not.toBeNull();
-    const [, nonce, css] = inline!;
-    expect(styleSource).toBe(`'self' 'nonce-${nonce}'`);
-    // No link to the whole file: nothing else is fetched for the page's looks.
-    expect(html).not.toMatch(/<link[^>]*rel="stylesheet"/);
-    // Only the page's own part travels in the document: its markup's classes and its modules', well under half the file.
-    const href = await wholeStylesheetHref();
-    const whole = await (await page.request.get(`${server.baseURL}${href}`)).text();
-    expect(css!.length).toBeGreaterThan(2_000);
-    expect(css!.length).toBeLessThan(whole.length * 0.4);
-    // What the route's modules can draw later is in the part too (a refused tap's red), not only the markup's classes.
-    expect(css).toContain(".bg-red-50{");
-    expect(/class="(?:[^"]*\s)?bg-red-50[\s"]/.test(html), "no element of the markup is red yet").toBe(false);
-    // On its route the page runs on its part: React adds no link once it runs either.
+    expect(/style-src ([^;]*)/.exec(response!.headers()["content-security-policy"]!)![1]).toBe("'self'");
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-    expect(await page.locator('link[rel="stylesheet"]').count()).toBe(0);
-    expect(await page.evaluate(() => getComputedStyle(document.querySelector("[data-testid=driver-stop] button")!).backgroundColor)).not.toBe(
-      "rgba(0, 0, 0, 0)",
-    );
+    expect(await page.locator('head link[rel="stylesheet"]').count()).toBe(1);
     expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^ui-sans-serif, system-ui/);
     expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(0);
     expect(fonts).toEqual([]);
-    expect(stylesheets).toEqual([]);
     // Its links and forms ask React Router for no routes as it starts (handle.discoverLinks).
     expect(await page.locator("[data-discover]").count()).toBe(0);
     expect(discoveries).toEqual([]);
-    // In-app navigation to a page of other classes (the storefront's font among them) fetches the
-    // whole file, once, and puts it after the page's part, so the whole file's order decides the cascade.
-    await page.getByRole("link", { name: "Ver tienda" }).click();
-    await page.waitForURL(`${server.baseURL}/`);
-    await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^"Roboto Variable"/);
-    expect(await page.locator('link[rel="stylesheet"]').count()).toBe(1);
-    expect(await page.locator('link[rel="stylesheet"]').getAttribute("href")).toBe(href);
-    expect(stylesheets).toEqual([`${server.baseURL}${href}`]);
-    expect(
-      await page.evaluate(
-        () =>
-          document.head.querySelector("style[data-precedence]")!.compareDocumentPosition(document.querySelector('link[rel="stylesheet"]')!) &
-          Node.DOCUMENT_POSITION_FOLLOWING,
-      ),
-    ).toBeGreaterThan(0);
-    // Every other page keeps the shared stylesheet as a plain link and a policy without inline styles.
-    const other = await page.goto(`${server.baseURL}/admin`);
-    expect(/style-src ([^;]*)/.exec(other!.headers()["content-security-policy"]!)![1]).toBe("'self'");
-    expect(await page.locator("head style").count()).toBe(0);
-    expect(await page.locator('head link[rel="stylesheet"]').getAttribute("media")).toBeNull();
-    expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(1);
-    expect(await page.locator("[data-discover]").count()).toBeGreaterThan(0);
-    expect(errors).toEqual([]);
-    await close();
-  });
-
-  it("draws its document with its own part of the stylesheet exactly as with the whole file (no JavaScript)", async () => {
-    const cookies = await signInCookies(server.baseURL, DEMO_REPARTIDOR.email, DEMO_REPARTIDOR.password);
-    const { page, errors, close } = await openPage(browser, { ...PHONE, javaScriptEnabled: false });
-    await page.context().addCookies(cookies.map((cookie) => ({ ...cookie, url: server.baseURL })));
-    await page.goto(`${server.baseURL}/admin/reparto`);
-    expect(await page.getByTestId("driver-stop").count()).toBeGreaterThan(0);
-    expect(await page.locator('link[rel="stylesheet"]').count()).toBe(0);
-    // The whole file, added by the test after the page's part as the next page would, loaded and switched off.
-    const href = await wholeStylesheetHref();
-    await page.evaluate((href) => {
-      const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href, media: "not all" });
-      document.head.append(link);
-    }, href);
-    await expect.poll(() => page.evaluate(() => document.head.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')!.sheet !== null)).toBe(true);
-    // Every property the browser computes for every element, drawn with the page's part and then
-    // with the whole file, at a phone's width and a desktop's (the `md:` rules). Custom properties
-    // are left out: the theme's variables the page never reads are left out of its part on purpose.
-    const differencesAt = async (width: number) => {
-      await page.setViewportSize({ width, height: 740 });
-      return page.evaluate(() => {
-        const link = document.head.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')!;
-        const elements = [...document.querySelectorAll("body, body *")];
-        const drawn = () =>
-          elements.map((element) => {
-            const style = getComputedStyle(element);
-            return new Map([...style].filter((property) => !property.startsWith("--")).map((property) => [property, style.getPropertyValue(property)]));
-          });
-        link.media = "not all";
-        const withItsPart = drawn();
-        link.media = "all";
-        const withWholeFile = drawn();
-        const differences = elements.flatMap((element, at) =>
-          [...withWholeFile[at]!].flatMap(([property, value]) =>
-            withItsPart[at]!.get(property) === value
-              ? []
-              : [`${element.tagName}.${element.getAttribute("class")} ${property}: ${withItsPart[at]!.get(property)} → ${value}`],
-          ),
-        );
-        return { elements: elements.length, differences };
-      });
-    };
-    for (const width of [360, 1280]) {
-      const { elements, differences } = await differencesAt(width);
-      expect(elements).toBeGreaterThan(50);
-      expect(differences, `at ${width} px`).toEqual([]);
-    }
     expect(errors).toEqual([]);
     await close();
   });
@@ -309,8 +213,7 @@ describe("the driver app on a phone", () => {
     );
     expect(await stopCard(page, stops.moved.address).count()).toBe(0);
     expect(await banner(page).count()).toBe(0);
-    // Drawn after the first paint by the document's own part (the whole file is not on the route): red, not bare.
-    expect(await page.locator('link[rel="stylesheet"]').count()).toBe(0);
+    // Drawn after the first paint (a class no stop used before): red, not bare.
     expect(await refused.getByRole("alert").evaluate((alert) => getComputedStyle(alert).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
     // Read and dismissed by the driver: only then does it leave the phone.
     await refused.getByRole("button", { name: "Entendido" }).click();

@@ -1,7 +1,7 @@
 /**
  * Who may open each /admin route of app/routes.ts, written down apart from the code that guards
  * them. The role-matrix browser test (tests/e2e/admin-role-matrix.test.ts) holds every route's guard
- * to its row over HTTP; the staff menu's unit test (tests/unit/staff-menu.test.ts) holds the menu
+ * to its row over HTTP; the staff menu's unit test (tests/unit/staff-menu.test.tsx) holds the menu
  * each role sees to the same rows, so a role is shown exactly the pages it may open (decision 0082).
  */
 

@@ -1,6 +1,6 @@
 /**
- * A local stand-in for a VROOM server (vroom-express in front of vroom, VROOM-Project/vroom
- * docs/API.md): `POST /` with a problem, a solution back in VROOM's format. Its "solver" is a
+ * A local stand-in for a VROOM server (vroom-express in front of vroom; the format is
+ * github.com/VROOM-Project/vroom/blob/master/docs/API.md): `POST /` with a problem, a solution back in VROOM's format. Its "solver" is a
  * deliberately plain first-fit in job order (it is a stand-in for the format, not for VROOM's
  * quality), with VROOM's own strictness where the shop could get it wrong: matrices and times must
  * be whole numbers, vehicles and jobs must be there. Without matrices it plays OSRM with

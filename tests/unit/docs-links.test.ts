@@ -2,7 +2,8 @@
  * The documentation is a front door (README.md) and pages by reader (docs/): a newcomer follows its
  * links, and an operator looks up every setting there (issue 28, decision 0082). This test fails
  * when a relative link points to a file or a heading that does not exist, and when an environment
- * variable validated in server/config/ has no row in a docs page's table, or more than one.
+ * variable validated in server/config/ has no row in a docs page's table, or more than one, and
+ * when a code comment names a file of this repository that does not exist (issue 42).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -13,6 +14,19 @@ const root = resolve(import.meta.dirname, "../..");
 function markdownFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? markdownFiles(join(folder, entry.name)) : entry.name.endsWith(".md") ? [join(folder, entry.name)] : [],
+  );
+}
+
+/** The code's own files (sources, tests, scripts), without installed packages or generated output. */
+function codeFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? ["node_modules", ".tmp", "build"].includes(entry.name)
+        ? []
+        : codeFiles(join(folder, entry.name))
+      : /\.(ts|tsx|mjs|js)$/.test(entry.name)
+        ? [join(folder, entry.name)]
+        : [],
   );
 }
 
@@ -69,18 +83,8 @@ describe("the documentation", () => {
     const sections = new Set([...spec.matchAll(/^## (\d+)\./gm)].map((match) => match[1]!));
     expect(sections.size).toBeGreaterThan(5);
     expect(readFileSync(join(root, "docs/spec/decisions.md"), "utf8")).toMatch(/^# Decisions on what the spec leaves open/m);
-    const sourceFiles = (folder: string): string[] =>
-      readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-        entry.isDirectory()
-          ? entry.name === "node_modules"
-            ? []
-            : sourceFiles(join(folder, entry.name))
-          : /\.(ts|tsx|mjs|js)$/.test(entry.name)
-            ? [join(folder, entry.name)]
-            : [],
-      );
     const cited = ["app", "core", "server", "scripts", "tests"].flatMap((folder) =>
-      sourceFiles(join(root, folder)).flatMap((file) =>
+      codeFiles(join(root, folder)).flatMap((file) =>
         [...readFileSync(file, "utf8").matchAll(/[Ss]pec §(\d+)/g)].map((match) => ({ file: relative(root, file), section: match[1]! })),
       ),
     );
@@ -111,6 +115,33 @@ describe("the documentation", () => {
         }
       }
     }
+    expect(broken).toEqual([]);
+  });
+
+  it("names in code comments only files of this repository that exist", () => {
+    // A path of ours in a comment line: from a top folder, ending in a file name with an extension.
+    // One that follows another project's name ("VROOM-Project/vroom docs/API.md") is theirs; bench/.tmp
+    // is what the benchmarks write.
+    const path = /(?<![\w./@~-])((?:docs|app|server|core|scripts|tests|bench)\/[\w.[\]/+-]*\.[a-z]+)\b/g;
+    const comment = /^\s*(?:\/\/|\/?\*|#)|\s\/\/\s/;
+    const broken: string[] = [];
+    let checked = 0;
+    for (const folder of ["app", "core", "server", "scripts", "tests", "bench"]) {
+      for (const file of codeFiles(join(root, folder))) {
+        readFileSync(file, "utf8")
+          .split("\n")
+          .forEach((line, at) => {
+            if (!comment.test(line)) return;
+            for (const match of line.matchAll(path)) {
+              const target = match[1]!;
+              if (target.startsWith("bench/.tmp") || /[\w-]+\/[\w-]+ $/.test(line.slice(0, match.index))) continue;
+              checked += 1;
+              if (!existsSync(join(root, target))) broken.push(`${relative(root, file)}:${at + 1} → ${target}`);
+            }
+          });
+      }
+    }
+    expect(checked).toBeGreaterThan(150);
     expect(broken).toEqual([]);
   });
 
