@@ -3,7 +3,7 @@ import type { StaffMemberRow } from "@server/accounts/index.server";
 import { Field, inputClass } from "~/components/ui/form-field";
 import { PASSWORD_RULES } from "@core/account-schemas";
 import { staffRoleLabels } from "~/lib/staff-labels";
-import { STAFF_ROLE_VALUES } from "~/lib/team-schemas";
+import { STAFF_ROLES } from "@core/staff-roles";
 
 const smallButton = "rounded-lg px-3 py-2 text-sm font-semibold ring-1";
 
@@ -36,7 +36,7 @@ export function StaffMemberCard({ member, isSelf }: { member: StaffMemberRow; is
               <label className="text-sm">
                 <span className="mb-1 block font-semibold">Rol de {member.firstName}</span>
                 <select name="role" defaultValue={member.role} className="rounded-lg border border-slate-300 px-2 py-2">
-                  {STAFF_ROLE_VALUES.map((role) => (
+                  {STAFF_ROLES.map((role) => (
                     <option key={role} value={role}>
                       {staffRoleLabels[role]}
                     </option>
@@ -101,7 +101,7 @@ export function CreateStaffForm({
       <Field label="Rol" error={errors.role}>
         {(props) => (
           <select {...props} name="role" defaultValue={values?.role || "operaciones"} className={inputClass}>
-            {STAFF_ROLE_VALUES.map((role) => (
+            {STAFF_ROLES.map((role) => (
               <option key={role} value={role}>
                 {staffRoleLabels[role]}
               </option>
