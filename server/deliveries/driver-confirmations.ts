@@ -7,7 +7,7 @@ import { deliveries, deliveryProofs, orders } from "../db/schema";
 import { inRefusableTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import { deliveryDeliveredEmail, deliveryFailedEmail, deliveryOnTheWayEmail, enqueueEmail } from "../notifications/index.server";
-import { receiptToken } from "../orders/index.server";
+import { receiptPath, receiptToken, receiptUrl } from "../orders/index.server";
 import { recordGarantiaAtDelivery } from "../garantias/index.server";
 import { reorderUrl } from "../reorders/index.server";
 import { findPaymentToCollect } from "../payments/index.server";
@@ -217,7 +217,7 @@ async function tellCustomer(
     firstName: order.customerFirstName,
     orderNumber: order.orderNumber,
     deliveryNumber: delivery.deliveryNumber,
-    orderUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
+    orderUrl: receiptUrl(order.id, input.siteUrl),
   };
   const to = order.customerEmail;
   // Issue 25: the same news on WhatsApp, beside each e-mail, for a number that opted in.
@@ -230,7 +230,7 @@ async function tellCustomer(
     userId: order.userId,
     email: order.customerEmail,
     siteUrl: input.siteUrl,
-    orderPath: `orden/${order.id}?token=${token}`,
+    orderPath: receiptPath(order.id),
     deliveryId: delivery.id,
   };
   if (confirmation.kind === "on_the_way") {

@@ -6,7 +6,7 @@ import type { StaffRole } from "@core/staff-roles";
 import { deliveries, orders, users } from "../db/schema";
 import type { Database } from "../db/client";
 import type { DatabaseOrTransaction } from "../db/transaction";
-import { receiptToken } from "../orders/index.server";
+import { receiptPath } from "../orders/index.server";
 import { enqueueWhatsappTemplates, lateWhatsapp, whatsappEnabled } from "../whatsapp/index.server";
 import { arrivalView, dayArrivals } from "./arrival-estimates";
 
@@ -144,7 +144,7 @@ export async function tellLateDeliveries(db: Database, input: { now: Date; siteU
       lateWhatsapp({
         ...order,
         siteUrl: input.siteUrl,
-        orderPath: `orden/${order.orderId}?token=${receiptToken(order.orderId)}`,
+        orderPath: receiptPath(order.orderId),
         deliveryId: row.deliveryId,
         date,
         windowLabel: deliveryWindowLabel(row.deliveryWindow),

@@ -8,7 +8,7 @@ import { readBrandName, readWeekdaysOfDistricts } from "../content/index.server"
 import { deliveries, orders } from "../db/schema";
 import { inTransaction, type Transaction } from "../db/transaction";
 import { dayRescheduledEmail, enqueueEmail } from "../notifications/index.server";
-import { receiptToken } from "../orders/index.server";
+import { receiptUrl } from "../orders/index.server";
 import { claimSlot } from "./capacity";
 import { DispatchRefusedError } from "./dispatch-actions";
 import { dispatchableOrder } from "./dispatch-scope";
@@ -124,7 +124,7 @@ async function tellEachCustomerOnce(
           deliveryNumber: row.deliveryNumber,
           date: row.to,
           deliveryWindow: row.deliveryWindow,
-          receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
+          receiptUrl: receiptUrl(order.id, input.siteUrl),
         };
       }),
     });

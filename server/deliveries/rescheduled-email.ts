@@ -3,7 +3,7 @@ import { readBrandName } from "../content/index.server";
 import { orders } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { deliveryRescheduledEmail, enqueueEmail } from "../notifications/index.server";
-import { receiptToken } from "../orders/index.server";
+import { receiptUrl } from "../orders/index.server";
 
 export interface MovedDelivery {
   id: string;
@@ -41,7 +41,7 @@ export async function tellRescheduledDeliveries(
       deliveryNumber: row.deliveryNumber,
       date: row.date,
       deliveryWindow: row.deliveryWindow,
-      receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
+      receiptUrl: receiptUrl(order.id, input.siteUrl),
     });
     await enqueueEmail(
       tx,

@@ -5,7 +5,7 @@ import { orderStatusChanges, payments, refunds, type orders } from "../db/schema
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { issueCreditNoteForRefund } from "../invoices/index.server";
 import { enqueueEmail, orderRefundedEmail, paymentRefundedEmail, type RefundChannel } from "../notifications/index.server";
-import { canTransition, receiptToken, transitionOrder, type OrderStatus } from "../orders/index.server";
+import { canTransition, receiptUrl, transitionOrder, type OrderStatus } from "../orders/index.server";
 import { isStaffRefund, refundChannel, type RefundReason } from "../payments/index.server";
 
 /**
@@ -23,7 +23,7 @@ export async function applyRefundToOrder(
 ) {
   const { now } = input;
   const brandName = await readBrandName(tx);
-  const receiptUrl = new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString();
+  const orderPage = receiptUrl(order.id, input.siteUrl);
 
   if (!isStaffRefund(refund)) {
     const note = `Reembolso automático de ${refund.chargeReference} (${refund.reason})`;
@@ -41,7 +41,7 @@ export async function applyRefundToOrder(
       orderNumber: order.orderNumber,
       amountCents: refund.amountCents,
       reason: refund.reason as RefundReason,
-      receiptUrl,
+      receiptUrl: orderPage,
     });
     await enqueueEmail(tx, { dedupeKey: `payment-refunded:${refund.id}`, kind: "payment-refunded", to: order.customerEmail, ...email }, now);
     return;
@@ -80,7 +80,7 @@ export async function applyRefundToOrder(
     full,
     channel,
     reason: reasonText,
-    receiptUrl,
+    receiptUrl: orderPage,
   });
   await enqueueEmail(tx, { dedupeKey: `order-refunded:${refund.id}`, kind: "order-refunded", to: order.customerEmail, ...email }, now);
 }

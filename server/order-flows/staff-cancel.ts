@@ -6,7 +6,7 @@ import { deliveries, orders, payments, refunds } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { enqueueEmail, orderCancelledEmail } from "../notifications/index.server";
 import { operacionesRefundPolicy, planStaffRefund, REFUNDING_ROLES, writeStaffRefund, type RefundDeps, type StaffRefundResult } from "../payments/index.server";
-import { canTransition, orderStatusLabel, receiptToken, transitionOrder, type OrderStatus } from "../orders/index.server";
+import { canTransition, orderStatusLabel, receiptUrl, transitionOrder, type OrderStatus } from "../orders/index.server";
 import { settleStaffRefund } from "./payment-entry-points";
 
 /** A delivery in one of these has left the warehouse: its order can no longer be cancelled (issue 10). */
@@ -105,7 +105,7 @@ export async function cancelOrderByStaff(
       reason: input.reason,
       refundCents: refund?.amountCents ?? null,
       manualRefund: refund?.status === "manual",
-      receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, deps.siteUrl).toString(),
+      receiptUrl: receiptUrl(order.id, deps.siteUrl),
     });
     await enqueueEmail(tx, { dedupeKey: `order-cancelled:${order.id}`, kind: "order-cancelled", to: order.customerEmail, ...email }, deps.now);
     return {

@@ -1,5 +1,5 @@
 export { canTransition, InvalidOrderTransitionError, orderStatusLabel, orderStatusLabels, type OrderStatus } from "./order-status";
-export { isValidReceiptToken, receiptToken } from "./receipt-access";
+export { isValidReceiptToken, receiptPath, receiptToken, receiptUrl } from "./receipt-access";
 export { findOrderReceipt, type OrderReceipt } from "./receipt";
 export { transitionOrder } from "./transition";
 export {

@@ -10,7 +10,7 @@ import { enqueueEmail, orderConfirmationEmail } from "../notifications/index.ser
 import { reorderUrl } from "../reorders/index.server";
 import { orderClaimUrl } from "../accounts/index.server";
 import { currentDelivery, currentDeliveryOf } from "./current-delivery";
-import { receiptToken } from "./receipt-access";
+import { receiptUrl } from "./receipt-access";
 import { staffOrderActions } from "./staff-order-detail";
 
 export class StaffOrderNotFoundError extends Error {
@@ -118,7 +118,7 @@ export async function resendOrderConfirmation(
       deliveryDate: delivery.date,
       deliveryPausedUntil: delivery.pausedUntil,
       deliveryWindow: delivery.deliveryWindow,
-      receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, input.siteUrl).toString(),
+      receiptUrl: receiptUrl(order.id, input.siteUrl),
       // A resent e-mail carries a fresh link (decision 0076).
       reorderUrl: reorderUrl(order.id, { now: input.now, siteUrl: input.siteUrl }),
       // Issue 39: still a guest order of a proven account's address, the resent e-mail offers it again.

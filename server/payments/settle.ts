@@ -7,7 +7,7 @@ import { payAtDoorSentence } from "@core/door-payment";
 import { issueInvoiceForPaidOrder, issueInvoicesForPaidOrders } from "../invoices/index.server";
 import { enqueueEmail, enqueueEmails, type EmailMessage } from "../notifications/index.server";
 import { orderConfirmationEmail } from "../notifications/index.server";
-import { currentDelivery, lockAndCountUnpaidHolds, receiptToken, unpaidHoldsFull, type CurrentDeliveryRow } from "../orders/index.server";
+import { currentDelivery, lockAndCountUnpaidHolds, receiptPath, receiptUrl, unpaidHoldsFull, type CurrentDeliveryRow } from "../orders/index.server";
 import { reorderUrl } from "../reorders/index.server";
 import { orderClaimUrl } from "../accounts/index.server";
 import type { DatabaseOrTransaction } from "../db/transaction";
@@ -206,7 +206,7 @@ function confirmationEmail(
     deliveryDate: delivery.date,
     deliveryPausedUntil: delivery.pausedUntil,
     deliveryWindow: delivery.deliveryWindow,
-    receiptUrl: new URL(`/orden/${order.id}?token=${receiptToken(order.id)}`, siteUrl).toString(),
+    receiptUrl: receiptUrl(order.id, siteUrl),
     // Decision 0076: signed and expiring; it is dated by the order, so every copy of the e-mail carries the same link.
     reorderUrl: reorderUrl(order.id, { now: order.createdAt, siteUrl }),
     attachUrl,
@@ -258,7 +258,7 @@ export function whatsappRecipientOf(order: typeof orders.$inferSelect, siteUrl: 
     userId: order.userId,
     email: order.customerEmail,
     siteUrl,
-    orderPath: `orden/${order.id}?token=${receiptToken(order.id)}`,
+    orderPath: receiptPath(order.id),
   };
 }
 

@@ -6,7 +6,7 @@ import type { Database } from "../db/client";
 import { orders, payments } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { enqueueEmail, paymentLinkEmail } from "../notifications/index.server";
-import { receiptToken } from "../orders/index.server";
+import { receiptPath } from "../orders/index.server";
 import { enqueueWhatsappTemplate, listOrderWhatsappMessages, paymentLinkWhatsapp, WHATSAPP_TEMPLATES } from "../whatsapp/index.server";
 
 export interface PaymentLinkSent {
@@ -61,7 +61,7 @@ export async function sendPaymentLink(
             userId: order.userId,
             email: order.customerEmail,
             siteUrl: input.siteUrl,
-            orderPath: `orden/${order.id}?token=${receiptToken(order.id)}`,
+            orderPath: receiptPath(order.id),
             paymentId: payment.id,
             amountCents: payment.amountCents,
             payPath: input.payPath,
