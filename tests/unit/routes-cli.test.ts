@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { VroomProblem } from "@server/routing/index.server";
+import { simpleFromVroom, simpleToVroom, solve, standardSolveOptions, type VroomProblem } from "@server/routing/index.server";
 import { readSolomon } from "../../bench/solomon/solomon";
 import { startVroomStandIn, type VroomStandIn } from "../support/vroom-stand-in";
 
@@ -49,23 +49,34 @@ const haversine = {
 };
 
 // Each run starts npm and tsx (seconds on a loaded machine): the three run at once, before the tests.
-const outcomes: Record<"euclidean" | "haversine" | "malformed" | "vroom", Outcome> = {} as never;
+const outcomes: Record<"euclidean" | "haversine" | "malformed" | "vroom" | "standard", Outcome> = {} as never;
 let vroom: VroomStandIn;
 beforeAll(async () => {
   vroom = await startVroomStandIn();
-  const [first, second, third, fourth] = await Promise.all([
+  const [first, second, third, fourth, fifth] = await Promise.all([
     routesSolve(file("r101-30.json", euclidean), "--iterations=300", "--check"),
     routesSolve(file("lima.json", haversine), "--check", "--seed=3"),
     routesSolve(file("bad.json", { metric: "manhattan", depot: { x: 0, y: 0 }, vehicles: { count: 1, capacity: 1 }, stops: [] })),
     routesSolve(file("r101-30-vroom.json", euclidean), `--routing-url=${vroom.url}`, "--check"),
+    routesSolve(file("r101-30-standard.json", euclidean)),
   ]);
-  Object.assign(outcomes, { euclidean: first, haversine: second, malformed: third, vroom: fourth });
+  Object.assign(outcomes, { euclidean: first, haversine: second, malformed: third, vroom: fourth, standard: fifth });
 }, 180_000);
 afterAll(() => vroom.close());
 
 type Answer = { routes: { stops: string[]; distance: number }[]; distance: number; vehicles: number; unassigned: string[] };
 
 describe("npm run routes:solve", () => {
+  it("searches exactly as Despacho does without flags: the same routes as the shared options give in-process (issue 40)", async () => {
+    const { code, stdout, stderr } = outcomes.standard;
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const problem = simpleToVroom(euclidean as Parameters<typeof simpleToVroom>[0]);
+    const despacho = await solve(problem, { engine: { kind: "built-in" }, ...standardSolveOptions(problem) });
+    expect(despacho.summary.search?.cutAtMs).toBeNull();
+    expect(JSON.parse(stdout)).toEqual(JSON.parse(JSON.stringify(simpleFromVroom(euclidean as Parameters<typeof simpleFromVroom>[0], despacho))));
+  });
+
   it("solves a Euclidean file and prints the issue's solution JSON, checked feasible", () => {
     const { code, stdout, stderr } = outcomes.euclidean;
     expect(stderr).toBe("");
