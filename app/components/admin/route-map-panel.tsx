@@ -9,14 +9,15 @@ import { vanColour } from "./route-plan-review";
 const RouteMap = lazy(() => import("~/components/map/route-map"));
 
 /** The routes the map draws: the plan waiting for "Aplicar plan" if there is one, else the routes as they are. */
-function mappedRoutes(overview: RouteOverview): { title: string; routes: MappedRoute[] } {
+function mappedRoutes(overview: RouteOverview): { title: string; routes: (MappedRoute & { swatch: string })[] } {
   const plan = overview.pendingPlan?.result.plan;
   if (plan) {
     return {
       title: "Mapa del plan sin aplicar",
       routes: plan.vans.map((van, index) => ({
         name: van.driverName,
-        colour: vanColour(index),
+        colour: vanColour(index).hex,
+        swatch: vanColour(index).swatch,
         stops: van.stops.flatMap((stop) => (stop.point ? [{ label: stop.deliveryNumber, point: stop.point }] : [])),
       })),
     };
@@ -28,7 +29,8 @@ function mappedRoutes(overview: RouteOverview): { title: string; routes: MappedR
       .filter((route) => route.stops.length > 0)
       .map((route, index) => ({
         name: names.get(route.driverId) ?? route.driverId,
-        colour: vanColour(index),
+        colour: vanColour(index).hex,
+        swatch: vanColour(index).swatch,
         stops: route.stops.flatMap((stop) => (stop.point ? [{ label: stop.deliveryNumber, point: stop.point }] : [])),
       })),
   };
@@ -66,7 +68,7 @@ export function RouteMapPanel({ overview, tiles }: { overview: RouteOverview; ti
             </li>
             {routes.map((route) => (
               <li key={route.name} className="flex flex-wrap items-center gap-1">
-                <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full" style={{ background: route.colour }} />
+                <span aria-hidden="true" className={`inline-block h-3 w-3 rounded-full ${route.swatch}`} />
                 <span className="font-semibold">{route.name}:</span>
                 {route.stops.map((stop, index) => `${index + 1}. ${stop.label}`).join(" → ") || "sin paradas con ubicación"}
               </li>

@@ -5,8 +5,22 @@ import { formatLimaInstant } from "@core/lima-dates";
 import { LITRES_PER_BIDON } from "@core/route-schemas";
 import { UnassignedList } from "./route-unassigned";
 
-/** One colour per van, the same on the plan's cards and on the map. */
-export const VAN_COLOURS = ["#1d4ed8", "#c2410c", "#15803d", "#7e22ce", "#be123c", "#0f766e", "#a16207", "#4338ca", "#9d174d", "#334155"];
+/**
+ * One colour per van, the same on the plan's cards and on the map: the map's line and pins take the
+ * hex, the page a class (the CSP allows no inline style attribute).
+ */
+const VAN_COLOURS = [
+  { hex: "#1d4ed8", swatch: "bg-[#1d4ed8]" },
+  { hex: "#c2410c", swatch: "bg-[#c2410c]" },
+  { hex: "#15803d", swatch: "bg-[#15803d]" },
+  { hex: "#7e22ce", swatch: "bg-[#7e22ce]" },
+  { hex: "#be123c", swatch: "bg-[#be123c]" },
+  { hex: "#0f766e", swatch: "bg-[#0f766e]" },
+  { hex: "#a16207", swatch: "bg-[#a16207]" },
+  { hex: "#4338ca", swatch: "bg-[#4338ca]" },
+  { hex: "#9d174d", swatch: "bg-[#9d174d]" },
+  { hex: "#334155", swatch: "bg-[#334155]" },
+] as const;
 export const vanColour = (index: number) => VAN_COLOURS[index % VAN_COLOURS.length]!;
 
 const windowLabel = (window: string) => deliveryWindows[window as DeliveryWindow]?.label ?? window;
@@ -66,7 +80,7 @@ export function RoutePlanReview({ date, plan, applyKey }: { date: string; plan: 
           {detail.vans.map((route, index) => (
             <li key={route.driverId} className="rounded-xl border border-slate-200 p-3 text-sm" data-testid="plan-van" data-driver={route.driverId}>
               <p className="flex items-center gap-2 font-semibold text-slate-900">
-                <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full" style={{ background: vanColour(index) }} />
+                <span aria-hidden="true" className={`inline-block h-3 w-3 rounded-full ${vanColour(index).swatch}`} />
                 {route.driverName}
               </p>
               <p className="text-slate-700">
