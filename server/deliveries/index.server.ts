@@ -91,7 +91,10 @@ export { tellRescheduledDeliveries, type MovedDelivery } from "./rescheduled-ema
 export { failedDeliveryToRebook, rebookFailedDelivery, type FailedDeliveryToRebook, type RebookLookup, type RebookResult } from "./customer-rebook";
 export { estimatedArrivalWindow, type EstimatedArrival } from "./arrival-window";
 export { loadRouteSettings, saveRouteSettings, type RouteSettings } from "./route-settings";
-export { latestRouteOptimisation, MAX_VANS, optimiseRoutes, type RouteOptimisationResult } from "./route-optimisation";
+export { latestRouteOptimisation, MAX_VANS, planRoutes, type PlannedRun, type RouteOptimisationResult } from "./route-optimisation";
+export type { PlannedRoute, PlannedStop } from "../db/schema";
+export { applyRoutePlan, STALE_PLAN } from "./route-plan-apply";
+export { InfeasibleAnswerError } from "./route-plan-compute";
 export { deliveryOwner, deliveryTracking, trackedDeliveryOfOrder, type DeliveryTracking } from "./delivery-tracking";
 export { routeProgress, type RouteProgress } from "./route-progress";
 export { arrivalView, driverDayArrivals, type ArrivalView } from "./arrival-estimates";
