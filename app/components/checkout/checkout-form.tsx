@@ -4,6 +4,7 @@ import { MinimumOrderModal } from "~/components/shop/minimum-order-modal";
 import { cartSubtotalCents } from "~/lib/cart";
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
 import type { DeliveryWindow } from "@core/delivery-schedule";
+import { matchDistrict } from "@core/district-match";
 import { isoWeekday } from "@core/lima-dates";
 import { minimumOrderShortfall, orderSummary, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
 import { garantiaCharge, garantiaCreditToApply } from "@core/garantia";
@@ -101,7 +102,9 @@ export function CheckoutForm({
   const garantiaLines = useGarantiaLines(items);
   const garantia = summaryGarantia(garantiaLines, garantiaContext, orderSummary(subtotal, purchaseType, frequency).totalCents, purchaseType);
 
-  const district = districts.find((candidate) => candidate.name.toLocaleLowerCase("es") === form.districtName.trim().toLocaleLowerCase("es"));
+  // Issue 41: "surco" typed and never picked from the list is Santiago de Surco, said aloud.
+  const districtMatch = matchDistrict(form.districtName, districts);
+  const district = districtMatch.kind === "exact" || districtMatch.kind === "understood" ? districtMatch.district : undefined;
   // Spec §5's next two dates of the weekday, among those the server offers (issue 10: after the
   // cut-off, no closed day, room left).
   const offeredDays = useMemo(() => (district ? (offered[district.id] ?? []) : []), [district, offered]);
@@ -235,7 +238,7 @@ export function CheckoutForm({
             <PromotionalConsentCheckbox checked={form.promociones} onChange={(checked) => update("promociones", checked)} />
             <WhatsappOptInCheckbox checked={form.whatsapp} onChange={(checked) => update("whatsapp", checked)} />
           </fieldset>
-          <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} tiles={tiles} />
+          <DeliveryFieldset {...bindings} districts={districts} district={district} districtMatch={districtMatch} dates={dates} windowsOfDate={windowsOfDate} tiles={tiles} />
           {purchaseType === "one-time" && (
             <PaymentMethodFieldset
               bindings={bindings}

@@ -1,4 +1,5 @@
 import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
+import { districtMatchMessage, type DistrictMatch } from "@core/district-match";
 import { formatLimaDate, weekdayNames } from "@core/lima-dates";
 import { Field, inputClass } from "~/components/ui/form-field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
@@ -16,6 +17,7 @@ export interface District {
 export function DeliveryFieldset({
   districts,
   district,
+  districtMatch,
   dates,
   windowsOfDate,
   tiles,
@@ -25,6 +27,8 @@ export function DeliveryFieldset({
   districts: District[];
   /** The served district the typed name matches, if any. */
   district: District | undefined;
+  /** How the typed name matched (core/district-match.ts): said under the box unless typed in full. */
+  districtMatch: DistrictMatch<District>;
   /** The dates the server offers for the chosen weekday (spec §5: the next two). */
   dates: string[];
   /** The windows of the chosen date, with whether each still has room (issue 10). */
@@ -35,11 +39,20 @@ export function DeliveryFieldset({
     <fieldset className="grid gap-4 sm:grid-cols-2">
       <legend className="mb-3 text-xl font-bold text-brand-900">Datos de envío</legend>
       <p className="text-sm text-slate-600 sm:col-span-2">Región: Lima</p>
-      <Field label="Distrito" error={errorFor("districtId")}>
+      <Field
+        label="Distrito"
+        error={
+          // A name that matches no district, or several, says so once the customer leaves the box.
+          districtMatch.kind === "none" || districtMatch.kind === "ambiguous"
+            ? errorFor("districtId") && (districtMatchMessage(districtMatch, form.districtName) ?? undefined)
+            : errorFor("districtId")
+        }
+      >
         {(props) => (
           <>
             <input
               {...props}
+              aria-describedby={[props["aria-describedby"], districtMatch.kind === "understood" ? `${props.id}-understood` : null].filter(Boolean).join(" ") || undefined}
               list="served-districts"
               className={inputClass}
               placeholder="Busca tu distrito"
@@ -53,6 +66,11 @@ export function DeliveryFieldset({
                 <option key={option.id} value={option.name} />
               ))}
             </datalist>
+            {districtMatch.kind === "understood" && (
+              <p id={`${props.id}-understood`} role="status" className="mt-1 text-sm text-green-800" data-testid="district-understood">
+                {districtMatchMessage(districtMatch, form.districtName)}
+              </p>
+            )}
           </>
         )}
       </Field>
