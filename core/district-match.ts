@@ -10,11 +10,7 @@ export interface NamedDistrict {
 }
 
 export type DistrictMatch<D extends NamedDistrict> =
-  | { kind: "empty" }
-  | { kind: "exact"; district: D }
-  | { kind: "understood"; district: D }
-  | { kind: "ambiguous"; candidates: D[] }
-  | { kind: "none" };
+  { kind: "empty" } | { kind: "exact"; district: D } | { kind: "understood"; district: D } | { kind: "ambiguous"; candidates: D[] } | { kind: "none" };
 
 /** Lower case, accents and punctuation dropped, spaces collapsed: "  Breña " → "brena". */
 export function foldDistrictName(text: string): string {

@@ -205,7 +205,10 @@ describe("the customer's account area", () => {
       await waitForHydration(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       // Issue 41: folded, the account's card (name and menu line) leaves the screen to the page.
-      const aside = await page.locator("aside").filter({ has: page.getByTestId("account-name") }).boundingBox();
+      const aside = await page
+        .locator("aside")
+        .filter({ has: page.getByTestId("account-name") })
+        .boundingBox();
       expect(aside!.height).toBeLessThan(150);
       const menu = page.getByTestId("account-menu");
       expect(await menu.locator("summary").textContent()).toContain(current);
@@ -216,7 +219,7 @@ describe("the customer's account area", () => {
     }
     await page.getByRole("navigation", { name: "Mi cuenta" }).getByRole("link", { name: "Mis pedidos" }).click();
     await page.waitForURL(`${shop.baseURL()}/dashboard/pedidos`);
-    expect(await page.getByTestId("account-menu").locator("summary").textContent()).toContain("Mis pedidos");
+    await page.getByTestId("account-menu").locator("summary").filter({ hasText: "Mis pedidos" }).waitFor();
     expect(await page.getByTestId("account-menu").evaluate((details) => (details as HTMLDetailsElement).open)).toBe(false);
     await close();
   });

@@ -35,10 +35,7 @@ function MenuLinks({ className }: { className: string }) {
         ))}
         <li className="shrink-0">
           <Form method="post" action="/logout">
-            <button
-              type="submit"
-              className="block w-full rounded-xl px-3 py-2 text-left text-sm font-semibold whitespace-nowrap text-red-700 hover:bg-red-50"
-            >
+            <button type="submit" className="block w-full rounded-xl px-3 py-2 text-left text-sm font-semibold whitespace-nowrap text-red-700 hover:bg-red-50">
               Cerrar sesión
             </button>
           </Form>

@@ -5,14 +5,7 @@ import { formatDeliveryDate } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
-import {
-  orderStatusLabel,
-  paymentMeansLabel,
-  paymentProviderLabels,
-  paymentStatusLabels,
-  refundReasonLabels,
-  refundStatusLabels,
-} from "@core/order-labels";
+import { orderStatusLabel, paymentMeansLabel, paymentProviderLabels, paymentStatusLabels, refundReasonLabels, refundStatusLabels } from "@core/order-labels";
 
 const empty = (text: string) => <p className="text-sm text-slate-600">{text}</p>;
 

@@ -238,7 +238,15 @@ export function CheckoutForm({
             <PromotionalConsentCheckbox checked={form.promociones} onChange={(checked) => update("promociones", checked)} />
             <WhatsappOptInCheckbox checked={form.whatsapp} onChange={(checked) => update("whatsapp", checked)} />
           </fieldset>
-          <DeliveryFieldset {...bindings} districts={districts} district={district} districtMatch={districtMatch} dates={dates} windowsOfDate={windowsOfDate} tiles={tiles} />
+          <DeliveryFieldset
+            {...bindings}
+            districts={districts}
+            district={district}
+            districtMatch={districtMatch}
+            dates={dates}
+            windowsOfDate={windowsOfDate}
+            tiles={tiles}
+          />
           {purchaseType === "one-time" && (
             <PaymentMethodFieldset
               bindings={bindings}

@@ -52,7 +52,9 @@ export function DeliveryFieldset({
           <>
             <input
               {...props}
-              aria-describedby={[props["aria-describedby"], districtMatch.kind === "understood" ? `${props.id}-understood` : null].filter(Boolean).join(" ") || undefined}
+              aria-describedby={
+                [props["aria-describedby"], districtMatch.kind === "understood" ? `${props.id}-understood` : null].filter(Boolean).join(" ") || undefined
+              }
               list="served-districts"
               className={inputClass}
               placeholder="Busca tu distrito"
