@@ -68,6 +68,7 @@ const GUEST_GARANTIA_NOTE =
 export function CheckoutForm({
   districts,
   offered,
+  missed,
   customer,
   organizations,
   garantiaContext = null,
@@ -76,6 +77,8 @@ export function CheckoutForm({
 }: {
   districts: District[];
   offered: OfferedSlots;
+  /** Issue 41: the district's weekday dates not offered, each with why. */
+  missed: Record<number, { date: string; reason: string }[]>;
   customer: CheckoutPrefill | null;
   organizations: { id: number; title: string }[];
   garantiaContext?: CheckoutGarantiaContext;
@@ -119,6 +122,12 @@ export function CheckoutForm({
     [form.diaHabil, offeredDays],
   );
   const windowsOfDate = offeredDays.find((day) => day.date === form.fecha)?.windows;
+  // Issue 41: the chosen weekday's dates that are not offered, up to the last one shown, with why.
+  const missedDates = useMemo(() => {
+    if (!district || !form.diaHabil) return [];
+    const shownUntil = dates[dates.length - 1];
+    return (missed[district.id] ?? []).filter((day) => isoWeekday(day.date) === Number(form.diaHabil) && (!shownUntil || day.date < shownUntil));
+  }, [district, form.diaHabil, dates, missed]);
 
   useEffect(() => {
     // React Router reports a failed navigation through its error boundary; the promise only says when it settled.
@@ -169,6 +178,15 @@ export function CheckoutForm({
       if (field === "diaHabil") next.fecha = "";
       // A window full on the new date is no longer a choice.
       const full = offeredDays.find((day) => day.date === next.fecha)?.windows.some((offer) => offer.window === next.rangoHorario && !offer.hasRoom);
+      if (full) next.rangoHorario = "";
+      return next;
+    });
+  }
+  /** "Lo antes posible" and the next dates: one tap chooses the weekday and the date together. */
+  function chooseDate(date: string) {
+    setForm((previous) => {
+      const next = { ...previous, diaHabil: String(isoWeekday(date)), fecha: date };
+      const full = offeredDays.find((day) => day.date === date)?.windows.some((offer) => offer.window === next.rangoHorario && !offer.hasRoom);
       if (full) next.rangoHorario = "";
       return next;
     });
@@ -243,6 +261,9 @@ export function CheckoutForm({
             districts={districts}
             district={district}
             districtMatch={districtMatch}
+            soonest={soonestDates(offeredDays.map((day) => day.date))}
+            onChooseDate={chooseDate}
+            missedDates={missedDates}
             dates={dates}
             windowsOfDate={windowsOfDate}
             tiles={tiles}
@@ -315,4 +336,20 @@ function summaryGarantia(
         : "Ya tienes bidones nuestros para cambiar: no se cobra garantía."
       : GUEST_GARANTIA_NOTE;
   return { ...charge, creditCents, note };
+}
+
+/**
+ * "Lo antes posible" (issue 41): the first three offered dates, whatever their weekday, each among
+ * the two of its weekday the form offers (spec §5), so one tap fills the weekday and the date.
+ */
+function soonestDates(offered: string[]): string[] {
+  const perWeekday = new Map<number, number>();
+  const soonest: string[] = [];
+  for (const date of offered) {
+    const seen = perWeekday.get(isoWeekday(date)) ?? 0;
+    perWeekday.set(isoWeekday(date), seen + 1);
+    if (seen < 2) soonest.push(date);
+    if (soonest.length === 3) break;
+  }
+  return soonest;
 }
