@@ -298,7 +298,7 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
             {order.invoice ? order.invoice.invoiceNumber : "Sin comprobante (se emite al aprobarse el pago)."}
           </p>
           <h3 className="mt-4 text-sm font-bold text-slate-900">Reembolsos</h3>
-          <StaffOrderRefunds refunds={order.refunds} />
+          <StaffOrderRefunds orderId={order.id} refunds={order.refunds} />
         </AccountSection>
         <AccountSection title="Historial">
           <StaffOrderHistory timeline={order.timeline} />

@@ -42,7 +42,15 @@ export {
   type SlotClaim,
   type SlotRequest,
 } from "./capacity";
-export { claimNextSlotFrom, datesWithRoom, MAX_POSTPONE_DAYS, offeredDeliverySlots, type OfferedDate } from "./offered-slots";
+export {
+  claimNextSlotFrom,
+  datesWithRoom,
+  MAX_POSTPONE_DAYS,
+  missedDeliveryDates,
+  offeredDeliverySlots,
+  type MissedDate,
+  type OfferedDate,
+} from "./offered-slots";
 export {
   addClosedDay,
   loadCalendarForStaff,
