@@ -17,6 +17,7 @@ export {
 } from "./delivery-status";
 export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResult } from "./transition";
 export { listDriverStops, type DriverStop } from "./driver-route";
+export { listDriverRoute, type DriverRouteStop } from "./driver-stop-extras";
 export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult, type DriverStopOrderSteps } from "./driver-confirmations";
 export { applyQueuedDriverConfirmations, type QueuedConfirmationAnswer, type QueuedDriverConfirmation } from "./driver-confirmation-queue";
 export {

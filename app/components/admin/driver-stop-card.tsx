@@ -1,15 +1,16 @@
 import { useState, type FormEvent } from "react";
 import { FieldError } from "~/components/ui/form-field";
 import { Form, useNavigation } from "react-router";
-import type { DriverStop } from "@server/deliveries/index.server";
+import type { DriverRouteStop } from "@server/deliveries/index.server";
 import { collectMethodNote } from "@core/door-payment";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { deliveryFailureReasonLabel, deliveryFailureReasons } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
-import { callHref, customerWhatsappHref, mapHref } from "~/lib/driver-stop-links";
+import { callHref, customerWhatsappHref, directionsHref, pinLabel, wazeHref } from "~/lib/driver-stop-links";
 import { driverStopFormProblems, MAX_BIDONES_PER_STOP } from "@core/driver-stop-rules";
 import { formatSoles } from "@core/money";
 import type { QueuedTap } from "~/lib/driver-app/store";
+import { DONE_STATUSES, stopOnPhone } from "~/lib/driver-app/stop-on-phone";
 
 /** What the action answers a form it could not apply: shown on that stop, with what was typed. */
 export interface StopFormFeedback {
@@ -42,36 +43,6 @@ export interface StopTaps {
   dismiss(key: string): Promise<void>;
 }
 
-const TAP_STATUS: Record<QueuedTap["intent"], string> = { en_camino: "in_transit", entregado: "delivered", no_entregado: "failed" };
-
-/** The stop as the driver left it: the server's status with the phone's pending taps on top. */
-function withPendingTaps(stop: DriverStop, taps: QueuedTap[]): { status: string; proof: DriverStop["proof"] } {
-  let { status, proof } = stop;
-  for (const tap of taps) {
-    if (tap.state !== "pending") continue;
-    status = TAP_STATUS[tap.intent];
-    if (tap.intent === "entregado")
-      proof = {
-        outcome: "delivered",
-        receiverName: tap.fields.receiverName?.trim() ?? "",
-        fullBidonesLeft: Number(tap.fields.fullBidonesLeft || 0),
-        emptyBidonesCollected: Number(tap.fields.emptyBidonesCollected || 0),
-        failureReason: null,
-        note: null,
-      };
-    if (tap.intent === "no_entregado")
-      proof = {
-        outcome: "failed",
-        receiverName: null,
-        fullBidonesLeft: null,
-        emptyBidonesCollected: null,
-        failureReason: tap.fields.reason ?? "otro",
-        note: tap.fields.note?.trim() || null,
-      };
-  }
-  return { status, proof };
-}
-
 /** A tap the server refused: on its stop, in Spanish, until the driver has read it (never dropped silently). */
 export function RefusedTap({ tap, onDismiss }: { tap: QueuedTap; onDismiss: (key: string) => Promise<void> }) {
   return (
@@ -100,7 +71,7 @@ export function DriverStopCard({
   app,
   shopYape = null,
 }: {
-  stop: DriverStop;
+  stop: DriverRouteStop;
   number: number;
   /** The shop's Yape/Plin number a contra-entrega customer pays to. */
   shopYape?: { number: string } | null;
@@ -110,7 +81,8 @@ export function DriverStopCard({
   const navigation = useNavigation();
   const [phoneErrors, setPhoneErrors] = useState<{ intent: string; errors: Record<string, string> } | null>(null);
   const taps = app?.taps ?? [];
-  const stop = { ...served, ...withPendingTaps(served, taps) };
+  const onPhone = stopOnPhone(served, taps);
+  const stop = { ...served, ...onPhone };
   const pending = taps.filter((tap) => tap.state === "pending");
   const busy = navigation.state === "submitting" && navigation.formData?.get("deliveryId") === stop.id;
   const values = (intent: string) => (feedback?.intent === intent ? feedback.values : {});
@@ -126,7 +98,7 @@ export function DriverStopCard({
         if (Object.keys(problems).length === 0) void app.record(intent, fields);
       }
     : undefined;
-  const open = !["delivered", "failed", "cancelled"].includes(stop.status);
+  const open = !DONE_STATUSES.includes(stop.status);
   // The forms post to the route on screen, which the page already knows (`discover="none"` on each
   // spares the phone React Router's request for it as the page starts).
   const headingId = `parada-${stop.id}-titulo`;
@@ -157,32 +129,49 @@ export function DriverStopCard({
         Envío {stop.deliveryNumber} · Pedido {stop.orderNumber}
       </p>
 
-      <div className="mt-3 grid grid-cols-3 gap-2">
-        <a href={callHref(stop.phone)} className={linkButton}>
-          Llamar
-        </a>
-        <a href={customerWhatsappHref(stop.phone, firstName)} className={linkButton} target="_blank" rel="noreferrer">
-          WhatsApp
-        </a>
-        <a href={mapHref(stop.address, stop.districtName)} className={linkButton} target="_blank" rel="noreferrer">
-          Mapa
-        </a>
-      </div>
+      {open && (
+        <>
+          <div className="mt-3 grid grid-cols-2 gap-2">
+            <a href={directionsHref(stop.pin, stop.address, stop.districtName)} className={linkButton} target="_blank" rel="noreferrer">
+              Cómo llegar
+            </a>
+            <a href={wazeHref(stop.pin, stop.address, stop.districtName)} className={linkButton} target="_blank" rel="noreferrer">
+              Waze
+            </a>
+            <a href={callHref(stop.phone)} className={linkButton}>
+              Llamar
+            </a>
+            <a href={customerWhatsappHref(stop.phone, firstName)} className={linkButton} target="_blank" rel="noreferrer">
+              WhatsApp
+            </a>
+          </div>
+          <p className="mt-1 text-sm text-slate-600" data-testid="stop-pin">
+            {stop.pin ? `Ubicación marcada: ${pinLabel(stop.pin)}` : "Sin ubicación marcada: «Cómo llegar» busca la dirección escrita."}
+          </p>
+        </>
+      )}
 
-      <ul className="mt-3 space-y-1 text-slate-900" aria-label={`Productos del envío ${stop.deliveryNumber}`}>
-        {stop.items.map((item, index) => (
-          <li key={index}>
-            <span className="font-semibold">{item.quantity} ×</span> {item.title}
-            {item.variantTitle && <span className="text-slate-600"> ({item.variantTitle})</span>}
-          </li>
-        ))}
-      </ul>
+      {open && (
+        <ul className="mt-3 space-y-1 text-slate-900" aria-label={`Productos del envío ${stop.deliveryNumber}`}>
+          {stop.items.map((item, index) => (
+            <li key={index}>
+              <span className="font-semibold">{item.quantity} ×</span> {item.title}
+              {item.variantTitle && <span className="text-slate-600"> ({item.variantTitle})</span>}
+            </li>
+          ))}
+        </ul>
+      )}
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div className={`rounded-xl p-3 ${stop.amountToCollectCents > 0 ? "bg-amber-50 text-amber-950" : "bg-slate-50 text-slate-800"}`}>
           <dt>Cobrar</dt>
           <dd className="text-lg font-bold" data-testid="amount-to-collect">
-            {stop.amountToCollectCents > 0 ? formatSoles(stop.amountToCollectCents) : "Pagado"}
+            {stop.amountToCollectCents > 0 ? formatSoles(stop.amountToCollectCents) : stop.collectedUnsent ? "Cobrado" : "Pagado"}
           </dd>
+          {stop.collectedUnsent && (
+            <dd className="mt-1 text-sm font-semibold" data-testid="collected-unsent">
+              {formatSoles(stop.collectedUnsent.cents)} {stop.collectedUnsent.method === "cash" ? "en efectivo" : "con Yape"} · por enviar
+            </dd>
+          )}
           {stop.amountToCollectCents > 0 && stop.collectMethod && (
             <dd className="mt-1 text-sm font-semibold" data-testid="collect-line">
               {collectMethodNote(stop.amountToCollectCents, stop.collectMethod, stop.paysWithCents)}
@@ -194,6 +183,7 @@ export function DriverStopCard({
           <dd className="text-lg font-bold" data-testid="bidon-balance">
             {stop.bidonBalance}
           </dd>
+          {stop.unsent && stop.proof?.outcome === "delivered" && <dd className="text-sm font-semibold text-amber-900">por enviar</dd>}
         </div>
       </dl>
 
@@ -282,7 +272,9 @@ export function DriverStopCard({
                         max={MAX_BIDONES_PER_STOP}
                         step={1}
                         required
-                        defaultValue={values("entregado")[name] ?? "0"}
+                        defaultValue={
+                          values("entregado")[name] ?? (name === "fullBidonesLeft" ? String(Math.min(stop.fullBidonesOrdered, MAX_BIDONES_PER_STOP)) : "0")
+                        }
                         aria-invalid={errors("entregado")[name] ? true : undefined}
                         aria-describedby={errors("entregado")[name] ? `${slug}-${stop.id}-error` : undefined}
                         className={input}

@@ -92,7 +92,9 @@ export function useDriverApp({
         return outcome;
       }
       retry.current.attempt = 0;
-      setConnection("online");
+      // Nothing to send proves nothing about the signal: the browser's word stands then (issue 40's
+      // "Ruta guardada en el teléfono" line shows on a phone opened without signal).
+      setConnection(outcome.applied.length + outcome.refused.length > 0 || navigator.onLine ? "online" : "offline");
       // The stops show the server's word before the taps leave the screen, so nothing flickers back.
       if (outcome.applied.length > 0 || outcome.refused.length > 0) await revalidate().catch(() => undefined);
       const left = await listTaps(driverId);
