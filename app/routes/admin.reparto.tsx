@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reparto";
-import { listDriverRoute } from "@server/deliveries/index.server";
+import { DELIVERY_PHOTO_REQUIRED, deliveryPhotoMissing, listDriverRoute } from "@server/deliveries/index.server";
 import { getSiteSettings } from "@server/content/index.server";
 import { confirmDriverStop } from "@server/order-flows/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
@@ -157,6 +157,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const input = parsed.data;
   const confirmation = confirmationFromForm(input);
   const db = context.get(dbContext);
+  // Issue 40: the setting that asks for the photo of the bidones (sent by the app before this tap).
+  if (input.intent === "entregado" && (await deliveryPhotoMissing(db, context.get(staffContext).id, input.deliveryId)))
+    return data<StopFormFeedback>({ deliveryId, intent, formError: DELIVERY_PHOTO_REQUIRED, fieldErrors: {}, values }, { status: 400 });
   const site = await siteInfo(db, request);
   const result = await confirmDriverStop(db, {
     deliveryId: input.deliveryId,
@@ -215,6 +218,7 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
               taps: tapsOf(stop.id),
               offline: app.connection !== "online",
               dismiss: app.dismiss,
+              addPhoto: (photo) => app.addPhoto(stop.id, photo),
               record: (intent, fields) => app.record({ deliveryId: stop.id, intent, fields, stopLabel: `${number}. ${stop.address}` }),
             }
           : undefined

@@ -99,3 +99,13 @@ export { loadRouteOverview, type RouteOverview, type RouteOverviewDriver } from 
 export { setOrderLocation, type OrderLocationResult } from "./order-location";
 export { retimeDriverDay, type VanShift } from "./route-plan";
 export { setDistrictCentre } from "./district-centre";
+export {
+  DELIVERY_PHOTO_REQUIRED,
+  deliveriesWithPhotos,
+  deliveryPhotoForCustomer,
+  deliveryPhotoMissing,
+  deliveryPhotosOfOrder,
+  saveDeliveryPhoto,
+  type DeliveryPhoto,
+  type SaveDeliveryPhotoResult,
+} from "./delivery-photos";

@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
+import sharp from "sharp";
 import { and, eq } from "drizzle-orm";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { placeOrder } from "@server/checkout/index.server";
 import type { Database } from "@server/db/client";
 import { deliveries, orders, productVariants, users } from "@server/db/schema";
-import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
+import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
 import { seedOnStart } from "@server/db/seed/seed";
 import { applySandboxAction } from "@server/order-flows/index.server";
 import { limaToday } from "@core/lima-dates";
-import { signInCookies } from "../support/accounts";
+import { DEMO_CUSTOMER, signInCookies } from "../support/accounts";
 import { expectPageError, launchBrowser, openPage } from "../support/browser";
 import { checkoutInput, uniqueContact } from "../support/checkout-fixture";
 import { auditLayout } from "../support/layout-audit";
@@ -29,16 +30,19 @@ describe("the driver app in the field", () => {
   let server: ShopServer;
   let browser: Browser;
   let cleanup: () => Promise<void>;
-  const stops: Record<"atDoor" | "noPin", { orderId: string; deliveryId: string; address: string }> = {
+  const stops: Record<"atDoor" | "noPin" | "photo", { orderId: string; deliveryId: string; address: string }> = {
     // Pago contra entrega in cash for a pack of 3 recargas, with its pin: the first stop of the day.
     atDoor: { orderId: "", deliveryId: "", address: "Mz. B Lt. 4, AA.HH. Cerro Alto" },
     // Paid, without a pin: "Cómo llegar" searches its address.
     noPin: { orderId: "", deliveryId: "", address: "Jr. Sin Pin 505" },
+    // The demo customer's own paid order: delivered offline with a photo of the bidones.
+    photo: { orderId: "", deliveryId: "", address: "Jr. Con Foto 606" },
   };
 
   async function prepareStops(db: Database) {
     await seedOnStart(db, { base: true, demo: true });
     const [driver] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email));
+    const [customer] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_CUSTOMER.email));
     const [pack] = await db
       .select({ productId: productVariants.productId, variantId: productVariants.id, priceCents: productVariants.priceCents })
       .from(productVariants)
@@ -54,7 +58,7 @@ describe("the driver app in the field", () => {
       const placed = await placeOrder(
         db,
         checkoutInput(placedAt, {
-          correo: `campo-${randomUUID().slice(0, 8)}@prueba.pe`,
+          correo: stop === stops.photo ? DEMO_CUSTOMER.email : `campo-${randomUUID().slice(0, 8)}@prueba.pe`,
           ...uniqueContact(),
           direccion: stop.address,
           ...(atDoor
@@ -66,7 +70,7 @@ describe("the driver app in the field", () => {
               }
             : {}),
         }),
-        { now: placedAt, provider: "sandbox", userId: null, siteUrl: "http://localhost" },
+        { now: placedAt, provider: "sandbox", userId: stop === stops.photo ? customer!.id : null, siteUrl: "http://localhost" },
       );
       if (!placed.ok || placed.nextStep !== (atDoor ? "pay_at_door" : "process_payment")) throw new Error("order not placed");
       if (!atDoor) await applySandboxAction(db, placed.paymentId, "approve_card", { now: placedAt, siteUrl: "http://localhost" });
@@ -183,7 +187,7 @@ describe("the driver app in the field", () => {
     expect(await done.getByTestId("amount-to-collect").textContent()).toBe("Cobrado");
     expect(await done.getByTestId("collected-unsent").textContent()).toBe(`${amount} en efectivo · por enviar`);
     expect(await done.getByTestId("bidon-balance").textContent()).toBe(String(bidonesBefore + 3));
-    expect(await page.getByTestId("route-counters").textContent()).toMatch(/2 paradas, 1 por atender, 1 hecha$/);
+    expect(await page.getByTestId("route-counters").textContent()).toMatch(/3 paradas, 2 por atender, 1 hecha$/);
     expect(await page.getByTestId("done-stops").locator("summary").textContent()).toBe("Hechas (1)");
     // The next stop moved up to the top.
     expect(await page.getByTestId("next-stop").getByTestId("driver-stop").textContent()).toContain(stops.noPin.address);
@@ -200,5 +204,73 @@ describe("the driver app in the field", () => {
     expect(await done.getByTestId("stop-proof").textContent()).toBe("Recibió Rosa Quispe. Llenos dejados: 3, vacíos recogidos: 0.");
     expect(errors.filter((error) => !OFFLINE_NOISE.test(error))).toEqual([]);
     await close();
+  }, 180_000);
+
+  it("keeps a photo of the bidones taken without signal, compressed on the phone, and the order shows it to staff and to its customer once sent", async () => {
+    const { page, errors, close } = await signedIn(DEMO_REPARTIDOR);
+    expectPageError(OFFLINE_NOISE);
+    await openInstalledApp(page);
+    await page.context().setOffline(true);
+    const card = () => stopCard(page, stops.photo.address);
+    await card().getByRole("button", { name: "Marcar en camino" }).click();
+    await page.getByTestId("driver-app-banner").getByText("Sin conexión · 1 por enviar").waitFor();
+    await card().getByLabel("Nombre de quien recibe").fill("Portería");
+    // A camera's photo: 3000 × 2000 pixels of noise, far above 200 KB, which the phone makes small.
+    const width = 3000;
+    const height = 2000;
+    const noise = Buffer.alloc(width * height * 3);
+    for (let at = 0; at < noise.length; at += 1) noise[at] = (at * 2654435761) >>> 24;
+    const camera = await sharp(noise, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    expect(camera.length).toBeGreaterThan(1024 * 1024);
+    expect(await card().locator('input[type="file"]').getAttribute("capture")).toBe("environment");
+    await card().getByLabel("Foto de los bidones en la puerta (sin personas)").setInputFiles({ name: "bidones.jpg", mimeType: "image/jpeg", buffer: camera });
+    const ready = await card()
+      .getByTestId("photo-state")
+      .getByText(/^Foto lista \((\d+) KB\)\.$/)
+      .textContent();
+    expect(Number(/\d+/.exec(ready!)![0])).toBeLessThanOrEqual(200);
+    await card().getByRole("button", { name: "Confirmar entrega" }).click();
+    await page.getByTestId("driver-app-banner").getByText("Sin conexión · 2 por enviar").waitFor();
+    // On the phone, in its queue, until the signal returns.
+    const kept = await page.evaluate(
+      () =>
+        new Promise<number[]>((resolve, reject) => {
+          const opened = indexedDB.open("va-reparto");
+          opened.onerror = () => reject(new Error("no database"));
+          opened.onsuccess = () => {
+            const request = opened.result.transaction("photos").objectStore("photos").getAll();
+            request.onsuccess = () => resolve((request.result as { photo: Blob }[]).map((entry) => entry.photo.size));
+            opened.result.close();
+          };
+        }),
+    );
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toBeLessThanOrEqual(200 * 1024);
+
+    await page.context().setOffline(false);
+    await page.getByText("Enviamos 2 confirmaciones guardadas en el teléfono.").waitFor();
+    expect(errors.filter((error) => !OFFLINE_NOISE.test(error))).toEqual([]);
+    await close();
+
+    // Staff see it on the order.
+    const admin = await signedIn(DEMO_ADMIN);
+    await admin.page.goto(`${server.baseURL}/admin/pedidos/${stops.photo.orderId}`);
+    const staffPhoto = admin.page.getByTestId("staff-delivery-photo").getByRole("img", { name: "Foto de los bidones en la puerta" });
+    expect(await staffPhoto.evaluate((image: HTMLImageElement) => image.decode().then(() => image.naturalWidth))).toBeGreaterThan(0);
+    expect(admin.errors).toEqual([]);
+    await admin.close();
+
+    // The customer sees it on their delivery, served to them only.
+    const customer = await signedIn(DEMO_CUSTOMER);
+    await customer.page.goto(`${server.baseURL}/dashboard/envios/${stops.photo.deliveryId}`);
+    const own = customer.page.getByTestId("delivery-photo");
+    expect(await own.evaluate((image: HTMLImageElement) => image.decode().then(() => image.naturalWidth))).toBeGreaterThan(0);
+    expect(customer.errors).toEqual([]);
+    await customer.close();
+    const anonymous = await fetch(`${server.baseURL}/dashboard/envios/${stops.photo.deliveryId}/foto`, { redirect: "manual" });
+    expect(anonymous.status === 302 || anonymous.status === 303 || anonymous.status === 401 || anonymous.status === 404).toBe(true);
+    expect(anonymous.headers.get("content-type") ?? "").not.toContain("image");
   }, 180_000);
 });

@@ -11,6 +11,7 @@ import { driverStopFormProblems, MAX_BIDONES_PER_STOP } from "@core/driver-stop-
 import { formatSoles } from "@core/money";
 import type { QueuedTap } from "~/lib/driver-app/store";
 import { DONE_STATUSES, stopOnPhone } from "~/lib/driver-app/stop-on-phone";
+import { compressPhoto } from "~/lib/driver-app/compress-photo";
 
 /** What the action answers a form it could not apply: shown on that stop, with what was typed. */
 export interface StopFormFeedback {
@@ -41,6 +42,8 @@ export interface StopTaps {
   offline: boolean;
   record(intent: QueuedTap["intent"], fields: Record<string, string>): Promise<void>;
   dismiss(key: string): Promise<void>;
+  /** Keeps the photo of the bidones on the phone, to be sent before the tap; answers its key. */
+  addPhoto(photo: Blob): Promise<string>;
 }
 
 /** A tap the server refused: on its stop, in Spanish, until the driver has read it (never dropped silently). */
@@ -80,6 +83,17 @@ export function DriverStopCard({
 }) {
   const navigation = useNavigation();
   const [phoneErrors, setPhoneErrors] = useState<{ intent: string; errors: Record<string, string> } | null>(null);
+  // Issue 40: the photo of the bidones, compressed as soon as it is taken, kept with the tap.
+  const [photo, setPhoto] = useState<{ blob: Blob } | { problem: string } | { busy: true } | null>(null);
+  const onPhoto = (event: React.ChangeEvent<HTMLInputElement>) => {
+    const file = event.currentTarget.files?.[0];
+    if (!file) return setPhoto(null);
+    setPhoto({ busy: true });
+    compressPhoto(file).then(
+      (blob) => setPhoto({ blob }),
+      () => setPhoto({ problem: "No pudimos leer la foto. Tómala de nuevo." }),
+    );
+  };
   const taps = app?.taps ?? [];
   const onPhone = stopOnPhone(served, taps);
   const stop = { ...served, ...onPhone };
@@ -95,7 +109,12 @@ export function DriverStopCard({
         const problems = driverStopFormProblems(fields);
         const intent = fields.intent as QueuedTap["intent"];
         setPhoneErrors(Object.keys(problems).length > 0 ? { intent, errors: problems } : null);
-        if (Object.keys(problems).length === 0) void app.record(intent, fields);
+        if (Object.keys(problems).length > 0) return;
+        const taken = intent === "entregado" && photo && "blob" in photo ? photo.blob : null;
+        void (async () => {
+          if (taken) fields.photoKey = await app.addPhoto(taken);
+          await app.record(intent, fields);
+        })();
       }
     : undefined;
   const open = !DONE_STATUSES.includes(stop.status);
@@ -208,6 +227,7 @@ export function DriverStopCard({
       {pending.length > 0 && (
         <p role="status" className="mt-3 rounded-xl bg-amber-50 p-3 font-semibold text-amber-950" data-testid="stop-pending">
           {app?.offline ? "Guardado en el teléfono: se enviará cuando vuelva la señal." : "Guardado en el teléfono: enviando…"}
+          {pending.some((tap) => tap.fields.photoKey) && <span className="block text-sm font-normal">Con la foto de los bidones.</span>}
         </p>
       )}
       {app && taps.filter((tap) => tap.state === "refused").map((tap) => <RefusedTap key={tap.key} tap={tap} onDismiss={app.dismiss} />)}
@@ -308,6 +328,30 @@ export function DriverStopCard({
                     </div>
                     <StopFieldError id={`cobro-${stop.id}-error`} message={errors("entregado").collected} />
                   </fieldset>
+                )}
+                {app && (
+                  <div>
+                    <label htmlFor={`foto-${stop.id}`} className="font-semibold text-slate-900">
+                      Foto de los bidones en la puerta (sin personas)
+                    </label>
+                    <input
+                      id={`foto-${stop.id}`}
+                      type="file"
+                      accept="image/*"
+                      capture="environment"
+                      onChange={onPhoto}
+                      className="mt-1 block w-full text-base text-slate-900 file:mr-3 file:min-h-12 file:rounded-xl file:border-0 file:bg-slate-100 file:px-4 file:font-semibold"
+                    />
+                    <p className="mt-1 text-sm text-slate-700" data-testid="photo-state">
+                      {photo === null
+                        ? "Opcional. Se guarda en el teléfono y se envía con la entrega."
+                        : "busy" in photo
+                          ? "Preparando la foto…"
+                          : "problem" in photo
+                            ? photo.problem
+                            : `Foto lista (${Math.ceil(photo.blob.size / 1024)} KB).`}
+                    </p>
+                  </div>
                 )}
                 <button type="submit" disabled={busy} className={`${bigButton} bg-green-700 text-white hover:bg-green-800`}>
                   Confirmar entrega

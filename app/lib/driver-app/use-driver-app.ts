@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import { addTap, dismissTap, forgetDriverApp, forgetRouteCopy, forgetStaleCopy, listTaps, saveRoute, type QueuedTap } from "./store";
+import { addPhoto as keepPhoto, addTap, dismissTap, forgetDriverApp, forgetRouteCopy, forgetStaleCopy, listTaps, saveRoute, type QueuedTap } from "./store";
 import { sendQueue, type SendOutcome } from "./sync";
 
 /** The service worker built by scripts/build-driver-app.mjs, and the part of the site it serves. */
@@ -32,6 +32,8 @@ export interface DriverApp {
   /** Records a tap on the phone, shows it at once and sends the queue. */
   record(tap: Omit<QueuedTap, "key" | "driverId" | "occurredAt" | "state" | "seq">): Promise<void>;
   dismiss(key: string): Promise<void>;
+  /** Keeps a compressed photo of a stop's bidones on the phone (issue 40); answers its key, for the tap naming it. */
+  addPhoto(deliveryId: string, photo: Blob): Promise<string>;
 }
 
 function sameTaps(a: QueuedTap[], b: QueuedTap[]): boolean {
@@ -215,5 +217,14 @@ export function useDriverApp({
     [refresh],
   );
 
-  return { taps, connection, notice, record, dismiss };
+  const addPhoto = useCallback<DriverApp["addPhoto"]>(
+    async (deliveryId, photo) => {
+      const key = newKey();
+      await keepPhoto({ key, driverId, deliveryId, photo, takenAt: Date.now() });
+      return key;
+    },
+    [driverId],
+  );
+
+  return { taps, connection, notice, record, dismiss, addPhoto };
 }
