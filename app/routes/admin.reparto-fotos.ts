@@ -30,7 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     now: new Date(),
   });
   if (result.ok) return Response.json({ status: "saved" }, { headers: noStore });
+  // A 409, not a 404: the phone reads a 404 as "this account may not use the app" (sync.ts).
   if (result.reason === "not_found")
-    return Response.json({ status: "refused", message: "Esta parada ya no está en tu ruta: la foto no se guardó." }, { status: 404, headers: noStore });
+    return Response.json({ status: "refused", message: "Esta parada ya no está en tu ruta: la foto no se guardó." }, { status: 409, headers: noStore });
   return Response.json({ status: "refused", message: result.message }, { status: 400, headers: noStore });
 }
