@@ -17,6 +17,7 @@ export {
 } from "./delivery-status";
 export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResult } from "./transition";
 export { listDriverStops, type DriverStop } from "./driver-route";
+export { listDriverRoute, type DriverRouteStop } from "./driver-stop-extras";
 export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult, type DriverStopOrderSteps } from "./driver-confirmations";
 export { applyQueuedDriverConfirmations, type QueuedConfirmationAnswer, type QueuedDriverConfirmation } from "./driver-confirmation-queue";
 export {
@@ -111,3 +112,13 @@ export { loadRouteOverview, type RouteOverview, type RouteOverviewDriver } from 
 export { setOrderLocation, type OrderLocationResult } from "./order-location";
 export { retimeDriverDay, type VanShift } from "./route-plan";
 export { setDistrictCentre } from "./district-centre";
+export {
+  DELIVERY_PHOTO_REQUIRED,
+  deliveriesWithPhotos,
+  deliveryPhotoForCustomer,
+  deliveryPhotoMissing,
+  deliveryPhotosOfOrder,
+  saveDeliveryPhoto,
+  type DeliveryPhoto,
+  type SaveDeliveryPhotoResult,
+} from "./delivery-photos";
