@@ -60,6 +60,8 @@ export default [
   // Files of the account area: same guard, no page around them.
   route("dashboard/facturas/:invoiceId/pdf", "routes/invoice-pdf.ts"),
   route("dashboard/facturas/descargar-todas", "routes/invoices-archive.ts"),
+  // Issue 40: the photo of the bidones at the door, for the order's customer only.
+  route("dashboard/envios/:deliveryId/foto", "routes/delivery-photo.ts"),
   // The consumer's copy of a complaints-book sheet as PDF (a file, no page around it).
   route("libro-de-reclamaciones/hoja/:token/pdf", "routes/libro-de-reclamaciones.hoja-pdf.ts"),
 
@@ -69,6 +71,8 @@ export default [
     route("admin/reparto", "routes/admin.reparto.tsx"),
     // The driver app's queue of taps, sent by the phone (issue 26, decision 0079).
     route("admin/reparto/confirmaciones", "routes/admin.reparto-confirmaciones.ts"),
+    // Issue 40: the photos of the bidones at the door, sent by the phone before the tap naming them.
+    route("admin/reparto/fotos", "routes/admin.reparto-fotos.ts"),
     route("admin/pedidos/:orderId/cancelar", "routes/admin.cancel-order.tsx"),
     route("admin/pedidos/:orderId/reembolsar", "routes/admin.refund-order.tsx"),
     route("admin/ajustes", "routes/admin.settings.tsx"),

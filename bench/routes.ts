@@ -1,23 +1,25 @@
-// The route optimiser's benchmark (issue 26, decision 0077): the Solomon VRPTW instances in
-// bench/solomon/ under the built-in solver's time limit, each answer checked by the feasibility
-// checker and compared with the best-known distance; then a Lima-like day of 2 000 deliveries.
+// The route optimiser's benchmark (issues 26 and 40, decisions 0077 and 0093): the Solomon VRPTW
+// instances in bench/solomon/ with Despacho's own search options (`standardSolveOptions`: a round
+// count set by the number of stops, the time only a safety cap), each answer checked by the
+// feasibility checker and compared with the best-known distance; then a Lima-like day of 2 000
+// deliveries.
 //
-//   node --import tsx bench/routes.ts                     # Solomon (1.8 s, seeds 1–3) and the 2 000-stop day
-//   node --import tsx bench/routes.ts --only=solomon --time-limit=1000 --seeds=5
-//   node --import tsx bench/routes.ts --only=day --day-limits=10000,30000
+//   node --import tsx bench/routes.ts                     # Solomon (seeds 1–3) and the 2 000-stop day
+//   node --import tsx bench/routes.ts --only=solomon --seeds=5
+//   node --import tsx bench/routes.ts --only=day --day-rounds=0,standard,60000
 //   node --import tsx bench/routes.ts --record            # writes the tables into bench/RESULTS.md
 //
 // The machine is shared: each row says how much CPU the solve actually got (process CPU time ÷
-// wall time) and the load average, since a solver under a time limit does less on a busy machine.
+// wall time) and the load average. The rounds do not depend on it; the wall time does.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
   checkSolution,
-  DEFAULT_TIME_LIMIT_MS,
   simpleFromVroom,
   simpleToVroom,
   solve,
+  standardSolveOptions,
   type VroomProblem,
   type VroomSolution,
 } from "../server/routing/index.server";
@@ -45,14 +47,15 @@ function flag(name: string, fallback: string): string {
 }
 
 const only = flag("only", "solomon,day").split(",");
-const timeLimitMs = Number(flag("time-limit", String(DEFAULT_TIME_LIMIT_MS)));
 const seeds = Number(flag("seeds", "3"));
-const dayLimits = flag("day-limits", "0,10000,30000").split(",").map(Number);
+/** Rounds of the day's runs: 0 is the greedy construction alone, `standard` Despacho's count. */
+const dayRounds = flag("day-rounds", "0,standard").split(",");
 const record = process.argv.includes("--record");
 
 interface Measured {
   solution: VroomSolution;
   wallMs: number;
+  cpuMs: number;
   cpuShare: number;
 }
 
@@ -62,7 +65,8 @@ async function measured(problem: VroomProblem, options: Parameters<typeof solve>
   const solution = await solve(problem, { engine: { kind: "built-in" }, ...options });
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  return { solution, wallMs, cpuShare: (used.user + used.system) / 1000 / wallMs };
+  const cpuMs = (used.user + used.system) / 1000;
+  return { solution, wallMs, cpuMs, cpuShare: cpuMs / wallMs };
 }
 
 const load = () =>
@@ -86,19 +90,19 @@ async function solomon(): Promise<string[]> {
     const runs = [];
     for (let seed = 1; seed <= seeds; seed++) {
       const loadAtStart = load();
-      const run = await measured(problem, { seed, timeLimitMs });
+      const run = await measured(problem, { ...standardSolveOptions(problem), seed });
       const answer = simpleFromVroom(instance, run.solution);
       const issues = checkSolution(problem, run.solution);
       runs.push({ seed, run, answer, issues, loadAtStart });
       console.log(
-        `${name} seed ${seed}: ${answer.vehicles} vehicles, ${answer.distance} (${percent(answer.distance / bestDistance - 1)}), ${seconds(run.wallMs)}, CPU ${(run.cpuShare * 100).toFixed(0)} %, unassigned ${answer.unassigned.length}, ${issues.length ? `${issues.length} FEASIBILITY ISSUES` : "feasible"}`,
+        `${name} seed ${seed}: ${answer.vehicles} vehicles, ${answer.distance} (${percent(answer.distance / bestDistance - 1)}), ${seconds(run.wallMs)} (CPU ${seconds(run.cpuMs)}), ${run.solution.summary.search?.rounds} rounds${run.solution.summary.search?.cutAtMs != null ? " CUT BY TIME" : ""}, unassigned ${answer.unassigned.length}, ${issues.length ? `${issues.length} FEASIBILITY ISSUES` : "feasible"}`,
       );
     }
     const gaps = runs.map(({ answer }) => answer.distance / bestDistance - 1);
     const first = runs[0]!;
     const feasible = runs.every(({ issues, answer }) => issues.length === 0 && answer.unassigned.length === 0);
     rows.push(
-      `| ${name} | ${instance.stops.length} | ${first.answer.vehicles} | ${first.answer.distance.toFixed(2)} | ${bestVehicles} / ${bestDistance.toFixed(2)} | ${percent(gaps[0]!)} | ${percent(Math.min(...gaps))} … ${percent(Math.max(...gaps))} | ${seconds(first.run.wallMs)} | ${(first.run.cpuShare * 100).toFixed(0)} % | ${feasible ? "✅" : "❌"} | ${first.loadAtStart} |`,
+      `| ${name} | ${instance.stops.length} | ${first.run.solution.summary.search?.rounds ?? "–"} | ${first.answer.vehicles} | ${first.answer.distance.toFixed(2)} | ${bestVehicles} / ${bestDistance.toFixed(2)} | ${percent(gaps[0]!)} | ${percent(Math.min(...gaps))} … ${percent(Math.max(...gaps))} | ${seconds(Math.max(...runs.map(({ run }) => run.wallMs)))} | ${seconds(Math.max(...runs.map(({ run }) => run.cpuMs)))} | ${(first.run.cpuShare * 100).toFixed(0)} % | ${feasible ? "✅" : "❌"} | ${first.loadAtStart} |`,
     );
   }
   return rows;
@@ -110,18 +114,20 @@ async function day(): Promise<string[]> {
   const options = { deliveries: 2000, vans: 45, capacity: 150, service: 240, seed: 7 };
   const problem = limaDay(options);
   const rows: string[] = [];
-  for (const limit of dayLimits) {
+  for (const choice of dayRounds) {
     const loadAtStart = load();
     // 0: the greedy construction alone (no ruin-and-recreate round), to show what the search adds.
-    const run = await measured(problem, { travel: LIMA_TRAVEL, seed: 1, timeLimitMs: limit || 600_000, iterations: limit ? undefined : 0 });
+    const standard = standardSolveOptions(problem);
+    const iterations = choice === "standard" ? standard.iterations : Number(choice);
+    const run = await measured(problem, { travel: LIMA_TRAVEL, ...standard, iterations });
     const { summary } = run.solution;
     const issues = checkSolution(problem, run.solution, { travel: LIMA_TRAVEL });
     const delivered = summary.delivery?.[0] ?? 0;
     console.log(
-      `day ${limit} ms: driving ${hours(summary.duration)}, ${((summary.distance ?? 0) / 1000).toFixed(0)} km, ${summary.routes} vans, unassigned ${summary.unassigned}, ${seconds(run.wallMs)} (loading ${summary.computing_times?.loading} ms), CPU ${(run.cpuShare * 100).toFixed(0)} %, ${issues.length ? `${issues.length} FEASIBILITY ISSUES` : "feasible"}`,
+      `day ${iterations} rounds${run.solution.summary.search?.cutAtMs != null ? " (CUT BY TIME)" : ""}: driving ${hours(summary.duration)}, ${((summary.distance ?? 0) / 1000).toFixed(0)} km, ${summary.routes} vans, unassigned ${summary.unassigned}, ${seconds(run.wallMs)} (loading ${summary.computing_times?.loading} ms), CPU ${(run.cpuShare * 100).toFixed(0)} %, ${issues.length ? `${issues.length} FEASIBILITY ISSUES` : "feasible"}`,
     );
     rows.push(
-      `| ${limit ? `time limit ${seconds(limit)}` : "construction only"} | ${hours(summary.duration)} | ${((summary.distance ?? 0) / 1000).toFixed(0)} km | ${summary.routes} / ${options.vans} | ${delivered} | ${summary.unassigned} | ${seconds(run.wallMs)} | ${(run.cpuShare * 100).toFixed(0)} % | ${issues.length === 0 ? "✅" : "❌"} | ${loadAtStart} |`,
+      `| ${iterations === 0 ? "construction only" : `${iterations} rounds${choice === "standard" ? " (Despacho's)" : ""}`} | ${hours(summary.duration)} | ${((summary.distance ?? 0) / 1000).toFixed(0)} km | ${summary.routes} / ${options.vans} | ${delivered} | ${summary.unassigned} | ${seconds(run.wallMs)} | ${seconds(run.cpuMs)} | ${(run.cpuShare * 100).toFixed(0)} % | ${summary.search?.cutAtMs != null ? "cut by the time cap" : "work bound"} | ${issues.length === 0 ? "✅" : "❌"} | ${loadAtStart} |`,
     );
   }
   return rows;
@@ -147,10 +153,10 @@ function writeResults(solomonRows: string[], dayRows: string[]) {
       text,
       "routes:solomon",
       [
-        `Run ${date} on ${machine()}; built-in solver, time limit ${seconds(timeLimitMs)} per run (counted from the call), seeds 1–${seeds}.`,
+        `Run ${date} on ${machine()}; built-in solver with Despacho's options (\`standardSolveOptions\`: rounds by the number of stops, time only a safety cap), seeds 1–${seeds} (Despacho uses 1). Wall and CPU time: the slowest of the seeds.`,
         "",
-        "| Instance | Customers | Vehicles | Distance (seed 1) | Best known (vehicles / distance) | Gap (seed 1) | Gap over seeds | Wall time | CPU share | Feasible, all served | Load average at start |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| Instance | Customers | Rounds | Vehicles | Distance (seed 1) | Best known (vehicles / distance) | Gap (seed 1) | Gap over seeds | Wall time | CPU time | CPU share | Feasible, all served | Load average at start |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ...solomonRows,
       ].join("\n"),
     );
@@ -162,8 +168,8 @@ function writeResults(solomonRows: string[], dayRows: string[]) {
       [
         `Run ${date} on ${machine()}. A Lima-like day (\`bench/lib/lima-day.ts\`, seed 7): 2 000 deliveries around 20 district centres, windows 9–13 and 14–18, 4 minutes per stop, 1–4 bidones each; 45 vans of 150 bidones, shift 8:00–19:00 from one depot; travel = haversine × 1.35 ÷ 20 km/h.`,
         "",
-        "| Run | Driving time | Road distance | Vans used | Bidones delivered | Unassigned | Wall time | CPU share | Feasible | Load average at start |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| Run | Driving time | Road distance | Vans used | Bidones delivered | Unassigned | Wall time | CPU time | CPU share | Stopped by | Feasible | Load average at start |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ...dayRows,
       ].join("\n"),
     );

@@ -87,6 +87,19 @@ export const doorPaymentSettingsSchema = z.object({
     .trim()
     .transform((value) => value || null)
     .refine((value) => value === null || /^9\d{2} ?\d{3} ?\d{3}$/.test(value), "Escribe el celular de Yape/Plin de la tienda: 9 dígitos que empiezan con 9"),
+  /** Issue 40: above this total (soles typed) a contra-entrega delivery needs the photo of the bidones; empty: never. */
+  deliveryPhotoRequiredAboveCents: lineText(20)
+    .optional()
+    .transform((value, context) => {
+      const typed = (value ?? "").trim();
+      if (typed === "") return null;
+      const cents = solesToCents(typed);
+      if (cents === null || cents < 0 || cents > 1_000_000) {
+        context.addIssue({ code: "custom", message: "Escribe un monto en soles, por ejemplo 200, o déjalo vacío para no pedir foto" });
+        return z.NEVER;
+      }
+      return cents;
+    }),
 });
 export type DoorPaymentSettingsInput = z.infer<typeof doorPaymentSettingsSchema>;
 

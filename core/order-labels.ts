@@ -56,3 +56,44 @@ export function paymentStage(status: string): PaymentStage {
   if (status === "paid" || status === "processing" || status === "shipped" || status === "delivered") return "paid";
   return "ended";
 }
+
+/**
+ * How staff read who moved an attempt's money (issue 41: never a raw provider code). The spec's
+ * payment labels (§ "Payment labels") stay the method's name; the provider is said beside it.
+ */
+export const paymentProviderLabels: Record<string, string> = {
+  sandbox: "Pasarela de prueba",
+  culqi: "Culqi",
+  flow: "Flow",
+  contra_entrega: "Contra entrega",
+};
+
+/**
+ * The means of one payment attempt, in words that tell the two kinds of cash apart (issue 41): a
+ * code paid at an agent, a bank app or a wallet is "Pago en efectivo (código PagoEfectivo)"; money
+ * handed to the driver is "Contra entrega · efectivo" (or Yape at the door).
+ */
+export function paymentMeansLabel(provider: string, method: string | null): string {
+  if (provider === "contra_entrega") return `Contra entrega · ${method === "yape" ? "Yape al recibir" : "efectivo al recibir"}`;
+  if (method === "cash" || method === "pago_efectivo") return "Pago en efectivo (código PagoEfectivo)";
+  if (!method) return "Medio por definir";
+  return paymentMethodLabels[method] ?? method;
+}
+
+/** Why money went back (server/db/schema/payments.ts `refunds.reason`). */
+export const refundReasonLabels: Record<string, string> = {
+  late_payment: "Pago tardío",
+  duplicate_charge: "Cobro duplicado",
+  amount_mismatch: "Monto distinto",
+  staff_refund: "Reembolso hecho por el equipo",
+  order_cancelled: "Reembolso por cancelación",
+  garantia_return: "Devolución de garantía",
+};
+
+/** Where a refund stands; `manual` waits for staff to hand the money back and mark it. */
+export const refundStatusLabels: Record<string, string> = {
+  pending: "En proceso",
+  succeeded: "Devuelto",
+  manual: "Por devolver a mano",
+  failed: "Rechazado",
+};

@@ -3,17 +3,21 @@
  *
  * Reads a problem in issue 26's simple JSON format (FILE or `-` for standard input), optimises it
  * with the built-in solver (or the VROOM server at --routing-url) and prints the solution as JSON.
+ * Without flags it searches exactly as Despacho's "Optimizar rutas" does (`standardSolveOptions`:
+ * a round count set by the number of stops, the same seed, the same time cap), so the same file
+ * gives the same routes on any machine; --seed, --iterations and --time-limit override them. When
+ * the time cap cuts the search short it says so on standard error (decision 0093).
  * --check also verifies the answer with the feasibility checker and exits 2 if it finds a fault.
  */
 import { readFileSync } from "node:fs";
 import {
   checkSolution,
-  DEFAULT_TIME_LIMIT_MS,
   simpleFromVroom,
   simpleProblemSchema,
   simpleToVroom,
   simpleTravel,
   solve,
+  standardSolveOptions,
   type RoutingEngine,
 } from "../server/routing/index.server";
 
@@ -70,14 +74,17 @@ const engine: RoutingEngine = routingUrl ? { kind: "vroom", url: routingUrl, tim
 const vroomProblem = simpleToVroom(problem, engine.kind === "vroom" ? { integral: true, withMatrix: true } : {});
 const travel = simpleTravel(problem);
 try {
+  const standard = standardSolveOptions(vroomProblem);
   const solution = await solve(vroomProblem, {
     engine,
     travel,
-    seed: number("seed", 1),
-    timeLimitMs: number("time-limit", DEFAULT_TIME_LIMIT_MS),
-    iterations: flags.has("iterations") ? number("iterations", 0) : undefined,
+    seed: number("seed", standard.seed),
+    timeLimitMs: number("time-limit", standard.timeLimitMs),
+    iterations: number("iterations", standard.iterations),
   });
   process.stdout.write(`${JSON.stringify(simpleFromVroom(problem, solution))}\n`);
+  const cutAt = solution.summary.search?.cutAtMs;
+  if (cutAt != null) process.stderr.write(`search cut by the time cap at ${(cutAt / 1000).toFixed(1)} s: another run may differ\n`);
   if (flags.has("check")) {
     const issues = checkSolution(vroomProblem, solution, { travel });
     if (issues.length) fail(`infeasible:\n${issues.map((issue) => `  - ${JSON.stringify(issue)}`).join("\n")}`, 2);

@@ -19,11 +19,19 @@ export const meta: Route.MetaFunction = () => [{ title: "Comprobantes · Back of
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const status = parseComprobanteFilter(url.searchParams.get("estado"));
+  const chosen = url.searchParams.get("estado");
+  let status = parseComprobanteFilter(chosen);
   // A document number is letters, digits and a hyphen: anything else (a NUL byte PostgreSQL refuses) is dropped.
   const query = (url.searchParams.get("q") ?? "").replace(/[^A-Za-z0-9-]/g, "").slice(0, 40);
-  const panel = await listComprobantesForStaff(context.get(dbContext), { status, query });
-  return { ...panel, status, query, today: limaToday(new Date()) };
+  let panel = await listComprobantesForStaff(context.get(dbContext), { status, query });
+  // Issue 41: the page opens on what needs work; with nothing to send it shows the latest ones
+  // rather than an empty list, and says why.
+  const fellBack = chosen === null && query === "" && panel.rows.length === 0;
+  if (fellBack) {
+    status = "all";
+    panel = await listComprobantesForStaff(context.get(dbContext), { status, query });
+  }
+  return { ...panel, status, query, fellBack, today: limaToday(new Date()) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -82,7 +90,7 @@ function RowAction(props: { invoiceId: string; intent: "retry" | "reissue"; labe
 }
 
 export default function AdminComprobantes({ loaderData, actionData }: Route.ComponentProps) {
-  const { counts, rows, status, query, today } = loaderData;
+  const { counts, rows, status, query, fellBack, today } = loaderData;
   const busy = useNavigation().state === "submitting";
   return (
     <div>
@@ -100,7 +108,7 @@ export default function AdminComprobantes({ loaderData, actionData }: Route.Comp
       <Form method="get" className="mb-4 flex flex-wrap items-end gap-3">
         <label className="text-sm font-medium text-slate-800">
           Estado
-          <select name="estado" defaultValue={status} className="mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm">
+          <select name="estado" key={status} defaultValue={status} className="mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm">
             {FILTERS.map((filter) => (
               <option key={filter.value} value={filter.value}>
                 {filter.label}
@@ -121,6 +129,11 @@ export default function AdminComprobantes({ loaderData, actionData }: Route.Comp
           Filtrar
         </button>
       </Form>
+      {fellBack && (
+        <p className="mb-4 rounded-xl bg-green-50 px-4 py-2 text-sm text-green-900" data-testid="comprobantes-fallback">
+          No hay comprobantes por enviar a SUNAT. Se muestran todos, los más recientes de cada estado primero.
+        </p>
+      )}
       {actionData && (
         <p
           role={actionData.ok ? "status" : "alert"}

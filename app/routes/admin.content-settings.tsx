@@ -18,7 +18,7 @@ const NO_SETTINGS = "No hay ajustes de la tienda. Ejecuta la carga inicial de da
 const SITE_FIELDS = ["brandName", "whatsappNumber", "whatsappGreeting", "contactEmail", "instagramUrl", "facebookUrl", "tiktokUrl", "closingCtaLabel"] as const;
 const ISSUER_FIELDS = ["legalName", "ruc", "fiscalAddress", "phone"] as const;
 const REPEAT_FIELDS = ["reorderRemindersEnabled", "garantiaComprobanteMode"] as const;
-const DOOR_FIELDS = ["doorPaymentEnabled", "doorPaymentMax", "doorPaymentCustomers", "doorYapeNumber"] as const;
+const DOOR_FIELDS = ["doorPaymentEnabled", "doorPaymentMax", "doorPaymentCustomers", "doorYapeNumber", "deliveryPhotoRequiredAbove"] as const;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const settings = await readSettingsForEditing(context.get(dbContext));
@@ -49,11 +49,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       doorPaymentMaxCents: values.doorPaymentMax,
       doorPaymentCustomers: values.doorPaymentCustomers,
       doorYapeNumber: values.doorYapeNumber,
+      deliveryPhotoRequiredAboveCents: values.deliveryPhotoRequiredAbove,
     };
     const result = await updateDoorPaymentSettings(db, actor, raw, new Date());
     // The field is typed as doorPaymentMax; the schema's error comes under the column's name.
     if (!result.ok && result.reason === "invalid" && result.fieldErrors.doorPaymentMaxCents)
       result.fieldErrors.doorPaymentMax = result.fieldErrors.doorPaymentMaxCents;
+    if (!result.ok && result.reason === "invalid" && result.fieldErrors.deliveryPhotoRequiredAboveCents)
+      result.fieldErrors.deliveryPhotoRequiredAbove = result.fieldErrors.deliveryPhotoRequiredAboveCents;
     return answerContentSave(result, intent, values, "/admin/contenido/ajustes?guardado=contra-entrega#contra-entrega", NO_SETTINGS);
   }
   return refuseContent(intent, values, "Acción no válida. Recarga la página e inténtalo de nuevo.");
@@ -286,6 +289,16 @@ export default function ContentSettings({ loaderData, actionData }: Route.Compon
           defaultValue={door?.values.doorYapeNumber ?? settings.doorYapeNumber ?? ""}
           error={door?.fieldErrors.doorYapeNumber}
           inputMode="tel"
+        />
+        <ContentField
+          name="deliveryPhotoRequiredAbove"
+          label="Foto de los bidones en la puerta obligatoria para contra entrega desde (S/; vacío: nunca)"
+          defaultValue={
+            door?.values.deliveryPhotoRequiredAbove ??
+            (settings.deliveryPhotoRequiredAboveCents === null ? "" : centsToSolesText(settings.deliveryPhotoRequiredAboveCents))
+          }
+          error={door?.fieldErrors.deliveryPhotoRequiredAbove}
+          inputMode="decimal"
         />
         <button type="submit" name="intent" value="door" className={staffPrimaryButtonClass}>
           Guardar pago contra entrega

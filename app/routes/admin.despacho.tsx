@@ -12,7 +12,8 @@ import {
   type DispatchActionResult,
 } from "@server/deliveries/index.server";
 import { RoutePlanning } from "~/components/admin/route-planning";
-import { optimiseAction } from "~/server/pages/route-planning.server";
+import { applyPlanAction, optimiseAction, type AnswerTone } from "~/server/pages/route-planning.server";
+import { mapTiles } from "~/server/map-tiles.server";
 import { randomUUID } from "node:crypto";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DayNav, DayPickerForm } from "~/components/admin/day-picker";
@@ -39,8 +40,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const now = new Date();
   const [day, routes, late] = await Promise.all([loadDispatchDay(db, date), loadRouteOverview(db, date, now), lateDeliveriesOfDay(db, { date, now })]);
-  // A fresh key per page: a double-clicked "Optimizar rutas" is one run (decision 0078).
-  return { day, routes, requestKey: randomUUID(), today: limaToday(now), late: lateBadges(late) };
+  // Fresh keys per page: a double-clicked "Optimizar rutas" is one run (decision 0078), a
+  // double-clicked "Aplicar plan" one write (decision 0093).
+  return { day, routes, requestKey: randomUUID(), applyKey: randomUUID(), today: limaToday(now), tiles: mapTiles(), late: lateBadges(late) };
 }
 
 const done: Record<string, (count: number) => string> = {
@@ -53,6 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const date = dateOf(request);
   const form = await readFormData(request);
   if (form.get("intent") === "optimizar") return optimiseAction({ form, date, context, request });
+  if (form.get("intent") === "aplicar") return applyPlanAction({ form, date, context, request });
   const values = dispatchFormValues(form);
   const parsed = dispatchActionSchema.safeParse({ ...Object.fromEntries(form), ids: form.getAll("ids") });
   if (!parsed.success) return data({ ok: false, message: parsed.error.issues[0]?.message ?? "La solicitud no es válida.", values }, { status: 400 });
@@ -85,6 +88,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: "robots", content: "noindex,nofollow" },
 ];
 
+const TONES: Record<AnswerTone, string> = {
+  success: "bg-green-50 text-green-900",
+  info: "bg-sky-50 text-sky-900",
+  warning: "bg-amber-50 text-amber-900",
+  error: "bg-red-50 text-red-900",
+};
+
+/** Green only for what was written; a plan computed is information, one that assigns nothing a warning. */
+const toneOf = (answer: { ok: boolean; tone?: AnswerTone }): AnswerTone => answer.tone ?? (answer.ok ? "success" : "error");
+
 export default function AdminDispatch({ loaderData, actionData }: Route.ComponentProps) {
   const { day, today } = loaderData;
   const values = actionData && "values" in actionData ? actionData.values : undefined;
@@ -100,8 +113,9 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
       {actionData?.message && (
         <p
           role={actionData.ok ? "status" : "alert"}
-          className={`mb-4 rounded-xl p-4 font-semibold ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+          className={`mb-4 rounded-xl p-4 font-semibold ${TONES[toneOf(actionData)]}`}
           data-testid="dispatch-message"
+          data-tone={toneOf(actionData)}
         >
           {actionData.message}
         </p>
@@ -158,8 +172,9 @@ export default function AdminDispatch({ loaderData, actionData }: Route.Componen
         date={day.date}
         overview={loaderData.routes}
         requestKey={loaderData.requestKey}
+        applyKey={loaderData.applyKey}
+        tiles={loaderData.tiles}
         values={(actionData && "vans" in actionData ? actionData.vans : null) ?? null}
-        result={(actionData && "optimisation" in actionData ? actionData.optimisation : null) ?? null}
       />
 
       {day.total === 0 ? (

@@ -1,7 +1,7 @@
 import { data, Form, Link } from "react-router";
 import { useResetAfterSave } from "~/lib/use-reset-after-save";
 import type { Route } from "./+types/admin.order-detail";
-import { DispatchRefusedError, rescheduleDeliveries, setOrderLocation } from "@server/deliveries/index.server";
+import { deliveryPhotosOfOrder, DispatchRefusedError, rescheduleDeliveries, setOrderLocation } from "@server/deliveries/index.server";
 import { OrderLocationForm, parseCoordinates } from "~/components/admin/order-location-form";
 import { mapTiles } from "~/server/map-tiles.server";
 import { OUTSIDE_LIMA } from "@core/geo";
@@ -53,8 +53,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     createdAt: message.createdAt.toISOString(),
     lastChangeAt: message.lastChangeAt.toISOString(),
   }));
+  // Issue 40: the photos of the bidones at the door, inline (a few dozen KB each; never a public address).
+  const photos = (await deliveryPhotosOfOrder(context.get(dbContext), order.id)).map((photo) => ({
+    deliveryId: photo.deliveryId,
+    takenAt: photo.takenAt.toISOString(),
+    src: `data:image/webp;base64,${photo.bytes.toString("base64")}`,
+  }));
   // A fresh key per page load: the same form sent twice (double click, retry) acts once.
-  return { order, notice, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID(), whatsapp, whatsappOn: whatsappEnabled(), tiles: mapTiles() };
+  return { order, photos, notice, noteKey: crypto.randomUUID(), resendKey: crypto.randomUUID(), whatsapp, whatsappOn: whatsappEnabled(), tiles: mapTiles() };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -289,6 +295,12 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
           />
           <h3 className="mt-4 text-sm font-bold text-slate-900">Envíos</h3>
           <StaffOrderDeliveries deliveries={order.deliveries} result={result?.intent === "reschedule" ? result : undefined} />
+          {loaderData.photos.map((photo) => (
+            <figure key={photo.deliveryId} className="mt-4" data-testid="staff-delivery-photo">
+              <img src={photo.src} alt="Foto de los bidones en la puerta" className="max-h-80 w-auto max-w-full rounded-xl ring-1 ring-slate-200" />
+              <figcaption className="mt-1 text-sm text-slate-700">Foto de la entrega, {formatLimaInstant(photo.takenAt)}</figcaption>
+            </figure>
+          ))}
         </AccountSection>
         <AccountSection title="Pagos">
           <StaffOrderPayments payments={order.payments} />
@@ -298,7 +310,7 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
             {order.invoice ? order.invoice.invoiceNumber : "Sin comprobante (se emite al aprobarse el pago)."}
           </p>
           <h3 className="mt-4 text-sm font-bold text-slate-900">Reembolsos</h3>
-          <StaffOrderRefunds refunds={order.refunds} />
+          <StaffOrderRefunds orderId={order.id} refunds={order.refunds} />
         </AccountSection>
         <AccountSection title="Historial">
           <StaffOrderHistory timeline={order.timeline} />

@@ -5,7 +5,7 @@ import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { FactList, StaffFormError, staffInputClass, staffPrimaryButtonClass, ReasonField } from "~/components/admin/staff-form";
 import { FieldError } from "~/components/ui/form-field";
 import { formatSoles } from "@core/money";
-import { orderStatusLabel } from "@core/order-labels";
+import { orderStatusLabel, refundReasonLabels, refundStatusLabels } from "@core/order-labels";
 import { dbContext } from "~/server/db-context.server";
 import { allowRoles, staffContext } from "~/server/staff.server";
 import { notFound, orderIdParam, refundOrderAction } from "~/server/pages/staff-refunds.server";
@@ -13,7 +13,6 @@ import { orderRefundSummary } from "@server/payments/index.server";
 
 export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
 
-const refundStatusLabels: Record<string, string> = { pending: "En proceso", succeeded: "Devuelto", manual: "Por devolver a mano", failed: "Rechazado" };
 const channelLabels: Record<string, string> = {
   card: "Tarjeta (Culqi)",
   yape: "Yape (Culqi)",
@@ -120,7 +119,7 @@ export default function RefundOrder({ loaderData, actionData }: Route.ComponentP
                   <span>{formatSoles(refund.amountCents)}</span>
                   <span>{refundStatusLabels[refund.status] ?? refund.status}</span>
                 </p>
-                <p className="break-words text-sm text-slate-700">{refund.note ?? refund.reason}</p>
+                <p className="break-words text-sm text-slate-700">{refund.note ?? refundReasonLabels[refund.reason] ?? "Reembolso"}</p>
                 <p className="break-words text-sm text-slate-600">{refund.requestedBy ?? "Automático"}</p>
                 {refund.approvedBy && <p className="break-words text-sm text-slate-600">Aprobado por {refund.approvedBy}</p>}
                 {refund.status === "failed" && refund.lastError && <p className="break-words text-sm text-red-700">{refund.lastError}</p>}

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/admin.reparto-confirmaciones";
-import type { QueuedDriverConfirmation } from "@server/deliveries/index.server";
+import { DELIVERY_PHOTO_REQUIRED, deliveryPhotoMissing, type QueuedDriverConfirmation } from "@server/deliveries/index.server";
 import { applyQueuedDriverConfirmations } from "@server/order-flows/index.server";
 import { fieldErrors } from "@core/checkout-schema";
 import { phoneTime } from "@core/driver-clock";
@@ -11,7 +11,7 @@ import { confirmationFromForm, driverRefusalMessage } from "~/server/pages/drive
 import { driverStopSchema } from "~/lib/driver-stop-schema";
 import { METHOD_NOT_ALLOWED, readJson, UNREADABLE_JSON } from "~/server/request-body.server";
 import { siteInfo } from "~/server/site-info.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowRoles, staffActor, staffContext } from "~/server/staff.server";
 
 /**
  * Issue 26, decision 0079: the driver app's queue of taps, sent by the phone when it has signal.
@@ -44,7 +44,8 @@ const batchSchema = z.object({
  * Why a tap was refused, for the phone: every refusal leaves the queue (the phone keeps it on the
  * stop, in red, until the driver presses «Entendido») and the next tap is sent.
  */
-export type RefusalReason = "invalid" | "fields" | "key_reused" | "not_found" | "not_allowed" | "collection_required" | "already_paid" | "too_old";
+export type RefusalReason =
+  "photo_required" | "invalid" | "fields" | "key_reused" | "not_found" | "not_allowed" | "collection_required" | "already_paid" | "too_old";
 
 export type QueuedItemAnswer =
   | { key: string; status: "applied"; recordedAt: string }
@@ -63,6 +64,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readJson(request, "driverQueue");
   const parsed = batchSchema.safeParse(body);
   if (!parsed.success) return Response.json({ error: UNREADABLE_JSON }, { status: 400, headers: { "Cache-Control": "no-store" } });
+  const db = context.get(dbContext);
+  const driverId = context.get(staffContext).id;
   const answers: QueuedItemAnswer[] = [];
   const valid: QueuedDriverConfirmation[] = [];
   const order: (QueuedDriverConfirmation | QueuedItemAnswer)[] = [];
@@ -81,6 +84,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       order.push({ key: item.key, status: "refused", reason: "fields", deliveryId, message, fieldErrors: errors });
       continue;
     }
+    // Issue 40: the photo the setting asks for, which the phone uploads before this tap.
+    if (form.data.intent === "entregado" && (await deliveryPhotoMissing(db, driverId, form.data.deliveryId))) {
+      order.push({ key: item.key, status: "refused", reason: "photo_required", deliveryId: form.data.deliveryId, message: DELIVERY_PHOTO_REQUIRED });
+      continue;
+    }
     const queued = {
       key: item.key,
       deliveryId: form.data.deliveryId,
@@ -91,7 +99,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     valid.push(queued);
     order.push(queued);
   }
-  const db = context.get(dbContext);
   const site = await siteInfo(db, request);
   const applied = await applyQueuedDriverConfirmations(db, {
     driver: staffActor(context, request),

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reparto";
-import { listDriverStops } from "@server/deliveries/index.server";
+import { DELIVERY_PHOTO_REQUIRED, deliveryPhotoMissing, listDriverRoute } from "@server/deliveries/index.server";
 import { getSiteSettings } from "@server/content/index.server";
 import { confirmDriverStop } from "@server/order-flows/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
@@ -14,6 +14,7 @@ import { handoverBalance, handoverBalanceLabel } from "@core/cash-box";
 import { fieldErrors } from "@core/checkout-schema";
 import { driverStopSchema } from "~/lib/driver-stop-schema";
 import { savedRoute } from "~/lib/driver-app/store";
+import { collectedOnPhone, DONE_STATUSES, stopOnPhone } from "~/lib/driver-app/stop-on-phone";
 import { DRIVER_STOP_NOTICES as NOTICES, useDriverApp } from "~/lib/driver-app/use-driver-app";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
@@ -46,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date();
   const db = context.get(dbContext);
   const [stops, cash, settings] = await Promise.all([
-    listDriverStops(db, member.id, now),
+    listDriverRoute(db, member.id, now),
     // Decision 0060: the signed-in driver's own cash only, by their identity, never by a parameter.
     driverCashToHandOver(db, { id: member.id, email: member.email }, now),
     getSiteSettings(db),
@@ -155,6 +156,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const input = parsed.data;
   const confirmation = confirmationFromForm(input);
   const db = context.get(dbContext);
+  // Issue 40: the setting that asks for the photo of the bidones (sent by the app before this tap).
+  if (input.intent === "entregado" && (await deliveryPhotoMissing(db, context.get(staffContext).id, input.deliveryId)))
+    return data<StopFormFeedback>({ deliveryId, intent, formError: DELIVERY_PHOTO_REQUIRED, fieldErrors: {}, values }, { status: 400 });
   const site = await siteInfo(db, request);
   const result = await confirmDriverStop(db, {
     deliveryId: input.deliveryId,
@@ -189,29 +193,59 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
   // A refusal for a stop no longer on the route (moved to another driver, cancelled) still shows, under its own name.
   const orphans = app.taps.filter((tap) => tap.state === "refused" && !onRoute.has(tap.deliveryId));
   const pendingTaps = app.taps.filter((tap) => tap.state === "pending").length;
-  const open = stops.filter((stop) => {
-    const last = tapsOf(stop.id)
-      .filter((tap) => tap.state === "pending")
-      .at(-1);
-    return last ? last.intent === "en_camino" : stop.status !== "delivered" && stop.status !== "failed";
-  }).length;
+  // Issue 40: every stop as the phone knows it (the server's word and the taps not yet sent), so
+  // the counters, the money and the order of the list move the moment the driver taps.
+  const numbered = stops.map((stop, index) => ({ stop, number: index + 1, onPhone: stopOnPhone(stop, tapsOf(stop.id)) }));
+  const done = numbered.filter((entry) => DONE_STATUSES.includes(entry.onPhone.status));
+  const ahead = numbered.filter((entry) => !DONE_STATUSES.includes(entry.onPhone.status));
+  // The first stop not done, in route order (the order the customer's "Faltan N paradas" counts in).
+  const next = ahead[0];
+  const later = ahead.filter((entry) => entry !== next);
+  const unsentMoney = collectedOnPhone(numbered.map((entry) => entry.onPhone));
+  const cashCents = cash.cashCents + unsentMoney.cashCents;
+  const yapeCents = cash.yapeCents + unsentMoney.yapeCents;
+  const card = ({ stop, number }: (typeof numbered)[number]) => (
+    <DriverStopCard
+      key={stop.id}
+      stop={stop}
+      number={number}
+      shopYape={route.shopYape ?? null}
+      feedback={actionData && actionData.deliveryId === stop.id ? actionData : null}
+      app={
+        route.installable
+          ? {
+              taps: tapsOf(stop.id),
+              offline: app.connection !== "online",
+              dismiss: app.dismiss,
+              addPhoto: (photo) => app.addPhoto(stop.id, photo),
+              record: (intent, fields) => app.record({ deliveryId: stop.id, intent, fields, stopLabel: `${number}. ${stop.address}` }),
+            }
+          : undefined
+      }
+    />
+  );
   return (
     <div className="mx-auto max-w-2xl">
       <AdminPageHeader title="Mi ruta de hoy" />
-      <p className="-mt-4 mb-4 text-slate-700 first-letter:uppercase">
-        {formatLimaDate(today, { weekday: "long", day: "numeric", month: "long" })} · {stops.length === 1 ? "1 parada" : `${stops.length} paradas`}, {open} por
-        atender
+      <p className="-mt-4 mb-4 text-slate-700 first-letter:uppercase" data-testid="route-counters">
+        {formatLimaDate(today, { weekday: "long", day: "numeric", month: "long" })} · {stops.length === 1 ? "1 parada" : `${stops.length} paradas`},{" "}
+        {ahead.length} por atender
+        {done.length > 0 && `, ${done.length === 1 ? "1 hecha" : `${done.length} hechas`}`}
       </p>
-      {route.installable && <DriverAppBanner connection={app.connection} pending={pendingTaps} savedOnPhone={route.savedOnPhone} loadedAt={route.loadedAt} />}
+      {route.installable && <DriverAppBanner connection={app.connection} pending={pendingTaps} loadedAt={route.loadedAt} />}
       <div className="mb-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-100">
         <p className="font-semibold text-slate-900" data-testid="cash-to-hand-over">
-          Efectivo por rendir hoy: {formatSoles(cash.cashCents)}
+          Efectivo por rendir hoy: {formatSoles(cashCents)}
         </p>
-        {cash.yapeCents > 0 && <p className="text-sm text-slate-700">Cobrado por Yape: {formatSoles(cash.yapeCents)} (no se entrega en efectivo)</p>}
+        {unsentMoney.cashCents + unsentMoney.yapeCents > 0 && (
+          <p className="text-sm font-semibold text-amber-900" data-testid="cash-unsent">
+            Incluye {formatSoles(unsentMoney.cashCents + unsentMoney.yapeCents)} cobrados por enviar
+          </p>
+        )}
+        {yapeCents > 0 && <p className="text-sm text-slate-700">Cobrado por Yape: {formatSoles(yapeCents)} (no se entrega en efectivo)</p>}
         {cash.handover && (
           <p className="text-sm text-slate-700" data-testid="cash-handover">
-            Rendición registrada: {formatSoles(cash.handover.countedCents)} ·{" "}
-            {handoverBalanceLabel(handoverBalance(cash.handover.countedCents, cash.cashCents))}
+            Rendición registrada: {formatSoles(cash.handover.countedCents)} · {handoverBalanceLabel(handoverBalance(cash.handover.countedCents, cashCents))}
           </p>
         )}
       </div>
@@ -229,27 +263,40 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
       {stops.length === 0 ? (
         <p className="rounded-2xl bg-white p-6 text-slate-700 shadow-sm ring-1 ring-slate-100">No tienes paradas asignadas para hoy.</p>
       ) : (
-        <ol className="space-y-4" aria-label="Paradas de hoy">
-          {stops.map((stop, index) => (
-            <DriverStopCard
-              key={stop.id}
-              stop={stop}
-              number={index + 1}
-              shopYape={route.shopYape ?? null}
-              feedback={actionData && actionData.deliveryId === stop.id ? actionData : null}
-              app={
-                route.installable
-                  ? {
-                      taps: tapsOf(stop.id),
-                      offline: app.connection !== "online",
-                      dismiss: app.dismiss,
-                      record: (intent, fields) => app.record({ deliveryId: stop.id, intent, fields, stopLabel: `${index + 1}. ${stop.address}` }),
-                    }
-                  : undefined
-              }
-            />
-          ))}
-        </ol>
+        <>
+          {next ? (
+            <section aria-labelledby="siguiente-parada" className="mb-6" data-testid="next-stop">
+              <h2 id="siguiente-parada" className="mb-2 text-sm font-bold tracking-wide text-brand-900 uppercase">
+                Siguiente parada
+              </h2>
+              <ol aria-label="Siguiente parada">{card(next)}</ol>
+            </section>
+          ) : (
+            <p className="mb-6 rounded-2xl bg-green-50 p-4 font-semibold text-green-900" data-testid="route-finished">
+              Terminaste las paradas de hoy.
+            </p>
+          )}
+          {later.length > 0 && (
+            <section aria-labelledby="despues" className="mb-6">
+              <h2 id="despues" className="mb-2 text-sm font-bold tracking-wide text-slate-700 uppercase">
+                Después ({later.length})
+              </h2>
+              <ol className="space-y-4" aria-label="Paradas por atender">
+                {later.map(card)}
+              </ol>
+            </section>
+          )}
+          {done.length > 0 && (
+            <details open className="mb-6" data-testid="done-stops">
+              <summary className="min-h-12 cursor-pointer rounded-xl bg-white px-4 py-3 text-base font-semibold text-slate-900 ring-1 ring-slate-200">
+                Hechas ({done.length})
+              </summary>
+              <ol className="mt-3 space-y-3" aria-label="Paradas hechas">
+                {done.map(card)}
+              </ol>
+            </details>
+          )}
+        </>
       )}
     </div>
   );

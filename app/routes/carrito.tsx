@@ -16,6 +16,9 @@ import { useNonce } from "~/lib/nonce";
 import { SPLASH_SEEN_ATTRIBUTE, SPLASH_SEEN_KEY } from "~/lib/splash";
 import { useCart } from "~/lib/use-cart";
 import { useHydrated } from "~/lib/use-hydrated";
+import { useGarantiaLines } from "~/components/checkout/use-garantia-lines";
+import { garantiaCharge } from "@core/garantia";
+import type { CartItem } from "~/lib/cart";
 
 /**
  * The cart lives in the visitor's browser (localStorage): the server renders the same frame for
@@ -219,11 +222,29 @@ export default function Carrito() {
               >
                 Realizar pedido
               </button>
+              <GarantiaEstimate items={items} />
             </OrderSummaryBox>
           </div>
         </div>
       )}
       <MinimumOrderModal open={showMinimum} onClose={() => setShowMinimum(false)} subtotalCents={subtotal} />
     </main>
+  );
+}
+
+/**
+ * Issue 41: the garantía is said in the cart, before the checkout adds it (the total used to jump
+ * there): what the cart's bidones would carry for a customer with none of ours yet, which the
+ * checkout then lowers by the bidones the customer already holds.
+ */
+function GarantiaEstimate({ items }: { items: CartItem[] }) {
+  const lines = useGarantiaLines(items);
+  const charge = lines ? garantiaCharge(lines, 0) : null;
+  if (!charge || charge.cents === 0) return null;
+  return (
+    <p className="mt-4 rounded-xl bg-brand-50 p-3 text-sm text-slate-800" data-testid="cart-garantia-estimate">
+      Garantía de bidón: hasta <strong>{formatSoles(charge.cents)}</strong> ({charge.units} {charge.units === 1 ? "bidón" : "bidones"}), devolvible, si aún no
+      tienes bidones nuestros para cambiar. Si ya los tienes, no se cobra; lo verás en el pago.
+    </p>
   );
 }

@@ -3,7 +3,7 @@ import type { Route } from "./+types/checkout";
 import { getProfile, getSignedInUser, type Profile } from "@server/accounts/index.server";
 import { checkoutGarantiaContext, doorPaymentOffer, placeOrder } from "@server/checkout/index.server";
 import { listOrganizations, listServedDistricts } from "@server/content/index.server";
-import { offeredDeliverySlots } from "@server/deliveries/index.server";
+import { missedDeliveryDates, offeredDeliverySlots } from "@server/deliveries/index.server";
 import { activePaymentProvider } from "@server/payments/index.server";
 import { dbContext } from "~/server/db-context.server";
 import { privatePageHeaders } from "~/server/pages/order-receipt.server";
@@ -21,9 +21,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const [districts, user, organizations] = await Promise.all([listServedDistricts(db), getSignedInUser(db, request), listOrganizations(db)]);
   const now = new Date();
-  const [profile, offered, garantia, door] = await Promise.all([
+  const [profile, offered, missed, garantia, door] = await Promise.all([
     user ? getProfile(db, user.id) : null,
     offeredDeliverySlots(db, { now, districts }),
+    // Issue 41: the weekday dates not offered in the next three weeks, each with its reason.
+    missedDeliveryDates(db, { now, districts, days: 21 }),
     // Decision 0075: a signed-in customer's own bidones and garantía credit, for the summary's lines.
     user ? checkoutGarantiaContext(db, user.id) : null,
     doorPaymentOffer(db, user?.id ?? null),
@@ -32,6 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     districts,
     offered,
+    missed,
     customer: profile ? checkoutPrefill(profile) : null,
     organizations: organizations.map(({ id, title }) => ({ id, title })),
     garantia,
@@ -131,6 +134,7 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
       <CheckoutForm
         districts={loaderData.districts}
         offered={loaderData.offered}
+        missed={loaderData.missed}
         customer={loaderData.customer}
         organizations={loaderData.organizations}
         garantiaContext={loaderData.garantia}

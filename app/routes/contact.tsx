@@ -6,7 +6,7 @@ import { Field, inputClass } from "~/components/ui/form-field";
 import { WhatsAppIcon } from "~/components/ui/icons";
 import { dbContext } from "~/server/db-context.server";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
-import { whatsappLink } from "~/lib/whatsapp";
+import { shopPhone, whatsappLink } from "~/lib/whatsapp";
 import { readFormData } from "~/server/request-body.server";
 import type { loader as rootLoader } from "~/root";
 import { clientKey } from "~/server/session.server";
@@ -100,6 +100,12 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
                 <WhatsAppIcon />
                 Escríbenos por WhatsApp
               </a>
+              <p className="text-sm break-words text-slate-700">
+                Teléfono y WhatsApp:{" "}
+                <a href={shopPhone(site.whatsappNumber).href} className="font-semibold whitespace-nowrap text-brand-800 underline" data-testid="contact-phone">
+                  {shopPhone(site.whatsappNumber).display}
+                </a>
+              </p>
               <p className="text-sm break-words text-slate-700">
                 Correo:{" "}
                 <a href={`mailto:${site.contactEmail}`} className="font-semibold text-brand-800 underline">

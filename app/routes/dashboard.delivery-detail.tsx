@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/dashboard.delivery-detail";
-import { bidonSummaryForUser, deliveryTracking, findDeliveryForUser } from "@server/deliveries/index.server";
+import { bidonSummaryForUser, deliveriesWithPhotos, deliveryTracking, findDeliveryForUser } from "@server/deliveries/index.server";
 import { env } from "@server/config/index.server";
 import { DeliveryTrackingPanel } from "~/components/deliveries/delivery-tracking";
 import { AccountPageError, AccountSection, FactList } from "~/components/account/account-page";
@@ -30,6 +30,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     // Issue 26: on its day, stops left and the arrival window; after, who received it.
     tracking: await deliveryTracking(db, delivery.id, now),
     pollSeconds: env().TRACKING_POLL_SECONDS,
+    // Issue 40: the driver's photo of the bidones at the door, served to this customer only.
+    hasPhoto: (await deliveriesWithPhotos(db, [delivery.id])).has(delivery.id),
   };
 }
 
@@ -92,6 +94,18 @@ export default function DashboardDeliveryDetail({ loaderData }: Route.ComponentP
           <DeliveryTimeline history={delivery.statusHistory} />
         </AccountSection>
       </div>
+      {loaderData.hasPhoto && (
+        <AccountSection title="Foto de la entrega">
+          <img
+            src={`/dashboard/envios/${delivery.id}/foto`}
+            alt="Foto de los bidones en la puerta"
+            loading="lazy"
+            className="max-h-96 w-auto max-w-full rounded-xl ring-1 ring-slate-200"
+            data-testid="delivery-photo"
+          />
+          <p className="mt-2 text-sm text-slate-600">La tomó el repartidor al dejar tus bidones.</p>
+        </AccountSection>
+      )}
       <AccountSection title="Productos">
         <OrderLinesTable lines={delivery.items} />
         <div className="mt-4 border-t border-slate-100 pt-4 sm:ml-auto sm:max-w-sm">

@@ -24,12 +24,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.orderId)) throw data(NOT_FOUND, { status: 404 });
   const db = context.get(dbContext);
   const user = await getSignedInUser(db, request);
-  const found = await reorderCart(db, {
-    orderId: params.orderId,
-    userId: user?.id ?? null,
-    token: new URL(request.url).searchParams.get("token"),
-    now: new Date(),
-  });
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token");
+  const found = await reorderCart(db, { orderId: params.orderId, userId: user?.id ?? null, token, now: new Date() });
   if (!found.ok) throw data(NOT_FOUND, { status: 404 });
   const items: CartItem[] = found.lines.map(cartItemFromPricedLine);
   const state: CheckoutNavigationState = {
@@ -38,7 +35,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     prefill: found.prefill,
     notes: found.notes,
   };
-  return { orderNumber: found.orderNumber, items, state };
+  // Issue 41: a subscription's order asks first: the same once (the default), or the subscription.
+  const onceHref = `?${new URLSearchParams({ ...(token ? { token: token.slice(0, 500) } : {}), como: "una-vez" }).toString()}`;
+  const ask = found.fromSubscription && url.searchParams.get("como") !== "una-vez";
+  return { orderNumber: found.orderNumber, items, state, ask, onceHref };
 }
 
 export const headers = () => privatePageHeaders;
@@ -55,14 +55,14 @@ export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
   const { replace } = useCart();
   const { update } = usePurchaseOptions();
   const navigate = useNavigate();
-  const { items, state, orderNumber } = loaderData;
+  const { items, state, orderNumber, ask, onceHref } = loaderData;
   useEffect(() => {
-    if (items.length === 0) return;
+    if (items.length === 0 || ask) return;
     replace(items);
     // The cart page and later visits keep the repeated order's purchase type too.
     update({ purchaseType: state.purchaseType, subscriptionFrequency: state.subscriptionFrequency });
     void navigate("/checkout", { replace: true, state }); // failures reach the error boundary, not this promise
-  }, [items, state, replace, update, navigate]);
+  }, [items, state, ask, replace, update, navigate]);
 
   return (
     <main id="contenido" className="mx-auto max-w-xl px-4 py-16 text-center sm:px-6">
@@ -79,6 +79,22 @@ export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
             Ir a la tienda
           </Link>
         </>
+      ) : ask ? (
+        <div className="mt-6 space-y-4" data-testid="repeat-choice">
+          <p className="text-slate-700">Este pedido es de tu suscripción. ¿Qué quieres hacer?</p>
+          <div className="flex flex-col items-center gap-3">
+            <Link to={onceHref} className="inline-block rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800">
+              Pedir lo mismo una vez
+            </Link>
+            <p className="text-sm text-slate-600">Una compra única, a los precios de hoy. Tu suscripción sigue igual.</p>
+            <Link
+              to="/dashboard/suscripcion"
+              className="inline-block rounded-full border border-brand-700 px-6 py-3 font-semibold text-brand-800 hover:bg-brand-50"
+            >
+              Ir a mi suscripción
+            </Link>
+          </div>
+        </div>
       ) : (
         <p className="mt-6 text-slate-700">Preparando tu carrito…</p>
       )}

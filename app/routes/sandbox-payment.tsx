@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sandbox-payment";
 import { findSandboxPayment, type SandboxAction } from "@server/payments/index.server";
 import { applySandboxAction } from "@server/order-flows/index.server";
@@ -147,6 +147,12 @@ export default function SandboxPayment({ loaderData, actionData }: Route.Compone
               </button>
             </Form>
           )}
+          {/* Issue 41: the order's page keeps the code, its deadline and «Pagar» for later. */}
+          <p className="mt-4 text-sm">
+            <Link to={`/orden/${loaderData.orderId}`} className="font-semibold text-brand-800 underline" data-testid="payment-order-link">
+              Ver mi pedido y el plazo para pagar
+            </Link>
+          </p>
         </section>
       )}
       {(status === "succeeded" || status === "failed") && <p className="mt-8">Este pago ya fue {status === "succeeded" ? "confirmado" : "rechazado"}.</p>}

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { cachedRead } from "../db/read-cache";
 import { productImages, products, productVariants } from "../db/schema";
+import { bidonExchange } from "@core/returnable-bidones";
 
 export interface ShopProduct {
   id: number;
@@ -14,6 +15,8 @@ export interface ShopProduct {
   hasVariants: boolean;
   minPriceCents: number | null;
   maxPriceCents: number | null;
+  /** What one bidón costs as a recarga, the least of the product's packs ("desde") when they differ; null for other products. */
+  refillPerBidon: { cents: number; from: boolean } | null;
 }
 
 export interface ProductVariant {
@@ -65,18 +68,34 @@ const readActiveProducts = cachedRead((db: Database) =>
     .orderBy(...shopOrder),
 );
 
+interface VariantPrices {
+  min: number;
+  max: number;
+  /** The least one swapped bidón costs among the recargas (issue 41); null when none is a recarga. */
+  refill: { cents: number; from: boolean } | null;
+}
+
 const readActiveVariantPriceRanges = cachedRead(async (db: Database) => {
   const rows = await db
-    .select({
-      productId: productVariants.productId,
-      // Aggregates come back as strings from node-postgres and numbers from PGlite (stack notes).
-      min: sql<string>`min(${productVariants.priceCents})`.mapWith(Number),
-      max: sql<string>`max(${productVariants.priceCents})`.mapWith(Number),
-    })
+    .select({ productId: productVariants.productId, priceCents: productVariants.priceCents, sku: productVariants.sku })
     .from(productVariants)
-    .where(eq(productVariants.active, true))
-    .groupBy(productVariants.productId);
-  return new Map(rows.map((row) => [row.productId, { min: Number(row.min), max: Number(row.max) }]));
+    .where(eq(productVariants.active, true));
+  const ranges = new Map<number, VariantPrices>();
+  for (const row of rows) {
+    const range = ranges.get(row.productId) ?? { min: row.priceCents, max: row.priceCents, refill: null };
+    range.min = Math.min(range.min, row.priceCents);
+    range.max = Math.max(range.max, row.priceCents);
+    // A recarga or a pack of N recargas: N full bidones swapped for N empty ones.
+    const exchange = bidonExchange(row.sku, 1);
+    if (exchange.empty > 0) {
+      const perBidon = Math.round(row.priceCents / exchange.full);
+      range.refill = range.refill
+        ? { cents: Math.min(range.refill.cents, perBidon), from: range.refill.from || perBidon !== range.refill.cents }
+        : { cents: perBidon, from: false };
+    }
+    ranges.set(row.productId, range);
+  }
+  return ranges;
 });
 
 /**
@@ -92,7 +111,7 @@ export async function listShopProducts(db: Database): Promise<ShopProduct[]> {
     return [];
   }
 
-  let ranges = new Map<number, { min: number; max: number }>();
+  let ranges = new Map<number, VariantPrices>();
   try {
     ranges = await readActiveVariantPriceRanges(db);
   } catch (error) {
@@ -106,6 +125,7 @@ export async function listShopProducts(db: Database): Promise<ShopProduct[]> {
       hasVariants: range !== undefined,
       minPriceCents: range?.min ?? row.priceCents,
       maxPriceCents: range?.max ?? row.priceCents,
+      refillPerBidon: range?.refill ?? null,
     };
   });
 }

@@ -30,6 +30,7 @@ const fallbackSettings: SiteSettings = {
   doorPaymentMaxCents: 50000,
   doorPaymentCustomers: "all",
   doorYapeNumber: null,
+  deliveryPhotoRequiredAboveCents: null,
 };
 
 export const getSiteSettings = cachedRead(async (db: Database): Promise<SiteSettings> => {

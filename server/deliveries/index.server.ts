@@ -17,6 +17,7 @@ export {
 } from "./delivery-status";
 export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResult } from "./transition";
 export { listDriverStops, type DriverStop } from "./driver-route";
+export { listDriverRoute, type DriverRouteStop } from "./driver-stop-extras";
 export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult, type DriverStopOrderSteps } from "./driver-confirmations";
 export { applyQueuedDriverConfirmations, type QueuedConfirmationAnswer, type QueuedDriverConfirmation } from "./driver-confirmation-queue";
 export {
@@ -42,7 +43,15 @@ export {
   type SlotClaim,
   type SlotRequest,
 } from "./capacity";
-export { claimNextSlotFrom, datesWithRoom, MAX_POSTPONE_DAYS, offeredDeliverySlots, type OfferedDate } from "./offered-slots";
+export {
+  claimNextSlotFrom,
+  datesWithRoom,
+  MAX_POSTPONE_DAYS,
+  missedDeliveryDates,
+  offeredDeliverySlots,
+  type MissedDate,
+  type OfferedDate,
+} from "./offered-slots";
 export {
   addClosedDay,
   loadCalendarForStaff,
@@ -91,7 +100,10 @@ export { tellRescheduledDeliveries, type MovedDelivery } from "./rescheduled-ema
 export { failedDeliveryToRebook, rebookFailedDelivery, type FailedDeliveryToRebook, type RebookLookup, type RebookResult } from "./customer-rebook";
 export { estimatedArrivalWindow, type EstimatedArrival } from "./arrival-window";
 export { loadRouteSettings, saveRouteSettings, type RouteSettings } from "./route-settings";
-export { latestRouteOptimisation, MAX_VANS, optimiseRoutes, type RouteOptimisationResult } from "./route-optimisation";
+export { latestRouteOptimisation, MAX_VANS, planRoutes, type PlannedRun, type RouteOptimisationResult } from "./route-optimisation";
+export type { PlannedRoute, PlannedStop } from "../db/schema";
+export { applyRoutePlan, STALE_PLAN } from "./route-plan-apply";
+export { InfeasibleAnswerError } from "./route-plan-compute";
 export { deliveryOwner, deliveryTracking, trackedDeliveryOfOrder, type DeliveryTracking } from "./delivery-tracking";
 export { routeProgress, type RouteProgress } from "./route-progress";
 export { arrivalView, driverDayArrivals, type ArrivalView } from "./arrival-estimates";
@@ -100,3 +112,13 @@ export { loadRouteOverview, type RouteOverview, type RouteOverviewDriver } from 
 export { setOrderLocation, type OrderLocationResult } from "./order-location";
 export { retimeDriverDay, type VanShift } from "./route-plan";
 export { setDistrictCentre } from "./district-centre";
+export {
+  DELIVERY_PHOTO_REQUIRED,
+  deliveriesWithPhotos,
+  deliveryPhotoForCustomer,
+  deliveryPhotoMissing,
+  deliveryPhotosOfOrder,
+  saveDeliveryPhoto,
+  type DeliveryPhoto,
+  type SaveDeliveryPhotoResult,
+} from "./delivery-photos";

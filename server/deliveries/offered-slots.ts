@@ -1,5 +1,6 @@
 import { addDays, isoWeekday, limaToday } from "@core/lima-dates";
-import { openDates } from "@core/delivery-calendar";
+import { firstBookableDate, openDates } from "@core/delivery-calendar";
+import { nationalHolidayOn } from "@core/peru-holidays";
 import { LATEST_BOOKING_DAYS, type DeliveryWindow } from "@core/delivery-schedule";
 import type { DatabaseOrTransaction, Transaction } from "../db/transaction";
 import { cutoffFor, loadDeliveryCalendar } from "./calendar";
@@ -92,4 +93,49 @@ export async function claimNextSlotFrom(
   });
   if (claimed) input.fullBefore?.set(key, claimed.date);
   return claimed;
+}
+
+/** Why a date of a district's weekdays is not offered (issue 41), in the customer's words. */
+export interface MissedDate {
+  date: string;
+  reason: string;
+}
+
+/**
+ * The dates of each district's weekdays, from tomorrow (Lima) for `days` days, that the checkout
+ * does not offer, each with why (issue 41: a missing date explains itself): the cut-off for
+ * tomorrow passed, a holiday or a closure of the shop, or every window full. Same rules as
+ * `offeredDeliverySlots`, read the same way.
+ */
+export async function missedDeliveryDates(
+  db: DatabaseOrTransaction,
+  input: { now: Date; districts: { id: number; dayNumbers: number[] }[]; days: number },
+): Promise<Record<number, MissedDate[]>> {
+  const calendar = await loadDeliveryCalendar(db);
+  const tomorrow = addDays(limaToday(input.now), 1);
+  const last = addDays(tomorrow, input.days - 1);
+  const hasRoom = await roomBetween(db, tomorrow, last);
+  const missed: Record<number, MissedDate[]> = {};
+  for (const district of input.districts) {
+    const cutoffTime = cutoffFor(calendar, district.id);
+    const firstBookable = firstBookableDate(input.now, cutoffTime);
+    const rows: MissedDate[] = [];
+    for (let date = tomorrow; date <= last; date = addDays(date, 1)) {
+      if (!district.dayNumbers.includes(isoWeekday(date))) continue;
+      const closed = calendar.closedDays.get(date);
+      const reason =
+        closed !== undefined
+          ? nationalHolidayOn(date) === closed
+            ? `feriado (${closed})`
+            : `cerrado (${closed})`
+          : date < firstBookable
+            ? `cerrado: pasó la hora de corte (${cutoffTime})`
+            : DELIVERY_WINDOWS.some((window) => hasRoom(district.id, date, window))
+              ? null
+              : "sin cupos";
+      if (reason) rows.push({ date, reason });
+    }
+    missed[district.id] = rows;
+  }
+  return missed;
 }

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import { listActiveDrivers } from "./dispatch-day";
 import { vanOfDay, type VanShift } from "./route-plan";
-import { latestRouteOptimisation } from "./route-optimisation";
+import { latestRouteOptimisation, type RouteOptimisationResult } from "./route-optimisation";
 import { lateMinutes, routeProgress, type RouteProgress } from "./route-progress";
 import { loadRouteSettings, type RouteSettings } from "./route-settings";
 import { loadRouteStops, stopsByDriver } from "./route-stops";
@@ -23,8 +23,12 @@ export interface RouteOverview {
   drivers: RouteOverviewDriver[];
   /** Deliveries of the day on nobody's route. */
   unassigned: number;
-  /** The day's latest "Optimizar rutas": what it could not place (those still off every route), and when. */
+  /** The day's latest applied "Optimizar rutas": what it could not place (those still off every route), and when. */
   lastRun: { at: string; by: string; unassigned: { deliveryId: string; deliveryNumber: string; reason: string }[] } | null;
+  /** The day's latest plan when it waits for "Aplicar plan" (issue 40). */
+  pendingPlan: { id: number; at: string; by: string; result: RouteOptimisationResult } | null;
+  /** Each driver's open stops in route order with their points, for the map. */
+  currentRoutes: { driverId: string; stops: { deliveryNumber: string; point: [number, number] | null }[] }[];
 }
 
 /**
@@ -51,16 +55,26 @@ export async function loadRouteOverview(db: Database, date: string, now: Date): 
     });
   }
   const offRoute = new Set(stops.filter((stop) => !stop.driverId).map((stop) => stop.id));
+  const pending = lastRun?.status === "planned" && lastRun.result.plan ? lastRun : null;
   return {
     settings,
     drivers: rows,
     unassigned: offRoute.size,
-    lastRun: lastRun
-      ? {
-          at: lastRun.createdAt.toISOString(),
-          by: lastRun.createdBy,
-          unassigned: lastRun.result.unassigned.filter((left) => offRoute.has(left.deliveryId)),
-        }
-      : null,
+    pendingPlan: pending ? { id: pending.id, at: pending.createdAt.toISOString(), by: pending.createdBy, result: pending.result } : null,
+    currentRoutes: rows.map((driver) => ({
+      driverId: driver.id,
+      stops: (grouped.get(driver.id) ?? []).map((stop) => ({
+        deliveryNumber: stop.deliveryNumber,
+        point: stop.point ? ([stop.point.lat, stop.point.lng] as [number, number]) : null,
+      })),
+    })),
+    lastRun:
+      lastRun && !pending
+        ? {
+            at: lastRun.createdAt.toISOString(),
+            by: lastRun.createdBy,
+            unassigned: lastRun.result.unassigned.filter((left) => offRoute.has(left.deliveryId)),
+          }
+        : null,
   };
 }

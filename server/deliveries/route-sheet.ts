@@ -32,6 +32,8 @@ export interface RouteStop {
   lateMinutes: number;
   /** No point of its own: the van is sent to the district's centre ("ubicación aproximada"). */
   approximate: boolean;
+  /** Issue 40: the stop's own point, printed for hand-written notes; null when approximate. */
+  pin: { lat: number; lng: number } | null;
 }
 
 export interface RouteSheet {
@@ -64,6 +66,7 @@ export async function loadRouteSheets(db: Database, input: { date: string; drive
       customerPhone: orders.customerPhone,
       routePosition: deliveries.routePosition,
       lat: deliveries.lat,
+      lng: deliveries.lng,
       estimatedArrivalAt: deliveries.estimatedArrivalAt,
       amountToCollectCents: amountToCollect,
       driverId: driver.id,
@@ -136,6 +139,7 @@ export async function loadRouteSheets(db: Database, input: { date: string; drive
       estimatedArrival: row.estimatedArrivalAt ? formatLimaInstant(row.estimatedArrivalAt, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) : null,
       lateMinutes: row.estimatedArrivalAt ? Math.max(0, lateMinutes(input.date, row.deliveryWindow, row.estimatedArrivalAt)) : 0,
       approximate: row.lat === null,
+      pin: row.lat !== null && row.lng !== null ? { lat: row.lat, lng: row.lng } : null,
     });
   }
   const list = [...sheets.values()].sort((a, b) => a.driverName.localeCompare(b.driverName, "es") || a.driverId.localeCompare(b.driverId));

@@ -15,3 +15,12 @@ export { MEDIA_SWEEP_EVERY_MS, MEDIA_SWEEP_GRACE_MS, sweepUnusedMedia, sweepUnus
 export { STORED_NAME } from "./images";
 export { localMediaStore, MEDIA_CACHE_CONTROL, mediaStore, s3MediaStore, type MediaStore } from "./storage";
 export { copyLocalMediaToStore, type MediaCopyReport } from "./migrate";
+export {
+  DELIVERY_PHOTO_TOO_LARGE,
+  DELIVERY_PHOTO_UNREADABLE,
+  MAX_DELIVERY_PHOTO_BYTES,
+  prepareDeliveryPhoto,
+  readDeliveryPhoto,
+  storeDeliveryPhoto,
+  type DeliveryPhotoFile,
+} from "./delivery-photos";

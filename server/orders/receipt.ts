@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { payAtDoorSentence } from "@core/door-payment";
 import { paymentStage } from "@core/order-labels";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
@@ -36,6 +36,11 @@ export interface OrderReceipt {
         invoiceNumber: string | null;
         createdAt: string;
         items: { title: string; variantTitle: string | null; quantity: number; unitPriceCents: number; lineTotalCents: number }[];
+        /**
+         * Issue 41: an unpaid order's open online attempt: its cash code once one was given, when it
+         * stops being payable (ISO instant) and its payment page. Null once paid, or at the door.
+         */
+        openPayment: { code: string | null; expiresAt: string | null; payPath: string } | null;
       })
     | null;
 }
@@ -72,6 +77,15 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
     .where(eq(orderItems.orderId, order.id))
     .orderBy(asc(orderItems.id));
   const [invoice] = await db.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(liveSaleInvoiceOf(order.id));
+  const [open] =
+    paymentStage(order.status) === "awaiting" && !payAtDoor
+      ? await db
+          .select({ id: payments.id, provider: payments.provider, code: payments.paymentCode, expiresAt: payments.expiresAt })
+          .from(payments)
+          .where(and(eq(payments.orderId, order.id), inArray(payments.status, ["created", "pending"]), inArray(payments.provider, ["sandbox", "culqi"])))
+          .orderBy(desc(payments.createdAt))
+          .limit(1)
+      : [];
   return {
     ...base,
     details: {
@@ -91,6 +105,7 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
       invoiceNumber: invoice?.invoiceNumber ?? null,
       createdAt: order.createdAt.toISOString(),
       items,
+      openPayment: open ? { code: open.code, expiresAt: open.expiresAt?.toISOString() ?? null, payPath: `/pago/${open.provider}/${open.id}` } : null,
     },
   };
 }

@@ -61,6 +61,7 @@ export interface StaffOrderDetail {
   invoice: { invoiceNumber: string; status: string; totalCents: number } | null;
   timeline: { fromStatus: string | null; toStatus: string; actor: string; note: string | null; createdAt: string }[];
   refunds: {
+    id: string;
     amountCents: number;
     reason: string;
     status: string;
@@ -200,6 +201,7 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
       createdAt: change.createdAt.toISOString(),
     })),
     refunds: orderRefunds.map((refund) => ({
+      id: refund.id,
       amountCents: refund.amountCents,
       reason: refund.reason,
       status: refund.status,

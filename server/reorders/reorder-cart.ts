@@ -24,6 +24,8 @@ export type ReorderCart =
       notes: string[];
       purchaseType: "one-time";
       subscriptionFrequency: "mensual" | "anual";
+      /** Issue 41: a subscription's order, which the page offers to repeat once or to manage in the subscription. */
+      fromSubscription: boolean;
       prefill: ReorderPrefill;
       /**
        * `owner`: the signed-in customer's own order; `link`: a valid e-mail link opened without
@@ -76,6 +78,7 @@ export async function reorderCart(db: Database, input: { orderId: string; userId
     notes,
     purchaseType: "one-time",
     subscriptionFrequency: order.subscriptionFrequency === "anual" ? "anual" : "mensual",
+    fromSubscription: order.orderType === "subscription",
     prefill: access === "owner" ? await lastAddressOf(db, input.userId!) : access === "link" ? contactOf(order) : {},
     access,
   };

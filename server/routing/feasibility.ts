@@ -18,6 +18,13 @@ export interface FeasibilityIssue {
 export interface CheckOptions {
   /** Needed when the problem has coordinates and no matrix. */
   travel?: TravelModel;
+  /**
+   * Take each leg's driving time from the answer (the difference of its steps' cumulative
+   * `duration`) instead of recomputing it: for a VROOM server that drives on its own road engine,
+   * whose times the shop cannot recompute. Windows, shift, capacity, skills and every job served
+   * once are still checked against the problem (decision 0093).
+   */
+  legsFromAnswer?: boolean;
 }
 
 /** Relative slack for comparing times computed in a different order (floating point). */
@@ -115,9 +122,17 @@ function checkRoute(
   let time = reportedStart !== undefined && reportedStart > open ? reportedStart : open;
   let previous = start;
   const reportedJobSteps = steps.filter((step) => step.type === "job");
+  const reportedEnd = steps.find((step) => step.type === "end");
+  /** Driving time of the leg into job `position` (jobs.length: back to the end), as options say. */
+  const leg = (from: Place | undefined, to: Place | undefined, position: number) => {
+    if (!options.legsFromAnswer) return travelTime(problem, vehicle, from, to, options);
+    const into = position < jobs.length ? reportedJobSteps[position] : reportedEnd;
+    const before = position === 0 ? 0 : (reportedJobSteps[position - 1]?.duration ?? 0);
+    return into ? Math.max(0, into.duration - before) : 0;
+  };
   jobs.forEach((job, position) => {
     const here: Place = { index: job.location_index, coordinates: job.location };
-    const arrival = time + travelTime(problem, vehicle, previous, here, options);
+    const arrival = time + leg(previous, here, position);
     const windows = [...(job.time_windows ?? [[-Infinity, Infinity] as [number, number]])].sort((a, b) => a[0] - b[0]);
     const window = windows.find(([, due]) => arrival <= due + slack(due));
     if (!window) fail(`arrives at ${arrival}, after its last window closes at ${windows[windows.length - 1]![1]}`, job.id);
@@ -132,7 +147,7 @@ function checkRoute(
     time = serviceStart + (samePlace(previous, here) ? 0 : (job.setup ?? 0)) + (job.service ?? 0);
     previous = here;
   });
-  const back = time + travelTime(problem, vehicle, previous, end, options);
+  const back = time + leg(previous, end, jobs.length);
   if (end && back > close + slack(close)) fail(`back at ${back}, after its shift closes at ${close}`);
   return issues;
 }

@@ -3,7 +3,7 @@
  * the engine is the built-in solver or a VROOM server (ROUTING_URL), interchangeable here.
  */
 export { solve, configuredRoutingEngine, type RoutingEngine, type SolveOptions } from "./solve";
-export { DEFAULT_TIME_LIMIT_MS } from "./built-in/solve-built-in";
+export { ROUND_BUDGET, searchRounds, SOLVE_TIME_CAP_MS, standardSolveOptions } from "./built-in/search-budget";
 export { RoutingEngineError, type VroomServer } from "./vroom-client";
 export { RoutingProblemError, UnsupportedProblemError } from "./model";
 export { checkSolution, type CheckOptions, type FeasibilityIssue } from "./feasibility";
@@ -40,6 +40,7 @@ export {
   type VroomSolution,
   type VroomStep,
   type VroomSummary,
+  type SearchReport,
   type VroomUnassigned,
   type VroomVehicle,
   type VroomViolation,

@@ -1,14 +1,14 @@
 import type { RoutingModel } from "./model";
 import { timeRoute, type TimedStep } from "./schedule";
 import { unassignedReason } from "./unassigned-reasons";
-import type { VroomRoute, VroomSolution, VroomStep, VroomUnassigned } from "./vroom-format";
+import type { SearchReport, VroomRoute, VroomSolution, VroomStep, VroomUnassigned } from "./vroom-format";
 
 /** A solution in VROOM's output format from job positions per vehicle (built-in solver and plan checks). */
 export function solutionOf(
   model: RoutingModel,
   routes: readonly (readonly number[])[],
   unassigned: readonly number[],
-  computing: { loading: number; solving: number },
+  computing: { loading: number; solving: number; search?: SearchReport },
 ): VroomSolution {
   const vroomRoutes = routes.flatMap((jobs, index) => (jobs.length ? [routeOf(model, index, jobs)] : []));
   const left: VroomUnassigned[] = [
@@ -34,6 +34,7 @@ export function solutionOf(
       ...(model.dims ? { delivery: sumAmounts((route) => route.delivery), pickup: sumAmounts((route) => route.pickup) } : {}),
       ...(hasDistances ? { distance: sum((route) => route.distance ?? 0) } : {}),
       computing_times: { loading: Math.round(computing.loading), solving: Math.round(computing.solving), routing: 0 },
+      ...(computing.search ? { search: computing.search } : {}),
     },
     unassigned: left,
     routes: vroomRoutes,

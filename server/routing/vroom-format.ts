@@ -173,6 +173,11 @@ export const vroomSummarySchema = z.object({
   pickup: z.array(z.number()).optional(),
   distance: z.number().optional(),
   computing_times: z.object({ loading: z.number().optional(), solving: z.number().optional(), routing: z.number().optional() }).optional(),
+  /**
+   * Not VROOM's: the built-in solver's account of its search (decision 0093): rounds done and
+   * meant, and when the safety cap on wall time cut it short (null: the work bound was reached).
+   */
+  search: z.object({ rounds: z.number().int(), plannedRounds: z.number().int(), cutAtMs: z.number().nullable() }).optional(),
 });
 
 export const vroomSolutionSchema = z.object({
@@ -191,5 +196,6 @@ export type VroomStep = z.infer<typeof vroomStepSchema>;
 export type VroomRoute = z.infer<typeof vroomRouteSchema>;
 export type VroomUnassigned = z.infer<typeof vroomUnassignedSchema>;
 export type VroomSummary = z.infer<typeof vroomSummarySchema>;
+export type SearchReport = NonNullable<VroomSummary["search"]>;
 export type VroomSolution = z.infer<typeof vroomSolutionSchema>;
 export type VroomViolation = z.infer<typeof violationSchema>;

@@ -194,14 +194,33 @@ describe("the customer's account area", () => {
     await close();
   });
 
-  it("fits a phone: the account menu scrolls sideways and the page never does", async () => {
+  it("fits a phone: the account menu folds into one line that opens, and the page never scrolls sideways", async () => {
     const { page, close } = await openSignedIn(shop, await demoSession(), MOBILE);
-    for (const path of ["/dashboard", "/dashboard/perfil", "/dashboard/suscripcion"]) {
+    for (const [path, current] of [
+      ["/dashboard", "Inicio"],
+      ["/dashboard/perfil", "Mi perfil"],
+      ["/dashboard/suscripcion", "Suscripción"],
+    ] as const) {
       await page.goto(`${shop.baseURL()}${path}`);
       await waitForHydration(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      expect(await page.getByRole("navigation", { name: "Mi cuenta" }).getByRole("link", { name: "Mis pedidos" }).isVisible()).toBe(true);
+      // Issue 41: folded, the account's card (name and menu line) leaves the screen to the page.
+      const aside = await page
+        .locator("aside")
+        .filter({ has: page.getByTestId("account-name") })
+        .boundingBox();
+      expect(aside!.height).toBeLessThan(150);
+      const menu = page.getByTestId("account-menu");
+      expect(await menu.locator("summary").textContent()).toContain(current);
+      const link = page.getByRole("navigation", { name: "Mi cuenta" }).getByRole("link", { name: "Mis pedidos" });
+      expect(await link.isVisible()).toBe(false);
+      await menu.locator("summary").click();
+      expect(await link.isVisible()).toBe(true);
     }
+    await page.getByRole("navigation", { name: "Mi cuenta" }).getByRole("link", { name: "Mis pedidos" }).click();
+    await page.waitForURL(`${shop.baseURL()}/dashboard/pedidos`);
+    await page.getByTestId("account-menu").locator("summary").filter({ hasText: "Mis pedidos" }).waitFor();
+    expect(await page.getByTestId("account-menu").evaluate((details) => (details as HTMLDetailsElement).open)).toBe(false);
     await close();
   });
 

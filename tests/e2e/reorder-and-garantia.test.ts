@@ -121,6 +121,8 @@ describe("one-tap reorder and the bidón garantía, on a phone", () => {
     const typeLine = (await page.getByText(/^Realizado el/).textContent()) ?? "";
     await expectReadable(page);
     await page.getByRole("link", { name: "Repetir pedido" }).click();
+    // Issue 41: a subscription's order asks first; the same once is the first choice.
+    if (typeLine.includes("Suscripción")) await page.getByRole("link", { name: "Pedir lo mismo una vez" }).click();
     await page.waitForURL((url) => url.pathname === "/checkout");
     await page.getByLabel("Nombre", { exact: true }).waitFor();
     const cart = await storedCart(page);

@@ -36,7 +36,18 @@ describe("catalog", () => {
     // The Pack 20 variant (S/ 380) is inactive and must not widen the range.
     expect(office).toMatchObject({ hasVariants: true, minPriceCents: 8400, maxPriceCents: 19900 });
     const box = list.find((product) => product.slug === "caja-20l-con-dispensador")!;
-    expect(box).toMatchObject({ hasVariants: false, minPriceCents: 5990, maxPriceCents: 5990 });
+    expect(box).toMatchObject({ hasVariants: false, minPriceCents: 5990, maxPriceCents: 5990, refillPerBidon: null });
+  });
+
+  it("says what one bidón costs as a recarga: the least of the active packs, never the bidón sold with its container", async () => {
+    const list = await listShopProducts(test.db);
+    const home = list.find((product) => product.slug === "bidon-retornable-hogar-20l")!;
+    // Recarga S/ 22.00 and Pack 3 recargas S/ 60.00 (S/ 20.00 each); "Primer bidón con envase" S/ 45.00 is no recarga.
+    expect(home.refillPerBidon).toEqual({ cents: 2000, from: true });
+    const office = list.find((product) => product.slug === "bidon-retornable-oficina-20l")!;
+    // Pack 4 S/ 84.00 (S/ 21.00 each), Pack 10 S/ 199.00 (S/ 19.90 each); the inactive Pack 20 (S/ 19.00 each) does not count.
+    expect(office.refillPerBidon).toEqual({ cents: 1990, from: true });
+    expect(list.find((product) => product.slug === "agua-alcalina-personal-625ml")!.refillPerBidon).toBeNull();
   });
 
   it("finds a product by slug with its active variants in id order", async () => {

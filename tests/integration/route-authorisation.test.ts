@@ -168,8 +168,20 @@ describe("who may use issue 26's actions (routes with their middleware)", () => 
     const allowedKey = randomUUID();
     const answer = await press("operaciones", allowedKey);
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ ok: true, message: expect.stringContaining("Rutas optimizadas") });
-    expect(await test.db.select().from(routeOptimisations).where(eq(routeOptimisations.requestKey, allowedKey))).toHaveLength(1);
+    // Computed and kept as a plan; nothing is applied until «Aplicar plan» (issue 40).
+    expect(answer.body).toMatchObject({ ok: true, message: expect.stringMatching(/^(Plan calculado|El plan no asigna ninguna parada)/) });
+    const [plan] = await test.db.select().from(routeOptimisations).where(eq(routeOptimisations.requestKey, allowedKey));
+    expect(plan!.status).toBe("planned");
+    // «Aplicar plan» (issue 40): the same roles only; a refused press applies nothing.
+    const apply = (who: Who, key: string) =>
+      run([adminLayout, despacho], "action", who, `/admin/despacho?fecha=${date}`, {}, { intent: "aplicar", plan: String(plan!.id), clave: key });
+    await expectStaffRefusals((who) => apply(who, randomUUID()), ["anonymous", "customer", "repartidor"]);
+    expect((await test.db.select().from(routeOptimisations).where(eq(routeOptimisations.id, plan!.id)))[0]!.status).toBe("planned");
+    if (plan!.result.plan!.placed > 0) {
+      const applied = await apply("admin", randomUUID());
+      expect(applied.body).toMatchObject({ ok: true, message: expect.stringContaining("Plan aplicado") });
+      expect((await test.db.select().from(routeOptimisations).where(eq(routeOptimisations.id, plan!.id)))[0]!.status).toBe("applied");
+    }
     // A van without a shift end is refused with its Spanish message, and nothing runs.
     const badKey = randomUUID();
     const bad = await run(

@@ -96,4 +96,29 @@ describe("Optimizar rutas checks the chosen vans before it plans", () => {
     expect(vroom.requests[asked]!.vehicles).toHaveLength(1);
     expect(await test.db.select().from(routeOptimisations)).toHaveLength(1);
   });
+
+  it("shows an infeasible VROOM answer as an error and keeps no plan to apply (issue 40)", async () => {
+    const before = await routesOfTheDay();
+    const plans = (await test.db.select().from(routeOptimisations)).length;
+    vroom.mode = "overloads";
+    try {
+      const form = optimiseForm([driverId]);
+      form.set(`capacidad-${driverId}`, "1");
+      const answer = await postToRoute({
+        db: test.db,
+        dbContext,
+        route,
+        outer: staffArea,
+        path: `/admin/despacho?fecha=${limaToday(new Date())}`,
+        body: form,
+        cookie: operaciones,
+      });
+      expect(answer.status).toBe(502);
+      expect(answer.data).toMatchObject({ ok: false, message: expect.stringContaining("no cumplen los horarios, la capacidad o los turnos") });
+    } finally {
+      vroom.mode = "ok";
+    }
+    expect(await routesOfTheDay()).toEqual(before);
+    expect(await test.db.select().from(routeOptimisations)).toHaveLength(plans);
+  });
 });

@@ -11,7 +11,8 @@ import {
   loadRouteOverview,
   loadRouteSheets,
   moveRouteStop,
-  optimiseRoutes,
+  applyRoutePlan,
+  planRoutes,
   setOrderLocation,
   type VanShift,
 } from "@server/deliveries/index.server";
@@ -30,6 +31,19 @@ const minuteOfDay = (instant: Date) => {
   const lima = new Date(instant.getTime() - 5 * 3_600_000);
   return lima.getUTCHours() * 60 + lima.getUTCMinutes();
 };
+
+/**
+ * "Optimizar rutas" then "Aplicar plan" (issue 40) with every stop that does not fit ticked to come
+ * off its route: what one press did before plans waited for staff. The plan/apply flow itself is
+ * tests/integration/route-plan-apply.test.ts.
+ */
+async function optimiseRoutes(db: TestDatabase["db"], actor: StaffActor, input: { date: string; vans: VanShift[]; requestKey: string; now: Date }) {
+  const { run, repeated } = await planRoutes(db, actor, input);
+  if (repeated) return { result: run.result, repeated };
+  const kept = run.result.plan!.vans.flatMap((van) => van.stops.filter((stop) => stop.keptReason).map((stop) => stop.deliveryId));
+  const applied = await applyRoutePlan(db, actor, { runId: run.id, date: input.date, applyKey: randomUUID(), remove: kept, now: input.now });
+  return { result: applied.result, repeated: false };
+}
 
 describe("Route planning: Optimizar rutas, arrival times and the customer's tracking (issue 26)", () => {
   let test: TestDatabase;

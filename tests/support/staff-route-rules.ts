@@ -18,6 +18,7 @@ export const STAFF_ROUTE_RULES: Record<string, Rule> = {
   "/admin": { allowed: ["operaciones", "repartidor"] },
   "/admin/reparto": { allowed: ["repartidor"] },
   "/admin/reparto/confirmaciones": { allowed: ["repartidor"] },
+  "/admin/reparto/fotos": { allowed: ["repartidor"] },
   "/admin/pedidos/:orderId/cancelar": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}/cancelar" },
   "/admin/pedidos/:orderId/reembolsar": { allowed: ["operaciones"], sample: "/admin/pedidos/{demoOrderId}/reembolsar" },
   "/admin/ajustes": { allowed: [] },

@@ -5,12 +5,13 @@
  * quality), with VROOM's own strictness where the shop could get it wrong: matrices and times must
  * be whole numbers, vehicles and jobs must be there. Without matrices it plays OSRM with
  * straight lines at 30 km/h. Modes: ok; input-error (400, code 2); internal-error (500, code 1);
- * slow (answers after `slowMs`); not-json (a proxy's HTML error page).
+ * slow (answers after `slowMs`); not-json (a proxy's HTML error page); overloads (a faulty engine
+ * that ignores capacities, windows and shifts: its answer is well-formed and infeasible).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-export type VroomStandInMode = "ok" | "input-error" | "internal-error" | "slow" | "not-json";
+export type VroomStandInMode = "ok" | "input-error" | "internal-error" | "slow" | "not-json" | "overloads";
 
 export interface VroomStandIn {
   url: string;
@@ -62,7 +63,7 @@ function wholeNumbers(values: unknown[], what: string) {
   for (const value of values) if (typeof value === "number" && !Number.isInteger(value)) throw new InputError(`Invalid ${what} value: ${value}.`);
 }
 
-function firstFit(problem: Problem) {
+function firstFit(problem: Problem, faulty = false) {
   const jobs = problem.jobs ?? [];
   const matrix = problem.matrices?.car?.durations ?? problem.matrix;
   if (matrix) wholeNumbers(matrix.flat(), "matrix");
@@ -107,7 +108,7 @@ function firstFit(problem: Problem) {
         const drive = travel(here, placeOf(job));
         travelled += drive;
         const arrival = time + drive;
-        const window = (job.time_windows ?? [[0, Number.MAX_SAFE_INTEGER]]).find(([, due]) => arrival <= due);
+        const window = (job.time_windows ?? [[0, Number.MAX_SAFE_INTEGER]]).find(([, due]) => arrival <= due) ?? (faulty ? [arrival, arrival] : undefined);
         if (!window) return null;
         const begin = Math.max(arrival, window[0]);
         steps.push({ job, arrival, waiting: begin - arrival, travelled });
@@ -115,13 +116,13 @@ function firstFit(problem: Problem) {
         here = placeOf(job);
       }
       const back = travel(here, end);
-      if (time + back > close) return null;
+      if (!faulty && time + back > close) return null;
       return { steps, end: time + back, travelled: travelled + back };
     };
     for (const job of jobs) {
       if (!left.has(job.id) || !(job.skills ?? []).every((skill) => skills.has(skill))) continue;
       const load = capacity.map((_, dim) => [...taken, job].reduce((sum, each) => sum + (each.delivery?.[dim] ?? 0), 0));
-      if (load.some((value, dim) => value > capacity[dim]!)) continue;
+      if (!faulty && load.some((value, dim) => value > capacity[dim]!)) continue;
       if (!timeline([...taken, job])) continue;
       taken.push(job);
       left.delete(job.id);
@@ -239,7 +240,7 @@ export async function startVroomStandIn(initialMode: VroomStandInMode = "ok"): P
     if (standIn.mode === "slow") await new Promise((resolve) => setTimeout(resolve, standIn.slowMs));
     if (!problem.vehicles || !(problem.jobs || problem.shipments)) return send(response, 400, { code: 2, error: INVALID });
     try {
-      send(response, 200, firstFit(problem));
+      send(response, 200, firstFit(problem, standIn.mode === "overloads"));
     } catch (error) {
       if (error instanceof InputError) send(response, 400, { code: 2, error: error.message });
       else send(response, 500, { code: 1, error: "Internal error" });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { VroomProblem } from "@server/routing/index.server";
+import { simpleFromVroom, simpleToVroom, solve, standardSolveOptions, type VroomProblem } from "@server/routing/index.server";
 import { readSolomon } from "../../bench/solomon/solomon";
 import { startVroomStandIn, type VroomStandIn } from "../support/vroom-stand-in";
 
@@ -34,6 +34,8 @@ async function routesSolve(...args: string[]): Promise<Outcome> {
 
 const r101 = readSolomon(path.join(root, "bench/solomon/r101.txt"));
 const euclidean = { ...r101, stops: r101.stops.slice(0, 30) };
+/** Ten stops: quick even when many test files share the machine, and another seed routes them otherwise. */
+const small = { ...r101, stops: r101.stops.slice(0, 10) };
 const haversine = {
   metric: "haversine",
   speedKmh: 25,
@@ -49,23 +51,38 @@ const haversine = {
 };
 
 // Each run starts npm and tsx (seconds on a loaded machine): the three run at once, before the tests.
-const outcomes: Record<"euclidean" | "haversine" | "malformed" | "vroom", Outcome> = {} as never;
+const outcomes: Record<"euclidean" | "haversine" | "malformed" | "vroom" | "standard", Outcome> = {} as never;
 let vroom: VroomStandIn;
 beforeAll(async () => {
   vroom = await startVroomStandIn();
-  const [first, second, third, fourth] = await Promise.all([
+  const [first, second, third, fourth, fifth] = await Promise.all([
     routesSolve(file("r101-30.json", euclidean), "--iterations=300", "--check"),
     routesSolve(file("lima.json", haversine), "--check", "--seed=3"),
     routesSolve(file("bad.json", { metric: "manhattan", depot: { x: 0, y: 0 }, vehicles: { count: 1, capacity: 1 }, stops: [] })),
     routesSolve(file("r101-30-vroom.json", euclidean), `--routing-url=${vroom.url}`, "--check"),
+    routesSolve(file("r101-10-standard.json", small)),
   ]);
-  Object.assign(outcomes, { euclidean: first, haversine: second, malformed: third, vroom: fourth });
+  Object.assign(outcomes, { euclidean: first, haversine: second, malformed: third, vroom: fourth, standard: fifth });
 }, 180_000);
 afterAll(() => vroom.close());
 
 type Answer = { routes: { stops: string[]; distance: number }[]; distance: number; vehicles: number; unassigned: string[] };
 
 describe("npm run routes:solve", () => {
+  it("searches exactly as Despacho does without flags: the same routes as the shared options give in-process (issue 40)", async () => {
+    const { code, stdout, stderr } = outcomes.standard;
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const problem = simpleToVroom(small as Parameters<typeof simpleToVroom>[0]);
+    const despacho = await solve(problem, { engine: { kind: "built-in" }, ...standardSolveOptions(problem) });
+    expect(despacho.summary.search?.cutAtMs).toBeNull();
+    const answer = (solution: typeof despacho) => JSON.parse(JSON.stringify(simpleFromVroom(small as Parameters<typeof simpleFromVroom>[0], solution)));
+    expect(JSON.parse(stdout)).toEqual(answer(despacho));
+    // Other options route this file otherwise: the comparison above tells them apart.
+    const otherSeed = await solve(problem, { engine: { kind: "built-in" }, ...standardSolveOptions(problem), seed: 2 });
+    expect(answer(otherSeed)).not.toEqual(answer(despacho));
+  });
+
   it("solves a Euclidean file and prints the issue's solution JSON, checked feasible", () => {
     const { code, stdout, stderr } = outcomes.euclidean;
     expect(stderr).toBe("");

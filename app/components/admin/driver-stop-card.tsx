@@ -1,15 +1,17 @@
 import { useState, type FormEvent } from "react";
 import { FieldError } from "~/components/ui/form-field";
 import { Form, useNavigation } from "react-router";
-import type { DriverStop } from "@server/deliveries/index.server";
+import type { DriverRouteStop } from "@server/deliveries/index.server";
 import { collectMethodNote } from "@core/door-payment";
 import { DeliveryStatusBadge } from "~/components/deliveries/delivery-status";
 import { deliveryFailureReasonLabel, deliveryFailureReasons } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
-import { callHref, customerWhatsappHref, mapHref } from "~/lib/driver-stop-links";
+import { callHref, customerWhatsappHref, directionsHref, pinLabel, wazeHref } from "~/lib/driver-stop-links";
 import { driverStopFormProblems, MAX_BIDONES_PER_STOP } from "@core/driver-stop-rules";
 import { formatSoles } from "@core/money";
 import type { QueuedTap } from "~/lib/driver-app/store";
+import { DONE_STATUSES, stopOnPhone } from "~/lib/driver-app/stop-on-phone";
+import { compressPhoto } from "~/lib/driver-app/compress-photo";
 
 /** What the action answers a form it could not apply: shown on that stop, with what was typed. */
 export interface StopFormFeedback {
@@ -40,36 +42,8 @@ export interface StopTaps {
   offline: boolean;
   record(intent: QueuedTap["intent"], fields: Record<string, string>): Promise<void>;
   dismiss(key: string): Promise<void>;
-}
-
-const TAP_STATUS: Record<QueuedTap["intent"], string> = { en_camino: "in_transit", entregado: "delivered", no_entregado: "failed" };
-
-/** The stop as the driver left it: the server's status with the phone's pending taps on top. */
-function withPendingTaps(stop: DriverStop, taps: QueuedTap[]): { status: string; proof: DriverStop["proof"] } {
-  let { status, proof } = stop;
-  for (const tap of taps) {
-    if (tap.state !== "pending") continue;
-    status = TAP_STATUS[tap.intent];
-    if (tap.intent === "entregado")
-      proof = {
-        outcome: "delivered",
-        receiverName: tap.fields.receiverName?.trim() ?? "",
-        fullBidonesLeft: Number(tap.fields.fullBidonesLeft || 0),
-        emptyBidonesCollected: Number(tap.fields.emptyBidonesCollected || 0),
-        failureReason: null,
-        note: null,
-      };
-    if (tap.intent === "no_entregado")
-      proof = {
-        outcome: "failed",
-        receiverName: null,
-        fullBidonesLeft: null,
-        emptyBidonesCollected: null,
-        failureReason: tap.fields.reason ?? "otro",
-        note: tap.fields.note?.trim() || null,
-      };
-  }
-  return { status, proof };
+  /** Keeps the photo of the bidones on the phone, to be sent before the tap; answers its key. */
+  addPhoto(photo: Blob): Promise<string>;
 }
 
 /** A tap the server refused: on its stop, in Spanish, until the driver has read it (never dropped silently). */
@@ -100,7 +74,7 @@ export function DriverStopCard({
   app,
   shopYape = null,
 }: {
-  stop: DriverStop;
+  stop: DriverRouteStop;
   number: number;
   /** The shop's Yape/Plin number a contra-entrega customer pays to. */
   shopYape?: { number: string } | null;
@@ -109,8 +83,20 @@ export function DriverStopCard({
 }) {
   const navigation = useNavigation();
   const [phoneErrors, setPhoneErrors] = useState<{ intent: string; errors: Record<string, string> } | null>(null);
+  // Issue 40: the photo of the bidones, compressed as soon as it is taken, kept with the tap.
+  const [photo, setPhoto] = useState<{ blob: Blob } | { problem: string } | { busy: true } | null>(null);
+  const onPhoto = (event: React.ChangeEvent<HTMLInputElement>) => {
+    const file = event.currentTarget.files?.[0];
+    if (!file) return setPhoto(null);
+    setPhoto({ busy: true });
+    compressPhoto(file).then(
+      (blob) => setPhoto({ blob }),
+      () => setPhoto({ problem: "No pudimos leer la foto. Tómala de nuevo." }),
+    );
+  };
   const taps = app?.taps ?? [];
-  const stop = { ...served, ...withPendingTaps(served, taps) };
+  const onPhone = stopOnPhone(served, taps);
+  const stop = { ...served, ...onPhone };
   const pending = taps.filter((tap) => tap.state === "pending");
   const busy = navigation.state === "submitting" && navigation.formData?.get("deliveryId") === stop.id;
   const values = (intent: string) => (feedback?.intent === intent ? feedback.values : {});
@@ -123,10 +109,15 @@ export function DriverStopCard({
         const problems = driverStopFormProblems(fields);
         const intent = fields.intent as QueuedTap["intent"];
         setPhoneErrors(Object.keys(problems).length > 0 ? { intent, errors: problems } : null);
-        if (Object.keys(problems).length === 0) void app.record(intent, fields);
+        if (Object.keys(problems).length > 0) return;
+        const taken = intent === "entregado" && photo && "blob" in photo ? photo.blob : null;
+        void (async () => {
+          if (taken) fields.photoKey = await app.addPhoto(taken);
+          await app.record(intent, fields);
+        })();
       }
     : undefined;
-  const open = !["delivered", "failed", "cancelled"].includes(stop.status);
+  const open = !DONE_STATUSES.includes(stop.status);
   // The forms post to the route on screen, which the page already knows (`discover="none"` on each
   // spares the phone React Router's request for it as the page starts).
   const headingId = `parada-${stop.id}-titulo`;
@@ -163,32 +154,49 @@ export function DriverStopCard({
         Envío {stop.deliveryNumber} · Pedido {stop.orderNumber}
       </p>
 
-      <div className="mt-3 grid grid-cols-3 gap-2">
-        <a href={callHref(stop.phone)} className={linkButton}>
-          Llamar
-        </a>
-        <a href={customerWhatsappHref(stop.phone, firstName)} className={linkButton} target="_blank" rel="noreferrer">
-          WhatsApp
-        </a>
-        <a href={mapHref(stop.address, stop.districtName)} className={linkButton} target="_blank" rel="noreferrer">
-          Mapa
-        </a>
-      </div>
+      {open && (
+        <>
+          <div className="mt-3 grid grid-cols-2 gap-2">
+            <a href={directionsHref(stop.pin, stop.address, stop.districtName)} className={linkButton} target="_blank" rel="noreferrer">
+              Cómo llegar
+            </a>
+            <a href={wazeHref(stop.pin, stop.address, stop.districtName)} className={linkButton} target="_blank" rel="noreferrer">
+              Waze
+            </a>
+            <a href={callHref(stop.phone)} className={linkButton}>
+              Llamar
+            </a>
+            <a href={customerWhatsappHref(stop.phone, firstName)} className={linkButton} target="_blank" rel="noreferrer">
+              WhatsApp
+            </a>
+          </div>
+          <p className="mt-1 text-sm text-slate-600" data-testid="stop-pin">
+            {stop.pin ? `Ubicación marcada: ${pinLabel(stop.pin)}` : "Sin ubicación marcada: «Cómo llegar» busca la dirección escrita."}
+          </p>
+        </>
+      )}
 
-      <ul className="mt-3 space-y-1 text-slate-900" aria-label={`Productos del envío ${stop.deliveryNumber}`}>
-        {stop.items.map((item, index) => (
-          <li key={index}>
-            <span className="font-semibold">{item.quantity} ×</span> {item.title}
-            {item.variantTitle && <span className="text-slate-600"> ({item.variantTitle})</span>}
-          </li>
-        ))}
-      </ul>
+      {open && (
+        <ul className="mt-3 space-y-1 text-slate-900" aria-label={`Productos del envío ${stop.deliveryNumber}`}>
+          {stop.items.map((item, index) => (
+            <li key={index}>
+              <span className="font-semibold">{item.quantity} ×</span> {item.title}
+              {item.variantTitle && <span className="text-slate-600"> ({item.variantTitle})</span>}
+            </li>
+          ))}
+        </ul>
+      )}
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div className={`rounded-xl p-3 ${stop.amountToCollectCents > 0 ? "bg-amber-50 text-amber-950" : "bg-slate-50 text-slate-800"}`}>
           <dt>Cobrar</dt>
           <dd className="text-lg font-bold" data-testid="amount-to-collect">
-            {stop.amountToCollectCents > 0 ? formatSoles(stop.amountToCollectCents) : "Pagado"}
+            {stop.amountToCollectCents > 0 ? formatSoles(stop.amountToCollectCents) : stop.collectedUnsent ? "Cobrado" : "Pagado"}
           </dd>
+          {stop.collectedUnsent && (
+            <dd className="mt-1 text-sm font-semibold" data-testid="collected-unsent">
+              {formatSoles(stop.collectedUnsent.cents)} {stop.collectedUnsent.method === "cash" ? "en efectivo" : "con Yape"} · por enviar
+            </dd>
+          )}
           {stop.amountToCollectCents > 0 && stop.collectMethod && (
             <dd className="mt-1 text-sm font-semibold" data-testid="collect-line">
               {collectMethodNote(stop.amountToCollectCents, stop.collectMethod, stop.paysWithCents)}
@@ -200,6 +208,7 @@ export function DriverStopCard({
           <dd className="text-lg font-bold" data-testid="bidon-balance">
             {stop.bidonBalance}
           </dd>
+          {stop.unsent && stop.proof?.outcome === "delivered" && <dd className="text-sm font-semibold text-amber-900">por enviar</dd>}
         </div>
       </dl>
 
@@ -224,6 +233,7 @@ export function DriverStopCard({
       {pending.length > 0 && (
         <p role="status" className="mt-3 rounded-xl bg-amber-50 p-3 font-semibold text-amber-950" data-testid="stop-pending">
           {app?.offline ? "Guardado en el teléfono: se enviará cuando vuelva la señal." : "Guardado en el teléfono: enviando…"}
+          {pending.some((tap) => tap.fields.photoKey) && <span className="block text-sm font-normal">Con la foto de los bidones.</span>}
         </p>
       )}
       {app && taps.filter((tap) => tap.state === "refused").map((tap) => <RefusedTap key={tap.key} tap={tap} onDismiss={app.dismiss} />)}
@@ -288,7 +298,9 @@ export function DriverStopCard({
                         max={MAX_BIDONES_PER_STOP}
                         step={1}
                         required
-                        defaultValue={values("entregado")[name] ?? "0"}
+                        defaultValue={
+                          values("entregado")[name] ?? (name === "fullBidonesLeft" ? String(Math.min(stop.fullBidonesOrdered, MAX_BIDONES_PER_STOP)) : "0")
+                        }
                         aria-invalid={errors("entregado")[name] ? true : undefined}
                         aria-describedby={errors("entregado")[name] ? `${slug}-${stop.id}-error` : undefined}
                         className={input}
@@ -322,6 +334,30 @@ export function DriverStopCard({
                     </div>
                     <StopFieldError id={`cobro-${stop.id}-error`} message={errors("entregado").collected} />
                   </fieldset>
+                )}
+                {app && (
+                  <div>
+                    <label htmlFor={`foto-${stop.id}`} className="font-semibold text-slate-900">
+                      Foto de los bidones en la puerta (sin personas)
+                    </label>
+                    <input
+                      id={`foto-${stop.id}`}
+                      type="file"
+                      accept="image/*"
+                      capture="environment"
+                      onChange={onPhoto}
+                      className="mt-1 block w-full text-base text-slate-900 file:mr-3 file:min-h-12 file:rounded-xl file:border-0 file:bg-slate-100 file:px-4 file:font-semibold"
+                    />
+                    <p className="mt-1 text-sm text-slate-700" data-testid="photo-state">
+                      {photo === null
+                        ? "Opcional. Se guarda en el teléfono y se envía con la entrega."
+                        : "busy" in photo
+                          ? "Preparando la foto…"
+                          : "problem" in photo
+                            ? photo.problem
+                            : `Foto lista (${Math.ceil(photo.blob.size / 1024)} KB).`}
+                    </p>
+                  </div>
                 )}
                 <button type="submit" disabled={busy} className={`${bigButton} bg-green-700 text-white hover:bg-green-800`}>
                   Confirmar entrega

@@ -1,4 +1,5 @@
 import { formatSoles } from "@core/money";
+import { refundReasonLabels } from "@core/order-labels";
 
 /** The admin's alarms on the back office's home, with every time already written out in Lima. */
 export interface AlarmsView {
@@ -108,7 +109,7 @@ export function AdminAlarms({ alarms, RetryForm }: { alarms: AlarmsView; RetryFo
                   Pedido {refund.orderNumber ?? "—"} · {formatSoles(refund.amountCents)} · {refundStatusLabels[refund.status] ?? refund.status}
                 </p>
                 <p className="text-slate-700">
-                  {refund.reason} · desde {refund.createdAt}
+                  {refundReasonLabels[refund.reason] ?? "Reembolso"} · desde {refund.createdAt}
                 </p>
                 {refund.lastError && <p className="break-all text-red-800">{refund.lastError}</p>}
               </li>

@@ -1,7 +1,11 @@
 import { Form, Link } from "react-router";
-import type { RouteOverview, RouteOptimisationResult } from "@server/deliveries/index.server";
+import type { RouteOverview } from "@server/deliveries/index.server";
 import { CAPACITY_UNITS } from "@core/route-schemas";
 import { formatLimaInstant } from "@core/lima-dates";
+import type { MapTiles } from "~/components/map/location-picker";
+import { RouteMapPanel } from "./route-map-panel";
+import { RoutePlanReview } from "./route-plan-review";
+import { UnassignedList } from "./route-unassigned";
 
 const inputClass = "mt-1 block w-full rounded-lg border border-slate-300 px-2 py-1.5";
 
@@ -16,22 +20,25 @@ export function delayLabel(minutes: number | null): string {
 export type VanFormValues = Record<string, { selected: boolean; capacity: string; unit: string; start: string; end: string }>;
 
 /**
- * Despacho's routes (issue 26): each driver's progress today (done / total, ahead or behind), the
- * "Optimizar rutas" form (which vans, their capacity and shift) and what the last run could not
- * place, with the reason. A plain form: it works without JavaScript.
+ * Despacho's routes (issues 26 and 40): each driver's progress today (done / total, ahead or
+ * behind), the "Optimizar rutas" form (which vans, their capacity and shift), the plan it computed
+ * waiting for "Aplicar plan", a map of the routes on demand, and what the last applied run could
+ * not place, with the reason. Plain forms: they work without JavaScript (the map needs it).
  */
 export function RoutePlanning({
   date,
   overview,
   requestKey,
+  applyKey,
   values,
-  result,
+  tiles,
 }: {
   date: string;
   overview: RouteOverview;
   requestKey: string;
+  applyKey: string;
   values: VanFormValues | null;
-  result: RouteOptimisationResult | null;
+  tiles: MapTiles;
 }) {
   const here = `/admin/despacho?fecha=${date}`;
   return (
@@ -128,47 +135,16 @@ export function RoutePlanning({
         </button>
       </Form>
 
-      {result && <OptimisationResult result={result} />}
-      {!result && overview.lastRun && overview.lastRun.unassigned.length > 0 && (
+      {overview.pendingPlan && <RoutePlanReview date={date} plan={overview.pendingPlan} applyKey={applyKey} />}
+      {overview.lastRun && overview.lastRun.unassigned.length > 0 && (
         <div className="mt-4">
           <p className="text-sm text-slate-700">
-            Última optimización: {formatLimaInstant(overview.lastRun.at)} por {overview.lastRun.by}.
+            Último plan aplicado: {formatLimaInstant(overview.lastRun.at)} por {overview.lastRun.by}.
           </p>
           <UnassignedList unassigned={overview.lastRun.unassigned} />
         </div>
       )}
+      <RouteMapPanel overview={overview} tiles={tiles} />
     </section>
-  );
-}
-
-function OptimisationResult({ result }: { result: RouteOptimisationResult }) {
-  return (
-    <div className="mt-4 text-sm" data-testid="route-result">
-      <ul className="space-y-1">
-        {result.routes.map((route) => (
-          <li key={route.driverId}>
-            {route.driverName}: {route.stops} {route.stops === 1 ? "parada" : "paradas"}, {route.drivingMinutes} min manejando
-          </li>
-        ))}
-      </ul>
-      {result.kept > 0 && <p className="mt-1">{result.kept} paradas en camino o terminadas se quedaron donde estaban.</p>}
-      <UnassignedList unassigned={result.unassigned} />
-    </div>
-  );
-}
-
-function UnassignedList({ unassigned }: { unassigned: RouteOptimisationResult["unassigned"] }) {
-  if (unassigned.length === 0) return <p className="mt-2 font-semibold text-green-900">Todos los envíos tienen ruta.</p>;
-  return (
-    <div className="mt-2 rounded-xl bg-amber-50 p-3" data-testid="route-unassigned">
-      <p className="font-semibold text-amber-900">{unassigned.length === 1 ? "1 envío quedó sin ruta:" : `${unassigned.length} envíos quedaron sin ruta:`}</p>
-      <ul className="mt-1 list-disc space-y-1 pl-5">
-        {unassigned.map((left) => (
-          <li key={left.deliveryId}>
-            <span className="font-semibold">{left.deliveryNumber}</span>: {left.reason}
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }

@@ -2,6 +2,7 @@ import type { RouteSheet } from "@server/deliveries/index.server";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaDate } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
+import { pinLabel } from "~/lib/driver-stop-links";
 
 /**
  * One driver's printable route sheet: stops in route order with what to hand over and collect, a
@@ -80,6 +81,14 @@ export function RouteSheetView({ sheet, moveForm }: { sheet: RouteSheet; moveFor
                   </span>
                 )}
               </dd>
+              {stop.pin && (
+                <>
+                  <dt className="font-semibold text-slate-700">Ubicación (pin)</dt>
+                  <dd className="tabular-nums" data-testid="route-stop-pin">
+                    {pinLabel(stop.pin)}
+                  </dd>
+                </>
+              )}
               {stop.reference && (
                 <>
                   <dt className="font-semibold text-slate-700">Referencia</dt>

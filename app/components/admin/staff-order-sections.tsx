@@ -5,7 +5,7 @@ import { formatDeliveryDate } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
-import { orderStatusLabel, paymentMethodLabels, paymentStatusLabels } from "@core/order-labels";
+import { orderStatusLabel, paymentMeansLabel, paymentProviderLabels, paymentStatusLabels, refundReasonLabels, refundStatusLabels } from "@core/order-labels";
 
 const empty = (text: string) => <p className="text-sm text-slate-600">{text}</p>;
 
@@ -22,12 +22,6 @@ export function actorLabel(actor: string): string {
   return ACTOR_LABELS[actor] ?? actor;
 }
 
-const REFUND_REASON_LABELS: Record<string, string> = {
-  late_payment: "Pago tardío",
-  duplicate_charge: "Cobro duplicado",
-  amount_mismatch: "Monto distinto",
-};
-
 export function StaffOrderPayments({ payments }: { payments: StaffOrderDetail["payments"] }) {
   if (payments.length === 0) return empty("Sin intentos de pago.");
   return (
@@ -41,7 +35,8 @@ export function StaffOrderPayments({ payments }: { payments: StaffOrderDetail["p
             <span className="text-slate-600">{formatLimaInstant(payment.createdAt)}</span>
           </p>
           <p className="text-slate-700">
-            {payment.provider} · {payment.method ? (paymentMethodLabels[payment.method] ?? payment.method) : "Medio por definir"}
+            {paymentMeansLabel(payment.provider, payment.method)}
+            {payment.provider !== "contra_entrega" && ` · ${paymentProviderLabels[payment.provider] ?? payment.provider}`}
           </p>
           {payment.providerReference && (
             <p className="break-all text-slate-600">
@@ -51,6 +46,7 @@ export function StaffOrderPayments({ payments }: { payments: StaffOrderDetail["p
           {payment.paymentCode && (
             <p className="text-slate-600">
               Código de pago: <span className="font-mono">{payment.paymentCode}</span>
+              {payment.status === "pending" && payment.expiresAt && <> · vence el {formatLimaInstant(payment.expiresAt)}</>}
             </p>
           )}
           {payment.failureMessage && <p className="text-red-800">{payment.failureMessage}</p>}
@@ -123,19 +119,36 @@ export function StaffOrderDeliveries({ deliveries, result }: { deliveries: Staff
   );
 }
 
-export function StaffOrderRefunds({ refunds }: { refunds: StaffOrderDetail["refunds"] }) {
+/**
+ * The order's refunds in words. A refund to hand back by transfer or cash (`manual`) carries the
+ * refund page's own "Marcar … como devuelto" form (issue 41): it posts to that page's action, so the
+ * rule, the roles and the audit are the same wherever staff press it.
+ */
+export function StaffOrderRefunds({ orderId, refunds }: { orderId: string; refunds: StaffOrderDetail["refunds"] }) {
   if (refunds.length === 0) return empty("Sin reembolsos.");
   return (
     <ul className="space-y-2 text-sm" data-testid="staff-order-refunds">
-      {refunds.map((refund, index) => (
-        <li key={index}>
-          <span className="font-semibold text-slate-900">{formatSoles(refund.amountCents)}</span> · {REFUND_REASON_LABELS[refund.reason] ?? refund.reason} ·{" "}
+      {refunds.map((refund) => (
+        <li key={refund.id}>
+          <span className="font-semibold text-slate-900">{formatSoles(refund.amountCents)}</span> · {refundReasonLabels[refund.reason] ?? "Reembolso"} ·{" "}
           {refund.status === "succeeded"
             ? `Devuelto ${refund.refundedAt ? formatLimaInstant(refund.refundedAt) : ""}`
-            : refund.status === "pending"
-              ? "Pendiente"
-              : refund.status}
-          {refund.providerRefundId && <span className="block break-all text-slate-600 font-mono">{refund.providerRefundId}</span>}
+            : (refundStatusLabels[refund.status] ?? "En revisión")}
+          {refund.providerRefundId && <span className="block font-mono break-all text-slate-600">{refund.providerRefundId}</span>}
+          {refund.status === "manual" && (
+            <Form method="post" action={`/admin/pedidos/${orderId}/reembolsar`} className="mt-2 rounded-xl bg-amber-50 p-3 ring-1 ring-amber-200">
+              <p className="mb-2 text-amber-900">Devuelve {formatSoles(refund.amountCents)} al cliente por transferencia o en efectivo y luego márcalo aquí.</p>
+              <input type="hidden" name="refundId" value={refund.id} />
+              <button
+                type="submit"
+                name="intent"
+                value="manual_done"
+                className="rounded-full bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+              >
+                Marcar {formatSoles(refund.amountCents)} como devuelto
+              </button>
+            </Form>
+          )}
         </li>
       ))}
     </ul>

@@ -4,6 +4,7 @@ import { MinimumOrderModal } from "~/components/shop/minimum-order-modal";
 import { cartSubtotalCents } from "~/lib/cart";
 import { checkoutSchema, fieldErrors } from "@core/checkout-schema";
 import type { DeliveryWindow } from "@core/delivery-schedule";
+import { matchDistrict } from "@core/district-match";
 import { isoWeekday } from "@core/lima-dates";
 import { minimumOrderShortfall, orderSummary, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
 import { garantiaCharge, garantiaCreditToApply } from "@core/garantia";
@@ -67,6 +68,7 @@ const GUEST_GARANTIA_NOTE =
 export function CheckoutForm({
   districts,
   offered,
+  missed,
   customer,
   organizations,
   garantiaContext = null,
@@ -75,6 +77,8 @@ export function CheckoutForm({
 }: {
   districts: District[];
   offered: OfferedSlots;
+  /** Issue 41: the district's weekday dates not offered, each with why. */
+  missed: Record<number, { date: string; reason: string }[]>;
   customer: CheckoutPrefill | null;
   organizations: { id: number; title: string }[];
   garantiaContext?: CheckoutGarantiaContext;
@@ -101,7 +105,9 @@ export function CheckoutForm({
   const garantiaLines = useGarantiaLines(items);
   const garantia = summaryGarantia(garantiaLines, garantiaContext, orderSummary(subtotal, purchaseType, frequency).totalCents, purchaseType);
 
-  const district = districts.find((candidate) => candidate.name.toLocaleLowerCase("es") === form.districtName.trim().toLocaleLowerCase("es"));
+  // Issue 41: "surco" typed and never picked from the list is Santiago de Surco, said aloud.
+  const districtMatch = matchDistrict(form.districtName, districts);
+  const district = districtMatch.kind === "exact" || districtMatch.kind === "understood" ? districtMatch.district : undefined;
   // Spec §5's next two dates of the weekday, among those the server offers (issue 10: after the
   // cut-off, no closed day, room left).
   const offeredDays = useMemo(() => (district ? (offered[district.id] ?? []) : []), [district, offered]);
@@ -116,6 +122,12 @@ export function CheckoutForm({
     [form.diaHabil, offeredDays],
   );
   const windowsOfDate = offeredDays.find((day) => day.date === form.fecha)?.windows;
+  // Issue 41: the chosen weekday's dates that are not offered, up to the last one shown, with why.
+  const missedDates = useMemo(() => {
+    if (!district || !form.diaHabil) return [];
+    const shownUntil = dates[dates.length - 1];
+    return (missed[district.id] ?? []).filter((day) => isoWeekday(day.date) === Number(form.diaHabil) && (!shownUntil || day.date < shownUntil));
+  }, [district, form.diaHabil, dates, missed]);
 
   useEffect(() => {
     // React Router reports a failed navigation through its error boundary; the promise only says when it settled.
@@ -166,6 +178,15 @@ export function CheckoutForm({
       if (field === "diaHabil") next.fecha = "";
       // A window full on the new date is no longer a choice.
       const full = offeredDays.find((day) => day.date === next.fecha)?.windows.some((offer) => offer.window === next.rangoHorario && !offer.hasRoom);
+      if (full) next.rangoHorario = "";
+      return next;
+    });
+  }
+  /** "Lo antes posible" and the next dates: one tap chooses the weekday and the date together. */
+  function chooseDate(date: string) {
+    setForm((previous) => {
+      const next = { ...previous, diaHabil: String(isoWeekday(date)), fecha: date };
+      const full = offeredDays.find((day) => day.date === date)?.windows.some((offer) => offer.window === next.rangoHorario && !offer.hasRoom);
       if (full) next.rangoHorario = "";
       return next;
     });
@@ -235,7 +256,18 @@ export function CheckoutForm({
             <PromotionalConsentCheckbox checked={form.promociones} onChange={(checked) => update("promociones", checked)} />
             <WhatsappOptInCheckbox checked={form.whatsapp} onChange={(checked) => update("whatsapp", checked)} />
           </fieldset>
-          <DeliveryFieldset {...bindings} districts={districts} district={district} dates={dates} windowsOfDate={windowsOfDate} tiles={tiles} />
+          <DeliveryFieldset
+            {...bindings}
+            districts={districts}
+            district={district}
+            districtMatch={districtMatch}
+            soonest={soonestDates(offeredDays.map((day) => day.date))}
+            onChooseDate={chooseDate}
+            missedDates={missedDates}
+            dates={dates}
+            windowsOfDate={windowsOfDate}
+            tiles={tiles}
+          />
           {purchaseType === "one-time" && (
             <PaymentMethodFieldset
               bindings={bindings}
@@ -304,4 +336,20 @@ function summaryGarantia(
         : "Ya tienes bidones nuestros para cambiar: no se cobra garantía."
       : GUEST_GARANTIA_NOTE;
   return { ...charge, creditCents, note };
+}
+
+/**
+ * "Lo antes posible" (issue 41): the first three offered dates, whatever their weekday, each among
+ * the two of its weekday the form offers (spec §5), so one tap fills the weekday and the date.
+ */
+function soonestDates(offered: string[]): string[] {
+  const perWeekday = new Map<number, number>();
+  const soonest: string[] = [];
+  for (const date of offered) {
+    const seen = perWeekday.get(isoWeekday(date)) ?? 0;
+    perWeekday.set(isoWeekday(date), seen + 1);
+    if (seen < 2) soonest.push(date);
+    if (soonest.length === 3) break;
+  }
+  return soonest;
 }

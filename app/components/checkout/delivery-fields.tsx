@@ -1,4 +1,5 @@
 import { deliveryWindows, type DeliveryWindow } from "@core/delivery-schedule";
+import { districtMatchMessage, type DistrictMatch } from "@core/district-match";
 import { formatLimaDate, weekdayNames } from "@core/lima-dates";
 import { Field, inputClass } from "~/components/ui/form-field";
 import type { CheckoutFieldBindings } from "./checkout-form-state";
@@ -16,6 +17,10 @@ export interface District {
 export function DeliveryFieldset({
   districts,
   district,
+  districtMatch,
+  soonest,
+  onChooseDate,
+  missedDates,
   dates,
   windowsOfDate,
   tiles,
@@ -25,6 +30,13 @@ export function DeliveryFieldset({
   districts: District[];
   /** The served district the typed name matches, if any. */
   district: District | undefined;
+  /** How the typed name matched (core/district-match.ts): said under the box unless typed in full. */
+  districtMatch: DistrictMatch<District>;
+  /** Issue 41: the district's first offered dates, any weekday, chosen with one tap. */
+  soonest: string[];
+  onChooseDate: (date: string) => void;
+  /** The chosen weekday's dates not offered before the last one shown, with why. */
+  missedDates: { date: string; reason: string }[];
   /** The dates the server offers for the chosen weekday (spec §5: the next two). */
   dates: string[];
   /** The windows of the chosen date, with whether each still has room (issue 10). */
@@ -35,11 +47,22 @@ export function DeliveryFieldset({
     <fieldset className="grid gap-4 sm:grid-cols-2">
       <legend className="mb-3 text-xl font-bold text-brand-900">Datos de envío</legend>
       <p className="text-sm text-slate-600 sm:col-span-2">Región: Lima</p>
-      <Field label="Distrito" error={errorFor("districtId")}>
+      <Field
+        label="Distrito"
+        error={
+          // A name that matches no district, or several, says so once the customer leaves the box.
+          districtMatch.kind === "none" || districtMatch.kind === "ambiguous"
+            ? errorFor("districtId") && (districtMatchMessage(districtMatch, form.districtName) ?? undefined)
+            : errorFor("districtId")
+        }
+      >
         {(props) => (
           <>
             <input
               {...props}
+              aria-describedby={
+                [props["aria-describedby"], districtMatch.kind === "understood" ? `${props.id}-understood` : null].filter(Boolean).join(" ") || undefined
+              }
               list="served-districts"
               className={inputClass}
               placeholder="Busca tu distrito"
@@ -53,6 +76,11 @@ export function DeliveryFieldset({
                 <option key={option.id} value={option.name} />
               ))}
             </datalist>
+            {districtMatch.kind === "understood" && (
+              <p id={`${props.id}-understood`} role="status" className="mt-1 text-sm text-green-800" data-testid="district-understood">
+                {districtMatchMessage(districtMatch, form.districtName)}
+              </p>
+            )}
           </>
         )}
       </Field>
@@ -66,6 +94,27 @@ export function DeliveryFieldset({
         addressText={[form.direccion, district?.name].filter(Boolean).join(", ")}
         error={errorFor("ubicacion")}
       />
+      {district && soonest.length > 0 && (
+        <fieldset className="sm:col-span-2" data-testid="soonest-dates">
+          <legend className="mb-1 font-semibold">
+            Lo antes posible: <span className="inline-block first-letter:uppercase">{formatLimaDate(soonest[0]!)}</span>
+          </legend>
+          <p className="mb-2 text-sm text-slate-600">Elige una de las próximas fechas, o un día de la semana abajo.</p>
+          <div className="flex flex-wrap gap-2">
+            {soonest.map((date) => (
+              <button
+                key={date}
+                type="button"
+                aria-pressed={form.fecha === date}
+                onClick={() => onChooseDate(date)}
+                className="rounded-2xl border px-4 py-2 text-sm font-semibold aria-pressed:border-brand-700 aria-pressed:bg-brand-50"
+              >
+                <span className="inline-block first-letter:uppercase">{formatLimaDate(date)}</span>
+              </button>
+            ))}
+          </div>
+        </fieldset>
+      )}
       <Field label="Día de entrega" error={errorFor("diaHabil")}>
         {(props) => (
           <select
@@ -111,6 +160,18 @@ export function DeliveryFieldset({
               </label>
             ))}
           </div>
+        )}
+        {missedDates.length > 0 && (
+          <ul className="mt-2 space-y-1 text-sm text-slate-600" data-testid="missed-dates" aria-label="Fechas no disponibles">
+            {missedDates.map((day) => (
+              <li key={day.date} title={day.reason}>
+                <span className="line-through">
+                  <span className="inline-block first-letter:uppercase">{formatLimaDate(day.date)}</span>
+                </span>
+                : {day.reason}
+              </li>
+            ))}
+          </ul>
         )}
         {errorFor("fecha") && form.diaHabil && <p className="mt-1 text-sm text-red-700">{errorFor("fecha")}</p>}
       </fieldset>

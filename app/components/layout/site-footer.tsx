@@ -40,7 +40,7 @@ export function SiteFooter({ site, districts }: { site: SiteInfo; districts: Pro
   const year = new Date().getFullYear();
   return (
     <footer className="no-print mt-16 bg-brand-900 text-white">
-      <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6">
+      <div className="mx-auto max-w-7xl px-4 pt-12 pb-24 sm:px-6">
         <section aria-labelledby="footer-districts-title">
           <h2 id="footer-districts-title" className="mb-4 text-xl font-bold">
             ¿A dónde llegamos?

@@ -1,6 +1,6 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
-import { formatPriceRange } from "@core/money";
+import { formatPriceRange, formatSoles } from "@core/money";
 import type { ShopProduct } from "@server/catalog/index.server";
 
 export const DEFAULT_PRODUCT_IMAGE = "/images/products/default-bottle.svg";
@@ -48,6 +48,12 @@ export function ProductCard({ product, headingLevel = "h2" }: { product: ShopPro
                 <span className="whitespace-nowrap">{amount}</span>
               </Fragment>
             ))}
+          </p>
+        )}
+        {product.refillPerBidon && (
+          <p className="text-sm text-slate-700" data-testid="product-card-per-bidon">
+            Recarga {product.refillPerBidon.from ? "desde " : ""}
+            <span className="font-semibold whitespace-nowrap">{formatSoles(product.refillPerBidon.cents)}</span> por bidón
           </p>
         )}
       </div>

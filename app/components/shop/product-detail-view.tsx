@@ -3,13 +3,31 @@ import { Link, useNavigate } from "react-router";
 import { QuantityStepper } from "./quantity-stepper";
 import { ProductGallery } from "./product-gallery";
 import { formatSoles } from "@core/money";
-import { garantiaBidones } from "@core/returnable-bidones";
+import { bidonExchange, garantiaBidones } from "@core/returnable-bidones";
 import { useCart } from "~/lib/use-cart";
 import type { ProductDetail } from "@server/catalog/index.server";
 
 /** Spec §2 info table fixed texts, used when a product has no measurements of its own. */
 const FALLBACK_WEIGHT = "8kg";
 const FALLBACK_DIMENSIONS = "18.7 x 38.8 x 18.7cm";
+
+/**
+ * The two ways to a first bidón, compared in one line (issue 41), from the product's own prices: one
+ * recarga plus its garantía (which comes back with the bidón), or the bidón sold with its container
+ * (nothing comes back, so no garantía). Null when the product does not sell both.
+ */
+function firstBidonChoices(product: ProductDetail) {
+  if (product.garantiaCents <= 0) return null;
+  const refill = product.variants.find((variant) => {
+    const exchange = bidonExchange(variant.sku, 1);
+    return exchange.full === 1 && exchange.empty === 1;
+  });
+  const withContainer = product.variants.find((variant) => {
+    const exchange = bidonExchange(variant.sku, 1);
+    return exchange.full === 1 && exchange.empty === 0;
+  });
+  return refill && withContainer ? { refill, withContainer } : null;
+}
 
 /** The page's query with the chosen variant and picture, each link keeping the other's choice. */
 function choiceHref(variant: string | number | null, image: string | number | null): string {
@@ -34,6 +52,7 @@ export function ProductDetailView({ product, variantParam, imageParam }: { produ
   const sku = variant?.sku ?? product.sku;
   // Decision 0075: a recarga of a returnable bidón carries a garantía when the customer has none of ours to swap.
   const bidonesPerUnit = product.garantiaCents > 0 ? garantiaBidones(sku, 1) : 0;
+  const firstBidon = firstBidonChoices(product);
 
   function addToCart() {
     add({
@@ -62,6 +81,19 @@ export function ProductDetailView({ product, variantParam, imageParam }: { produ
             <strong>Garantía de bidón: {formatSoles(product.garantiaCents)}</strong> por cada bidón retornable
             {bidonesPerUnit > 1 ? ` (${bidonesPerUnit} en esta presentación)` : ""}. Se cobra solo con tus primeros bidones, si aún no tienes nuestros para
             cambiar, y te la devolvemos cuando nos los devuelves.
+          </p>
+        )}
+        {firstBidon && (
+          <p className="text-sm text-slate-800" data-testid="product-first-bidon">
+            Tu primer bidón:{" "}
+            <strong>
+              {firstBidon.refill.title.replace(/\s*\(.*\)$/, "")} {formatSoles(firstBidon.refill.priceCents)}
+            </strong>{" "}
+            + garantía {formatSoles(product.garantiaCents)} (devolvible) o{" "}
+            <strong>
+              {firstBidon.withContainer.title} {formatSoles(firstBidon.withContainer.priceCents)}
+            </strong>{" "}
+            (el envase es tuyo).
           </p>
         )}
         <p className="leading-relaxed text-slate-700">{product.description}</p>

@@ -32,19 +32,37 @@ export interface SavedRoute<T> {
   data: T;
 }
 
+/**
+ * A photo of the bidones at the door (issue 40), compressed on the phone and kept until the
+ * server has it; sent before the taps, so the «Entregado» naming it finds it there.
+ */
+export interface QueuedPhoto {
+  key: string;
+  driverId: string;
+  deliveryId: string;
+  photo: Blob;
+  /** Milliseconds since the epoch, by the phone's clock. */
+  takenAt: number;
+}
+
 interface DriverAppSchema extends DBSchema {
   queue: { key: number; value: QueuedTap; indexes: { key: string } };
   route: { key: string; value: SavedRoute<unknown> };
+  photos: { key: string; value: QueuedPhoto };
 }
 
 let connection: Promise<IDBPDatabase<DriverAppSchema>> | null = null;
 
 function open(): Promise<IDBPDatabase<DriverAppSchema>> {
-  connection ??= openDB<DriverAppSchema>(DRIVER_DB_NAME, 1, {
-    upgrade(db) {
-      const queue = db.createObjectStore("queue", { keyPath: "seq", autoIncrement: true });
-      queue.createIndex("key", "key", { unique: true });
-      db.createObjectStore("route");
+  connection ??= openDB<DriverAppSchema>(DRIVER_DB_NAME, 2, {
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        const queue = db.createObjectStore("queue", { keyPath: "seq", autoIncrement: true });
+        queue.createIndex("key", "key", { unique: true });
+        db.createObjectStore("route");
+      }
+      // Version 2 (issue 40): the photos of the bidones waiting to be sent.
+      if (oldVersion < 2) db.createObjectStore("photos", { keyPath: "key" });
     },
     // iPhone drops connections of a backgrounded app: the next use opens a new one.
     terminated() {
@@ -79,6 +97,19 @@ export function listTaps(driverId: string): Promise<QueuedTap[]> {
 
 export function addTap(tap: Omit<QueuedTap, "seq">): Promise<void> {
   return withDb(async (db) => void (await db.add("queue", tap)));
+}
+
+export function addPhoto(photo: QueuedPhoto): Promise<void> {
+  return withDb(async (db) => void (await db.put("photos", photo)));
+}
+
+export function listPhotos(driverId: string): Promise<QueuedPhoto[]> {
+  return withDb(async (db) => (await db.getAll("photos")).filter((photo) => photo.driverId === driverId).sort((a, b) => a.takenAt - b.takenAt));
+}
+
+/** The server has the photo (or refused it for good): it leaves the phone. */
+export function removePhoto(key: string): Promise<void> {
+  return withDb((db) => db.delete("photos", key));
 }
 
 /** Applies the server's answers: applied taps leave the queue, refused ones stay with the reason. */
@@ -150,14 +181,14 @@ export async function forgetRouteCopy(): Promise<void> {
 }
 
 /**
- * The app starts (decision 0089): a route kept for more than a day, and taps older than a day
- * (sent or not), leave the phone. By the phone's clock: no day-old copy outlives a day of disuse.
+ * The app starts (decision 0089): a route kept for more than a day, and taps and photos older
+ * than a day (sent or not), leave the phone. By the phone's clock: no day-old copy outlives a day of disuse.
  */
 export async function forgetStaleCopy(now: number): Promise<void> {
   const oldest = now - ROUTE_COPY_MAX_AGE_MS;
   let routeGone = false;
   await withDb(async (db) => {
-    const tx = db.transaction(["route", "queue"], "readwrite");
+    const tx = db.transaction(["route", "queue", "photos"], "readwrite");
     const route = await tx.objectStore("route").get("today");
     if (route && !(Date.parse(route.loadedAt) >= oldest)) {
       await tx.objectStore("route").delete("today");
@@ -165,6 +196,8 @@ export async function forgetStaleCopy(now: number): Promise<void> {
     }
     const queue = tx.objectStore("queue");
     for (const tap of await queue.getAll()) if (!(tap.occurredAt >= oldest)) await queue.delete(tap.seq!);
+    const photos = tx.objectStore("photos");
+    for (const photo of await photos.getAll()) if (!(photo.takenAt >= oldest)) await photos.delete(photo.key);
     await tx.done;
   });
   if (routeGone && "caches" in window) await caches.delete(PAGES_CACHE);

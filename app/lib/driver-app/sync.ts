@@ -1,7 +1,10 @@
-import { listTaps, settleTaps } from "./store";
+import { listPhotos, listTaps, removePhoto, settleTaps } from "./store";
 
 /** Where the phone sends its queue (app/routes/admin.reparto-confirmaciones.ts). */
 export const QUEUE_ENDPOINT = "/admin/reparto/confirmaciones";
+/** Where it sends the photos of the bidones (app/routes/admin.reparto-fotos.ts), before the taps. */
+export const PHOTO_ENDPOINT = "/admin/reparto/fotos";
+const PHOTO_TIMEOUT_MS = 30_000;
 /** The server takes at most this many per request; a longer queue goes in several, in order. */
 const BATCH_SIZE = 50;
 const SEND_TIMEOUT_MS = 10_000;
@@ -32,9 +35,40 @@ export function sendQueue(driverId: string): Promise<SendOutcome> {
   return running;
 }
 
+/**
+ * Uploads the photos waiting on the phone, oldest first (issue 40): a photo the server has, or
+ * refused for good (not this driver's stop, not a photo), leaves the phone; the «Entregado» tap
+ * naming it follows and gets its own answer. Null when all went; otherwise why the send stops.
+ */
+async function sendPhotos(driverId: string, left: () => Promise<number>): Promise<SendOutcome | null> {
+  for (const photo of await listPhotos(driverId)) {
+    let response: Response;
+    try {
+      const query = new URLSearchParams({ envio: photo.deliveryId, clave: photo.key });
+      response = await fetch(`${PHOTO_ENDPOINT}?${query}`, {
+        method: "POST",
+        signal: AbortSignal.timeout(PHOTO_TIMEOUT_MS),
+        redirect: "manual",
+        headers: { "content-type": photo.photo.type || "image/jpeg" },
+        body: photo.photo,
+      });
+    } catch {
+      return { kind: "offline", left: await left() };
+    }
+    if (response.type === "opaqueredirect" || response.status === 401) return { kind: "signed_out", left: await left() };
+    const answer = (await response.json().catch(() => null)) as { status?: string } | null;
+    if (response.ok || answer?.status === "refused" || response.status === 413) await removePhoto(photo.key);
+    else if (response.status === 403 || response.status === 404) return { kind: "not_allowed", left: await left() };
+    else return { kind: "offline", left: await left() };
+  }
+  return null;
+}
+
 async function send(driverId: string): Promise<SendOutcome> {
   const applied: string[] = [];
   const refused: string[] = [];
+  const stopped = await sendPhotos(driverId, async () => (await listTaps(driverId)).filter((tap) => tap.state === "pending").length);
+  if (stopped) return stopped;
   for (;;) {
     const pending = (await listTaps(driverId)).filter((tap) => tap.state === "pending");
     if (pending.length === 0) return { kind: "sent", applied, refused, left: 0 };

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import { addTap, dismissTap, forgetDriverApp, forgetRouteCopy, forgetStaleCopy, listTaps, saveRoute, type QueuedTap } from "./store";
+import { addPhoto as keepPhoto, addTap, dismissTap, forgetDriverApp, forgetRouteCopy, forgetStaleCopy, listTaps, saveRoute, type QueuedTap } from "./store";
 import { sendQueue, type SendOutcome } from "./sync";
 
 /** The service worker built by scripts/build-driver-app.mjs, and the part of the site it serves. */
@@ -32,6 +32,8 @@ export interface DriverApp {
   /** Records a tap on the phone, shows it at once and sends the queue. */
   record(tap: Omit<QueuedTap, "key" | "driverId" | "occurredAt" | "state" | "seq">): Promise<void>;
   dismiss(key: string): Promise<void>;
+  /** Keeps a compressed photo of a stop's bidones on the phone (issue 40); answers its key, for the tap naming it. */
+  addPhoto(deliveryId: string, photo: Blob): Promise<string>;
 }
 
 function sameTaps(a: QueuedTap[], b: QueuedTap[]): boolean {
@@ -92,7 +94,9 @@ export function useDriverApp({
         return outcome;
       }
       retry.current.attempt = 0;
-      setConnection("online");
+      // Nothing to send proves nothing about the signal: the browser's word stands then (issue 40's
+      // "Ruta guardada en el teléfono" line shows on a phone opened without signal).
+      setConnection(outcome.applied.length + outcome.refused.length > 0 || navigator.onLine ? "online" : "offline");
       // The stops show the server's word before the taps leave the screen, so nothing flickers back.
       if (outcome.applied.length > 0 || outcome.refused.length > 0) await revalidate().catch(() => undefined);
       const left = await listTaps(driverId);
@@ -213,5 +217,14 @@ export function useDriverApp({
     [refresh],
   );
 
-  return { taps, connection, notice, record, dismiss };
+  const addPhoto = useCallback<DriverApp["addPhoto"]>(
+    async (deliveryId, photo) => {
+      const key = newKey();
+      await keepPhoto({ key, driverId, deliveryId, photo, takenAt: Date.now() });
+      return key;
+    },
+    [driverId],
+  );
+
+  return { taps, connection, notice, record, dismiss, addPhoto };
 }

@@ -94,5 +94,7 @@ export const siteSettings = pgTable("site_settings", {
   doorPaymentCustomers: text("door_payment_customers").notNull().default("all"),
   /** The shop's own Yape/Plin number the driver shows at the door (never a driver's personal account). */
   doorYapeNumber: text("door_yape_number"),
+  /** Issue 40: a contra-entrega order above this total needs the photo of the bidones at the door; null: never required. */
+  deliveryPhotoRequiredAboveCents: integer("delivery_photo_required_above_cents"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

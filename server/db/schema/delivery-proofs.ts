@@ -94,3 +94,27 @@ export const driverConfirmationReceipts = pgTable(
   },
   (table) => [index("driver_confirmation_receipts_delivery_idx").on(table.deliveryId)],
 );
+
+/**
+ * Photos of the bidones left at the door (issue 40): taken on the driver's phone, compressed
+ * there, kept in its queue while offline and uploaded before the «Entregado» tap that names it.
+ * `key` is the phone's own key for the photo, so an upload sent twice stores one row. The bytes
+ * live in the shared media store (server/media) under `storedName`, never served publicly: staff
+ * see them on the order, the customer on their own delivery.
+ */
+export const deliveryPhotos = pgTable(
+  "delivery_photos",
+  {
+    key: uuid("key").primaryKey(),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
+    driverId: text("driver_id")
+      .notNull()
+      .references(() => users.id),
+    storedName: text("stored_name").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("delivery_photos_delivery_idx").on(table.deliveryId)],
+);

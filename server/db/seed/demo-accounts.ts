@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { countDemoBidonesHeldBeforeTheLedger } from "./bidones-before-ledger";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { addDays, limaToday } from "@core/lima-dates";
 import { igvBreakdown, orderSummary } from "@core/pricing";
@@ -57,6 +58,7 @@ export async function seedDemoAccounts(db: Database, now: Date = new Date()): Pr
   // orders, so demo databases from before the back office get the day's work on their next start.
   await seedDemoDeliveries(db, now);
   await seedDemoWhatsappOptIns(db, now);
+  await countDemoBidonesHeldBeforeTheLedger(db);
   // Issue 38: the demo shop's Yape for pago contra entrega (a real shop types its own in Ajustes).
   await db
     .update(siteSettings)

@@ -1,6 +1,7 @@
 /**
  * A small seeded generator (mulberry32) so a solve is repeatable for a seed: the same problem,
- * seed and iteration count give the same routes on any machine (decision 0077).
+ * seed and iteration count give the same routes on any machine, unless the time cap cuts the
+ * rounds short (decisions 0077, 0093).
  */
 export interface Random {
   /** Uniform in [0, 1). */

@@ -31,6 +31,10 @@ export interface SearchResult {
   routes: number[][];
   unassigned: number[];
   iterations: number;
+  /** The rounds the search meant to do (its work bound). */
+  plannedIterations: number;
+  /** Milliseconds from `startedAt` when the time limit cut the rounds short, else null (the work bound was reached). */
+  cutAtMs: number | null;
   cost: number;
 }
 
@@ -42,7 +46,7 @@ const NEIGHBOURS = 60;
 /** Past this many jobs, a stop is only tried in routes holding one of its NEAR_JOBS nearest. */
 const NEAR_ROUTES_FROM = 200;
 const NEAR_JOBS = 30;
-/** Rounds per job at most: enough for any problem the time limit lets finish (a 100-stop day does ~10 000 in 2 s). */
+/** Rounds per job at most: a handful of stops has few orders worth trying. */
 const SMALL_PROBLEM_ROUNDS = 2_000;
 
 /** How much worse one unassigned stop is than any amount of driving (lexicographic objective). */
@@ -277,11 +281,16 @@ export async function search(model: RoutingModel, options: SearchOptions): Promi
   const started = options.startedAt;
   let lastYield = performance.now();
   let iteration = 0;
-  // A handful of stops has few orders worth trying: no point spinning until the time limit.
-  const rounds = Math.min(options.iterations, SMALL_PROBLEM_ROUNDS * model.jobCount);
-  while (iteration < rounds && model.jobCount > 1) {
+  let cutAtMs: number | null = null;
+  const rounds = model.jobCount > 1 ? Math.min(options.iterations, SMALL_PROBLEM_ROUNDS * model.jobCount) : 0;
+  while (iteration < rounds) {
     const now = performance.now();
-    if (now - started >= options.timeLimitMs || options.signal?.aborted) break;
+    // The time limit is a safety cap: past it the answer depends on the machine's load, so say so.
+    if (now - started >= options.timeLimitMs) {
+      cutAtMs = now - started;
+      break;
+    }
+    if (options.signal?.aborted) break;
     if (now - lastYield >= options.yieldEveryMs) {
       await yieldToEventLoop();
       lastYield = performance.now();
@@ -312,5 +321,5 @@ export async function search(model: RoutingModel, options: SearchOptions): Promi
       solution.undo();
     }
   }
-  return { routes: bestRoutes, unassigned: bestUnassigned, iterations: iteration, cost: best };
+  return { routes: bestRoutes, unassigned: bestUnassigned, iterations: iteration, plannedIterations: rounds, cutAtMs, cost: best };
 }
