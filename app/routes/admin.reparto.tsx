@@ -1,12 +1,13 @@
 import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.reparto";
-import { DELIVERY_PHOTO_REQUIRED, deliveryPhotoMissing, listDriverRoute } from "@server/deliveries/index.server";
+import { DELIVERY_PHOTO_REQUIRED, deliveryPhotoMissing, listDriverRoute, loadRouteSettings } from "@server/deliveries/index.server";
 import { getSiteSettings } from "@server/content/index.server";
 import { confirmDriverStop } from "@server/order-flows/index.server";
 import { driverCashToHandOver } from "@server/payments/index.server";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
 import { DriverAppBanner } from "~/components/admin/driver-app-banner";
+import { DriverDayMap } from "~/components/admin/driver-day-map";
 import { DriverStopCard, RefusedTap, type StopFormFeedback } from "~/components/admin/driver-stop-card";
 import { dbContext } from "~/server/db-context.server";
 import { confirmationFromForm, driverRefusalMessage } from "~/server/pages/driver-stop-answers.server";
@@ -18,6 +19,7 @@ import { collectedOnPhone, DONE_STATUSES, stopOnPhone } from "~/lib/driver-app/s
 import { DRIVER_STOP_NOTICES as NOTICES, useDriverApp } from "~/lib/driver-app/use-driver-app";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
+import { mapTiles } from "~/server/map-tiles.server";
 import { readFormData } from "~/server/request-body.server";
 import { siteInfo } from "~/server/site-info.server";
 import { allowStaffPage, staffActor, staffContext, staffNotFound } from "~/server/staff.server";
@@ -46,11 +48,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const member = context.get(staffContext);
   const now = new Date();
   const db = context.get(dbContext);
-  const [stops, cash, settings] = await Promise.all([
+  const [stops, cash, settings, routeSettings] = await Promise.all([
     listDriverRoute(db, member.id, now),
     // Decision 0060: the signed-in driver's own cash only, by their identity, never by a parameter.
     driverCashToHandOver(db, { id: member.id, email: member.email }, now),
     getSiteSettings(db),
+    loadRouteSettings(db),
   ]);
   const notice = new URL(request.url).searchParams.get("aviso");
   // Only a repartidor's phone installs the app and keeps the route (issue 26); an admin's visit does not.
@@ -67,6 +70,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       shopYape: settings.doorYapeNumber ? { number: settings.doorYapeNumber } : null,
       notice: notice && notice in NOTICES ? NOTICES[notice as keyof typeof NOTICES] : null,
       savedOnPhone: false,
+      // The map of the day (issue 40): where the van starts, and the tiles' address.
+      depot: { label: routeSettings.depotLabel, lat: routeSettings.depotLat, lng: routeSettings.depotLng },
+      tiles: mapTiles(),
     },
     { headers: installable ? { [DRIVER_APP_HEADER]: "repartidor" } : {} },
   );
@@ -254,6 +260,7 @@ export default function DriverRoute({ loaderData, actionData }: Route.ComponentP
           {notice}
         </p>
       )}
+      <DriverDayMap stops={ahead.map(({ stop, number }) => ({ number, address: stop.address, pin: stop.pin }))} depot={route.depot} tiles={route.tiles} />
       {orphans.map((tap) => (
         <div key={tap.key} className="mb-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-100" data-testid="refused-stop">
           <h2 className="text-lg font-bold text-slate-900">{tap.stopLabel}</h2>

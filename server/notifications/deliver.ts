@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
@@ -97,11 +97,13 @@ export function folderTransport(dir: string): MailTransport {
       }
       await writeFile(`${base}.eml`, info.message as Buffer);
       await writeFile(`${base}.html`, message.html);
-      // Written last: a reader polling for the .json finds the email's other files already there.
+      // Written last, and whole: a reader polling for the .json finds the email's other files already
+      // there, and never half a .json (written beside it, then renamed into place in one step).
       await writeFile(
-        `${base}.json`,
+        `${base}.json.partial`,
         JSON.stringify({ to: message.to, subject: message.subject, text: message.text, kind: message.kind, attachments }, null, 2),
       );
+      await rename(`${base}.json.partial`, `${base}.json`);
     },
   };
 }

@@ -21,6 +21,9 @@ const PHONE: BrowserContextOptions = { viewport: { width: 360, height: 740 }, is
 const OFFLINE_NOISE = /net::ERR_INTERNET_DISCONNECTED|Failed to fetch/;
 /** A point on a hillside of San Juan de Lurigancho, where the typed address finds nothing. */
 const PIN = { lat: -11.987654, lng: -76.998765 };
+/** No internet here: a tile host that refuses every connection, so the map's list is what is read. */
+const TILES_ORIGIN = "http://127.0.0.1:59997";
+const tileFailure = new RegExp(`^console: Failed to load resource: net::ERR_CONNECTION_REFUSED <${TILES_ORIGIN.replace(/[.:/]/g, "\\$&")}/`);
 
 /**
  * Issue 40, the driver's day on the street: "Cómo llegar" goes to the pin; a delivery made without
@@ -96,7 +99,7 @@ describe("the driver app in the field", () => {
   beforeAll(async () => {
     const database = await preparedShopDatabase(inject("databaseTemplates"), prepareStops);
     cleanup = database.drop;
-    server = await startShopServer({ env: database.env });
+    server = await startShopServer({ env: { ...database.env, MAP_TILES_URL: `${TILES_ORIGIN}/{z}/{x}/{y}.png` } });
     browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {
@@ -152,6 +155,30 @@ describe("the driver app in the field", () => {
     expect(desk.errors).toEqual([]);
     await desk.close();
   }, 120_000);
+
+  it("opens a map of the day only when asked: the stops ahead numbered as their cards, the depot, and the list without tiles", async () => {
+    expectPageError(tileFailure);
+    const { page, errors, close } = await signedIn(DEMO_REPARTIDOR);
+    const leaflet: string[] = [];
+    page.on("request", (request) => {
+      if (/route-map|leaflet/.test(request.url())) leaflet.push(request.url());
+    });
+    await page.goto(`${server.baseURL}/admin/reparto`);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    expect(leaflet).toEqual([]);
+    await page.getByRole("button", { name: "Ver mapa del día" }).click();
+    const map = page.getByTestId("driver-day-map");
+    await map.getByTestId("route-map-fallback").waitFor({ timeout: 15_000 });
+    expect(leaflet.length).toBeGreaterThan(0);
+    const number = (await stopCard(page, stops.atDoor.address).getByRole("heading").first().textContent())!.match(/^(\d+)\./)![1];
+    expect(await map.getByTestId("driver-day-map-list").textContent()).toContain(`${number}. ${stops.atDoor.address}`);
+    expect(await map.getByTestId("driver-day-map-list").textContent()).toContain(`${stops.noPin.address} (sin ubicación en el mapa)`);
+    // The depot and the pinned stop, numbered as its card.
+    expect(await map.locator(".leaflet-marker-icon").allTextContents()).toEqual(expect.arrayContaining(["A", number]));
+    expect((await auditLayout(page)).filter((problem) => problem.kind !== "under-chat-button")).toEqual([]);
+    expect(errors.filter((error) => !tileFailure.test(error))).toEqual([]);
+    await close();
+  });
 
   it("moves the money, the bidones and the counters at once when a delivery is confirmed without signal, and keeps them once sent", async () => {
     const { page, errors, close } = await signedIn(DEMO_REPARTIDOR);

@@ -83,7 +83,9 @@ describe("a guest order enters an account only when its owner adds it", () => {
       .getByRole("status")
       .filter({ hasText: `Listo: el pedido ${orderNumber} está en tu cuenta.` })
       .waitFor();
-    await page.getByRole("link", { name: "Mis pedidos", exact: true }).first().click();
+    // On a phone the account menu is folded (issue 41): open it, then follow its link.
+    await page.getByText("Menú de mi cuenta").click();
+    await page.getByRole("link", { name: "Mis pedidos", exact: true }).filter({ visible: true }).first().click();
     await page.waitForURL(`${shop.baseURL()}/dashboard/pedidos`);
     await page.getByRole("heading", { name: "Mis pedidos" }).waitFor();
     await expect.poll(() => page.getByRole("link", { name: /^Ver detalle/ }).count()).toBe(2);

@@ -30,7 +30,18 @@ function numberedPin(number: number | string, colour: string, square = false): L
  * loads (no signal, a blocked host, the tests' machine) it says so; the list beside it still
  * reads the same routes.
  */
-export default function RouteMap({ tiles, depot, routes }: { tiles: MapTiles; depot: { label: string; point: [number, number] }; routes: MappedRoute[] }) {
+export default function RouteMap({
+  tiles,
+  depot,
+  routes,
+  numbers,
+}: {
+  tiles: MapTiles;
+  depot: { label: string; point: [number, number] };
+  routes: MappedRoute[];
+  /** The pins' numbers when they are not 1, 2, 3… (the driver's map numbers its stops as its cards do). */
+  numbers?: number[];
+}) {
   const container = useRef<HTMLDivElement>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
 
@@ -55,9 +66,8 @@ export default function RouteMap({ tiles, depot, routes }: { tiles: MapTiles; de
       const line: L.LatLngExpression[] = [depot.point, ...route.stops.map((stop) => stop.point), depot.point];
       L.polyline(line, { color: route.colour, weight: 3, opacity: 0.8 }).addTo(instance);
       route.stops.forEach((stop, index) => {
-        L.marker(stop.point, { icon: numberedPin(index + 1, route.colour), title: `${route.name} · ${index + 1}. ${stop.label}`, keyboard: false }).addTo(
-          instance,
-        );
+        const number = numbers?.[index] ?? index + 1;
+        L.marker(stop.point, { icon: numberedPin(number, route.colour), title: `${route.name} · ${number}. ${stop.label}`, keyboard: false }).addTo(instance);
         everything.push(stop.point);
       });
     }
