@@ -4,12 +4,15 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 import { readdirSync } from "node:fs";
 import { orderMovesAboveDomains } from "./eslint-rules/order-moves-above-domains.js";
+import { ownedTableWrites } from "./eslint-rules/owned-table-writes.js";
 import { serverDomainCycles } from "./eslint-rules/server-domain-cycles.js";
 
 const INFRASTRUCTURE = ["db", "config"];
 
 /** The shop's own lint rules (eslint-rules/), one plugin for every block that turns one on. */
-const shopRules = { rules: { "server-domain-cycles": serverDomainCycles, "order-moves-above-domains": orderMovesAboveDomains } };
+const shopRules = {
+  rules: { "server-domain-cycles": serverDomainCycles, "order-moves-above-domains": orderMovesAboveDomains, "owned-table-writes": ownedTableWrites },
+};
 
 /**
  * Doors a domain may not use even though they exist: the dependency runs the other way, and
@@ -33,6 +36,44 @@ const TABLE_OWNERS = {
   contacts: ["phoneProofs"],
   // Issue 38 (decision 0090): the "lo de siempre" summaries, placed exactly as shown.
   "whatsapp-orders": ["whatsappRepeatQuotes"],
+};
+/**
+ * Issue 42 (decision 0098): the order, payment, delivery and subscription tables, written only by
+ * their owner. Many rooms read them (an order's number on a delivery, a subscription's orders in
+ * metrics), so reading stays free; a write from elsewhere must be allow-listed below with its reason.
+ */
+const TABLE_WRITERS = {
+  orders: ["orders", "orderItems", "orderNotes", "orderStatusChanges"],
+  payments: ["payments", "refunds", "processedWebhookEvents", "sandboxCharges", "providerErasures"],
+  deliveries: ["deliveries", "deliveryProofs", "deliveryPhotos", "driverConfirmationReceipts", "bidonMovements"],
+  subscriptions: ["subscriptions", "subscriptionItems", "subscriptionEvents", "subscriptionStateChanges", "paymentMethods", "subscriptionPeriods"],
+};
+const ALSO_WRITTEN_BY = {
+  // An order is born in one transaction with its lines, its first history row, its deliveries and
+  // its payment; its status moves afterwards only through orders and order-flows (decision 0083).
+  "server/checkout/place-order.ts": ["orders", "orderItems", "orderStatusChanges", "deliveries", "payments"],
+  // A renewal's order and payment are born the same way, inside the period's transaction.
+  "server/subscriptions/renewal-orders.ts": ["orders", "orderItems", "orderStatusChanges", "payments"],
+  // A subscription's deliveries are scheduled, moved to the paid date and handed back on a pause
+  // under the subscription's lock (decision 0025's order: subscription before order before delivery).
+  "server/subscriptions/schedule-deliveries.ts": ["deliveries"],
+  "server/subscriptions/paid-deliveries.ts": ["orders"],
+  "server/subscriptions/self-service/pause.ts": ["deliveries"],
+  // Sign-up names its first order's subscription in the same transaction that creates both.
+  "server/subscriptions/signup.ts": ["orders"],
+  // Order-flows sits above orders and deliveries and moves both (decision 0083).
+  "server/order-flows/payment-settled.ts": ["deliveries"],
+  "server/order-flows/refund-applied.ts": ["orderStatusChanges"],
+  // An ended order cancels its open deliveries in the same transition.
+  "server/orders/transition.ts": ["deliveries"],
+  // A pin moved on the map moves the order's point and its open deliveries' together, in one transaction.
+  "server/deliveries/order-location.ts": ["orders"],
+  // A guest's orders attach to the account that proves their contact (decision 0072), with a history row.
+  "server/accounts/guest-orders.ts": ["orders"],
+  "server/accounts/order-claim.ts": ["orders", "orderStatusChanges"],
+  // Ley 29733 anonymisation blanks the person's data in every table that holds it, in one
+  // transaction (decision 0051).
+  "server/customers/anonymise.ts": ["orders", "deliveries", "deliveryProofs", "bidonMovements"],
 };
 const TABLE_OWNER_EXEMPT = ["server/db/schema/**", "server/db/seed/**", "server/db/client.ts"];
 
@@ -195,6 +236,14 @@ export default tseslint.config(
     files: ["server/**/*.ts", "app/**/*.{ts,tsx}"],
     plugins: { shop: shopRules },
     rules: { "shop/order-moves-above-domains": "error" },
+  },
+  {
+    // Issue 42 (decision 0098): the order, payment, delivery and subscription tables are written by
+    // their owner or an allow-listed file only (tests set their data up directly).
+    files: ["server/**/*.ts", "app/**/*.{ts,tsx}"],
+    ignores: TABLE_OWNER_EXEMPT,
+    plugins: { shop: shopRules },
+    rules: { "shop/owned-table-writes": ["error", { owners: TABLE_WRITERS, alsoWrittenBy: ALSO_WRITTEN_BY }] },
   },
   {
     files: ["core/zod.ts", "core/zod-without-eval.ts"],

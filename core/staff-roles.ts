@@ -6,6 +6,13 @@ export const STAFF_ROLES = ["admin", "operaciones", "repartidor"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 export type UserRole = "customer" | StaffRole;
 
+/** The roles' Spanish names, as the back office shows them (the team form, the audit log, the header). */
+export const STAFF_ROLE_LABELS: Readonly<Record<StaffRole, string>> = {
+  admin: "Administración",
+  operaciones: "Operaciones",
+  repartidor: "Repartidor",
+};
+
 export function isStaffRole(role: string): role is StaffRole {
   return (STAFF_ROLES as readonly string[]).includes(role);
 }

@@ -43,8 +43,6 @@ export function whatsappOptInText(brandName: string): string {
   return `${WHATSAPP_OPT_IN_LABEL}. ${whatsappOptInNote(brandName)}`;
 }
 
-export const WHATSAPP_INVALID_NUMBER = "Para avisarte por WhatsApp ingresa un celular peruano de 9 dígitos que empiece con 9";
-
 /** Replies that end WhatsApp for the number at once (issue 25): compared without case, accents or punctuation. */
 export const WHATSAPP_OPT_OUT_WORDS = ["BAJA", "STOP", "NO"] as const;
 

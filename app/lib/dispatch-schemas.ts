@@ -3,8 +3,6 @@ import { isIsoDate } from "@core/lima-dates";
 import { isPlainLine, isUuid } from "@core/input-schemas";
 import { z } from "@core/zod";
 
-export const DISPATCH_INTENTS = ["preparar", "asignar", "reprogramar"] as const;
-
 const selectedIds = z.array(z.string().refine(isUuid, "La selección no es válida. Recarga la página.")).min(1, "Selecciona al menos un envío.");
 
 export const dispatchActionSchema = z.discriminatedUnion("intent", [

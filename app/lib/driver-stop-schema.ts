@@ -43,5 +43,3 @@ export const driverStopSchema = z.discriminatedUnion("intent", [
       .transform((value) => value || null),
   }),
 ]);
-
-export const DRIVER_INTENTS = ["en_camino", "entregado", "no_entregado"] as const;

@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.cancel-order";
 import { AdminPageHeader } from "~/components/admin/admin-page-header";
@@ -6,12 +7,12 @@ import { FieldError } from "~/components/ui/form-field";
 import { formatSoles } from "@core/money";
 import { orderStatusLabel } from "@core/order-labels";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffContext } from "~/server/staff.server";
+import { allowStaff, staffContext } from "~/server/staff.server";
 import { cancelOrderAction, notFound, orderIdParam } from "~/server/pages/staff-refunds.server";
 import { orderRefundSummary } from "@server/payments/index.server";
 import { staffCancellationBlocker } from "@server/order-flows/index.server";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("reembolsos.emitir")];
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -20,7 +21,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (!summary) notFound();
   // Decision 0071: unless the admin's settings allow it, operaciones' full refund counts against their per-order limit.
   const overLimit =
-    context.get(staffContext).role !== "admin" && !summary.mayCancelAnyAmount && summary.staffRefundedCents + summary.refundableCents > summary.limitCents;
+    !may(context.get(staffContext).role, "reembolsos.sin-limite") &&
+    !summary.mayCancelAnyAmount &&
+    summary.staffRefundedCents + summary.refundableCents > summary.limitCents;
   const limitBlocker = overLimit
     ? `Cancelar este pedido devuelve ${formatSoles(summary.refundableCents)}: supera lo que operaciones puede reembolsar por pedido (${formatSoles(summary.limitCents)}). Pide a un administrador que lo cancele.`
     : null;

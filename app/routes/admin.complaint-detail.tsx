@@ -7,12 +7,12 @@ import { FieldError } from "~/components/ui/form-field";
 import { ComplaintSheet } from "~/components/complaints/complaint-sheet";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import { complaintAnswerSchema } from "@core/complaints-book";
 import { isUuid } from "@core/input-schemas";
 import { formatLimaDate } from "@core/lima-dates";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("reclamos.atender")];
 
 function complaintIdParam(value: string | undefined): string {
   if (!value || !isUuid(value)) throw data("Hoja de reclamación no encontrada", { status: 404 });

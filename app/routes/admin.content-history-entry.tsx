@@ -6,11 +6,11 @@ import { contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffDangerButtonClass, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { answerContentSave, contentIdParam, contentNotFound, readContentForm, refuseContent } from "~/server/pages/content-admin.server";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import { deleteHistoryEntry, findHistoryEntryForEditing, updateHistoryEntry } from "@server/content/index.server";
 
 /** Issue 11: edit or remove one history slide. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("contenido.gestionar")];
 
 const NOT_FOUND = "Diapositiva no encontrada";
 const FIELDS = ["title", "description", "image", "sortOrder"] as const;

@@ -7,11 +7,11 @@ import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staf
 import { formatLegalDate } from "~/components/layout/legal-page";
 import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/server/pages/content-admin.server";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import { isLegalTextSlug, listLegalTextVersions, readLegalTextForEditing, saveLegalText } from "@server/content/index.server";
 
 /** Issue 11: the admin edits the terms and the privacy policy; every saved version is kept. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("contenido.gestionar")];
 
 const NOT_FOUND = "Texto no encontrado";
 const PUBLIC_PATH = { "terminos-condiciones": "/terminos", "politica-privacidad": "/privacidad" } as const;

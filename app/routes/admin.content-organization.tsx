@@ -8,11 +8,11 @@ import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staf
 import { answerContentSave, contentIdParam, contentNotFound, refuseContent } from "~/server/pages/content-admin.server";
 import { imageOfForm, readUploadForm } from "~/server/image-upload.server";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import { findOrganizationForEditing, updateOrganization } from "@server/content/index.server";
 
 /** Issue 11: edit an organisation's text, logo and active flag (never delete: votes and subscriptions name it). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("contenido.gestionar")];
 
 const NOT_FOUND = "Organización no encontrada";
 const FIELDS = ["title", "description", "image", "active"] as const;

@@ -7,11 +7,11 @@ import { SavedNotice, contentCardClass } from "~/components/admin/content-form";
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { answerContentSave, readContentForm, refuseContent } from "~/server/pages/content-admin.server";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import { createOrganization, listAllOrganizations } from "@server/content/index.server";
 
 /** Issue 11: the admin manages the organisations customers vote for and support. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("contenido.gestionar")];
 
 const ORGANIZATION_FIELDS = ["title", "description", "image", "active"] as const;
 

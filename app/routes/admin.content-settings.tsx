@@ -6,13 +6,13 @@ import { ContentField, SavedNotice, contentCardClass } from "~/components/admin/
 import { StaffFormError, staffPrimaryButtonClass } from "~/components/admin/staff-form";
 import { answerContentSave, contentNotFound, readContentForm, refuseContent } from "~/server/pages/content-admin.server";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import { readSettingsForEditing, updateDoorPaymentSettings, updateIssuer, updateRepeatSettings, updateSiteSettings } from "@server/content/index.server";
 import { centsToSolesText } from "@core/catalog-schemas";
 import { garantiaComprobanteModeLabels, type GarantiaComprobanteMode } from "@core/garantia";
 
 /** Issue 11: the admin edits the site settings and the issuer's data (the one source of comprobantes and legal pages). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("contenido.gestionar")];
 
 const NO_SETTINGS = "No hay ajustes de la tienda. Ejecuta la carga inicial de datos.";
 const SITE_FIELDS = ["brandName", "whatsappNumber", "whatsappGreeting", "contactEmail", "instagramUrl", "facebookUrl", "tiktokUrl", "closingCtaLabel"] as const;

@@ -6,10 +6,10 @@ import { AnonymiseConfirmation } from "~/components/admin/anonymise-confirmation
 import { CUSTOMER_NOT_FOUND, customerIdFrom, refusedAnonymiseConfirmation } from "~/server/pages/customers.server";
 import { ANONYMISE_CONFIRMATION } from "~/lib/customer-links";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 
 /** Issue 11, Ley 29733 deletion request: irreversible, so the admin only and behind this confirmation page (decision 0051). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("datos-personales.gestionar")];
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);

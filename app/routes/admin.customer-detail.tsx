@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { data, Form } from "react-router";
 import type { Route } from "./+types/admin.customer-detail";
 import { findCustomerProfile } from "@server/customers/index.server";
@@ -18,15 +19,15 @@ import { CUSTOMER_NOT_FOUND, customerIdFrom, recordBidonReturnFromForm, settleGa
 import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { readFormData } from "~/server/request-body.server";
-import { allowRoles, staffActor, staffContext } from "~/server/staff.server";
+import { allowStaff, staffActor, staffContext } from "~/server/staff.server";
 
 /** Issue 11: admin and operaciones see the picture and act on the account; export and anonymise are the admin's (their own routes). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("clientes.gestionar")];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const picture = await loadCustomerPicture(context.get(dbContext), customerIdFrom(params));
   if (!picture) throw data(CUSTOMER_NOT_FOUND, { status: 404 });
-  return { picture, notice: anonymisedNotice(request, "Cliente"), isAdmin: context.get(staffContext).role === "admin" };
+  return { picture, notice: anonymisedNotice(request, "Cliente"), mayHandleDataRequests: may(context.get(staffContext).role, "datos-personales.gestionar") };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -94,7 +95,7 @@ function cardErasureText(summary: NonNullable<CustomerPicture["cardErasures"]>):
 
 /** Issue 11, Customers: one customer's whole picture and what staff may do about their account. */
 export default function AdminCustomerDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { picture, notice, isAdmin } = loaderData;
+  const { picture, notice, mayHandleDataRequests } = loaderData;
   const { profile } = picture;
   const anonymized = profile.status === "anonymized";
   return (
@@ -165,7 +166,7 @@ export default function AdminCustomerDetail({ loaderData, actionData }: Route.Co
           settleResult={settleAnswerOf(actionData)}
         />
       }
-      dataRequests={isAdmin && !anonymized && <DataRequestActions basePath={`/admin/clientes/${profile.id}`} who="cliente" />}
+      dataRequests={mayHandleDataRequests && !anonymized && <DataRequestActions basePath={`/admin/clientes/${profile.id}`} who="cliente" />}
     />
   );
 }

@@ -3,10 +3,10 @@ import type { Route } from "./+types/admin.customer-export";
 import { customerExportFilename, exportCustomerData } from "@server/customers/index.server";
 import { CUSTOMER_NOT_FOUND, customerIdFrom, jsonDownload } from "~/server/pages/customers.server";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 
 /** Issue 11, Ley 29733 access request: the admin only (decision 0051). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("datos-personales.gestionar")];
 
 /** The export is a POST (it writes an audit row); a plain visit goes to the customer's page. */
 export function loader({ params }: Route.LoaderArgs) {

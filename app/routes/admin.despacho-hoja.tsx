@@ -7,9 +7,9 @@ import { dispatchDateParam, moveStopSchema } from "~/lib/dispatch-schemas";
 import { isPlainLine } from "@core/input-schemas";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { readFormData } from "~/server/request-body.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("despacho.usar")];
 
 /** `?fecha=` (default today in Lima) and the optional `?repartidor=`; anything malformed is a Spanish 404. */
 function sheetParams(request: Request) {

@@ -19,7 +19,7 @@ import { isPlainText } from "@core/input-schemas";
 import { limaToday, weekdayNames } from "@core/lima-dates";
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import { OrderLocationForm, parseCoordinates } from "~/components/admin/order-location-form";
 import { mapTiles } from "~/server/map-tiles.server";
 import { OUTSIDE_LIMA } from "@core/geo";
@@ -28,7 +28,7 @@ import { OUTSIDE_LIMA } from "@core/geo";
  * Issue 11: one district — served or not, weekdays, its own cut-off, notes for the team, and its
  * own places per weekday and window (moved here from /admin/calendario, decision 0053).
  */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("distritos.gestionar")];
 
 const NOT_FOUND = "Distrito no encontrado";
 const DAYS = [1, 2, 3, 4, 5, 6, 7];

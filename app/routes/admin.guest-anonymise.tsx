@@ -5,10 +5,10 @@ import { AnonymiseConfirmation } from "~/components/admin/anonymise-confirmation
 import { GUEST_NOT_FOUND, guestOrderIdFrom, refusedAnonymiseConfirmation } from "~/server/pages/customers.server";
 import { ANONYMISE_CONFIRMATION, guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 
 /** Decision 0061, a guest's Ley 29733 deletion request: the admin only, behind this confirmation, like an account's (decision 0051). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("datos-personales.gestionar")];
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);

@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.guest-detail";
 import { loadGuestPicture } from "@server/customers/index.server";
@@ -9,17 +10,21 @@ import { readFormData } from "~/server/request-body.server";
 import { guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
-import { allowRoles, staffActor, staffContext } from "~/server/staff.server";
+import { allowStaff, staffActor, staffContext } from "~/server/staff.server";
 
 /** Decision 0061: the same roles as an account's picture (decision 0051); export and anonymise are the admin's. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("clientes.gestionar")];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const found = await loadGuestPicture(context.get(dbContext), guestOrderIdFrom(params));
   if (!found) throw data(GUEST_NOT_FOUND, { status: 404 });
   // An account has this e-mail: the request is the account's, whose picture counts these orders too.
   if (found.kind === "account") throw redirect(`/admin/clientes/${found.userId}`);
-  return { picture: found.value, notice: anonymisedNotice(request, "Comprador"), isAdmin: context.get(staffContext).role === "admin" };
+  return {
+    picture: found.value,
+    notice: anonymisedNotice(request, "Comprador"),
+    mayHandleDataRequests: may(context.get(staffContext).role, "datos-personales.gestionar"),
+  };
 }
 
 /**
@@ -50,7 +55,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 /** Decision 0061: a guest buyer's whole picture, found by the e-mail on their orders. */
 export default function AdminGuestDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { picture, notice, isAdmin } = loaderData;
+  const { picture, notice, mayHandleDataRequests } = loaderData;
   const { guest } = picture;
   return (
     <CustomerPage
@@ -87,7 +92,7 @@ export default function AdminGuestDetail({ loaderData, actionData }: Route.Compo
           settleResult={settleAnswerOf(actionData)}
         />
       }
-      dataRequests={isAdmin && !guest.anonymized && <DataRequestActions basePath={guestPath(guest.reference)} who="comprador" />}
+      dataRequests={mayHandleDataRequests && !guest.anonymized && <DataRequestActions basePath={guestPath(guest.reference)} who="comprador" />}
     />
   );
 }

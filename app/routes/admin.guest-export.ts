@@ -4,10 +4,10 @@ import { exportGuestData, guestExportFilename } from "@server/customers/index.se
 import { GUEST_NOT_FOUND, guestOrderIdFrom, jsonDownload } from "~/server/pages/customers.server";
 import { guestPath } from "~/lib/customer-links";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 
 /** Decision 0061, a guest's Ley 29733 access request: the admin only, like an account's (decision 0051). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("datos-personales.gestionar")];
 
 /** The export is a POST (it writes an audit row); a plain visit goes to the guest's page. */
 export function loader({ params }: Route.LoaderArgs) {

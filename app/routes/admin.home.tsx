@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.home";
 import { getStaffHome } from "@server/accounts/index.server";
@@ -67,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const intent = form.get("intent");
   if (intent !== "retry-email" && intent !== "retry-whatsapp") return data({ ok: false, message: "Acción desconocida" }, { status: 400 });
-  if (context.get(staffContext).role !== "admin") throw data("Página no encontrada", { status: 404 });
+  if (!may(context.get(staffContext).role, "alarmas.gestionar")) throw data("Página no encontrada", { status: 404 });
   if (intent === "retry-whatsapp") return retryWhatsapp(context, request, form.get("messageId"));
   const id = form.get("emailId");
   if (typeof id !== "string" || !isUuid(id)) return data({ ok: false, message: "No encontramos ese correo." }, { status: 404 });

@@ -4,10 +4,10 @@ import { businessMetrics, isMetricsTable, metricsCsv, metricsCsvFilename } from 
 import { dbContext } from "~/server/db-context.server";
 import { parseMetricsRange } from "@core/metrics-range";
 import { privatePageHeaders } from "~/server/pages/order-receipt.server";
-import { allowRoles } from "~/server/staff.server";
+import { allowStaff } from "~/server/staff.server";
 
 /** Same roles as /admin/metricas: the figures are the admin's (decision 0052-business-metrics). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("metricas.ver")];
 
 /**
  * /admin/metricas/exportar?tabla=dias&desde=…&hasta=…: one table (the summary without `tabla`) of the metrics page as CSV, in the

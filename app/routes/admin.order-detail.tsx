@@ -20,11 +20,11 @@ import { freeText, isUuid } from "@core/input-schemas";
 import { z } from "@core/zod";
 import { readFormData } from "~/server/request-body.server";
 import { siteInfo } from "~/server/site-info.server";
-import { allowRoles, staffActor, staffContext } from "~/server/staff.server";
+import { allowStaff, staffActor, staffContext } from "~/server/staff.server";
 import { listOrderWhatsappMessages, whatsappEnabled } from "@server/whatsapp/index.server";
 import { StaffWhatsappMessages } from "~/components/admin/whatsapp-messages";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("pedidos.gestionar")];
 
 const NOT_FOUND = "Pedido no encontrado";
 

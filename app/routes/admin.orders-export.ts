@@ -4,9 +4,9 @@ import { dbContext } from "~/server/db-context.server";
 import { limaToday } from "@core/lima-dates";
 import { parseStaffOrderFilters } from "@core/staff-order-filters";
 import { privatePageHeaders } from "~/server/pages/order-receipt.server";
-import { allowRoles } from "~/server/staff.server";
+import { allowStaff } from "~/server/staff.server";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("pedidos.gestionar")];
 
 /**
  * /admin/pedidos/exportar?…: the list's filtered orders as CSV, streamed batch by batch (issue 10:

@@ -5,10 +5,10 @@ import { AnonymiseConfirmation } from "~/components/admin/anonymise-confirmation
 import { PERSON_NOT_FOUND, personReferenceFrom, refusedAnonymiseConfirmation } from "~/server/pages/customers.server";
 import { ANONYMISE_CONFIRMATION, guestPath, personPath } from "~/lib/customer-links";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 
 /** Decision 0064, the deletion request of a person who never bought: the admin only, behind this confirmation, like a guest's (decision 0061). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("datos-personales.gestionar")];
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);

@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.person-detail";
 import { loadPersonPicture } from "@server/customers/index.server";
@@ -7,10 +8,10 @@ import { PERSON_NOT_FOUND, personReferenceFrom } from "~/server/pages/customers.
 import { guestPath, personPath } from "~/lib/customer-links";
 import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
-import { allowRoles, staffContext } from "~/server/staff.server";
+import { allowStaff, staffContext } from "~/server/staff.server";
 
 /** Decision 0064: the same roles as a guest's picture (decision 0061); export and anonymise are the admin's. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("clientes.gestionar")];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const found = await loadPersonPicture(context.get(dbContext), personReferenceFrom(params));
@@ -18,7 +19,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // An account or a guest order has this e-mail: their picture covers everything held under it.
   if (found.kind === "account") throw redirect(`/admin/clientes/${found.userId}`);
   if (found.kind === "guest") throw redirect(guestPath(found.orderId));
-  return { picture: found.value, notice: anonymisedNotice(request, "Persona"), isAdmin: context.get(staffContext).role === "admin" };
+  return {
+    picture: found.value,
+    notice: anonymisedNotice(request, "Persona"),
+    mayHandleDataRequests: may(context.get(staffContext).role, "datos-personales.gestionar"),
+  };
 }
 
 const titleOf = (person: { name: string; email: string; anonymized: boolean }) => (person.anonymized ? "Persona anonimizada" : person.name || person.email);
@@ -30,7 +35,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 /** Decision 0064: a person who never bought, with everything the shop holds under their e-mail. */
 export default function AdminPersonDetail({ loaderData }: Route.ComponentProps) {
-  const { picture, notice, isAdmin } = loaderData;
+  const { picture, notice, mayHandleDataRequests } = loaderData;
   const { person } = picture;
   return (
     <CustomerPage
@@ -59,7 +64,7 @@ export default function AdminPersonDetail({ loaderData }: Route.ComponentProps) 
           />
         </AccountSection>
       }
-      dataRequests={isAdmin && !person.anonymized && <DataRequestActions basePath={personPath(person.reference)} who="persona" />}
+      dataRequests={mayHandleDataRequests && !person.anonymized && <DataRequestActions basePath={personPath(person.reference)} who="persona" />}
     />
   );
 }

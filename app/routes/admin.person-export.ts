@@ -4,10 +4,10 @@ import { exportPersonData, personExportFilename } from "@server/customers/index.
 import { jsonDownload, PERSON_NOT_FOUND, personReferenceFrom } from "~/server/pages/customers.server";
 import { guestPath, personPath } from "~/lib/customer-links";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 
 /** Decision 0064, the access request of a person who never bought: the admin only, like a guest's (decision 0061). */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("datos-personales.gestionar")];
 
 /** The export is a POST (it writes an audit row); a plain visit goes to the person's page. */
 export function loader({ params }: Route.LoaderArgs) {

@@ -11,7 +11,7 @@ import { PRODUCT_FIELDS, VARIANT_FIELDS, withActiveFlag } from "~/server/pages/c
 import { imageOfForm, readUploadForm } from "~/server/image-upload.server";
 import { answerContentSave, contentIdParam, contentNotFound, refuseContent } from "~/server/pages/content-admin.server";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import {
   addProductImage,
   createVariant,
@@ -26,7 +26,7 @@ import {
 import { repriceSubscriptionsForCatalogChange } from "@server/subscriptions/index.server";
 
 /** Issue 11: one product, its variants and its pictures. Nothing is deleted: what orders name is deactivated. */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles()];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("productos.gestionar")];
 
 const NOT_FOUND = "Producto no encontrado";
 const INVALID_INTENT = "Acción no válida. Recarga la página e inténtalo de nuevo.";

@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { randomUUID } from "node:crypto";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/admin.refund-order";
@@ -7,11 +8,11 @@ import { FieldError } from "~/components/ui/form-field";
 import { formatSoles } from "@core/money";
 import { orderStatusLabel, refundReasonLabels, refundStatusLabels } from "@core/order-labels";
 import { dbContext } from "~/server/db-context.server";
-import { allowRoles, staffContext } from "~/server/staff.server";
+import { allowStaff, staffContext } from "~/server/staff.server";
 import { notFound, orderIdParam, refundOrderAction } from "~/server/pages/staff-refunds.server";
 import { orderRefundSummary } from "@server/payments/index.server";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("reembolsos.emitir")];
 
 const channelLabels: Record<string, string> = {
   card: "Tarjeta (Culqi)",
@@ -25,7 +26,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const summary = await orderRefundSummary(context.get(dbContext), orderId);
   if (!summary) notFound();
   // A new key per page load: the same form posted twice (double click, retry) is one refund.
-  return { summary, requestKey: randomUUID(), isAdmin: context.get(staffContext).role === "admin" };
+  return { summary, requestKey: randomUUID(), unlimited: may(context.get(staffContext).role, "reembolsos.sin-limite") };
 }
 
 export const action = ({ request, context, params }: Route.ActionArgs) => refundOrderAction(request, context, orderIdParam(params.orderId));
@@ -36,7 +37,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export default function RefundOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { summary, isAdmin } = loaderData;
+  const { summary, unlimited } = loaderData;
   const values = actionData?.values ?? {};
   const errors = actionData?.fieldErrors ?? {};
   const requestKey = values.requestKey || loaderData.requestKey;
@@ -90,7 +91,7 @@ export default function RefundOrder({ loaderData, actionData }: Route.ComponentP
               className={staffInputClass}
             />
             <p id="amount-help" className="mt-1 text-sm text-slate-600">
-              {isAdmin
+              {unlimited
                 ? `Sin límite para administración: por encima de ${formatSoles(summary.limitCents)} en total quedas registrado como quien lo aprobó.`
                 : `Operaciones puede devolver hasta ${formatSoles(summary.limitCents)} en total por pedido; ya se devolvieron ${formatSoles(summary.staffRefundedCents)}.`}
             </p>
@@ -141,7 +142,7 @@ export default function RefundOrder({ loaderData, actionData }: Route.ComponentP
         <Link to={`/admin/pedidos/${summary.orderId}`} className="font-semibold text-brand-800 underline">
           Volver al pedido
         </Link>
-        {isAdmin && (
+        {unlimited && (
           <Link to="/admin/ajustes" className="font-semibold text-brand-800 underline">
             Cambiar el límite de operaciones
           </Link>

@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.reminders";
 import { recentReorderReminders, upcomingReorderReminders } from "@server/reorders/index.server";
@@ -14,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const now = new Date();
   const { enabled, upcoming } = await upcomingReorderReminders(db, now);
   const sent = await recentReorderReminders(db);
-  return { enabled, upcoming, sent, isAdmin: context.get(staffContext).role === "admin" };
+  return { enabled, upcoming, sent, maySwitch: may(context.get(staffContext).role, "contenido.gestionar") };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Recordatorios · Back office" }, { name: "robots", content: "noindex,nofollow" }];
@@ -22,14 +23,14 @@ export const meta: Route.MetaFunction = () => [{ title: "Recordatorios · Back o
 const shortDate = (isoDate: string) => formatLimaDate(isoDate, { weekday: "short", day: "numeric", month: "short" });
 
 export default function AdminReminders({ loaderData }: Route.ComponentProps) {
-  const { enabled, upcoming, sent, isAdmin } = loaderData;
+  const { enabled, upcoming, sent, maySwitch } = loaderData;
   return (
     <div className="max-w-4xl space-y-8">
       <AdminPageHeader title="Recordatorios «¿Te queda agua?»" />
       <section className="rounded-2xl bg-white p-5 text-sm text-slate-700 shadow-sm ring-1 ring-slate-100" aria-label="Cómo funcionan">
         <p data-testid="reminders-state" className={enabled ? "font-semibold text-emerald-800" : "font-semibold text-amber-800"}>
           {enabled ? "Activados." : "Desactivados: no se envía ninguno."}{" "}
-          {isAdmin && (
+          {maySwitch && (
             <Link to="/admin/contenido/ajustes#recompra" className="text-brand-700 underline">
               Cambiar
             </Link>

@@ -11,14 +11,14 @@ import { confirmationFromForm, driverRefusalMessage } from "~/server/pages/drive
 import { driverStopSchema } from "~/lib/driver-stop-schema";
 import { METHOD_NOT_ALLOWED, readJson, UNREADABLE_JSON } from "~/server/request-body.server";
 import { siteInfo } from "~/server/site-info.server";
-import { allowRoles, staffActor, staffContext } from "~/server/staff.server";
+import { allowStaff, staffActor, staffContext } from "~/server/staff.server";
 
 /**
  * Issue 26, decision 0079: the driver app's queue of taps, sent by the phone when it has signal.
  * Each item is the stop form's fields with the key the phone gave the tap and when it happened;
  * the answer says, per key, whether it was applied (now or before) or refused, and why in Spanish.
  */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("repartidor")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("reparto.usar")];
 
 /** A day's route is a few dozen stops with three taps each; a batch past this is not a phone's. */
 export const MAX_QUEUED_ITEMS = 100;

@@ -3,14 +3,14 @@ import type { Route } from "./+types/admin.reparto-fotos";
 import { saveDeliveryPhoto } from "@server/deliveries/index.server";
 import { dbContext } from "~/server/db-context.server";
 import { METHOD_NOT_ALLOWED, readBytes } from "~/server/request-body.server";
-import { allowRoles, staffContext } from "~/server/staff.server";
+import { allowStaff, staffContext } from "~/server/staff.server";
 
 /**
  * Issue 40: the photo of the bidones at the door, sent by the driver app before the «Entregado»
  * tap that names it (the phone keeps both while offline). The body is the compressed photo;
  * `?envio=` is the stop and `?clave=` the phone's key for the photo, so sending it twice stores it once.
  */
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("repartidor")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("reparto.usar")];
 
 export function loader() {
   throw data(METHOD_NOT_ALLOWED, { status: 405, headers: { Allow: "POST" } });

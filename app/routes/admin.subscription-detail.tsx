@@ -10,7 +10,7 @@ import { staffDate, SubscriptionConsoleNav, SubscriptionStatusBadge } from "~/co
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";
 import { siteInfo } from "~/server/site-info.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import { STAFF_SUBSCRIPTION_INTENTS, subscriptionAction, SUBSCRIPTION_NOT_FOUND } from "~/server/pages/subscription-self-service.server";
 import { deliveryStatusLabel } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
@@ -19,7 +19,7 @@ import { formatSoles } from "@core/money";
 import { billingMethodLabels, periodStatusLabels } from "@core/staff-subscription-filters";
 import type { SelfServiceAction } from "@core/subscription-self-service";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("suscripciones.gestionar")];
 
 const BASE = "/admin/suscripciones";
 

@@ -6,9 +6,9 @@ import { staffDate, SubscriptionConsoleNav, SubscriptionStatusBadge } from "~/co
 import { dbContext } from "~/server/db-context.server";
 import { formatLimaInstant } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
-import { allowRoles } from "~/server/staff.server";
+import { allowStaff } from "~/server/staff.server";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("suscripciones.gestionar")];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return listFailedPayments(context.get(dbContext));

@@ -8,14 +8,14 @@ import { staffDate, SubscriptionConsoleNav } from "~/components/admin/subscripti
 import { dbContext } from "~/server/db-context.server";
 import { readFormData } from "~/server/request-body.server";
 import { siteInfo } from "~/server/site-info.server";
-import { allowRoles, staffActor } from "~/server/staff.server";
+import { allowStaff, staffActor } from "~/server/staff.server";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
 import { isPlainLine } from "@core/input-schemas";
 import { formatLimaDate, isIsoDate } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { z } from "@core/zod";
 
-export const middleware: Route.MiddlewareFunction[] = [allowRoles("operaciones")];
+export const middleware: Route.MiddlewareFunction[] = [allowStaff("suscripciones.gestionar")];
 
 const FORECAST_DAYS = 30;
 

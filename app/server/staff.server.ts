@@ -1,7 +1,8 @@
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { getSignedInUser, isStaffRole, type SignedInUser, type StaffRole } from "@server/accounts/index.server";
 import type { StaffActor } from "@server/audit/index.server";
-import { STAFF_PAGE_ROLES, type StaffPage } from "~/components/admin/staff-menu";
+import { may, type StaffPermission } from "@core/staff-permissions";
+import { STAFF_PAGE_PERMISSIONS, type StaffPage } from "~/components/admin/staff-menu";
 import { dbContext } from "./db-context.server";
 import { clientAddress, loginUrlFor } from "./session.server";
 
@@ -28,25 +29,24 @@ export const staffAreaMiddleware: MiddlewareFunction<Response> = async ({ reques
 };
 
 /**
- * Every staff route module states who may use it: `export const middleware = [allowRoles("operaciones")]`.
- * Route middleware runs before the route's loader and its action, so one line guards both; `admin`
- * may do everything and is always allowed. The role-matrix test (tests/e2e/admin-role-matrix.test.ts)
- * holds the same table and fails for a route without a rule.
+ * Every staff route module states what it takes to use it: `export const middleware = [allowStaff("pedidos.gestionar")]`,
+ * a permission of core/staff-permissions.ts (decision 0098). Route middleware runs before the
+ * route's loader and its action, so one line guards both. The role-matrix test
+ * (tests/e2e/admin-role-matrix.test.ts) fails for a route without a rule.
  */
-export function allowRoles(...roles: StaffRole[]): MiddlewareFunction<Response> {
+export function allowStaff(permission: StaffPermission): MiddlewareFunction<Response> {
   return ({ context }, next) => {
-    const member = context.get(staffContext);
-    if (member.role !== "admin" && !roles.includes(member.role)) staffNotFound();
+    if (!may(context.get(staffContext).role, permission)) staffNotFound();
     return next();
   };
 }
 
 /**
- * The guard of a page the staff menu links to: its roles are its row of STAFF_PAGE_ROLES, the same
- * row the menu reads, so the menu shows a role exactly the pages it may open (decision 0082).
+ * The guard of a page the staff menu links to: the permission of its menu row, the same row the
+ * menu reads, so the menu shows a role exactly the pages it may open (decision 0082).
  */
 export function allowStaffPage(page: StaffPage): MiddlewareFunction<Response> {
-  return allowRoles(...STAFF_PAGE_ROLES[page]);
+  return allowStaff(STAFF_PAGE_PERMISSIONS[page]);
 }
 
 /** The signed-in staff member as the audit log records them. */

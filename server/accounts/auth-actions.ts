@@ -1,5 +1,5 @@
 import { APIError } from "better-auth/api";
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { requestWhatsappOptIn } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
 import { getIssuer, readDistrict } from "../content/index.server";
@@ -211,13 +211,4 @@ export async function changePassword(db: Database, request: Request, input: { cu
     if (error instanceof APIError) return failure("Error al cambiar la contraseña");
     throw error;
   }
-}
-
-/** How many sessions a user has besides this one (tests and the profile's security note). */
-export async function countOtherSessions(db: Database, userId: string, sessionId: string): Promise<number> {
-  const rows = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(eq(sessions.userId, userId), ne(sessions.id, sessionId)));
-  return rows.length;
 }

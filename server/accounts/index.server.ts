@@ -7,7 +7,6 @@ export {
   isResetTokenValid,
   resetPassword,
   changePassword,
-  countOtherSessions,
   INVALID_RESET_LINK,
   RECOVERY_SEND_FAILED,
   type AuthResult,
@@ -15,11 +14,11 @@ export {
   landingPathFor,
 } from "./auth-actions";
 export { consumeRateLimit, RATE_LIMITS, rateLimitMessage, reservePacedSlot } from "./rate-limit";
-export { attachGuestOrders, countGuestOrders, isEmailRegistered, provenAccountOf } from "./guest-orders";
+export { isEmailRegistered, provenAccountOf } from "./guest-orders";
 export { getProfile, updateProfile, type Profile } from "./profile";
 export { hashPassword } from "./password-hash";
 export { getDashboard, type DashboardSummary } from "./dashboard-summary";
-export { STAFF_ROLES, isStaffRole, type StaffRole, type UserRole } from "@core/staff-roles";
+export { isStaffRole, type StaffRole, type UserRole } from "@core/staff-roles";
 export {
   listStaffMembers,
   createStaffMember,
@@ -31,18 +30,11 @@ export {
   type UserStatus,
 } from "./staff-team";
 export { getStaffHome, type StaffHome } from "./staff-home";
-export {
-  CUSTOMER_EMAIL_INTERVAL_MS,
-  resendCustomerVerification,
-  sendCustomerPasswordReset,
-  setCustomerStatus,
-  type CustomerAccountResult,
-} from "./staff-customer-actions";
+export { resendCustomerVerification, sendCustomerPasswordReset, setCustomerStatus, type CustomerAccountResult } from "./staff-customer-actions";
 export { forgetSignedInUsers } from "./current-user";
 export { confirmEmailAddress, readConfirmationLink, type ConfirmEmailResult, type ConfirmationLink } from "./email-proof";
 export {
   addGuestOrderToAccount,
-  ORDER_CLAIM_PATH,
   orderClaimToken,
   orderClaimUrl,
   readOrderClaim,

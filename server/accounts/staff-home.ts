@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { deliveries, jobRowFailures, orders, refunds } from "../db/schema";
@@ -42,10 +43,10 @@ export interface StaffHome {
 }
 
 export async function getStaffHome(db: Database, member: { id: string; role: StaffRole }, today: string): Promise<StaffHome> {
-  const runsTheDay = member.role === "admin" || member.role === "operaciones";
+  const runsTheDay = may(member.role, "dia.dirigir");
   const [operations, alarms, driver, comprobantesDue] = await Promise.all([
     runsTheDay ? operationsToday(db, today) : null,
-    member.role === "admin" ? adminAlarms(db) : null,
+    may(member.role, "alarmas.gestionar") ? adminAlarms(db) : null,
     member.role === "repartidor" ? driverToday(db, member.id, today) : null,
     runsTheDay ? comprobantesNearDeadline(db, today) : null,
   ]);

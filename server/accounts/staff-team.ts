@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { randomUUID } from "node:crypto";
 import { asc, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
@@ -126,7 +127,7 @@ function existingAccountAnswer(account: ExistingAccount): CreateStaffResult {
  * can undo a mistake. Setting the role it already has changes (and records) nothing.
  */
 export async function changeStaffRole(db: Database, actor: StaffActor, input: { userId: string; role: UserRole }): Promise<TeamChangeResult> {
-  if (input.userId === actor.id && input.role !== "admin") return { ok: false, reason: "self", message: SELF_DEMOTION };
+  if (input.userId === actor.id && !may(input.role, "equipo.gestionar")) return { ok: false, reason: "self", message: SELF_DEMOTION };
   return forgetSignedInUsersAfter(
     inTransaction(db, async (tx): Promise<TeamChangeResult> => {
       const member = await lockUser(tx, input.userId);

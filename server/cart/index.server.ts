@@ -1,5 +1,4 @@
 export {
-  ABANDONED_AFTER_MS,
   findCartByRecoveryToken,
   markCartRecovered,
   saveAbandonedCart,

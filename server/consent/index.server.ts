@@ -13,11 +13,4 @@ export {
   type ConsentRequestView,
   type PromotionalConsent,
 } from "./consent-events";
-export {
-  EMAIL_PREFERENCES_PATH,
-  emailFromPreferencesToken,
-  emailPreferencesToken,
-  emailPreferencesUrl,
-  PROMOTIONAL_CONSENT_CONFIRM_PATH,
-  promotionalConsentConfirmUrl,
-} from "./unsubscribe-link";
+export { emailFromPreferencesToken, emailPreferencesToken, emailPreferencesUrl, promotionalConsentConfirmUrl } from "./unsubscribe-link";

@@ -13,15 +13,15 @@ export {
   type ServedDistrict,
 } from "./districts";
 export { fallbackHistorySlides, listHistorySlides, type HistorySlide } from "./history";
-export { findLegalText, sanitizeLegalHtml, type LegalText, type LegalTextSlug } from "./legal-texts";
+export { findLegalText, type LegalText, type LegalTextSlug } from "./legal-texts";
 export { listOrganizations, type Organization } from "./organizations";
 export { changeSiteSettings, getSiteSettings, readBrandName, readSiteSettingsFor, type SiteSettings } from "./site-settings";
 export { countVotes, countVotesForPublicPage, findVoteOf, voteForOrganization, type VoteCounts, type VoteResult } from "./organization-votes";
-export { fillIssuerPlaceholders, getIssuer, type Issuer } from "./issuer";
+export { getIssuer, type Issuer } from "./issuer";
 export { invalidateStorefront } from "../db/storefront-cache";
 export type { ContentSaveResult } from "./content-edit";
-export { DEMO_ISSUER_RUC, readSettingsForEditing, updateDoorPaymentSettings, updateIssuer, updateRepeatSettings, updateSiteSettings } from "./settings-admin";
-export { isLegalTextSlug, LEGAL_TEXT_SLUGS, listLegalTextVersions, readLegalTextForEditing, saveLegalText, type LegalTextVersion } from "./legal-texts-admin";
+export { readSettingsForEditing, updateDoorPaymentSettings, updateIssuer, updateRepeatSettings, updateSiteSettings } from "./settings-admin";
+export { isLegalTextSlug, listLegalTextVersions, readLegalTextForEditing, saveLegalText, type LegalTextVersion } from "./legal-texts-admin";
 export { createOrganization, findOrganizationForEditing, listAllOrganizations, updateOrganization, type OrganizationRow } from "./organizations-admin";
 export {
   createHistoryEntry,

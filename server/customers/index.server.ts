@@ -4,18 +4,9 @@
 // bought (docs/decisions/0064-data-requests-of-people-who-never-bought.md). The account actions
 // (verification, password reset, deactivation) live in the accounts domain.
 export { CUSTOMERS_PAGE_SIZE, searchCustomers, type CustomerKind, type CustomerRow } from "./search";
-export { findCustomerProfile, loadCustomerPicture, PICTURE_LIST_LIMIT, type CustomerPicture, type CustomerProfile, type SubjectLists } from "./picture";
-export { customerExportFilename, CUSTOMER_EXPORT_FORMAT, exportCustomerData, type CustomerDataExport } from "./export";
-export {
-  ANONYMIZED_EMAIL_DOMAIN,
-  ANONYMIZED_TEXT,
-  anonymiseBlockers,
-  anonymiseCustomer,
-  anonymizedEmailFor,
-  blockerMessage,
-  type AnonymiseBlockers,
-  type AnonymiseResult,
-} from "./anonymise";
+export { findCustomerProfile, loadCustomerPicture, type CustomerPicture, type CustomerProfile, type SubjectLists } from "./picture";
+export { customerExportFilename, exportCustomerData, type CustomerDataExport } from "./export";
+export { anonymiseBlockers, anonymiseCustomer, anonymizedEmailFor, blockerMessage, type AnonymiseBlockers, type AnonymiseResult } from "./anonymise";
 export {
   anonymiseGuest,
   anonymizedGuestEmailFor,
@@ -41,8 +32,6 @@ export {
 } from "./people";
 export { confirmCustomerPhoneByCall, type PhoneConfirmationResult } from "./phone-confirmation";
 export {
-  CALLER_MATCHES_LIMIT,
-  callerAddressKey,
   findCallers,
   loadCallerPicture,
   parseCallerReference,

@@ -10,7 +10,7 @@ import { listenForStorefrontChanges } from "./storefront-cache";
 export type { Database } from "./client";
 export { describeErrorSafely, installSafeErrorLogging } from "./safe-error-log";
 export { databaseConnectionFailedSince } from "./client";
-export { currentStorefrontGeneration, invalidateStorefront } from "./storefront-cache";
+export { currentStorefrontGeneration } from "./storefront-cache";
 
 let opening: Promise<DatabaseHandle> | undefined;
 

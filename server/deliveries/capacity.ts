@@ -333,12 +333,6 @@ export class SlotUnavailableError extends Error {
   }
 }
 
-/** `claimSlots`, throwing SlotUnavailableError (for the caller to roll back) when a date is closed or full. */
-export async function assertSlotsAvailable(tx: Transaction, requests: SlotRequest[], options: { excludeDeliveryIds?: string[] } = {}): Promise<void> {
-  const claim = await claimSlots(tx, requests, options);
-  if (!claim.ok) throw new SlotUnavailableError(claim);
-}
-
 /** Open deliveries per date, window and district between two dates. */
 async function usageBetween(db: DatabaseOrTransaction, from: string, to: string) {
   const rows = await db

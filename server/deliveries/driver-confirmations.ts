@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { eq } from "drizzle-orm";
 import { deliveryFailureReasonLabel, type DeliveryFailureReason } from "@core/delivery-labels";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
@@ -65,8 +66,6 @@ const AUDIT_ACTION: Record<DriverConfirmation["kind"], string> = {
   failed: "delivery.failed",
 };
 
-/** Who may confirm a stop: the repartidor it is assigned to (an admin only on a route of their own). */
-const DRIVER_ROLES: readonly StaffActor["role"][] = ["repartidor", "admin"];
 const NOT_FOUND = { ok: false, reason: "not_found" } as const;
 
 /**
@@ -96,7 +95,8 @@ export async function confirmDriverStop(
   orderSteps: DriverStopOrderSteps,
 ): Promise<DriverConfirmationResult> {
   const { driver, confirmation, now } = input;
-  if (!DRIVER_ROLES.includes(driver.role)) return NOT_FOUND;
+  // Who may confirm a stop: the repartidor it is assigned to (an admin only on a route of their own).
+  if (!may(driver.role, "reparto.usar")) return NOT_FOUND;
   const today = limaToday(now);
   const onRoute = (row: { assignedDriverId: string | null; deliveryDate: string; status: string } | undefined) =>
     row !== undefined && row.assignedDriverId === driver.id && row.deliveryDate === today && row.status !== "cancelled";

@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { eq, inArray } from "drizzle-orm";
 import { lateReasonLabels, type ArrivalEstimate } from "@core/arrival-estimate";
 import { deliveryWindowLabel } from "@core/delivery-schedule";
@@ -78,7 +79,7 @@ export interface LateDeliveriesAlarm {
  * already shows each stop's estimate.
  */
 export async function lateDeliveriesAlarm(db: Database, member: { role: StaffRole }, now: Date): Promise<LateDeliveriesAlarm | null> {
-  if (member.role !== "admin" && member.role !== "operaciones") return null;
+  if (!may(member.role, "dia.dirigir")) return null;
   const date = limaToday(now);
   const late = await lateDeliveriesOfDay(db, { date, now });
   const shown = late.slice(0, ALARM_LIST_LIMIT);

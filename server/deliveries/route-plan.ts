@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { deliveryWindowMinutes } from "@core/delivery-schedule";
 import type { GeoPoint } from "@core/geo";
 import { limaDayStart, limaToday } from "@core/lima-dates";
@@ -165,13 +165,4 @@ export async function retimeDriverDays(tx: Transaction, days: readonly { date: s
   for (const day of [...unique.values()].sort((a, b) => a.date.localeCompare(b.date) || a.driverId.localeCompare(b.driverId))) {
     await retimeDriverDay(tx, { ...day, now });
   }
-}
-
-/** Clears the arrival of deliveries taken off every route (moved to another day, unassigned). */
-export async function clearArrivals(tx: Transaction, ids: readonly string[]): Promise<void> {
-  if (ids.length)
-    await tx
-      .update(deliveries)
-      .set({ estimatedArrivalAt: null })
-      .where(inArray(deliveries.id, [...ids]));
 }

@@ -1,7 +1,7 @@
 export { availableGarantiaCredit, lockGarantiaCredit } from "./credit";
 export { garantiaCustomerForCheckout, type GarantiaBasis } from "./identity";
 export { garantiaUnitsOnTheirWay, recordGarantiaAtDelivery, releaseReturnedGarantias, type GarantiaCustomer, type ReturnCause } from "./ledger";
-export { garantiaPreferenceOf, setGarantiaPreference } from "./preferences";
-export { GARANTIA_REFUND_REQUESTER, processGarantiaReturns } from "./returns";
+export { setGarantiaPreference } from "./preferences";
+export { processGarantiaReturns } from "./returns";
 export { garantiaSummary, garantiaSummaryForUser, garantiasHeld, type GarantiaReturnRow, type GarantiaReturnState, type GarantiaSummary } from "./summary";
 export { settleGarantiaByHand, SETTLE_NOTE_MAX, type GarantiaSettleResult } from "./settle-by-hand";

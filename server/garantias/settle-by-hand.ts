@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { and, eq } from "drizzle-orm";
 import { formatSoles } from "@core/money";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
@@ -7,8 +8,6 @@ import { inTransaction } from "../db/transaction";
 import { issueGarantiaCreditNote } from "../invoices/index.server";
 import { garantiasOf, type GarantiaCustomer } from "./ledger";
 
-/** The roles that settle a garantía by hand: those of the customer's page (issue 11). */
-const SETTLING_ROLES = new Set(["admin", "operaciones"]);
 export const SETTLE_NOTE_MAX = 300;
 
 export type GarantiaSettleResult =
@@ -41,7 +40,8 @@ export async function settleGarantiaByHand(
   const { now } = input;
   const note = input.note.trim();
   try {
-    if (!SETTLING_ROLES.has(actor.role)) throw new SettleRefused("forbidden", "Tu rol no puede cerrar devoluciones de garantía.");
+    // Those of the customer's page settle a garantía by hand (issue 11).
+    if (!may(actor.role, "clientes.gestionar")) throw new SettleRefused("forbidden", "Tu rol no puede cerrar devoluciones de garantía.");
     if (note.length === 0 || note.length > SETTLE_NOTE_MAX)
       throw new SettleRefused("refused", `Escribe cómo se devolvió (hasta ${SETTLE_NOTE_MAX} caracteres).`);
     return await inTransaction(db, async (tx) => {

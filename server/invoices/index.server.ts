@@ -1,5 +1,4 @@
 export {
-  creditNoteSeriesFor,
   formatInvoiceNumber,
   invoiceSeriesFor,
   issueInvoiceForPaidOrder,
@@ -10,7 +9,7 @@ export {
 export { findInvoiceForUser, listInvoicesForUser, type InvoiceDetail, type InvoiceListItem } from "./customer-invoices";
 export { invoicePdfFilename, renderInvoicePdf } from "./invoice-pdf";
 export { emailInvoicesToUser, invoicesArchiveForUser, renderInvoiceAttachments, type EmailInvoicesResult, type InvoiceFile } from "./invoice-files";
-export { issueCreditNoteForRefund, issueGarantiaCreditNote, CREDIT_NOTE_TYPES } from "./credit-notes";
+export { issueCreditNoteForRefund, issueGarantiaCreditNote } from "./credit-notes";
 export { sendDueComprobantes, type SendReport } from "./send-comprobantes";
 export { activeComprobanteProvider, nubefactProvider, offlineComprobanteProvider, type ComprobanteProvider } from "./providers/index";
 export {
@@ -18,9 +17,8 @@ export {
   listComprobantesForStaff,
   reissueRejectedComprobante,
   retryComprobante,
-  sendingDeadline,
   type ComprobanteActionResult,
   type ComprobantesPanel,
   type StaffComprobante,
 } from "./staff-comprobantes";
-export { saleLines, documentTotals, validateComprobante, IDENTIFIED_BUYER_FROM_CENTS, type ComprobanteDocument } from "./comprobante-document";
+export { validateComprobante, type ComprobanteDocument } from "./comprobante-document";

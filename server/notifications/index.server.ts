@@ -19,14 +19,14 @@ export { orderCancelledEmail, orderRefundedEmail, type OrderCancelledData, type 
 export { dayRescheduledEmail, deliveryRescheduledEmail, type DayRescheduledData, type DeliveryRescheduledData } from "./templates/delivery-rescheduled";
 export type { MailTransport } from "./deliver";
 export { abandonedCartEmail } from "./templates/abandoned-cart";
-export { isPromotionalEmailKind, PROMOTIONAL_EMAIL_KINDS, PROMOTIONAL_SUBJECT_PREFIX, type PromotionalSender } from "./templates/promotional";
+export { type PromotionalSender } from "./templates/promotional";
 export { configuredTransport, eraseEmailOutboxFiles } from "./deliver";
-export { eraseOutboxFiles, outboxFileBase, OutboxFilesNotErasedError, type OutboxFileName } from "./outbox-files";
+export { eraseOutboxFiles, outboxFileBase, type OutboxFileName } from "./outbox-files";
 export { deliverPendingEmails } from "./deliver";
 export { contactMessageEmail, type ContactMessageEmailData } from "./templates/contact-message";
 export { complaintAnswerEmail, complaintCopyEmail, type ComplaintSheetEmailData } from "./templates/complaint-emails";
 export { garantiaCreditEmail } from "./templates/garantia-emails";
 export { reorderReminderEmail } from "./templates/reorder-reminder";
 export { isLastAttempt, retryDelayMs } from "./retry-schedule";
-export { askForPromotionalConsent, promotionalConsentConfirmationEmail } from "./promotional-consent-ask";
+export { askForPromotionalConsent } from "./promotional-consent-ask";
 export { paymentLinkEmail, type PaymentLinkEmailData } from "./templates/payment-link";

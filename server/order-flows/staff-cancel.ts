@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
 import type { Database } from "../db/client";
@@ -5,7 +6,7 @@ import { readBrandName } from "../content/index.server";
 import { deliveries, orders, payments, refunds } from "../db/schema";
 import { inTransaction } from "../db/transaction";
 import { enqueueEmail, orderCancelledEmail } from "../notifications/index.server";
-import { operacionesRefundPolicy, planStaffRefund, REFUNDING_ROLES, writeStaffRefund, type RefundDeps, type StaffRefundResult } from "../payments/index.server";
+import { operacionesRefundPolicy, planStaffRefund, writeStaffRefund, type RefundDeps, type StaffRefundResult } from "../payments/index.server";
 import { canTransition, orderStatusLabel, receiptUrl, transitionOrder, type OrderStatus } from "../orders/index.server";
 import { settleStaffRefund } from "./payment-entry-points";
 
@@ -34,7 +35,8 @@ export async function cancelOrderByStaff(
   deps: RefundDeps,
 ): Promise<CancelOrderResult> {
   const requestKey = `cancel:${input.orderId}`;
-  if (!REFUNDING_ROLES.includes(actor.role)) return { ok: false, code: "not_found", message: "Pedido no encontrado" };
+  // Cancelling gives the money back: the refunding permission.
+  if (!may(actor.role, "reembolsos.emitir")) return { ok: false, code: "not_found", message: "Pedido no encontrado" };
   const outcome = await inTransaction(db, async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
     if (!order) return { ok: false as const, code: "not_found" as const, message: "Pedido no encontrado" };

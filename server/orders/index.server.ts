@@ -1,4 +1,4 @@
-export { canTransition, InvalidOrderTransitionError, orderStatusLabel, orderStatusLabels, type OrderStatus } from "./order-status";
+export { canTransition, orderStatusLabel, type OrderStatus } from "./order-status";
 export { isValidReceiptToken, receiptPath, receiptToken, receiptUrl } from "./receipt-access";
 export { findOrderReceipt, type OrderReceipt } from "./receipt";
 export { transitionOrder } from "./transition";

@@ -4,8 +4,8 @@
  * failed or cancelled; paid/processing → cancelled → refunded; delivered → refunded; failed →
  * refunded (money that arrived for a declined order and was given back, decision 0026-late-payments-and-refunds).
  */
-import { orderStatuses, type OrderStatus } from "@core/order-labels";
-export { orderStatuses, type OrderStatus };
+import type { OrderStatus } from "@core/order-labels";
+export type { OrderStatus };
 
 const allowed: Record<OrderStatus, OrderStatus[]> = {
   pending: ["payment_created", "paid", "failed", "cancelled"],
@@ -32,7 +32,7 @@ export function canReopenForLatePayment(from: OrderStatus, to: OrderStatus): boo
   return to === "paid" && (from === "cancelled" || from === "failed");
 }
 
-export { orderStatusLabel, orderStatusLabels } from "@core/order-labels";
+export { orderStatusLabel } from "@core/order-labels";
 
 export class InvalidOrderTransitionError extends Error {
   override name = "InvalidOrderTransitionError";

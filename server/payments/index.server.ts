@@ -63,7 +63,6 @@ export {
   recordStaffRefund,
   refundOrder,
   REFUND_ORDER_NOT_FOUND,
-  REFUNDING_ROLES,
   setOperacionesRefundPolicy,
   settleStaffRefund,
   writeStaffRefund,

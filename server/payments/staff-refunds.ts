@@ -1,3 +1,4 @@
+import { may } from "@core/staff-permissions";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { formatSoles } from "@core/money";
 import { recordStaffAction, type StaffActor } from "../audit/index.server";
@@ -26,9 +27,6 @@ export type StaffRefundResult =
   | { ok: false; code: "not_found" | "refused" | "declined"; message: string };
 
 export const REFUND_ORDER_NOT_FOUND = "Pedido no encontrado";
-
-/** Who may give money back or cancel an order (issue 10). */
-export const REFUNDING_ROLES: readonly StaffActor["role"][] = ["admin", "operaciones"];
 
 type PaymentRow = typeof payments.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
@@ -61,7 +59,7 @@ export async function operacionesRefundLimitCents(db: DatabaseOrTransaction): Pr
  * Returns false when there is no settings row to change.
  */
 export async function setOperacionesRefundPolicy(db: Database, actor: StaffActor, policy: OperacionesRefundPolicy, now: Date): Promise<boolean> {
-  if (actor.role !== "admin") return false;
+  if (!may(actor.role, "ajustes.gestionar")) return false;
   return inTransaction(db, async (tx) => {
     const after = { operacionesRefundLimitCents: policy.limitCents, operacionesMayCancelAnyAmount: policy.mayCancelAnyAmount };
     const before = await changeSiteSettings(tx, after, now);
@@ -275,7 +273,7 @@ export async function planStaffRefund(
   const earlier = await staffRefundedOnOrderCents(tx, input.order.id);
   let approvedBy: string | null = null;
   if (earlier + amount > limitCents) {
-    if (actor.role === "admin") approvedBy = actor.email;
+    if (may(actor.role, "reembolsos.sin-limite")) approvedBy = actor.email;
     else if (!input.applyLimit) approvedBy = await cancelAnyAmountApprover(tx);
     else
       return {
@@ -465,7 +463,7 @@ export async function refundOrder(
   orderSteps: PaymentOrderSteps,
 ): Promise<StaffRefundResult> {
   // The refund page is operaciones' and the admin's (the route says so); checked here too, before anything.
-  if (!REFUNDING_ROLES.includes(actor.role)) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
+  if (!may(actor.role, "reembolsos.emitir")) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
   const replay = await existingRequest(db, input.orderId, input.requestKey, deps, orderSteps);
   if (replay) return replay;
   const recorded = await inTransaction(db, async (tx): Promise<RecordedStaffRefund | "not_found" | "replay"> => {
@@ -520,7 +518,7 @@ export async function markManualRefundDone(
   deps: Omit<RefundDeps, "culqi">,
   orderSteps: PaymentOrderSteps,
 ): Promise<StaffRefundResult> {
-  if (!REFUNDING_ROLES.includes(actor.role)) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
+  if (!may(actor.role, "reembolsos.emitir")) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };
   return inTransaction(db, async (tx): Promise<StaffRefundResult> => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
     if (!order) return { ok: false, code: "not_found", message: REFUND_ORDER_NOT_FOUND };

@@ -1,4 +1,4 @@
-export { checkReorderToken, REORDER_LINK_DAYS, REORDER_PATH, reorderToken, reorderUrl, type ReorderTokenCheck } from "./reorder-link";
+export { checkReorderToken, reorderToken, reorderUrl, type ReorderTokenCheck } from "./reorder-link";
 export { reorderCart, type ReorderCart, type ReorderPrefill } from "./reorder-cart";
 export {
   recentReorderReminders,

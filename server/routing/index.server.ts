@@ -3,35 +3,14 @@
  * the engine is the built-in solver or a VROOM server (ROUTING_URL), interchangeable here.
  */
 export { solve, configuredRoutingEngine, type RoutingEngine, type SolveOptions } from "./solve";
-export { ROUND_BUDGET, searchRounds, SOLVE_TIME_CAP_MS, standardSolveOptions } from "./built-in/search-budget";
+export { searchRounds, standardSolveOptions } from "./built-in/search-budget";
 export { RoutingEngineError, type VroomServer } from "./vroom-client";
-export { RoutingProblemError, UnsupportedProblemError } from "./model";
 export { checkSolution, type CheckOptions, type FeasibilityIssue } from "./feasibility";
 export { planRoute, type PlanOptions } from "./plan-route";
 export { describeUnassignedReason } from "./unassigned-reasons";
+export { buildTravelMatrix, haversineKm, type LatLng, type TravelMatrix, type TravelModel } from "./travel-matrix";
+export { simpleFromVroom, simpleProblemSchema, simpleToVroom, simpleTravel, type SimpleProblem, type SimpleSolution } from "./simple-format";
 export {
-  buildTravelMatrix,
-  haversineKm,
-  InvalidTravelModelError,
-  roadKm,
-  travelSeconds,
-  type LatLng,
-  type TravelMatrix,
-  type TravelModel,
-} from "./travel-matrix";
-export {
-  SIMPLE_DEFAULT_TRAVEL,
-  simpleFromVroom,
-  simpleProblemSchema,
-  simpleToVroom,
-  simpleTravel,
-  type SimpleProblem,
-  type SimpleSolution,
-} from "./simple-format";
-export {
-  UNASSIGNED_REASONS,
-  vroomProblemSchema,
-  vroomSolutionSchema,
   type UnassignedReason,
   type VroomJob,
   type VroomProblem,

@@ -48,11 +48,6 @@ export function roadKm(a: LatLng, b: LatLng, travel: TravelModel): number {
   return haversineKm(a, b) * travel.detour;
 }
 
-/** Estimated driving seconds between two points (not rounded). */
-export function travelSeconds(a: LatLng, b: LatLng, travel: TravelModel): number {
-  return (roadKm(a, b, travel) / travel.speedKmh) * 3600;
-}
-
 /**
  * Whole seconds and metres between two VROOM coordinates (`[lon, lat]`): the one rounding every
  * part of the shop uses, so the solver, the checker and the route sheet agree to the second.

@@ -1,5 +1,5 @@
 export { SHARE_IMAGE } from "@core/share-image";
-export { renderShareCard, wrapText, type ShareCard } from "./share-card";
+export { type ShareCard } from "./share-card";
 export {
   fixedShareImage,
   isFixedShareCard,

@@ -7,5 +7,5 @@
  */
 export { loadOrderDesk, NEW_CALLER, previewStaffOrder, type OrderDesk } from "./order-desk";
 export { placeStaffOrder, type StaffOrderRefusal, type StaffOrderResult } from "./place-staff-order";
-export { CAPACITY_OVERRIDE_ACTION, recordStaffOrderPlaced, STAFF_CREATED_ACTION, type StaffOrderPlacement } from "./staff-order-records";
+export { type StaffOrderPlacement } from "./staff-order-records";
 export { sendPaymentLink, type PaymentLinkSent } from "./payment-link";

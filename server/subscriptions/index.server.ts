@@ -2,12 +2,11 @@ export { findSubscriptionForUser, findSubscriptionStatus, listSubscriptionsForUs
 export { activateSubscription, type ActivationResult } from "./signup";
 export { findSubscriptionAwaitingCard } from "./pending-card";
 export { completeFlowCardRegistration, type FlowReturnOutcome } from "./flow-card-return";
-export { renewDueSubscriptions, RETRY_DAYS, MAX_ATTEMPTS, type RenewalReport } from "./renewals";
+export { renewDueSubscriptions, MAX_ATTEMPTS, type RenewalReport } from "./renewals";
 export { scheduleSubscriptionDeliveries } from "./schedule-deliveries";
 export { sendRenewalReminders } from "./reminders";
-export { endCancelledSubscriptions, resumeEndedPauses, resumeSubscription } from "./lifecycle";
-export { notifySubscriber } from "./notify";
-export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods, PAYMENT_LINK_DAYS } from "./renewal-links";
+export { endCancelledSubscriptions, resumeEndedPauses } from "./lifecycle";
+export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods } from "./renewal-links";
 export * from "./self-service";
 export { createPendingSubscription } from "./signup";
 export {
@@ -17,7 +16,7 @@ export {
   type StaffSubscriptionDetail,
   type StaffSubscriptionRow,
 } from "./staff-console";
-export { listFailedPayments, FAILED_PAYMENTS_LIMIT, type FailedPaymentRow } from "./failed-payments";
+export { listFailedPayments, type FailedPaymentRow } from "./failed-payments";
 export { subscriptionForecast, type ForecastDay, type SubscriptionForecast } from "./forecast";
 export { endSubscriptionsForErasure } from "./erasure";
 export { repriceSubscriptionsForCatalogChange, type CatalogPriceChange } from "./catalog-price-change";

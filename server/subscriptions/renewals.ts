@@ -11,7 +11,7 @@ import { failAttempt } from "./period-ledger";
 import { claimDuePeriods, type Claim } from "./renewal-claims";
 import { reconcileLostCharges } from "./lost-charges";
 
-export { MAX_ATTEMPTS, RETRY_DAYS } from "./period-ledger";
+export { MAX_ATTEMPTS } from "./period-ledger";
 
 export interface RenewalOptions {
   now: Date;

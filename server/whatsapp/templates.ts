@@ -33,8 +33,6 @@ export interface WhatsappTemplate {
   sentWhen: string;
 }
 
-export const WHATSAPP_TEMPLATE_LANGUAGE = "es";
-
 export const WHATSAPP_TEMPLATES = {
   optInAsk: {
     name: "confirmar_avisos",

@@ -1,15 +1,16 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { beforeAll, describe, expect, it } from "vitest";
 import routeTable from "../../app/routes";
-import { DEMO_ADMIN, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
+import { STAFF_ROLES, type StaffRole } from "@core/staff-roles";
+import { DEMO_STAFF } from "@server/db/seed/demo-credentials";
 import { cookieHeader, DEMO_CUSTOMER, signInCookies } from "../support/accounts";
 import { sharedShop } from "../support/shared-shop";
-import { STAFF_ROUTE_RULES as RULES, type Who } from "../support/staff-route-rules";
+import { STAFF_ROUTE_RULES as RULES } from "../support/staff-route-rules";
 
 /**
- * Issue 10: every /admin route of app/routes.ts × anonymous, customer, repartidor, operaciones and
- * admin. The table in tests/support/staff-route-rules.ts is the rule (the staff menu's unit test
- * reads it too); a route in routes.ts without a row fails the first test, so
+ * Issue 10: every /admin route of app/routes.ts × anonymous, customer and every staff role. The
+ * table in tests/support/staff-route-rules.ts names each route's permission, whose roles
+ * (core/staff-permissions.ts, decision 0098) are the rule (the staff menu's unit test reads it too); a route in routes.ts without a row fails the first test, so
  * no page can be added to the staff area without saying who may use it. A refused staff member or
  * customer gets the plain Spanish 404, with nothing of the back office in it; anonymous visitors go
  * to /login and come back. Each request is both a page load (GET) and an action (POST): the
@@ -29,7 +30,7 @@ function adminPatterns(entries: RouteConfigEntry[], prefix = ""): string[] {
 }
 
 const baseURL = () => sharedShop().baseURL;
-const sessions: Record<"customer" | Who | "admin", string> = { customer: "", repartidor: "", operaciones: "", admin: "" };
+const sessions: Partial<Record<"customer" | StaffRole, string>> = {};
 
 async function request(path: string, method: "GET" | "POST", cookie?: string): Promise<{ status: number; location: string | null; body: string }> {
   const response = await fetch(`${baseURL()}${path}`, {
@@ -43,12 +44,7 @@ async function request(path: string, method: "GET" | "POST", cookie?: string): P
 
 describe("who may use each page of the staff area", () => {
   beforeAll(async () => {
-    for (const [who, account] of [
-      ["customer", DEMO_CUSTOMER],
-      ["repartidor", DEMO_REPARTIDOR],
-      ["operaciones", DEMO_OPERACIONES],
-      ["admin", DEMO_ADMIN],
-    ] as const) {
+    for (const [who, account] of [["customer", DEMO_CUSTOMER] as const, ...STAFF_ROLES.map((role) => [role, DEMO_STAFF[role]] as const)]) {
       sessions[who] = cookieHeader(await signInCookies(baseURL(), account.email, account.password));
     }
     // One of the demo customer's orders, as their own order list links it.
@@ -97,15 +93,15 @@ describe("who may use each page of the staff area", () => {
 
   for (const [pattern, rule] of Object.entries(RULES)) {
     for (const method of ["GET", "POST"] as const) {
-      it(`${method} ${pattern}: anonymous to /login, customer and wrong roles to the 404, ${["admin", ...rule.allowed].join(" and ")} in`, async () => {
+      it(`${method} ${pattern}: anonymous to /login, customer and wrong roles to the 404, ${rule.allowed.join(" and ")} in`, async () => {
         const path = withDemoIds(rule.sample ?? pattern);
         const anonymous = await request(path, method);
         expect(anonymous.status).toBe(302);
         expect(anonymous.location).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
 
-        for (const who of ["customer", "repartidor", "operaciones", "admin"] as const) {
+        for (const who of ["customer", ...STAFF_ROLES] as const) {
           const answer = await request(path, method, sessions[who]);
-          const allowed = who === "admin" || (who !== "customer" && rule.allowed.includes(who));
+          const allowed = who !== "customer" && rule.allowed.includes(who);
           if (allowed) {
             // An action may refuse a meaningless body (400) or redirect; it must not be the role's 404.
             expect(answer.status, `${who} ${method} ${path}`).not.toBe(404);

@@ -1,42 +1,43 @@
 import type { StaffRole } from "@server/accounts/index.server";
+import { may, type StaffPermission } from "@core/staff-permissions";
 
 /**
- * Who besides the admin (who may open everything) may open each page the staff menu links to.
- * This is the rule itself, not a copy of it: each of these pages is guarded by
- * `allowStaffPage("/admin/…")` (app/server/staff.server.ts), which reads its row here, and the menu shows a
- * role exactly the pages these rows let it open, so the two cannot drift (decision 0082). The pages
- * below each section (details, exports, sub-pages) keep their own `allowRoles(…)` line; the
- * role-matrix test (tests/e2e/admin-role-matrix.test.ts) holds every staff route to its rule.
+ * The permission (core/staff-permissions.ts) that opens each page the staff menu links to. Each of
+ * these pages is guarded by `allowStaffPage("/admin/…")` (app/server/staff.server.ts), which reads
+ * its row here, and the menu shows a role exactly the pages these rows let it open, so the two
+ * cannot drift (decision 0082). The pages below each section (details, exports, sub-pages) name
+ * their own permission with `allowStaff(…)`; the role-matrix test (tests/e2e/admin-role-matrix.test.ts)
+ * holds every staff route to its rule.
  */
-const pageRoles = {
-  "/admin": ["operaciones", "repartidor"],
-  "/admin/despacho": ["operaciones"],
-  "/admin/reparto": ["repartidor"],
-  "/admin/caja": ["operaciones"],
-  "/admin/calendario": ["operaciones"],
-  "/admin/pedidos": ["operaciones"],
-  "/admin/suscripciones": ["operaciones"],
-  "/admin/clientes": ["operaciones"],
-  "/admin/comprobantes": ["operaciones"],
-  "/admin/recordatorios": ["operaciones"],
-  "/admin/productos": [],
-  "/admin/distritos": ["operaciones"],
-  "/admin/contenido": [],
-  "/admin/mensajes": ["operaciones"],
-  "/admin/reclamos": ["operaciones"],
-  "/admin/equipo": [],
-  "/admin/auditoria": [],
-  "/admin/metricas": [],
-  "/admin/ajustes": [],
-} satisfies Record<string, StaffRole[]>;
+const pagePermissions = {
+  "/admin": "inicio.ver",
+  "/admin/despacho": "despacho.usar",
+  "/admin/reparto": "reparto.usar",
+  "/admin/caja": "caja.ver",
+  "/admin/calendario": "calendario.gestionar",
+  "/admin/pedidos": "pedidos.gestionar",
+  "/admin/suscripciones": "suscripciones.gestionar",
+  "/admin/clientes": "clientes.gestionar",
+  "/admin/comprobantes": "comprobantes.ver",
+  "/admin/recordatorios": "recordatorios.ver",
+  "/admin/productos": "productos.gestionar",
+  "/admin/distritos": "distritos.gestionar",
+  "/admin/contenido": "contenido.gestionar",
+  "/admin/mensajes": "mensajes.atender",
+  "/admin/reclamos": "reclamos.atender",
+  "/admin/equipo": "equipo.gestionar",
+  "/admin/auditoria": "auditoria.ver",
+  "/admin/metricas": "metricas.ver",
+  "/admin/ajustes": "ajustes.gestionar",
+} satisfies Record<string, StaffPermission>;
 
-export type StaffPage = keyof typeof pageRoles;
+export type StaffPage = keyof typeof pagePermissions;
 
-export const STAFF_PAGE_ROLES: Readonly<Record<StaffPage, readonly StaffRole[]>> = pageRoles;
+export const STAFF_PAGE_PERMISSIONS: Readonly<Record<StaffPage, StaffPermission>> = pagePermissions;
 
 /** Whether `role` may open `page`: the same answer the page's guard gives. */
 export function mayOpenStaffPage(role: StaffRole, page: StaffPage): boolean {
-  return role === "admin" || STAFF_PAGE_ROLES[page].includes(role);
+  return may(role, STAFF_PAGE_PERMISSIONS[page]);
 }
 
 export interface StaffMenuLink {

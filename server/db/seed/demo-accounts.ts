@@ -4,6 +4,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { addDays, limaToday } from "@core/lima-dates";
 import { igvBreakdown, orderSummary } from "@core/pricing";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
+import { STAFF_ROLES } from "@core/staff-roles";
 import { hashPassword } from "../../accounts/index.server";
 import { formatInvoiceNumber, invoiceSeriesFor } from "../../invoices/index.server";
 import type { Database } from "../client";
@@ -30,7 +31,7 @@ import {
   type DeliveryStatusEntry,
 } from "../schema";
 import { inTransaction } from "../transaction";
-import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "./demo-credentials";
+import { DEMO_ADMIN, DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR, DEMO_STAFF } from "./demo-credentials";
 import { seedDemoDeliveries, seedDemoWhatsappOptIns } from "./demo-deliveries";
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -78,12 +79,10 @@ async function seedDemoCustomerAndAdmin(db: Database, now: Date): Promise<void> 
   });
 }
 
-/** The operaciones and repartidor demo accounts, each keyed on its own e-mail (demo databases from before issue 10 get them too). */
+/** The demo accounts of the staff roles besides the admin, each keyed on its own e-mail (demo databases from before issue 10 get them too). */
 async function seedDemoStaff(db: Database, now: Date): Promise<void> {
-  for (const [member, role] of [
-    [DEMO_OPERACIONES, "operaciones"],
-    [DEMO_REPARTIDOR, "repartidor"],
-  ] as const) {
+  for (const role of STAFF_ROLES.filter((role) => role !== "admin")) {
+    const member = DEMO_STAFF[role];
     const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, member.email));
     if (existing) continue;
     const passwordHash = await hashPassword(member.password);

@@ -8,7 +8,7 @@ import { sandboxCardProvider } from "./sandbox-cards";
 export type { CardChargeResult, CardHolder, CardProvider, SaveCardResult } from "./card-provider";
 export { isPlausibleCardNumber, sandboxCardProvider, sandboxCardToken, SANDBOX_TEST_CARDS } from "./sandbox-cards";
 export { culqiCardProvider } from "./culqi-cards";
-export { flowCardProvider, flowCardReference, FLOW_REGISTRATION_FAILED } from "./flow-cards";
+export { flowCardProvider, FLOW_REGISTRATION_FAILED } from "./flow-cards";
 
 /** The card provider a saved card belongs to (renewals charge a card with the provider that saved it). */
 export function cardProviderFor(db: Database, provider: string): CardProvider {

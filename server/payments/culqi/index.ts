@@ -1,4 +1,4 @@
-export { createCulqiClient, isSuccessfulCharge, type Authentication3DS, type CulqiClient } from "./client";
+export { createCulqiClient, type Authentication3DS, type CulqiClient } from "./client";
 export {
   chargeCulqiToken,
   createCulqiOrderForPayment,

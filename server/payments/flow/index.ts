@@ -1,4 +1,4 @@
-export { createFlowClient, flowAmount, flowSignature, flowStringToSign, signFlowParams, type FlowAnswer, type FlowClient, type FlowConfig } from "./client";
+export { createFlowClient, type FlowAnswer, type FlowClient, type FlowConfig } from "./client";
 export {
   flowRegistrationStatus,
   startFlowCardRegistration,
