@@ -10,6 +10,7 @@ export { notifySubscriber } from "./notify";
 export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods, PAYMENT_LINK_DAYS } from "./renewal-links";
 export * from "./self-service";
 export { createPendingSubscription } from "./signup";
+export { liveSubscriptionsOf, secondSubscriptionMessage } from "./live-subscriptions";
 export {
   findSubscriptionForStaff,
   searchStaffSubscriptions,

@@ -46,7 +46,8 @@ export function periodOfDelivery(paid: PaidPeriod[], sequence: number): PaidPeri
  * Decision 0062: the customer moved their next delivery (a new date, a skipped month) before it
  * was created. When a paid period's order is waiting for that delivery and has none yet (a
  * monthly renewal), the order's requested date follows, so its pages and e-mails say the new one.
- * An order that already has deliveries (an annual plan's) shows theirs. The order row is written
+ * An order that already has deliveries (an annual plan's) shows theirs; a cancelled one (handed
+ * back by a skip or a pause) does not count. The order row is written
  * after the subscription the caller holds (decision 0025).
  */
 export async function followNextDeliveryDate(
@@ -60,5 +61,10 @@ export async function followNextDeliveryDate(
   await tx
     .update(orders)
     .set({ deliveryDate: date, updatedAt: now })
-    .where(and(eq(orders.id, period.orderId), sql`not exists (select 1 from ${deliveries} where ${deliveries.orderId} = ${orders.id})`));
+    .where(
+      and(
+        eq(orders.id, period.orderId),
+        sql`not exists (select 1 from ${deliveries} where ${deliveries.orderId} = ${orders.id} and ${deliveries.status} <> 'cancelled')`,
+      ),
+    );
 }
