@@ -271,6 +271,9 @@ describe("skip the delivery the page shows as the next one (issue 41)", () => {
       nextDeliveryDate: FIRST_NEXT_DELIVERY,
       nextBillingDate: "2027-01-23",
     });
+    // The first order waits for the delivery it paid for: its pages say the new date.
+    const [firstOrder] = await db.select({ deliveryDate: orders.deliveryDate }).from(orders).where(eq(orders.id, first!.orderId));
+    expect(firstOrder!.deliveryDate).toBe(FIRST_NEXT_DELIVERY);
 
     await runJobs(db, "2026-11-24", "2027-02-28");
     expect((await chargesOf(db, subscriptionId)).map((charge) => charge.chargeKey.split(":")[1])).toEqual(["1", "3", "4"]);

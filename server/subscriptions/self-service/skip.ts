@@ -94,7 +94,7 @@ export async function skipNextDelivery(db: Database, input: SelfServiceContext):
 async function skipTarget(tx: DatabaseOrTransaction, subscription: Subscription, target: SkipTarget, movedTo: string, now: Date) {
   if (target.kind === "next") {
     await tx.update(subscriptions).set({ nextDeliveryDate: movedTo, updatedAt: now }).where(eq(subscriptions.id, subscription.id));
-    await followNextDeliveryDate(tx, subscription, movedTo, now);
+    await followNextDeliveryDate(tx, subscription, movedTo, now, { skippedOnly: true });
     return;
   }
   const entry = { status: "cancelled", timestamp: now.toISOString(), note: "Entrega saltada por el cliente" };
@@ -122,5 +122,5 @@ async function skipTarget(tx: DatabaseOrTransaction, subscription: Subscription,
   const deliveriesMade = subscription.deliveriesMade - 1;
   await tx.update(subscriptions).set({ deliveriesMade, updatedAt: now }).where(eq(subscriptions.id, subscription.id));
   // The paid period's order waits for the delivery the skip handed back: its page says the new date.
-  await followNextDeliveryDate(tx, { ...subscription, deliveriesMade }, subscription.nextDeliveryDate!, now);
+  await followNextDeliveryDate(tx, { ...subscription, deliveriesMade }, subscription.nextDeliveryDate!, now, { skippedOnly: true });
 }
