@@ -87,6 +87,11 @@ export const checkoutSchema = z
       coercedInt32Id("Elige una organización de la lista").optional(),
     ),
     items: orderLinesSchema,
+    /**
+     * Issue 41: "Ya tienes la suscripción SUS-… · ¿Quieres otra?" ticked. A customer with a live
+     * subscription gets a second one only with it (the server checks, whatever the page showed).
+     */
+    otraSuscripcion: consentCheckbox,
     /** Issue 12: the separate, unticked promotional-e-mail consent; the order never depends on it. */
     promociones: consentCheckbox,
     /** Issue 25: the separate, unticked WhatsApp opt-in for this order's number (`telefono`). */

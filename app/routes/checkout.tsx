@@ -3,6 +3,7 @@ import type { Route } from "./+types/checkout";
 import { getProfile, getSignedInUser, type Profile } from "@server/accounts/index.server";
 import { checkoutGarantiaContext, doorPaymentOffer, placeOrder } from "@server/checkout/index.server";
 import { listOrganizations, listServedDistricts } from "@server/content/index.server";
+import { liveSubscriptionsOf } from "@server/subscriptions/index.server";
 import { missedDeliveryDates, offeredDeliverySlots } from "@server/deliveries/index.server";
 import { activePaymentProvider } from "@server/payments/index.server";
 import { dbContext } from "~/server/db-context.server";
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const [districts, user, organizations] = await Promise.all([listServedDistricts(db), getSignedInUser(db, request), listOrganizations(db)]);
   const now = new Date();
-  const [profile, offered, missed, garantia, door] = await Promise.all([
+  const [profile, offered, missed, garantia, door, liveSubscriptions] = await Promise.all([
     user ? getProfile(db, user.id) : null,
     offeredDeliverySlots(db, { now, districts }),
     // Issue 41: the weekday dates not offered in the next three weeks, each with its reason.
@@ -29,6 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Decision 0075: a signed-in customer's own bidones and garantía credit, for the summary's lines.
     user ? checkoutGarantiaContext(db, user.id) : null,
     doorPaymentOffer(db, user?.id ?? null),
+    // Issue 41: a customer who subscribes again is asked "¿Quieres otra?" first.
+    user ? liveSubscriptionsOf(db, user.id) : [],
   ]);
   // Issue 10: the server says which dates and windows have room (cut-off, closed days, capacity).
   return {
@@ -41,6 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Issue 38: where and up to what pago contra entrega is offered; the server checks it again.
     doorPayment: door,
     tiles: mapTiles(),
+    liveSubscriptions,
   };
 }
 
@@ -140,6 +144,7 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
         garantiaContext={loaderData.garantia}
         doorPayment={loaderData.doorPayment}
         tiles={loaderData.tiles}
+        liveSubscriptions={loaderData.liveSubscriptions}
       />
       <ComplaintsBookNote />
     </>

@@ -9,7 +9,7 @@ import { requestWhatsappOptIn } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
 import { getIssuer, readDistrict, servedDistrictShareLocked } from "../content/index.server";
 import { askForPromotionalConsent } from "../notifications/index.server";
-import { createPendingSubscription } from "../subscriptions/index.server";
+import { createPendingSubscription, liveSubscriptionsOf, secondSubscriptionMessage } from "../subscriptions/index.server";
 import { deliveries, orderItems, orders, orderStatusChanges, organizations, payments } from "../db/schema";
 import { inTransaction, type DatabaseOrTransaction, type Transaction } from "../db/transaction";
 import { preparedStatement } from "../db/prepared-statement";
@@ -127,6 +127,11 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: Pl
   if (shortfallCents > 0) return refuse({ ok: false, reason: "minimum", shortfallCents, subtotalCents: priced.subtotalCents });
   const subscribing = input.purchaseType === "subscription";
   if (subscribing && !options.userId) return refuse({ ok: false, reason: "account_required" });
+  if (subscribing && !input.otraSuscripcion) {
+    // Issue 41: a second live subscription only when the customer said so ("¿Quieres otra?").
+    const live = await liveSubscriptionsOf(db, options.userId!);
+    if (live.length > 0) return refuse({ ok: false, reason: "invalid", fieldErrors: { otraSuscripcion: secondSubscriptionMessage(live) } });
+  }
   const atDoor = input.formaPago === "contra_entrega";
   if (subscribing && input.organizationId !== undefined) {
     const [organization] = await db

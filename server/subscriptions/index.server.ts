@@ -9,6 +9,7 @@ export { endCancelledSubscriptions, resumeEndedPauses } from "./lifecycle";
 export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPeriods } from "./renewal-links";
 export * from "./self-service";
 export { createPendingSubscription } from "./signup";
+export { liveSubscriptionsOf, secondSubscriptionMessage } from "./live-subscriptions";
 export {
   findSubscriptionForStaff,
   searchStaffSubscriptions,

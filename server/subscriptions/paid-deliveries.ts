@@ -46,19 +46,29 @@ export function periodOfDelivery(paid: PaidPeriod[], sequence: number): PaidPeri
  * Decision 0062: the customer moved their next delivery (a new date, a skipped month) before it
  * was created. When a paid period's order is waiting for that delivery and has none yet (a
  * monthly renewal), the order's requested date follows, so its pages and e-mails say the new one.
- * An order that already has deliveries (an annual plan's) shows theirs. The order row is written
- * after the subscription the caller holds (decision 0025).
+ * An order that already has deliveries (an annual plan's) shows theirs. `skippedOnly` (the skip,
+ * issue 41): an order whose deliveries were all cancelled (one a skip handed back) waits for the
+ * next date too. The order row is written after the subscription the caller
+ * holds (decision 0025).
  */
 export async function followNextDeliveryDate(
   tx: DatabaseOrTransaction,
   subscription: Pick<typeof subscriptions.$inferSelect, "id" | "frequency" | "deliveriesMade">,
   date: string,
   now: Date,
+  { skippedOnly = false }: { skippedOnly?: boolean } = {},
 ): Promise<void> {
   const period = periodOfDelivery(await paidPeriodsOf(tx, subscription), subscription.deliveriesMade + 1);
   if (!period?.orderId) return;
   await tx
     .update(orders)
     .set({ deliveryDate: date, updatedAt: now })
-    .where(and(eq(orders.id, period.orderId), sql`not exists (select 1 from ${deliveries} where ${deliveries.orderId} = ${orders.id})`));
+    .where(
+      and(
+        eq(orders.id, period.orderId),
+        skippedOnly
+          ? sql`not exists (select 1 from ${deliveries} where ${deliveries.orderId} = ${orders.id} and ${deliveries.status} <> 'cancelled')`
+          : sql`not exists (select 1 from ${deliveries} where ${deliveries.orderId} = ${orders.id})`,
+      ),
+    );
 }

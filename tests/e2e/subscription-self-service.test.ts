@@ -110,16 +110,34 @@ describe("subscription self-service", () => {
     await close();
   });
 
-  it("skips the next delivery once on a double click, and moves the next delivery to an offered date", async () => {
+  it("skips the delivery shown as «Próxima entrega» once on a double click (phone), and moves the next delivery to an offered date", async () => {
     const subscriber = await newSubscriber(shop);
-    const { page, expectClean, close } = await openSignedIn(shop, subscriber.cookies);
+    const { page, expectClean, close } = await openSignedIn(shop, subscriber.cookies, MOBILE);
     await page.goto(`${shop.baseURL()}${subscriber.detailPath}?accion=saltar`);
     await waitForHydration(page);
+    const row = (label: string) => page.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd");
     const skip = page.locator("details#skip");
-    expect(await skip.textContent()).toMatch(/No entregaremos el .+; la siguiente entrega será el .+Tampoco cobraremos el periodo del/);
+    const target = skip.getByTestId("skip-target");
+    expect(await target.textContent()).toMatch(/^No entregaremos el .+; la siguiente entrega será el .+\. Tampoco cobraremos el periodo del/);
+    // Issue 41: the button skips the delivery the page shows next (the checkout's, created already),
+    // or, past its cut-off, the panel says so and names the one it skips instead.
+    const shown = (await row("Próxima entrega").textContent())!;
+    const skipped = (await target.locator("strong").textContent())!;
+    const kept = skip.getByTestId("skip-kept");
+    const pastCutoff = (await kept.count()) > 0;
+    if (!pastCutoff) expect(skipped).toBe(shown);
+    else
+      expect(await kept.textContent()).toBe(
+        `Tu entrega del ${shown} ya no se puede saltar: pasó la hora de corte (las 18:00 del día anterior). Llegará como estaba previsto; este botón salta la siguiente, la del ${skipped}.`,
+      );
+    const following = /la siguiente entrega será el (.+?)\. /.exec((await target.textContent())!)![1]!;
     const requestKey = (await skip.locator('input[name="requestKey"]').getAttribute("value"))!;
     await skip.getByRole("button", { name: "Saltar esta entrega" }).dblclick();
-    await success(page, /^Entrega del .+ saltada: no cobraremos el periodo del .+\. Próximo cobro: .+; próxima entrega: .+\.$/);
+    await success(
+      page,
+      /^Entrega del .+ saltada: no cobraremos el periodo del .+\. Próximo cobro: .+; próxima entrega: .+\.( La entrega del .+ llegará como estaba previsto\.)?$/,
+    );
+    if (!pastCutoff) expect(await row("Próxima entrega").textContent()).toBe(following);
     // The same form posted once more (a click that reached the server late) answers with the same change.
     const again = await post(shop.baseURL(), subscriber.detailPath, { intent: "skip", requestKey }, subscriber.cookies);
     expect(again.status).toBe(302);

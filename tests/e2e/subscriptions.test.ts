@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { openSignedIn, registerCustomer } from "../support/accounts";
+import { cookieHeader, openSignedIn, registerCustomer } from "../support/accounts";
 import { expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { useBrowser, waitForEmail } from "../support/e2e";
-import { openSubscriptionCheckout, payWithSandboxCard, placeSubscriptionOrder } from "../support/subscription-page";
+import { fillCheckout } from "../support/checkout-page";
+import { APPROVED_CARD, openSubscriptionCheckout, payWithSandboxCard, placeSubscriptionOrder, placeSubscriptionOverHttp } from "../support/subscription-page";
 
 describe("subscribing with the sandbox card form", () => {
   const shop = useBrowser();
@@ -36,6 +37,56 @@ describe("subscribing with the sandbox card form", () => {
     await page.getByRole("link", { name: "Ver mi suscripción" }).click();
     await page.getByRole("heading", { level: 1, name: /^Suscripción SUS-\d{6}$/ }).waitFor();
     expect(await page.getByText("Suscripción mensual activada con Visa terminada en 1111").count()).toBe(1);
+    expectClean();
+    await close();
+  });
+
+  it("asks «¿Quieres otra?» before a second subscription; the server refuses it unconfirmed and the form keeps what was typed (phone)", async () => {
+    const customer = await registerCustomer(shop.baseURL());
+    const { page, expectClean, close } = await openSignedIn(shop, customer.cookies, MOBILE);
+    await openSubscriptionCheckout(page, shop.baseURL());
+    expect(await page.getByTestId("another-subscription").count()).toBe(0);
+    await fillCheckout(page);
+    await page.getByLabel("Correo electrónico").fill(customer.email);
+    await page.getByLabel("Dirección", { exact: true }).fill("Av. Larco 456, dpto 302");
+    // Meanwhile (another tab, "Repetir" on an old order) the customer subscribed: this page never heard of it.
+    const cardPath = await placeSubscriptionOverHttp(shop.baseURL(), customer);
+    const activated = await fetch(`${shop.baseURL()}${cardPath}`, {
+      method: "POST",
+      headers: { Origin: shop.baseURL(), Cookie: cookieHeader(customer.cookies), "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ cardNumber: APPROVED_CARD, expiry: "12/30", cvv: "123" }),
+      redirect: "manual",
+    });
+    expect(activated.status).toBe(302);
+
+    // The server refuses the unconfirmed second subscription (a 400, which Chromium logs), naming the first.
+    expectPageError(/^console: Failed to load resource: the server responded with a status of 400 \(Bad Request\) </);
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    const ask = page.getByTestId("another-subscription");
+    await ask
+      .getByRole("alert")
+      .filter({ hasText: /^Ya tienes la suscripción SUS-\d{6}\. Si quieres otra además, marca «Sí, quiero otra suscripción»/ })
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe("/checkout");
+    expect(await page.getByLabel("Dirección", { exact: true }).inputValue()).toBe("Av. Larco 456, dpto 302");
+    expect(await page.getByLabel("Celular").inputValue()).toBe("987654321");
+    const box = await ask.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(MOBILE.viewport!.width);
+
+    // A fresh load of the checkout asks at once, with the subscription's number and a way to it.
+    await page.reload();
+    await page.locator("html[data-hydrated=true]").waitFor({ state: "attached" });
+    const number = /SUS-\d{6}/.exec((await ask.textContent())!)![0];
+    expect(await ask.locator("p").first().textContent()).toBe(`Ya tienes la suscripción ${number} · ¿Quieres otra?`);
+    expect(await ask.getByRole("link", { name: "ve a tu suscripción" }).getAttribute("href")).toMatch(/^\/dashboard\/suscripciones\/[0-9a-f-]{36}$/);
+    await fillCheckout(page);
+    await page.getByLabel("Correo electrónico").fill(customer.email);
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await ask.getByRole("alert").filter({ hasText: "Marca «Sí, quiero otra suscripción» para continuar." }).waitFor();
+    await ask.getByLabel("Sí, quiero otra suscripción").check();
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await page.getByRole("heading", { name: "Registra tu tarjeta" }).waitFor();
     expectClean();
     await close();
   });

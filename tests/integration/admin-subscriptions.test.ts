@@ -261,19 +261,20 @@ describe("the forecast", () => {
     expect((await skipNextDelivery(db, as(3))).ok).toBe(true);
     expect((await cancelSubscription(db, { ...as(4), reason: "precio", detail: "" })).ok).toBe(true);
 
-    // From 23 Nov: only the five first deliveries (2 × Pack x12 each, on Wednesday 25 Nov); the
-    // next charges (23 Dec) fall on day 31.
+    // From 23 Nov: the first deliveries (2 × Pack x12 each, on Wednesday 25 Nov) but the skipped
+    // one's (issue 41: the skip took the delivery shown next); the next charges (23 Dec) fall on day 31.
     expect(added(before.start, await subscriptionForecast(db, { now: start, days: 30 }))).toEqual([
-      { date: "2026-11-25", charges: 0, chargeCents: 0, units: [{ key: "1:1", units: 10 }] },
+      { date: "2026-11-25", charges: 0, chargeCents: 0, units: [{ key: "1:1", units: 8 }] },
     ]);
     // From 20 Dec: on 23 Dec a monthly charge of S/ 57.00 (95% of S/ 60) and one at the yearly price
-    // its pending change takes (12 × S/ 60 × 85% = S/ 612.00); the skipped one moved to January and
-    // the cancelled one ends that day. On Wednesday 30 Dec the monthly, yearly and plan-changing
-    // subscriptions' next deliveries: 3 × 2 packs; the skipped one's moved out, the cancelled one's ended.
+    // its pending change takes (12 × S/ 60 × 85% = S/ 612.00); the skipped one's charge moved to
+    // January and the cancelled one ends that day. On Wednesday 30 Dec the monthly, yearly,
+    // plan-changing and skipping subscriptions' deliveries (the skipped one's paid delivery comes
+    // then): 4 × 2 packs; the cancelled one's ended.
     const after = await subscriptionForecast(db, { now: december, days: 30 });
     expect(added(before.december, after)).toEqual([
       { date: "2026-12-23", charges: 2, chargeCents: 5700 + 61200, units: [] },
-      { date: "2026-12-30", charges: 0, chargeCents: 0, units: [{ key: "1:1", units: 6 }] },
+      { date: "2026-12-30", charges: 0, chargeCents: 0, units: [{ key: "1:1", units: 8 }] },
     ]);
     expect(after.from).toBe("2026-12-20");
     expect(after.to).toBe("2027-01-18");

@@ -53,6 +53,8 @@ describe("Flow adapter against a local Flow API", () => {
         correo: customer.email,
         items: [{ productId: 1, variantId: 1, quantity: 2 }],
         clientSubtotalCents: 6000,
+        // Issue 41: a second subscription of the same account (a test below) is one the customer confirmed.
+        otraSuscripcion: true,
       }),
       { now, provider: "sandbox", userId: customer.id },
     );

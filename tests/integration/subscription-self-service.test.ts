@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@server/db/index.server";
 import { deliveries, orderItems, orders, paymentMethods, productVariants, subscriptionItems, subscriptionPeriods, subscriptions } from "@server/db/schema";
 import { sandboxCardProvider, sandboxCardToken } from "@server/payments/index.server";
+import { capacityForDay } from "@server/deliveries/index.server";
 import {
   cancelSubscription,
   changeNextDeliveryDate,
@@ -242,6 +243,72 @@ describe("skip the next delivery", () => {
     expect(await chargesOf(db, subscriptionId)).toHaveLength(1);
     // The prepaid deliveries carry on, a month apart, from the moved date.
     expect((await deliveriesOf(subscriptionId)).map((delivery) => delivery.deliveryDate)).toEqual(["2026-11-25", "2027-02-03", "2027-03-03"]);
+  });
+});
+
+describe("skip the delivery the page shows as the next one (issue 41)", () => {
+  const used = async (date: string) => (await capacityForDay(db, date)).districts.reduce((sum, row) => sum + row.used, 0);
+
+  it("skips the created first delivery the page shows: cancelled, its place freed, the paid delivery made on the next date, the next period not charged", async () => {
+    const { subscriptionId, customer, as } = await subscriber();
+    const [first] = await deliveriesOf(subscriptionId);
+    expect(first).toMatchObject({ deliveryDate: "2026-11-25", status: "pending" });
+    const options = await loadSelfServiceOptions(db, customer.id, subscriptionId, start);
+    expect(options!.skip).toEqual({ delivery: "2026-11-25", movedTo: FIRST_NEXT_DELIVERY, skipsBillingDate: "2026-12-23", kept: [] });
+    const placesBefore = await used("2026-11-25");
+
+    const twice = as(start);
+    const results = await Promise.all([skipNextDelivery(db, twice), skipNextDelivery(db, twice)]);
+    expect(results[0]!.ok && results[0].message).toBe(
+      "Entrega del 25 de noviembre de 2026 saltada: no cobraremos el periodo del 23 de diciembre de 2026. Próximo cobro: 23 de enero de 2027; próxima entrega: 30 de diciembre de 2026.",
+    );
+    expect(results[1]).toMatchObject({ ok: true, alreadyApplied: true });
+    expect(await used("2026-11-25")).toBe(placesBefore - 1);
+    const [cancelled] = await db.select().from(deliveries).where(eq(deliveries.id, first!.id));
+    expect(cancelled).toMatchObject({ status: "cancelled", subscriptionSequence: null });
+    expect(await subscriptionRow(db, subscriptionId)).toMatchObject({
+      deliveriesMade: 0,
+      nextDeliveryDate: FIRST_NEXT_DELIVERY,
+      nextBillingDate: "2027-01-23",
+    });
+    // The first order waits for the delivery it paid for: its pages say the new date.
+    const [firstOrder] = await db.select({ deliveryDate: orders.deliveryDate }).from(orders).where(eq(orders.id, first!.orderId));
+    expect(firstOrder!.deliveryDate).toBe(FIRST_NEXT_DELIVERY);
+
+    await runJobs(db, "2026-11-24", "2027-02-28");
+    expect((await chargesOf(db, subscriptionId)).map((charge) => charge.chargeKey.split(":")[1])).toEqual(["1", "3", "4"]);
+    const made = (await deliveriesOf(subscriptionId)).filter((delivery) => delivery.status !== "cancelled");
+    // The first period's delivery comes on 30 December (its order waits for it), period 3 pays the next.
+    expect(made.map((delivery) => [delivery.subscriptionSequence, delivery.deliveryDate])).toEqual([
+      [1, FIRST_NEXT_DELIVERY],
+      [2, "2027-02-03"],
+      [3, nextMonthlyDeliveryDate("2027-02-03", MIRAFLORES_DAYS)],
+    ]);
+    const periods = await periodsOf(subscriptionId);
+    expect(made[0]!.orderId).toBe(periods[0]!.orderId);
+    expect(made[1]!.orderId).toBe(periods[2]!.orderId);
+  });
+
+  it("names a delivery that can no longer be skipped (prepared, or past the cut-off) and skips the one after it", async () => {
+    const { subscriptionId, customer, as } = await subscriber();
+    const [first] = await deliveriesOf(subscriptionId);
+    // 24 Nov at 19:00 in Lima: tomorrow's cut-off (18:00) has passed.
+    const lateEvening = new Date("2026-11-25T00:00:00Z");
+    const late = await loadSelfServiceOptions(db, customer.id, subscriptionId, lateEvening);
+    expect(late!.skip).toMatchObject({
+      delivery: FIRST_NEXT_DELIVERY,
+      kept: [{ date: "2026-11-25", reason: "pasó la hora de corte (las 18:00 del día anterior)" }],
+    });
+    await db.update(deliveries).set({ status: "preparing" }).where(eq(deliveries.id, first!.id));
+    const options = await loadSelfServiceOptions(db, customer.id, subscriptionId, start);
+    expect(options!.skip).toMatchObject({ delivery: FIRST_NEXT_DELIVERY, kept: [{ date: "2026-11-25", reason: "ya la estamos preparando" }] });
+    const result = await skipNextDelivery(db, as(start));
+    expect(result.ok && result.message).toMatch(
+      /^Entrega del 30 de diciembre de 2026 saltada: .+ La entrega del 25 de noviembre de 2026 llegará como estaba previsto\.$/,
+    );
+    const [kept] = await db.select().from(deliveries).where(eq(deliveries.id, first!.id));
+    expect(kept).toMatchObject({ status: "preparing", subscriptionSequence: 1 });
+    expect(await subscriptionRow(db, subscriptionId)).toMatchObject({ deliveriesMade: 1, nextDeliveryDate: "2027-02-03" });
   });
 });
 

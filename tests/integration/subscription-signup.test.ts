@@ -32,6 +32,8 @@ describe("subscribing with a saved card", () => {
         items: [{ productId: 1, variantId: 1, quantity: 2 }],
         clientSubtotalCents: 6000,
         organizationId: 1,
+        // The demo customer already has SUS-001001 (issue 41: a second one is confirmed).
+        otraSuscripcion: true,
       }),
       { now, provider: "sandbox", userId },
     );
@@ -42,6 +44,34 @@ describe("subscribing with a saved card", () => {
   it("refuses a subscription checkout without an account", async () => {
     const placed = await placeOrder(test.db, checkoutInput(now, { purchaseType: "subscription" }), { now, provider: "sandbox" });
     expect(placed).toEqual({ ok: false, reason: "account_required" });
+  });
+
+  it("refuses a second live subscription until the customer confirms it, naming the one they have, and writes nothing", async () => {
+    const [live] = await test.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    expect(live).toMatchObject({ status: "active" });
+    const input = checkoutInput(now, {
+      purchaseType: "subscription",
+      correo: "cliente@demo.pe",
+      items: [{ productId: 1, variantId: 1, quantity: 2 }],
+      clientSubtotalCents: 6000,
+    });
+    const ordersBefore = (await test.db.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId))).length;
+    expect(await placeOrder(test.db, input, { now, provider: "sandbox", userId })).toEqual({
+      ok: false,
+      reason: "invalid",
+      fieldErrors: {
+        otraSuscripcion: `Ya tienes la suscripción ${live!.subscriptionNumber}. Si quieres otra además, marca «Sí, quiero otra suscripción»; para cambiar la que tienes, ve a tu suscripción.`,
+      },
+    });
+    expect(await test.db.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId))).toHaveLength(ordersBefore);
+    // A one-time order of the same cart needs no confirmation; the confirmed subscription is placed.
+    expect(
+      await placeOrder(test.db, { ...input, checkoutKey: crypto.randomUUID(), purchaseType: "one-time" }, { now, provider: "sandbox", userId }),
+    ).toMatchObject({ ok: true });
+    expect(await placeOrder(test.db, { ...input, otraSuscripcion: true }, { now, provider: "sandbox", userId })).toMatchObject({
+      ok: true,
+      nextStep: "tokenize_card",
+    });
   });
 
   it("creates the order and a pending subscription, then activates it with the first charge, invoice and delivery", async () => {

@@ -158,17 +158,19 @@ function ActionForm({
     case "skip":
       return options.skip ? (
         <IntentForm subscriptionId={subscription.id} intent="skip" requestKey={requestKey} error={error} submit="Saltar esta entrega">
-          <p className="text-sm text-slate-700">
+          {/* Issue 41: the page says exactly which delivery the button skips (skip-plan.ts, the action's own rule). */}
+          {options.skip.kept.map((kept) => (
+            <p key={kept.date} className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900" data-testid="skip-kept">
+              Tu entrega del {longDate(kept.date)} ya no se puede saltar: {kept.reason}. Llegará como estaba previsto; este botón salta la siguiente, la del{" "}
+              {longDate(options.skip!.delivery)}.
+            </p>
+          ))}
+          <p className="text-sm text-slate-700" data-testid="skip-target">
             No entregaremos el <strong>{longDate(options.skip.delivery)}</strong>; la siguiente entrega será el {longDate(options.skip.movedTo)}.{" "}
             {options.skip.skipsBillingDate
               ? `Tampoco cobraremos el periodo del ${longDate(options.skip.skipsBillingDate)}: todo se corre un mes.`
               : "Tu plan anual conserva esa entrega para más adelante; el cobro anual no cambia."}
           </p>
-          {subscription.upcomingDeliveryDate && subscription.upcomingDeliveryDate !== options.skip.delivery && (
-            <p className="text-sm text-slate-600">
-              Tu entrega del {longDate(subscription.upcomingDeliveryDate)} ya está programada y llegará como estaba previsto.
-            </p>
-          )}
         </IntentForm>
       ) : null;
     case "date":

@@ -74,6 +74,7 @@ export function CheckoutForm({
   garantiaContext = null,
   doorPayment,
   tiles,
+  liveSubscriptions = [],
 }: {
   districts: District[];
   offered: OfferedSlots;
@@ -84,6 +85,8 @@ export function CheckoutForm({
   garantiaContext?: CheckoutGarantiaContext;
   doorPayment: DoorPaymentOffer;
   tiles: MapTiles;
+  /** Issue 41: the signed-in customer's live subscriptions; subscribing again asks "¿Quieres otra?". */
+  liveSubscriptions?: { id: string; subscriptionNumber: string }[];
 }) {
   const hydrated = useHydrated();
   const { items } = useCart();
@@ -95,6 +98,7 @@ export function CheckoutForm({
   const [form, setForm] = useState(() => ({ ...emptyCheckoutForm, ...customer, ...navigationState?.prefill }));
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const [organizationId, setOrganizationId] = useState("");
+  const [anotherSubscription, setAnotherSubscription] = useState(false);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [checkoutKey] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : ""));
   const [minimumDismissed, setMinimumDismissed] = useState(false);
@@ -154,6 +158,7 @@ export function CheckoutForm({
     fecha: form.fecha,
     rangoHorario: form.rangoHorario,
     organizationId: purchaseType === "subscription" ? organizationId : undefined,
+    otraSuscripcion: purchaseType === "subscription" && anotherSubscription,
     items: items.map(({ productId, variantId, quantity }) => ({ productId, variantId, quantity })),
     clientSubtotalCents: subtotal,
     promociones: form.promociones,
@@ -169,6 +174,9 @@ export function CheckoutForm({
   const shippingFields = ["districtId", "direccion", "diaHabil", "fecha", "rangoHorario"];
   const shippingInvalid = shippingFields.some((field) => clientErrors[field]);
   const submitting = fetcher.state !== "idle";
+  // Issue 41: the server refuses it too; here the customer is told before anything is sent.
+  const askAnother = purchaseType === "subscription" && (liveSubscriptions.length > 0 || serverErrors.otraSuscripcion !== undefined);
+  const secondUnconfirmed = askAnother && !anotherSubscription;
 
   function update<K extends keyof typeof form>(field: K, value: (typeof form)[K]) {
     setForm((previous) => {
@@ -220,7 +228,7 @@ export function CheckoutForm({
   function submit(event: React.FormEvent) {
     event.preventDefault();
     setTouched((previous) => ({ ...previous, submit: true }));
-    if (!parsed.success || minimumOrderShortfall(subtotal) > 0) return;
+    if (!parsed.success || minimumOrderShortfall(subtotal) > 0 || secondUnconfirmed) return;
     // The fetcher's answer (or its error) arrives in fetcher.data and fetcher.state, which the form renders.
     void fetcher.submit(parsed.data as never, { method: "post", encType: "application/json" });
   }
@@ -286,6 +294,15 @@ export function CheckoutForm({
               organizationId={organizationId}
               onOrganizationChange={setOrganizationId}
               error={errorFor("organizationId")}
+              liveSubscriptions={liveSubscriptions}
+              anotherSubscription={anotherSubscription}
+              onAnotherSubscriptionChange={setAnotherSubscription}
+              askAnother={askAnother}
+              anotherSubscriptionError={
+                secondUnconfirmed
+                  ? (serverErrors.otraSuscripcion ?? (touched.submit ? "Marca «Sí, quiero otra suscripción» para continuar." : undefined))
+                  : undefined
+              }
             />
           )}
           <PaymentSummary

@@ -7,8 +7,19 @@ export function SubscriptionOptions({
   organizationId,
   onOrganizationChange,
   error,
+  liveSubscriptions,
+  askAnother,
+  anotherSubscription,
+  onAnotherSubscriptionChange,
+  anotherSubscriptionError,
 }: {
   signedIn: boolean;
+  liveSubscriptions: { id: string; subscriptionNumber: string }[];
+  /** Issue 41: the customer has a live subscription (or the server said so): a second one needs their yes. */
+  askAnother: boolean;
+  anotherSubscription: boolean;
+  onAnotherSubscriptionChange: (another: boolean) => void;
+  anotherSubscriptionError: string | undefined;
   organizations: { id: number; title: string }[];
   organizationId: string;
   onOrganizationChange: (organizationId: string) => void;
@@ -20,6 +31,9 @@ export function SubscriptionOptions({
         Tu suscripción
       </h2>
       {!signedIn && <AccountRequiredNotice />}
+      {askAnother && (
+        <AnotherSubscription live={liveSubscriptions} checked={anotherSubscription} onChange={onAnotherSubscriptionChange} error={anotherSubscriptionError} />
+      )}
       <Field label="Organización que apoyarás (opcional)" error={error}>
         {(props) => (
           <select {...props} className={inputClass} value={organizationId} onChange={(e) => onOrganizationChange(e.target.value)}>
@@ -33,6 +47,57 @@ export function SubscriptionOptions({
         )}
       </Field>
     </section>
+  );
+}
+
+/**
+ * Issue 41: "Repetir", the product page or the cart can all lead a subscriber to subscribe again;
+ * before a second subscription is created they say so here (the server refuses it otherwise).
+ */
+function AnotherSubscription({
+  live,
+  checked,
+  onChange,
+  error,
+}: {
+  live: { id: string; subscriptionNumber: string }[];
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  error: string | undefined;
+}) {
+  const first = live[0];
+  return (
+    <div className="space-y-2 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="another-subscription">
+      <p className="font-semibold">
+        {first
+          ? `Ya tienes la suscripción ${live.map((subscription) => subscription.subscriptionNumber).join(", ")} · ¿Quieres otra?`
+          : "Ya tienes una suscripción · ¿Quieres otra?"}
+      </p>
+      <p>
+        Esta compra crea una suscripción nueva, con su propio cobro y sus propias entregas. Para cambiar productos, fecha o plan de la que ya tienes,{" "}
+        <a href={first ? `/dashboard/suscripciones/${first.id}` : "/dashboard/suscripcion"} className="font-semibold text-brand-800 underline">
+          ve a tu suscripción
+        </a>
+        .
+      </p>
+      <label className="flex items-start gap-2 font-semibold">
+        <input
+          type="checkbox"
+          name="otraSuscripcion"
+          checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+          aria-invalid={error !== undefined}
+          aria-describedby={error ? "another-subscription-error" : undefined}
+          className="mt-1 accent-brand-700"
+        />
+        <span>Sí, quiero otra suscripción</span>
+      </label>
+      {error && (
+        <p id="another-subscription-error" role="alert" className="text-red-800">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -1,6 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
 import { orderSummary } from "@core/pricing";
-import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import { availableActions, pauseDateRange, type SelfServiceAction } from "@core/subscription-self-service";
 import { listSellableLines, type SellableLine } from "../../catalog/index.server";
 import { readDistrictWeekdays } from "../../content/index.server";
@@ -8,6 +7,7 @@ import type { Database } from "../../db/client";
 import { organizations, subscriptions } from "../../db/schema";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { offeredDeliveryDates } from "./delivery-date";
+import { skipPlanOf } from "./skip-plan";
 
 /** A line a subscription can hold: each active variant, or the product at its own price (the catalogue's rule). */
 export type { SellableLine };
@@ -24,7 +24,12 @@ export interface SelfServiceOptions {
   deliveryDates: string[];
   /** The district's delivery weekdays (1 = lunes … 7 = domingo). */
   deliveryWeekdays: number[];
-  skip: { delivery: string; movedTo: string; skipsBillingDate: string | null } | null;
+  /**
+   * What "Saltar la próxima entrega" does (skip-plan.ts, the action's own rule): the delivery it
+   * skips, the next one after it, the billing date it skips (mensual), and the coming deliveries
+   * before it that can no longer be skipped, with why.
+   */
+  skip: { delivery: string; movedTo: string; skipsBillingDate: string | null; kept: { date: string; reason: string }[] } | null;
   catalogue: SellableLine[];
   organizations: { id: number; title: string }[];
 }
@@ -47,14 +52,15 @@ export async function loadSelfServiceOptions(db: Database, userId: string, subsc
       ? db.select({ id: organizations.id, title: organizations.title }).from(organizations).orderBy(asc(organizations.createdAt), asc(organizations.id))
       : Promise.resolve([]),
   ]);
-  const skip =
-    actions.includes("skip") && subscription.nextDeliveryDate
-      ? {
-          delivery: subscription.nextDeliveryDate,
-          movedTo: nextMonthlyDeliveryDate(subscription.nextDeliveryDate, weekdays),
-          skipsBillingDate: nextFrequency === "mensual" ? subscription.nextBillingDate : null,
-        }
-      : null;
+  const plan = actions.includes("skip") && subscription.nextDeliveryDate ? await skipPlanOf(db, subscription, weekdays, now) : null;
+  const skip = plan
+    ? {
+        delivery: plan.target.date,
+        movedTo: plan.nextAfter,
+        skipsBillingDate: nextFrequency === "mensual" ? subscription.nextBillingDate : null,
+        kept: plan.kept,
+      }
+    : null;
   return {
     actions,
     endsOn: subscription.endsOn,
