@@ -59,6 +59,8 @@ const ALSO_WRITTEN_BY = {
   "server/subscriptions/schedule-deliveries.ts": ["deliveries"],
   "server/subscriptions/paid-deliveries.ts": ["orders"],
   "server/subscriptions/self-service/pause.ts": ["deliveries"],
+  // A skip cancels the shown delivery and closes up the numbering like a pause does (decision 0020, amended).
+  "server/subscriptions/self-service/skip.ts": ["deliveries"],
   // Sign-up names its first order's subscription in the same transaction that creates both.
   "server/subscriptions/signup.ts": ["orders"],
   // Order-flows sits above orders and deliveries and moves both (decision 0083).

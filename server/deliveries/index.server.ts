@@ -16,7 +16,7 @@ export {
   type BidonMovement,
 } from "./bidon-ledger";
 export { recordStaffBidonReturn, type StaffBidonReturnResult } from "./staff-bidon-return";
-export { deliveryDateRefusal, loadNationalHolidays, servedDistrictOnDate, type DeliveryCalendar } from "./calendar";
+export { cutoffFor, deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, servedDistrictOnDate, type DeliveryCalendar } from "./calendar";
 export { capacityForDay, claimSlot, SlotUnavailableError, type DayCapacity, type SlotClaim, type SlotRequest } from "./capacity";
 export { claimNextSlotFrom, datesWithRoom, missedDeliveryDates, offeredDeliverySlots, type MissedDate, type OfferedDate } from "./offered-slots";
 export {
