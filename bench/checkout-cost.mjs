@@ -14,7 +14,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { nextWednesday, raiseWednesdayCapacity, submit } from "./lib/checkout.mjs";
+import { benchWednesday, raiseWednesdayCapacity, submit } from "./lib/checkout.mjs";
 import { percentile } from "./lib/load.mjs";
 import { ensureBuild, spawnCountingShop } from "./lib/server.mjs";
 
@@ -123,7 +123,7 @@ const results = { label, database: process.env.DATABASE_URL ? "PostgreSQL" : "PG
 try {
   await shop.ready({ timeoutMs: 180_000 });
   await raiseWednesdayCapacity(origin);
-  const date = nextWednesday();
+  const date = await benchWednesday(origin);
   for (let i = 0; i < 30; i++) await submit(origin, date); // warm-up (V8, pools, caches)
   results.oneAtATime = await measure("one at a time", date, orders, 1);
   if (args.profile) await ask({ type: "profile-start" }, "profile-started");

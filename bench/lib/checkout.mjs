@@ -6,12 +6,27 @@ import { percentile } from "./load.mjs";
 
 const limaDate = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima", year: "numeric", month: "2-digit", day: "2-digit" });
 
-/** The next Wednesday after today in Lima: a date Miraflores (served Mon/Wed/Fri) accepts. */
-export function nextWednesday() {
+/** The `weeksAhead`-th Wednesday after today in Lima (0: the next): a weekday Miraflores (served Mon/Wed/Fri) accepts. */
+export function nextWednesday(weeksAhead = 0) {
   const date = new Date(`${limaDate.format(new Date())}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + 1);
   while (date.getUTCDay() !== 3) date.setUTCDate(date.getUTCDate() + 1);
+  date.setUTCDate(date.getUTCDate() + 7 * weeksAhead);
   return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The first Wednesday from the next on that the shop takes an order for: a Wednesday that is a
+ * national holiday (9 December, Batalla de Ayacucho; decision 0070) is closed, and a bench that
+ * posted every order for it measured nothing but that refusal. Asked of the shop itself (one real
+ * order per Wednesday tried), so the bench needs no copy of the holiday rules.
+ */
+export async function benchWednesday(origin) {
+  for (let weeksAhead = 0; weeksAhead < 8; weeksAhead++) {
+    const date = nextWednesday(weeksAhead);
+    if ((await submit(origin, date)).ok) return date;
+  }
+  throw new Error("no Wednesday in the next 8 weeks takes an order");
 }
 
 function body(date) {
@@ -85,8 +100,8 @@ export async function submit(origin, date) {
 }
 
 export async function measureCheckout(origin, { sequential = 40, concurrentS = 10, connections = 8 } = {}) {
-  const date = nextWednesday();
   await raiseWednesdayCapacity(origin);
+  const date = await benchWednesday(origin);
   for (let i = 0; i < 5; i++) await submit(origin, date); // warm-up
   const one = [];
   let failures = 0;

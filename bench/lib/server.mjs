@@ -173,10 +173,11 @@ export async function spawnShop({ root, command, args, dataDirPrefix, name = "Se
         await stop();
         throw new Error(`${name} not ready after ${timeoutMs} ms:\n${logs.join("")}`);
       }
-      const ok = await fetch(origin + readyPath, { signal: AbortSignal.timeout(2_000) }).then(
-        async (response) => (await response.arrayBuffer(), response.status === 200),
-        () => false,
-      );
+      // The timeout also aborts reading the body: a first page slower than that on a busy machine
+      // is "not ready yet", never an unhandled rejection that ends the bench.
+      const ok = await fetch(origin + readyPath, { signal: AbortSignal.timeout(2_000) })
+        .then(async (response) => (await response.arrayBuffer(), response.status === 200))
+        .catch(() => false);
       if (ok) return;
       await sleep(250);
     }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { garantiaBidones } from "@core/returnable-bidones";
 import type { Database } from "../db/client";
 import { preparedStatement } from "../db/prepared-statement";
@@ -42,10 +42,37 @@ export interface PricedCart {
 export async function priceCartLines(db: Database, requested: CartLineRequest[]): Promise<PricedCart> {
   const productIds = [...new Set(requested.map((line) => line.productId))];
   if (productIds.length === 0) return { lines: [], unavailable: [], subtotalCents: 0 };
-
   // One statement (decision 0063): each active product with its active variants beside it, or
   // alone; built once and sent by name (decision 0069).
-  const rows = await activePrices(db, { productIds });
+  return priceFromRows(await activePrices(db, { productIds }), requested);
+}
+
+/**
+ * The same prices as `priceCartLines`, as one column (`cart_prices`, a JSON array of its rows) for
+ * a caller to read beside its own in one statement (decision 0101: checkout reads them with the
+ * district and the calendar); `pricedCartFromColumn` turns the column into the priced cart.
+ */
+export function cartPricesColumn(requested: CartLineRequest[]): SQL {
+  const productIds = [...new Set(requested.map((line) => line.productId))];
+  if (productIds.length === 0) return sql`'[]'::json as cart_prices`;
+  const ids = sql.join(
+    productIds.map((id) => sql`${id}::int`),
+    sql`, `,
+  );
+  return sql`(select coalesce(json_agg(json_build_object(
+        'id', p.id, 'slug', p.slug, 'title', p.title, 'image', p.image, 'price_cents', p.price_cents, 'sku', p.sku,
+        'garantia_cents', p.garantia_cents, 'variant_id', v.id, 'variant_title', v.title, 'variant_price_cents', v.price_cents,
+        'variant_sku', v.sku)), '[]'::json)
+      from ${products} p left join ${productVariants} v on v.product_id = p.id and v.active = true
+      where p.id in (${ids}) and p.active = true) as cart_prices`;
+}
+
+/** The priced cart from the `cart_prices` column `cartPricesColumn` added to a row. */
+export function pricedCartFromColumn(row: Record<string, unknown>, requested: CartLineRequest[]): PricedCart {
+  return priceFromRows(row.cart_prices as PriceRow[], requested);
+}
+
+function priceFromRows(rows: PriceRow[], requested: CartLineRequest[]): PricedCart {
   const productRows = rows.map((row) => ({
     id: row.id,
     slug: row.slug,

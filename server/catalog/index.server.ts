@@ -7,7 +7,7 @@ export {
   type ProductVariant,
   type ShopProduct,
 } from "./products";
-export { priceCartLines, type CartLineRequest, type PricedCart, type PricedCartLine } from "./cart-pricing";
+export { cartPricesColumn, priceCartLines, pricedCartFromColumn, type CartLineRequest, type PricedCart, type PricedCartLine } from "./cart-pricing";
 export type { CatalogSaveResult, OnPriceChange, PriceChanged } from "./catalog-edit";
 export {
   createProduct,

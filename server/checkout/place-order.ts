@@ -3,7 +3,7 @@ import { paysWithCents, type CheckoutInput } from "@core/checkout-schema";
 import { deliveryScheduleError } from "@core/delivery-schedule";
 import { minimumOrderShortfall, orderSummary } from "@core/pricing";
 import { markCartRecovered } from "../cart/index.server";
-import { priceCartLines, type PricedCartLine } from "../catalog/index.server";
+import { cartPricesColumn, pricedCartFromColumn, type PricedCartLine } from "../catalog/index.server";
 import type { Database } from "../db/client";
 import { requestWhatsappOptIn } from "../whatsapp/index.server";
 import { whatsappNumber } from "@core/whatsapp";
@@ -104,8 +104,14 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: Pl
   // the calendar or the district changed since it was placed.
   const refuse = async (refusal: PlaceOrderResult) => (await findByCheckoutKey(db, input.checkoutKey)) ?? refusal;
 
-  // The district, its weekdays, the calendar that date and the capacity figures, in one statement (decision 0063).
-  const served = await servedDistrictOnDate(db, { districtId: input.districtId, date: input.fecha, window: input.rangoHorario, now: options.now });
+  // The district, its weekdays, the calendar that date, the capacity figures (decision 0063) and
+  // the cart's prices as they are now, in one statement (decision 0101): every figure still read
+  // from the database for this order, every check below still the server's.
+  const { served, row } = await servedDistrictOnDate(
+    db,
+    { districtId: input.districtId, date: input.fecha, window: input.rangoHorario, now: options.now },
+    cartPricesColumn(input.items),
+  );
   if (!served) return refuse({ ok: false, reason: "invalid", fieldErrors: { districtId: NOT_SERVED_MESSAGE } });
   const district = { id: served.id, name: served.name };
   const scheduleError = deliveryScheduleError({ districtDays: served.dayNumbers, dayNumber: input.diaHabil, date: input.fecha, now: options.now });
@@ -113,7 +119,7 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: Pl
   // Issue 10: the cut-off the day before and the closed days (holidays) are data staff edit.
   if (served.calendarRefusal) return refuse({ ok: false, reason: "invalid", fieldErrors: { fecha: served.calendarRefusal } });
 
-  const priced = await priceCartLines(db, input.items);
+  const priced = pricedCartFromColumn(row, input.items);
   if (priced.unavailable.length > 0 || priced.subtotalCents !== input.clientSubtotalCents) {
     return refuse({ ok: false, reason: "cart_changed", lines: priced.lines, unavailable: priced.unavailable });
   }

@@ -1,4 +1,6 @@
-import type { Query } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import type { Query, SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { DatabaseOrTransaction } from "./transaction";
 
 /**
@@ -17,4 +19,20 @@ export function preparedStatement<Row extends Record<string, unknown>>(name: str
     const result = (await db._.session.prepareQuery(query, undefined, name, false).execute(values)) as { rows: Row[] };
     return result.rows;
   };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A raw statement (values as parameters, never spliced into the text) sent under a name derived
+ * from its text, so each connection parses it once and PostgreSQL may keep its plan (decision
+ * 0101: checkout's read of district, calendar, capacity and prices, planned again for every order
+ * before). For statements of a bounded number of shapes only: each distinct text stays parsed on
+ * every connection that ran it.
+ */
+export async function executeByText<Row extends Record<string, unknown>>(db: DatabaseOrTransaction, statement: SQL): Promise<Row[]> {
+  const query = dialect.sqlToQuery(statement);
+  const name = `by_text_${createHash("sha1").update(query.sql).digest("base64url")}`;
+  const result = (await db._.session.prepareQuery(query, undefined, name, false).execute()) as { rows: Row[] };
+  return result.rows;
 }

@@ -5,6 +5,7 @@ import { closedDaysLookup, type ClosedDaysLookup } from "@core/peru-holidays";
 import { districtWithWeekdaysRow, readDistricts } from "../content/index.server";
 import { deliveryCalendarSettings, deliveryClosedDays } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
+import { executeByText } from "../db/prepared-statement";
 import { claimRulesColumns, claimRulesFrom, type ClaimRules, type ClaimRulesRow } from "./capacity";
 
 export interface DeliveryCalendar {
@@ -58,12 +59,16 @@ interface DistrictOnDate {
  * calendar: checkout's transaction takes the district's share lock and checks closed days again.
  */
 async function readDistrictOnDate(db: DatabaseOrTransaction, districtId: number, date: string, extra: SQL = sql`null as extra`): Promise<DistrictOnDate> {
-  const result = await db.execute(sql`select ${extra}, s.cutoff_time as shop_cutoff,
+  // One text per shape (the callers' extra columns have a bounded number), sent by name (decision 0101).
+  const [found] = await executeByText(
+    db,
+    sql`select ${extra}, s.cutoff_time as shop_cutoff,
       (select json_build_object('date', c.closed_on::text, 'kind', c.kind, 'name', c.name) from ${deliveryClosedDays} c where c.closed_on = ${date}::date) as closed_row,
       d.id, d.name, d.served, d.own_cutoff, d.day_numbers
     from (select 1) as one
     left join ${deliveryCalendarSettings} s on s.id = 1
-    left join (${districtWithWeekdaysRow(districtId)}) d on true`);
+    left join (${districtWithWeekdaysRow(districtId)}) d on true`,
+  );
   type Row = {
     shop_cutoff: string | null;
     closed_row: { date: string; kind: string; name: string } | null;
@@ -73,7 +78,7 @@ async function readDistrictOnDate(db: DatabaseOrTransaction, districtId: number,
     own_cutoff: string | null;
     day_numbers: number[] | null;
   };
-  const row = (result as unknown as { rows: Row[] }).rows[0]!;
+  const row = found as unknown as Row;
   return {
     row,
     district: row.id === null ? null : { id: row.id, name: row.name!, served: row.served === true, dayNumbers: (row.day_numbers ?? []).map(Number) },
@@ -95,28 +100,42 @@ export async function deliveryDateRefusal(db: DatabaseOrTransaction, input: { di
   return refusalOn(calendar, input);
 }
 
+export interface ServedDistrictOnDate {
+  id: number;
+  name: string;
+  dayNumbers: number[];
+  calendarRefusal: string | null;
+  claimRules: ClaimRules;
+}
+
 /**
  * A served district with its weekdays, why the calendar refuses `date` at `now` for it (null when
  * it allows it), and what claiming a place in `window` that date will need: what checkout reads
- * before its transaction, in one statement. Null when the district is unknown or not served.
+ * before its transaction, in one statement. `served` is null when the district is unknown or not
+ * served. `alongside`: another domain's columns read in the same statement (decision 0101:
+ * checkout's cart prices), returned as `row`.
  */
 export async function servedDistrictOnDate(
   db: DatabaseOrTransaction,
   input: { districtId: number; date: string; window: string; now: Date },
-): Promise<{ id: number; name: string; dayNumbers: number[]; calendarRefusal: string | null; claimRules: ClaimRules } | null> {
+  alongside: SQL = sql`null as alongside`,
+): Promise<{ served: ServedDistrictOnDate | null; row: Record<string, unknown> }> {
   const { district, calendar, row } = await readDistrictOnDate(
     db,
     input.districtId,
     input.date,
-    claimRulesColumns([{ districtId: input.districtId, date: input.date, window: input.window }]),
+    sql`${claimRulesColumns([{ districtId: input.districtId, date: input.date, window: input.window }])}, ${alongside}`,
   );
-  if (!district?.served) return null;
+  if (!district?.served) return { served: null, row };
   return {
-    id: district.id,
-    name: district.name,
-    dayNumbers: district.dayNumbers,
-    calendarRefusal: refusalOn(calendar, input),
-    claimRules: claimRulesFrom(row as unknown as ClaimRulesRow, [input.date]),
+    served: {
+      id: district.id,
+      name: district.name,
+      dayNumbers: district.dayNumbers,
+      calendarRefusal: refusalOn(calendar, input),
+      claimRules: claimRulesFrom(row as unknown as ClaimRulesRow, [input.date]),
+    },
+    row,
   };
 }
 

@@ -31,7 +31,15 @@ export {
   type BidonMovement,
 } from "./bidon-ledger";
 export { recordStaffBidonReturn, type StaffBidonReturnResult } from "./staff-bidon-return";
-export { cutoffFor, deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, servedDistrictOnDate, type DeliveryCalendar } from "./calendar";
+export {
+  cutoffFor,
+  deliveryDateRefusal,
+  loadDeliveryCalendar,
+  loadNationalHolidays,
+  servedDistrictOnDate,
+  type DeliveryCalendar,
+  type ServedDistrictOnDate,
+} from "./calendar";
 export {
   assertSlotsAvailable,
   capacityForDay,

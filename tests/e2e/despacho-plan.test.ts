@@ -129,6 +129,8 @@ describe("Despacho: Optimizar rutas shows a plan, Aplicar plan writes it", () =>
     // The plan: the afternoon stop placed, new; the driver's morning stop kept at the end with a
     // box; the other morning stop without a route, with its reason.
     const plan = page.getByTestId("route-plan");
+    // The plan's list is read once it holds the afternoon stop (allTextContents does not wait).
+    await plan.getByTestId("plan-stop").filter({ hasText: before.afternoon!.number }).waitFor();
     const stops = await plan.getByTestId("plan-van").filter({ hasText: driverName }).getByTestId("plan-stop").allTextContents();
     const placedAt = stops.findIndex((text) => text.includes(before.afternoon!.number));
     expect(stops[placedAt]).toMatch(/^\d+\. \d\d:\d\d · .*Nueva: no tenía ruta/);
@@ -144,10 +146,13 @@ describe("Despacho: Optimizar rutas shows a plan, Aplicar plan writes it", () =>
     await message.getByText(/^Plan aplicado: \d+ paradas asignadas/).waitFor();
     expect(await message.getAttribute("data-tone")).toBe("success");
     await page.getByTestId("route-plan").waitFor({ state: "detached" });
-    const after = await listed(page);
-    expect(after.afternoon!.driver).toBe(driverName);
-    expect(after.assigned!.driver).toBe(driverName);
-    expect(after.otherMorning!.driver).toBe("Sin repartidor");
+    await expect
+      .poll(() => listed(page))
+      .toEqual({
+        assigned: { ...before.assigned, driver: driverName },
+        otherMorning: { ...before.otherMorning, driver: "Sin repartidor" },
+        afternoon: { ...before.afternoon, driver: driverName },
+      });
     expect(await sheetOrder(page)).toEqual([before.afternoon!.number, before.assigned!.number]);
 
     // Ticked this time: that stop comes off the route, with its reason listed.

@@ -67,7 +67,7 @@ describe("delivery capacity (issue 10)", () => {
     return dbs;
   }
 
-  it("claims the place last, right before the commit, in at most 5 statements per order (decisions 0063, 0069)", async () => {
+  it("claims the place last, right before the commit, in at most 4 statements per order (decisions 0063, 0069, 0101)", async () => {
     // The same database through a Drizzle that writes down each statement it sends (the driver's
     // own BEGIN/COMMIT on PGlite are not among them; node-postgres's are, and are left out here).
     const sent: string[] = [];
@@ -87,8 +87,10 @@ describe("delivery capacity (issue 10)", () => {
     expect(statements.at(-1)).toMatch(/count\(\*\).*from "deliveries"/is);
     expect(statements.findIndex((text) => /insert into "payments"/i.test(text))).toBeLessThan(lock);
     expect(statements.findIndex((text) => /insert into "deliveries"/i.test(text))).toBeLessThan(lock);
-    // Calendar and capacity figures, prices, then the order with everything it writes in one statement (decision 0069).
-    expect(statements.length).toBeLessThanOrEqual(5);
+    // Calendar, capacity figures and prices in one read (decision 0101), then the order with
+    // everything it writes in one statement (decision 0069), then the lock and the count.
+    expect(statements[0]).toMatch(/as cart_prices/);
+    expect(statements.length).toBeLessThanOrEqual(4);
   });
 
   it("gives the last 5 places to exactly 5 of 20 simultaneous checkouts; the others get the Spanish message and no order or charge", async () => {
