@@ -253,8 +253,9 @@ export default tseslint.config(
   },
   {
     // Decision 0084: the root of app/ keeps the framework's files (root.tsx, routes.ts,
-    // entry.server.tsx, app.css). Server-only glue goes to app/server/ (request plumbing) or
-    // app/server/pages/ (one page's or screen's glue), or into its domain in server/.
+    // entry.server.tsx, app.css). Server-only glue goes to app/server/ (request plumbing, or what
+    // several areas share), beside its route in app/routes/<area>/ (one screen's glue, decision
+    // 0100), or into its domain in server/.
     files: ["app/*.server.{ts,tsx}"],
     ignores: ["app/entry.server.tsx"],
     rules: {
@@ -262,7 +263,24 @@ export default tseslint.config(
         "error",
         {
           selector: "Program",
-          message: "No *.server file at the root of app/: request plumbing goes to app/server/, a page's glue to app/server/pages/ (decision 0084).",
+          message:
+            "No *.server file at the root of app/: request plumbing goes to app/server/, a page's glue beside its route in app/routes/<area>/ (decisions 0084, 0100).",
+        },
+      ],
+    },
+  },
+  {
+    // Decision 0100: app/routes/ is in folders by area (storefront, checkout, account, api,
+    // resources, admin/<area>), a screen's server glue beside its route; nothing lies loose at its
+    // root, and app/server/pages/ is not brought back.
+    files: ["app/routes/*.{ts,tsx}", "app/server/pages/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Program",
+          message:
+            "Routes live in app/routes/<area>/ (storefront, checkout, account, api, resources, admin/<area>), a screen's glue beside its route (decision 0100).",
         },
       ],
     },

@@ -203,7 +203,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 
 /** The splash belongs to the public layout's pages (spec §2), not to bare error pages. */
 function usesPublicLayout(context: EntryContext): boolean {
-  return context.staticHandlerContext.matches.some((match) => match.route.id === "routes/public-layout");
+  return context.staticHandlerContext.matches.some((match) => match.route.id === "routes/storefront/layout");
 }
 
 function brandName(context: EntryContext): string {

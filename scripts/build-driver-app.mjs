@@ -13,7 +13,7 @@ import { injectManifest } from "workbox-build";
 const root = path.resolve(import.meta.dirname, "..");
 const clientDir = path.join(root, "build/client");
 export const SERVICE_WORKER_FILE = "reparto-sw.js";
-const ROUTE_IDS = ["root", "routes/admin-layout", "routes/admin.reparto"];
+const ROUTE_IDS = ["root", "routes/admin/layout", "routes/admin/reparto/reparto"];
 
 /** The client manifest React Router wrote (window.__reactRouterManifest = …), evaluated on its own. */
 function clientManifest() {

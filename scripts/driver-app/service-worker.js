@@ -14,7 +14,7 @@
 
 const PRECACHE_ENTRIES = self.__WB_MANIFEST;
 const SCOPE_PATH = "/admin/reparto";
-const ROUTE_ID = "routes/admin.reparto";
+const ROUTE_ID = "routes/admin/reparto/reparto";
 const NETWORK_TIMEOUT_MS = 4000;
 
 const version = (() => {

@@ -61,7 +61,7 @@ describe("the driver app's service worker (build/client/reparto-sw.js)", () => {
     const worker = readFileSync(path.resolve("build/client/reparto-sw.js"), "utf8");
     const list = /const PRECACHE_ENTRIES = (\[.*?\]);/s.exec(worker)?.[1];
     const entries = JSON.parse(list!) as { url: string }[];
-    const needed = firstLoadModules(builtManifest(), "routes/admin.reparto");
+    const needed = firstLoadModules(builtManifest(), "routes/admin/reparto/reparto");
     const kept = entries.map((entry) => `/${entry.url}`);
     expect(needed.filter((url) => !kept.includes(url))).toEqual([]);
     expect(kept).toEqual(expect.arrayContaining(["/reparto.webmanifest", "/icons/reparto-192.png", "/icons/reparto-512.png"]));

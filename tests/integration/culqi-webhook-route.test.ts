@@ -3,8 +3,8 @@
  * route modules afresh after setting the environment, since it is read once per process.
  */
 import { RouterContextProvider } from "react-router";
-import type * as WebhookModule from "~/routes/api.culqi-webhook";
-import type * as PaymentModule from "~/routes/culqi-payment";
+import type * as WebhookModule from "~/routes/api/culqi-webhook";
+import type * as PaymentModule from "~/routes/checkout/culqi-payment";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
 import { expectConsoleError } from "../support/fail-on-console-error";
@@ -39,8 +39,8 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
     const { dbContext } = await import("~/server/db-context.server");
     const context = new RouterContextProvider();
     context.set(dbContext, test.db);
-    const webhook: WebhookRoute = await import("~/routes/api.culqi-webhook");
-    const page: PaymentRoute = await import("~/routes/culqi-payment");
+    const webhook: WebhookRoute = await import("~/routes/api/culqi-webhook");
+    const page: PaymentRoute = await import("~/routes/checkout/culqi-payment");
     return {
       postWebhook: (body: string, headers: Record<string, string> = {}) =>
         webhook.action({

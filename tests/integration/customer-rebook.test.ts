@@ -14,7 +14,7 @@ import { failedDeliveryToRebook, rebookFailedDelivery } from "@server/deliveries
 import { applySandboxAction, confirmDriverStop } from "@server/order-flows/index.server";
 import { receiptToken } from "@server/orders/index.server";
 import { dbContext } from "~/server/db-context.server";
-import * as page from "~/routes/order-new-date";
+import * as page from "~/routes/checkout/order-new-date";
 import { checkoutInput } from "../support/checkout-fixture";
 import { isoWeekday, limaToday } from "@core/lima-dates";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type * as QueueRoute from "~/routes/admin.reparto-confirmaciones";
+import type * as QueueRoute from "~/routes/admin/reparto/confirmaciones";
 import type * as DbContextModule from "~/server/db-context.server";
 import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, deliveryProofs, driverConfirmationReceipts, outboxEmails, payments, staffActions, users } from "@server/db/schema";
@@ -92,7 +92,7 @@ describe("the driver app's queue of confirmations", () => {
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
     ({ dbContext } = await import("~/server/db-context.server"));
-    route = await import("~/routes/admin.reparto-confirmaciones");
+    route = await import("~/routes/admin/reparto/confirmaciones");
     staffArea = [(await import("~/server/staff.server")).staffAreaMiddleware];
     cookies.repartidor = await sessionCookie(test.db, DEMO_REPARTIDOR);
     cookies.operaciones = await sessionCookie(test.db, DEMO_OPERACIONES);

@@ -7,7 +7,7 @@ import { flowCardProvider, FLOW_REGISTRATION_FAILED, sandboxCardProvider } from 
 import { createFlowClient, startFlowCardRegistration, type FlowClient } from "@server/payments/flow";
 import { completeFlowCardRegistration, renewDueSubscriptions } from "@server/subscriptions/index.server";
 import { sameOriginMiddleware } from "~/server/csrf.server";
-import { action as flowReturnPost } from "~/routes/api.flow-register-return";
+import { action as flowReturnPost } from "~/routes/api/flow-register-return";
 import { checkoutInput } from "../support/checkout-fixture";
 import { FLOW_TEST_CARD, startFlowMock, type FlowMock } from "../support/flow-mock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type * as CustomerRoute from "~/routes/admin.customer-detail";
+import type * as CustomerRoute from "~/routes/admin/customers/customer-detail";
 import type * as DbContextModule from "~/server/db-context.server";
 import { staffActions, users } from "@server/db/schema";
 import { DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
@@ -39,7 +39,7 @@ describe("the customer page's garantía devuelta a mano, as a route", () => {
   beforeAll(async () => {
     test = await createTestDatabase("seeded");
     ({ dbContext } = await import("~/server/db-context.server"));
-    route = await import("~/routes/admin.customer-detail");
+    route = await import("~/routes/admin/customers/customer-detail");
     staffArea = [(await import("~/server/staff.server")).staffAreaMiddleware];
     cookies.customer = await sessionCookie(test.db, DEMO_CUSTOMER);
     cookies.repartidor = await sessionCookie(test.db, DEMO_REPARTIDOR);

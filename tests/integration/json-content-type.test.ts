@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type * as AbandonedCartRoute from "~/routes/api.abandoned-cart";
-import type * as CartPricesRoute from "~/routes/api.cart-prices";
-import type * as CheckoutRoute from "~/routes/checkout";
-import type * as EmailRegisteredRoute from "~/routes/api.email-registered";
-import type * as QueueRoute from "~/routes/admin.reparto-confirmaciones";
+import type * as AbandonedCartRoute from "~/routes/api/abandoned-cart";
+import type * as CartPricesRoute from "~/routes/api/cart-prices";
+import type * as CheckoutRoute from "~/routes/checkout/checkout";
+import type * as EmailRegisteredRoute from "~/routes/api/email-registered";
+import type * as QueueRoute from "~/routes/admin/reparto/confirmaciones";
 import type * as DbContextModule from "~/server/db-context.server";
 import { abandonedCarts, orders } from "@server/db/schema";
 import { DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
@@ -36,11 +36,11 @@ describe("JSON endpoints take only application/json", () => {
     test = await createTestDatabase("seeded");
     ({ dbContext } = await import("~/server/db-context.server"));
     staffArea = [(await import("~/server/staff.server")).staffAreaMiddleware];
-    routes.cartPrices = await import("~/routes/api.cart-prices");
-    routes.abandonedCart = await import("~/routes/api.abandoned-cart");
-    routes.emailRegistered = await import("~/routes/api.email-registered");
-    routes.queue = await import("~/routes/admin.reparto-confirmaciones");
-    routes.checkout = await import("~/routes/checkout");
+    routes.cartPrices = await import("~/routes/api/cart-prices");
+    routes.abandonedCart = await import("~/routes/api/abandoned-cart");
+    routes.emailRegistered = await import("~/routes/api/email-registered");
+    routes.queue = await import("~/routes/admin/reparto/confirmaciones");
+    routes.checkout = await import("~/routes/checkout/checkout");
     repartidor = await sessionCookie(test.db, DEMO_REPARTIDOR);
   }, 60_000);
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type * as DespachoRoute from "~/routes/admin.despacho";
+import type * as DespachoRoute from "~/routes/admin/despacho/despacho";
 import type * as DbContextModule from "~/server/db-context.server";
 import { deliveries, routeOptimisations, routePlans, users } from "@server/db/schema";
 import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
@@ -30,7 +30,7 @@ describe("Optimizar rutas checks the chosen vans before it plans", () => {
     vi.stubEnv("ROUTING_URL", vroom.url);
     test = await createTestDatabase("seeded");
     ({ dbContext } = await import("~/server/db-context.server"));
-    route = await import("~/routes/admin.despacho");
+    route = await import("~/routes/admin/despacho/despacho");
     staffArea = [(await import("~/server/staff.server")).staffAreaMiddleware];
     operaciones = await sessionCookie(test.db, DEMO_OPERACIONES);
     driverId = (await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email)))[0]!.id;

@@ -35,8 +35,8 @@ import { placeStaffOrder } from "@server/staff-orders/index.server";
 import { NEW_ADDRESS, type StaffOrderValues } from "@core/staff-order-form";
 import { MAX_OPEN_UNPAID_ORDERS } from "@core/door-payment";
 import { dbContext } from "~/server/db-context.server";
-import * as adminLayout from "~/routes/admin-layout";
-import * as newOrder from "~/routes/admin.new-order";
+import * as adminLayout from "~/routes/admin/layout";
+import * as newOrder from "~/routes/admin/orders/new-order";
 import { bookableDates } from "../support/lima-clock";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 

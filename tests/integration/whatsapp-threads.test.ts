@@ -26,8 +26,8 @@ import {
 import { answerWhatsappConversations } from "@server/whatsapp-orders/index.server";
 import { WINDOW_CLOSED_MESSAGE } from "@core/whatsapp";
 import { dbContext } from "~/server/db-context.server";
-import * as adminLayout from "~/routes/admin-layout";
-import * as threadRoute from "~/routes/admin.whatsapp-thread";
+import * as adminLayout from "~/routes/admin/layout";
+import * as threadRoute from "~/routes/admin/messages/whatsapp-thread";
 import { postToRoute, sessionCookie } from "../support/route-call";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { startWhatsappCloudMock, type WhatsappCloudMock } from "../support/whatsapp-cloud-mock";

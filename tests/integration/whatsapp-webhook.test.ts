@@ -27,7 +27,7 @@ import {
   type WhatsappClient,
 } from "@server/whatsapp/index.server";
 import { dbContext } from "~/server/db-context.server";
-import * as webhookRoute from "~/routes/webhooks.whatsapp";
+import * as webhookRoute from "~/routes/api/whatsapp-webhook";
 import { checkoutInput } from "../support/checkout-fixture";
 import { expectConsoleError } from "../support/fail-on-console-error";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { RouterContextProvider } from "react-router";
 import type { Database } from "@server/db/client";
 import { dbContext } from "~/server/db-context.server";
-import * as webhookRoute from "~/routes/webhooks.whatsapp";
+import * as webhookRoute from "~/routes/api/whatsapp-webhook";
 
 /**
  * The shop's /webhooks/whatsapp route module behind a real HTTP server on this database, so the

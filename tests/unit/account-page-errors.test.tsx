@@ -5,10 +5,10 @@
 import { renderToString } from "react-dom/server";
 import { MemoryRouter, UNSAFE_ErrorResponseImpl } from "react-router";
 import { describe, expect, it } from "vitest";
-import { ErrorBoundary as DeliveriesBoundary } from "~/routes/dashboard.deliveries";
-import { ErrorBoundary as DeliveryDetailBoundary } from "~/routes/dashboard.delivery-detail";
-import { ErrorBoundary as OrderDetailBoundary } from "~/routes/dashboard.order-detail";
-import { ErrorBoundary as OrdersBoundary } from "~/routes/dashboard.orders";
+import { ErrorBoundary as DeliveriesBoundary } from "~/routes/account/deliveries";
+import { ErrorBoundary as DeliveryDetailBoundary } from "~/routes/account/delivery-detail";
+import { ErrorBoundary as OrderDetailBoundary } from "~/routes/account/order-detail";
+import { ErrorBoundary as OrdersBoundary } from "~/routes/account/orders";
 import { expectConsoleError } from "../support/fail-on-console-error";
 
 // Boundaries also receive params and loaderData, which these do not read.

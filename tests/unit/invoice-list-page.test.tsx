@@ -3,7 +3,7 @@ import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { invoiceBadge } from "@core/invoice-list";
-import Invoices from "~/routes/dashboard.invoices";
+import Invoices from "~/routes/account/invoices";
 
 describe("invoice list", () => {
   it("shows the spec's message in a red alert when the invoices cannot be loaded", () => {

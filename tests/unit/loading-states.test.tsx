@@ -8,8 +8,8 @@ import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { SiteFooter } from "~/components/layout/site-footer";
 import type { SiteInfo } from "~/lib/seo";
-import Nosotros from "~/routes/nosotros";
-import Tienda from "~/routes/tienda";
+import Nosotros from "~/routes/storefront/nosotros";
+import Tienda from "~/routes/storefront/tienda";
 
 const pending = <T,>() => new Promise<T>(() => {});
 // Route components also receive params and matches, which these pages do not read.

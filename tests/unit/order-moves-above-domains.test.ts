@@ -26,7 +26,7 @@ tester.run("order-moves-above-domains", orderMovesAboveDomains, {
     // The floors above the domains call order-flows.
     { filename: at("server/jobs/run-due-jobs.ts"), code: 'import { retryDueRefunds } from "../order-flows/index.server";' },
     { filename: at("server/subscriptions/signup.ts"), code: 'import { settlePaymentInTransaction } from "../order-flows/index.server";' },
-    { filename: at("app/routes/sandbox-payment.tsx"), code: 'import { applySandboxAction } from "@server/order-flows/index.server";' },
+    { filename: at("app/routes/checkout/sandbox-payment.tsx"), code: 'import { applySandboxAction } from "@server/order-flows/index.server";' },
     // Tests may set an order's status up directly.
     { filename: at("tests/integration/staff-refunds.test.ts"), code: 'import { transitionOrder } from "@server/orders/index.server";' },
   ],

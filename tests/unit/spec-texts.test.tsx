@@ -7,9 +7,9 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub, MemoryRouter, UNSAFE_ErrorResponseImpl } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DOWNLOAD_ERROR, DOWNLOAD_REFUSED, downloadInvoicePdf } from "~/components/invoices/download-pdf-button";
-import { ErrorBoundary as ProfileBoundary } from "~/routes/dashboard.profile";
-import Invoices from "~/routes/dashboard.invoices";
-import SandboxPayment from "~/routes/sandbox-payment";
+import { ErrorBoundary as ProfileBoundary } from "~/routes/account/profile";
+import Invoices from "~/routes/account/invoices";
+import SandboxPayment from "~/routes/checkout/sandbox-payment";
 import { expectConsoleError } from "../support/fail-on-console-error";
 
 const ProfileError = ProfileBoundary as unknown as React.ComponentType<{ error: unknown }>;

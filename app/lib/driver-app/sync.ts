@@ -1,8 +1,8 @@
 import { listPhotos, listTaps, removePhoto, settleTaps } from "./store";
 
-/** Where the phone sends its queue (app/routes/admin.reparto-confirmaciones.ts). */
+/** Where the phone sends its queue (app/routes/admin/reparto/confirmaciones.ts). */
 export const QUEUE_ENDPOINT = "/admin/reparto/confirmaciones";
-/** Where it sends the photos of the bidones (app/routes/admin.reparto-fotos.ts), before the taps. */
+/** Where it sends the photos of the bidones (app/routes/admin/reparto/fotos.ts), before the taps. */
 export const PHOTO_ENDPOINT = "/admin/reparto/fotos";
 const PHOTO_TIMEOUT_MS = 30_000;
 /** The server takes at most this many per request; a longer queue goes in several, in order. */
