@@ -14,6 +14,9 @@ import {
 } from "../support/shop-process";
 import { metaJson, signBody, startWhatsappCloudMock, type WhatsappCloudMock } from "../support/whatsapp-cloud-mock";
 
+/** The late-delivery notice (issue 40), which the demo data's route of today may earn at some Lima hours. */
+const LATE_NOTICE = "pedido_retrasado";
+
 const ORDERS = 12;
 
 type Rows<T> = { rows: T[] };
@@ -129,7 +132,10 @@ describe("WhatsApp with two app processes on one PostgreSQL", () => {
         number,
       ).toEqual(["confirmar_avisos", "pedido_confirmado", "text"]);
     const rows = (await handle.db.execute(
-      sql`select kind, status, count(*)::int as n from whatsapp_messages group by kind, status order by kind`,
+      // The demo data's own route of today may run late at this Lima hour: the late-delivery job's
+      // one notice to its customers (issue 40) is not this test's.
+      sql`select kind, status, count(*)::int as n from whatsapp_messages
+          where template_name is distinct from ${LATE_NOTICE} group by kind, status order by kind`,
     )) as unknown as Rows<{
       kind: string;
       status: string;
@@ -173,7 +179,8 @@ describe("WhatsApp with two app processes on one PostgreSQL", () => {
   });
   it("answers «lo de siempre» once and places one order when the message and the tap reach both processes at once", async () => {
     const demo = "51987654321";
-    const toDemo = () => cloud.accepted.filter((message) => message.to === demo);
+    // The demo customer's delivery of today may be late at this Lima hour (see above): not this test's.
+    const toDemo = () => cloud.accepted.filter((message) => message.to === demo && message.templateName !== LATE_NOTICE);
     cloud.webhookUrl = `${processes[0]!.baseURL}/webhooks/whatsapp`;
     const both = { name: "María", alsoTo: [`${processes[1]!.baseURL}/webhooks/whatsapp`] };
     expect((await cloud.customerWrites(demo, "lo de siempre", both)).status).toBe(200);
