@@ -10,6 +10,7 @@ import { applySandboxAction } from "@server/order-flows/index.server";
 import { limaToday } from "@core/lima-dates";
 import { cookieHeader, DEMO_CUSTOMER, signInCookies, type SessionCookie } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
+import { waitForHydration } from "../support/e2e";
 import { launchBrowser, openPage } from "../support/browser";
 import { checkoutInput } from "../support/checkout-fixture";
 import { auditLayout } from "../support/layout-audit";
@@ -176,6 +177,8 @@ describe("the driver's route on a phone", () => {
   it("records money collected at the door: a contra-entrega stop shows the change to bring, asks how it was collected, then the order is paid", async () => {
     const { page, errors, close } = await signedIn(DEMO_REPARTIDOR, {});
     await page.goto(`${server.baseURL}/admin/reparto`);
+    // A tap before React takes over the page can be lost with the server-rendered button.
+    await waitForHydration(page);
     const card = stopCard(page, stops.withCode.address);
     const amount = (await card.getByTestId("amount-to-collect").textContent())!;
     expect(amount).toBe("S/ 59.90");

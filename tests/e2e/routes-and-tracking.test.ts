@@ -9,6 +9,7 @@ import { receiptToken } from "@server/orders/index.server";
 import { limaToday } from "@core/lima-dates";
 import { DEMO_CUSTOMER, signInCookies } from "../support/accounts";
 import { seriousAxeViolations } from "../support/axe";
+import { waitForHydration } from "../support/e2e";
 import { expectPageError, launchBrowser, openPage, type TrackedPage } from "../support/browser";
 import { fillCheckout, openCheckoutWithCart } from "../support/checkout-page";
 import { auditLayout } from "../support/layout-audit";
@@ -105,6 +106,8 @@ describe("pins, Optimizar rutas and the customer's tracking on a phone", () => {
     // The driver, on their phone, takes the first stop and hands it over.
     const driver = await open(DEMO_REPARTIDOR);
     await driver.page.goto(`${server.baseURL}/admin/reparto`);
+    // A tap before React takes over the page can be lost with the server-rendered button.
+    await waitForHydration(driver.page);
     const card = () => driver.page.getByTestId("driver-stop").filter({ hasText: route[0]!.address });
     await card().getByRole("button", { name: "Marcar en camino" }).click();
     await driver.page.getByText("Parada marcada en camino. Avisamos al cliente.").waitFor();

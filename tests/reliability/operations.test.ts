@@ -49,6 +49,8 @@ describe("the production server as operated", () => {
     const orderId = /[0-9a-f]{8}-[0-9a-f-]{27}/.exec(paymentPath)![0];
     const page = await fetch(`${baseURL}${paymentPath}`, { headers: { "X-Request-Id": "nginx-req-0001" } });
     expect(page.status).toBe(200);
+    // The line is written when the answer is finished: the page is read to its end first.
+    await page.text();
     expect(page.headers.get("x-request-id")).toBe("nginx-req-0001");
     expect(checkout.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -63,11 +65,15 @@ describe("the production server as operated", () => {
     expect(text).toMatch(/shop_outbox_backlog\{outbox="whatsapp"\} \d+/);
     expect(text).not.toContain(orderId);
 
-    const lines = server!
-      .output()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const logLines = () =>
+      server!
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // The server's stdout reaches this process through a pipe, on its own time.
+    await expect.poll(() => logLines().some((entry) => entry.requestId === "nginx-req-0001"), { timeout: 10_000 }).toBe(true);
+    const lines = logLines();
     const line = lines.find((entry) => entry.requestId === "nginx-req-0001");
     expect(line).toMatchObject({ level: "info", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), method: "GET", status: 200, role: "anonymous" });
     expect(line!.route).not.toContain(orderId);

@@ -2,13 +2,14 @@
  * Starts the real production server (scripts/serve.mjs on the built app) on a free port, with a
  * database of its own that the server creates, migrates and seeds exactly as on a first start.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import type { Database } from "@server/db/client";
 import type { DatabaseTemplates } from "./database-templates";
 import { adminQuery, withDatabase } from "./postgres-admin";
@@ -35,6 +36,14 @@ export interface ShopServerOptions {
    * start (server-lifecycle.test.ts).
    */
   templates?: DatabaseTemplates;
+}
+
+/**
+ * A copy of a template's data folder for a server's database. The system's `cp` (~0.15 s for its
+ * ~1 400 files) rather than Node's `fs.cp`, which took ~0.9 s walking them one promise at a time.
+ */
+export async function copyDataFolder(template: string, dataDir: string): Promise<void> {
+  await promisify(execFile)("cp", ["-R", template, dataDir]);
 }
 
 export async function freePort(): Promise<number> {
@@ -66,12 +75,8 @@ export async function createShopDatabase({ seed = true, templates }: { seed?: bo
   }
   const dir = await mkdtemp(path.join(tmpdir(), "shop-e2e-"));
   const dataDir = path.join(dir, "pglite");
-  if (template) {
-    // Unpacking the dump into the server's folder takes half a second; creating one takes six.
-    const { openDatabase } = await import("@server/db/client");
-    const copy = await openDatabase({ kind: "pglite", dataDir, loadDataDir: new Blob([await readFile(template)]) });
-    await copy.close();
-  }
+  // A copy of the template's closed data folder; without one the server creates its own.
+  if (templates?.kind === "pglite") await copyDataFolder(templates[seed ? "seededDir" : "emptyDir"], dataDir);
   return { env: { PGLITE_DATA_DIR: dataDir }, drop: () => rm(dir, { recursive: true, force: true }) };
 }
 
