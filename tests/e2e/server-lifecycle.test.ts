@@ -44,16 +44,21 @@ describe("server lifecycle", () => {
     expect(refusal).toMatch(/- CULQI_PUBLIC_KEY: production needs a payment provider.*ALLOW_SANDBOX_PAYMENTS=true/);
   });
 
-  it("creates, migrates and seeds on first start, stops on SIGTERM, and keeps its data across restarts without seeding twice", async () => {
-    const first = await startShopServer({ env: databaseEnv });
-    const firstPage = await (await fetch(`${first.baseURL}/tienda`)).text();
-    expect(firstPage.match(/data-testid="product-card"/g)).toHaveLength(6);
-    const stopped = await first.stop();
-    expect(stopped).toEqual({ code: 0, forced: false });
+  // Two whole starts, the first one migrating and seeding an empty database: ~30 s on a busy CI machine, 60+ s under heavier load.
+  it(
+    "creates, migrates and seeds on first start, stops on SIGTERM, and keeps its data across restarts without seeding twice",
+    { timeout: 150_000 },
+    async () => {
+      const first = await startShopServer({ env: databaseEnv });
+      const firstPage = await (await fetch(`${first.baseURL}/tienda`)).text();
+      expect(firstPage.match(/data-testid="product-card"/g)).toHaveLength(6);
+      const stopped = await first.stop();
+      expect(stopped).toEqual({ code: 0, forced: false });
 
-    const second = await startShopServer({ env: databaseEnv });
-    const secondPage = await (await fetch(`${second.baseURL}/tienda`)).text();
-    expect(secondPage.match(/data-testid="product-card"/g)).toHaveLength(6);
-    expect((await second.stop()).forced).toBe(false);
-  });
+      const second = await startShopServer({ env: databaseEnv });
+      const secondPage = await (await fetch(`${second.baseURL}/tienda`)).text();
+      expect(secondPage.match(/data-testid="product-card"/g)).toHaveLength(6);
+      expect((await second.stop()).forced).toBe(false);
+    },
+  );
 });
