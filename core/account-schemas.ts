@@ -154,5 +154,3 @@ export const profileSchema = z
     documentType: value.documentType ?? null,
     documentNumber: value.documentNumber ? value.documentNumber.toUpperCase() : null,
   }));
-
-export type ProfileInput = z.infer<typeof profileSchema>;

@@ -107,7 +107,6 @@ export const productSchema = z.object({
   sortOrder: optionalWhole(9999, "Escribe un número entero de 0 a 9999"),
   active: z.boolean(),
 });
-export type ProductInput = z.infer<typeof productSchema>;
 
 export const variantSchema = z.object({
   title: lineText(80).pipe(z.string().trim().min(2, "Escribe el nombre de la presentación, por ejemplo Pack x 12")),
@@ -117,7 +116,6 @@ export const variantSchema = z.object({
   sortOrder: optionalWhole(9999, "Escribe un número entero de 0 a 9999"),
   active: z.boolean(),
 });
-export type VariantInput = z.infer<typeof variantSchema>;
 
 /** The most pictures a product's gallery holds (decision 0057): enough for front, back, label and pack shots. */
 export const MAX_PRODUCT_IMAGES = 8;

@@ -69,7 +69,6 @@ export const repeatSettingsSchema = z.object({
   reorderRemindersEnabled: z.boolean(),
   garantiaComprobanteMode: z.enum(["inafecto", "fuera"], { message: "Elige cómo va la garantía en el comprobante" }),
 });
-export type RepeatSettingsInput = z.infer<typeof repeatSettingsSchema>;
 
 /** Issue 38: pago contra entrega's switch, its maximum (typed in soles), who may use it and the shop's Yape. */
 export const doorPaymentSettingsSchema = z.object({
@@ -101,13 +100,11 @@ export const doorPaymentSettingsSchema = z.object({
       return cents;
     }),
 });
-export type DoorPaymentSettingsInput = z.infer<typeof doorPaymentSettingsSchema>;
 
 export const legalTextSchema = z.object({
   title: required(3, 120, "Escribe el título"),
   html: freeText(100_000).pipe(z.string().trim().min(20, "Escribe el texto (al menos 20 caracteres)")),
 });
-export type LegalTextInput = z.infer<typeof legalTextSchema>;
 
 export const organizationSchema = z.object({
   title: required(2, 120, "Escribe el nombre de la organización"),
@@ -115,7 +112,6 @@ export const organizationSchema = z.object({
   image: siteImagePath,
   active: z.boolean(),
 });
-export type OrganizationInput = z.infer<typeof organizationSchema>;
 
 export const historyEntrySchema = z.object({
   title: required(2, 120, "Escribe el título, por ejemplo Marzo 2025"),
@@ -126,4 +122,3 @@ export const historyEntrySchema = z.object({
     .refine((value) => value === "" || /^\d{1,4}$/.test(value), "Escribe un número de 0 a 9999, o déjalo vacío")
     .transform((value) => (value === "" ? null : Number(value))),
 });
-export type HistoryEntryInput = z.infer<typeof historyEntrySchema>;

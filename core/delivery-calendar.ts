@@ -29,11 +29,6 @@ export function firstBookableDate(now: Date, cutoffTime: string): string {
   return addDays(limaToday(now), limaMinutesOfDay(now) < cutoff ? 1 : 2);
 }
 
-export interface ClosedDay {
-  date: string;
-  name: string;
-}
-
 /** Why `date` cannot be booked at `now` (cut-off or closed day), in the customer's words; null when it can. */
 export function calendarRefusal(input: { date: string; now: Date; cutoffTime: string; closedDays: ClosedDaysLookup }): string | null {
   const { date, now, cutoffTime, closedDays } = input;

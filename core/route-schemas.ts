@@ -120,8 +120,6 @@ export const vanSchema = z
     return { ...value, ...shift.data };
   });
 
-export type Van = z.infer<typeof vanSchema>;
-
 /** A van's capacity in litres, the unit loads are counted in. */
 export function capacityInLitres(van: { capacity: number; capacityUnit: string }): number {
   return van.capacityUnit === "litros" ? van.capacity : van.capacity * LITRES_PER_BIDON;

@@ -19,7 +19,6 @@ export const STAFF_PAYMENT_LABELS: Record<StaffPaymentChoice, string> = {
 };
 
 export const DOOR_METHODS = ["efectivo", "yape"] as const;
-export type DoorMethod = (typeof DOOR_METHODS)[number];
 
 /** The address radio's value for "type a new one". */
 export const NEW_ADDRESS = "nueva";

@@ -57,8 +57,6 @@ export const CANCEL_REASONS = [
   { value: "otro", label: "Otro motivo" },
 ] as const;
 
-export type CancelReason = (typeof CANCEL_REASONS)[number]["value"];
-
 export function cancelReasonLabel(value: string): string | null {
   return CANCEL_REASONS.find((reason) => reason.value === value)?.label ?? null;
 }

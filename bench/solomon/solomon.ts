@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { SimpleProblem } from "../../server/routing/index.server";
+import type { SimpleProblem } from "../../server/routing/simple-format";
 
 /**
  * Reads a Solomon VRPTW instance (bench/solomon/README.md) as the issue's simple problem format:

@@ -1,2 +1,2 @@
 export { hasStaffAction, recordStaffAction, recordStaffActions, type StaffActor, type StaffActionEntry } from "./record";
-export { listStaffActions, type StaffActionFilters, type StaffActionRow } from "./list";
+export { listStaffActions, type StaffActionFilters } from "./list";

@@ -1,11 +1,1 @@
-export {
-  findCartByRecoveryToken,
-  markCartRecovered,
-  saveAbandonedCart,
-  REMINDER_QUIET_DAYS,
-  SAVE_LIMITS,
-  type SaveAbandonedCartInput,
-  type SaveAbandonedCartResult,
-  sendAbandonedCartReminders,
-  type ResumeCartResult,
-} from "./abandoned-carts";
+export { findCartByRecoveryToken, markCartRecovered, saveAbandonedCart, REMINDER_QUIET_DAYS, SAVE_LIMITS, sendAbandonedCartReminders } from "./abandoned-carts";

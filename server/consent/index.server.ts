@@ -8,9 +8,6 @@ export {
   readPromotionalConsentRequest,
   requestPromotionalConsent,
   revokePromotionalConsent,
-  type ConfirmConsentResult,
   type ConsentEvidence,
-  type ConsentRequestView,
-  type PromotionalConsent,
 } from "./consent-events";
 export { emailFromPreferencesToken, emailPreferencesToken, emailPreferencesUrl, promotionalConsentConfirmUrl } from "./unsubscribe-link";

@@ -1,2 +1,2 @@
-export { contactRateLimit, sendContactMessage, type SendContactMessageResult } from "./send-message";
-export { listContactMessages, markContactMessageAttended, type ContactMessageRow, type MarkAttendedResult } from "./staff-inbox";
+export { contactRateLimit, sendContactMessage } from "./send-message";
+export { listContactMessages, markContactMessageAttended } from "./staff-inbox";

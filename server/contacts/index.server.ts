@@ -10,7 +10,4 @@ export {
   phoneProvenForSql,
   provenPhonesOf,
   recordPhoneProof,
-  type ContactSubject,
-  type PhoneOwner,
-  type PhoneProofMethod,
 } from "./phone-proofs";

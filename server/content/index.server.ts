@@ -9,25 +9,17 @@ export {
   readDistrictWeekdays,
   readWeekdaysOfDistricts,
   servedDistrictShareLocked,
-  type District,
   type ServedDistrict,
 } from "./districts";
-export { fallbackHistorySlides, listHistorySlides, type HistorySlide } from "./history";
-export { findLegalText, type LegalText, type LegalTextSlug } from "./legal-texts";
+export { fallbackHistorySlides, listHistorySlides } from "./history";
+export { findLegalText, type LegalText } from "./legal-texts";
 export { listOrganizations, type Organization } from "./organizations";
-export { changeSiteSettings, getSiteSettings, readBrandName, readSiteSettingsFor, type SiteSettings } from "./site-settings";
-export { countVotes, countVotesForPublicPage, findVoteOf, voteForOrganization, type VoteCounts, type VoteResult } from "./organization-votes";
+export { changeSiteSettings, getSiteSettings, readBrandName, readSiteSettingsFor } from "./site-settings";
+export { countVotes, countVotesForPublicPage, findVoteOf, voteForOrganization } from "./organization-votes";
 export { getIssuer, type Issuer } from "./issuer";
 export { invalidateStorefront } from "../db/storefront-cache";
 export type { ContentSaveResult } from "./content-edit";
 export { readSettingsForEditing, updateDoorPaymentSettings, updateIssuer, updateRepeatSettings, updateSiteSettings } from "./settings-admin";
-export { isLegalTextSlug, listLegalTextVersions, readLegalTextForEditing, saveLegalText, type LegalTextVersion } from "./legal-texts-admin";
-export { createOrganization, findOrganizationForEditing, listAllOrganizations, updateOrganization, type OrganizationRow } from "./organizations-admin";
-export {
-  createHistoryEntry,
-  deleteHistoryEntry,
-  findHistoryEntryForEditing,
-  listAllHistoryEntries,
-  updateHistoryEntry,
-  type HistoryEntryRow,
-} from "./history-admin";
+export { isLegalTextSlug, listLegalTextVersions, readLegalTextForEditing, saveLegalText } from "./legal-texts-admin";
+export { createOrganization, findOrganizationForEditing, listAllOrganizations, updateOrganization } from "./organizations-admin";
+export { createHistoryEntry, deleteHistoryEntry, findHistoryEntryForEditing, listAllHistoryEntries, updateHistoryEntry } from "./history-admin";

@@ -307,8 +307,6 @@ export function exportCounts(held: SubjectData) {
   return { orders: held.orders.length, invoices: held.invoices.length, emails: held.emails.length, complaints: held.complaints.length };
 }
 
-export type CustomerDataExport = NonNullable<Awaited<ReturnType<typeof exportCustomerData>>>;
-
 export function customerExportFilename(userId: string, now: Date): string {
   return `datos-cliente-${userId.slice(0, 8)}-${now.toISOString().slice(0, 10)}.json`;
 }

@@ -1,10 +1,10 @@
-export { findDeliveryForUser, listDeliveriesForUser, type CustomerDeliveryDetail, type CustomerDeliveryRow } from "./customer-deliveries";
+export { findDeliveryForUser, listDeliveriesForUser, type CustomerDeliveryRow } from "./customer-deliveries";
 export type { DeliveryStatusEntry } from "../db/schema";
-export { OPEN_DELIVERY_STATUSES, type DeliveryStatus } from "./delivery-status";
-export { transitionDeliveries, type DeliveryChange, type DeliveryTransitionResult } from "./transition";
-export { listDriverStops, type DriverStop } from "./driver-route";
+export { OPEN_DELIVERY_STATUSES } from "./delivery-status";
+export { transitionDeliveries } from "./transition";
+export { listDriverStops } from "./driver-route";
 export { listDriverRoute, type DriverRouteStop } from "./driver-stop-extras";
-export { confirmDriverStop, type DriverConfirmation, type DriverConfirmationResult, type DriverStopOrderSteps } from "./driver-confirmations";
+export { confirmDriverStop, type DriverConfirmation, type DriverStopOrderSteps } from "./driver-confirmations";
 export { applyQueuedDriverConfirmations, type QueuedConfirmationAnswer, type QueuedDriverConfirmation } from "./driver-confirmation-queue";
 export {
   bidonBalance,
@@ -15,10 +15,10 @@ export {
   type BidonCustomer,
   type BidonMovement,
 } from "./bidon-ledger";
-export { recordStaffBidonReturn, type StaffBidonReturnResult } from "./staff-bidon-return";
-export { cutoffFor, deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, servedDistrictOnDate, type DeliveryCalendar } from "./calendar";
-export { capacityForDay, claimSlot, SlotUnavailableError, type DayCapacity, type SlotClaim, type SlotRequest } from "./capacity";
-export { claimNextSlotFrom, datesWithRoom, missedDeliveryDates, offeredDeliverySlots, type MissedDate, type OfferedDate } from "./offered-slots";
+export { recordStaffBidonReturn } from "./staff-bidon-return";
+export { cutoffFor, deliveryDateRefusal, loadDeliveryCalendar, loadNationalHolidays, servedDistrictOnDate } from "./calendar";
+export { capacityForDay, claimSlot, SlotUnavailableError } from "./capacity";
+export { claimNextSlotFrom, datesWithRoom, missedDeliveryDates, offeredDeliverySlots, type OfferedDate } from "./offered-slots";
 export {
   addClosedDay,
   loadCalendarForStaff,
@@ -26,7 +26,6 @@ export {
   restoreNationalHoliday,
   setCutoffTime,
   setDefaultCapacities,
-  type CalendarAdminView,
   type CalendarChangeResult,
 } from "./calendar-admin";
 export {
@@ -37,36 +36,23 @@ export {
   updateDistrictSettings,
   type DistrictChangeResult,
   type DistrictListRow,
-  type DistrictStaffView,
 } from "./district-admin";
-export {
-  listActiveDrivers,
-  loadDispatchDay,
-  type DispatchDay,
-  type DispatchDelivery,
-  type DispatchDriver,
-  type DispatchGroup,
-  type LoadLine,
-} from "./dispatch-day";
+export { listActiveDrivers, loadDispatchDay, type DispatchDay, type DispatchGroup, type LoadLine } from "./dispatch-day";
 export { assignDeliveries, DispatchRefusedError, prepareDeliveries, rescheduleDeliveries, type DispatchActionResult } from "./dispatch-actions";
-export { loadRouteSheets, moveRouteStop, type MoveStopResult, type RouteSheet, type RouteStop } from "./route-sheet";
-export { type BidonExchange } from "./returnable-bidones";
+export { loadRouteSheets, moveRouteStop, type RouteSheet } from "./route-sheet";
 export { loadUnitsBetween, type DayLoadLine } from "./load-forecast";
-export { rescheduleDay, type RescheduleDayResult } from "./reschedule-day";
-export { tellRescheduledDeliveries, type MovedDelivery } from "./rescheduled-email";
-export { failedDeliveryToRebook, rebookFailedDelivery, type FailedDeliveryToRebook, type RebookLookup, type RebookResult } from "./customer-rebook";
-export { type EstimatedArrival } from "./arrival-window";
+export { rescheduleDay } from "./reschedule-day";
+export { tellRescheduledDeliveries } from "./rescheduled-email";
+export { failedDeliveryToRebook, rebookFailedDelivery } from "./customer-rebook";
 export { loadRouteSettings, saveRouteSettings, type RouteSettings } from "./route-settings";
-export { MAX_VANS, planRoutes, type PlannedRun, type RouteOptimisationResult } from "./route-optimisation";
+export { MAX_VANS, planRoutes, type RouteOptimisationResult } from "./route-optimisation";
 export type { PlannedRoute, PlannedStop } from "../db/schema";
 export { applyRoutePlan, STALE_PLAN } from "./route-plan-apply";
 export { InfeasibleAnswerError } from "./route-plan-compute";
 export { deliveryOwner, deliveryTracking, trackedDeliveryOfOrder, type DeliveryTracking } from "./delivery-tracking";
-export { type RouteProgress } from "./route-progress";
-export { type ArrivalView } from "./arrival-estimates";
-export { lateBadges, lateDeliveriesAlarm, lateDeliveriesOfDay, tellLateDeliveries, type LateDeliveriesAlarm, type LateDelivery } from "./late-deliveries";
-export { loadRouteOverview, type RouteOverview, type RouteOverviewDriver } from "./route-overview";
-export { setOrderLocation, type OrderLocationResult } from "./order-location";
+export { lateBadges, lateDeliveriesAlarm, lateDeliveriesOfDay, tellLateDeliveries, type LateDeliveriesAlarm } from "./late-deliveries";
+export { loadRouteOverview, type RouteOverview } from "./route-overview";
+export { setOrderLocation } from "./order-location";
 export { retimeDriverDay, type VanShift } from "./route-plan";
 export { setDistrictCentre } from "./district-centre";
 export {
@@ -76,6 +62,4 @@ export {
   deliveryPhotoMissing,
   deliveryPhotosOfOrder,
   saveDeliveryPhoto,
-  type DeliveryPhoto,
-  type SaveDeliveryPhotoResult,
 } from "./delivery-photos";

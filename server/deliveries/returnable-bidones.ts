@@ -1,2 +1,2 @@
 /** The SKU table is a pure rule both sides use (the checkout shows the garantía): it lives in core/. */
-export { bidonExchange, type BidonExchange } from "@core/returnable-bidones";
+export { bidonExchange } from "@core/returnable-bidones";

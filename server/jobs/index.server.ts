@@ -1,2 +1,2 @@
-export { runDueJobs, type JobName, type JobsReport } from "./run-due-jobs";
-export { createJobScheduler, runJobSoon, sendWhatWorkQueues, startJobScheduler, stopJobScheduler, type JobScheduler } from "./scheduler";
+export { runDueJobs } from "./run-due-jobs";
+export { createJobScheduler, runJobSoon, sendWhatWorkQueues, startJobScheduler, stopJobScheduler } from "./scheduler";

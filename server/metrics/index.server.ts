@@ -1,4 +1,3 @@
 /** The metrics domain's door (issue 11, /admin/metricas): the business's numbers, aggregated in SQL. */
-export { businessMetrics, type BusinessMetrics, type MetricsDay, type MetricsDistrict, type MetricsWeek } from "./business-metrics";
-export { type MetricsActiveWeek, type MetricsPlan } from "./active-subscriptions";
+export { businessMetrics, type BusinessMetrics } from "./business-metrics";
 export { isMetricsTable, metricsCsv, metricsCsvFilename, type MetricsTable } from "./metrics-csv";

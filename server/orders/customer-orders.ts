@@ -26,14 +26,8 @@ export interface OrderLine {
   lineTotalCents: number;
 }
 
-export interface CustomerOrderDetail {
-  id: string;
-  orderNumber: string;
-  status: string;
-  orderType: string;
-  subscriptionFrequency: string | null;
-  createdAt: string;
-  items: OrderLine[];
+/** What an order costs, as the server priced it (céntimos): customer, staff and receipt views show the same. */
+export interface OrderAmounts {
   subtotalCents: number;
   discountCents: number;
   shippingCents: number;
@@ -42,6 +36,16 @@ export interface CustomerOrderDetail {
   garantiaCents: number;
   garantiaUnits: number;
   garantiaCreditCents: number;
+}
+
+export interface CustomerOrderDetail extends OrderAmounts {
+  id: string;
+  orderNumber: string;
+  status: string;
+  orderType: string;
+  subscriptionFrequency: string | null;
+  createdAt: string;
+  items: OrderLine[];
   /** The latest payment attempt; the order's own method when it never had one. */
   payment: { method: string | null; status: string | null; paymentCode: string | null };
   shipping: ShownDelivery & { recipient: string; phone: string; address: string; districtName: string; notes: string | null };

@@ -14,6 +14,6 @@ export {
 export { searchStaffOrders, staffOrderSearchCondition, STAFF_ORDERS_PAGE_SIZE, type StaffOrderRow } from "./staff-order-search";
 export { staffOrdersCsvFilename, staffOrdersCsvStream } from "./staff-orders-csv";
 export { findStaffOrder, type StaffOrderDetail, type StaffOrderNote } from "./staff-order-detail";
-export { addOrderNote, resendOrderConfirmation, StaffOrderNotFoundError, type ResendConfirmationResult } from "./staff-order-actions";
-export { currentDelivery, currentDeliveryOf, type CurrentDelivery, type CurrentDeliveryRow, type ShownDelivery } from "./current-delivery";
-export { lockAndCountUnpaidHolds, unpaidHoldsFull, type UnpaidHoldKey } from "./unpaid-holds";
+export { addOrderNote, resendOrderConfirmation, StaffOrderNotFoundError } from "./staff-order-actions";
+export { currentDelivery, currentDeliveryOf, type CurrentDeliveryRow } from "./current-delivery";
+export { lockAndCountUnpaidHolds, unpaidHoldsFull } from "./unpaid-holds";

@@ -6,6 +6,7 @@ import type { Database } from "../db/client";
 import { invoices, orderItems, orders, payments } from "../db/schema";
 import { isUuid } from "../db/uuid";
 import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
+import type { OrderAmounts } from "./customer-orders";
 
 export interface OrderReceipt {
   id: string;
@@ -19,29 +20,22 @@ export interface OrderReceipt {
   payAtDoor: string | null;
   /** Only for the order's owner (decisions.md): everyone else sees number and status. */
   details:
-    | (ShownDelivery & {
-        customerName: string;
-        customerEmail: string;
-        address: string;
-        districtName: string;
-        subtotalCents: number;
-        discountCents: number;
-        shippingCents: number;
-        totalCents: number;
-        /** Decision 0075: the bidón garantía inside the total, its bidones and the credit that paid part of it. */
-        garantiaCents: number;
-        garantiaUnits: number;
-        garantiaCreditCents: number;
-        paymentMethod: string | null;
-        invoiceNumber: string | null;
-        createdAt: string;
-        items: { title: string; variantTitle: string | null; quantity: number; unitPriceCents: number; lineTotalCents: number }[];
-        /**
-         * Issue 41: an unpaid order's open online attempt: its cash code once one was given, when it
-         * stops being payable (ISO instant) and its payment page. Null once paid, or at the door.
-         */
-        openPayment: { code: string | null; expiresAt: string | null; payPath: string } | null;
-      })
+    | (ShownDelivery &
+        OrderAmounts & {
+          customerName: string;
+          customerEmail: string;
+          address: string;
+          districtName: string;
+          paymentMethod: string | null;
+          invoiceNumber: string | null;
+          createdAt: string;
+          items: { title: string; variantTitle: string | null; quantity: number; unitPriceCents: number; lineTotalCents: number }[];
+          /**
+           * Issue 41: an unpaid order's open online attempt: its cash code once one was given, when it
+           * stops being payable (ISO instant) and its payment page. Null once paid, or at the door.
+           */
+          openPayment: { code: string | null; expiresAt: string | null; payPath: string } | null;
+        })
     | null;
 }
 

@@ -5,10 +5,10 @@ import { readDistrictCentre } from "../content/index.server";
 import { deliveries, invoices, orderNotes, orders, orderStatusChanges, payments, refunds, users } from "../db/schema";
 import { isUuid } from "../db/uuid";
 import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
-import { listOrderLines, type OrderLine } from "./customer-orders";
+import { listOrderLines, type OrderAmounts, type OrderLine } from "./customer-orders";
 import { canTransition, type OrderStatus } from "./order-status";
 
-export interface StaffOrderDetail {
+export interface StaffOrderDetail extends OrderAmounts {
   id: string;
   orderNumber: string;
   status: string;
@@ -16,14 +16,6 @@ export interface StaffOrderDetail {
   subscriptionFrequency: string | null;
   createdAt: string;
   items: OrderLine[];
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  totalCents: number;
-  /** Decision 0075: the bidón garantía inside the total, its bidones and the credit that paid part of it. */
-  garantiaCents: number;
-  garantiaUnits: number;
-  garantiaCreditCents: number;
   customer: {
     firstName: string;
     lastName: string;

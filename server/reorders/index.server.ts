@@ -1,12 +1,3 @@
-export { checkReorderToken, reorderToken, reorderUrl, type ReorderTokenCheck } from "./reorder-link";
-export { reorderCart, type ReorderCart, type ReorderPrefill } from "./reorder-cart";
-export {
-  recentReorderReminders,
-  REMINDER_LINK_DAYS,
-  sendReorderReminders,
-  sendReorderRemindersWhenDue,
-  upcomingReorderReminders,
-  type ReminderChannel,
-  type ReminderCustomer,
-  type UpcomingReminder,
-} from "./reminders";
+export { checkReorderToken, reorderToken, reorderUrl } from "./reorder-link";
+export { reorderCart } from "./reorder-cart";
+export { recentReorderReminders, REMINDER_LINK_DAYS, sendReorderReminders, sendReorderRemindersWhenDue, upcomingReorderReminders } from "./reminders";

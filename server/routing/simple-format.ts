@@ -46,7 +46,6 @@ export const simpleProblemSchema = z
   });
 
 export type SimpleProblem = z.infer<typeof simpleProblemSchema>;
-export type SimpleStop = SimpleProblem["stops"][number];
 
 export interface SimpleSolution {
   routes: { stops: string[]; distance: number }[];

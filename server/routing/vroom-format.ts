@@ -189,7 +189,6 @@ export const vroomSolutionSchema = z.object({
 });
 
 export type VroomJob = z.infer<typeof vroomJobSchema>;
-export type VroomShipment = z.infer<typeof vroomShipmentSchema>;
 export type VroomVehicle = z.infer<typeof vroomVehicleSchema>;
 export type VroomProblem = z.infer<typeof vroomProblemSchema>;
 export type VroomStep = z.infer<typeof vroomStepSchema>;

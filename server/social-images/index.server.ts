@@ -1,11 +1,2 @@
 export { SHARE_IMAGE } from "@core/share-image";
-export { type ShareCard } from "./share-card";
-export {
-  fixedShareImage,
-  isFixedShareCard,
-  productShareImage,
-  productShareImagePath,
-  productShareImageVersion,
-  type Artwork,
-  type FixedShareCard,
-} from "./cards";
+export { fixedShareImage, isFixedShareCard, productShareImage, productShareImagePath, productShareImageVersion } from "./cards";

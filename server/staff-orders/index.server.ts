@@ -5,7 +5,6 @@
  * as every box asks, and the payment at the door, by a link sent to the customer, or by a code the
  * office dictates.
  */
-export { loadOrderDesk, NEW_CALLER, previewStaffOrder, type OrderDesk } from "./order-desk";
-export { placeStaffOrder, type StaffOrderRefusal, type StaffOrderResult } from "./place-staff-order";
-export { type StaffOrderPlacement } from "./staff-order-records";
-export { sendPaymentLink, type PaymentLinkSent } from "./payment-link";
+export { loadOrderDesk, NEW_CALLER, previewStaffOrder } from "./order-desk";
+export { placeStaffOrder } from "./place-staff-order";
+export { sendPaymentLink } from "./payment-link";

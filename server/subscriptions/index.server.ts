@@ -1,5 +1,5 @@
 export { findSubscriptionForUser, findSubscriptionStatus, listSubscriptionsForUser, type SubscriptionView } from "./customer-subscriptions";
-export { activateSubscription, type ActivationResult } from "./signup";
+export { activateSubscription } from "./signup";
 export { findSubscriptionAwaitingCard } from "./pending-card";
 export { completeFlowCardRegistration, type FlowReturnOutcome } from "./flow-card-return";
 export { renewDueSubscriptions, MAX_ATTEMPTS, type RenewalReport } from "./renewals";
@@ -10,14 +10,8 @@ export { closeAbandonedSignups, issueRenewalPaymentLinks, settlePaymentLinkPerio
 export * from "./self-service";
 export { createPendingSubscription } from "./signup";
 export { liveSubscriptionsOf, secondSubscriptionMessage } from "./live-subscriptions";
-export {
-  findSubscriptionForStaff,
-  searchStaffSubscriptions,
-  STAFF_SUBSCRIPTIONS_PAGE_SIZE,
-  type StaffSubscriptionDetail,
-  type StaffSubscriptionRow,
-} from "./staff-console";
-export { listFailedPayments, type FailedPaymentRow } from "./failed-payments";
+export { findSubscriptionForStaff, searchStaffSubscriptions, STAFF_SUBSCRIPTIONS_PAGE_SIZE } from "./staff-console";
+export { listFailedPayments } from "./failed-payments";
 export { subscriptionForecast, type ForecastDay, type SubscriptionForecast } from "./forecast";
 export { endSubscriptionsForErasure } from "./erasure";
-export { repriceSubscriptionsForCatalogChange, type CatalogPriceChange } from "./catalog-price-change";
+export { repriceSubscriptionsForCatalogChange } from "./catalog-price-change";

@@ -4,7 +4,7 @@
  * their last order priced today (reply buttons Confirmar / Cambiar); "Confirmar" places exactly
  * that, paid at the door. Run by the jobs' `whatsappConversations` pass.
  */
-export { answerWhatsappConversations, type ConversationsReport } from "./answer";
+export { answerWhatsappConversations } from "./answer";
 export { repeatCheckoutKey } from "./place";
 export { QUOTE_VALID_MS } from "./quote";
 export { collectRepeatQuotes, eraseRepeatQuotesOf } from "./subject-data";

@@ -5,10 +5,9 @@
 import { RouterContextProvider } from "react-router";
 import type * as WebhookModule from "~/routes/api/culqi-webhook";
 import type * as PaymentModule from "~/routes/checkout/culqi-payment";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { startCulqiMock, type CulqiMock } from "../support/culqi-mock";
+import { describe, expect, it } from "vitest";
+import { culqiTestBed, stubEnvironmentAfresh } from "../support/culqi-test-bed";
 import { expectConsoleError } from "../support/fail-on-console-error";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 type WebhookRoute = typeof WebhookModule;
 type PaymentRoute = typeof PaymentModule;
@@ -17,28 +16,14 @@ const origin = "http://shop.test";
 const basicAuth = `Basic ${Buffer.from("culqi:s3creto").toString("base64")}`;
 
 describe("the Culqi routes guard themselves by configuration (decision 0026)", () => {
-  let test: TestDatabase;
-  let culqi: CulqiMock;
-
-  beforeAll(async () => {
-    test = await createTestDatabase("seeded");
-    culqi = await startCulqiMock();
-  });
-  afterEach(() => {
-    vi.unstubAllEnvs();
-  });
-  afterAll(async () => {
-    await culqi.close();
-    await test.close();
-  });
+  const bed = culqiTestBed();
 
   /** Fresh route modules (and a fresh environment) with the database in their request context. */
   async function load(environment: Record<string, string | undefined>) {
-    for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
-    vi.resetModules();
+    stubEnvironmentAfresh(environment);
     const { dbContext } = await import("~/server/db-context.server");
     const context = new RouterContextProvider();
-    context.set(dbContext, test.db);
+    context.set(dbContext, bed.db);
     const webhook: WebhookRoute = await import("~/routes/api/culqi-webhook");
     const page: PaymentRoute = await import("~/routes/checkout/culqi-payment");
     return {
@@ -71,7 +56,6 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
 
   // Production refuses to start without its own secret (decision 0028).
   const PRODUCTION_SECRET = "s".repeat(64);
-  const culqiKeys = () => ({ CULQI_PUBLIC_KEY: culqi.publicKey, CULQI_SECRET_KEY: culqi.secretKey, CULQI_API_BASE: culqi.apiBase });
   const event = (chargeId: string) =>
     JSON.stringify({ object: "event", id: `evt_test_${chargeId.slice(-8)}`, type: "charge.creation.succeeded", data: JSON.stringify({ id: chargeId }) });
   /** What a thrown `data(…, { status })` or a returned Response says. */
@@ -96,29 +80,35 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
 
   it("refuses the webhook in production without CULQI_WEBHOOK_AUTH, before asking Culqi anything", async () => {
     expectConsoleError(/Culqi webhook refused: set CULQI_WEBHOOK_AUTH/);
-    const routes = await load({ ...culqiKeys(), NODE_ENV: "production", CULQI_WEBHOOK_AUTH: undefined, SITE_URL: origin, SESSION_SECRET: PRODUCTION_SECRET });
+    const routes = await load({
+      ...bed.culqiKeys(),
+      NODE_ENV: "production",
+      CULQI_WEBHOOK_AUTH: undefined,
+      SITE_URL: origin,
+      SESSION_SECRET: PRODUCTION_SECRET,
+    });
     const status = await statusOf(() => routes.postWebhook(event("chr_test_prodprodprod01")));
     expect(status).toBe(503);
-    expect(culqi.requestLog).not.toContain("GET /v2/charges/chr_test_prodprodprod01");
+    expect(bed.culqi.requestLog).not.toContain("GET /v2/charges/chr_test_prodprodprod01");
   });
 
   it("works in production with the secret, and refuses a webhook without it", async () => {
     const routes = await load({
-      ...culqiKeys(),
+      ...bed.culqiKeys(),
       NODE_ENV: "production",
       CULQI_WEBHOOK_AUTH: "culqi:s3creto",
       SITE_URL: origin,
       SESSION_SECRET: PRODUCTION_SECRET,
     });
     expect(await statusOf(() => routes.postWebhook(event("chr_test_unknown00000001")))).toBe(401);
-    expect(culqi.requestLog).not.toContain("GET /v2/charges/chr_test_unknown00000001");
+    expect(bed.culqi.requestLog).not.toContain("GET /v2/charges/chr_test_unknown00000001");
     // A charge Culqi does not know: read once from Culqi, acknowledged, nothing to do.
     expect(await statusOf(() => routes.postWebhook(event("chr_test_unknown00000001"), { authorization: basicAuth }))).toBe(200);
-    expect(culqi.requestLog.filter((line) => line === "GET /v2/charges/chr_test_unknown00000001")).toHaveLength(1);
+    expect(bed.culqi.requestLog.filter((line) => line === "GET /v2/charges/chr_test_unknown00000001")).toHaveLength(1);
   });
 
   it("answers 415 to an event posted as anything but application/json, without asking Culqi about it", async () => {
-    const routes = await load({ ...culqiKeys(), NODE_ENV: "development", CULQI_WEBHOOK_AUTH: "culqi:s3creto" });
+    const routes = await load({ ...bed.culqiKeys(), NODE_ENV: "development", CULQI_WEBHOOK_AUTH: "culqi:s3creto" });
     for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded"]) {
       // Thrown, as every refusal of request-body.server.ts is: React Router sends it as it is.
       const refused = (await routes.postWebhook(event("chr_test_plaintext000001"), { authorization: basicAuth, "content-type": type }).then(
@@ -129,14 +119,14 @@ describe("the Culqi routes guard themselves by configuration (decision 0026)", (
       expect(refused.status, type).toBe(415);
       expect(await refused.json()).toEqual({ error: "La solicitud debe enviarse como JSON (Content-Type: application/json)." });
     }
-    expect(culqi.requestLog).not.toContain("GET /v2/charges/chr_test_plaintext000001");
+    expect(bed.culqi.requestLog).not.toContain("GET /v2/charges/chr_test_plaintext000001");
     // The same event as JSON is read (once from Culqi) and acknowledged.
     expect(await statusOf(() => routes.postWebhook(event("chr_test_plaintext000001"), { authorization: basicAuth }))).toBe(200);
-    expect(culqi.requestLog).toContain("GET /v2/charges/chr_test_plaintext000001");
+    expect(bed.culqi.requestLog).toContain("GET /v2/charges/chr_test_plaintext000001");
   });
 
   it("limits each client to 120 webhook calls a minute, whatever they carry", async () => {
-    const routes = await load({ ...culqiKeys(), NODE_ENV: "development", CULQI_WEBHOOK_AUTH: "culqi:s3creto" });
+    const routes = await load({ ...bed.culqiKeys(), NODE_ENV: "development", CULQI_WEBHOOK_AUTH: "culqi:s3creto" });
     const flood = (address: string) => routes.postWebhook(event("chr_test_flood0000000001"), { "x-socket-address": address });
     const statuses: number[] = [];
     for (let call = 0; call < 120; call += 1) statuses.push(await statusOf(() => flood("203.0.113.9")));

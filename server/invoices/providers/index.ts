@@ -11,6 +11,6 @@ export function activeComprobanteProvider(): ComprobanteProvider {
     : offlineComprobanteProvider;
 }
 
-export type { ComprobanteProvider, DocumentLinks, DocumentReference, ProviderAnswer } from "./comprobante-provider";
+export type { ComprobanteProvider, DocumentLinks, ProviderAnswer } from "./comprobante-provider";
 export { nubefactProvider } from "./nubefact";
 export { offlineComprobanteProvider } from "./offline";

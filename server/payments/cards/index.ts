@@ -5,7 +5,7 @@ import { culqiCardProvider } from "./culqi-cards";
 import { flowCardProvider } from "./flow-cards";
 import { sandboxCardProvider } from "./sandbox-cards";
 
-export type { CardChargeResult, CardHolder, CardProvider, SaveCardResult } from "./card-provider";
+export type { CardProvider } from "./card-provider";
 export { isPlausibleCardNumber, sandboxCardProvider, sandboxCardToken, SANDBOX_TEST_CARDS } from "./sandbox-cards";
 export { culqiCardProvider } from "./culqi-cards";
 export { flowCardProvider, FLOW_REGISTRATION_FAILED } from "./flow-cards";

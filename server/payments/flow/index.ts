@@ -1,4 +1,4 @@
-export { createFlowClient, type FlowAnswer, type FlowClient, type FlowConfig } from "./client";
+export { createFlowClient, type FlowClient } from "./client";
 export {
   flowRegistrationStatus,
   startFlowCardRegistration,
