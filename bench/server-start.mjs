@@ -23,6 +23,7 @@ const options = Object.fromEntries(
 );
 const roots = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 if (roots.length === 0) roots.push(path.resolve(import.meta.dirname, ".."));
+const templateRoot = /** @type {string} */ (roots[0]);
 const runs = Number(options.runs ?? 5);
 const nodeFlags = (options["node-flags"] ?? "").split(" ").filter(Boolean);
 const work = mkdtempSync(path.join(tmpdir(), "bench-start-"));
@@ -81,9 +82,9 @@ const median = (values) => {
 const template = path.join(work, "template");
 {
   const shop = await spawnShop({
-    root: roots[0],
+    root: templateRoot,
     command: process.execPath,
-    args: [path.join(roots[0], "scripts/serve.mjs")],
+    args: [path.join(templateRoot, "scripts/serve.mjs")],
     dataDirPrefix: path.join(work, "unused-"),
     env: settings(template, "template"),
   });
@@ -92,14 +93,15 @@ const template = path.join(work, "template");
 }
 
 const loadBefore = loadavg();
+/** @type {Map<string, { listening: number; firstPage: number; ready: number }[]>} */
 const results = new Map(roots.map((root) => [root, []]));
 for (let run = 0; run < runs; run++) {
-  for (const root of roots) {
-    const dataDir = path.join(work, `run-${run}-${results.get(root).length}-${roots.indexOf(root)}`);
+  for (const [index, root] of roots.entries()) {
+    const dataDir = path.join(work, `run-${run}-${index}`);
     // The system's cp, as the tests copy their template (tests/support/shop-server.ts).
     execFileSync("cp", ["-R", template, dataDir]);
     const result = await startOnce(root, dataDir, run);
-    results.get(root).push(result);
+    results.get(root)?.push(result);
     console.error(JSON.stringify({ root, run, ...result }));
     rmSync(dataDir, { recursive: true, force: true });
   }
