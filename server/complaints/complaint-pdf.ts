@@ -1,4 +1,3 @@
-import PDFDocument from "pdfkit";
 import type { ComplaintSheetView } from "./sheet";
 
 const INK = "#1e293b";
@@ -13,7 +12,9 @@ const LABEL_WIDTH = 150;
  * The consumer's full copy of the sheet (Anexo I): the same sections the page and the e-mail show,
  * then the legends. Helvetica's WinAnsi encoding covers Spanish, so no font is embedded.
  */
-export function renderComplaintPdf(sheet: ComplaintSheetView): Promise<Buffer> {
+export async function renderComplaintPdf(sheet: ComplaintSheetView): Promise<Buffer> {
+  // Loaded on the first PDF, not at the server's start (pdfkit costs it about a quarter of a second).
+  const { default: PDFDocument } = await import("pdfkit");
   const doc = new PDFDocument({
     size: "A4",
     margins: { top: 40, bottom: 40, left: LEFT, right: 40 },

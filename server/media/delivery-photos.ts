@@ -1,4 +1,3 @@
-import sharp from "sharp";
 import { asMediaStore, type MediaStore } from "./storage";
 
 /**
@@ -25,6 +24,8 @@ export const DELIVERY_PHOTO_UNREADABLE = "No pudimos leer la foto. Tómala de nu
 export async function prepareDeliveryPhoto(key: string, bytes: Uint8Array, target?: MediaStore | string): Promise<DeliveryPhotoFile> {
   if (bytes.length === 0) return { ok: false, message: DELIVERY_PHOTO_UNREADABLE };
   if (bytes.length > MAX_DELIVERY_PHOTO_BYTES) return { ok: false, message: DELIVERY_PHOTO_TOO_LARGE };
+  // Loaded on the first photo, not at the server's start (sharp costs it ~60 ms).
+  const { default: sharp } = await import("sharp");
   try {
     const format = (await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;
     if (!format || !ACCEPTED_FORMATS.has(format)) return { ok: false, message: DELIVERY_PHOTO_UNREADABLE };

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import sharp from "sharp";
 import { asMediaStore, type MediaStore } from "./storage";
 
 /**
@@ -58,6 +57,8 @@ export const storedNamesOf = (hash: string): string[] => IMAGE_WIDTHS.map((width
 export async function prepareUploadedImage(file: File, target?: MediaStore | string): Promise<PreparedImageResult> {
   if (file.size > MAX_IMAGE_BYTES) return { ok: false, message: IMAGE_TOO_LARGE };
   const bytes = Buffer.from(await file.arrayBuffer());
+  // Loaded on the first upload, not at the server's start (sharp costs it ~60 ms).
+  const { default: sharp } = await import("sharp");
   let format: string | undefined;
   try {
     format = (await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;

@@ -1,15 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { lstat, mkdir, opendir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
+import type * as S3Sdk from "@aws-sdk/client-s3";
 import { env } from "../config/env";
 
 /**
@@ -143,35 +135,45 @@ const S3_REQUEST_TIMEOUT_MS = 20_000;
 
 /** Objects in an S3-compatible bucket, through @aws-sdk/client-s3. */
 export function s3MediaStore(config: S3MediaConfig): MediaStore {
-  const client = new S3Client({
-    region: config.region,
-    endpoint: config.endpoint,
-    forcePathStyle: config.forcePathStyle,
-    credentials: config.credentials,
-    requestHandler: { requestTimeout: S3_REQUEST_TIMEOUT_MS, connectionTimeout: 5_000 },
-    maxAttempts: 3,
-  });
+  // The SDK is loaded when the bucket is first used, never by a shop without one: importing it cost
+  // every server start ~150 ms. Once per store, so its error classes are the ones its client throws.
+  let loading: Promise<{ sdk: typeof S3Sdk; client: S3Sdk.S3Client }> | undefined;
+  const connect = () =>
+    (loading ??= import("@aws-sdk/client-s3").then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: config.region,
+        endpoint: config.endpoint,
+        forcePathStyle: config.forcePathStyle,
+        credentials: config.credentials,
+        requestHandler: { requestTimeout: S3_REQUEST_TIMEOUT_MS, connectionTimeout: 5_000 },
+        maxAttempts: 3,
+      }),
+    })));
   const Bucket = config.bucket;
   return {
     kind: "s3",
     location: `s3://${Bucket}`,
     async put(name, bytes) {
+      const { sdk, client } = await connect();
       // A PUT replaces an object whole: readers see the old bytes or the new ones, never half.
-      await client.send(new PutObjectCommand({ Bucket, Key: name, Body: bytes, ContentType: "image/webp", CacheControl: MEDIA_CACHE_CONTROL }));
+      await client.send(new sdk.PutObjectCommand({ Bucket, Key: name, Body: bytes, ContentType: "image/webp", CacheControl: MEDIA_CACHE_CONTROL }));
     },
     async get(name) {
+      const { sdk, client } = await connect();
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket, Key: name }));
+        const answer = await client.send(new sdk.GetObjectCommand({ Bucket, Key: name }));
         return answer.Body ? Buffer.from(await answer.Body.transformToByteArray()) : null;
       } catch (error) {
-        if (isMissing(error)) return null;
+        if (isMissing(sdk, error)) return null;
         throw error;
       }
     },
     async *list() {
+      const { sdk, client } = await connect();
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken }));
+        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, ContinuationToken }));
         for (const object of page.Contents ?? []) {
           if (object.Key) yield { name: object.Key, modifiedAt: object.LastModified?.getTime() };
         }
@@ -179,22 +181,24 @@ export function s3MediaStore(config: S3MediaConfig): MediaStore {
       } while (ContinuationToken);
     },
     async modifiedAt(name) {
+      const { sdk, client } = await connect();
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: name }));
+        const head = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: name }));
         return head.LastModified?.getTime() ?? null;
       } catch (error) {
-        if (isMissing(error)) return null;
+        if (isMissing(sdk, error)) return null;
         throw error;
       }
     },
     async remove(name) {
+      const { sdk, client } = await connect();
       // S3 answers a delete of a missing key with success too.
-      await client.send(new DeleteObjectCommand({ Bucket, Key: name }));
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: name }));
     },
   };
 }
 
-function isMissing(error: unknown): boolean {
-  if (error instanceof S3ServiceException) return error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404;
+function isMissing(sdk: typeof S3Sdk, error: unknown): boolean {
+  if (error instanceof sdk.S3ServiceException) return error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404;
   return false;
 }

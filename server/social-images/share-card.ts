@@ -1,4 +1,3 @@
-import sharp from "sharp";
 import { SHARE_IMAGE } from "@core/share-image";
 
 /**
@@ -73,6 +72,8 @@ ${parts.join("\n")}
 
 /** Draws the card as a PNG of exactly SHARE_IMAGE's size. */
 export async function renderShareCard(card: ShareCard): Promise<Buffer> {
+  // Loaded on the first card drawn, not at the server's start (sharp costs it ~60 ms).
+  const { default: sharp } = await import("sharp");
   const areaWidth = 540;
   const areaHeight = 560;
   const each = Math.floor(areaWidth / Math.max(1, card.artwork.length));
