@@ -10,6 +10,8 @@ export interface SubscriptionView {
   subscriptionNumber: string;
   status: string;
   frequency: string;
+  /** weekly | biweekly | monthly (decision 0097). */
+  deliveryCadence: string;
   discountRateBasisPoints: number;
   baseAmountCents: number;
   amountCents: number;
@@ -93,6 +95,7 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     subscriptionNumber: subscription.subscriptionNumber,
     status: subscription.status,
     frequency: subscription.frequency,
+    deliveryCadence: subscription.deliveryCadence,
     discountRateBasisPoints: subscription.discountRateBasisPoints,
     baseAmountCents: subscription.baseAmountCents,
     amountCents: subscription.amountCents,

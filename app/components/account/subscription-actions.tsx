@@ -6,6 +6,8 @@ import { inputClass } from "~/components/ui/form-field";
 import { formatLimaDate, weekdayNames } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "@core/pricing";
+import { cadenceOf, deliveriesPerMonth } from "@core/delivery-cadence";
+import { deliveriesPerPeriod } from "@core/subscription-dates";
 import { CANCEL_REASONS, quantityFieldName, type SelfServiceAction } from "@core/subscription-self-service";
 
 /** The panel of each action, as named in links (`?accion=`), and the order they are shown in. */
@@ -288,7 +290,10 @@ function DateForm({
     <IntentForm subscriptionId={subscription.id} intent="date" requestKey={requestKey} error={error} submit="Cambiar fecha">
       <p className="text-sm text-slate-700">
         {subscription.nextDeliveryDate ? `Tu próxima entrega por programar es el ${longDate(subscription.nextDeliveryDate)}. ` : ""}
-        En {subscription.districtName} repartimos los días {days}. Las entregas siguientes serán el mismo día de la semana, un mes después.
+        En {subscription.districtName} repartimos los días {days}.{" "}
+        {cadenceOf(subscription.deliveryCadence) === "monthly"
+          ? "Las entregas siguientes serán el mismo día de la semana, un mes después."
+          : "Las entregas siguientes serán el mismo día de la semana, según tu frecuencia de entrega."}
       </p>
       {options.deliveryDates.length === 0 ? (
         <p className="text-sm text-slate-700">Por ahora no hay otras fechas disponibles.</p>
@@ -332,6 +337,8 @@ function ProductsForm({
   const subtotal = options.catalogue.reduce((sum, line) => sum + line.unitPriceCents * (quantities[quantityFieldName(line.productId, line.variantId)] ?? 0), 0);
   const frequency = options.pendingFrequency ?? subscription.frequency;
   const shortfall = minimumOrderShortfall(subtotal);
+  // Decision 0097: the quantities are one delivery's; the plan charges the month's deliveries.
+  const perMonth = deliveriesPerMonth(cadenceOf(subscription.deliveryCadence));
   return (
     <IntentForm subscriptionId={subscription.id} intent="products" requestKey={requestKey} error={error} submit="Guardar productos">
       <p className="text-sm text-slate-700">
@@ -366,13 +373,13 @@ function ProductsForm({
       </ul>
       <dl className="space-y-1 rounded-xl bg-brand-50 p-4 text-sm" aria-live="polite">
         <div className="flex justify-between gap-3">
-          <dt>Subtotal mensual</dt>
-          <dd className="font-semibold">{formatSoles(subtotal)}</dd>
+          <dt>{perMonth === 1 ? "Subtotal mensual" : `Subtotal mensual (${perMonth} entregas)`}</dt>
+          <dd className="font-semibold">{formatSoles(subtotal * perMonth)}</dd>
         </div>
         <div className="flex justify-between gap-3">
           <dt>Nuevo cobro</dt>
           <dd className="font-semibold">
-            {perPeriod(orderSummary(subtotal, "subscription", frequency === "anual" ? "anual" : "mensual").totalCents, frequency)}
+            {perPeriod(orderSummary(subtotal * perMonth, "subscription", frequency === "anual" ? "anual" : "mensual").totalCents, frequency)}
           </dd>
         </div>
         {shortfall > 0 && (
@@ -397,9 +404,12 @@ function FrequencyForm({
   error: ActionError | null;
 }) {
   const planned = options.pendingFrequency ?? subscription.frequency;
+  const cadence = cadenceOf(subscription.deliveryCadence);
+  // Decision 0097: the year's deliveries by the cadence (12 monthly, 24 every two weeks, 48 weekly).
+  const yearDeliveries = cadence === "monthly" ? "12 entregas mensuales" : `${deliveriesPerPeriod("anual", cadence)} entregas en el año`;
   const plans = [
     { value: "mensual", label: "Mensual", detail: `${perPeriod(options.planAmounts.mensual, "mensual")}, 5% de descuento` },
-    { value: "anual", label: "Anual", detail: `${perPeriod(options.planAmounts.anual, "anual")}, 15% de descuento, 12 entregas mensuales` },
+    { value: "anual", label: "Anual", detail: `${perPeriod(options.planAmounts.anual, "anual")}, 15% de descuento, ${yearDeliveries}` },
   ];
   return (
     <IntentForm subscriptionId={subscription.id} intent="frequency" requestKey={requestKey} error={error} submit="Cambiar plan">

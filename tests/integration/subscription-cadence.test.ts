@@ -1,0 +1,99 @@
+/**
+ * Decision 0097: a plan's deliveries weekly or every two weeks, its discount and billing unchanged.
+ * Fixture clock: Monday 23 November 2026 in Lima, first delivery Wednesday 25 November (Miraflores,
+ * served Monday, Wednesday and Friday), 2 × Pack x 12 = S/ 60.00 a delivery.
+ */
+import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@server/db/index.server";
+import { deliveries, deliveryClosedDays, orders, subscriptionPeriods } from "@server/db/schema";
+import { sandboxCardProvider } from "@server/payments/index.server";
+import { renewDueSubscriptions, scheduleSubscriptionDeliveries } from "@server/subscriptions/index.server";
+import type { DeliveryCadence } from "@core/delivery-cadence";
+import { addDays } from "@core/lima-dates";
+import { chargesOf, limaNoon, newCustomer, siteUrl, subscribe, subscriptionRow } from "../support/subscription-fixture";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+/** A customer subscribed on the fixture's clock with this plan and cadence (the cart: one delivery, S/ 60). */
+const subscribeWith = async (db: Database, frequency: "mensual" | "anual", cadence: DeliveryCadence, customer?: { id: string; email: string }) =>
+  subscribe(db, customer ?? (await newCustomer(db, cadence)), frequency, "4111111111111111", cadence);
+
+const deliveriesOf = (db: Database, subscriptionId: string) =>
+  db
+    .select({ date: deliveries.deliveryDate, sequence: deliveries.subscriptionSequence, orderId: deliveries.orderId, status: deliveries.status })
+    .from(deliveries)
+    .where(and(eq(deliveries.subscriptionId, subscriptionId), isNotNull(deliveries.subscriptionSequence)))
+    .orderBy(asc(deliveries.subscriptionSequence));
+
+describe("delivery cadence within a plan (decision 0097)", () => {
+  let test: TestDatabase;
+  let weekly: string;
+  let biweeklyYear: string;
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+    weekly = await subscribeWith(test.db, "mensual", "weekly");
+    biweeklyYear = await subscribeWith(test.db, "anual", "biweekly");
+    // The shop closes on Wednesday 9 December: that week's delivery goes out on Friday 11.
+    await test.db.insert(deliveryClosedDays).values({ closedOn: "2026-12-09", kind: "cierre", name: "Inventario" });
+    for (let day = "2026-11-24"; day <= "2027-01-20"; day = addDays(day, 1)) {
+      const now = limaNoon(day);
+      await renewDueSubscriptions(test.db, { now, siteUrl, cardsFor: () => sandboxCardProvider(test.db) });
+      await scheduleSubscriptionDeliveries(test.db, now);
+    }
+  }, 240_000);
+  afterAll(() => test.close());
+
+  it("prices a weekly mensual plan as four deliveries at 95 % and bills it monthly, the same amount each month", async () => {
+    const subscription = await subscriptionRow(test.db, weekly);
+    expect(subscription).toMatchObject({ deliveryCadence: "weekly", baseAmountCents: 24000, amountCents: 22800, frequency: "mensual" });
+    expect((await chargesOf(test.db, weekly)).map((charge) => charge.amountCents)).toEqual([22800, 22800]);
+    const periods = await test.db
+      .select({ billingDate: subscriptionPeriods.billingDate, status: subscriptionPeriods.status })
+      .from(subscriptionPeriods)
+      .where(eq(subscriptionPeriods.subscriptionId, weekly))
+      .orderBy(asc(subscriptionPeriods.periodNumber));
+    expect(periods).toEqual([
+      { billingDate: "2026-11-23", status: "paid" },
+      { billingDate: "2026-12-23", status: "paid" },
+    ]);
+    const periodOrders = await test.db
+      .select({ subtotal: orders.subtotalCents, total: orders.totalCents, cadence: orders.deliveryCadence })
+      .from(orders)
+      .where(eq(orders.subscriptionId, weekly))
+      .orderBy(asc(orders.createdAt));
+    expect(periodOrders.every((order) => order.subtotal === 24000 && order.total === 22800 && order.cadence === "weekly")).toBe(true);
+  });
+
+  it("delivers four times a month on the customer's weekday, anchored to the month: the fifth week has none", async () => {
+    const made = await deliveriesOf(test.db, weekly);
+    expect(made.map((delivery) => delivery.date)).toEqual([
+      // Period 1: from the checkout's Wednesday; the closed 9 December moves to Friday 11 only.
+      "2026-11-25",
+      "2026-12-02",
+      "2026-12-11",
+      "2026-12-16",
+      // Wednesday 23 December is the month's fifth week: no delivery. Period 2 counts from 25 December.
+      "2026-12-30",
+      "2027-01-06",
+      "2027-01-13",
+      "2027-01-20",
+    ]);
+    expect(made.map((delivery) => delivery.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // Each period's order carries its own four deliveries.
+    expect(new Set(made.slice(0, 4).map((delivery) => delivery.orderId)).size).toBe(1);
+    expect(new Set(made.slice(4, 8).map((delivery) => delivery.orderId)).size).toBe(1);
+    expect(made[0]!.orderId).not.toBe(made[4]!.orderId);
+    // Period 3 (billed 23 January, after the last run) opens on Wednesday 27 January, a month after 25 December's anchor.
+    expect(await subscriptionRow(test.db, weekly)).toMatchObject({ nextDeliveryDate: "2027-01-27", deliveryAnchorDate: "2027-01-25", deliveriesMade: 8 });
+  });
+
+  it("prices an annual plan every two weeks as 24 deliveries at 85 %, charged once", async () => {
+    const subscription = await subscriptionRow(test.db, biweeklyYear);
+    expect(subscription).toMatchObject({ deliveryCadence: "biweekly", baseAmountCents: 12000, amountCents: 122400, frequency: "anual" });
+    expect((await chargesOf(test.db, biweeklyYear)).map((charge) => charge.amountCents)).toEqual([122400]);
+    const made = await deliveriesOf(test.db, biweeklyYear);
+    // 9 December (closed) goes out on Friday 11; the next month counts from 25 December, then 25 January.
+    expect(made.map((delivery) => delivery.date)).toEqual(["2026-11-25", "2026-12-11", "2026-12-30", "2027-01-13", "2027-01-27"]);
+    expect(new Set(made.map((delivery) => delivery.orderId)).size).toBe(1);
+  });
+});
