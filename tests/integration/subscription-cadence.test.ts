@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@server/db/index.server";
 import { deliveries, deliveryClosedDays, orders, subscriptionPeriods } from "@server/db/schema";
 import { sandboxCardProvider } from "@server/payments/index.server";
-import { renewDueSubscriptions, scheduleSubscriptionDeliveries } from "@server/subscriptions/index.server";
+import { changeSubscriptionCadence, renewDueSubscriptions, scheduleSubscriptionDeliveries } from "@server/subscriptions/index.server";
 import type { DeliveryCadence } from "@core/delivery-cadence";
 import { addDays } from "@core/lima-dates";
 import { chargesOf, limaNoon, newCustomer, siteUrl, subscribe, subscriptionRow } from "../support/subscription-fixture";
@@ -95,5 +95,49 @@ describe("delivery cadence within a plan (decision 0097)", () => {
     // 9 December (closed) goes out on Friday 11; the next month counts from 25 December, then 25 January.
     expect(made.map((delivery) => delivery.date)).toEqual(["2026-11-25", "2026-12-11", "2026-12-30", "2027-01-13", "2027-01-27"]);
     expect(new Set(made.map((delivery) => delivery.orderId)).size).toBe(1);
+  });
+});
+
+describe("changing the cadence from the account page (decision 0097)", () => {
+  let test: TestDatabase;
+  let subscriptionId: string;
+  let owner: { id: string; email: string };
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+    owner = await newCustomer(test.db, "cambia");
+    subscriptionId = await subscribeWith(test.db, "mensual", "monthly", owner);
+  }, 120_000);
+  afterAll(() => test.close());
+
+  const change = (userId: string, cadence: string, requestKey: string) =>
+    changeSubscriptionCadence(test.db, { userId, subscriptionId, requestKey, cadence, now: limaNoon("2026-11-24"), siteUrl });
+
+  it("refuses another customer's subscription and the cadence it already has, changing nothing", async () => {
+    const stranger = await newCustomer(test.db, "otra");
+    expect(await change(stranger.id, "weekly", "k-stranger")).toEqual({ ok: false, reason: "not_found" });
+    expect(await change(owner.id, "monthly", "k-same")).toMatchObject({ ok: false, reason: "refused", message: "Tus entregas ya son mensual" });
+    expect(await subscriptionRow(test.db, subscriptionId)).toMatchObject({ deliveryCadence: "monthly", baseAmountCents: 6000, amountCents: 5700 });
+  });
+
+  it("bills the next period weekly and delivers it weekly, the month already paid keeping its one delivery; a double submit changes once", async () => {
+    const first = await change(owner.id, "weekly", "k-weekly");
+    const again = await change(owner.id, "weekly", "k-weekly");
+    expect(first).toMatchObject({ ok: true, alreadyApplied: false });
+    expect(again).toMatchObject({ ok: true, alreadyApplied: true });
+    expect(await subscriptionRow(test.db, subscriptionId)).toMatchObject({ deliveryCadence: "weekly", baseAmountCents: 24000, amountCents: 22800 });
+    for (let day = "2026-11-24"; day <= "2027-01-13"; day = addDays(day, 1)) {
+      const now = limaNoon(day);
+      await renewDueSubscriptions(test.db, { now, siteUrl, cardsFor: () => sandboxCardProvider(test.db) });
+      await scheduleSubscriptionDeliveries(test.db, now);
+    }
+    expect((await chargesOf(test.db, subscriptionId)).map((charge) => charge.amountCents)).toEqual([5700, 22800]);
+    // November's paid month keeps its one delivery; from the December charge on, weekly from the next date.
+    expect((await deliveriesOf(test.db, subscriptionId)).map((delivery) => delivery.date)).toEqual([
+      "2026-11-25",
+      "2026-12-30",
+      "2027-01-06",
+      "2027-01-13",
+      "2027-01-20",
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import { inputClass } from "~/components/ui/form-field";
 import { formatLimaDate, weekdayNames } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "@core/pricing";
-import { cadenceOf, deliveriesPerMonth } from "@core/delivery-cadence";
+import { cadenceOf, cadenceTerms, deliveriesPerMonth, deliveryCadenceLabels, deliveryCadences, monthlySubtotalCents } from "@core/delivery-cadence";
 import { deliveriesPerPeriod } from "@core/subscription-dates";
 import { CANCEL_REASONS, quantityFieldName, type SelfServiceAction } from "@core/subscription-self-service";
 
@@ -20,6 +20,7 @@ export const actionPanels: { action: SelfServiceAction; slug: string; title: str
   { action: "pause", slug: "pausar", title: "Pausar" },
   { action: "products", slug: "productos", title: "Cambiar productos y cantidades" },
   { action: "frequency", slug: "plan", title: "Cambiar de plan (mensual o anual)" },
+  { action: "cadence", slug: "entregas", title: "Cambiar cada cuánto recibes tus entregas" },
   { action: "organization", slug: "organizacion", title: "Cambiar la organización que apoyas" },
   { action: "billing", slug: "forma-de-pago", title: "Forma de pago de cada periodo" },
   { action: "cancel", slug: "cancelar", title: "Cancelar la suscripción" },
@@ -211,6 +212,8 @@ function ActionForm({
       return <ProductsForm subscription={subscription} options={options} requestKey={requestKey} error={error} />;
     case "frequency":
       return <FrequencyForm subscription={subscription} options={options} requestKey={requestKey} error={error} />;
+    case "cadence":
+      return <CadenceForm subscription={subscription} options={options} requestKey={requestKey} error={error} />;
     case "organization":
       return (
         <IntentForm subscriptionId={subscription.id} intent="organization" requestKey={requestKey} error={error} submit="Guardar organización">
@@ -433,6 +436,50 @@ function FrequencyForm({
           </label>
         ))}
       </fieldset>
+    </IntentForm>
+  );
+}
+
+/**
+ * Issue 41 (decision 0097): how often the deliveries come, from the next charge. Each option says
+ * what that charge would be (the products are one delivery's); the server prices it again.
+ */
+function CadenceForm({ subscription, options, requestKey, error }: Omit<Props, "openAction" | "actionError"> & { error: ActionError | null }) {
+  const current = cadenceOf(subscription.deliveryCadence);
+  const frequency = options.pendingFrequency ?? subscription.frequency;
+  const deliveryCents = subscription.items.reduce((sum, item) => sum + item.unitPriceCents * item.quantity, 0);
+  const [chosen, setChosen] = useState(deliveryCadences.find((cadence) => cadence !== current)!);
+  return (
+    <IntentForm subscriptionId={subscription.id} intent="cadence" requestKey={requestKey} error={error} submit="Cambiar entregas">
+      <p className="text-sm text-slate-700">
+        El cambio empieza con tu próximo cobro, el {subscription.nextBillingDate ? longDate(subscription.nextBillingDate) : "próximo periodo"}: lo ya pagado
+        llega como estaba previsto.
+      </p>
+      <fieldset className="space-y-2">
+        <legend className="mb-1 text-sm font-semibold">Entregas desde el próximo cobro</legend>
+        {deliveryCadences.map((cadence) => (
+          <label
+            key={cadence}
+            className="flex items-start gap-3 rounded-xl border border-slate-200 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+          >
+            <input type="radio" name="cadence" value={cadence} checked={chosen === cadence} onChange={() => setChosen(cadence)} className="mt-1" />
+            <span>
+              <span className="font-semibold">{deliveryCadenceLabels[cadence]}</span>
+              {cadence === current ? " (la actual)" : ""}
+              <span className="block text-sm text-slate-700">
+                {deliveriesPerMonth(cadence)} {deliveriesPerMonth(cadence) === 1 ? "entrega" : "entregas"} al mes ·{" "}
+                {perPeriod(
+                  orderSummary(monthlySubtotalCents(deliveryCents, cadence), "subscription", frequency === "anual" ? "anual" : "mensual").totalCents,
+                  frequency,
+                )}
+              </span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <p className="text-sm text-slate-700" data-testid="cadence-change-terms">
+        {cadenceTerms(chosen)}
+      </p>
     </IntentForm>
   );
 }

@@ -13,8 +13,10 @@ const dateOrDash = (date: string | null) => (date ? formatLimaDate(date, { weekd
 /** A subscription as it stands: plan, amounts, next dates, delivery, card and the supported cause. */
 export function SubscriptionSummary({ subscription, detailLink }: { subscription: SubscriptionView; detailLink?: boolean }) {
   const discount = subscription.discountRateBasisPoints / 100;
-  const cadence = cadenceOf(subscription.deliveryCadence);
-  const perMonth = deliveriesPerMonth(cadence);
+  // The pace of the period paid now; a change (decision 0097) applies from the next charge.
+  const cadence = cadenceOf(subscription.paidDeliveryCadence ?? subscription.deliveryCadence);
+  const nextCadence = cadenceOf(subscription.deliveryCadence);
+  const perMonth = deliveriesPerMonth(nextCadence);
   const rows: [string, string][] = [
     ["Plan", `${frequencyLabel(subscription.frequency)} (${discount}% de descuento)`],
     // Decision 0097: how often it is delivered, and the 5th-week rule in the customer's words.
@@ -38,6 +40,7 @@ export function SubscriptionSummary({ subscription, detailLink }: { subscription
     const amount = formatSoles(orderSummary(subscription.baseAmountCents, "subscription", pending).totalCents);
     rows.splice(1, 0, ["Desde el próximo cobro", `Plan ${pending}: ${amount} ${pending === "anual" ? "al año" : "al mes"}`]);
   }
+  if (nextCadence !== cadence) rows.splice(2, 0, ["Entregas desde el próximo cobro", `${deliveryCadenceLabels[nextCadence]}. ${cadenceTerms(nextCadence)}`]);
   if (subscription.endsOn && subscription.status !== "cancelled") rows.splice(2, 0, ["Termina el", dateOrDash(subscription.endsOn)]);
   return (
     <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby={`subscription-${subscription.id}`}>
