@@ -92,7 +92,7 @@ describe("subscribing with the sandbox card form", () => {
     await close();
   });
 
-  it("subscribes weekly at 360 px: each cadence's price, the fifth-week rule, kept through a refused submit, shown on the account page", async () => {
+  it("subscribes weekly at 360 px: each cadence's price, the fifth-week rule, kept through a refused submit, shown and changed on the account page", async () => {
     const customer = await registerCustomer(shop.baseURL());
     const { page, expectClean, close } = await openSignedIn(shop, customer.cookies, { ...MOBILE, viewport: { width: 360, height: 740 } });
     await openSubscriptionCheckout(page, shop.baseURL());
@@ -141,7 +141,26 @@ describe("subscribing with the sandbox card form", () => {
       .waitFor();
     expect(await page.getByText("Subtotal mensual sin descuento (4 entregas)").count()).toBe(1);
     expect(await page.getByText("Suscripción mensual (entregas: semanal) activada con Visa terminada en 1111").count()).toBe(1);
+
+    // Every two weeks from the next charge: the panel prices each choice; the month paid stays weekly.
+    await page.locator("details#cadence > summary").click();
+    const panel = page.locator("details#cadence");
+    expect(
+      await panel
+        .getByLabel(/^Cada 2 semanas/)
+        .locator("xpath=..")
+        .textContent(),
+    ).toBe("Cada 2 semanas2 entregas al mes · S/ 114.00 al mes");
+    await panel.getByLabel(/^Cada 2 semanas/).check();
+    expect(await panel.getByTestId("cadence-change-terms").textContent()).toBe("Pagas 2 entregas al mes y recibes 2, cada dos semanas.");
     expect(await auditLayout(page)).toEqual([]);
+    await panel.getByRole("button", { name: "Cambiar entregas" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^Entregas cada 2 semanas \(2 al mes\) desde el cobro del .+\. Nuevo cobro: S\/ 114\.00 al mes\.$/ })
+      .waitFor();
+    await page.getByText("Cada 2 semanas. Pagas 2 entregas al mes y recibes 2, cada dos semanas.").waitFor();
+    expect(await page.getByText("Semanal. Pagas 4 entregas al mes y recibes 4.", { exact: false }).count()).toBe(1);
     expectClean();
     await close();
   });
