@@ -172,7 +172,9 @@ function ActionForm({
             No entregaremos el <strong>{longDate(options.skip.delivery)}</strong>; la siguiente entrega será el {longDate(options.skip.movedTo)}.{" "}
             {options.skip.skipsBillingDate
               ? `Tampoco cobraremos el periodo del ${longDate(options.skip.skipsBillingDate)}: todo se corre un mes.`
-              : "Tu plan anual conserva esa entrega para más adelante; el cobro anual no cambia."}
+              : cadenceOf(subscription.deliveryCadence) !== "monthly"
+                ? "El cobro no cambia: esa entrega pagada llega en la fecha siguiente y recibes todas las que pagaste."
+                : "Tu plan anual conserva esa entrega para más adelante; el cobro anual no cambia."}
           </p>
         </IntentForm>
       ) : null;
