@@ -19,6 +19,15 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database"
 const subscribeWith = async (db: Database, frequency: "mensual" | "anual", cadence: DeliveryCadence, customer?: { id: string; email: string }) =>
   subscribe(db, customer ?? (await newCustomer(db, cadence)), frequency, "4111111111111111", cadence);
 
+/** The renewal and delivery jobs at noon in Lima, every day from `from` to `to`. */
+async function renewAndScheduleDaily(db: Database, from: string, to: string) {
+  for (let day = from; day <= to; day = addDays(day, 1)) {
+    const now = limaNoon(day);
+    await renewDueSubscriptions(db, { now, siteUrl, cardsFor: () => sandboxCardProvider(db) });
+    await scheduleSubscriptionDeliveries(db, now);
+  }
+}
+
 const deliveriesOf = (db: Database, subscriptionId: string) =>
   db
     .select({ date: deliveries.deliveryDate, sequence: deliveries.subscriptionSequence, orderId: deliveries.orderId, status: deliveries.status })
@@ -53,11 +62,7 @@ describe("changing the cadence from the account page (decision 0097)", () => {
     expect(first).toMatchObject({ ok: true, alreadyApplied: false });
     expect(again).toMatchObject({ ok: true, alreadyApplied: true });
     expect(await subscriptionRow(test.db, subscriptionId)).toMatchObject({ deliveryCadence: "weekly", baseAmountCents: 24000, amountCents: 22800 });
-    for (let day = "2026-11-24"; day <= "2027-01-13"; day = addDays(day, 1)) {
-      const now = limaNoon(day);
-      await renewDueSubscriptions(test.db, { now, siteUrl, cardsFor: () => sandboxCardProvider(test.db) });
-      await scheduleSubscriptionDeliveries(test.db, now);
-    }
+    await renewAndScheduleDaily(test.db, "2026-11-24", "2027-01-13");
     expect((await chargesOf(test.db, subscriptionId)).map((charge) => charge.amountCents)).toEqual([5700, 22800]);
     // November's paid month keeps its one delivery; from the December charge on, weekly from the next date.
     expect((await deliveriesOf(test.db, subscriptionId)).map((delivery) => delivery.date)).toEqual([
@@ -88,11 +93,7 @@ describe("skipping a weekly delivery (decision 0097)", () => {
     expect(skipped).toMatchObject({ ok: true, alreadyApplied: false });
     expect(skipped.ok && skipped.message).toMatch(/^Entrega del 2 de diciembre de 2026 saltada: la recibirás el 9 de diciembre de 2026\. El cobro no cambia/);
     expect(await subscriptionRow(test.db, subscriptionId)).toMatchObject({ nextBillingDate: "2026-12-23", deliveriesMade: 1, nextDeliveryDate: "2026-12-09" });
-    for (let day = "2026-11-26"; day <= "2026-12-23"; day = addDays(day, 1)) {
-      const now = limaNoon(day);
-      await renewDueSubscriptions(test.db, { now, siteUrl, cardsFor: () => sandboxCardProvider(test.db) });
-      await scheduleSubscriptionDeliveries(test.db, now);
-    }
+    await renewAndScheduleDaily(test.db, "2026-11-26", "2026-12-23");
     expect((await chargesOf(test.db, subscriptionId)).map((charge) => charge.amountCents)).toEqual([22800, 22800]);
     // Period 1's four: 25 November, then 9 (a holiday: Friday 11), 16 and 23 December, the week of
     // 2 December skipped and the month's fifth week used; period 2 from the 30th.
@@ -116,11 +117,7 @@ describe("delivery cadence within a plan (decision 0097)", () => {
     biweeklyYear = await subscribeWith(test.db, "anual", "biweekly");
     // Wednesday 9 December is a national holiday (Batalla de Ayacucho): that week's delivery goes out on Friday 11.
     expect(nationalHolidayOn("2026-12-09")).not.toBeNull();
-    for (let day = "2026-11-24"; day <= "2027-01-20"; day = addDays(day, 1)) {
-      const now = limaNoon(day);
-      await renewDueSubscriptions(test.db, { now, siteUrl, cardsFor: () => sandboxCardProvider(test.db) });
-      await scheduleSubscriptionDeliveries(test.db, now);
-    }
+    await renewAndScheduleDaily(test.db, "2026-11-24", "2027-01-20");
   }, 240_000);
   afterAll(() => test.close());
 
