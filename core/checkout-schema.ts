@@ -11,6 +11,7 @@ import { consentCheckbox } from "./promotional-consent";
 import { emailAddress } from "./email-address";
 import { optionalPointFields } from "./geo";
 import { solesToCents } from "./catalog-schemas";
+import { DEFAULT_DELIVERY_CADENCE, deliveryCadences } from "./delivery-cadence";
 
 export const SHIPPING_INCOMPLETE = "Completa los datos de envío";
 
@@ -56,6 +57,8 @@ export const checkoutSchema = z
     checkoutKey: z.string().uuid("Recarga la página e inténtalo de nuevo"),
     purchaseType: z.enum(["one-time", "subscription"], { message: "Elige el tipo de compra" }),
     subscriptionFrequency: z.enum(["mensual", "anual"], { message: "Elige la frecuencia de tu suscripción" }),
+    /** Issue 41 (decision 0097): how often a subscription's deliveries come. Absent: monthly, as before. */
+    deliveryCadence: z.enum(deliveryCadences, { message: "Elige cada cuánto quieres tus entregas" }).default(DEFAULT_DELIVERY_CADENCE),
     nombre: lineText(80).trim().min(1, "Ingresa tu nombre"),
     apellido: lineText(80).trim().min(1, "Ingresa tu apellido"),
     // Spec §5's "simple address pattern", made strict (issue 24): the shop's one rule.

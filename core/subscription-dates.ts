@@ -2,6 +2,7 @@
  * The calendar of a subscription (issue 5): billing every month (mensual) or every year (anual)
  * from the start date, and one delivery a month on the district's weekdays.
  */
+import { deliveriesPerMonth, type DeliveryCadence } from "./delivery-cadence";
 import { addDays, isoWeekday } from "./lima-dates";
 
 /** The same day `months` later, or the month's last day when it has no such day (31 Jan → 28 Feb). */
@@ -35,7 +36,7 @@ export function nextMonthlyDeliveryDate(previousDate: string, districtDays: numb
   return candidate;
 }
 
-/** How many monthly deliveries one paid billing period gives. */
-export function deliveriesPerPeriod(frequency: string): number {
-  return frequency === "anual" ? 12 : 1;
+/** How many deliveries one paid billing period gives: its months × the cadence's deliveries a month (decision 0097). */
+export function deliveriesPerPeriod(frequency: string, cadence: DeliveryCadence = "monthly"): number {
+  return (frequency === "anual" ? 12 : 1) * deliveriesPerMonth(cadence);
 }

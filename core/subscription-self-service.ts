@@ -12,7 +12,7 @@ export const PAUSE_MAX_MONTHS = 6;
 export const DELIVERY_CHANGE_WINDOW_DAYS = 60;
 
 export type SelfServiceAction =
-  "pause" | "resume" | "skip" | "date" | "products" | "frequency" | "organization" | "card" | "billing" | "cancel" | "undo-cancel";
+  "pause" | "resume" | "skip" | "date" | "products" | "frequency" | "cadence" | "organization" | "card" | "billing" | "cancel" | "undo-cancel";
 
 export interface SubscriptionState {
   status: string;
@@ -28,9 +28,9 @@ export function availableActions(state: SubscriptionState): SelfServiceAction[] 
   if (state.endsOn && (state.status === "active" || state.status === "paused")) return ["undo-cancel", "organization", "card"];
   switch (state.status) {
     case "active":
-      return ["skip", "date", "pause", "products", "frequency", "organization", "card", "billing", "cancel"];
+      return ["skip", "date", "pause", "products", "frequency", "cadence", "organization", "card", "billing", "cancel"];
     case "paused":
-      return ["resume", "pause", "products", "frequency", "organization", "card", "billing", "cancel"];
+      return ["resume", "pause", "products", "frequency", "cadence", "organization", "card", "billing", "cancel"];
     case "past_due":
       return ["card", "organization", "cancel"];
     default:

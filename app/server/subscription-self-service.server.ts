@@ -9,6 +9,7 @@ import {
   cancelSubscription,
   changeBillingMethod,
   changeNextDeliveryDate,
+  changeSubscriptionCadence,
   changeSubscriptionFrequency,
   changeSubscriptionOrganization,
   changeSubscriptionProducts,
@@ -36,7 +37,7 @@ export interface SelfServiceActionData {
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
 /** What staff may do on a customer's behalf (issue 11): the card needs the customer's own card details. */
-export const STAFF_SUBSCRIPTION_INTENTS: readonly string[] = ["skip", "date", "pause", "resume", "products", "frequency", "cancel", "undo-cancel"];
+export const STAFF_SUBSCRIPTION_INTENTS: readonly string[] = ["skip", "date", "pause", "resume", "products", "frequency", "cadence", "cancel", "undo-cancel"];
 
 export async function subscriptionAction(
   db: Database,
@@ -87,6 +88,9 @@ export async function subscriptionAction(
     }
     case "frequency":
       result = await changeSubscriptionFrequency(db, { ...context, frequency: text(form, "frequency") });
+      break;
+    case "cadence":
+      result = await changeSubscriptionCadence(db, { ...context, cadence: text(form, "cadence") });
       break;
     case "organization": {
       const value = text(form, "organizationId");

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { paysWithCents, type CheckoutInput } from "@core/checkout-schema";
 import { deliveryScheduleError } from "@core/delivery-schedule";
 import { minimumOrderShortfall, orderSummary } from "@core/pricing";
+import { monthlySubtotalCents } from "@core/delivery-cadence";
 import { markCartRecovered } from "../cart/index.server";
 import { cartPricesColumn, pricedCartFromColumn, type PricedCartLine } from "../catalog/index.server";
 import type { Database } from "../db/client";
@@ -141,7 +142,10 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: Pl
     if (!organization) return refuse({ ok: false, reason: "invalid", fieldErrors: { organizationId: "Elige una organización de la lista" } });
   }
 
-  const summary = orderSummary(priced.subtotalCents, input.purchaseType, input.subscriptionFrequency);
+  // Decision 0097: a subscription is priced on its monthly base, one delivery's products × the
+  // cadence's deliveries a month; the cart's minimum above stays per delivery.
+  const baseAmountCents = subscribing ? monthlySubtotalCents(priced.subtotalCents, input.deliveryCadence) : priced.subtotalCents;
+  const summary = orderSummary(baseAmountCents, input.purchaseType, input.subscriptionFrequency);
   // Decision 0075: the bidón garantía is its own line of the total, never part of the minimum above.
   const garantia = await priceOrderGarantia(db, { lines: priced.lines, userId: options.userId ?? null, email: input.correo, phone: input.telefono });
   const totalCents = summary.totalCents + garantia.cents;
@@ -179,7 +183,8 @@ export async function placeOrder(db: Database, input: CheckoutInput, options: Pl
             orderId: placed.orderId,
             frequency: input.subscriptionFrequency,
             discountRate: summary.discountRate,
-            baseAmountCents: priced.subtotalCents,
+            deliveryCadence: input.deliveryCadence,
+            baseAmountCents,
             amountCents: summary.totalCents,
             district,
             address: input.direccion,
@@ -314,6 +319,7 @@ async function writeOrder(
     email: input.correo,
     orderType: input.purchaseType,
     subscriptionFrequency: subscribing ? input.subscriptionFrequency : null,
+    deliveryCadence: subscribing ? input.deliveryCadence : null,
     firstName: input.nombre,
     lastName: input.apellido,
     phone: input.telefono,
@@ -383,6 +389,7 @@ function buildPlaceOrder(tx: DatabaseOrTransaction, lineCount: number) {
         status: "pending",
         orderType: value("orderType"),
         subscriptionFrequency: value("subscriptionFrequency"),
+        deliveryCadence: value("deliveryCadence"),
         customerFirstName: value("firstName"),
         customerLastName: value("lastName"),
         customerEmail: value("email"),

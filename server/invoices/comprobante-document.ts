@@ -5,6 +5,7 @@
  * header totals are the sums of the lines, so they add up to the céntimo by construction.
  */
 import { IGV_RATE } from "@core/pricing";
+import { cadenceOf } from "@core/delivery-cadence";
 
 export type ComprobanteKind = "boleta" | "factura" | "nota_credito";
 
@@ -93,6 +94,8 @@ export function allocate(amount: number, weights: number[]): number[] {
 
 export interface SaleOrder {
   subtotalCents: number;
+  /** A subscription period's cadence (decision 0097): its multiple of the cart is deliveries, not months. */
+  deliveryCadence?: string | null;
   discountCents: number;
   shippingCents: number;
   totalCents: number;
@@ -107,14 +110,16 @@ export interface SaleOrder {
  * The lines of an order's boleta or factura: the goods carry the order's total less delivery and
  * the garantía (a subscription's discount spread over them in proportion), delivery is its own
  * service line, and the bidón garantía its own inafecto line unless the order was placed with the
- * garantía outside the comprobante. An annual subscription bills twelve months of its cart: each
- * quantity is multiplied accordingly.
+ * garantía outside the comprobante. An annual subscription bills twelve months of its cart, a
+ * weekly or biweekly one its deliveries (decision 0097): each quantity is multiplied accordingly.
  */
 export function saleLines(order: SaleOrder): ComprobanteLine[] {
   const garantiaCents = order.garantiaCents ?? 0;
   const goodsCents = order.totalCents - order.shippingCents - garantiaCents;
   const itemsCents = order.items.reduce((total, item) => total + item.lineTotalCents, 0);
   const months = itemsCents > 0 && order.subtotalCents % itemsCents === 0 ? order.subtotalCents / itemsCents : 1;
+  // Monthly deliveries bill months of the cart ("12 meses"); a weekly or biweekly period its deliveries ("4 entregas").
+  const multiple = cadenceOf(order.deliveryCadence) === "monthly" ? `(${months} meses)` : `(${months} entregas)`;
   const parts = allocate(
     goodsCents,
     order.items.map((item) => item.lineTotalCents),
@@ -122,7 +127,7 @@ export function saleLines(order: SaleOrder): ComprobanteLine[] {
   const lines = order.items.map((item, index) =>
     taxedLine({
       code: item.sku ?? "ITEM",
-      description: (item.variantTitle ? `${item.title} - ${item.variantTitle}` : item.title) + (months > 1 ? ` (${months} meses)` : ""),
+      description: (item.variantTitle ? `${item.title} - ${item.variantTitle}` : item.title) + (months > 1 ? ` ${multiple}` : ""),
       unit: "NIU",
       quantity: item.quantity * months,
       totalCents: parts[index]!,

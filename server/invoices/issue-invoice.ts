@@ -22,6 +22,8 @@ export interface InvoiceableOrder {
   garantiaCents?: number;
   garantiaUnits?: number;
   garantiaOnComprobante?: boolean;
+  /** A subscription period's cadence (decision 0097), for the comprobante's "(4 entregas)". */
+  deliveryCadence?: string | null;
 }
 
 /** decisions.md: B001 boletas; F001 facturas when the customer gives a RUC. */

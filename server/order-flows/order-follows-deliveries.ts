@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { deliveriesPerPeriod } from "@core/subscription-dates";
+import { cadenceOf } from "@core/delivery-cadence";
 import { deliveries, type orders } from "../db/schema";
 import type { Transaction } from "../db/transaction";
 import {
@@ -17,7 +18,7 @@ const LEFT_THE_WAREHOUSE = ["shipped", "in_transit", "delivered"];
  * Issue 10: the order follows its deliveries. The first delivery on its way ships the order
  * (walking paid → processing → shipped, as the order machine allows); once every delivery the order
  * paid for is delivered, the order is delivered. A subscription's order counts the deliveries of its
- * period (1 for mensual, 12 for anual), since an annual order's later deliveries are created month by
+ * period (1 for mensual, 12 for anual, × 4 or 2 for a weekly or biweekly cadence, decision 0097), since an annual order's later deliveries are created month by
  * month. An order not paid yet (cash or Yape code collected at the door) keeps its status: the
  * machine cannot ship an unpaid order, and recording the payment is the payments domain's work.
  * The caller (a driver's stop, in deliveries) holds the order's lock.
@@ -30,7 +31,7 @@ export async function orderFollowsDeliveries(tx: Transaction, order: typeof orde
     await transitionOrder(tx, order.id, "shipped", { actor: change.actor, now: change.now, note: "Salió a reparto" });
     status = "shipped";
   }
-  const expected = order.subscriptionFrequency ? deliveriesPerPeriod(order.subscriptionFrequency) : 1;
+  const expected = order.subscriptionFrequency ? deliveriesPerPeriod(order.subscriptionFrequency, cadenceOf(order.deliveryCadence)) : 1;
   const delivered = rows.filter((row) => row.status === "delivered").length;
   const stillOpen = rows.some((row) => row.status !== "delivered" && row.status !== "cancelled");
   if (status === "shipped" && !stillOpen && delivered >= expected) {

@@ -83,7 +83,7 @@ export async function repriceSubscriptionsForCatalogChange(tx: DatabaseOrTransac
         .update(subscriptionItems)
         .set({ unitPriceCents: change.newPriceCents, pendingUnitPriceCents: null, pendingFromPeriod: null })
         .where(and(eq(subscriptionItems.subscriptionId, subscription.id), itemMatch));
-      const baseAmountCents = await itemsSubtotal(tx, subscription.id);
+      const baseAmountCents = await itemsSubtotal(tx, subscription);
       newAmountCents = orderSummary(baseAmountCents, "subscription", frequencyOfNextPeriod(subscription)).totalCents;
       await tx
         .update(subscriptions)

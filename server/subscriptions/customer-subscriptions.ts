@@ -3,13 +3,17 @@ import { limaToday } from "@core/lima-dates";
 import { datesOnResume } from "@core/subscription-self-service";
 import type { Database } from "../db/client";
 import { readDistrictWeekdays } from "../content/index.server";
-import { deliveries, organizations, subscriptionEvents, subscriptionItems, subscriptions } from "../db/schema";
+import { deliveries, orders, organizations, subscriptionEvents, subscriptionItems, subscriptionPeriods, subscriptions } from "../db/schema";
 
 export interface SubscriptionView {
   id: string;
   subscriptionNumber: string;
   status: string;
   frequency: string;
+  /** weekly | biweekly | monthly (decision 0097): from the next charge on. */
+  deliveryCadence: string;
+  /** The pace of the period paid now (its order's cadence); differs from `deliveryCadence` after a change until the next charge. */
+  paidDeliveryCadence: string | null;
   discountRateBasisPoints: number;
   baseAmountCents: number;
   amountCents: number;
@@ -61,7 +65,7 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, userId)));
   if (!row) return null;
   const { subscription } = row;
-  const [items, history, scheduled, served] = await Promise.all([
+  const [items, history, scheduled, served, paid] = await Promise.all([
     db.select().from(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscription.id)).orderBy(asc(subscriptionItems.id)),
     db
       .select()
@@ -81,6 +85,13 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
       .orderBy(asc(deliveries.deliveryDate))
       .limit(1),
     readDistrictWeekdays(db, subscription.districtId),
+    db
+      .select({ cadence: orders.deliveryCadence })
+      .from(subscriptionPeriods)
+      .innerJoin(orders, eq(orders.id, subscriptionPeriods.orderId))
+      .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.status, "paid")))
+      .orderBy(desc(subscriptionPeriods.periodNumber))
+      .limit(1),
   ]);
   // While paused the stored dates may fall inside the pause, where nothing is charged or
   // delivered: the customer is told the dates the resume will really give (lifecycle.ts).
@@ -93,6 +104,8 @@ export async function findSubscriptionForUser(db: Database, userId: string, subs
     subscriptionNumber: subscription.subscriptionNumber,
     status: subscription.status,
     frequency: subscription.frequency,
+    deliveryCadence: subscription.deliveryCadence,
+    paidDeliveryCadence: paid[0]?.cadence ?? null,
     discountRateBasisPoints: subscription.discountRateBasisPoints,
     baseAmountCents: subscription.baseAmountCents,
     amountCents: subscription.amountCents,

@@ -1,12 +1,15 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { deliveriesPerPeriod } from "@core/subscription-dates";
+import { cadenceOf, type DeliveryCadence } from "@core/delivery-cadence";
 import { deliveries, orders, subscriptionPeriods, type subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 
 export interface PaidPeriod {
   periodNumber: number;
   orderId: string | null;
-  /** Monthly deliveries this period paid for: 1 (mensual) or 12 (anual), by the frequency it was billed with. */
+  /** The cadence its order was billed with (decision 0097): its deliveries come at that pace. */
+  cadence: DeliveryCadence;
+  /** Deliveries this period paid for: its months (1 mensual, 12 anual) × its cadence's a month, as its order was billed (decision 0097). */
   deliveries: number;
 }
 
@@ -20,7 +23,12 @@ export async function paidPeriodsOf(
   subscription: Pick<typeof subscriptions.$inferSelect, "id" | "frequency">,
 ): Promise<PaidPeriod[]> {
   const rows = await tx
-    .select({ periodNumber: subscriptionPeriods.periodNumber, orderId: subscriptionPeriods.orderId, frequency: orders.subscriptionFrequency })
+    .select({
+      periodNumber: subscriptionPeriods.periodNumber,
+      orderId: subscriptionPeriods.orderId,
+      frequency: orders.subscriptionFrequency,
+      cadence: orders.deliveryCadence,
+    })
     .from(subscriptionPeriods)
     .leftJoin(orders, eq(orders.id, subscriptionPeriods.orderId))
     .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.status, "paid")))
@@ -28,18 +36,25 @@ export async function paidPeriodsOf(
   return rows.map((row) => ({
     periodNumber: row.periodNumber,
     orderId: row.orderId,
-    deliveries: deliveriesPerPeriod(row.frequency ?? subscription.frequency),
+    cadence: cadenceOf(row.cadence),
+    // Migration 0048 wrote `monthly` on every earlier subscription order; checkout and renewals write theirs.
+    deliveries: deliveriesPerPeriod(row.frequency ?? subscription.frequency, cadenceOf(row.cadence)),
   }));
+}
+
+/** Where delivery number `sequence` (1-based) falls: its paid period and its 0-based place in it; undefined when not paid for yet. */
+export function placeOfDelivery(paid: PaidPeriod[], sequence: number): { period: PaidPeriod; indexInPeriod: number } | undefined {
+  let covered = 0;
+  for (const period of paid) {
+    if (sequence <= covered + period.deliveries) return { period, indexInPeriod: sequence - covered - 1 };
+    covered += period.deliveries;
+  }
+  return undefined;
 }
 
 /** The paid period monthly delivery number `sequence` (1-based) belongs to; undefined when not paid for yet. */
 export function periodOfDelivery(paid: PaidPeriod[], sequence: number): PaidPeriod | undefined {
-  let covered = 0;
-  for (const period of paid) {
-    covered += period.deliveries;
-    if (sequence <= covered) return period;
-  }
-  return undefined;
+  return placeOfDelivery(paid, sequence)?.period;
 }
 
 /**

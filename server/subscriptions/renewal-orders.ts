@@ -82,6 +82,8 @@ function renewalOrderValues(subscription: Subscription, period: Period, source: 
     status: options.paid ? "paid" : "pending",
     orderType: "subscription",
     subscriptionFrequency: frequency,
+    // Decision 0097: its deliveries are counted by the cadence it was billed with (the base already holds it).
+    deliveryCadence: subscription.deliveryCadence,
     ...source.customer,
     districtId: subscription.districtId,
     districtName: subscription.districtName,

@@ -1,10 +1,11 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { addDays, limaToday } from "@core/lima-dates";
-import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
+import { nextCadenceDelivery } from "@core/cadence-dates";
+import { cadenceOf } from "@core/delivery-cadence";
 import type { Database } from "../db/client";
 import { readDistrictWeekdays } from "../content/index.server";
 import { deliveries, subscriptions } from "../db/schema";
-import { paidPeriodsOf, periodOfDelivery } from "./paid-deliveries";
+import { paidPeriodsOf, placeOfDelivery } from "./paid-deliveries";
 import { forEachRowOnItsOwn } from "../db/row-failures";
 import { inTransaction } from "../db/transaction";
 import { claimNextSlotFrom, tellRescheduledDeliveries } from "../deliveries/index.server";
@@ -14,8 +15,8 @@ import { publicSiteUrl } from "../config/env";
 export const DELIVERY_LEAD_DAYS = 7;
 
 /**
- * One delivery a month for every month already paid for (mensual: one per paid period; anual:
- * twelve per paid year). Each is numbered per subscription and the number is unique, so a job run
+ * Every delivery already paid for: a period pays for its months × its cadence's deliveries a month
+ * (mensual monthly: one; anual monthly: twelve; semanal: four a month, decision 0097). Each is numbered per subscription and the number is unique, so a job run
  * twice or two workers create it once.
  */
 export async function scheduleSubscriptionDeliveries(db: Database, now: Date, siteUrl = publicSiteUrl()): Promise<number> {
@@ -54,9 +55,10 @@ async function createNextDelivery(
     if (!subscription || subscription.status !== "active" || !subscription.nextDeliveryDate || subscription.nextDeliveryDate > horizon) return false;
     if (subscription.endsOn && subscription.nextDeliveryDate >= subscription.endsOn) return false;
     const sequence = subscription.deliveriesMade + 1;
-    // Which paid period this delivery belongs to (each by its own frequency); none yet means it is not paid for.
-    const period = periodOfDelivery(await paidPeriodsOf(tx, subscription), sequence);
-    if (!period?.orderId) return false;
+    // Which paid period this delivery belongs to (each by its own frequency and cadence); none yet means it is not paid for.
+    const place = placeOfDelivery(await paidPeriodsOf(tx, subscription), sequence);
+    const period = place?.period;
+    if (!place || !period?.orderId) return false;
     const days = await readDistrictWeekdays(tx, subscription.districtId);
     // Decision 0030: a closed or full date moves this delivery to the district's next weekday with
     // room; with none in sight it keeps its date (a paid delivery is never dropped) and dispatch sees
@@ -90,9 +92,21 @@ async function createNextDelivery(
       })
       .onConflictDoNothing()
       .returning({ id: deliveries.id, deliveryNumber: deliveries.deliveryNumber });
+    // Decision 0097: the next one at the pace of this delivery's period, from the date wanted (a
+    // holiday's move never shifts the weeks after it). After a period's last delivery the next
+    // period is billed with the subscription's cadence, which keeps a month's anchor or none.
+    const next = nextCadenceDelivery({
+      cadence: period.cadence,
+      date: subscription.nextDeliveryDate,
+      indexInPeriod: place.indexInPeriod,
+      anchor: subscription.deliveryAnchorDate,
+      districtDays: days,
+    });
+    const cadenceAfter = place.indexInPeriod === period.deliveries - 1 ? cadenceOf(subscription.deliveryCadence) : period.cadence;
+    const anchor = cadenceAfter === "monthly" ? null : (next.anchor ?? next.date);
     await tx
       .update(subscriptions)
-      .set({ deliveriesMade: sequence, nextDeliveryDate: nextMonthlyDeliveryDate(subscription.nextDeliveryDate, days), updatedAt: now })
+      .set({ deliveriesMade: sequence, nextDeliveryDate: next.date, deliveryAnchorDate: anchor, updatedAt: now })
       .where(and(eq(subscriptions.id, subscription.id), eq(subscriptions.deliveriesMade, sql`${subscription.deliveriesMade}`)));
     // Decision 0062: the customer expects it on the date their subscription page showed; a moved one is told, like Despacho's.
     if (moved && inserted[0]) {

@@ -1,5 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { nextMonthlyDeliveryDate, billingDateOfPeriod } from "@core/subscription-dates";
+import { billingDateOfPeriod } from "@core/subscription-dates";
+import { nextCadenceDelivery } from "@core/cadence-dates";
+import { cadenceOf, deliveryCadenceLabels, type DeliveryCadence } from "@core/delivery-cadence";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
 import { readDistrictWeekdays } from "../content/index.server";
@@ -14,6 +16,8 @@ export interface PendingSubscriptionInput {
   userId: string;
   orderId: string;
   frequency: "mensual" | "anual";
+  /** Decision 0097: how often its deliveries come; `baseAmountCents` is already one delivery × the month's. */
+  deliveryCadence: DeliveryCadence;
   discountRate: number;
   baseAmountCents: number;
   amountCents: number;
@@ -40,6 +44,9 @@ export async function createPendingSubscription(tx: DatabaseOrTransaction, input
       orderId: input.orderId,
       status: "pending_payment",
       frequency: input.frequency,
+      deliveryCadence: input.deliveryCadence,
+      // The first month of weekly or biweekly deliveries counts from the checkout's delivery date.
+      deliveryAnchorDate: input.deliveryCadence === "monthly" ? null : input.firstDeliveryDate,
       discountRateBasisPoints: Math.round(input.discountRate * 10_000),
       baseAmountCents: input.baseAmountCents,
       amountCents: input.amountCents,
@@ -175,6 +182,9 @@ export async function finishActivation(
   const { subscription } = input;
   const districtDays = await readDistrictWeekdays(db, subscription.districtId);
   const today = limaToday(input.now);
+  // The checkout's delivery is the first of period 1; the next one follows the cadence (decision 0097).
+  const cadence = cadenceOf(subscription.deliveryCadence);
+  const next = nextCadenceDelivery({ cadence, date: input.firstDeliveryDate, indexInPeriod: 0, anchor: subscription.deliveryAnchorDate, districtDays });
   await inTransaction(db, async (tx) => {
     // Decision 0025: the subscription, then its period, then (in settlement) the order and payment.
     await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, subscription.id)).for("update");
@@ -207,14 +217,15 @@ export async function finishActivation(
         nextBillingDate: billingDateOfPeriod(today, subscription.frequency as "mensual" | "anual", 2),
         nextPeriodNumber: 2,
         deliveriesMade: 1,
-        nextDeliveryDate: nextMonthlyDeliveryDate(input.firstDeliveryDate, districtDays),
+        nextDeliveryDate: next.date,
+        deliveryAnchorDate: next.anchor,
         updatedAt: input.now,
       })
       .where(eq(subscriptions.id, subscription.id));
     await tx.insert(subscriptionEvents).values({
       subscriptionId: subscription.id,
       kind: "activated",
-      description: `Suscripción ${subscription.frequency === "anual" ? "anual" : "mensual"} activada con ${input.card.brand ?? "tarjeta"} terminada en ${input.card.last4 ?? "—"}`,
+      description: `Suscripción ${subscription.frequency === "anual" ? "anual" : "mensual"}${cadence === "monthly" ? "" : ` (entregas: ${deliveryCadenceLabels[cadence].toLowerCase()})`} activada con ${input.card.brand ?? "tarjeta"} terminada en ${input.card.last4 ?? "—"}`,
       actor: input.actor,
       createdAt: input.now,
     });

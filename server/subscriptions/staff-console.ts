@@ -11,6 +11,8 @@ export interface StaffSubscriptionRow {
   subscriptionNumber: string;
   status: string;
   frequency: string;
+  /** weekly | biweekly | monthly (decision 0097). */
+  deliveryCadence: string;
   billingMethod: string;
   districtName: string;
   customerName: string;
@@ -72,6 +74,7 @@ export async function searchStaffSubscriptions(
         subscriptionNumber: subscriptions.subscriptionNumber,
         status: subscriptions.status,
         frequency: subscriptions.frequency,
+        deliveryCadence: subscriptions.deliveryCadence,
         billingMethod: subscriptions.billingMethod,
         districtName: subscriptions.districtName,
         customerName: sql<string>`trim(${users.firstName} || ' ' || ${users.lastName})`,

@@ -3,6 +3,7 @@ import { cookieHeader, openSignedIn, registerCustomer } from "../support/account
 import { expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
 import { useBrowser, waitForEmail } from "../support/e2e";
 import { fillCheckout } from "../support/checkout-page";
+import { auditLayout } from "../support/layout-audit";
 import { APPROVED_CARD, openSubscriptionCheckout, payWithSandboxCard, placeSubscriptionOrder, placeSubscriptionOverHttp } from "../support/subscription-page";
 
 describe("subscribing with the sandbox card form", () => {
@@ -87,6 +88,79 @@ describe("subscribing with the sandbox card form", () => {
     await ask.getByLabel("Sí, quiero otra suscripción").check();
     await page.getByRole("button", { name: "Finalizar compra" }).click();
     await page.getByRole("heading", { name: "Registra tu tarjeta" }).waitFor();
+    expectClean();
+    await close();
+  });
+
+  it("subscribes weekly at 360 px: each cadence's price, the fifth-week rule, kept through a refused submit, shown and changed on the account page", async () => {
+    const customer = await registerCustomer(shop.baseURL());
+    const { page, expectClean, close } = await openSignedIn(shop, customer.cookies, { ...MOBILE, viewport: { width: 360, height: 740 } });
+    await openSubscriptionCheckout(page, shop.baseURL());
+    const choice = page.getByTestId("cadence-choice");
+    // Decision 0097: monthly first; each option says what the mensual plan charges for it (the cart, S/ 60, is one delivery).
+    expect(await choice.getByLabel(/^Mensual/).isChecked()).toBe(true);
+    expect(
+      await choice
+        .getByLabel(/^Semanal/)
+        .locator("xpath=..")
+        .textContent(),
+    ).toBe("Semanal4 entregas al mes · S/ 228.00 al mes");
+    expect(
+      await choice
+        .getByLabel(/^Cada 2 semanas/)
+        .locator("xpath=..")
+        .textContent(),
+    ).toBe("Cada 2 semanas2 entregas al mes · S/ 114.00 al mes");
+    await choice.getByLabel(/^Semanal/).check();
+    expect(await page.getByTestId("cadence-terms").textContent()).toBe(
+      "Pagas 4 entregas al mes y recibes 4. Cuando un mes trae una quinta semana, esa semana no hay entrega y no se cobra.",
+    );
+    expect(await page.getByTestId("summary-purchase").textContent()).toBe("Suscripción Mensual · Entrega semanal (4 al mes)");
+    expect(await page.getByTestId("summary-total").textContent()).toBe("S/ 228.00");
+
+    // A refused submit (a DNI of 7 digits) keeps the cadence and everything typed.
+    await fillCheckout(page);
+    await page.getByLabel("Correo electrónico").fill(customer.email);
+    await page.getByLabel("Número de documento").fill("4567891");
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await page.getByText("El DNI debe tener 8 dígitos").waitFor();
+    expect(await choice.getByLabel(/^Semanal/).isChecked()).toBe(true);
+    expect(await page.getByLabel("Dirección", { exact: true }).inputValue()).toBe("Av. Larco 123");
+    expect(await auditLayout(page)).toEqual([]);
+    await page.getByLabel("Número de documento").fill("45678912");
+    await page.getByRole("button", { name: "Finalizar compra" }).click();
+    await page.getByRole("heading", { name: "Registra tu tarjeta" }).waitFor();
+    // The server priced it again from its own catalogue: four deliveries at 95 %.
+    expect(await page.getByTestId("first-charge").textContent()).toBe("S/ 228.00");
+
+    await payWithSandboxCard(page, APPROVED_CARD);
+    await page.getByRole("link", { name: "Ver mi suscripción" }).click();
+    await page.getByRole("heading", { level: 1, name: /^Suscripción SUS-\d{6}$/ }).waitFor();
+    await page
+      .getByText("Semanal. Pagas 4 entregas al mes y recibes 4. Cuando un mes trae una quinta semana, esa semana no hay entrega y no se cobra.")
+      .waitFor();
+    expect(await page.getByText("Subtotal mensual sin descuento (4 entregas)").count()).toBe(1);
+    expect(await page.getByText("Suscripción mensual (entregas: semanal) activada con Visa terminada en 1111").count()).toBe(1);
+
+    // Every two weeks from the next charge: the panel prices each choice; the month paid stays weekly.
+    await page.locator("details#cadence > summary").click();
+    const panel = page.locator("details#cadence");
+    expect(
+      await panel
+        .getByLabel(/^Cada 2 semanas/)
+        .locator("xpath=..")
+        .textContent(),
+    ).toBe("Cada 2 semanas2 entregas al mes · S/ 114.00 al mes");
+    await panel.getByLabel(/^Cada 2 semanas/).check();
+    expect(await panel.getByTestId("cadence-change-terms").textContent()).toBe("Pagas 2 entregas al mes y recibes 2, cada dos semanas.");
+    expect(await auditLayout(page)).toEqual([]);
+    await panel.getByRole("button", { name: "Cambiar entregas" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^Entregas cada 2 semanas \(2 al mes\) desde el cobro del .+\. Nuevo cobro: S\/ 114\.00 al mes\.$/ })
+      .waitFor();
+    await page.getByText("Cada 2 semanas. Pagas 2 entregas al mes y recibes 2, cada dos semanas.").waitFor();
+    expect(await page.getByText("Semanal. Pagas 4 entregas al mes y recibes 4.", { exact: false }).count()).toBe(1);
     expectClean();
     await close();
   });

@@ -8,6 +8,7 @@ import { runDueJobs } from "@server/jobs/index.server";
 import { sandboxCardProvider, sandboxCardToken } from "@server/payments/index.server";
 import { activateSubscription } from "@server/subscriptions/index.server";
 import { addDays } from "@core/lima-dates";
+import type { DeliveryCadence } from "@core/delivery-cadence";
 import { checkoutInput } from "./checkout-fixture";
 
 export const siteUrl = "http://localhost:3000";
@@ -24,18 +25,23 @@ export async function newCustomer(db: Database, prefix = "cliente"): Promise<{ i
   return { id, email };
 }
 
-/** A customer subscribed on `start`: 2 × Pack x 12 (S/ 60.00 a month), first delivery Wednesday 25 November in Miraflores. */
+/**
+ * A customer subscribed on `start`: 2 × Pack x 12 (S/ 60.00 a delivery; a month of them with a weekly
+ * or biweekly cadence, decision 0097), first delivery Wednesday 25 November in Miraflores.
+ */
 export async function subscribe(
   db: Database,
   customer: { id: string; email: string },
   frequency: "mensual" | "anual",
   card = "4111111111111111",
+  deliveryCadence: DeliveryCadence = "monthly",
 ): Promise<string> {
   const placed = await placeOrder(
     db,
     checkoutInput(start, {
       purchaseType: "subscription",
       subscriptionFrequency: frequency,
+      deliveryCadence,
       correo: customer.email,
       items: [{ productId: 1, variantId: 1, quantity: 2 }],
       clientSubtotalCents: 6000,

@@ -6,6 +6,8 @@ import { inputClass } from "~/components/ui/form-field";
 import { formatLimaDate, weekdayNames } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "@core/pricing";
+import { cadenceOf, cadenceTerms, deliveriesPerMonth, deliveryCadenceLabels, deliveryCadences, monthlySubtotalCents } from "@core/delivery-cadence";
+import { deliveriesPerPeriod } from "@core/subscription-dates";
 import { CANCEL_REASONS, quantityFieldName, type SelfServiceAction } from "@core/subscription-self-service";
 
 /** The panel of each action, as named in links (`?accion=`), and the order they are shown in. */
@@ -18,6 +20,7 @@ export const actionPanels: { action: SelfServiceAction; slug: string; title: str
   { action: "pause", slug: "pausar", title: "Pausar" },
   { action: "products", slug: "productos", title: "Cambiar productos y cantidades" },
   { action: "frequency", slug: "plan", title: "Cambiar de plan (mensual o anual)" },
+  { action: "cadence", slug: "entregas", title: "Cambiar cada cuánto recibes tus entregas" },
   { action: "organization", slug: "organizacion", title: "Cambiar la organización que apoyas" },
   { action: "billing", slug: "forma-de-pago", title: "Forma de pago de cada periodo" },
   { action: "cancel", slug: "cancelar", title: "Cancelar la suscripción" },
@@ -169,7 +172,9 @@ function ActionForm({
             No entregaremos el <strong>{longDate(options.skip.delivery)}</strong>; la siguiente entrega será el {longDate(options.skip.movedTo)}.{" "}
             {options.skip.skipsBillingDate
               ? `Tampoco cobraremos el periodo del ${longDate(options.skip.skipsBillingDate)}: todo se corre un mes.`
-              : "Tu plan anual conserva esa entrega para más adelante; el cobro anual no cambia."}
+              : cadenceOf(subscription.deliveryCadence) !== "monthly"
+                ? "El cobro no cambia: esa entrega pagada llega en la fecha siguiente y recibes todas las que pagaste."
+                : "Tu plan anual conserva esa entrega para más adelante; el cobro anual no cambia."}
           </p>
         </IntentForm>
       ) : null;
@@ -209,6 +214,8 @@ function ActionForm({
       return <ProductsForm subscription={subscription} options={options} requestKey={requestKey} error={error} />;
     case "frequency":
       return <FrequencyForm subscription={subscription} options={options} requestKey={requestKey} error={error} />;
+    case "cadence":
+      return <CadenceForm subscription={subscription} options={options} requestKey={requestKey} error={error} />;
     case "organization":
       return (
         <IntentForm subscriptionId={subscription.id} intent="organization" requestKey={requestKey} error={error} submit="Guardar organización">
@@ -288,7 +295,10 @@ function DateForm({
     <IntentForm subscriptionId={subscription.id} intent="date" requestKey={requestKey} error={error} submit="Cambiar fecha">
       <p className="text-sm text-slate-700">
         {subscription.nextDeliveryDate ? `Tu próxima entrega por programar es el ${longDate(subscription.nextDeliveryDate)}. ` : ""}
-        En {subscription.districtName} repartimos los días {days}. Las entregas siguientes serán el mismo día de la semana, un mes después.
+        En {subscription.districtName} repartimos los días {days}.{" "}
+        {cadenceOf(subscription.deliveryCadence) === "monthly"
+          ? "Las entregas siguientes serán el mismo día de la semana, un mes después."
+          : "Las entregas siguientes serán el mismo día de la semana, según tu frecuencia de entrega."}
       </p>
       {options.deliveryDates.length === 0 ? (
         <p className="text-sm text-slate-700">Por ahora no hay otras fechas disponibles.</p>
@@ -332,6 +342,8 @@ function ProductsForm({
   const subtotal = options.catalogue.reduce((sum, line) => sum + line.unitPriceCents * (quantities[quantityFieldName(line.productId, line.variantId)] ?? 0), 0);
   const frequency = options.pendingFrequency ?? subscription.frequency;
   const shortfall = minimumOrderShortfall(subtotal);
+  // Decision 0097: the quantities are one delivery's; the plan charges the month's deliveries.
+  const perMonth = deliveriesPerMonth(cadenceOf(subscription.deliveryCadence));
   return (
     <IntentForm subscriptionId={subscription.id} intent="products" requestKey={requestKey} error={error} submit="Guardar productos">
       <p className="text-sm text-slate-700">
@@ -366,13 +378,13 @@ function ProductsForm({
       </ul>
       <dl className="space-y-1 rounded-xl bg-brand-50 p-4 text-sm" aria-live="polite">
         <div className="flex justify-between gap-3">
-          <dt>Subtotal mensual</dt>
-          <dd className="font-semibold">{formatSoles(subtotal)}</dd>
+          <dt>{perMonth === 1 ? "Subtotal mensual" : `Subtotal mensual (${perMonth} entregas)`}</dt>
+          <dd className="font-semibold">{formatSoles(subtotal * perMonth)}</dd>
         </div>
         <div className="flex justify-between gap-3">
           <dt>Nuevo cobro</dt>
           <dd className="font-semibold">
-            {perPeriod(orderSummary(subtotal, "subscription", frequency === "anual" ? "anual" : "mensual").totalCents, frequency)}
+            {perPeriod(orderSummary(subtotal * perMonth, "subscription", frequency === "anual" ? "anual" : "mensual").totalCents, frequency)}
           </dd>
         </div>
         {shortfall > 0 && (
@@ -397,9 +409,12 @@ function FrequencyForm({
   error: ActionError | null;
 }) {
   const planned = options.pendingFrequency ?? subscription.frequency;
+  const cadence = cadenceOf(subscription.deliveryCadence);
+  // Decision 0097: the year's deliveries by the cadence (12 monthly, 24 every two weeks, 48 weekly).
+  const yearDeliveries = cadence === "monthly" ? "12 entregas mensuales" : `${deliveriesPerPeriod("anual", cadence)} entregas en el año`;
   const plans = [
     { value: "mensual", label: "Mensual", detail: `${perPeriod(options.planAmounts.mensual, "mensual")}, 5% de descuento` },
-    { value: "anual", label: "Anual", detail: `${perPeriod(options.planAmounts.anual, "anual")}, 15% de descuento, 12 entregas mensuales` },
+    { value: "anual", label: "Anual", detail: `${perPeriod(options.planAmounts.anual, "anual")}, 15% de descuento, ${yearDeliveries}` },
   ];
   return (
     <IntentForm subscriptionId={subscription.id} intent="frequency" requestKey={requestKey} error={error} submit="Cambiar plan">
@@ -423,6 +438,50 @@ function FrequencyForm({
           </label>
         ))}
       </fieldset>
+    </IntentForm>
+  );
+}
+
+/**
+ * Issue 41 (decision 0097): how often the deliveries come, from the next charge. Each option says
+ * what that charge would be (the products are one delivery's); the server prices it again.
+ */
+function CadenceForm({ subscription, options, requestKey, error }: Omit<Props, "openAction" | "actionError"> & { error: ActionError | null }) {
+  const current = cadenceOf(subscription.deliveryCadence);
+  const frequency = options.pendingFrequency ?? subscription.frequency;
+  const deliveryCents = subscription.items.reduce((sum, item) => sum + item.unitPriceCents * item.quantity, 0);
+  const [chosen, setChosen] = useState(deliveryCadences.find((cadence) => cadence !== current)!);
+  return (
+    <IntentForm subscriptionId={subscription.id} intent="cadence" requestKey={requestKey} error={error} submit="Cambiar entregas">
+      <p className="text-sm text-slate-700">
+        El cambio empieza con tu próximo cobro, el {subscription.nextBillingDate ? longDate(subscription.nextBillingDate) : "próximo periodo"}: lo ya pagado
+        llega como estaba previsto.
+      </p>
+      <fieldset className="space-y-2">
+        <legend className="mb-1 text-sm font-semibold">Entregas desde el próximo cobro</legend>
+        {deliveryCadences.map((cadence) => (
+          <label
+            key={cadence}
+            className="flex items-start gap-3 rounded-xl border border-slate-200 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+          >
+            <input type="radio" name="cadence" value={cadence} checked={chosen === cadence} onChange={() => setChosen(cadence)} className="mt-1" />
+            <span>
+              <span className="font-semibold">{deliveryCadenceLabels[cadence]}</span>
+              {cadence === current ? " (la actual)" : ""}
+              <span className="block text-sm text-slate-700">
+                {deliveriesPerMonth(cadence)} {deliveriesPerMonth(cadence) === 1 ? "entrega" : "entregas"} al mes ·{" "}
+                {perPeriod(
+                  orderSummary(monthlySubtotalCents(deliveryCents, cadence), "subscription", frequency === "anual" ? "anual" : "mensual").totalCents,
+                  frequency,
+                )}
+              </span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <p className="text-sm text-slate-700" data-testid="cadence-change-terms">
+        {cadenceTerms(chosen)}
+      </p>
     </IntentForm>
   );
 }

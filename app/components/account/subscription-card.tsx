@@ -5,6 +5,7 @@ import { deliveryWindowLabels } from "@core/delivery-schedule";
 import { formatLimaDate, limaToday } from "@core/lima-dates";
 import { formatSoles } from "@core/money";
 import { orderSummary } from "@core/pricing";
+import { cadenceOf, cadenceTerms, deliveryCadenceLabels, deliveriesPerMonth } from "@core/delivery-cadence";
 import { frequencyLabel, subscriptionStatusLabel } from "~/lib/subscription-labels";
 
 const dateOrDash = (date: string | null) => (date ? formatLimaDate(date, { weekday: "long", day: "numeric", month: "long", year: "numeric" }) : "—");
@@ -12,8 +13,17 @@ const dateOrDash = (date: string | null) => (date ? formatLimaDate(date, { weekd
 /** A subscription as it stands: plan, amounts, next dates, delivery, card and the supported cause. */
 export function SubscriptionSummary({ subscription, detailLink }: { subscription: SubscriptionView; detailLink?: boolean }) {
   const discount = subscription.discountRateBasisPoints / 100;
+  // The pace of the period paid now; a change (decision 0097) applies from the next charge.
+  const cadence = cadenceOf(subscription.paidDeliveryCadence ?? subscription.deliveryCadence);
+  const nextCadence = cadenceOf(subscription.deliveryCadence);
+  const perMonth = deliveriesPerMonth(nextCadence);
   const rows: [string, string][] = [
     ["Plan", `${frequencyLabel(subscription.frequency)} (${discount}% de descuento)`],
+    // Decision 0097: how often it is delivered, and the 5th-week rule in the customer's words.
+    [
+      "Entregas",
+      cadence === "monthly" ? "Mensual: una entrega al mes, el mismo día de la semana" : `${deliveryCadenceLabels[cadence]}. ${cadenceTerms(cadence)}`,
+    ],
     [subscription.frequency === "anual" ? "Cobro anual" : "Cobro mensual", formatSoles(subscription.amountCents)],
     ["Próximo cobro", dateOrDash(subscription.nextBillingDate)],
     ["Próxima entrega", dateOrDash(subscription.upcomingDeliveryDate)],
@@ -30,6 +40,7 @@ export function SubscriptionSummary({ subscription, detailLink }: { subscription
     const amount = formatSoles(orderSummary(subscription.baseAmountCents, "subscription", pending).totalCents);
     rows.splice(1, 0, ["Desde el próximo cobro", `Plan ${pending}: ${amount} ${pending === "anual" ? "al año" : "al mes"}`]);
   }
+  if (nextCadence !== cadence) rows.splice(2, 0, ["Entregas desde el próximo cobro", `${deliveryCadenceLabels[nextCadence]}. ${cadenceTerms(nextCadence)}`]);
   if (subscription.endsOn && subscription.status !== "cancelled") rows.splice(2, 0, ["Termina el", dateOrDash(subscription.endsOn)]);
   return (
     <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-100 sm:p-6" aria-labelledby={`subscription-${subscription.id}`}>
@@ -62,7 +73,7 @@ export function SubscriptionSummary({ subscription, detailLink }: { subscription
           </li>
         ))}
         <li className="flex justify-between gap-3 py-2 text-sm text-slate-600">
-          <span>Subtotal mensual sin descuento</span>
+          <span>{perMonth === 1 ? "Subtotal mensual sin descuento" : `Subtotal mensual sin descuento (${perMonth} entregas)`}</span>
           <span>{formatSoles(subscription.baseAmountCents)}</span>
         </li>
       </ul>

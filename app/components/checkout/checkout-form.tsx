@@ -7,6 +7,7 @@ import type { DeliveryWindow } from "@core/delivery-schedule";
 import { matchDistrict } from "@core/district-match";
 import { isoWeekday } from "@core/lima-dates";
 import { minimumOrderShortfall, orderSummary, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
+import { DEFAULT_DELIVERY_CADENCE, monthlySubtotalCents, type DeliveryCadence } from "@core/delivery-cadence";
 import { garantiaCharge, garantiaCreditToApply } from "@core/garantia";
 import type { SummaryGarantia } from "~/components/shop/order-summary";
 import { useGarantiaLines } from "./use-garantia-lines";
@@ -99,6 +100,7 @@ export function CheckoutForm({
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const [organizationId, setOrganizationId] = useState("");
   const [anotherSubscription, setAnotherSubscription] = useState(false);
+  const [cadence, setCadence] = useState<DeliveryCadence>(DEFAULT_DELIVERY_CADENCE);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [checkoutKey] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : ""));
   const [minimumDismissed, setMinimumDismissed] = useState(false);
@@ -107,7 +109,9 @@ export function CheckoutForm({
   const frequency = navigationState?.subscriptionFrequency ?? stored.subscriptionFrequency;
   const subtotal = cartSubtotalCents(items);
   const garantiaLines = useGarantiaLines(items);
-  const garantia = summaryGarantia(garantiaLines, garantiaContext, orderSummary(subtotal, purchaseType, frequency).totalCents, purchaseType);
+  // Decision 0097: the cart is one delivery; a subscription is priced on the month's deliveries.
+  const pricedCents = purchaseType === "subscription" ? monthlySubtotalCents(subtotal, cadence) : subtotal;
+  const garantia = summaryGarantia(garantiaLines, garantiaContext, orderSummary(pricedCents, purchaseType, frequency).totalCents, purchaseType);
 
   // Issue 41: "surco" typed and never picked from the list is Santiago de Surco, said aloud.
   const districtMatch = matchDistrict(form.districtName, districts);
@@ -142,6 +146,7 @@ export function CheckoutForm({
     checkoutKey,
     purchaseType,
     subscriptionFrequency: frequency,
+    deliveryCadence: purchaseType === "subscription" ? cadence : DEFAULT_DELIVERY_CADENCE,
     nombre: form.nombre,
     apellido: form.apellido,
     correo: form.correo,
@@ -281,7 +286,7 @@ export function CheckoutForm({
               bindings={bindings}
               offer={doorPayment}
               districtId={district?.id ?? null}
-              totalCents={orderSummary(subtotal, purchaseType, frequency).totalCents + (garantia?.cents ?? 0) - (garantia?.creditCents ?? 0)}
+              totalCents={orderSummary(pricedCents, purchaseType, frequency).totalCents + (garantia?.cents ?? 0) - (garantia?.creditCents ?? 0)}
             />
           )}
         </div>
@@ -290,6 +295,11 @@ export function CheckoutForm({
           {purchaseType === "subscription" && (
             <SubscriptionOptions
               signedIn={customer !== null}
+              frequency={frequency}
+              deliverySubtotalCents={subtotal}
+              cadence={cadence}
+              onCadenceChange={setCadence}
+              cadenceError={errorFor("deliveryCadence")}
               organizations={organizations}
               organizationId={organizationId}
               onOrganizationChange={setOrganizationId}
@@ -309,6 +319,7 @@ export function CheckoutForm({
             subtotalCents={subtotal}
             purchaseType={purchaseType}
             frequency={frequency}
+            cadence={purchaseType === "subscription" ? cadence : DEFAULT_DELIVERY_CADENCE}
             result={fetcher.data ?? null}
             itemsError={errorFor("items")}
             shippingInvalid={shippingInvalid}

@@ -1,6 +1,7 @@
 import { OrderSummaryBox, type SummaryGarantia, type SummaryLine } from "~/components/shop/order-summary";
 import { SHIPPING_INCOMPLETE } from "@core/checkout-schema";
 import type { PurchaseType, SubscriptionFrequency } from "@core/pricing";
+import type { DeliveryCadence } from "@core/delivery-cadence";
 import { AccountLinks } from "./subscription-options";
 import type { CheckoutActionData } from "./checkout-form";
 
@@ -9,6 +10,7 @@ export function PaymentSummary({
   subtotalCents,
   purchaseType,
   frequency,
+  cadence,
   result,
   itemsError,
   shippingInvalid,
@@ -23,6 +25,7 @@ export function PaymentSummary({
   lines: readonly SummaryLine[];
   purchaseType: PurchaseType;
   frequency: SubscriptionFrequency;
+  cadence: DeliveryCadence;
   /** The checkout action's refusal, if the last submit was refused. */
   result: CheckoutActionData | null;
   itemsError: string | undefined;
@@ -35,7 +38,7 @@ export function PaymentSummary({
   garantia?: SummaryGarantia | null;
 }) {
   return (
-    <OrderSummaryBox cartSubtotalCents={subtotalCents} purchaseType={purchaseType} frequency={frequency} garantia={garantia} lines={lines}>
+    <OrderSummaryBox cartSubtotalCents={subtotalCents} purchaseType={purchaseType} frequency={frequency} cadence={cadence} garantia={garantia} lines={lines}>
       <div role="alert" className="mt-4 space-y-2 text-sm">
         {shippingInvalid && submitted && <p className="text-red-700">{SHIPPING_INCOMPLETE}</p>}
         {itemsError && <p className="text-red-700">{itemsError}</p>}

@@ -1,8 +1,17 @@
 import { Field, inputClass } from "~/components/ui/form-field";
+import { formatSoles } from "@core/money";
+import { orderSummary, type SubscriptionFrequency } from "@core/pricing";
+import { cadenceTerms, deliveryCadenceLabels, deliveryCadences, monthlySubtotalCents, type DeliveryCadence } from "@core/delivery-cadence";
+import { deliveriesPerPeriod } from "@core/subscription-dates";
 
-/** A subscription's extra choices: the account it needs and the organisation it supports. */
+/** A subscription's extra choices: how often it is delivered, the account it needs and the organisation it supports. */
 export function SubscriptionOptions({
   signedIn,
+  frequency,
+  deliverySubtotalCents,
+  cadence,
+  onCadenceChange,
+  cadenceError,
   organizations,
   organizationId,
   onOrganizationChange,
@@ -14,6 +23,12 @@ export function SubscriptionOptions({
   anotherSubscriptionError,
 }: {
   signedIn: boolean;
+  frequency: SubscriptionFrequency;
+  /** The cart: what one delivery brings. */
+  deliverySubtotalCents: number;
+  cadence: DeliveryCadence;
+  onCadenceChange: (cadence: DeliveryCadence) => void;
+  cadenceError: string | undefined;
   liveSubscriptions: { id: string; subscriptionNumber: string }[];
   /** Issue 41: the customer has a live subscription (or the server said so): a second one needs their yes. */
   askAnother: boolean;
@@ -30,6 +45,7 @@ export function SubscriptionOptions({
       <h2 id="subscription-account" className="text-base font-bold text-brand-900">
         Tu suscripción
       </h2>
+      <CadenceChoice frequency={frequency} deliverySubtotalCents={deliverySubtotalCents} cadence={cadence} onChange={onCadenceChange} error={cadenceError} />
       {!signedIn && <AccountRequiredNotice />}
       {askAnother && (
         <AnotherSubscription live={liveSubscriptions} checked={anotherSubscription} onChange={onAnotherSubscriptionChange} error={anotherSubscriptionError} />
@@ -47,6 +63,66 @@ export function SubscriptionOptions({
         )}
       </Field>
     </section>
+  );
+}
+
+/**
+ * Issue 41 (decision 0097): how often the plan's deliveries come. Each option says what the plan
+ * charges for it; the cart is one delivery. The server prices it again from its own catalogue.
+ */
+function CadenceChoice({
+  frequency,
+  deliverySubtotalCents,
+  cadence,
+  onChange,
+  error,
+}: {
+  frequency: SubscriptionFrequency;
+  deliverySubtotalCents: number;
+  cadence: DeliveryCadence;
+  onChange: (cadence: DeliveryCadence) => void;
+  error: string | undefined;
+}) {
+  const per = frequency === "anual" ? "al año" : "al mes";
+  return (
+    <fieldset aria-describedby="cadence-terms" data-testid="cadence-choice">
+      <legend className="font-semibold text-brand-900">¿Cada cuánto quieres tus entregas?</legend>
+      <div className="mt-2 space-y-2">
+        {deliveryCadences.map((option) => {
+          const count = deliveriesPerPeriod(frequency, option);
+          const price = orderSummary(monthlySubtotalCents(deliverySubtotalCents, option), "subscription", frequency).totalCents;
+          return (
+            <label
+              key={option}
+              className="flex cursor-pointer items-start gap-3 rounded-2xl border border-brand-200 bg-white p-3 has-[:checked]:border-brand-700 has-[:checked]:ring-1 has-[:checked]:ring-brand-700"
+            >
+              <input
+                type="radio"
+                name="deliveryCadence"
+                value={option}
+                checked={cadence === option}
+                onChange={() => onChange(option)}
+                className="mt-1 accent-brand-700"
+              />
+              <span className="min-w-0">
+                <span className="block font-semibold text-brand-900">{deliveryCadenceLabels[option]}</span>
+                <span className="block text-slate-700">
+                  {count} {count === 1 ? "entrega" : "entregas"} {per} · {formatSoles(price)} {per}
+                </span>
+              </span>
+            </label>
+          );
+        })}
+      </div>
+      <p id="cadence-terms" className="mt-2 text-slate-700" data-testid="cadence-terms">
+        {cadenceTerms(cadence)}
+      </p>
+      {error && (
+        <p role="alert" className="mt-1 text-red-800">
+          {error}
+        </p>
+      )}
+    </fieldset>
   );
 }
 

@@ -1,7 +1,21 @@
 import { formatSoles } from "@core/money";
 import { orderSummary, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
+import { monthlySubtotalCents, type DeliveryCadence } from "@core/delivery-cadence";
+import { deliveriesPerPeriod } from "@core/subscription-dates";
 
 const frequencyLabels: Record<SubscriptionFrequency, string> = { mensual: "Mensual", anual: "Anual" };
+const cadenceNotes: Record<DeliveryCadence, string> = {
+  weekly: " · Entrega semanal (4 al mes)",
+  biweekly: " · Entrega cada 2 semanas (2 al mes)",
+  monthly: "",
+};
+
+/** The subtotal's label: what the plan's period holds (decision 0097: a weekly or biweekly period counts deliveries). */
+function subtotalLabel(subscription: boolean, frequency: SubscriptionFrequency, cadence: DeliveryCadence): string {
+  if (!subscription) return "Subtotal";
+  if (cadence !== "monthly") return `Subtotal (${deliveriesPerPeriod(frequency, cadence)} entregas${frequency === "anual" ? " en 12 meses" : ""})`;
+  return frequency === "anual" ? "Subtotal (12 meses)" : "Subtotal";
+}
 
 /** The bidón garantía the checkout shows (decision 0075): its own line, and a credit that pays part of the total. */
 export interface SummaryGarantia {
@@ -26,11 +40,14 @@ export function OrderSummaryBox({
   cartSubtotalCents,
   purchaseType,
   frequency,
+  cadence = "monthly",
   garantia,
   lines,
   children,
 }: {
   cartSubtotalCents: number;
+  /** A subscription's delivery cadence (decision 0097): the cart is one delivery, the plan prices the month's. */
+  cadence?: DeliveryCadence;
   /** The products, each with its presentation, quantity, price and line total (the checkout's summary). */
   lines?: readonly SummaryLine[];
   purchaseType: PurchaseType;
@@ -38,8 +55,8 @@ export function OrderSummaryBox({
   garantia?: SummaryGarantia | null;
   children?: React.ReactNode;
 }) {
-  const summary = orderSummary(cartSubtotalCents, purchaseType, frequency);
   const subscription = purchaseType === "subscription";
+  const summary = orderSummary(subscription ? monthlySubtotalCents(cartSubtotalCents, cadence) : cartSubtotalCents, purchaseType, frequency);
   const garantiaCents = garantia?.cents ?? 0;
   const creditCents = garantia?.creditCents ?? 0;
   const totalCents = summary.totalCents + garantiaCents;
@@ -49,8 +66,9 @@ export function OrderSummaryBox({
         Resumen del pedido
       </h2>
       <p className="mt-1 text-sm text-slate-600" data-testid="summary-purchase">
-        {subscription ? `Suscripción ${frequencyLabels[frequency]}` : "Compra única"}
+        {subscription ? `Suscripción ${frequencyLabels[frequency]}${cadenceNotes[cadence]}` : "Compra única"}
       </p>
+      {subscription && cadence !== "monthly" && lines && lines.length > 0 && <p className="mt-3 text-sm font-semibold text-slate-700">Cada entrega lleva:</p>}
       {lines && lines.length > 0 && (
         <ul className="mt-4 space-y-2 border-b border-slate-100 pb-3 text-sm text-slate-800" aria-label="Productos del pedido" data-testid="summary-lines">
           {lines.map((line) => (
@@ -69,7 +87,7 @@ export function OrderSummaryBox({
       )}
       <dl className="mt-4 space-y-2 text-slate-700">
         <div className="flex justify-between">
-          <dt>{subscription && frequency === "anual" ? "Subtotal (12 meses)" : "Subtotal"}</dt>
+          <dt>{subtotalLabel(subscription, frequency, cadence)}</dt>
           <dd data-testid="summary-subtotal">{formatSoles(summary.subtotalCents)}</dd>
         </div>
         {subscription && (

@@ -33,7 +33,7 @@ export function PurchaseOptionsPicker({ value, onChange }: { value: PurchaseOpti
           <span className="flex items-center gap-2 font-semibold">
             Suscripción <span className="rounded-full bg-leaf-700 px-2 py-0.5 text-xs text-white">Hasta 15% dscto</span>
           </span>
-          <span className="text-sm text-slate-600">Recibe tu agua cada mes y apoya una causa social.</span>
+          <span className="text-sm text-slate-600">Recibe tu agua cada semana, cada 2 semanas o cada mes y apoya una causa social.</span>
         </span>
       </label>
       {value.purchaseType === "subscription" && (

@@ -28,6 +28,8 @@ export const orders = pgTable(
     status: text("status").notNull().default("pending"),
     orderType: text("order_type").notNull(),
     subscriptionFrequency: text("subscription_frequency"),
+    /** A subscription period's order: the cadence it was billed with (decision 0097), so its deliveries are counted by it. */
+    deliveryCadence: text("delivery_cadence"),
     customerFirstName: text("customer_first_name").notNull(),
     customerLastName: text("customer_last_name").notNull(),
     customerEmail: text("customer_email").notNull(),

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { date, doublePrecision, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { check, date, doublePrecision, index, integer, jsonb, pgSequence, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { productVariants, products } from "./catalog";
 import { organizations } from "./content";
 import { districts } from "./districts";
@@ -10,8 +10,9 @@ export const subscriptionNumberSequence = pgSequence("subscription_number_seq", 
 
 /**
  * A customer's subscription (spec §3 Subscription; decisions.md: the shop keeps its own schedule).
- * Amounts are per period as the server priced them: `baseAmountCents` is the monthly subtotal,
- * `amountCents` what each billing period charges (mensual: max(S/50, 95%); anual: 12 × 85%).
+ * Amounts are per period as the server priced them: `baseAmountCents` is the monthly subtotal (one
+ * delivery's products × the cadence's deliveries a month, decision 0097), `amountCents` what each
+ * billing period charges (mensual: max(S/50, 95%); anual: 12 × 85%).
  */
 export const subscriptions = pgTable(
   "subscriptions",
@@ -59,15 +60,23 @@ export const subscriptions = pgTable(
     pendingFrequency: text("pending_frequency"),
     /** Number of the next billing period to create (1 is the checkout's own order). */
     nextPeriodNumber: integer("next_period_number").notNull().default(2),
-    /** Monthly deliveries made so far; anual has twelve per billing period. */
+    /** Deliveries made so far; a billing period pays for its months × the cadence's deliveries a month. */
     deliveriesMade: integer("deliveries_made").notNull().default(0),
+    /** weekly | biweekly | monthly (decision 0097): how often the plan's deliveries come; billing is the plan's. */
+    deliveryCadence: text("delivery_cadence").notNull().default("monthly"),
+    /** Weekly and biweekly: the day the current month of deliveries counts from (core/cadence-dates.ts); null for monthly. */
+    deliveryAnchorDate: date("delivery_anchor_date", { mode: "string" }),
     gatewaySubscriptionId: text("gateway_subscription_id"),
     cardBrand: text("card_brand"),
     cardLast4: text("card_last4"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("subscriptions_user_idx").on(table.userId), index("subscriptions_status_billing_idx").on(table.status, table.nextBillingDate)],
+  (table) => [
+    index("subscriptions_user_idx").on(table.userId),
+    index("subscriptions_status_billing_idx").on(table.status, table.nextBillingDate),
+    check("subscriptions_delivery_cadence_known", sql`${table.deliveryCadence} in ('weekly', 'biweekly', 'monthly')`),
+  ],
 );
 
 export const subscriptionItems = pgTable(

@@ -5,6 +5,7 @@ export { skipNextDelivery } from "./skip";
 export { changeNextDeliveryDate } from "./delivery-date";
 export { changeSubscriptionProducts } from "./products";
 export { changeSubscriptionFrequency } from "./frequency";
+export { changeSubscriptionCadence } from "./cadence";
 export { changeSubscriptionOrganization } from "./organization";
 export { changeBillingMethod } from "./billing";
 export { cancelSubscription, undoCancellation } from "./cancel";

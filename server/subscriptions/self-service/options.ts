@@ -8,6 +8,7 @@ import { organizations, subscriptions } from "../../db/schema";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { offeredDeliveryDates } from "./delivery-date";
 import { skipPlanOf } from "./skip-plan";
+import { cadenceOf } from "@core/delivery-cadence";
 
 /** A line a subscription can hold: each active variant, or the product at its own price (the catalogue's rule). */
 export type { SellableLine };
@@ -57,7 +58,8 @@ export async function loadSelfServiceOptions(db: Database, userId: string, subsc
     ? {
         delivery: plan.target.date,
         movedTo: plan.nextAfter,
-        skipsBillingDate: nextFrequency === "mensual" ? subscription.nextBillingDate : null,
+        // Decision 0097: a weekly or biweekly skip moves one delivery, never the month's charge.
+        skipsBillingDate: nextFrequency === "mensual" && cadenceOf(subscription.deliveryCadence) === "monthly" ? subscription.nextBillingDate : null,
         kept: plan.kept,
       }
     : null;

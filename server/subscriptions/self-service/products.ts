@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { formatSoles } from "@core/money";
 import { MINIMUM_ORDER_CENTS, minimumOrderShortfall, orderSummary } from "@core/pricing";
+import { cadenceOf, monthlySubtotalCents } from "@core/delivery-cadence";
 import { priceCartLines, type CartLineRequest } from "../../catalog/index.server";
 import type { Database } from "../../db/client";
 import { subscriptionItems, subscriptionPeriods, subscriptions } from "../../db/schema";
@@ -78,7 +79,9 @@ export async function changeSubscriptionProducts(
     if (sameLines(current, priced.lines)) return refuse("No hay cambios en tus productos", "products");
     const frequency = subscription.frequency as Frequency;
     const nextFrequency = (subscription.pendingFrequency ?? subscription.frequency) as Frequency;
-    const repriced = await repriceOpenPeriod(tx, subscription, priced.subtotalCents, nextFrequency, input.now);
+    // Decision 0097: the monthly base is one delivery's products × the cadence's deliveries a month.
+    const baseAmountCents = monthlySubtotalCents(priced.subtotalCents, cadenceOf(subscription.deliveryCadence));
+    const repriced = await repriceOpenPeriod(tx, subscription, baseAmountCents, nextFrequency, input.now);
     if (repriced) return repriced;
 
     await tx.delete(subscriptionItems).where(eq(subscriptionItems.subscriptionId, subscription.id));
@@ -96,12 +99,12 @@ export async function changeSubscriptionProducts(
     await tx
       .update(subscriptions)
       .set({
-        baseAmountCents: priced.subtotalCents,
-        amountCents: orderSummary(priced.subtotalCents, "subscription", frequency).totalCents,
+        baseAmountCents,
+        amountCents: orderSummary(baseAmountCents, "subscription", frequency).totalCents,
         updatedAt: input.now,
       })
       .where(eq(subscriptions.id, subscription.id));
-    const nextCharge = orderSummary(priced.subtotalCents, "subscription", nextFrequency).totalCents;
+    const nextCharge = orderSummary(baseAmountCents, "subscription", nextFrequency).totalCents;
     const list = priced.lines.map((line) => `${line.quantity} × ${line.title}${line.variantTitle ? ` (${line.variantTitle})` : ""}`).join(", ");
     return {
       kind: "products_changed",
@@ -109,7 +112,7 @@ export async function changeSubscriptionProducts(
       details: {
         previous: current.map((item) => ({ productId: item.productId, variantId: item.variantId, quantity: item.quantity })),
         lines: priced.lines.map((line) => ({ productId: line.productId, variantId: line.variantId, quantity: line.quantity })),
-        baseAmountCents: priced.subtotalCents,
+        baseAmountCents,
         nextChargeCents: nextCharge,
       },
     };

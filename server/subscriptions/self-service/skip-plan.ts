@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray } from "drizzle-orm";
 import { firstBookableDate } from "@core/delivery-calendar";
-import { limaToday } from "@core/lima-dates";
+import { addDays, limaToday } from "@core/lima-dates";
+import { cadenceOf, daysBetweenDeliveries } from "@core/delivery-cadence";
 import { nextMonthlyDeliveryDate } from "@core/subscription-dates";
 import { deliveries, type subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
@@ -33,7 +34,7 @@ export interface SkipPlan {
  */
 export async function skipPlanOf(
   tx: DatabaseOrTransaction,
-  subscription: Pick<typeof subscriptions.$inferSelect, "id" | "districtId" | "nextDeliveryDate">,
+  subscription: Pick<typeof subscriptions.$inferSelect, "id" | "districtId" | "nextDeliveryDate" | "deliveryCadence">,
   districtDays: number[],
   now: Date,
   lock = false,
@@ -64,10 +65,15 @@ export async function skipPlanOf(
     return { target: { kind: "created", deliveryId: delivery.id, sequence: delivery.sequence!, date: delivery.date }, kept, nextAfter };
   }
   if (!subscription.nextDeliveryDate) return null;
+  // Decision 0097: a weekly or biweekly delivery not created yet moves one step, not a month.
+  const cadence = cadenceOf(subscription.deliveryCadence);
   return {
     target: { kind: "next", date: subscription.nextDeliveryDate },
     kept,
-    nextAfter: nextMonthlyDeliveryDate(subscription.nextDeliveryDate, districtDays),
+    nextAfter:
+      cadence === "monthly"
+        ? nextMonthlyDeliveryDate(subscription.nextDeliveryDate, districtDays)
+        : addDays(subscription.nextDeliveryDate, daysBetweenDeliveries(cadence)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { orderSummary } from "@core/pricing";
+import { cadenceOf } from "@core/delivery-cadence";
 import { readDistrictWeekdays } from "../../content/index.server";
 import type { Database } from "../../db/client";
 import { deliveries, subscriptionPeriods, subscriptions } from "../../db/schema";
@@ -25,25 +26,28 @@ export async function skipNextDelivery(db: Database, input: SelfServiceContext):
     if (refusal) return refusal;
     if (!subscription.nextDeliveryDate || !subscription.nextBillingDate) return refuse("Tu suscripción no tiene una próxima entrega.");
     const nextPeriodFrequency = (subscription.pendingFrequency ?? subscription.frequency) as "mensual" | "anual";
+    // Decision 0097: a weekly or biweekly skip moves one delivery, never a month's billing.
+    const weekly = cadenceOf(subscription.deliveryCadence) !== "monthly";
+    const skipsBilling = nextPeriodFrequency === "mensual" && !weekly;
     // Decision 0025: the subscription (held by the frame), its period, then its deliveries.
-    const [existing] =
-      nextPeriodFrequency === "mensual"
-        ? await tx
-            .select()
-            .from(subscriptionPeriods)
-            .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.periodNumber, subscription.nextPeriodNumber)))
-            .for("update")
-        : [];
+    const [existing] = skipsBilling
+      ? await tx
+          .select()
+          .from(subscriptionPeriods)
+          .where(and(eq(subscriptionPeriods.subscriptionId, subscription.id), eq(subscriptionPeriods.periodNumber, subscription.nextPeriodNumber)))
+          .for("update")
+      : [];
     const plan = await skipPlanOf(tx, subscription, await readDistrictWeekdays(tx, subscription.districtId), input.now, true);
     if (!plan) return refuse("Tu suscripción no tiene una próxima entrega.");
     const skipped = plan.target.date;
     const keptNote = plan.kept.map((kept) => ` La entrega del ${shortDate(kept.date)} llegará como estaba previsto.`).join("");
 
-    if (nextPeriodFrequency === "anual") {
+    if (!skipsBilling) {
       await skipTarget(tx, subscription, plan.target, plan.nextAfter, input.now);
+      const kept = weekly ? "El cobro no cambia: recibes todas las entregas que pagaste." : "Tu plan anual conserva sus 12 entregas.";
       return {
         kind: "delivery_skipped",
-        description: `Entrega del ${shortDate(skipped)} saltada: la recibirás el ${shortDate(plan.nextAfter)}. Tu plan anual conserva sus 12 entregas.${keptNote}`,
+        description: `Entrega del ${shortDate(skipped)} saltada: la recibirás el ${shortDate(plan.nextAfter)}. ${kept}${keptNote}`,
         details: { skippedDelivery: skipped, nextDeliveryDate: plan.nextAfter, handedBack: plan.target.kind === "created" },
       };
     }

@@ -21,6 +21,7 @@ import {
 import { withQuery } from "~/lib/pagination";
 import { loadStaffListPage } from "~/server/staff-list.server";
 import { allowStaffPage } from "~/server/staff.server";
+import { cadenceOf, deliveryCadenceLabels } from "@core/delivery-cadence";
 
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/suscripciones")];
 
@@ -106,6 +107,7 @@ export default function AdminSubscriptions({ loaderData }: Route.ComponentProps)
                 <dt className="text-slate-600">Plan</dt>
                 <dd className="text-slate-900">
                   {row.frequency === "anual" ? "Anual" : "Mensual"} · {formatSoles(row.amountCents)}
+                  {row.deliveryCadence !== "monthly" && ` · Entrega ${deliveryCadenceLabels[cadenceOf(row.deliveryCadence)].toLowerCase()}`}
                 </dd>
                 <dt className="text-slate-600">Distrito</dt>
                 <dd className="text-slate-900">{row.districtName}</dd>
