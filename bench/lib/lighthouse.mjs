@@ -22,6 +22,8 @@ export const CHROME_FLAGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  // e.g. LH_EXTRA_CHROME_FLAGS=--force-prefers-reduced-motion: the storefront without its splash (app.css).
+  ...(process.env.LH_EXTRA_CHROME_FLAGS ?? "").split(" ").filter(Boolean),
 ];
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
