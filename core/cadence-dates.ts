@@ -33,6 +33,20 @@ export function monthDeliveryDates(anchor: string, weekday: number, cadence: Del
   return Array.from({ length: deliveriesPerMonth(cadence) }, (_, index) => addDays(first, index * step));
 }
 
+/**
+ * The anchor of the month a delivery wanted on `date` belongs to, when it is number
+ * `indexInPeriod` (0-based) of its period's deliveries: its place in the month counts back to the
+ * month's first delivery, which is where the month counts from. A new date the customer chooses
+ * («Cambiar fecha», a resume) re-anchors the month here, so the deliveries after it keep 7 or 14
+ * days apart until the month's run ends and the next month counts from this one (decision 0097).
+ * Monthly keeps no anchor.
+ */
+export function monthAnchorAt(input: { cadence: DeliveryCadence; date: string; indexInPeriod: number }): string | null {
+  if (input.cadence === "monthly") return null;
+  const position = input.indexInPeriod % deliveriesPerMonth(input.cadence);
+  return addDays(input.date, -position * daysBetweenDeliveries(input.cadence));
+}
+
 export interface NextDelivery {
   date: string;
   /** The anchor of the month the next delivery belongs to; null for monthly (no anchor kept). */
@@ -58,7 +72,7 @@ export function nextCadenceDelivery(input: {
   const step = daysBetweenDeliveries(cadence);
   const count = deliveriesPerMonth(cadence);
   const position = input.indexInPeriod % count;
-  const anchor = input.anchor ?? addDays(date, -position * step);
+  const anchor = input.anchor ?? monthAnchorAt(input) ?? date;
   if (position < count - 1) return { date: servedOnOrAfter(addDays(date, step), districtDays), anchor };
   const weekday = isoWeekday(date);
   for (let months = 1; months <= 24; months += 1) {
@@ -67,4 +81,31 @@ export function nextCadenceDelivery(input: {
     if (first >= addDays(date, 7)) return { date: servedOnOrAfter(first, districtDays), anchor: nextAnchor };
   }
   return { date: servedOnOrAfter(addDays(date, 7), districtDays), anchor: date };
+}
+
+/**
+ * The delivery job's step after the delivery wanted on `date`, number `indexInPeriod` of a period
+ * of `periodDeliveries` billed at `periodCadence`: the next date at that period's pace and the
+ * anchor to keep. After a period's last delivery the next period is billed at the subscription's
+ * cadence, which keeps a month's anchor or none (monthly). The job and the staff forecast both walk
+ * a subscription's deliveries with this one step.
+ */
+export function scheduleStep(input: {
+  periodCadence: DeliveryCadence;
+  periodDeliveries: number;
+  indexInPeriod: number;
+  subscriptionCadence: DeliveryCadence;
+  date: string;
+  anchor: string | null;
+  districtDays: readonly number[];
+}): { date: string; anchor: string | null } {
+  const next = nextCadenceDelivery({
+    cadence: input.periodCadence,
+    date: input.date,
+    indexInPeriod: input.indexInPeriod,
+    anchor: input.anchor,
+    districtDays: input.districtDays,
+  });
+  const cadenceAfter = input.indexInPeriod === input.periodDeliveries - 1 ? input.subscriptionCadence : input.periodCadence;
+  return { date: next.date, anchor: cadenceAfter === "monthly" ? null : (next.anchor ?? next.date) };
 }

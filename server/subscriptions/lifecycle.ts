@@ -7,6 +7,7 @@ import { subscriptionEvents, subscriptionPeriods, subscriptions } from "../db/sc
 import type { DatabaseOrTransaction } from "../db/transaction";
 import { forEachRowOnItsOwn } from "../db/row-failures";
 import { notifySubscriber } from "./notify";
+import { monthAnchorForNextDelivery } from "./paid-deliveries";
 import { inTransaction } from "../db/transaction";
 
 type Subscription = typeof subscriptions.$inferSelect;
@@ -27,7 +28,8 @@ export function resumedDatesText(dates: ResumedDates, today: string): string {
  * Back from a pause (issue 5): billing restarts on the resume day if the billing date passed while
  * paused, and the next delivery is the first served weekday from tomorrow on, if it also passed.
  * That next delivery is the one a pause handed back, if any (pause.ts): the scheduler creates it
- * again on that date, for the order that paid for it (decision 0066).
+ * again on that date, for the order that paid for it (decision 0066). A new delivery date
+ * re-anchors a weekly or biweekly month on it (decision 0097).
  */
 export async function resumeSubscription(
   tx: DatabaseOrTransaction,
@@ -37,6 +39,8 @@ export async function resumeSubscription(
   const today = limaToday(context.now);
   const days = await readDistrictWeekdays(tx, subscription.districtId);
   const { nextBillingDate, nextDeliveryDate: nextDelivery } = datesOnResume(subscription, today, days);
+  const reanchored =
+    nextDelivery === subscription.nextDeliveryDate ? {} : { deliveryAnchorDate: await monthAnchorForNextDelivery(tx, subscription, nextDelivery) };
   await tx
     .update(subscriptions)
     .set({
@@ -44,6 +48,7 @@ export async function resumeSubscription(
       pausedUntil: null,
       nextBillingDate,
       nextDeliveryDate: nextDelivery,
+      ...reanchored,
       updatedAt: context.now,
     })
     .where(eq(subscriptions.id, subscription.id));

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { deliveriesPerPeriod } from "@core/subscription-dates";
 import { cadenceOf, type DeliveryCadence } from "@core/delivery-cadence";
+import { monthAnchorAt } from "@core/cadence-dates";
 import { deliveries, orders, subscriptionPeriods, type subscriptions } from "../db/schema";
 import type { DatabaseOrTransaction } from "../db/transaction";
 
@@ -55,6 +56,21 @@ export function placeOfDelivery(paid: PaidPeriod[], sequence: number): { period:
 /** The paid period monthly delivery number `sequence` (1-based) belongs to; undefined when not paid for yet. */
 export function periodOfDelivery(paid: PaidPeriod[], sequence: number): PaidPeriod | undefined {
   return placeOfDelivery(paid, sequence)?.period;
+}
+
+/**
+ * The month anchor for the subscription's next delivery (number `deliveriesMade + 1`) when it is
+ * wanted on `date`, a date the customer chose («Cambiar fecha», a resume) or a pause handed back
+ * (decision 0097): counted at the pace of the period that paid for it, or, not paid for yet, as
+ * the first delivery of the next period at the subscription's cadence. Null for monthly.
+ */
+export async function monthAnchorForNextDelivery(
+  tx: DatabaseOrTransaction,
+  subscription: Pick<typeof subscriptions.$inferSelect, "id" | "frequency" | "deliveriesMade" | "deliveryCadence">,
+  date: string,
+): Promise<string | null> {
+  const place = placeOfDelivery(await paidPeriodsOf(tx, subscription), subscription.deliveriesMade + 1);
+  return monthAnchorAt({ cadence: place?.period.cadence ?? cadenceOf(subscription.deliveryCadence), date, indexInPeriod: place?.indexInPeriod ?? 0 });
 }
 
 /**

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@server/db/index.server";
 import { deliveries, orders, subscriptionPeriods } from "@server/db/schema";
 import { sandboxCardProvider } from "@server/payments/index.server";
-import { changeSubscriptionCadence, renewDueSubscriptions, scheduleSubscriptionDeliveries, skipNextDelivery } from "@server/subscriptions/index.server";
+import {
+  changeNextDeliveryDate,
+  changeSubscriptionCadence,
+  pauseSubscription,
+  renewDueSubscriptions,
+  resumeSubscriptionNow,
+  scheduleSubscriptionDeliveries,
+  skipNextDelivery,
+} from "@server/subscriptions/index.server";
 import type { DeliveryCadence } from "@core/delivery-cadence";
 import { addDays } from "@core/lima-dates";
 import { nationalHolidayOn } from "@core/peru-holidays";
@@ -105,6 +113,48 @@ describe("skipping a weekly delivery (decision 0097)", () => {
       "2026-12-30",
     ]);
   });
+});
+
+describe("a new date re-anchors a weekly month (decision 0097)", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase("seeded");
+  }, 120_000);
+  afterAll(() => test.close());
+
+  it("counts the month from the customer's new date («Cambiar fecha») and from where a resume puts the paused deliveries", async () => {
+    const moved = await newCustomer(test.db, "cambia-fecha");
+    const paused = await newCustomer(test.db, "pausa");
+    const movedId = await subscribeWith(test.db, "mensual", "weekly", moved);
+    const pausedId = await subscribeWith(test.db, "mensual", "weekly", paused);
+    // Period 1 made up to Wednesday 16 December; the next (period 2's first) is Wednesday 30 December.
+    await renewAndScheduleDaily(test.db, "2026-11-24", "2026-12-09");
+    const context = (userId: string, subscriptionId: string, key: string, day: string) => ({
+      userId,
+      subscriptionId,
+      requestKey: key,
+      now: limaNoon(day),
+      siteUrl,
+    });
+    // Weekly on Mondays from 11 January instead; the month counts from that Monday.
+    expect(await changeNextDeliveryDate(test.db, { ...context(moved.id, movedId, "k-date", "2026-12-10"), date: "2027-01-11" })).toMatchObject({ ok: true });
+    expect(await subscriptionRow(test.db, movedId)).toMatchObject({ nextDeliveryDate: "2027-01-11", deliveryAnchorDate: "2027-01-11" });
+    // The pause hands back 11 and 16 December (period 1's third and fourth); resumed on Sunday 10 January they come on Mondays.
+    expect(await pauseSubscription(test.db, { ...context(paused.id, pausedId, "k-pause", "2026-12-10"), until: "2027-01-20" })).toMatchObject({ ok: true });
+    await renewAndScheduleDaily(test.db, "2026-12-10", "2027-01-09");
+    expect(await resumeSubscriptionNow(test.db, context(paused.id, pausedId, "k-resume", "2027-01-10"))).toMatchObject({ ok: true });
+    expect(await subscriptionRow(test.db, pausedId)).toMatchObject({ nextDeliveryDate: "2027-01-11", deliveryAnchorDate: "2026-12-28" });
+    await renewAndScheduleDaily(test.db, "2027-01-10", "2027-01-25");
+
+    const datesAfter = async (subscriptionId: string) =>
+      (await deliveriesOf(test.db, subscriptionId)).filter((delivery) => delivery.date > "2027-01-01").map((delivery) => delivery.date);
+    // The next four, 7 days apart from the new date; the next month from 11 February, not from the stale 25th.
+    expect(await datesAfter(movedId)).toEqual(["2027-01-11", "2027-01-18", "2027-01-25", "2027-02-01"]);
+    expect(await subscriptionRow(test.db, movedId)).toMatchObject({ nextDeliveryDate: "2027-02-15", deliveryAnchorDate: "2027-02-11" });
+    // Resumed: period 1's last two at their place in a month counted from 28 December, period 2 from 28 January.
+    expect(await datesAfter(pausedId)).toEqual(["2027-01-11", "2027-01-18", "2027-02-01"]);
+    expect(await subscriptionRow(test.db, pausedId)).toMatchObject({ nextDeliveryDate: "2027-02-08", deliveryAnchorDate: "2027-01-28" });
+  }, 120_000);
 });
 
 describe("delivery cadence within a plan (decision 0097)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { monthDeliveryDates, nextCadenceDelivery } from "@core/cadence-dates";
+import { monthAnchorAt, monthDeliveryDates, nextCadenceDelivery } from "@core/cadence-dates";
 import { cadenceOf, monthlySubtotalCents, type DeliveryCadence } from "@core/delivery-cadence";
 import { addDays, isoWeekday } from "@core/lima-dates";
 import { nationalHolidayOn } from "@core/peru-holidays";
@@ -89,6 +89,21 @@ describe("a period's delivery dates by cadence (decision 0097)", () => {
     const afterFifth = nextCadenceDelivery({ cadence: "weekly", date: "2027-02-08", indexInPeriod: 4, anchor: "2027-02-04", districtDays: ALL_DAYS });
     expect(afterFourth.date).toBe("2027-02-08");
     expect(afterFifth).toEqual({ date: "2027-02-15", anchor: "2027-02-04" });
+  });
+
+  it("re-anchors a month on a new date at its place in the month: the month's first starts the count, a third counts back two weeks", () => {
+    expect(monthAnchorAt({ cadence: "weekly", date: "2027-01-11", indexInPeriod: 4 })).toBe("2027-01-11");
+    expect(monthAnchorAt({ cadence: "weekly", date: "2027-01-11", indexInPeriod: 2 })).toBe("2026-12-28");
+    expect(monthAnchorAt({ cadence: "biweekly", date: "2027-01-11", indexInPeriod: 1 })).toBe("2026-12-28");
+    expect(monthAnchorAt({ cadence: "monthly", date: "2027-01-11", indexInPeriod: 0 })).toBeNull();
+    // From a third delivery on a new date: its fourth a week later, then the month after the re-anchored one.
+    const anchor = monthAnchorAt({ cadence: "weekly", date: "2027-01-11", indexInPeriod: 2 });
+    const fourth = nextCadenceDelivery({ cadence: "weekly", date: "2027-01-11", indexInPeriod: 2, anchor, districtDays: ALL_DAYS });
+    expect(fourth).toEqual({ date: "2027-01-18", anchor: "2026-12-28" });
+    expect(nextCadenceDelivery({ cadence: "weekly", date: fourth.date, indexInPeriod: 3, anchor, districtDays: ALL_DAYS })).toEqual({
+      date: "2027-02-01",
+      anchor: "2027-01-28",
+    });
   });
 
   it("leaves the monthly cadence on decision 0023's rule, keeping no anchor", () => {

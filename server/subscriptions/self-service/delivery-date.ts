@@ -5,7 +5,7 @@ import { readDistrictWeekdays } from "../../content/index.server";
 import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
-import { followNextDeliveryDate, paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
+import { followNextDeliveryDate, monthAnchorForNextDelivery, paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
 import { datesWithRoom, deliveryDateRefusal } from "../../deliveries/index.server";
 import { changeOwnedSubscription, refuse, shortDate, stateRefusal, type SelfServiceContext, type SelfServiceResult, type Subscription } from "./change";
 
@@ -39,7 +39,11 @@ export async function offeredDeliveryDates(tx: DatabaseOrTransaction, subscripti
   return datesWithRoom(tx, { districtId: subscription.districtId, window: subscription.deliveryWindow, dates, now });
 }
 
-/** Change the next delivery date to one of the offered dates; the following ones keep its weekday, a month apart. */
+/**
+ * Change the next delivery date to one of the offered dates; the following ones keep its weekday:
+ * a month apart (monthly), or 7 / 14 days apart within the month the new date re-anchors
+ * (decision 0097), the next month counting from that anchor.
+ */
 export async function changeNextDeliveryDate(db: Database, input: SelfServiceContext & { date: string }): Promise<SelfServiceResult> {
   return changeOwnedSubscription(db, input, "date", async (tx, subscription) => {
     const refusal = stateRefusal(subscription, "date");
@@ -58,7 +62,8 @@ export async function changeNextDeliveryDate(db: Database, input: SelfServiceCon
       return refuse("Ya no quedan cupos para esa fecha. Elige otra.", "date");
     }
     if (!(await offeredDeliveryDates(tx, subscription, input.now)).includes(input.date)) return refuse("Elige una de las fechas ofrecidas", "date");
-    await tx.update(subscriptions).set({ nextDeliveryDate: input.date, updatedAt: input.now }).where(eq(subscriptions.id, subscription.id));
+    const deliveryAnchorDate = await monthAnchorForNextDelivery(tx, subscription, input.date);
+    await tx.update(subscriptions).set({ nextDeliveryDate: input.date, deliveryAnchorDate, updatedAt: input.now }).where(eq(subscriptions.id, subscription.id));
     await followNextDeliveryDate(tx, subscription, input.date, input.now);
     return {
       kind: "delivery_date_changed",

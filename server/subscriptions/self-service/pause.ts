@@ -5,7 +5,7 @@ import type { Database } from "../../db/client";
 import { deliveries, subscriptions } from "../../db/schema";
 import type { DatabaseOrTransaction } from "../../db/transaction";
 import { resumedDatesText, resumeSubscription } from "../lifecycle";
-import { paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
+import { monthAnchorForNextDelivery, paidPeriodsOf, periodOfDelivery } from "../paid-deliveries";
 import {
   changeOwnedSubscription,
   describedFor,
@@ -39,13 +39,23 @@ export async function pauseSubscription(db: Database, input: SelfServiceContext 
       return refuse(`Tu suscripción ya está pausada hasta el ${shortDate(input.until)}`, "until");
     const extending = subscription.status === "paused";
     const handedBack = await handBackDeliveriesInPause(tx, subscription, input.until, input.now);
+    // Handed back, the next delivery may sit in the month before the anchor the scheduler had moved on to (decision 0097).
+    const handedBackFrom = handedBack && {
+      deliveriesMade: subscription.deliveriesMade - handedBack.count,
+      nextDeliveryDate: handedBack.firstDate,
+      deliveryAnchorDate: await monthAnchorForNextDelivery(
+        tx,
+        { ...subscription, deliveriesMade: subscription.deliveriesMade - handedBack.count },
+        handedBack.firstDate,
+      ),
+    };
     await tx
       .update(subscriptions)
       .set({
         status: "paused",
         pausedUntil: input.until,
         updatedAt: input.now,
-        ...(handedBack ? { deliveriesMade: subscription.deliveriesMade - handedBack.count, nextDeliveryDate: handedBack.firstDate } : {}),
+        ...handedBackFrom,
       })
       .where(eq(subscriptions.id, subscription.id));
     // Decision 0066: a paid delivery the pause holds back (handed back now, or paid and not created
