@@ -1,9 +1,10 @@
-import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { addDays, limaToday } from "@core/lima-dates";
 import { orderSummary } from "@core/pricing";
 import type { Database } from "../db/client";
-import { productVariants, products, subscriptionItems, subscriptionPeriods, subscriptions } from "../db/schema";
+import { subscriptionItems, subscriptionPeriods, subscriptions } from "../db/schema";
 import { loadUnitsBetween, type DayLoadLine } from "../deliveries/index.server";
+import { uncreatedDeliveryUnits } from "./forecast-deliveries";
 
 export interface ForecastDay {
   date: string;
@@ -27,9 +28,11 @@ export interface SubscriptionForecast {
  * a subscription billed on the 1st seen from 1 February counts 1 February and 1 March, one billed
  * on the 31st counts 31 January and 28 February). Each at the price its period has (a pending plan
  * change and catalogue prices parked for that period included), none on or after the end of a
- * cancellation. Units: the deliveries already created (Despacho's load) plus each active
- * subscription's next delivery not created yet (they are created a week ahead), at its current
- * products; a delivery after that one is not counted (it waits for its period's charge).
+ * cancellation. Units: the deliveries already created (Despacho's load) plus every delivery not
+ * created yet (they are created a week ahead) that each active subscription's schedule gives in
+ * the window from its next one on, at its current products: a weekly plan's four, a biweekly's
+ * two, by the delivery job's own step (decision 0097), none on or after the end of a
+ * cancellation. One not paid for yet counts too, as its period's charge does.
  */
 export async function subscriptionForecast(db: Database, input: { now: Date; days: number }): Promise<SubscriptionForecast> {
   const from = limaToday(input.now);
@@ -37,29 +40,7 @@ export async function subscriptionForecast(db: Database, input: { now: Date; day
   const [chargeGroups, created, upcoming] = await Promise.all([
     chargesBetween(db, from, to),
     loadUnitsBetween(db, from, to),
-    db
-      .select({
-        date: subscriptions.nextDeliveryDate,
-        productId: subscriptionItems.productId,
-        variantId: subscriptionItems.variantId,
-        title: products.title,
-        variantTitle: productVariants.title,
-        units: sql<number>`sum(${subscriptionItems.quantity})`.mapWith(Number),
-      })
-      .from(subscriptions)
-      .innerJoin(subscriptionItems, eq(subscriptionItems.subscriptionId, subscriptions.id))
-      .innerJoin(products, eq(products.id, subscriptionItems.productId))
-      .leftJoin(productVariants, eq(productVariants.id, subscriptionItems.variantId))
-      .where(
-        and(
-          eq(subscriptions.status, "active"),
-          gte(subscriptions.nextDeliveryDate, from),
-          lte(subscriptions.nextDeliveryDate, to),
-          sql`(${subscriptions.endsOn} is null or ${subscriptions.nextDeliveryDate} < ${subscriptions.endsOn})`,
-        ),
-      )
-      .groupBy(subscriptions.nextDeliveryDate, subscriptionItems.productId, subscriptionItems.variantId, products.title, productVariants.title)
-      .orderBy(asc(subscriptions.nextDeliveryDate)),
+    uncreatedDeliveryUnits(db, from, to),
   ]);
 
   const days = new Map<string, ForecastDay>();

@@ -1,6 +1,6 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { addDays, limaToday } from "@core/lima-dates";
-import { nextCadenceDelivery } from "@core/cadence-dates";
+import { scheduleStep } from "@core/cadence-dates";
 import { cadenceOf } from "@core/delivery-cadence";
 import type { Database } from "../db/client";
 import { readDistrictWeekdays } from "../content/index.server";
@@ -95,18 +95,18 @@ async function createNextDelivery(
     // Decision 0097: the next one at the pace of this delivery's period, from the date wanted (a
     // holiday's move never shifts the weeks after it). After a period's last delivery the next
     // period is billed with the subscription's cadence, which keeps a month's anchor or none.
-    const next = nextCadenceDelivery({
-      cadence: period.cadence,
-      date: subscription.nextDeliveryDate,
+    const next = scheduleStep({
+      periodCadence: period.cadence,
+      periodDeliveries: period.deliveries,
       indexInPeriod: place.indexInPeriod,
+      subscriptionCadence: cadenceOf(subscription.deliveryCadence),
+      date: subscription.nextDeliveryDate,
       anchor: subscription.deliveryAnchorDate,
       districtDays: days,
     });
-    const cadenceAfter = place.indexInPeriod === period.deliveries - 1 ? cadenceOf(subscription.deliveryCadence) : period.cadence;
-    const anchor = cadenceAfter === "monthly" ? null : (next.anchor ?? next.date);
     await tx
       .update(subscriptions)
-      .set({ deliveriesMade: sequence, nextDeliveryDate: next.date, deliveryAnchorDate: anchor, updatedAt: now })
+      .set({ deliveriesMade: sequence, nextDeliveryDate: next.date, deliveryAnchorDate: next.anchor, updatedAt: now })
       .where(and(eq(subscriptions.id, subscription.id), eq(subscriptions.deliveriesMade, sql`${subscription.deliveriesMade}`)));
     // Decision 0062: the customer expects it on the date their subscription page showed; a moved one is told, like Despacho's.
     if (moved && inserted[0]) {

@@ -281,6 +281,22 @@ describe("the forecast", () => {
     expect(after.days).toHaveLength(30);
   });
 
+  it("counts each of a weekly plan's deliveries in the window, not only its next one, and none from the end of a cancellation (decision 0097)", async () => {
+    const before = await subscriptionForecast(db, { now: start, days: 30 });
+    await subscribe(db, await newCustomer(db, "semanal"), "mensual", "4111111111111111", "weekly");
+    const ending = await subscribe(db, await newCustomer(db, "semanal-fin"), "mensual", "4111111111111111", "weekly");
+    await db.update(subscriptions).set({ endsOn: "2026-12-10" }).where(eq(subscriptions.id, ending));
+    // From 23 Nov to 22 Dec: both first deliveries (created at checkout) on 25 Nov, then the weekly
+    // plan's 2, 9 (its wanted date: the claim moves it when it is created) and 16 Dec, 2 packs each;
+    // the ending one's up to 9 Dec. The month's fifth week (23 Dec) has none; its charge is day 31.
+    expect(added(before, await subscriptionForecast(db, { now: start, days: 30 }))).toEqual([
+      { date: "2026-11-25", charges: 0, chargeCents: 0, units: [{ key: "1:1", units: 4 }] },
+      { date: "2026-12-02", charges: 0, chargeCents: 0, units: [{ key: "1:1", units: 4 }] },
+      { date: "2026-12-09", charges: 0, chargeCents: 0, units: [{ key: "1:1", units: 4 }] },
+      { date: "2026-12-16", charges: 0, chargeCents: 0, units: [{ key: "1:1", units: 2 }] },
+    ]);
+  });
+
   it("counts a second charge of the same subscription in a window over a short month, by the renewals' clamped billing dates", async () => {
     // From Sunday 31 January 2027, 30 days: to Monday 1 March (February has 28 days).
     const now = limaNoon("2027-01-31");
