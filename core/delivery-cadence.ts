@@ -44,6 +44,26 @@ export function monthlySubtotalCents(deliverySubtotalCents: number, cadence: Del
   return deliverySubtotalCents * perMonth[cadence];
 }
 
+const planNotes: Record<DeliveryCadence, string> = {
+  weekly: " · Entrega semanal (4 al mes)",
+  biweekly: " · Entrega cada 2 semanas (2 al mes)",
+  monthly: "",
+};
+
+/**
+ * "Suscripción Mensual · Entrega semanal (4 al mes)": a subscription's plan and, when it is not
+ * monthly, its cadence, the one phrase the checkout's summary, the order pages and the order
+ * confirmation e-mail say. A monthly cadence says the plan alone, as the checkout always did.
+ */
+export function subscriptionPlanLabel(frequency: string, cadence: string | null | undefined): string {
+  return `Suscripción ${frequency === "anual" ? "Anual" : "Mensual"}${planNotes[cadenceOf(cadence)]}`;
+}
+
+/** A subscription order's plan phrase (`subscriptionPlanLabel`); null for an order that is not a subscription's. */
+export function orderPlanLabel(order: { subscriptionFrequency: string | null; deliveryCadence: string | null }): string | null {
+  return order.subscriptionFrequency ? subscriptionPlanLabel(order.subscriptionFrequency, order.deliveryCadence) : null;
+}
+
 /** What the customer reads where the cadence is chosen and on the subscription page (decision 0097: the 5th week). */
 export function cadenceTerms(cadence: DeliveryCadence): string {
   if (cadence === "weekly") return "Pagas 4 entregas al mes y recibes 4. Cuando un mes trae una quinta semana, esa semana no hay entrega y no se cobra.";

@@ -3,6 +3,7 @@ import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { deliveries, invoices, orderItems, orders, payments } from "../db/schema";
 import { isUuid } from "../db/uuid";
+import { orderPlanLabel } from "@core/delivery-cadence";
 import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
 
 /** Spec §9: the order list shows 10 per page. */
@@ -44,6 +45,8 @@ export interface CustomerOrderDetail extends OrderAmounts {
   status: string;
   orderType: string;
   subscriptionFrequency: string | null;
+  /** A subscription's order: "Suscripción Mensual · Entrega semanal (4 al mes)" (decision 0097); null otherwise. */
+  plan: string | null;
   createdAt: string;
   items: OrderLine[];
   /** The latest payment attempt; the order's own method when it never had one. */
@@ -134,6 +137,7 @@ export async function findOrderForUser(db: Database, userId: string, orderId: st
     status: order.status,
     orderType: order.orderType,
     subscriptionFrequency: order.subscriptionFrequency,
+    plan: orderPlanLabel(order),
     createdAt: order.createdAt.toISOString(),
     items: lines.get(order.id) ?? [],
     subtotalCents: order.subtotalCents,

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { orderPlanLabel } from "@core/delivery-cadence";
 import { payAtDoorSentence } from "@core/door-payment";
 import { paymentStage } from "@core/order-labels";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
@@ -28,6 +29,8 @@ export interface OrderReceipt {
           districtName: string;
           paymentMethod: string | null;
           invoiceNumber: string | null;
+          /** A subscription's order: "Suscripción Mensual · Entrega semanal (4 al mes)" (decision 0097); null otherwise. */
+          plan: string | null;
           createdAt: string;
           items: { title: string; variantTitle: string | null; quantity: number; unitPriceCents: number; lineTotalCents: number }[];
           /**
@@ -97,6 +100,7 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
       garantiaCreditCents: order.garantiaCreditCents,
       paymentMethod: order.paymentMethod,
       invoiceNumber: invoice?.invoiceNumber ?? null,
+      plan: orderPlanLabel(order),
       createdAt: order.createdAt.toISOString(),
       items,
       openPayment: open ? { code: open.code, expiresAt: open.expiresAt?.toISOString() ?? null, payPath: `/pago/${open.provider}/${open.id}` } : null,

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { orderPlanLabel } from "@core/delivery-cadence";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
 import { readBrandName } from "../content/index.server";
@@ -112,6 +113,7 @@ export async function resendOrderConfirmation(
       invoiceNumber: invoice!.invoiceNumber,
       firstName: order.customerFirstName,
       totalCents: order.totalCents,
+      plan: orderPlanLabel(order),
       items,
       address: order.address,
       districtName: order.districtName,

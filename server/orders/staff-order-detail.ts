@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { readDistrictCentre } from "../content/index.server";
 import { deliveries, invoices, orderNotes, orders, orderStatusChanges, payments, refunds, users } from "../db/schema";
 import { isUuid } from "../db/uuid";
+import { orderPlanLabel } from "@core/delivery-cadence";
 import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
 import { listOrderLines, type OrderAmounts, type OrderLine } from "./customer-orders";
 import { canTransition, type OrderStatus } from "./order-status";
@@ -14,6 +15,8 @@ export interface StaffOrderDetail extends OrderAmounts {
   status: string;
   orderType: string;
   subscriptionFrequency: string | null;
+  /** A subscription's order: "Suscripción Mensual · Entrega semanal (4 al mes)" (decision 0097); null otherwise. */
+  plan: string | null;
   createdAt: string;
   items: OrderLine[];
   customer: {
@@ -142,6 +145,7 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
     status: order.status,
     orderType: order.orderType,
     subscriptionFrequency: order.subscriptionFrequency,
+    plan: orderPlanLabel(order),
     createdAt: order.createdAt.toISOString(),
     items: lines.get(order.id) ?? [],
     subtotalCents: order.subtotalCents,

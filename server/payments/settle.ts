@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { orderPlanLabel } from "@core/delivery-cadence";
 import { observePayment } from "../observability/index.server";
 import type { Database } from "../db/client";
 import { readBrandName } from "../content/index.server";
@@ -200,6 +201,7 @@ function confirmationEmail(
     invoiceNumber,
     firstName: order.customerFirstName,
     totalCents: order.totalCents,
+    plan: orderPlanLabel(order),
     items: [...items],
     address: order.address,
     districtName: order.districtName,

@@ -124,7 +124,7 @@ describe("the customer's orders and deliveries", () => {
     await subscriptionRow.getByRole("link", { name: /Ver detalle/ }).click();
     await page.getByTestId("order-detail").waitFor();
     expect(await page.getByTestId("order-totals").textContent()).toMatch(/Descuento- S\/ \d+\.\d{2}/);
-    expect(await page.getByTestId("order-detail").textContent()).toContain("Suscripción mensual");
+    expect(await page.getByTestId("order-detail").textContent()).toContain("Suscripción Mensual");
     await close();
   });
 

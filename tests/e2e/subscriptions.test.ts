@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cookieHeader, openSignedIn, registerCustomer } from "../support/accounts";
 import { expectPageError, MOBILE, NOT_FOUND_DOCUMENT } from "../support/browser";
-import { useBrowser, waitForEmail } from "../support/e2e";
+import { useBrowser, waitForEmail, waitForHydration } from "../support/e2e";
 import { fillCheckout } from "../support/checkout-page";
 import { auditLayout } from "../support/layout-audit";
 import { APPROVED_CARD, openSubscriptionCheckout, payWithSandboxCard, placeSubscriptionOrder, placeSubscriptionOverHttp } from "../support/subscription-page";
@@ -161,6 +161,22 @@ describe("subscribing with the sandbox card form", () => {
       .waitFor();
     await page.getByText("Cada 2 semanas. Pagas 2 entregas al mes y recibes 2, cada dos semanas.").waitFor();
     expect(await page.getByText("Semanal. Pagas 4 entregas al mes y recibes 4.", { exact: false }).count()).toBe(1);
+
+    // The order names its plan and cadence as the checkout did, in the account and on the order's own page.
+    await page.goto(`${shop.baseURL()}/dashboard/pedidos`);
+    await waitForHydration(page);
+    // At 360 px the orders are cards; the new customer has this one.
+    await page
+      .getByTestId("order-card")
+      .first()
+      .getByRole("link", { name: /Ver detalle/ })
+      .click();
+    await page.getByTestId("order-detail").waitFor();
+    expect(await page.getByTestId("order-plan").textContent()).toBe("Suscripción Mensual · Entrega semanal (4 al mes)");
+    expect(await auditLayout(page)).toEqual([]);
+    const orderId = new URL(page.url()).pathname.split("/").at(-1)!;
+    await page.goto(`${shop.baseURL()}/orden/${orderId}`);
+    expect(await page.getByTestId("receipt").getByTestId("order-plan").textContent()).toBe("Suscripción Mensual · Entrega semanal (4 al mes)");
     expectClean();
     await close();
   });

@@ -6,7 +6,8 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@server/db/index.server";
-import { deliveries, orders, subscriptionPeriods } from "@server/db/schema";
+import { deliveries, orders, outboxEmails, subscriptionPeriods } from "@server/db/schema";
+import { findOrderReceipt, findStaffOrder } from "@server/orders/index.server";
 import { sandboxCardProvider } from "@server/payments/index.server";
 import {
   changeNextDeliveryDate,
@@ -190,6 +191,30 @@ describe("delivery cadence within a plan (decision 0097)", () => {
       .where(eq(orders.subscriptionId, weekly))
       .orderBy(asc(orders.createdAt));
     expect(periodOrders.every((order) => order.subtotal === 24000 && order.total === 22800 && order.cadence === "weekly")).toBe(true);
+  });
+
+  it("names the plan and its cadence in the order confirmation e-mail, as the checkout's summary does", async () => {
+    const confirmationOf = async (subscriptionId: string) => {
+      const [first] = await test.db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(eq(orders.subscriptionId, subscriptionId))
+        .orderBy(asc(orders.createdAt))
+        .limit(1);
+      const [email] = await test.db
+        .select()
+        .from(outboxEmails)
+        .where(eq(outboxEmails.dedupeKey, `order-confirmation:${first!.id}`));
+      return email!;
+    };
+    const weeklyEmail = await confirmationOf(weekly);
+    expect(weeklyEmail.text).toContain("\nSuscripción Mensual · Entrega semanal (4 al mes)\n");
+    expect(weeklyEmail.html).toContain("<strong>Suscripción Mensual · Entrega semanal (4 al mes)</strong>");
+    expect((await confirmationOf(biweeklyYear)).text).toContain("\nSuscripción Anual · Entrega cada 2 semanas (2 al mes)\n");
+    // The staff order page and the order's own page (its owner) read the same phrase.
+    const orderId = weeklyEmail.dedupeKey.split(":")[1]!;
+    expect((await findStaffOrder(test.db, orderId))?.plan).toBe("Suscripción Mensual · Entrega semanal (4 al mes)");
+    expect((await findOrderReceipt(test.db, orderId, { owner: true }))?.details?.plan).toBe("Suscripción Mensual · Entrega semanal (4 al mes)");
   });
 
   it("delivers four times a month on the customer's weekday, anchored to the month: the fifth week has none", async () => {

@@ -46,6 +46,11 @@ export function ReceiptView({ receipt }: { receipt: OrderReceipt }) {
             {details.customerName} · {details.customerEmail}
             {details.invoiceNumber && <> · Comprobante {details.invoiceNumber}</>}
           </p>
+          {details.plan && (
+            <p className="mt-1 text-sm font-semibold text-slate-800" data-testid="order-plan">
+              {details.plan}
+            </p>
+          )}
           <table className="mt-4 w-full text-left text-sm">
             <thead className="text-slate-600">
               <tr>

@@ -1,14 +1,7 @@
 import { formatSoles } from "@core/money";
 import { orderSummary, type PurchaseType, type SubscriptionFrequency } from "@core/pricing";
-import { monthlySubtotalCents, type DeliveryCadence } from "@core/delivery-cadence";
+import { monthlySubtotalCents, subscriptionPlanLabel, type DeliveryCadence } from "@core/delivery-cadence";
 import { deliveriesPerPeriod } from "@core/subscription-dates";
-
-const frequencyLabels: Record<SubscriptionFrequency, string> = { mensual: "Mensual", anual: "Anual" };
-const cadenceNotes: Record<DeliveryCadence, string> = {
-  weekly: " · Entrega semanal (4 al mes)",
-  biweekly: " · Entrega cada 2 semanas (2 al mes)",
-  monthly: "",
-};
 
 /** The subtotal's label: what the plan's period holds (decision 0097: a weekly or biweekly period counts deliveries). */
 function subtotalLabel(subscription: boolean, frequency: SubscriptionFrequency, cadence: DeliveryCadence): string {
@@ -66,7 +59,7 @@ export function OrderSummaryBox({
         Resumen del pedido
       </h2>
       <p className="mt-1 text-sm text-slate-600" data-testid="summary-purchase">
-        {subscription ? `Suscripción ${frequencyLabels[frequency]}${cadenceNotes[cadence]}` : "Compra única"}
+        {subscription ? subscriptionPlanLabel(frequency, cadence) : "Compra única"}
       </p>
       {subscription && cadence !== "monthly" && lines && lines.length > 0 && <p className="mt-3 text-sm font-semibold text-slate-700">Cada entrega lleva:</p>}
       {lines && lines.length > 0 && (

@@ -107,8 +107,8 @@ export default function DashboardOrderDetail({ loaderData }: Route.ComponentProp
         <div>
           <h1 className="text-2xl font-bold text-slate-900">Pedido {order.orderNumber}</h1>
           <p className="mt-1 text-sm text-slate-600">
-            Realizado el {formatLimaInstant(order.createdAt, { day: "numeric", month: "long", year: "numeric" })} · {type}
-            {order.subscriptionFrequency && ` ${order.subscriptionFrequency}`}
+            Realizado el {formatLimaInstant(order.createdAt, { day: "numeric", month: "long", year: "numeric" })} ·{" "}
+            <span data-testid="order-plan">{order.plan ?? type}</span>
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-3">

@@ -13,6 +13,8 @@ export interface OrderConfirmationData {
   payAtDoor?: string;
   firstName: string;
   totalCents: number;
+  /** A subscription's order: "Suscripción Mensual · Entrega semanal (4 al mes)" (`orderPlanLabel`, decision 0097). */
+  plan?: string | null;
   items: { title: string; variantTitle: string | null; quantity: number; lineTotalCents: number }[];
   address: string;
   districtName: string;
@@ -62,7 +64,12 @@ ${
     ? `<p>Tu pedido <strong>${escapeHtml(data.orderNumber)}</strong> está confirmado. <strong>${escapeHtml(data.payAtDoor)}.</strong> Te enviaremos tu comprobante cuando pagues.</p>`
     : `<p>Recibimos el pago de tu pedido <strong>${escapeHtml(data.orderNumber)}</strong>. Tu comprobante es el <strong>${escapeHtml(data.invoiceNumber ?? "")}</strong>.</p>`
 }
-<table role="presentation" width="100%" style="border-top:1px solid #e2e8f0;border-bottom:1px solid #e2e8f0;margin:16px 0">${rows}
+${
+  data.plan
+    ? `<p><strong>${escapeHtml(data.plan)}</strong></p>
+`
+    : ""
+}<table role="presentation" width="100%" style="border-top:1px solid #e2e8f0;border-bottom:1px solid #e2e8f0;margin:16px 0">${rows}
 ${extraRows.map(([label, amount]) => `<tr><td style="padding:6px 0">${escapeHtml(label!)}</td><td align="right">${amount}</td></tr>`).join("")}
 <tr><td style="padding:8px 0;font-weight:bold">Total</td><td align="right" style="font-weight:bold">${formatSoles(data.totalCents)}</td></tr></table>
 <p><strong>Entrega:</strong> ${escapeHtml(delivery)}<br>${escapeHtml(data.address)}, ${escapeHtml(data.districtName)}</p>
@@ -79,6 +86,7 @@ ${extraRows.map(([label, amount]) => `<tr><td style="padding:6px 0">${escapeHtml
     data.payAtDoor
       ? `Pedido ${data.orderNumber} confirmado. ${data.payAtDoor}. Te enviaremos tu comprobante cuando pagues.`
       : `Pedido ${data.orderNumber} pagado. Comprobante ${data.invoiceNumber}.`,
+    ...(data.plan ? [data.plan] : []),
     ...data.items.map((item) => `${item.quantity} x ${item.title}${item.variantTitle ? ` (${item.variantTitle})` : ""}: ${formatSoles(item.lineTotalCents)}`),
     ...extraRows.map(([label, amount]) => `${label}: ${amount}`),
     `Total: ${formatSoles(data.totalCents)}`,

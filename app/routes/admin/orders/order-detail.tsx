@@ -210,8 +210,7 @@ export default function AdminOrderDetail({ loaderData, actionData }: Route.Compo
       </AdminPageHeader>
       {loaderData.notice && <Message result={loaderData.notice} />}
       <p className="-mt-4 text-sm text-slate-600">
-        {formatLimaInstant(order.createdAt)} · {orderTypeLabels[order.orderType] ?? order.orderType}
-        {order.subscriptionFrequency ? ` (${order.subscriptionFrequency})` : ""}
+        {formatLimaInstant(order.createdAt)} · {order.plan ?? orderTypeLabels[order.orderType] ?? order.orderType}
       </p>
 
       {(order.actions.cancel || order.actions.refund || order.actions.resendConfirmation) && (
