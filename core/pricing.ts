@@ -1,3 +1,4 @@
+import { formatSoles } from "./money";
 /**
  * Order summary rules of spec §9, in céntimos. The browser shows them; the server computes them
  * again from its own catalogue and never takes the browser's numbers.
@@ -35,6 +36,17 @@ export function orderSummary(cartSubtotalCents: number, purchaseType: PurchaseTy
 /** Spec §5: what is missing to reach the minimum order, 0 when reached. */
 export function minimumOrderShortfall(cartSubtotalCents: number): number {
   return Math.max(0, MINIMUM_ORDER_CENTS - cartSubtotalCents);
+}
+
+/**
+ * Spec §5 'Pedido Mínimo Requerido': at checkout it names a 'de suscripción' or 'único' order. A
+ * subscription's minimum is per delivery (decision 0097): each delivery is a trip, and the cart is
+ * what each delivery carries, whatever the cadence.
+ */
+export function minimumOrderText(orderKind?: "suscripción" | "único"): string {
+  const minimum = formatSoles(MINIMUM_ORDER_CENTS);
+  if (orderKind === "suscripción") return `El pedido mínimo de suscripción es de ${minimum} por entrega: cada entrega lleva al menos ${minimum} en productos.`;
+  return orderKind === "único" ? `El pedido mínimo único es de ${minimum}.` : `El pedido mínimo es de ${minimum}.`;
 }
 
 /** Prices include IGV (decisions.md): the taxable base and the tax inside a total. */

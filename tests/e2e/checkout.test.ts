@@ -184,6 +184,13 @@ describe("checkout with the sandbox provider", () => {
     expect(await dialog.textContent()).toContain("Te faltan: S/ 34.10");
     await dialog.getByRole("button", { name: "Cerrar" }).click();
     await page.getByRole("heading", { name: "Tu carrito" }).waitFor();
+    // A subscription's minimum is each delivery's (decision 0097): the cart is what every delivery carries.
+    await page.evaluate(() => window.localStorage.setItem("va-purchase-type:v1", "subscription"));
+    await page.goto(`${shop.baseURL()}/checkout`);
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(
+      "El pedido mínimo de suscripción es de S/ 50.00 por entrega: cada entrega lleva al menos S/ 50.00 en productos.",
+    );
     await close();
   });
 });

@@ -389,7 +389,7 @@ function ProductsForm({
         </div>
         {shortfall > 0 && (
           <div className="text-amber-900">
-            Pedido Mínimo Requerido: el mínimo de suscripción es {formatSoles(MINIMUM_ORDER_CENTS)} al mes. Te faltan: {formatSoles(shortfall)}
+            Pedido Mínimo Requerido: el mínimo de suscripción es {formatSoles(MINIMUM_ORDER_CENTS)} por entrega. Te faltan: {formatSoles(shortfall)}
           </div>
         )}
       </dl>

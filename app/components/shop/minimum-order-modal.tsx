@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { formatSoles } from "@core/money";
-import { MINIMUM_ORDER_CENTS, minimumOrderShortfall } from "@core/pricing";
+import { minimumOrderShortfall, minimumOrderText } from "@core/pricing";
 
 /**
  * Spec §5 'Pedido Mínimo Requerido'. A native <dialog> opened as a modal: focus moves into it,
@@ -27,9 +27,7 @@ export function MinimumOrderModal({
     if (!open && element.open) element.close();
   }, [open]);
 
-  const minimumText = orderKind
-    ? `El pedido mínimo ${orderKind === "suscripción" ? "de suscripción" : "único"} es de ${formatSoles(MINIMUM_ORDER_CENTS)}.`
-    : `El pedido mínimo es de ${formatSoles(MINIMUM_ORDER_CENTS)}.`;
+  const minimumText = minimumOrderText(orderKind);
 
   return (
     <dialog
