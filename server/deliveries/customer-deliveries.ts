@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, type SQL } from "drizzle-orm";
+import { customerDelivery, type CustomerDelivery } from "@core/customer-delivery";
 import { inTransitDeliveryStatuses, upcomingDeliveryStatuses, type DeliveryFilter } from "@core/delivery-labels";
 import { limaToday } from "@core/lima-dates";
 import type { Database } from "../db/client";
@@ -24,16 +25,7 @@ export interface CustomerDeliveryRow {
   itemSummary: string;
 }
 
-export interface CustomerDeliveryDetail {
-  id: string;
-  deliveryNumber: string;
-  status: string;
-  deliveryDate: string;
-  deliveryWindow: string;
-  address: string;
-  districtName: string;
-  trackingCode: string | null;
-  notes: string | null;
+export interface CustomerDeliveryDetail extends CustomerDelivery {
   /** Oldest first: the timeline reads in the order things happened. */
   statusHistory: DeliveryStatusEntry[];
   order: { id: string; orderNumber: string; subtotalCents: number; discountCents: number; shippingCents: number; totalCents: number };
@@ -126,15 +118,7 @@ export async function findDeliveryForUser(db: Database, userId: string, delivery
     .orderBy(desc(deliveryProofs.createdAt))
     .limit(1);
   return {
-    id: delivery.id,
-    deliveryNumber: delivery.deliveryNumber,
-    status: delivery.status,
-    deliveryDate: delivery.deliveryDate,
-    deliveryWindow: delivery.deliveryWindow,
-    address: delivery.address,
-    districtName: delivery.districtName,
-    trackingCode: delivery.trackingCode,
-    notes: delivery.notes,
+    ...customerDelivery(delivery),
     statusHistory: [...delivery.statusHistory].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp)),
     order: {
       id: order.id,

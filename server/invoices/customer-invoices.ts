@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, ne, type SQL } from "drizzle-orm";
+import { customerDelivery, type CustomerDelivery } from "@core/customer-delivery";
 import { limaToday } from "@core/lima-dates";
 import type { InvoiceStatus } from "@core/invoice-list";
 import type { Database } from "../db/client";
@@ -70,17 +71,7 @@ export interface InvoiceDetail extends InvoiceListItem {
     deliveryNotes: string | null;
   };
   items: { title: string; variantTitle: string | null; sku: string | null; quantity: number; unitPriceCents: number; lineTotalCents: number }[];
-  delivery: {
-    id: string;
-    deliveryNumber: string;
-    status: string;
-    deliveryDate: string;
-    deliveryWindow: string;
-    address: string;
-    districtName: string;
-    trackingCode: string | null;
-    notes: string | null;
-  } | null;
+  delivery: CustomerDelivery | null;
   district: { name: string; province: string; ubigeo: string } | null;
 }
 
@@ -255,19 +246,7 @@ async function loadInvoiceDetails(db: DatabaseOrTransaction, where: SQL, now: Da
             },
           ]
         : [...orderItemsOf, ...garantiaItemOf(order, listRow.documentType)],
-      delivery: delivery
-        ? {
-            id: delivery.id,
-            deliveryNumber: delivery.deliveryNumber,
-            status: delivery.status,
-            deliveryDate: delivery.deliveryDate,
-            deliveryWindow: delivery.deliveryWindow,
-            address: delivery.address,
-            districtName: delivery.districtName,
-            trackingCode: delivery.trackingCode,
-            notes: delivery.notes,
-          }
-        : null,
+      delivery: delivery ? customerDelivery(delivery) : null,
       district: district ? { name: district.name, province: district.province, ubigeo: district.ubigeo } : null,
     };
   });

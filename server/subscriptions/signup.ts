@@ -11,6 +11,7 @@ import type { CardProvider } from "../payments/index.server";
 // Settling the first order moves it, a flow one floor down from here (order-flows, decision 0083).
 import { settlePaymentInTransaction } from "../order-flows/index.server";
 import { inTransaction } from "../db/transaction";
+import { keepSavedCard } from "./saved-card";
 
 export interface PendingSubscriptionInput {
   userId: string;
@@ -116,18 +117,7 @@ export async function activateSubscription(
     await markFirstPeriodFailed(db, subscription.id, saved.message, input.now);
     return { ok: false, reason: "card_refused", message: saved.message };
   }
-  const [method] = await db
-    .insert(paymentMethods)
-    .values({
-      userId: user.id,
-      provider: input.cards.id,
-      providerCustomerId: saved.customerId,
-      providerCardId: saved.cardId,
-      brand: saved.brand,
-      last4: saved.last4,
-      createdAt: input.now,
-    })
-    .returning({ id: paymentMethods.id });
+  const methodId = await keepSavedCard(db, { userId: user.id, provider: input.cards.id, card: saved, now: input.now });
 
   const charge = await input.cards
     .chargeCard({
@@ -151,7 +141,7 @@ export async function activateSubscription(
     orderId: order.id,
     firstDeliveryDate: order.deliveryDate,
     paymentId: payment.id,
-    card: { id: method!.id, provider: input.cards.id, brand: saved.brand, last4: saved.last4 },
+    card: { id: methodId, provider: input.cards.id, brand: saved.brand, last4: saved.last4 },
     chargeId: charge.chargeId,
     actor: "customer",
     now: input.now,

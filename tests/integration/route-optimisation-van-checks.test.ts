@@ -1,13 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type * as DespachoRoute from "~/routes/admin/despacho/despacho";
-import type * as DbContextModule from "~/server/db-context.server";
+import { afterAll, describe, expect, it } from "vitest";
 import { deliveries, routeOptimisations, routePlans, users } from "@server/db/schema";
-import { DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-credentials";
-import { limaToday } from "@core/lima-dates";
-import { postToRoute, sessionCookie } from "../support/route-call";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { DEMO_OPERACIONES } from "@server/db/seed/demo-credentials";
+import { despachoOnRoutingServer } from "../support/route-planning-test-bed";
 import { startVroomStandIn, type VroomStandIn } from "../support/vroom-stand-in";
 
 /**
@@ -16,60 +12,17 @@ import { startVroomStandIn, type VroomStandIn } from "../support/vroom-stand-in"
  * (ROUTING_URL, the stand-in), so whether the solver ran is what that server received.
  */
 describe("Optimizar rutas checks the chosen vans before it plans", () => {
-  let test: TestDatabase;
   let vroom: VroomStandIn;
-  let route: typeof DespachoRoute;
-  let staffArea: readonly unknown[];
-  let dbContext: (typeof DbContextModule)["dbContext"];
-  let operaciones: string;
-  let driverId: string;
-
-  beforeAll(async () => {
-    vroom = await startVroomStandIn();
-    // Before this file's modules first read the environment (each file has its own, decision 0068).
-    vi.stubEnv("ROUTING_URL", vroom.url);
-    test = await createTestDatabase("seeded");
-    ({ dbContext } = await import("~/server/db-context.server"));
-    route = await import("~/routes/admin/despacho/despacho");
-    staffArea = [(await import("~/server/staff.server")).staffAreaMiddleware];
-    operaciones = await sessionCookie(test.db, DEMO_OPERACIONES);
-    driverId = (await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_REPARTIDOR.email)))[0]!.id;
-  }, 60_000);
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    await vroom?.close();
-    await test?.close();
-  });
-
-  /** The form as Despacho posts it: each van chosen with a valid capacity and shift. */
-  function optimiseForm(vans: string[]): URLSearchParams {
-    const form = new URLSearchParams({ intent: "optimizar", clave: randomUUID() });
-    for (const id of vans) {
-      form.append("vans", id);
-      form.set(`capacidad-${id}`, "45");
-      form.set(`unidad-${id}`, "bidones");
-      form.set(`inicio-${id}`, "08:30");
-      form.set(`fin-${id}`, "17:00");
-    }
-    return form;
-  }
-  const optimise = (vans: string[]) =>
-    postToRoute({
-      db: test.db,
-      dbContext,
-      route,
-      outer: staffArea,
-      path: `/admin/despacho?fecha=${limaToday(new Date())}`,
-      body: optimiseForm(vans),
-      cookie: operaciones,
-    });
+  const test = despachoOnRoutingServer(async () => (vroom = await startVroomStandIn()).url);
+  afterAll(() => vroom?.close());
+  const optimise = (vans: string[]) => test.postToDespacho(test.optimiseForm(vans));
   const routesOfTheDay = () =>
     test.db.select({ id: deliveries.id, driver: deliveries.assignedDriverId, position: deliveries.routePosition }).from(deliveries).orderBy(deliveries.id);
 
   it("refuses 49 invented van ids beside a real one in Spanish, without asking the solver or writing a plan", async () => {
     const before = await routesOfTheDay();
     const invented = Array.from({ length: 49 }, () => `repartidor-inventado-${randomUUID()}`);
-    const answer = await optimise([driverId, ...invented]);
+    const answer = await optimise([test.driverId, ...invented]);
     expect(answer.status).toBe(409);
     expect(answer.data).toMatchObject({ ok: false, message: "Elige repartidores activos. No se cambió ninguna ruta." });
     expect(vroom.requests).toEqual([]);
@@ -81,7 +34,7 @@ describe("Optimizar rutas checks the chosen vans before it plans", () => {
   it("refuses a staff member who is not a repartidor, and more vans than one run plans, before the solver too", async () => {
     const asked = vroom.requests.length;
     const staff = (await test.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_OPERACIONES.email)))[0]!.id;
-    expect((await optimise([driverId, staff])).data).toMatchObject({ ok: false, message: "Elige repartidores activos. No se cambió ninguna ruta." });
+    expect((await optimise([test.driverId, staff])).data).toMatchObject({ ok: false, message: "Elige repartidores activos. No se cambió ninguna ruta." });
     const tooMany = await optimise(Array.from({ length: 51 }, () => `repartidor-inventado-${randomUUID()}`));
     expect(tooMany.data).toMatchObject({ ok: false, message: "Elige como máximo 50 repartidores a la vez." });
     expect(vroom.requests).toHaveLength(asked);
@@ -90,7 +43,7 @@ describe("Optimizar rutas checks the chosen vans before it plans", () => {
 
   it("plans the day with the real repartidor alone, named twice or not: the solver is asked once, with one van", async () => {
     const asked = vroom.requests.length;
-    const answer = await optimise([driverId, driverId]);
+    const answer = await optimise([test.driverId, test.driverId]);
     expect(answer.status).toBe(200);
     expect(vroom.requests).toHaveLength(asked + 1);
     expect(vroom.requests[asked]!.vehicles).toHaveLength(1);
@@ -102,17 +55,9 @@ describe("Optimizar rutas checks the chosen vans before it plans", () => {
     const plans = (await test.db.select().from(routeOptimisations)).length;
     vroom.mode = "overloads";
     try {
-      const form = optimiseForm([driverId]);
-      form.set(`capacidad-${driverId}`, "1");
-      const answer = await postToRoute({
-        db: test.db,
-        dbContext,
-        route,
-        outer: staffArea,
-        path: `/admin/despacho?fecha=${limaToday(new Date())}`,
-        body: form,
-        cookie: operaciones,
-      });
+      const form = test.optimiseForm([test.driverId]);
+      form.set(`capacidad-${test.driverId}`, "1");
+      const answer = await test.postToDespacho(form);
       expect(answer.status).toBe(502);
       expect(answer.data).toMatchObject({ ok: false, message: expect.stringContaining("no cumplen los horarios, la capacidad o los turnos") });
     } finally {

@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaffActor } from "@server/audit/index.server";
-import { placeOrder } from "@server/checkout/index.server";
-import { deliveries, districts, orders, productVariants, routeOptimisations, routePlans, staffActions, users } from "@server/db/schema";
-import { DEMO_CUSTOMER, DEMO_OPERACIONES, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
+import { deliveries, orders, routeOptimisations, routePlans, staffActions, users } from "@server/db/schema";
+import { DEMO_CUSTOMER, DEMO_REPARTIDOR } from "@server/db/seed/demo-accounts";
 import {
   deliveryTracking,
   DispatchRefusedError,
@@ -16,16 +15,11 @@ import {
   setOrderLocation,
   type VanShift,
 } from "@server/deliveries/index.server";
-import { applySandboxAction, confirmDriverStop } from "@server/order-flows/index.server";
-import { checkoutInput } from "../support/checkout-fixture";
-import { bookableDates, limaDateOf } from "../support/lima-clock";
+import { confirmDriverStop } from "@server/order-flows/index.server";
+import { limaDateOf } from "../support/lima-clock";
+import { FOUR_PINNED_ORDERS, routePlanningDay, van } from "../support/route-planning-test-bed";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
-// Fifty days from the real clock, past the demo data's days: the Wednesday then holds only this file's deliveries.
-const placedAt = new Date(Date.now() + 50 * 86_400_000);
-const day = bookableDates(3, placedAt)[0]!;
-/** An instant of `day` at a Lima clock time. */
-const at = (clock: string) => new Date(`${day}T${clock}:00-05:00`);
 const siteUrl = "http://shop.test";
 const minuteOfDay = (instant: Date) => {
   const lima = new Date(instant.getTime() - 5 * 3_600_000);
@@ -46,80 +40,23 @@ async function optimiseRoutes(db: TestDatabase["db"], actor: StaffActor, input: 
 }
 
 describe("Route planning: Optimizar rutas, arrival times and the customer's tracking (issue 26)", () => {
-  let test: TestDatabase;
+  // Fifty days from the real clock, past the demo data's days: the Wednesday then holds only this file's deliveries.
+  const test = routePlanningDay({
+    daysAhead: 50,
+    orders: {
+      ...FOUR_PINNED_ORDERS,
+      sinPunto: { district: "San Isidro", window: "tarde" },
+      norte: { district: "San Martín de Porres", window: "tarde", point: { lat: -12.0012, lng: -77.0601 } },
+    },
+  });
+  const { day, placedAt, at, stops } = test;
   let actor: StaffActor;
   let driver: StaffActor;
   let secondDriverId: string;
-  /** Deliveries by name, with their order. */
-  const stops: Record<string, { deliveryId: string; orderId: string }> = {};
-  let recarga: { productId: number; variantId: number; priceCents: number };
-
-  async function order(name: string, input: { district: string; window?: "manana" | "tarde"; point?: { lat: number; lng: number }; quantity?: number }) {
-    const db = test.db;
-    const [district] = await db.select({ id: districts.id }).from(districts).where(eq(districts.name, input.district));
-    const quantity = input.quantity ?? 1;
-    const placed = await placeOrder(
-      db,
-      checkoutInput(placedAt, {
-        correo: `ruta-${randomUUID().slice(0, 8)}@prueba.pe`,
-        districtId: district!.id,
-        direccion: `Calle ${name} 100`,
-        fecha: day,
-        diaHabil: 3,
-        rangoHorario: input.window ?? "manana",
-        items: [{ productId: recarga.productId, variantId: recarga.variantId, quantity }],
-        clientSubtotalCents: recarga.priceCents * quantity,
-        ubicacion: input.point ?? null,
-      }),
-      { now: placedAt, provider: "sandbox", userId: null },
-    );
-    if (!placed.ok || placed.nextStep !== "process_payment") throw new Error(`order ${name} not placed: ${JSON.stringify(placed)}`);
-    await applySandboxAction(db, placed.paymentId, "approve_card", { now: placedAt, siteUrl });
-    const [delivery] = await db.select({ id: deliveries.id }).from(deliveries).where(eq(deliveries.orderId, placed.orderId));
-    stops[name] = { deliveryId: delivery!.id, orderId: placed.orderId };
-  }
-
-  const van = (driverId: string, overrides: Partial<VanShift> = {}): VanShift => ({
-    driverId,
-    capacity: 60,
-    capacityUnit: "bidones",
-    shiftStart: "08:30",
-    shiftEnd: "18:30",
-    ...overrides,
+  beforeAll(() => {
+    ({ actor, driver, secondDriverId } = test);
   });
   const rowOf = async (name: string) => (await test.db.select().from(deliveries).where(eq(deliveries.id, stops[name]!.deliveryId)))[0]!;
-
-  beforeAll(async () => {
-    test = await createTestDatabase("seeded");
-    const db = test.db;
-    const [staff] = await db.select().from(users).where(eq(users.email, DEMO_OPERACIONES.email));
-    actor = { id: staff!.id, email: staff!.email, role: "operaciones", clientAddress: "127.0.0.1" };
-    const [repartidor] = await db.select().from(users).where(eq(users.email, DEMO_REPARTIDOR.email));
-    driver = { id: repartidor!.id, email: repartidor!.email, role: "repartidor", clientAddress: "127.0.0.1" };
-    secondDriverId = randomUUID();
-    await db.insert(users).values({
-      id: secondDriverId,
-      name: "Segundo Repartidor",
-      email: `segundo-${secondDriverId.slice(0, 6)}@vidaalcalina.pe`,
-      firstName: "Segundo",
-      lastName: "Repartidor",
-      role: "repartidor",
-      emailVerified: true,
-    });
-    const [row] = await db
-      .select({ productId: productVariants.productId, variantId: productVariants.id, priceCents: productVariants.priceCents })
-      .from(productVariants)
-      .where(eq(productVariants.sku, "VA-BH20-R3"));
-    recarga = row!;
-    // Miraflores, San Isidro, Chorrillos and San Martín de Porres are served on Wednesdays.
-    await order("larco", { district: "Miraflores", point: { lat: -12.1225, lng: -77.0302 } });
-    await order("pardo", { district: "Miraflores", point: { lat: -12.1175, lng: -77.0444 } });
-    await order("olivar", { district: "San Isidro", point: { lat: -12.0985, lng: -77.0361 } });
-    await order("huaylas", { district: "Chorrillos", window: "tarde", point: { lat: -12.1733, lng: -77.0168 } });
-    await order("sinPunto", { district: "San Isidro", window: "tarde" });
-    await order("norte", { district: "San Martín de Porres", window: "tarde", point: { lat: -12.0012, lng: -77.0601 } });
-  }, 120_000);
-  afterAll(() => test.close());
 
   it("assigns and orders every stop so windows and capacities hold, with an arrival time each", async () => {
     const { result, repeated } = await optimiseRoutes(test.db, actor, {
@@ -187,7 +124,7 @@ describe("Route planning: Optimizar rutas, arrival times and the customer's trac
 
   it("lists what cannot fit with its reason, and takes it off the route instead of dropping it silently", async () => {
     // A van of 5 bidones cannot take a stop of 9 (three packs of 3); an afternoon-only shift cannot reach the morning stops.
-    await order("grande", { district: "Miraflores", point: { lat: -12.125, lng: -77.028 }, quantity: 3 });
+    await test.placeOrder("grande", { district: "Miraflores", point: { lat: -12.125, lng: -77.028 }, quantity: 3 });
     const routeOfSecond = () =>
       test.db
         .select({ id: deliveries.id, position: deliveries.routePosition, arrival: deliveries.estimatedArrivalAt })

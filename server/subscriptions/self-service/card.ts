@@ -5,6 +5,7 @@ import { orders, paymentMethods, subscriptionPeriods, subscriptions, users } fro
 import type { CardProvider } from "../../payments/index.server";
 import { isSubscriptionId } from "../customer-subscriptions";
 import { resumeSubscription } from "../lifecycle";
+import { keepSavedCard } from "../saved-card";
 import { renewDueSubscriptions } from "../renewals";
 import { changeOwnedSubscription, stateRefusal, type SelfServiceContext, type SelfServiceResult } from "./change";
 
@@ -86,21 +87,10 @@ export async function updateSubscriptionCard(
   const result = await changeOwnedSubscription(db, input, "card", async (tx, locked) => {
     const lockedRefusal = stateRefusal(locked, "card");
     if (lockedRefusal) return lockedRefusal;
-    const [method] = await tx
-      .insert(paymentMethods)
-      .values({
-        userId: user.id,
-        provider: input.cards.id,
-        providerCustomerId: saved.customerId,
-        providerCardId: saved.cardId,
-        brand: saved.brand,
-        last4: saved.last4,
-        createdAt: input.now,
-      })
-      .returning({ id: paymentMethods.id });
+    const methodId = await keepSavedCard(tx, { userId: user.id, provider: input.cards.id, card: saved, now: input.now });
     await tx
       .update(subscriptions)
-      .set({ paymentMethodId: method!.id, paymentProvider: input.cards.id, cardBrand: saved.brand, cardLast4: saved.last4, updatedAt: input.now })
+      .set({ paymentMethodId: methodId, paymentProvider: input.cards.id, cardBrand: saved.brand, cardLast4: saved.last4, updatedAt: input.now })
       .where(eq(subscriptions.id, locked.id));
     if (locked.paymentMethodId) {
       // The old card is revoked unless another live subscription of this customer still uses it.
@@ -126,7 +116,7 @@ export async function updateSubscriptionCard(
       description: state.reactivated
         ? `Tarjeta actualizada: ${card}. Cobraremos ahora el periodo pendiente.`
         : `Tarjeta actualizada: ${card}. No hicimos ningún cobro.`,
-      details: { paymentMethodId: method!.id, previousPaymentMethodId: locked.paymentMethodId, reactivated: state.reactivated },
+      details: { paymentMethodId: methodId, previousPaymentMethodId: locked.paymentMethodId, reactivated: state.reactivated },
     };
   });
   if (!result.ok || result.alreadyApplied || !state.reactivated) return result;
