@@ -85,11 +85,21 @@ describe("the per-slot counter of open deliveries (decision 0102)", () => {
     await test.db
       .update(orders)
       .set({ status: "paid" })
-      .where(inArray(orders.id, rest.map((each) => each.orderId)));
+      .where(
+        inArray(
+          orders.id,
+          rest.map((each) => each.orderId),
+        ),
+      );
     await test.db
       .update(deliveries)
       .set({ status: "scheduled" })
-      .where(inArray(deliveries.id, rest.map((each) => each.deliveryId)));
+      .where(
+        inArray(
+          deliveries.id,
+          rest.map((each) => each.deliveryId),
+        ),
+      );
     expect(await counterMismatches()).toEqual([]);
 
     // Delivered (frees its place), failed (keeps it: it must be delivered again).
@@ -110,7 +120,9 @@ describe("the per-slot counter of open deliveries (decision 0102)", () => {
     // move out of the shop-wide pool and back.
     await setDistrictCapacities(test.db, actor, miraflores, [{ dayNumber: 5, window: "tarde", capacity: 50 }]);
     expect(await counterMismatches()).toEqual([]);
-    const [own] = await test.db.execute(sql`select open_count from delivery_slots where delivery_date = ${FRIDAY} and delivery_window = 'tarde' and scope = ${`district:${miraflores}`}`).then((result) => (result as unknown as { rows: { open_count: number }[] }).rows);
+    const [own] = await test.db
+      .execute(sql`select open_count from delivery_slots where delivery_date = ${FRIDAY} and delivery_window = 'tarde' and scope = ${`district:${miraflores}`}`)
+      .then((result) => (result as unknown as { rows: { open_count: number }[] }).rows);
     expect(own!.open_count).toBeGreaterThanOrEqual(2);
     await setDistrictCapacities(test.db, actor, miraflores, [{ dayNumber: 5, window: "tarde", capacity: null }]);
     expect(await counterMismatches()).toEqual([]);
