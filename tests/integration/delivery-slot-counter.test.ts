@@ -5,9 +5,10 @@ import { placeOrder } from "@server/checkout/index.server";
 import { deliveries, districts, orders, users } from "@server/db/schema";
 import { DEMO_OPERACIONES } from "@server/db/seed/demo-accounts";
 import { inTransaction } from "@server/db/transaction";
-import { OPEN_DELIVERY_STATUSES, rescheduleDay, rescheduleDeliveries, setDistrictCapacities, transitionDeliveries } from "@server/deliveries/index.server";
+import { rescheduleDay, rescheduleDeliveries, setDistrictCapacities, transitionDeliveries } from "@server/deliveries/index.server";
 import { expireUnpaidOrders } from "@server/order-flows/index.server";
 import { checkoutInput } from "../support/checkout-fixture";
+import { slotCounterViolations } from "../support/invariants";
 import { newCustomer, runJobs, siteUrl, subscribe } from "../support/subscription-fixture";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -18,8 +19,8 @@ const FRIDAY = "2026-11-27";
 
 /**
  * Decision 0102: `delivery_slots.open_count` is kept by triggers. Whatever a step did, every
- * slot's count must equal a fresh count of its open deliveries, the pool worked out here from the
- * districts' own figures (not by the database's function the triggers use).
+ * slot's count must equal a fresh count of its open deliveries (`slotCounterViolations`, which the
+ * stress and reliability suites' invariants check too).
  */
 describe("the per-slot counter of open deliveries (decision 0102)", () => {
   let test: TestDatabase;
@@ -34,27 +35,7 @@ describe("the per-slot counter of open deliveries (decision 0102)", () => {
   });
   afterAll(() => test.close());
 
-  /** Slots whose counter differs from the count of their open deliveries ("date window scope: counter ≠ count"). */
-  async function counterMismatches(): Promise<string[]> {
-    const open = sql.join(
-      OPEN_DELIVERY_STATUSES.map((status) => sql`${status}`),
-      sql`, `,
-    );
-    const result = await test.db.execute(sql`with fresh as (
-        select d.delivery_date, d.delivery_window,
-          case when o.district_id is null then 'shop' else 'district:' || d.district_id end as scope, count(*)::int as n
-        from deliveries d
-        left join delivery_capacity_overrides o
-          on o.district_id = d.district_id and o.day_number = extract(isodow from d.delivery_date)::int and o.delivery_window = d.delivery_window
-        where d.status in (${open})
-        group by 1, 2, 3
-      )
-      select coalesce(f.delivery_date, s.delivery_date)::text || ' ' || coalesce(f.delivery_window, s.delivery_window) || ' '
-          || coalesce(f.scope, s.scope) || ': ' || coalesce(s.open_count, -1) || ' ≠ ' || coalesce(f.n, 0) as mismatch
-      from fresh f full join delivery_slots s on s.delivery_date = f.delivery_date and s.delivery_window = f.delivery_window and s.scope = f.scope
-      where coalesce(s.open_count, -1) <> coalesce(f.n, 0) and not (s.open_count = 0 and f.n is null)`);
-    return (result as unknown as { rows: { mismatch: string }[] }).rows.map((row) => row.mismatch);
-  }
+  const counterMismatches = () => slotCounterViolations(test.db);
 
   const place = async (email: string, overrides: Parameters<typeof checkoutInput>[1] = {}) => {
     const placed = await placeOrder(test.db, checkoutInput(now, { correo: email, ...overrides }), { now, provider: "sandbox" });
