@@ -23,8 +23,11 @@ const note = (text) => {
 // The delivery slot's row lock (decision 0037): every checkout for one date and window takes it in
 // turn, so the time each transaction holds it bounds the orders per second. Per connection: from
 // the answer to the slot's `FOR UPDATE` to the answer to its COMMIT (or ROLLBACK), and the
-// statements sent meanwhile, the lock's own and the COMMIT included.
+// statements sent meanwhile, the lock's own and the COMMIT included. Since decision 0102 a
+// statement that inserts a delivery locks its slot too (the counting trigger, at the statement's
+// end): the hold is timed from the first of the two answers, that statement not counted as held.
 const SLOT_LOCK = /"delivery_slots".*\bfor update\b/is;
+const SLOT_LOCKED_BY_TRIGGER = /\binsert into "deliveries"/i;
 const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
 const slot = /** @type {{ holds: number, statementsHeld: number, holdMs: number[] }} */ ({ holds: 0, statementsHeld: 0, holdMs: [] });
 /** @type {WeakMap<object, { since: number | null, statements: number }>} */
@@ -40,6 +43,12 @@ function track(connection, text) {
     return () => {
       state.since = performance.now();
       state.statements = 1;
+    };
+  }
+  if (SLOT_LOCKED_BY_TRIGGER.test(source) && !held) {
+    return () => {
+      state.since = performance.now();
+      state.statements = 0;
     };
   }
   if (held && TRANSACTION_END.test(source)) {

@@ -1,4 +1,5 @@
 import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { addDays, isoWeekday } from "@core/lima-dates";
 import { closedDaysLookup, nationalHolidaysBetween, OPEN_ON_HOLIDAY, type ClosedDayRow } from "@core/peru-holidays";
 import type { DeliveryWindow } from "@core/delivery-schedule";
@@ -50,45 +51,6 @@ function scopeOf(rules: CapacityRules, districtId: number, date: string, window:
   return { key: "shop", districtId: null, capacity: rules.defaults.get(`${dayNumber}:${window}`) ?? null };
 }
 
-/**
- * Open deliveries of one scope on a date and window, but `excludeDeliveryIds`. The shop's pool
- * counts every district without its own figure then. Counted under the slot's lock by every
- * checkout, so each scope's statement is built once and sent by name (decision 0069).
- */
-async function usedPlaces(db: DatabaseOrTransaction, scope: Scope, date: string, window: string, excludeDeliveryIds: string[]): Promise<number> {
-  const values = { date, window, dayNumber: isoWeekday(date), districtId: scope.districtId, excluded: excludeDeliveryIds };
-  const [row] = await (scope.districtId === null ? countShopPool : countDistrictPool)(db, values);
-  return Number(row?.used ?? 0);
-}
-
-const value = (name: string) => sql.placeholder(name);
-
-function countOpen(db: DatabaseOrTransaction, pool: SQL) {
-  return db
-    .select({ used: sql<number>`count(*)::int`.as("used") })
-    .from(deliveries)
-    .where(
-      and(
-        eq(deliveries.deliveryDate, value("date")),
-        eq(deliveries.deliveryWindow, value("window")),
-        inArray(deliveries.status, [...OPEN_DELIVERY_STATUSES]),
-        pool,
-        sql`not (${deliveries.id} = any(${value("excluded")}::uuid[]))`,
-      ),
-    );
-}
-
-const countDistrictPool = preparedStatement<{ used: number }>("delivery_slot_count_district", (db) =>
-  countOpen(db, eq(deliveries.districtId, value("districtId"))),
-);
-
-const countShopPool = preparedStatement<{ used: number }>("delivery_slot_count_shop", (db) =>
-  countOpen(
-    db,
-    sql`not exists (select 1 from ${deliveryCapacityOverrides} o where o.district_id = ${deliveries.districtId} and o.day_number = ${value("dayNumber")}::int and o.delivery_window = ${value("window")})`,
-  ),
-);
-
 export interface SlotRequest {
   districtId: number;
   date: string;
@@ -113,9 +75,10 @@ export interface ClaimOptions {
 /**
  * Claims a place for each request inside the caller's transaction, which must then insert (or
  * move) the deliveries before it commits. Each scope's slot row is created if missing and locked
- * (decision 0025: after the deliveries the claim is for; several in date, window, scope order),
- * and only then are its open deliveries counted, so concurrent claims for the last places take
- * turns and never overbook. `excludeDeliveryIds`: deliveries being moved, not counted twice.
+ * (decision 0025: after the deliveries the claim is for; several in date, window, scope order)
+ * and its open deliveries' count read in the same statement (decision 0102), so concurrent claims
+ * for the last places take turns and never overbook. `excludeDeliveryIds`: deliveries being moved,
+ * or the claim's own, not counted twice.
  */
 export async function claimSlots(tx: Transaction, requests: SlotRequest[], options: ClaimOptions = {}): Promise<SlotClaim> {
   if (requests.length === 0) return { ok: true };
@@ -205,32 +168,49 @@ async function loadClaimRules(db: DatabaseOrTransaction, requests: SlotRequest[]
 }
 
 /**
- * The slot row of a scope, date and window locked (created first the one time it is missing),
- * then its open deliveries counted: in a new statement after the lock, so the count sees every
- * delivery the previous holder committed (decision 0037). The row exists for all but the first
- * claim of a slot, so the lock is usually the one statement before the count (decision 0063).
+ * The slot row of a scope, date and window locked and its count of open deliveries read, in one
+ * statement (decision 0102): under READ COMMITTED, a row a `SELECT … FOR UPDATE` waited for is
+ * read again in its latest version, so the count is the one the previous holder committed. The
+ * triggers of migration 0049 keep that count exact; `excludeDeliveryIds` open in the slot (the
+ * claim's own delivery, or those being moved) are taken off it by their ids, so the statement's
+ * cost does not grow with the slot's orders. The row exists for every slot that ever held an open
+ * delivery; the first claim of any other creates it and locks it again.
  */
 async function lockSlotAndCount(tx: Transaction, scope: Scope, date: string, window: string, excludeDeliveryIds: string[]): Promise<number> {
-  const lock = () => lockSlot(tx, { date, window, scope: scope.key });
-  if ((await lock()).length === 0) {
+  const values = { date, window, scope: scope.key, excluded: excludeDeliveryIds };
+  let [row] = await lockSlot(tx, values);
+  if (!row) {
     await tx.insert(deliverySlots).values({ deliveryDate: date, deliveryWindow: window, scope: scope.key }).onConflictDoNothing();
-    await lock();
+    [row] = await lockSlot(tx, values);
   }
-  return usedPlaces(tx, scope, date, window, excludeDeliveryIds);
+  return Number(row!.used);
 }
 
-const lockSlot = preparedStatement<{ scope: string }>("delivery_slot_lock", (db) =>
-  db
-    .select({ scope: deliverySlots.scope })
-    .from(deliverySlots)
-    .where(and(eq(deliverySlots.deliveryDate, value("date")), eq(deliverySlots.deliveryWindow, value("window")), eq(deliverySlots.scope, value("scope"))))
-    .for("update"),
-);
+const value = (name: string) => sql.placeholder(name);
 
 const openStatuses = sql.join(
   OPEN_DELIVERY_STATUSES.map((status) => sql`${status}`),
   sql`, `,
 );
+
+/** The advisory-lock class of slot counts (two-key form, "slot"), as migration 0049's triggers take it. */
+const SLOT_LOCK_CLASS = sql.raw("1936486260");
+
+/**
+ * The "slot" advisory lock, shared, before the row (decision 0102): a change of which districts
+ * have their own places takes it exclusively before recounting slot rows, so a claim never holds a
+ * slot row while waiting for it. The CTE is joined below the row lock, so it is taken first.
+ */
+const lockSlot = preparedStatement<{ used: number }>("delivery_slot_claim", () => ({
+  toSQL: () =>
+    new PgDialect().sqlToQuery(sql`with slot_lock as materialized (select pg_advisory_xact_lock_shared(${SLOT_LOCK_CLASS}, 0))
+      select (s.open_count - (select count(*) from ${deliveries} d
+          where d.id = any(${value("excluded")}::uuid[]) and d.delivery_date = s.delivery_date and d.delivery_window = s.delivery_window
+            and d.status in (${openStatuses}) and delivery_capacity_scope(d.district_id, d.delivery_date, d.delivery_window) = s.scope))::int as used
+      from ${deliverySlots} s, slot_lock
+      where s.delivery_date = ${value("date")} and s.delivery_window = ${value("window")} and s.scope = ${value("scope")}
+      for update of s`),
+}));
 
 /**
  * The first date from `from` to `last` that is not closed, is `anyWeekdayOn` (default `from`:

@@ -11,7 +11,11 @@ export const DELIVERY_MAIN_PATH: readonly DeliveryStatus[] = ["pending", "prepar
 
 const OPEN: readonly DeliveryStatus[] = ["pending", "preparing", "scheduled", "shipped", "in_transit"];
 
-/** Statuses in which a delivery still holds a place in its day's capacity and can be acted on. */
+/**
+ * Statuses in which a delivery still holds a place in its day's capacity and can be acted on.
+ * Spelled out again in migration 0049's counting triggers (decision 0102): a change here needs a
+ * migration that replaces them and recounts `delivery_slots.open_count`.
+ */
 export const OPEN_DELIVERY_STATUSES: readonly DeliveryStatus[] = [...OPEN, "rescheduled", "failed"];
 
 export function isDeliveryStatus(value: string): value is DeliveryStatus {

@@ -67,7 +67,7 @@ describe("delivery capacity (issue 10)", () => {
     return dbs;
   }
 
-  it("claims the place last, right before the commit, in at most 4 statements per order (decisions 0063, 0069, 0101)", async () => {
+  it("claims the place last, right before the commit, in at most 3 statements per order (decisions 0063, 0069, 0101, 0102)", async () => {
     // The same database through a Drizzle that writes down each statement it sends (the driver's
     // own BEGIN/COMMIT on PGlite are not among them; node-postgres's are, and are left out here).
     const sent: string[] = [];
@@ -80,17 +80,18 @@ describe("delivery capacity (issue 10)", () => {
     sent.length = 0;
     expect(await placeOrder(observed, order("medido@example.pe"), { now, provider: "sandbox" })).toMatchObject({ ok: true });
     const statements = sent.filter((text) => !/^(begin|commit)$/i.test(text.trim()));
-    // Every order for one date and window waits for the slot's row in turn: it is held for the
-    // count alone (then the commit), never for the order's writes.
+    // Every order for one date and window waits for the slot's row in turn: its lock and its count
+    // are one statement, the last before the commit (decision 0102), and the count is the row's
+    // own, not a count of the slot's deliveries (only the claim's own delivery is looked up, by id).
     const lock = statements.findIndex((text) => /"delivery_slots".*for update/is.test(text));
-    expect(lock).toBe(statements.length - 2);
-    expect(statements.at(-1)).toMatch(/count\(\*\).*from "deliveries"/is);
+    expect(lock).toBe(statements.length - 1);
+    expect(statements[lock]).toMatch(/s\.open_count - \(select count\(\*\) from "deliveries" d\s+where d\.id = any/is);
     expect(statements.findIndex((text) => /insert into "payments"/i.test(text))).toBeLessThan(lock);
     expect(statements.findIndex((text) => /insert into "deliveries"/i.test(text))).toBeLessThan(lock);
     // Calendar, capacity figures and prices in one read (decision 0101), then the order with
     // everything it writes in one statement (decision 0069), then the lock and the count.
     expect(statements[0]).toMatch(/as cart_prices/);
-    expect(statements.length).toBeLessThanOrEqual(4);
+    expect(statements.length).toBeLessThanOrEqual(3);
   });
 
   it("gives the last 5 places to exactly 5 of 20 simultaneous checkouts; the others get the Spanish message and no order or charge", async () => {

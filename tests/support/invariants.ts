@@ -6,6 +6,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { expect } from "vitest";
 import type { Database } from "@server/db/client";
+import { OPEN_DELIVERY_STATUSES } from "@server/deliveries/index.server";
 
 /** A charge the payment provider says it took (from its own books, e.g. the local Culqi). */
 export interface ProviderCharge {
@@ -170,6 +171,7 @@ export async function findInvariantViolations(db: Database, options: InvariantOp
   for (const failure of leftBehind) violations.push(`job ${failure.job} failed on ${failure.row_id}: ${failure.message}`);
 
   if (options.providerCharges) violations.push(...(await providerChargeViolations(db, options.providerCharges)));
+  violations.push(...(await slotCounterViolations(db)));
   return violations;
 }
 
@@ -209,6 +211,36 @@ async function providerChargeViolations(db: Database, charges: ProviderCharge[])
     if (count > 1) violations.push(`order ${orderId} was charged ${count} times by the provider`);
   }
   return violations;
+}
+
+/**
+ * Decision 0102: every slot's `open_count` (kept by migration 0049's triggers) equals a fresh count
+ * of its open deliveries, the pool worked out here from the districts' own figures rather than by
+ * the database function the triggers use. One line per slot that differs; none before migration 0049.
+ */
+export async function slotCounterViolations(db: Database): Promise<string[]> {
+  const [column] = await rows<{ present: boolean }>(
+    db,
+    sql`select exists (select 1 from information_schema.columns where table_name = 'delivery_slots' and column_name = 'open_count') as present`,
+  );
+  if (!column?.present) return [];
+  const counted = await rows<{ slot: string; counter: number | null; fresh: number | null }>(
+    db,
+    sql`with fresh as (
+          select d.delivery_date, d.delivery_window, case when o.district_id is null then 'shop' else 'district:' || d.district_id end as scope, count(*)::int as n
+          from deliveries d
+          left join delivery_capacity_overrides o
+            on o.district_id = d.district_id and o.day_number = extract(isodow from d.delivery_date)::int and o.delivery_window = d.delivery_window
+          where d.status in (${list([...OPEN_DELIVERY_STATUSES])})
+          group by 1, 2, 3
+        )
+        select coalesce(f.delivery_date, s.delivery_date)::text || ' ' || coalesce(f.delivery_window, s.delivery_window) || ' ' || coalesce(f.scope, s.scope) as slot,
+          s.open_count as counter, f.n as fresh
+        from fresh f full join delivery_slots s on s.delivery_date = f.delivery_date and s.delivery_window = f.delivery_window and s.scope = f.scope
+        where coalesce(s.open_count, 0) <> coalesce(f.n, 0) or (s.open_count is null and f.n is not null)
+        order by 1`,
+  );
+  return counted.map((row) => `slot ${row.slot} counts ${row.counter ?? "no row"} open deliveries, but ${row.fresh ?? 0} are open`);
 }
 
 /** Fails the test with every broken rule listed. */

@@ -47,8 +47,10 @@ export const deliveryCalendarSettings = pgTable("delivery_calendar_settings", {
 });
 
 /**
- * One row per (date, window, capacity scope) that anyone ever claimed a place in. It holds no count:
- * it is the row a claim locks (decision 0025) so two checkouts for the last place take turns.
+ * One row per (date, window, capacity scope) that anyone ever claimed a place in or that ever held
+ * an open delivery: the row a claim locks (decision 0025) so two checkouts for the last place take
+ * turns, and its open deliveries' count, kept exact by the database's triggers on `deliveries` and
+ * `delivery_capacity_overrides` (migration 0049, decision 0102), so no code path can forget it.
  * Scope is `shop` (the shop-wide pool) or `district:<id>` (a district with an override).
  */
 export const deliverySlots = pgTable(
@@ -57,6 +59,8 @@ export const deliverySlots = pgTable(
     deliveryDate: date("delivery_date", { mode: "string" }).notNull(),
     deliveryWindow: text("delivery_window").notNull(),
     scope: text("scope").notNull(),
+    /** Open deliveries (OPEN_DELIVERY_STATUSES) in this slot: written only by the triggers. */
+    openCount: integer("open_count").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.deliveryDate, table.deliveryWindow, table.scope] })],
 );
