@@ -387,7 +387,9 @@ describe("WhatsApp messages through the outbox (issue 25)", () => {
     expect(whatsapp.consent).toEqual([
       expect.objectContaining({ phone: order.number, granted: true, source: "reply", textShown: expect.stringContaining("Respuesta por WhatsApp: Sí") }),
     ]);
-    expect(whatsapp.messagesSent[0]!.text).toContain(order.orderNumber);
+    // Every message here was written at the same instant, so the export's time order cannot rank them.
+    const confirmation = whatsapp.messagesSent.find((message) => message.templateName === "pedido_confirmado");
+    expect(confirmation?.text).toContain(order.orderNumber);
 
     // The order must be over, its comprobante at SUNAT, before a guest can be anonymised (decision 0061).
     await test.db.update(deliveries).set({ status: "delivered" }).where(eq(deliveries.orderId, order.orderId));

@@ -106,10 +106,6 @@ export function useDriverApp({
     }
   }, [driverId, revalidate, setTaps]);
 
-  useEffect(() => {
-    retry.current.send = send;
-  }, [send]);
-
   /** A send nobody tapped for (opening, the signal's return): says what it delivered. */
   const sendLeftovers = useCallback(async () => {
     const outcome = await send();
@@ -120,6 +116,12 @@ export function useDriverApp({
           : `Enviamos ${outcome.applied.length} confirmaciones guardadas en el teléfono.`,
       );
   }, [send]);
+
+  // A retry is a send nobody tapped for: when it delivers what the signal's return (or a tap without
+  // signal) could not, the driver is told, as if the first attempt had gone through.
+  useEffect(() => {
+    retry.current.send = sendLeftovers;
+  }, [sendLeftovers]);
 
   // Opening the app sends what an earlier visit left; so do the foreground and the signal's return.
   useEffect(() => {
