@@ -1,8 +1,7 @@
 import { useEffect } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
-import robotoLatinHref from "@fontsource-variable/roboto/files/roboto-latin-wght-normal.woff2?url";
 import { privateWhenSignedInMiddleware } from "./server/cache-control.server";
 import { sameOriginMiddleware } from "./server/csrf.server";
 import { databaseMiddleware, dbContext } from "./server/db-context.server";
@@ -12,7 +11,6 @@ import { sendQueuedWorkMiddleware } from "./server/send-queued-work.server";
 import { siteInfo } from "./server/site-info.server";
 import { LeavingPageGuard } from "~/components/layout/leaving-page-guard";
 import { useNonce } from "~/lib/nonce";
-import { handleSays } from "~/lib/route-handle";
 import { pageMeta } from "~/lib/seo";
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -33,9 +31,6 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
-  const matches = useMatches();
-  // The driver app draws in the phone's own font and fetches none (decision 0086).
-  const systemFont = handleSays(matches, "systemFont");
   return (
     <html lang="es-PE">
       <head>
@@ -43,15 +38,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0e7490" />
         <Meta />
-        {/* The one font file every other page's first paint uses (app.css), fetched alongside the
-            stylesheet rather than after it is parsed; same URL as the stylesheet's, fetched once. */}
-        {!systemFont && <link rel="preload" href={robotoLatinHref} as="font" type="font/woff2" crossOrigin="anonymous" />}
         {/* With a precedence React treats the stylesheet as a resource and puts it first in <head>,
             ahead of the module preloads, so the first paint does not queue behind JavaScript. */}
         <link rel="stylesheet" href={appStylesHref} precedence="high" />
         <Links />
       </head>
-      <body className={`min-h-screen bg-white ${systemFont ? "font-system" : "font-sans"} text-slate-800 antialiased`}>
+      <body className="min-h-screen bg-white font-sans text-slate-800 antialiased">
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -3,13 +3,17 @@ import type { ProductDetail } from "../catalog/index.server";
 import { cachedShareImage, shareImageVersion } from "./cache";
 import { renderShareCard } from "./share-card";
 
-/** The SVG drawings of public/images, by their public path ("/images/hero.svg"). */
+/** The shop's SVG drawings, by their public path ("/images/products/personal-625.svg"); the hero by its source path. */
 export type Artwork = (publicPath: string) => string | undefined;
 
 export type FixedShareCard = "inicio" | "tienda";
 
 const FIXED_CARDS: Record<FixedShareCard, { artwork: string[]; title: string; subtitle: string }> = {
-  inicio: { artwork: ["/images/hero.svg"], title: "Cuidamos de ti y del planeta", subtitle: "Compra única o suscripción con hasta 15% de descuento." },
+  inicio: {
+    artwork: ["/app/components/home/hero.svg"],
+    title: "Cuidamos de ti y del planeta",
+    subtitle: "Compra única o suscripción con hasta 15% de descuento.",
+  },
   tienda: {
     artwork: ["/images/products/personal-625.svg", "/images/products/familiar-8l.svg", "/images/products/bidon-hogar-20l.svg"],
     title: "Tienda de agua alcalina",

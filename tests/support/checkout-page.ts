@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import boxLine from "../fixtures/box-cart-line.json";
+import { uniqueContact } from "./checkout-fixture";
 import { bookableDates } from "./lima-clock";
 
 /** One Caja de 20 L con dispensador (S/ 59.90) as the cart stores it; the bench's /carrito measure reads the same file. */
@@ -15,23 +16,27 @@ export async function openCheckoutWithCart(page: Page, baseURL: string, items: u
   await page.getByLabel("Nombre", { exact: true }).waitFor();
 }
 
-/** A guest in Miraflores, delivery on the first Wednesday offered, in the morning. */
+/** A guest in Miraflores, delivery on the first Wednesday offered, in the morning; answers the phone and address typed. */
 export async function fillCheckout(page: Page) {
   await page.getByLabel("Nombre", { exact: true }).fill("Rosa");
   await page.getByLabel("Apellido").fill("Quispe");
   await page.getByLabel("Correo electrónico").fill("rosa@example.pe");
-  await fillPhoneDocumentAndDelivery(page);
+  return fillPhoneDocumentAndDelivery(page);
 }
 
 /** The rest of the form (a signed-in customer's name and email come filled in): Miraflores, first Wednesday, morning. */
 export async function fillPhoneDocumentAndDelivery(page: Page) {
-  await page.getByLabel("Celular").fill("987654321");
+  // A number and a door of its own: one number or door may hold only two unpaid cash codes (issue 38),
+  // and the tests of a worker share one shop.
+  const contact = uniqueContact();
+  await page.getByLabel("Celular").fill(contact.telefono);
   await page.getByLabel("Número de documento").fill("45678912");
   await page.getByLabel("Distrito").fill("Miraflores");
-  await page.getByLabel("Dirección", { exact: true }).fill("Av. Larco 123");
+  await page.getByLabel("Dirección", { exact: true }).fill(contact.direccion);
   await page.getByLabel("Día de entrega").selectOption({ label: "Miércoles" });
   await page.locator('input[name="fecha"]').first().check();
   await page.getByLabel(/^Mañana/).check();
+  return contact;
 }
 
 /** The JSON a guest's one-time checkout posts to /checkout (Miraflores, a Wednesday still bookable). */

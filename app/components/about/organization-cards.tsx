@@ -41,14 +41,16 @@ export function OrganizationCards({ organizations, signedIn, notice }: { organiz
         </p>
       )}
       <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4" data-testid="organization-cards">
-        {organizations.map((organization) => (
+        {organizations.map((organization, index) => (
           <li key={organization.id} className="flex flex-col overflow-hidden rounded-3xl border border-slate-100 bg-white shadow-sm">
             <img
               src={organization.image ?? "/images/organizations/reforestacion.svg"}
               alt=""
               width={480}
               height={320}
-              loading="lazy"
+              // The first card is in a phone's first screen and its picture the page's largest paint: fetched at once.
+              loading={index === 0 ? "eager" : "lazy"}
+              fetchPriority={index === 0 ? "high" : undefined}
               className="aspect-[3/2] w-full object-cover"
             />
             <div className="flex flex-1 flex-col p-5">

@@ -11,7 +11,16 @@ export function productImageSrcSet(image: string | null): string | undefined {
 }
 
 /** Spec §2 Shop card: image (default bottle if none), title and price; opens the detail with the product in navigation state. */
-export function ProductCard({ product, headingLevel = "h2" }: { product: ShopProduct; headingLevel?: "h2" | "h3" }) {
+export function ProductCard({
+  product,
+  headingLevel = "h2",
+  inFirstScreen = false,
+}: {
+  product: ShopProduct;
+  headingLevel?: "h2" | "h3";
+  /** A card a phone shows without scrolling: its picture is the page's largest paint, so it is fetched at once, not lazily after layout. */
+  inFirstScreen?: boolean;
+}) {
   const Heading = headingLevel;
   const price = formatPriceRange(product.minPriceCents, product.maxPriceCents);
   return (
@@ -25,7 +34,8 @@ export function ProductCard({ product, headingLevel = "h2" }: { product: ShopPro
         alt=""
         width={400}
         height={400}
-        loading="lazy"
+        loading={inFirstScreen ? "eager" : "lazy"}
+        fetchPriority={inFirstScreen ? "high" : undefined}
         className="aspect-square w-full bg-sky-50 object-contain"
       />
       <div className="flex flex-1 flex-col gap-1 p-4">

@@ -34,6 +34,7 @@ export function ProductGallery({
         alt={main?.alt || title}
         width={400}
         height={400}
+        fetchPriority="high"
         className="aspect-square w-full rounded-3xl bg-sky-50 object-contain"
       />
       {images.length > 1 && (

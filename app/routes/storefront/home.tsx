@@ -9,6 +9,9 @@ import { LinkButton } from "~/components/ui/link-button";
 import { Reveal } from "~/components/ui/reveal";
 import { pageMeta, siteFromMatches } from "~/lib/seo";
 import type { loader as rootLoader } from "~/root";
+// Drawn in the document, not fetched: an <img> of it was the page's largest paint, one request after
+// the stylesheet; drawn inline, the headline is (issue 43). The same file draws the shared picture.
+import heroDrawing from "~/components/home/hero.svg?raw";
 
 export function loader({ context }: Route.LoaderArgs) {
   return { products: listShopProducts(context.get(dbContext)).then((products) => products.slice(0, 4)) };
@@ -59,13 +62,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               Explorar productos
             </LinkButton>
           </div>
-          <img
-            src="/images/hero.svg"
-            alt="Botellas y bidones de agua alcalina frente al mar de Lima"
-            width={720}
-            height={560}
-            fetchPriority="high"
-            className="h-auto w-full"
+          <div
+            role="img"
+            aria-label="Botellas y bidones de agua alcalina frente al mar de Lima"
+            className="aspect-[720/560] w-full [&>svg]:h-full [&>svg]:w-full"
+            dangerouslySetInnerHTML={{ __html: heroDrawing }}
           />
         </div>
       </section>

@@ -29,9 +29,10 @@ function ProductGrid({ products }: { products: ShopProduct[] }) {
   }
   return (
     <ul className="grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4" data-testid="product-grid">
-      {products.map((product) => (
+      {products.map((product, index) => (
         <li key={product.id}>
-          <ProductCard product={product} />
+          {/* A phone's first row holds two cards. */}
+          <ProductCard product={product} inFirstScreen={index < 2} />
         </li>
       ))}
     </ul>

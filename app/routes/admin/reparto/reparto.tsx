@@ -32,11 +32,8 @@ import { allowStaffPage, staffActor, staffContext, staffNotFound } from "~/serve
  */
 export const middleware: Route.MiddlewareFunction[] = [allowStaffPage("/admin/reparto")];
 
-/**
- * On a phone's mobile data (decision 0086): the text is drawn in the phone's own font, and the
- * frame's links ask for their routes only when followed.
- */
-export const handle = { systemFont: true, discoverLinks: "none" };
+/** On a phone's mobile data (decision 0086): the frame's links ask for their routes only when followed. */
+export const handle = { discoverLinks: "none" };
 
 /**
  * What the service worker looks for before it keeps a copy of this page (build/client/reparto-sw.js,
