@@ -10,15 +10,17 @@
 //   scripts/with-throwaway-postgres.sh node bench/compare.mjs --only=checkout
 //   node bench/compare.mjs --shop-root=/tmp/before --label=before   # another checkout's build
 //   node bench/compare.mjs --record --before=bench/.tmp/compare-before.json   # write RESULTS.md
+//   node bench/compare.mjs --only=lighthouse --via-nginx   # both behind production's nginx (TLS, HTTP/2)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { measureCheckout } from "./lib/checkout.mjs";
 import { measureFirstLoadJs } from "./lib/first-load-js.mjs";
-import { auditPage } from "./lib/lighthouse.mjs";
+import { auditPage, CHROME_FLAGS } from "./lib/lighthouse.mjs";
 import { autocannonRun, HEADERS } from "./lib/load.mjs";
 import { parseFlags } from "./lib/flags.mjs";
+import { startNginxFront } from "./lib/nginx-front.mjs";
 import { ensureBuild, signInDemoAccount, signInDemoCustomer, spawnShop } from "./lib/server.mjs";
 import { renderComparison, replaceComparison } from "./lib/compare-report.mjs";
 
@@ -316,27 +318,36 @@ try {
   if (only.has("lighthouse")) {
     results.lighthouse = {};
     const saveDir = path.join(tmpDir, `lighthouse-${label}`);
-    // Interleaved too: the bare page between the shop's pages.
-    for (const page of SHOP_PAGES) {
-      const ours = await auditPage(shop.origin + page, {
-        runs: lighthouseRuns,
-        chromePath,
-        saveDir,
-        slug: page.replace(/\W+/g, "_") || "home",
-        localStorage: storageFor(shop.origin + page),
-        cookie: cookieFor(shop.origin + page),
-      });
-      results.lighthouse[page] = {
-        performance: ours.scores?.performance,
-        all: ours.allPerformanceScores,
-        metrics: ours.metrics,
-        lcpElement: ours.lcpElement ?? null,
-      };
-      if (!results.lighthouse.bare || page === "/tienda") {
-        const theirs = await auditPage(bare.origin + "/", { runs: lighthouseRuns, chromePath, saveDir, slug: `bare-${page.replace(/\W+/g, "_")}` });
-        const previous = results.lighthouse.bare?.all ?? [];
-        results.lighthouse.bare = { performance: theirs.scores?.performance, all: [...previous, ...theirs.allPerformanceScores], metrics: theirs.metrics };
+    // --via-nginx: both audited behind production's nginx (TLS, HTTP/2; bench/lib/nginx-front.mjs).
+    const fronts = args["via-nginx"] ? [await startNginxFront(shopRoot, shop.origin), await startNginxFront(shopRoot, bare.origin)] : [];
+    if (fronts.length) CHROME_FLAGS.push("--ignore-certificate-errors");
+    results.servedVia = fronts.length ? "nginx (TLS, HTTP/2)" : "Node (HTTP/1.1)";
+    const [shopOrigin, bareOrigin] = fronts.length ? fronts.map((front) => front.origin) : [shop.origin, bare.origin];
+    try {
+      // Interleaved too: the bare page between the shop's pages.
+      for (const page of SHOP_PAGES) {
+        const ours = await auditPage(shopOrigin + page, {
+          runs: lighthouseRuns,
+          chromePath,
+          saveDir,
+          slug: page.replace(/\W+/g, "_") || "home",
+          localStorage: storageFor(shop.origin + page),
+          cookie: cookieFor(shop.origin + page),
+        });
+        results.lighthouse[page] = {
+          performance: ours.scores?.performance,
+          all: ours.allPerformanceScores,
+          metrics: ours.metrics,
+          lcpElement: ours.lcpElement ?? null,
+        };
+        if (!results.lighthouse.bare || page === "/tienda") {
+          const theirs = await auditPage(bareOrigin + "/", { runs: lighthouseRuns, chromePath, saveDir, slug: `bare-${page.replace(/\W+/g, "_")}` });
+          const previous = results.lighthouse.bare?.all ?? [];
+          results.lighthouse.bare = { performance: theirs.scores?.performance, all: [...previous, ...theirs.allPerformanceScores], metrics: theirs.metrics };
+        }
       }
+    } finally {
+      for (const front of fronts) await front.stop();
     }
   }
   results.peakMb = { shop: shop.memory.peak(), bare: bare.memory.peak() };

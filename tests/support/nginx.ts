@@ -8,10 +8,9 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { findNginx, NGINX_MISSING } from "../../scripts/find-nginx.mjs";
+import { findNginx, NGINX_MISSING, throwawayNginxConfig, waitForNginx } from "../../scripts/find-nginx.mjs";
 
 /** The ```nginx block of docs/operations.md's "nginx in front" section. */
 export async function documentedNginxConfig(root = process.cwd()): Promise<string> {
@@ -56,26 +55,7 @@ export async function startNginx({ backends, port }: { backends: string[]; port:
   const prefix = await mkdtemp(path.join(tmpdir(), "shop-nginx-"));
   const accessLog = path.join(prefix, "access.log");
   const site = testNginxConfig(await documentedNginxConfig(), backends, port);
-  const conf = [
-    // Run as root (CI's user), nginx's workers would drop to `nobody`, who cannot use this folder.
-    ...(process.getuid?.() === 0 ? ["user root;"] : []),
-    "daemon off;",
-    "worker_processes 1;",
-    `pid ${prefix}/nginx.pid;`,
-    `error_log ${prefix}/error.log warn;`,
-    "events { worker_connections 256; }",
-    "http {",
-    `    client_body_temp_path ${prefix}/body;`,
-    `    proxy_temp_path ${prefix}/proxy;`,
-    `    fastcgi_temp_path ${prefix}/fastcgi;`,
-    `    uwsgi_temp_path ${prefix}/uwsgi;`,
-    `    scgi_temp_path ${prefix}/scgi;`,
-    "    log_format upstreams '$upstream_addr';",
-    `    access_log ${accessLog} upstreams;`,
-    site,
-    "}",
-    "",
-  ].join("\n");
+  const conf = throwawayNginxConfig(prefix, ["    log_format upstreams '$upstream_addr';", `    access_log ${accessLog} upstreams;`, site]);
   const confFile = path.join(prefix, "nginx.conf");
   await writeFile(confFile, conf);
   const child: ChildProcess = spawn(binary, ["-p", prefix, "-c", confFile, "-e", path.join(prefix, "error.log")], { stdio: ["ignore", "pipe", "pipe"] });
@@ -83,7 +63,7 @@ export async function startNginx({ backends, port }: { backends: string[]; port:
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await waitForPort(port, child, () => output + "\n" + conf);
+  await waitForNginx(port, child, () => output + "\n" + conf);
   const hosts = backends.map((backend) => new URL(backend).host);
   return {
     baseURL: `http://127.0.0.1:${port}`,
@@ -98,22 +78,4 @@ export async function startNginx({ backends, port }: { backends: string[]; port:
       await rm(prefix, { recursive: true, force: true });
     },
   };
-}
-
-async function waitForPort(port: number, child: ChildProcess, describe: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${describe()}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`nginx did not listen on ${port} within 10 s:\n${describe()}`);
 }
