@@ -16,6 +16,7 @@ function frontConfig(shopRoot, backend, port, certificate, key) {
   const operations = readFileSync(path.join(shopRoot, "docs/operations.md"), "utf8");
   const block = /```nginx\n([\s\S]*?)```/.exec(operations.slice(operations.indexOf("## nginx in front")))?.[1];
   if (!block) throw new Error('docs/operations.md has no ```nginx block under "## nginx in front"');
+  /** @type {[RegExp, string][]} */
   const replacements = [
     [/^([ \t]*)server 10\.0\.0\.11:3000([^;\n]*);\n[ \t]*server 10\.0\.0\.12:3000[^;\n]*;\n/m, `$1server ${new URL(backend).host}$2;\n`],
     // Debian 12's nginx (1.22) names HTTP/2 on the listen line; `http2 on;` came with 1.25.
@@ -33,7 +34,7 @@ function frontConfig(shopRoot, backend, port, certificate, key) {
 function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
+      const { port } = /** @type {import("node:net").AddressInfo} */ (probe.address());
       probe.close(() => resolve(port));
     });
     probe.on("error", reject);
