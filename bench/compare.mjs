@@ -337,13 +337,20 @@ try {
         results.lighthouse[page] = {
           performance: ours.scores?.performance,
           all: ours.allPerformanceScores,
+          heldRuns: ours.heldRuns,
+          unheldPerformance: ours.unheldPerformance,
           metrics: ours.metrics,
           lcpElement: ours.lcpElement ?? null,
         };
         if (!results.lighthouse.bare || page === "/tienda") {
           const theirs = await auditPage(bareOrigin + "/", { runs: lighthouseRuns, chromePath, saveDir, slug: `bare-${page.replace(/\W+/g, "_")}` });
           const previous = results.lighthouse.bare?.all ?? [];
-          results.lighthouse.bare = { performance: theirs.scores?.performance, all: [...previous, ...theirs.allPerformanceScores], metrics: theirs.metrics };
+          results.lighthouse.bare = {
+            performance: theirs.scores?.performance,
+            all: [...previous, ...theirs.allPerformanceScores],
+            heldRuns: (results.lighthouse.bare?.heldRuns ?? 0) + theirs.heldRuns,
+            metrics: theirs.metrics,
+          };
         }
       }
     } finally {

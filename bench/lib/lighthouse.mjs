@@ -64,11 +64,22 @@ function failedAudits(lhr, categoryId, { threshold = 1, skipMetrics = false } = 
     }));
 }
 
+/**
+ * Headless Chromium's compositor service sometimes withholds the page's first frame for one or two
+ * whole seconds after the page has loaded (viz throttles BeginFrames to a frame sink it deems
+ * unresponsive; Lighthouse issue #17148, also seen on PageSpeed Insights). The run's filmstrip is
+ * then blank past its load event, and Lighthouse's Speed Index, which leans on the filmstrip, is
+ * charged the wait. A run counts as held when its first contentful frame came more than this after
+ * the load event: unheld runs paint before or within ~100 ms of it (bench/RESULTS.md, session 26).
+ */
+const HELD_FIRST_FRAME_MS = 500;
+
 /** The numbers and failures we report from one Lighthouse result. */
 function summarize(lhr) {
   const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const numeric = (id) => lhr.audits[id]?.numericValue ?? null;
   const lcpElement = offendingNodes(lhr.audits["largest-contentful-paint-element"] ?? {}, 1).nodes[0] ?? null;
+  const observed = lhr.audits.metrics?.details?.items?.[0] ?? {};
   return {
     scores: Object.fromEntries(CATEGORIES.map((id) => [id, score(id)])),
     metrics: {
@@ -80,6 +91,8 @@ function summarize(lhr) {
       ttfb: numeric("server-response-time"),
     },
     lcpElement,
+    observed: { fcp: observed.observedFirstContentfulPaint ?? null, load: observed.observedLoad ?? null },
+    heldFirstFrame: observed.observedFirstContentfulPaint - observed.observedLoad > HELD_FIRST_FRAME_MS,
     finalUrl: lhr.finalDisplayedUrl,
     // Lighthouse lists an audit under Opportunities/Diagnostics once it scores below 0.9.
     performanceFlags: failedAudits(lhr, "performance", { threshold: 0.9, skipMetrics: true }),
@@ -154,7 +167,8 @@ export async function auditPage(url, { runs, chromePath, saveDir, slug, localSto
       if (summary.failedRequests.length) throw new Error(`Lighthouse saw failed requests on ${url}: ${summary.failedRequests.join(", ")}`);
       summary.run = run;
       summaries.push(summary);
-      console.log(`  ${url} run ${run}/${runs}: performance ${summary.scores.performance}, LCP ${Math.round(summary.metrics.lcp)} ms`);
+      const held = summary.heldFirstFrame ? ` (first frame held until ${summary.observed.fcp} ms, load at ${summary.observed.load} ms)` : "";
+      console.log(`  ${url} run ${run}/${runs}: performance ${summary.scores.performance}, LCP ${Math.round(summary.metrics.lcp)} ms${held}`);
     } finally {
       await chrome.kill();
     }
@@ -162,5 +176,12 @@ export async function auditPage(url, { runs, chromePath, saveDir, slug, localSto
   // Ties in score are common; breaking them on LCP (worse first) keeps the choice deterministic.
   const ordered = [...summaries].sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0) || b.metrics.lcp - a.metrics.lcp);
   const median = ordered[Math.floor((ordered.length - 1) / 2)];
-  return { ...median, allPerformanceScores: summaries.map((summary) => summary.scores.performance) };
+  const unheld = ordered.filter((summary) => !summary.heldFirstFrame);
+  return {
+    ...median,
+    allPerformanceScores: summaries.map((summary) => summary.scores.performance),
+    heldRuns: summaries.length - unheld.length,
+    // The median of the runs whose first frame was not withheld, null when every run's was.
+    unheldPerformance: unheld[Math.floor((unheld.length - 1) / 2)]?.scores.performance ?? null,
+  };
 }
