@@ -39,7 +39,8 @@ export interface OrderAmounts {
   garantiaCreditCents: number;
 }
 
-export interface CustomerOrderDetail extends OrderAmounts {
+/** What the customer's and the staff's order pages both open with: the order, its plan, its lines and its amounts. */
+export interface OrderHeading extends OrderAmounts {
   id: string;
   orderNumber: string;
   status: string;
@@ -49,6 +50,35 @@ export interface CustomerOrderDetail extends OrderAmounts {
   plan: string | null;
   createdAt: string;
   items: OrderLine[];
+}
+
+export function orderAmounts(order: typeof orders.$inferSelect): OrderAmounts {
+  return {
+    subtotalCents: order.subtotalCents,
+    discountCents: order.discountCents,
+    shippingCents: order.shippingCents,
+    totalCents: order.totalCents,
+    garantiaCents: order.garantiaCents,
+    garantiaUnits: order.garantiaUnits,
+    garantiaCreditCents: order.garantiaCreditCents,
+  };
+}
+
+export function orderHeading(order: typeof orders.$inferSelect, items: OrderLine[]): OrderHeading {
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    orderType: order.orderType,
+    subscriptionFrequency: order.subscriptionFrequency,
+    plan: orderPlanLabel(order),
+    createdAt: order.createdAt.toISOString(),
+    items,
+    ...orderAmounts(order),
+  };
+}
+
+export interface CustomerOrderDetail extends OrderHeading {
   /** The latest payment attempt; the order's own method when it never had one. */
   payment: { method: string | null; status: string | null; paymentCode: string | null };
   shipping: ShownDelivery & { recipient: string; phone: string; address: string; districtName: string; notes: string | null };
@@ -132,21 +162,7 @@ export async function findOrderForUser(db: Database, userId: string, orderId: st
     db.select({ id: invoices.id, invoiceNumber: invoices.invoiceNumber }).from(invoices).where(liveSaleInvoiceOf(order.id)),
   ]);
   return {
-    id: order.id,
-    orderNumber: order.orderNumber,
-    status: order.status,
-    orderType: order.orderType,
-    subscriptionFrequency: order.subscriptionFrequency,
-    plan: orderPlanLabel(order),
-    createdAt: order.createdAt.toISOString(),
-    items: lines.get(order.id) ?? [],
-    subtotalCents: order.subtotalCents,
-    discountCents: order.discountCents,
-    shippingCents: order.shippingCents,
-    totalCents: order.totalCents,
-    garantiaCents: order.garantiaCents,
-    garantiaUnits: order.garantiaUnits,
-    garantiaCreditCents: order.garantiaCreditCents,
+    ...orderHeading(order, lines.get(order.id) ?? []),
     payment: { method: payment?.method ?? order.paymentMethod, status: payment?.status ?? null, paymentCode: payment?.paymentCode ?? null },
     shipping: {
       recipient: `${order.customerFirstName} ${order.customerLastName}`,

@@ -1,13 +1,13 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { orderPlanLabel } from "@core/delivery-cadence";
 import { payAtDoorSentence } from "@core/door-payment";
 import { paymentStage } from "@core/order-labels";
 import { liveSaleInvoiceOf } from "../invoices/index.server";
 import type { Database } from "../db/client";
-import { invoices, orderItems, orders, payments } from "../db/schema";
+import { invoices, orders, payments } from "../db/schema";
 import { isUuid } from "../db/uuid";
 import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
-import type { OrderAmounts } from "./customer-orders";
+import { listOrderLines, orderAmounts, type OrderAmounts } from "./customer-orders";
 
 export interface OrderReceipt {
   id: string;
@@ -62,17 +62,7 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
   const base = { id: order.id, orderNumber: order.orderNumber, status: order.status, orderType: order.orderType, payAtDoor };
   if (!options.owner) return { ...base, details: null };
   const delivery = currentDelivery(order, row.current);
-  const items = await db
-    .select({
-      title: orderItems.title,
-      variantTitle: orderItems.variantTitle,
-      quantity: orderItems.quantity,
-      unitPriceCents: orderItems.unitPriceCents,
-      lineTotalCents: orderItems.lineTotalCents,
-    })
-    .from(orderItems)
-    .where(eq(orderItems.orderId, order.id))
-    .orderBy(asc(orderItems.id));
+  const items = (await listOrderLines(db, [order.id])).get(order.id) ?? [];
   const [invoice] = await db.select({ invoiceNumber: invoices.invoiceNumber }).from(invoices).where(liveSaleInvoiceOf(order.id));
   const [open] =
     paymentStage(order.status) === "awaiting" && !payAtDoor
@@ -91,13 +81,7 @@ export async function findOrderReceipt(db: Database, orderId: string, options: {
       address: order.address,
       districtName: order.districtName,
       ...shownDelivery(delivery),
-      subtotalCents: order.subtotalCents,
-      discountCents: order.discountCents,
-      shippingCents: order.shippingCents,
-      totalCents: order.totalCents,
-      garantiaCents: order.garantiaCents,
-      garantiaUnits: order.garantiaUnits,
-      garantiaCreditCents: order.garantiaCreditCents,
+      ...orderAmounts(order),
       paymentMethod: order.paymentMethod,
       invoiceNumber: invoice?.invoiceNumber ?? null,
       plan: orderPlanLabel(order),

@@ -4,21 +4,11 @@ import type { Database } from "../db/client";
 import { readDistrictCentre } from "../content/index.server";
 import { deliveries, invoices, orderNotes, orders, orderStatusChanges, payments, refunds, users } from "../db/schema";
 import { isUuid } from "../db/uuid";
-import { orderPlanLabel } from "@core/delivery-cadence";
 import { currentDelivery, currentDeliveryOf, shownDelivery, type ShownDelivery } from "./current-delivery";
-import { listOrderLines, type OrderAmounts, type OrderLine } from "./customer-orders";
+import { listOrderLines, orderHeading, type OrderHeading } from "./customer-orders";
 import { canTransition, type OrderStatus } from "./order-status";
 
-export interface StaffOrderDetail extends OrderAmounts {
-  id: string;
-  orderNumber: string;
-  status: string;
-  orderType: string;
-  subscriptionFrequency: string | null;
-  /** A subscription's order: "Suscripción Mensual · Entrega semanal (4 al mes)" (decision 0097); null otherwise. */
-  plan: string | null;
-  createdAt: string;
-  items: OrderLine[];
+export interface StaffOrderDetail extends OrderHeading {
   customer: {
     firstName: string;
     lastName: string;
@@ -140,21 +130,7 @@ export async function findStaffOrder(db: Database, orderId: string): Promise<Sta
   const refundedCents = orderRefunds.reduce((sum, refund) => sum + refund.amountCents, 0);
   const iso = (instant: Date | null) => instant?.toISOString() ?? null;
   return {
-    id: order.id,
-    orderNumber: order.orderNumber,
-    status: order.status,
-    orderType: order.orderType,
-    subscriptionFrequency: order.subscriptionFrequency,
-    plan: orderPlanLabel(order),
-    createdAt: order.createdAt.toISOString(),
-    items: lines.get(order.id) ?? [],
-    subtotalCents: order.subtotalCents,
-    discountCents: order.discountCents,
-    shippingCents: order.shippingCents,
-    totalCents: order.totalCents,
-    garantiaCents: order.garantiaCents,
-    garantiaUnits: order.garantiaUnits,
-    garantiaCreditCents: order.garantiaCreditCents,
+    ...orderHeading(order, lines.get(order.id) ?? []),
     customer: {
       firstName: order.customerFirstName,
       lastName: order.customerLastName,

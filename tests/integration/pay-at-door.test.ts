@@ -5,7 +5,7 @@ import { limaToday } from "@core/lima-dates";
 import { MAX_OPEN_UNPAID_ORDERS, UNPAID_LIMIT_MESSAGE } from "@core/door-payment";
 import type { StaffActor } from "@server/audit/index.server";
 import { placeOrder } from "@server/checkout/index.server";
-import { deliveries, districts, invoices, orders, orderStatusChanges, outboxEmails, payments, siteSettings, users } from "@server/db/schema";
+import { deliveries, districts, invoices, orderItems, orders, orderStatusChanges, outboxEmails, payments, siteSettings, users } from "@server/db/schema";
 import { loadDispatchDay, listDriverStops } from "@server/deliveries/index.server";
 import { applySandboxAction, confirmDriverStop } from "@server/order-flows/index.server";
 import { findOrderReceipt } from "@server/orders/index.server";
@@ -64,6 +64,12 @@ describe("pago contra entrega", () => {
     expect(email!.text).toContain("Pagarás S/ 59.90 al recibir (efectivo, llevamos vuelto de S/ 40.10)");
     const receipt = await findOrderReceipt(test.db, placed.orderId, { owner: true });
     expect(receipt!.payAtDoor).toBe("Pagarás S/ 59.90 al recibir (efectivo, llevamos vuelto de S/ 40.10)");
+    // The owner's receipt lists the lines the order was priced with.
+    const bought = await test.db.select().from(orderItems).where(eq(orderItems.orderId, placed.orderId)).orderBy(orderItems.id);
+    expect(bought.length).toBeGreaterThan(0);
+    expect(receipt!.details!.items).toEqual(
+      bought.map(({ title, variantTitle, quantity, unitPriceCents, lineTotalCents }) => ({ title, variantTitle, quantity, unitPriceCents, lineTotalCents })),
+    );
 
     // A repeated submit finds the same order and queues nothing more.
     const again = await placeOrder(
